@@ -1,0 +1,40 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+/** The standard error body, for OpenAPI. */
+export const ErrorResponse = Type.Object({
+  httpStatusCode: Type.Integer(),
+  success: Type.Literal(false),
+  message: Type.String({ description: 'Error identifier, e.g. INVALID_WORKFLOW_STATUS' }),
+  errorCode: Type.Integer({ description: 'Numeric code from the error table' }),
+  errorDescription: Type.String({ description: 'Human-readable description' }),
+  responseBody: Type.Optional(Type.Unknown()),
+}, { $id: 'ErrorResponse', description: 'Standard error body; members that would be null are omitted.' });
+
+/** Responses every authenticated route can give, for the OpenAPI document. */
+export const errorResponses = {
+  400: Type.Ref('ErrorResponse'),
+  401: Type.Ref('ErrorResponse'),
+  403: Type.Ref('ErrorResponse'),
+  404: Type.Ref('ErrorResponse'),
+} as const;
+
+export const IdParam = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+/** Zero-based pagination (SPEC.md conventions). */
+export const PageQuery = Type.Object({
+  page: Type.Integer({ minimum: 0, default: 0, description: 'zero-based page number' }),
+  size: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'page size' }),
+});
+export type PageQuery = Static<typeof PageQuery>;
+
+export function Page<T extends TSchema>(item: T) {
+  return Type.Object({ content: Type.Array(item), totalElements: Type.Integer() });
+}
+
+export function toPage<T>(content: T[], totalElements: number): { content: T[]; totalElements: number } {
+  return { content, totalElements };
+}
+
+export function pageOffset(query: { page: number; size: number }): { limit: number; offset: number } {
+  return { limit: query.size, offset: query.page * query.size };
+}

@@ -1,0 +1,47 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { recipients, workflows } from '../../platform/db/schema/index.ts';
+import { AppError } from '../../errors.ts';
+import type { Caller } from '../../http/authenticate.ts';
+
+export type WorkflowRow = typeof workflows.$inferSelect;
+export type RecipientRow = typeof recipients.$inferSelect;
+
+/** How the caller relates to a workflow: its owner, or one of its recipients (the row the caller acts as). */
+export type WorkflowAccess = { workflow: WorkflowRow; isOwner: boolean; recipient: RecipientRow | null };
+
+/**
+ * Loads a workflow the caller may see, or throws 404 (outsiders cannot tell it exists). The owner always
+ * sees it; a registered recipient once it has left DRAFT; a guest token only its own workflow, as its row.
+ * `lock` takes a row lock for the rest of the transaction (state changes).
+ */
+export async function findWorkflowForCaller(db: DbOrTx, caller: Caller, workflowId: number, options: { lock?: boolean } = {}): Promise<WorkflowAccess> {
+  const query = db.select().from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
+  const [workflow] = options.lock ? await query.for('update') : await query;
+  if (!workflow) throw new AppError('NOT_FOUND', 'Workflow not found');
+
+  if (caller.kind === 'guest') {
+    if (caller.workflowId !== workflow.id) throw new AppError('NOT_FOUND', 'Workflow not found');
+    const [recipient] = await db.select().from(recipients).where(and(eq(recipients.id, caller.recipientId), eq(recipients.workflowId, workflow.id)));
+    if (!recipient) throw new AppError('NOT_FOUND', 'Workflow not found');
+    return { workflow, isOwner: false, recipient };
+  }
+
+  const isOwner = workflow.ownerUserId === caller.userId;
+  const rows = await db.select().from(recipients).where(and(eq(recipients.workflowId, workflow.id), eq(recipients.userId, caller.userId)));
+  // Prefer the row that can still act (a person may hold two rows, e.g. a delegated one).
+  const recipient = rows.find((r) => r.status !== 'DELEGATED') ?? rows[0] ?? null;
+  if (isOwner) return { workflow, isOwner, recipient };
+  if (!recipient || workflow.status === 'DRAFT') throw new AppError('NOT_FOUND', 'Workflow not found');
+  return { workflow, isOwner, recipient };
+}
+
+/** For owner-only operations on a workflow the caller can see: SPEC.md's INVALID_WORKFLOW_OWNER. */
+export function assertOwner(access: WorkflowAccess): void {
+  if (!access.isOwner) throw new AppError('INVALID_WORKFLOW_OWNER', 'Only the workflow owner may do this');
+}
+
+/** Editing rule 1: recipients, fields and documents change only while DRAFT. */
+export function assertDraft(workflow: WorkflowRow): void {
+  if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be edited`);
+}

@@ -1,0 +1,69 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+
+export type TokenType = 'USER' | 'GUEST' | 'CLIENT';
+
+export type AccessClaims = {
+  sub: string;
+  type: TokenType;
+  /** GUEST: the recipient row the token acts as. */
+  recipientId?: number;
+  /** GUEST: the one workflow the token reaches. */
+  workflowId?: number;
+  /** USER and CLIENT: the organization the token acts in. */
+  organizationId?: number;
+  /** CLIENT: the business app. */
+  appId?: number;
+};
+
+export type TokenSigner = {
+  sign(claims: AccessClaims, lifetimeSeconds: number): Promise<string>;
+  /** Returns null for a missing, malformed, tampered or expired token. */
+  verify(token: string): Promise<(AccessClaims & { exp: number }) | null>;
+};
+
+const ISSUER = 'signature-service';
+
+/**
+ * HS256 with a secret from configuration, or generated once into DATA_DIR/keys so tokens survive a restart
+ * and instances sharing DATA_DIR agree.
+ */
+export function loadTokenSecret(dataDir: string, configured: string | undefined): Uint8Array {
+  if (configured) return new TextEncoder().encode(configured);
+  const file = path.join(dataDir, 'keys', 'jwt-secret');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    fs.writeFileSync(file, crypto.randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
+}
+
+export function createTokenSigner(secret: Uint8Array): TokenSigner {
+  return {
+    async sign(claims, lifetimeSeconds) {
+      const { sub, ...rest } = claims;
+      return new SignJWT(rest)
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(sub)
+        .setIssuer(ISSUER)
+        .setIssuedAt()
+        .setJti(crypto.randomUUID())
+        .setExpirationTime(Math.floor(Date.now() / 1000) + lifetimeSeconds)
+        .sign(secret);
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, algorithms: ['HS256'] });
+        if (typeof payload.sub !== 'string' || !['USER', 'GUEST', 'CLIENT'].includes(payload.type as string)) return null;
+        return payload as unknown as AccessClaims & { exp: number };
+      } catch (error) {
+        if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+/**
+ * Both drivers expose the same Drizzle PostgreSQL API; the PGlite database is typed as the node-postgres
+ * one so that services and repos have one type to depend on.
+ */
+export type Db = NodePgDatabase<typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Repos take either the database or an open transaction. */
+export type DbOrTx = Db | Tx;
+
+/** Raw parameterised SQL, as pg-boss's `db` option wants it. */
+export type SqlExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }> };
+
+export type Database = {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Raw SQL on the database (outside any transaction). */
+  sql: SqlExecutor;
+  /** Raw SQL inside an open Drizzle transaction (so a job is enqueued in the same commit). */
+  sqlInTx(tx: Tx): SqlExecutor;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export const migrationsFolder = path.join(import.meta.dirname, 'migrations');
+
+// A constant key so several instances starting together run migrations one at a time.
+const MIGRATION_LOCK_KEY = 727_001;
+
+export type DatabaseOptions = {
+  databaseUrl?: string;
+  /** PGlite data directory; undefined keeps it in memory. */
+  pgliteDir?: string;
+  /** A PGlite data dump to start from (tests: a migrated template). */
+  pgliteLoadDataDir?: Blob;
+};
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return openPglite(options);
+}
+
+async function openPostgres(databaseUrl: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  // An idle client dropped by the server must not crash the process.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema, casing: 'snake_case' });
+  const lockClient = await pool.connect();
+  try {
+    await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await migratePg(db, { migrationsFolder });
+  } finally {
+    await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+    lockClient.release();
+  }
+  return {
+    kind: 'postgres',
+    db,
+    sql: { executeSql: async (text, values) => pool.query(text, values as any[]) },
+    sqlInTx: (tx) => ({ executeSql: async (text, values) => sessionClient(tx).query(text, values) }),
+    ping: async () => { await pool.query('select 1'); },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(options: DatabaseOptions): Promise<Database> {
+  if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
+  const client = await PGlite.create(options.pgliteDir, options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {});
+  const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
+  await migratePglite(db as any, { migrationsFolder });
+  return {
+    kind: 'pglite',
+    db,
+    sql: { executeSql: (text, values) => pgliteExecute(client, text, values) },
+    sqlInTx: (tx) => ({ executeSql: (text, values) => pgliteExecute(sessionClient(tx), text, values) }),
+    ping: async () => { await client.query('select 1'); },
+    close: () => client.close(),
+  };
+}
+
+/**
+ * PGlite's query() takes one statement with parameters; exec() takes several statements without. pg-boss
+ * sends both kinds (its schema install is one multi-statement text), so parameterless text goes to exec().
+ */
+async function pgliteExecute(client: { query: PGlite['query']; exec: PGlite['exec'] }, text: string, values?: unknown[]) {
+  if (!values || values.length === 0) {
+    const results = await client.exec(text);
+    return { rows: results.at(-1)?.rows ?? [] };
+  }
+  const result = await client.query(text, values as any[]);
+  return { rows: result.rows as any[] };
+}
+
+/**
+ * The driver connection behind a Drizzle transaction: node-postgres' PoolClient or PGlite's Transaction.
+ * Drizzle keeps it on the session; both have query(text, values).
+ */
+function sessionClient(tx: Tx): any {
+  return (tx as any).session.client;
+}

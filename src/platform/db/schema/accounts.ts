@@ -1,0 +1,125 @@
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, numeric } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+
+/** Preset and custom billing packages (SPEC.md "Package"). */
+export const packages = pgTable('packages', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  name: text().notNull(),
+  description: text().notNull().default(''),
+  credits: integer().notNull(),
+  creditsPrice: numeric({ mode: 'number' }).notNull().default(0),
+  discount: numeric({ mode: 'number' }).notNull().default(0),
+  preset: boolean().notNull().default(true),
+  /** Days one cycle lasts. */
+  duration: integer().notNull(),
+  servicePlan: text().notNull(),
+  status: text().notNull().default('ACTIVE'),
+  currencySymbol: text().notNull().default('$'),
+  isDefault: boolean().notNull().default(false),
+  allowSharing: boolean().notNull().default(true),
+  allowCustomSmtp: boolean().notNull().default(false),
+  powerSurveyRecipientLimit: integer().notNull().default(100),
+  quotaElectronic: integer().notNull().default(1000),
+  quotaAdvanced: integer().notNull().default(0),
+  quotaQualified: integer().notNull().default(0),
+});
+
+/** Registered users and guest users (a recipient whose email matched nobody). Emails are stored lower-cased. */
+export const users = pgTable('users', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  email: text().notNull(),
+  name: text().notNull(),
+  passwordHash: text(),
+  isGuest: boolean().notNull().default(false),
+  /** The organization the user acts in by default (the one created at sign-up). */
+  organizationId: integer(),
+  twoFactorEnabled: boolean().notNull().default(false),
+  /** Base32 TOTP secret; set on enrollment (generateQR), active once twoFactorEnabled. */
+  totpSecret: text(),
+  /** Last accepted 30-second TOTP step, so a code is accepted once. */
+  totpLastStep: integer(),
+  locale: text().notNull().default('en'),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('users_email_key').on(t.email)]);
+
+export const organizations = pgTable('organizations', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  name: text().notNull(),
+  ownerUserId: integer().notNull(),
+  packageId: integer().notNull(),
+  credits: integer().notNull().default(0),
+  packageStartedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  packageExpiresAt: timestamp({ withTimezone: true }).notNull(),
+  servicePlanActive: boolean().notNull().default(true),
+  /** APP_BRANDING object; null means the platform default. */
+  branding: jsonb(),
+  logoBlobKey: text(),
+  /** Custom outbound mail routing (SPEC.md "Email settings"); null means the platform's SMTP_URL. */
+  emailSettings: jsonb(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const roles = pgTable('roles', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  organizationId: integer().notNull(),
+  name: text().notNull(),
+  description: text().notNull().default(''),
+  status: text().notNull().default('ACTIVE'),
+  signatureSettings: jsonb().notNull(),
+  permissions: jsonb().notNull().default(sql`'[]'::jsonb`),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('roles_org_name_key').on(t.organizationId, t.name)]);
+
+export const memberships = pgTable('memberships', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  organizationId: integer().notNull(),
+  userId: integer().notNull(),
+  roleId: integer(),
+  /** INVITED, ACTIVE, DECLINED */
+  status: text().notNull().default('ACTIVE'),
+  isOwner: boolean().notNull().default(false),
+  usedElectronic: integer().notNull().default(0),
+  usedAdvanced: integer().notNull().default(0),
+  usedQualified: integer().notNull().default(0),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('memberships_org_user_key').on(t.organizationId, t.userId), index('memberships_user_idx').on(t.userId)]);
+
+/** Rotating refresh tokens, stored as SHA-256 hashes. A family is one sign-in; reuse of a rotated token revokes the family. */
+export const refreshTokens = pgTable('refresh_tokens', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer().notNull(),
+  familyId: text().notNull(),
+  tokenHash: text().notNull(),
+  /** USER, GUEST or CLIENT: the kind of access token it renews. */
+  tokenType: text().notNull().default('USER'),
+  /** Extra claims carried into renewed access tokens (guest recipientId/workflowId, client appId). */
+  claims: jsonb(),
+  rememberMe: boolean().notNull().default(false),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+  rotatedAt: timestamp({ withTimezone: true }),
+  revokedAt: timestamp({ withTimezone: true }),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)]);
+
+/** Partner integrations (SPEC.md "Business app"); the secret is stored hashed and shown once. */
+export const businessApps = pgTable('business_apps', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  organizationId: integer().notNull(),
+  clientId: text().notNull(),
+  appName: text().notNull(),
+  callbackUrl: text().notNull(),
+  secretHash: text().notNull(),
+  status: boolean().notNull().default(true),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('business_apps_client_id_key').on(t.clientId)]);
+
+/** The user's saved signatures, initials and stamps. */
+export const signatureAssets = pgTable('signature_assets', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer().notNull(),
+  /** SIGNATURE, INITIALS, STAMP */
+  kind: text().notNull(),
+  image: text().notNull(),
+  isDefault: boolean().notNull().default(false),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('signature_assets_user_idx').on(t.userId)]);

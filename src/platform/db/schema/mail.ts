@@ -1,0 +1,28 @@
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * Transactional outbox: a mail row is inserted in the same transaction as the state change that causes
+ * it; the mail worker delivers it with retries and backoff.
+ */
+export const mailOutbox = pgTable('mail_outbox', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  /** Routes the mail through the organization's own email settings when configured. */
+  organizationId: integer(),
+  toAddress: text().notNull(),
+  subject: text().notNull(),
+  textBody: text().notNull(),
+  htmlBody: text(),
+  /** [{filename, contentType, blobKey}] */
+  attachments: jsonb(),
+  /** What caused it, for tests and support: COMMENCE, OTP, COMPLETED, REMINDER, ... */
+  kind: text().notNull(),
+  workflowId: integer(),
+  recipientId: integer(),
+  /** PENDING, SENT, FAILED */
+  status: text().notNull().default('PENDING'),
+  attempts: integer().notNull().default(0),
+  nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  lastError: text(),
+  sentAt: timestamp({ withTimezone: true }),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)]);

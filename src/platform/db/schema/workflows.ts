@@ -1,0 +1,174 @@
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/** Personal folders (SPEC.md "Personal folder"). */
+export const folders = pgTable('folders', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer().notNull(),
+  name: text().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('folders_user_idx').on(t.userId)]);
+
+/** The envelope. */
+export const workflows = pgTable('workflows', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  ownerUserId: integer().notNull(),
+  organizationId: integer().notNull(),
+  name: text().notNull(),
+  /** SELF, ORDERED, UNORDERED, SURVEY */
+  sequence: text().notNull(),
+  /** SELFSIGN, COUNTERSIGN, POWERSURVEY */
+  signType: text().notNull(),
+  /** DRAFT, SENT, COMPLETED, VOID, APPROVED */
+  status: text().notNull().default('DRAFT'),
+  folderId: integer(),
+  /** IANA zone used for history times. */
+  timeZone: text().notNull().default('UTC'),
+  title: text(),
+  message: text(),
+  reminderEnabled: boolean().notNull().default(false),
+  reminderIntervalDays: integer(),
+  reminderOffsetMinutes: integer(),
+  parentWorkflowId: integer(),
+  sentAt: timestamp({ withTimezone: true }),
+  statusAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  completedAt: timestamp({ withTimezone: true }),
+  /** NONE, PENDING, SEALED, FAILED: the sealing job's state after completion. */
+  sealStatus: text().notNull().default('NONE'),
+  sealError: text(),
+  deletedAt: timestamp({ withTimezone: true }),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  index('workflows_owner_idx').on(t.ownerUserId, t.id),
+  index('workflows_owner_status_idx').on(t.ownerUserId, t.status),
+  index('workflows_parent_idx').on(t.parentWorkflowId),
+  index('workflows_folder_idx').on(t.folderId),
+]);
+
+/** A PDF inside a workflow. Files live in the blob store, addressed by SHA-256. */
+export const documents = pgTable('documents', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  workflowId: integer().notNull(),
+  name: text().notNull(),
+  /** Position inside the workflow (change-sequence). */
+  position: integer().notNull().default(0),
+  blobKey: text().notNull(),
+  size: integer().notNull(),
+  pages: integer().notNull(),
+  /** Per page: width, height (points, of the visible box) and rotation. */
+  pageSizes: jsonb().notNull(),
+  thumbnailBase64: text(),
+  sealedBlobKey: text(),
+  sealedSize: integer(),
+  isViewed: boolean().notNull().default(false),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('documents_workflow_idx').on(t.workflowId)]);
+
+export const recipients = pgTable('recipients', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  workflowId: integer().notNull(),
+  userId: integer().notNull(),
+  name: text().notNull(),
+  email: text().notNull(),
+  /** SIGNER, APPROVER, CC */
+  role: text().notNull().default('SIGNER'),
+  recipientOrder: integer(),
+  color: text().notNull(),
+  useDigitalCert: boolean().notNull().default(false),
+  enforceIdentity: boolean().notNull().default(false),
+  passwordHash: text(),
+  /** PENDING, SENT, VIEWED, SIGNED, APPROVED, DECLINED, SKIPPED, DELEGATED */
+  status: text().notNull().default('PENDING'),
+  /** Hidden assistant rows never show in other participants' lists. */
+  isHidden: boolean().notNull().default(false),
+  delegatedToRecipientId: integer(),
+  dispatchedAt: timestamp({ withTimezone: true }),
+  viewedAt: timestamp({ withTimezone: true }),
+  actedAt: timestamp({ withTimezone: true }),
+  identityVerifiedAt: timestamp({ withTimezone: true }),
+  declineReason: text(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('recipients_workflow_idx').on(t.workflowId), index('recipients_user_idx').on(t.userId, t.workflowId)]);
+
+export const fields = pgTable('fields', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  workflowId: integer().notNull(),
+  documentId: integer().notNull(),
+  recipientId: integer(),
+  pageNo: integer().notNull(),
+  /** {x, y, width, height} in points from the page's top-left corner as displayed. */
+  box: jsonb().notNull(),
+  fieldType: text().notNull(),
+  fieldRequired: boolean().notNull().default(false),
+  label: text(),
+  value: text(),
+  signatureAssetId: integer(),
+  styling: jsonb(),
+  /** DROPDOWN choices. */
+  options: jsonb(),
+  filledAt: timestamp({ withTimezone: true }),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('fields_workflow_idx').on(t.workflowId), index('fields_document_idx').on(t.documentId)]);
+
+export const comments = pgTable('comments', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  workflowId: integer().notNull(),
+  fieldId: integer(),
+  authorUserId: integer().notNull(),
+  body: text().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('comments_workflow_idx').on(t.workflowId, t.id)]);
+
+/**
+ * The audit trail. Rows form a hash chain per workflow: `hash` = SHA-256 over the previous row's hash and
+ * this row's content, so an edited or deleted row is detectable.
+ */
+export const activities = pgTable('activities', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  workflowId: integer().notNull(),
+  /** Machine kind: DOCUMENT_UPLOADED, WORKFLOW_SENT, DOCUMENT_OPENED, SIGNED, APPROVED, DECLINED, DELEGATED, COMMENT_ADDED, COMPLETED, SEAL_FAILED, CONSENT_ACCEPTED, ... */
+  kind: text().notNull(),
+  /** Short label shown in history (Created, Sent, Opened, ...). */
+  action: text().notNull(),
+  sentence: text().notNull(),
+  userId: integer(),
+  userName: text().notNull().default(''),
+  recipientId: integer(),
+  ipAddress: text().notNull().default(''),
+  accessChannel: text().notNull().default('web'),
+  userAgent: text(),
+  status: text().notNull().default(''),
+  consent: jsonb(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  prevHash: text().notNull().default(''),
+  hash: text().notNull().default(''),
+}, (t) => [index('activities_workflow_idx').on(t.workflowId, t.id)]);
+
+/** Step-up identity one-time codes (hashed). One live challenge per recipient. */
+export const identityChallenges = pgTable('identity_challenges', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  recipientId: integer().notNull(),
+  codeHash: text().notNull(),
+  attempts: integer().notNull().default(0),
+  sentAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+  verifiedAt: timestamp({ withTimezone: true }),
+}, (t) => [uniqueIndex('identity_challenges_recipient_key').on(t.recipientId)]);
+
+/** One row per reminder slot sent, so a slot never fires twice. */
+export const reminderDeliveries = pgTable('reminder_deliveries', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  recipientId: integer().notNull(),
+  slot: integer().notNull(),
+  sentAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('reminder_deliveries_slot_key').on(t.recipientId, t.slot)]);
+
+/** Signing telemetry for template drop-off analytics. */
+export const fieldEvents = pgTable('field_events', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  sessionId: text().notNull(),
+  workflowId: integer().notNull(),
+  documentId: integer(),
+  fieldId: integer(),
+  type: text().notNull(),
+  at: timestamp({ withTimezone: true }).notNull(),
+}, (t) => [index('field_events_workflow_idx').on(t.workflowId)]);

@@ -1,0 +1,92 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.ts';
+import { mailOutbox } from '../db/schema/index.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { MailTransport } from './transport.ts';
+
+export type OutgoingMail = {
+  /** Routes through the organization's email settings when it has them. */
+  organizationId?: number | null;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** What caused the mail (COMMENCE, OTP, COMPLETED, REMINDER, ...). */
+  kind: string;
+  workflowId?: number | null;
+  recipientId?: number | null;
+  attachments?: { filename: string; contentType: string; blobKey: string }[];
+};
+
+export const MAIL_DELIVER_JOB = 'mail.deliver';
+
+export type Outbox = {
+  /** Inserts the mail and its delivery job inside `tx`: both commit with the state change, or neither does. */
+  enqueue(tx: Tx, mail: OutgoingMail): Promise<number>;
+  /** Wake the delivery worker; call after the transaction commits. */
+  notify(): void;
+};
+
+/**
+ * Picks the transport for a mail: the organization's own routing when configured (resolved by the
+ * caller-supplied function), else the platform's.
+ */
+export type TransportResolver = (organizationId: number | null) => Promise<{ transport: MailTransport; from: string }>;
+
+export function createOutbox(jobs: JobQueue): Outbox {
+  return {
+    async enqueue(tx, mail) {
+      const [row] = await tx.insert(mailOutbox).values({
+        organizationId: mail.organizationId ?? null,
+        toAddress: mail.to,
+        subject: mail.subject,
+        textBody: mail.text,
+        htmlBody: mail.html ?? null,
+        attachments: mail.attachments ?? null,
+        kind: mail.kind,
+        workflowId: mail.workflowId ?? null,
+        recipientId: mail.recipientId ?? null,
+      }).returning({ id: mailOutbox.id });
+      await jobs.send(tx, MAIL_DELIVER_JOB, { mailId: row.id });
+      return row.id;
+    },
+    notify: () => jobs.notify(MAIL_DELIVER_JOB),
+  };
+}
+
+const RETRY_LIMIT = 8;
+
+/** The delivery job: sends one outbox row; a refusal throws so pg-boss retries it with backoff. */
+export function defineMailDelivery(deps: { db: Db; jobs: JobQueue; blobs: BlobStore; resolveTransport: TransportResolver; log: (msg: string) => void }) {
+  deps.jobs.define<{ mailId: number }>({
+    name: MAIL_DELIVER_JOB,
+    retryLimit: RETRY_LIMIT,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 600,
+    async handler({ mailId }, meta) {
+      const [mail] = await deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
+      // Already delivered (the job ran twice) or gone: nothing to do.
+      if (!mail || mail.status === 'SENT') return;
+      const { transport, from } = await deps.resolveTransport(mail.organizationId);
+      const attachments = [];
+      for (const a of (mail.attachments as OutgoingMail['attachments']) ?? []) {
+        attachments.push({ filename: a.filename, contentType: a.contentType, content: await deps.blobs.get(a.blobKey) });
+      }
+      try {
+        await transport.send({ from, to: mail.toAddress, subject: mail.subject, text: mail.textBody, html: mail.htmlBody ?? undefined, attachments });
+      } catch (error) {
+        const isLastAttempt = meta.retryCount >= meta.retryLimit;
+        await deps.db.update(mailOutbox).set({
+          attempts: sql`${mailOutbox.attempts} + 1`,
+          lastError: String((error as Error).message ?? error).slice(0, 1000),
+          status: isLastAttempt ? 'FAILED' : 'PENDING',
+        }).where(eq(mailOutbox.id, mailId));
+        deps.log(`mail ${mailId} to ${mail.toAddress} failed (attempt ${meta.retryCount + 1}): ${(error as Error).message}`);
+        throw error;
+      }
+      await deps.db.update(mailOutbox).set({ status: 'SENT', sentAt: new Date(), attempts: sql`${mailOutbox.attempts} + 1`, lastError: null }).where(eq(mailOutbox.id, mailId));
+    },
+  });
+}

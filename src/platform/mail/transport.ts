@@ -1,0 +1,54 @@
+import crypto from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+export type MailMessage = {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: { filename: string; contentType: string; content: Uint8Array }[];
+};
+
+/** Hands one message to the outside world; throws when the peer refuses, so the job retries. */
+export type MailTransport = { send(message: MailMessage): Promise<void>; close(): void };
+
+/** SMTP through nodemailer (`smtp://user:pass@host:port`, or `smtps://` for implicit TLS). */
+export function createSmtpTransport(smtpUrl: string): MailTransport {
+  const transporter = nodemailer.createTransport(smtpUrl);
+  return {
+    async send(message) {
+      await transporter.sendMail(toNodemailer(message));
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/** No SMTP configured: each mail is written as an .eml file under DATA_DIR/outbox/ and logged. */
+export function createFileTransport(outboxDir: string, log: (line: string) => void): MailTransport {
+  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(message) {
+      const info = await transporter.sendMail(toNodemailer(message));
+      await fsp.mkdir(outboxDir, { recursive: true });
+      const file = path.join(outboxDir, `${Date.now()}-${crypto.randomUUID()}.eml`);
+      await fsp.writeFile(`${file}.tmp`, info.message as Buffer);
+      await fsp.rename(`${file}.tmp`, file);
+      log(`mail to ${message.to} "${message.subject}" written to ${file}`);
+    },
+    close() {},
+  };
+}
+
+function toNodemailer(message: MailMessage) {
+  return {
+    from: message.from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    ...(message.html ? { html: message.html } : {}),
+    attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })),
+  };
+}

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import { openDatabase, type Database, type Db } from './db/client.ts';
+import { createJobQueue, type JobQueue } from './jobs/queue.ts';
+import { createOutbox, defineMailDelivery, type Outbox } from './mail/outbox.ts';
+import { createFileTransport, createSmtpTransport, type MailTransport } from './mail/transport.ts';
+import { createFsBlobStore } from './storage/fs-blob-store.ts';
+import type { BlobStore } from './storage/blob-store.ts';
+import { createTokenSigner, loadTokenSecret, type TokenSigner } from './auth/jwt.ts';
+
+/** The adapters to the outside world, built once at start and handed to each module's service. */
+export type Platform = {
+  config: Config;
+  database: Database;
+  db: Db;
+  jobs: JobQueue;
+  outbox: Outbox;
+  blobs: BlobStore;
+  tokens: TokenSigner;
+  /** The platform's own mail transport (SMTP_URL, or .eml files). */
+  mailTransport: MailTransport;
+  log: (message: string, error?: unknown) => void;
+};
+
+export type PlatformOverrides = { database?: Database; log?: Platform['log'] };
+
+export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
+  const log = overrides.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
+  const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') }));
+  const jobs = createJobQueue(database, { pollSeconds: config.jobPollSeconds, log });
+  const blobs = createFsBlobStore(path.join(config.dataDir, 'blobs'));
+  const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : createFileTransport(path.join(config.dataDir, 'outbox'), (line) => log(line));
+  const platform: Platform = {
+    config,
+    database,
+    db: database.db,
+    jobs,
+    outbox: createOutbox(jobs),
+    blobs,
+    tokens: createTokenSigner(loadTokenSecret(config.dataDir, config.jwtSecret)),
+    mailTransport,
+    log,
+  };
+  defineMailDelivery({
+    db: database.db,
+    jobs,
+    blobs,
+    // Organization-specific routing is resolved by the organizations module once configured.
+    resolveTransport: async () => ({ transport: mailTransport, from: config.mailFrom }),
+    log,
+  });
+  return platform;
+}

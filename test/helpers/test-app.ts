@@ -1,0 +1,90 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { buildApp, type App } from '../../src/app.ts';
+import { openDatabase, type Database } from '../../src/platform/db/client.ts';
+import { mailOutbox } from '../../src/platform/db/schema/index.ts';
+
+export type TestApp = App & {
+  config: Config;
+  /** JSON request through app.inject; `token` becomes a bearer header. */
+  request(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, any>; raw: string }>;
+  /** Mail rows delivered (or pending) so far, oldest first; waits for the outbox to drain first. */
+  mails(filter?: { to?: string; kind?: string }): Promise<(typeof mailOutbox.$inferSelect)[]>;
+  /** Waits until every queued job has run. */
+  drainJobs(): Promise<void>;
+};
+
+/**
+ * A fresh service for one test file: its own DATA_DIR and its own database (a copy of the migrated
+ * embedded template, or a new database on the PostgreSQL server named by DATABASE_URL).
+ */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-test-'));
+  const database = await openTestDatabase();
+  const config: Config = { ...loadConfig({}), dataDir, logLevel: 'silent', jobPollSeconds: 0.5, databaseUrl: undefined, ...overrides };
+  const built = await buildApp(config, { database, log: () => {} });
+  const testApp: TestApp = {
+    ...built,
+    config,
+    async request(method, url, options = {}) {
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let payload: string | Buffer | undefined;
+      if (options.body !== undefined) {
+        payload = typeof options.body === 'string' || Buffer.isBuffer(options.body) ? (options.body as any) : JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await built.app.inject({ method: method as any, url, headers, payload });
+      let body: any = response.body;
+      if (String(response.headers['content-type'] ?? '').includes('application/json') && response.body) body = JSON.parse(response.body);
+      return { status: response.statusCode, body, headers: response.headers, raw: response.body };
+    },
+    async mails(filter = {}) {
+      await built.platform.jobs.drain();
+      const rows = await built.platform.db.select().from(mailOutbox).orderBy(asc(mailOutbox.id));
+      return rows.filter((r) => (!filter.to || r.toAddress === filter.to.toLowerCase() || r.toAddress === filter.to) && (!filter.kind || r.kind === filter.kind));
+    },
+    drainJobs: () => built.platform.jobs.drain(),
+    async close() {
+      await built.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      await dropTestDatabase();
+    },
+  };
+  return testApp;
+
+  async function dropTestDatabase() {
+    if (!createdDatabase) return;
+    const admin = new pg.Client({ connectionString: createdDatabase.adminUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists "${createdDatabase.name}" with (force)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+let createdDatabase: { name: string; adminUrl: string } | null = null;
+
+async function openTestDatabase(): Promise<Database> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const template = fs.readFileSync(inject('pgliteTemplate'));
+    return openDatabase({ pgliteLoadDataDir: new Blob([template]) });
+  }
+  const name = `sig_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  createdDatabase = { name, adminUrl: serverUrl };
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return openDatabase({ databaseUrl: url.toString() });
+}
+
+export { eq };
