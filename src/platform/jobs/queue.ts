@@ -88,9 +88,12 @@ export function createJobQueue(database: Database, options: { pollSeconds: numbe
     async drain(names = [...definitions.keys()], timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const queues = await boss.getQueues(names);
-        const busy = queues.some((q) => q.queuedCount > 0 || q.activeCount > 0);
-        if (!busy) return;
+        // Live count: pg-boss's queue statistics are refreshed by its maintenance loop, not per job.
+        const { rows } = await database.sql.executeSql(
+          "select count(*)::int as busy from pgboss.job where name = any($1::text[]) and state in ('created', 'retry', 'active')",
+          [names],
+        );
+        if (rows[0].busy === 0) return;
         if (Date.now() > deadline) throw new Error('job queue did not drain in time');
         for (const name of names) this.notify(name);
         await new Promise((resolve) => setTimeout(resolve, 25));
