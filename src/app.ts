@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/platform.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerValidation } from './http/validation.ts';
-import { registerAuthentication } from './http/authenticate.ts';
+import { registerAuthentication, type RouteAuth } from './http/authenticate.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { ErrorResponse } from './http/schemas.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
@@ -15,7 +15,7 @@ import { systemRoutes } from './modules/system/system.routes.ts';
 /** Uploads above this are refused (SPEC.md Limits). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
 
-export type App = { app: FastifyInstance; platform: Platform; close(): Promise<void> };
+export type App = { app: FastifyInstance; platform: Platform; routes: RouteAuth[]; close(): Promise<void> };
 
 /**
  * The table of contents: builds the platform adapters, the HTTP plugins in order, then every module by
@@ -35,7 +35,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   registerErrorHandling(app);
   registerValidation(app, [ErrorResponse]);
   app.addSchema(ErrorResponse);
-  registerAuthentication(app, platform.tokens);
+  const routes = registerAuthentication(app, platform.tokens);
   await app.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 1024 } });
   await registerOpenApi(app);
 
@@ -54,6 +54,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   return {
     app,
     platform,
+    routes,
     async close() {
       await app.close();
       await platform.jobs.stop();

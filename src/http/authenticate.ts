@@ -25,7 +25,11 @@ declare module 'fastify' {
   }
 }
 
-export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner): void {
+export type RouteAuth = { method: string; url: string; auth: AuthPolicy };
+
+/** Installs the caller resolution; returns the live list of routes with their policy (for the route-auth test). */
+export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner): RouteAuth[] {
+  const routes: RouteAuth[] = [];
   app.decorateRequest('caller', null);
 
   // Refuse to start with a route that does not say who may call it.
@@ -33,6 +37,7 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner
     if (route.url.startsWith('/docs')) return;
     const auth = (route.config as { auth?: AuthPolicy } | undefined)?.auth;
     if (!auth) throw new Error(`Route ${route.method} ${route.url} has no config.auth`);
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth });
   });
 
   // onRequest runs before body parsing and validation, so an anonymous caller gets 401 rather than 400.
@@ -44,6 +49,7 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner
     if (policy === 'user' && caller.kind !== 'user') throw new AppError('USER_NOT_HAVE_ACCESS', 'This endpoint needs a signed-in user');
     request.caller = caller;
   });
+  return routes;
 }
 
 async function resolveCaller(request: FastifyRequest, tokens: TokenSigner): Promise<Caller | null> {
