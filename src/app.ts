@@ -11,6 +11,10 @@ import { ErrorResponse } from './http/schemas.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createUsersService } from './modules/users/users.service.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
 
 /** Uploads above this are refused (SPEC.md Limits). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
@@ -41,10 +45,14 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
 
   // 2. Services, each given only the adapters it uses.
   const billing = createBillingService({ db: platform.db });
+  const auth = createAuthService({ db: platform.db, tokens: platform.tokens, billing, signupEnabled: config.signupEnabled, publicUrl: config.publicUrl });
+  const users = createUsersService({ db: platform.db });
 
   // 3. Routes, module by module.
   await app.register(systemRoutes({ database: platform.database, billing, signupEnabled: config.signupEnabled, idpEnabled: false }));
   await app.register(billingRoutes(billing));
+  await app.register(authRoutes(auth));
+  await app.register(usersRoutes(users));
 
   // 4. Start-up work: seed data, then the job workers.
   await billing.ensurePresetPackages();

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { refreshTokens } from '../../platform/db/schema/index.ts';
 import type { TokenSigner, TokenType } from '../../platform/auth/jwt.ts';
@@ -7,7 +7,8 @@ import { AppError } from '../../errors.ts';
 
 /** Access tokens live 15 minutes; clients refresh before expiry (SPEC.md). */
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
-const REFRESH_SECONDS = { short: 24 * 3600, rememberMe: 30 * 24 * 3600 };
+/** Refresh-token lifetime: one day, or 30 days when the user chose "remember me". */
+export const REFRESH_SECONDS = { short: 24 * 3600, rememberMe: 30 * 24 * 3600 } as const;
 
 export type SessionTokens = {
   accessToken: string;
@@ -18,11 +19,13 @@ export type SessionTokens = {
   rememberMe: boolean;
 };
 
+export type SessionClaims = { organizationId?: number; recipientId?: number; workflowId?: number; appId?: number };
+
 export type SessionSubject = {
   userId: number;
   type: TokenType;
   /** USER / CLIENT: organization; GUEST: recipientId + workflowId; CLIENT: appId. */
-  claims: { organizationId?: number; recipientId?: number; workflowId?: number; appId?: number };
+  claims: SessionClaims;
   rememberMe?: boolean;
 };
 
@@ -47,36 +50,72 @@ export async function issueSession(db: DbOrTx, tokens: TokenSigner, subject: Ses
   return { accessToken, tokenType: 'Bearer', expiry: ACCESS_TOKEN_SECONDS, refreshToken, rememberMe };
 }
 
+const REUSED = 'Refresh token was already used; the session has been revoked';
+
 /**
- * Exchanges a refresh token for a new pair. A token that was already rotated is a replay (stolen token or
- * a client bug): the whole family is revoked and the caller gets 401.
+ * Exchanges a refresh token for a new pair in the same family. A token that was already rotated is a replay
+ * (stolen token or a client bug): the whole family is revoked and the caller gets 401.
+ *
+ * `check` re-validates the subject before anything is issued (e.g. the user still exists, the business app is
+ * still enabled); it throws to refuse. Pass the database, not an open transaction: the family revocation
+ * must survive the error that follows it.
  */
-export async function rotateSession(db: DbOrTx, tokens: TokenSigner, refreshToken: string): Promise<SessionTokens> {
-  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashRefreshToken(refreshToken))).for('update');
+export async function rotateSession(
+  db: DbOrTx,
+  tokens: TokenSigner,
+  refreshToken: string,
+  check?: (subject: SessionSubject) => Promise<void>,
+): Promise<SessionTokens> {
+  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashRefreshToken(refreshToken)));
   if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) throw new AppError('INVALID_REFRESH_TOKEN');
   if (row.rotatedAt) {
     await revokeFamily(db, row.familyId);
-    throw new AppError('INVALID_REFRESH_TOKEN', 'Refresh token was already used; the session has been revoked');
+    throw new AppError('INVALID_REFRESH_TOKEN', REUSED);
   }
-  const [claimed] = await db.update(refreshTokens).set({ rotatedAt: new Date() })
-    .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.rotatedAt))).returning();
-  if (!claimed) {
-    await revokeFamily(db, row.familyId);
-    throw new AppError('INVALID_REFRESH_TOKEN', 'Refresh token was already used; the session has been revoked');
-  }
-  return issueSession(db, tokens, {
+  const subject: SessionSubject = {
     userId: row.userId,
     type: row.tokenType as TokenType,
-    claims: (row.claims ?? {}) as SessionSubject['claims'],
+    claims: (row.claims ?? {}) as SessionClaims,
     rememberMe: row.rememberMe,
-  }, row.familyId);
+  };
+  await check?.(subject);
+  const rotated = await db.transaction(async (tx) => {
+    // Only one of two concurrent rotations of the same token can claim it.
+    const [claimed] = await tx.update(refreshTokens).set({ rotatedAt: new Date() })
+      .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt))).returning();
+    if (!claimed) return null;
+    return issueSession(tx, tokens, subject, row.familyId);
+  });
+  if (rotated) return rotated;
+  await revokeFamily(db, row.familyId);
+  throw new AppError('INVALID_REFRESH_TOKEN', REUSED);
 }
 
 export async function revokeFamily(db: DbOrTx, familyId: string): Promise<void> {
   await db.update(refreshTokens).set({ revokedAt: new Date() }).where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
 }
 
-/** Sign-out: every refresh token of the user is invalidated. */
+/** Revokes the family `refreshToken` belongs to, if that token is `userId`'s; anyone else's token is left alone. */
+export async function revokeFamilyOfToken(db: DbOrTx, userId: number, refreshToken: string): Promise<void> {
+  const [row] = await db.select({ familyId: refreshTokens.familyId }).from(refreshTokens)
+    .where(and(eq(refreshTokens.tokenHash, hashRefreshToken(refreshToken)), eq(refreshTokens.userId, userId)));
+  if (row) await revokeFamily(db, row.familyId);
+}
+
+/** Every refresh token of the user, of every kind (account removal, password change). */
 export async function revokeAllForUser(db: DbOrTx, userId: number): Promise<void> {
   await db.update(refreshTokens).set({ revokedAt: new Date() }).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+}
+
+/**
+ * Sign-out: the user's refresh tokens of one kind. A CLIENT sign-out is narrowed to one business app, so a
+ * partner ending its session does not end the user's own, and the other way round.
+ */
+export async function revokeUserSessions(db: DbOrTx, userId: number, filter: { type: TokenType; appId?: number }): Promise<void> {
+  await db.update(refreshTokens).set({ revokedAt: new Date() }).where(and(
+    eq(refreshTokens.userId, userId),
+    eq(refreshTokens.tokenType, filter.type),
+    filter.appId === undefined ? undefined : sql`(${refreshTokens.claims} ->> 'appId')::int = ${filter.appId}`,
+    isNull(refreshTokens.revokedAt),
+  ));
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../../platform/db/schema/index.ts';
 
@@ -30,4 +30,26 @@ export async function findOrCreateGuestUser(db: DbOrTx, email: string, name: str
   if (existing) return existing;
   const [inserted] = await db.insert(users).values({ email: normalized, name, isGuest: true }).onConflictDoNothing().returning();
   return inserted ?? (await findUserByEmail(db, normalized))!;
+}
+
+/** Stores a new enrollment secret while two-factor is off; it becomes active when enabled. */
+export async function setPendingTotpSecret(db: DbOrTx, userId: number, secret: string): Promise<boolean> {
+  const rows = await db.update(users).set({ totpSecret: secret })
+    .where(and(eq(users.id, userId), eq(users.twoFactorEnabled, false))).returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** Turning two-factor off forgets the secret, so turning it on again needs a new enrollment. */
+export async function setTwoFactorEnabled(db: DbOrTx, userId: number, enabled: boolean): Promise<void> {
+  await db.update(users).set(enabled ? { twoFactorEnabled: true } : { twoFactorEnabled: false, totpSecret: null }).where(eq(users.id, userId));
+}
+
+/**
+ * Records `step` as the user's last accepted TOTP step, only if it is later than the one recorded; false
+ * means the code's step was already used (a replay), also when two requests race with the same code.
+ */
+export async function consumeTotpStep(db: DbOrTx, userId: number, step: number): Promise<boolean> {
+  const rows = await db.update(users).set({ totpLastStep: step })
+    .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step)))).returning({ id: users.id });
+  return rows.length > 0;
 }

@@ -1,0 +1,148 @@
+import crypto from 'node:crypto';
+import { AppError } from '../../errors.ts';
+import type { UserCaller } from '../../http/authenticate.ts';
+import type { Db } from '../../platform/db/client.ts';
+import type { TokenSigner } from '../../platform/auth/jwt.ts';
+import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
+import type { BillingService } from '../billing/billing.service.ts';
+import { createAccount, isUniqueViolation } from '../users/accounts.ts';
+import { consumeTotpStep, findUserByEmail, findUserById, type UserRow } from '../users/users.repo.ts';
+import { matchTotpStep } from '../users/totp.ts';
+import { findBusinessAppByClientId, findBusinessAppById, isActiveMember } from './auth.repo.ts';
+import type { SigninBody, SignupBody } from './auth.schemas.ts';
+import { clientSecretMatches, hashClientSecret } from './client-secrets.ts';
+import { issueSession, revokeFamilyOfToken, revokeUserSessions, rotateSession, type SessionSubject, type SessionTokens } from './sessions.ts';
+
+export type SigninResult = { kind: 'session'; session: SessionTokens } | { kind: 'totp-required' };
+
+type Deps = { db: Db; tokens: TokenSigner; billing: BillingService; signupEnabled: boolean; publicUrl: string };
+
+/** Sign-up, the direct-bearer sign-in grants, refresh and sign-out (SPEC.md Authentication §2 and §4). */
+export function createAuthService({ db, tokens, billing, signupEnabled, publicUrl }: Deps) {
+  // Unknown users and guests get a password check against this hash, so the answer takes as long as for a
+  // real account and response time does not reveal which emails are registered.
+  const dummyHash = hashPassword(crypto.randomBytes(16).toString('hex'));
+
+  return { signupEnabled: () => signupEnabled, signup, signin, refresh, signout };
+
+  async function signup(body: SignupBody): Promise<{ userId: number; organizationId: number }> {
+    if (!signupEnabled) throw new AppError('SIGNUP_DISABLED');
+    // Checked before the (slow) hash; createAccount checks again inside the transaction.
+    const existing = await findUserByEmail(db, body.email);
+    if (existing && !existing.isGuest) throw new AppError('EMAIL_ALREADY_REGISTERED');
+    const passwordHash = await hashPassword(body.password);
+    const plan = await billing.defaultPackage();
+    try {
+      const { user, organizationId } = await db.transaction((tx) => createAccount(tx, { name: body.name, email: body.email, passwordHash }, plan));
+      return { userId: user.id, organizationId };
+    } catch (error) {
+      // Concurrent sign-ups with one email: the unique index decides, the losers are duplicates.
+      if (isUniqueViolation(error)) throw new AppError('EMAIL_ALREADY_REGISTERED');
+      throw error;
+    }
+  }
+
+  async function signin(body: SigninBody): Promise<SigninResult> {
+    switch (body.grant_type) {
+      case 'PASSWORD': {
+        const { username, password } = required(body, 'username', 'password');
+        const user = await checkPassword(username, password);
+        if (user.twoFactorEnabled) return { kind: 'totp-required' };
+        return { kind: 'session', session: await userSession(user, body.rememberMe) };
+      }
+      case 'G_AUTHENTICATOR': {
+        const { username, password, tOtp } = required(body, 'username', 'password', 'tOtp');
+        const user = await checkPassword(username, password);
+        if (!user.twoFactorEnabled || !user.totpSecret) {
+          throw new AppError('OPERATION_IS_NOT_ALLOWED', 'Two-factor sign-in is not enabled for this account; use grant_type PASSWORD');
+        }
+        const step = matchTotpStep(user.totpSecret, tOtp);
+        if (step === null) throw new AppError('INVALID_TOTP');
+        if (!(await consumeTotpStep(db, user.id, step))) throw new AppError('INVALID_TOTP', 'This code was already used; wait for the next one');
+        return { kind: 'session', session: await userSession(user, body.rememberMe) };
+      }
+      case 'REFRESH_TOKEN': {
+        const { refreshToken } = required(body, 'refreshToken');
+        return { kind: 'session', session: await refresh(refreshToken) };
+      }
+      case 'CLIENT_CREDENTIALS': {
+        const fields = required(body, 'client_id', 'client_secret', 'email');
+        return { kind: 'session', session: await clientSession(fields.client_id, fields.client_secret, fields.email) };
+      }
+      case 'IDP_AUTH':
+        throw new AppError('OPERATION_IS_NOT_ALLOWED', 'IDP sign-in is not offered by this service (app settings sso.enableIdpAuth is false); use grant_type PASSWORD');
+    }
+  }
+
+  /** Same rotation rules whether the token came in the REFRESH_TOKEN grant or the refresh-session header. */
+  async function refresh(refreshToken: string): Promise<SessionTokens> {
+    return rotateSession(db, tokens, refreshToken, assertSubjectStillValid);
+  }
+
+  /**
+   * A USER sign-out ends every USER session of the account (all devices); a CLIENT sign-out ends that
+   * business app's sessions for the user. `refreshToken`, when it is the caller's, has its family revoked too.
+   */
+  async function signout(caller: UserCaller, refreshToken: string | undefined): Promise<{ logoutUrl: string }> {
+    await db.transaction(async (tx) => {
+      await revokeUserSessions(tx, caller.userId, caller.appId === undefined ? { type: 'USER' } : { type: 'CLIENT', appId: caller.appId });
+      if (refreshToken) await revokeFamilyOfToken(tx, caller.userId, refreshToken);
+    });
+    return { logoutUrl: `${publicUrl}/` };
+  }
+
+  /** Unknown email, guest (no password) and wrong password give the same answer after the same work. */
+  async function checkPassword(email: string, password: string): Promise<UserRow> {
+    const user = await findUserByEmail(db, email);
+    if (!user || user.isGuest || !user.passwordHash || user.organizationId === null) {
+      await verifyPassword(await dummyHash, password);
+      throw new AppError('INVALID_CREDENTIALS');
+    }
+    if (!(await verifyPassword(user.passwordHash, password))) throw new AppError('INVALID_CREDENTIALS');
+    return user;
+  }
+
+  function userSession(user: UserRow, rememberMe: boolean | undefined): Promise<SessionTokens> {
+    return issueSession(db, tokens, { userId: user.id, type: 'USER', claims: { organizationId: user.organizationId! }, rememberMe: rememberMe ?? false });
+  }
+
+  async function clientSession(clientId: string, clientSecret: string, email: string): Promise<SessionTokens> {
+    const app = await findBusinessAppByClientId(db, clientId);
+    if (!app) {
+      hashClientSecret(clientSecret);
+      throw new AppError('INVALID_CLIENT');
+    }
+    if (!clientSecretMatches(clientSecret, app.secretHash)) throw new AppError('INVALID_CLIENT');
+    if (!app.status) throw new AppError('INVALID_CLIENT', 'The business app is disabled');
+    const user = await findUserByEmail(db, email);
+    if (!user || user.isGuest || !(await isActiveMember(db, app.organizationId, user.id))) {
+      throw new AppError('INVALID_CLIENT', "The user named by email is not a member of the business app's organization");
+    }
+    return issueSession(db, tokens, { userId: user.id, type: 'CLIENT', claims: { organizationId: app.organizationId, appId: app.id } });
+  }
+
+  /** A refresh must not outlive what the session was granted on. */
+  async function assertSubjectStillValid(subject: SessionSubject): Promise<void> {
+    const user = await findUserById(db, subject.userId);
+    if (!user) throw new AppError('INVALID_REFRESH_TOKEN', 'The account of this session no longer exists');
+    if (subject.type === 'USER' && (user.isGuest || user.organizationId !== subject.claims.organizationId)) {
+      throw new AppError('INVALID_REFRESH_TOKEN', "The account's organization changed; sign in again");
+    }
+    if (subject.type === 'CLIENT') {
+      const app = subject.claims.appId === undefined ? null : await findBusinessAppById(db, subject.claims.appId);
+      if (!app || !app.status || user.isGuest || !(await isActiveMember(db, app.organizationId, user.id))) {
+        throw new AppError('INVALID_REFRESH_TOKEN', 'The business app is disabled or the user left its organization');
+      }
+    }
+  }
+}
+
+/** The grant's fields, or 400 BAD_REQUEST_BODY naming the first one missing. */
+function required<K extends keyof SigninBody>(body: SigninBody, ...keys: K[]): { [P in K]-?: NonNullable<SigninBody[P]> } {
+  for (const key of keys) {
+    if (body[key] === undefined || body[key] === null) throw new AppError('BAD_REQUEST_BODY', `${key} is required with grant_type ${body.grant_type}`);
+  }
+  return body as unknown as { [P in K]-?: NonNullable<SigninBody[P]> };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

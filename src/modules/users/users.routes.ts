@@ -1,0 +1,74 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { userOf } from '../../http/authenticate.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import type { UsersService } from './users.service.ts';
+import { ProfileResponse, SecurityBody, SecurityResponse, TotpEnrollmentResponse, toProfileResponse } from './users.schemas.ts';
+
+/** JSON only when the client asks for it and does not also ask for the image (RUNTIME.md: PNG by default). */
+function wantsJson(accept: string | undefined): boolean {
+  const value = (accept ?? '').toLowerCase();
+  return value.includes('application/json') && !value.includes('image/png');
+}
+
+export function usersRoutes(users: UsersService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get('/user/v1/settings/profile', {
+      schema: {
+        tags: ['User settings'],
+        summary: "The caller's profile, including the three cloud-import fields",
+        description: 'driveClientId, driveApiKey and boxAppKey are null: no plan grants a cloud-import provider. organizationId is the organization the token acts in.',
+        response: { 200: ProfileResponse, ...errorResponses },
+      },
+      config: { auth: 'user' },
+    }, async (request) => {
+      const { user, organizationId } = await users.getProfile(userOf(request));
+      return toProfileResponse(user, organizationId);
+    });
+
+    app.get('/user/v1/settings/generateQR', {
+      schema: {
+        tags: ['User settings'],
+        summary: 'Two-factor enrollment: a new authenticator secret as a QR code',
+        description: 'Creates and stores a new TOTP secret (SHA-1, 6 digits, 30-second steps) that is not active until '
+          + 'PUT /user/v1/settings/security confirms a code from it. Answers image/png; with Accept: application/json '
+          + '(and not image/png) answers {otpauthUrl, qrCodeDataUrl}. Each call replaces the pending secret. '
+          + 'While two-factor is on: 400 OPERATION_IS_NOT_ALLOWED (turn it off first). Business-app (CLIENT) tokens: 403.',
+        produces: ['image/png', 'application/json'],
+        response: {
+          200: {
+            description: 'The QR code',
+            content: {
+              'image/png': { schema: Type.String({ format: 'binary' }) },
+              'application/json': { schema: TotpEnrollmentResponse },
+            },
+          },
+          ...errorResponses,
+        },
+      },
+      config: { auth: 'user' },
+    }, async (request, reply) => {
+      const enrollment = await users.enrollTwoFactor(userOf(request));
+      reply.header('cache-control', 'no-store');
+      if (wantsJson(request.headers.accept)) {
+        return reply.type('application/json').send({ otpauthUrl: enrollment.otpauthUrl, qrCodeDataUrl: await enrollment.dataUrl() });
+      }
+      return reply.type('image/png').send(await enrollment.png());
+    });
+
+    app.put('/user/v1/settings/security', {
+      schema: {
+        tags: ['User settings'],
+        summary: 'Turn two-factor sign-in on or off',
+        description: 'twoFactorEnabled true: tOtp must be a current code of the secret from the last generateQR; false: a current code '
+          + 'of the active secret (turning off forgets the secret). A code is accepted once per 30-second step, one step of clock '
+          + 'drift either way. Wrong or reused code: 400 INVALID_TOTP_SETUP; turning on without a generateQR first: 400 '
+          + 'OPERATION_IS_NOT_ALLOWED. Asking for the current state changes nothing (turning off while off needs no valid code). '
+          + 'Business-app (CLIENT) tokens: 403.',
+        body: SecurityBody,
+        response: { 200: SecurityResponse, ...errorResponses },
+      },
+      config: { auth: 'user' },
+    }, async (request) => users.updateSecurity(userOf(request), request.body));
+  };
+}
