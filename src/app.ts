@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/platform.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerAuthentication, type RouteAuth } from './http/authenticate.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -15,6 +15,40 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { createHistoryService } from './modules/history/history.service.ts';
+import { historyRoutes } from './modules/history/history.routes.ts';
+import { createDownloadService } from './modules/downloads/downloads.service.ts';
+import { downloadRoutes } from './modules/downloads/downloads.routes.ts';
+import { createReminderService } from './modules/reminders/reminders.service.ts';
+import { defineReminderJobs } from './modules/reminders/reminders.jobs.ts';
+import { createWorkflowService } from './modules/workflows/workflows.service.ts';
+import { workflowRoutes } from './modules/workflows/workflows.routes.ts';
+import { createDocumentListService } from './modules/documents/document-list.service.ts';
+import { documentListRoutes } from './modules/documents/document-list.routes.ts';
+import { createDocumentService } from './modules/documents/documents.service.ts';
+import { documentRoutes } from './modules/documents/documents.routes.ts';
+import { createCommentService } from './modules/comments/comments.service.ts';
+import { commentRoutes } from './modules/comments/comments.routes.ts';
+import { createFolderService } from './modules/folders/folders.service.ts';
+import { folderRoutes } from './modules/folders/folders.routes.ts';
+import { createRecipientService } from './modules/recipients/recipients.service.ts';
+import { recipientRoutes } from './modules/recipients/recipients.routes.ts';
+import { createFieldService } from './modules/fields/fields.service.ts';
+import { fieldRoutes } from './modules/fields/fields.routes.ts';
+import { createSigningCodes, loadSigningCodeKey } from './modules/signing/signing-codes.ts';
+import { createCommenceService } from './modules/signing/commence.service.ts';
+import { commenceRoutes } from './modules/signing/commence.routes.ts';
+import { createGuestAccessService } from './modules/signing/guest-access.service.ts';
+import { guestAccessRoutes } from './modules/signing/guest-access.routes.ts';
+import { createIdentityService } from './modules/signing/identity.service.ts';
+import { identityRoutes } from './modules/signing/identity.routes.ts';
+import { createDeclineService } from './modules/signing/decline.service.ts';
+import { declineRoutes } from './modules/signing/decline.routes.ts';
+import { createDelegateService } from './modules/signing/delegate.service.ts';
+import { delegateRoutes } from './modules/signing/delegate.routes.ts';
+import { createCeremonyService } from './modules/signing/ceremony.service.ts';
+import { ceremonyRoutes } from './modules/signing/ceremony.routes.ts';
+import { defineSealJob } from './modules/signing/seal-job.ts';
 
 /** Uploads above this are refused (SPEC.md Limits). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
@@ -32,7 +66,9 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
     logger: { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: true,
-    ajv: { customOptions: {} },
+    // Signing codes travel as path parameters; the default 100-character cap would answer 414 before any handler.
+    routerOptions: { maxParamLength: 2048 },
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // 1. HTTP plumbing: errors, validation, who is calling, multipart, OpenAPI.
@@ -47,12 +83,49 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const billing = createBillingService({ db: platform.db });
   const auth = createAuthService({ db: platform.db, tokens: platform.tokens, billing, signupEnabled: config.signupEnabled, publicUrl: config.publicUrl });
   const users = createUsersService({ db: platform.db });
+  const workflowSettings = createWorkflowService({ db: platform.db });
+  const documentList = createDocumentListService({ db: platform.db });
+  const documents = createDocumentService({ db: platform.db, blobs: platform.blobs, sofficePath: config.sofficePath, uploadLimitBytes: UPLOAD_LIMIT_BYTES });
+  const comments = createCommentService({ db: platform.db, log: platform.log });
+  const folders = createFolderService({ db: platform.db });
+  const recipients = createRecipientService({ db: platform.db });
+  const fields = createFieldService({ db: platform.db });
+  const history = createHistoryService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir });
+  // Signing links: one key in DATA_DIR, shared by commence, guest access, the ceremony and the completion mails.
+  const signingCodes = createSigningCodes(loadSigningCodeKey(config.dataDir));
+  const routing = { outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes };
+  const commence = createCommenceService({ db: platform.db, routing });
+  const guestAccess = createGuestAccessService({ db: platform.db, tokens: platform.tokens, codes: signingCodes });
+  const identity = createIdentityService({ db: platform.db, outbox: platform.outbox });
+  const declines = createDeclineService({ db: platform.db, outbox: platform.outbox });
+  const delegations = createDelegateService({ db: platform.db, routing });
+  const ceremony = createCeremonyService({ db: platform.db, jobs: platform.jobs, outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes });
+  // Jobs are defined before platform.jobs.start() below.
+  defineSealJob({ db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, dataDir: config.dataDir, tsaUrl: config.tsaUrl, log: platform.log });
+  const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir, tsaUrl: config.tsaUrl });
+  const reminders = createReminderService({ db: platform.db, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, log: platform.log });
+  defineReminderJobs(platform.jobs, reminders);
 
   // 3. Routes, module by module.
   await app.register(systemRoutes({ database: platform.database, billing, signupEnabled: config.signupEnabled, idpEnabled: false }));
   await app.register(billingRoutes(billing));
   await app.register(authRoutes(auth));
   await app.register(usersRoutes(users));
+  await app.register(workflowRoutes(workflowSettings));
+  await app.register(documentListRoutes(documentList));
+  await app.register(documentRoutes(documents, documentList));
+  await app.register(commentRoutes(comments));
+  await app.register(folderRoutes(folders));
+  await app.register(recipientRoutes(recipients));
+  await app.register(fieldRoutes(fields));
+  await app.register(historyRoutes(history));
+  await app.register(downloadRoutes(downloads));
+  await app.register(ceremonyRoutes(ceremony));
+  await app.register(commenceRoutes(commence));
+  await app.register(guestAccessRoutes(guestAccess));
+  await app.register(identityRoutes(identity));
+  await app.register(declineRoutes(declines));
+  await app.register(delegateRoutes(delegations));
 
   // 4. Start-up work: seed data, then the job workers.
   await billing.ensurePresetPackages();

@@ -35,6 +35,8 @@ export const ERRORS = {
   INVALID_PDF: { status: 400, code: 12004, description: 'The PDF is encrypted, damaged or unreadable' },
   DOCUMENT_CONVERSION_UNAVAILABLE: { status: 400, code: 12005, description: 'Word conversion is not available: LibreOffice (soffice) is not installed on the server' },
   DOCUMENT_CONVERSION_FAILED: { status: 400, code: 12006, description: 'The Word document could not be converted to PDF' },
+  /** A replacement PDF lacks a page that a field sits on, or a page is now too small for it; responseBody.fieldIds names them. */
+  FIELDS_OUTSIDE_DOCUMENT: { status: 400, code: 12007, description: 'Fields would lie outside the pages of the replacement file' },
 
   INVALID_WORKFLOW_OWNER: { status: 400, code: 13001, description: 'Invalid workflow owner' },
   INVALID_WORKFLOW_STATUS: { status: 400, code: 13002, description: 'Invalid workflow status' },

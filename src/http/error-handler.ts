@@ -70,3 +70,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(404).type('application/json').send(errorBody(appError));
   });
 }
+
+/**
+ * Errors the router raises before any route runs (a malformed URL, an over-long path parameter): the same
+ * standard body, as a 400.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const appError = new AppError('BAD_REQUEST_BODY', error.message || 'Malformed request');
+  reply.status(appError.status).type('application/json').send(errorBody(appError));
+}

@@ -27,8 +27,15 @@ type ActivityRow = typeof activities.$inferSelect;
 function canonical(row: Omit<ActivityRow, 'id' | 'hash'>): string {
   return JSON.stringify([
     row.workflowId, row.kind, row.action, row.sentence, row.userId, row.userName, row.recipientId,
-    row.ipAddress, row.accessChannel, row.userAgent, row.status, row.consent, row.createdAt.toISOString(), row.prevHash,
+    row.ipAddress, row.accessChannel, row.userAgent, row.status, sortKeys(row.consent), row.createdAt.toISOString(), row.prevHash,
   ]);
+}
+
+/** jsonb stores object keys in its own order, so the hash must not depend on key order. */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]));
 }
 
 export function activityHash(row: Omit<ActivityRow, 'id' | 'hash'>): string {

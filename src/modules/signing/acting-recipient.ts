@@ -17,6 +17,16 @@ export function isFinished(recipient: RecipientRow): boolean {
  * - a row with enforceIdentity must have passed the one-time code (403 IDENTITY_NOT_VERIFIED).
  */
 export function actingRecipient(access: WorkflowAccess): RecipientRow {
+  const recipient = recipientAllowedToAct(access);
+  if (recipient.enforceIdentity && !recipient.identityVerifiedAt) throw new AppError('IDENTITY_NOT_VERIFIED', 'Identity not verified: complete the one-time code challenge');
+  return recipient;
+}
+
+/**
+ * Every rule of actingRecipient except the identity step-up: the row that may ask for and verify a
+ * one-time code (which is how it passes that last rule).
+ */
+export function recipientAllowedToAct(access: WorkflowAccess): RecipientRow {
   const { workflow, recipient } = access;
   if (workflow.status === 'VOID' || workflow.status === 'COMPLETED') {
     throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status} and read-only`);
@@ -27,6 +37,5 @@ export function actingRecipient(access: WorkflowAccess): RecipientRow {
   if (recipient.role === 'CC') throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A CC recipient has nothing to sign');
   if (isFinished(recipient)) throw new AppError('OPERATION_IS_NOT_ALLOWED', `This recipient has already finished (${recipient.status})`);
   if (workflow.sequence !== 'SELF' && !recipient.dispatchedAt) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'It is not this recipient\'s turn yet');
-  if (recipient.enforceIdentity && !recipient.identityVerifiedAt) throw new AppError('IDENTITY_NOT_VERIFIED', 'Identity not verified: complete the one-time code challenge');
   return recipient;
 }

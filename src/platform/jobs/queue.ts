@@ -13,6 +13,8 @@ export type JobDefinition<T extends object> = {
   retryBackoff?: boolean;
   retryDelayMax?: number;
   expireInSeconds?: number;
+  /** Also run on this cron schedule (UTC); pg-boss's cron makes one job per tick across all instances. */
+  cron?: string;
   handler(data: T, meta: { id: string; retryCount: number; retryLimit: number }): Promise<void>;
 };
 
@@ -33,7 +35,7 @@ export type JobQueue = {
 export function createJobQueue(database: Database, options: { pollSeconds: number; log?: (msg: string, err?: unknown) => void }): JobQueue {
   const definitions = new Map<string, JobDefinition<any>>();
   const workerIds = new Map<string, string>();
-  const boss = new PgBoss({ db: database.sql, schema: 'pgboss', supervise: true, schedule: false, superviseIntervalSeconds: 60 });
+  const boss = new PgBoss({ db: database.sql, schema: 'pgboss', supervise: true, schedule: true, superviseIntervalSeconds: 60 });
   boss.on('error', (error) => options.log?.('job queue error', error));
   let started = false;
 
@@ -61,6 +63,7 @@ export function createJobQueue(database: Database, options: { pollSeconds: numbe
           }
         });
         workerIds.set(definition.name, workerId);
+        if (definition.cron) await boss.schedule(definition.name, definition.cron);
       }
       started = true;
     },

@@ -1,17 +1,37 @@
 import type { Readable } from 'node:stream';
 
 /**
+ * A file received but not yet stored: it sits in the store's scratch area until `commit` makes it readable
+ * by key, or `discard` removes it. Uploads are staged, validated, and committed only once the request is
+ * accepted, so a rejected request leaves nothing behind.
+ */
+export type StagedBlob = {
+  /** The key the blob will have once committed (hex SHA-256 of its bytes). */
+  key: string;
+  size: number;
+  /** A local file holding the bytes until commit or discard, for parsers and converters that read files. */
+  path: string;
+};
+
+/**
  * Content-addressed file storage: a blob's key is the hex SHA-256 of its bytes, so storing the same file
  * twice keeps one copy and a key proves the content.
  */
 export type BlobStore = {
   /** Stores bytes already in memory; returns the key. */
   put(bytes: Uint8Array): Promise<{ key: string; size: number }>;
-  /**
-   * Streams into storage while hashing; throws (and keeps nothing) when more than maxBytes arrive.
-   * The caller passes `onLimit` to turn the overflow into its own error.
-   */
+  /** Streams into storage while hashing; throws BlobTooLargeError (and keeps nothing) when more than maxBytes arrive. */
   putStream(stream: Readable, maxBytes: number): Promise<{ key: string; size: number }>;
+  /**
+   * Streams into the scratch area while hashing, holding at most one chunk in memory. Throws BlobTooLargeError
+   * (and keeps nothing) when more than maxBytes arrive.
+   */
+  stage(stream: Readable, maxBytes: number): Promise<StagedBlob>;
+  stageBytes(bytes: Uint8Array): Promise<StagedBlob>;
+  /** Makes a staged blob readable by its key. Committing content that is already stored keeps the one copy. */
+  commit(staged: StagedBlob): Promise<{ key: string; size: number }>;
+  /** Removes a staged blob; harmless after commit or a previous discard. */
+  discard(staged: StagedBlob): Promise<void>;
   get(key: string): Promise<Uint8Array>;
   has(key: string): Promise<boolean>;
 };

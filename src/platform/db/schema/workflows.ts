@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** Personal folders (SPEC.md "Personal folder"). */
@@ -6,7 +7,11 @@ export const folders = pgTable('folders', {
   userId: integer().notNull(),
   name: text().notNull(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-}, (t) => [index('folders_user_idx').on(t.userId)]);
+}, (t) => [
+  index('folders_user_idx').on(t.userId),
+  // Folder names are unique per user ignoring case (decisions.md); the service's 409 relies on it under races.
+  uniqueIndex('folders_user_name_key').on(t.userId, sql`lower(${t.name})`),
+]);
 
 /** The envelope. */
 export const workflows = pgTable('workflows', {
@@ -42,6 +47,11 @@ export const workflows = pgTable('workflows', {
   index('workflows_owner_status_idx').on(t.ownerUserId, t.status),
   index('workflows_parent_idx').on(t.parentWorkflowId),
   index('workflows_folder_idx').on(t.folderId),
+  // The document list's "own workflows" side. Counts (by status) are index-only scans of the first: without a
+  // third column the btree deduplicates equal keys and stays a fraction of the table, so the planner takes it.
+  // The second walks one status newest first for a filtered page.
+  index('workflows_list_owned_idx').on(t.ownerUserId, t.status).where(sql`${t.deletedAt} is null and ${t.parentWorkflowId} is null`),
+  index('workflows_list_owned_status_idx').on(t.ownerUserId, t.status, t.id).where(sql`${t.deletedAt} is null and ${t.parentWorkflowId} is null`),
 ]);
 
 /** A PDF inside a workflow. Files live in the blob store, addressed by SHA-256. */

@@ -1,0 +1,172 @@
+import { AppError } from '../../errors.ts';
+import type { Caller, UserCaller } from '../../http/authenticate.ts';
+import type { Db, DbOrTx } from '../../platform/db/client.ts';
+import { findFolder } from '../folders/folders.repo.ts';
+import { assertDraft, assertOwner, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import { parseIdList } from '../workflows/workflow-ids.ts';
+import {
+  countByStatus, countList, deleteDocuments, findChildWorkflowIds, findDocument, findDocuments, findDocumentsOfWorkflow,
+  findListItem, findListPage, setDocumentPosition, softDeleteWorkflows, type DocumentRow, type ListFilter, type ListItemRow,
+} from './document-list.repo.ts';
+import type { DocumentOrderEntry, ListQuery } from './document-list.schemas.ts';
+
+/**
+ * The list's status filters (SPEC.md labels, matched ignoring case). Draft, Sent, Completed, Voided and Approved
+ * are the workflow's own status. The other three read the caller's own recipient row in a SENT workflow:
+ * Pending = action required (the caller's turn: row SENT or VIEWED, not CC); Signed = waiting for others (the
+ * caller has signed or approved, the workflow is still out); Viewed = the caller opened it and has not acted yet.
+ */
+export const LIST_FILTERS: Record<string, ListFilter> = {
+  ALL: {},
+  DRAFT: { workflowStatus: 'DRAFT' },
+  SENT: { workflowStatus: 'SENT' },
+  COMPLETED: { workflowStatus: 'COMPLETED' },
+  VOIDED: { workflowStatus: 'VOID' },
+  VOID: { workflowStatus: 'VOID' },
+  APPROVED: { workflowStatus: 'APPROVED' },
+  PENDING: { workflowStatus: 'SENT', recipientStatuses: ['SENT', 'VIEWED'] },
+  SIGNED: { workflowStatus: 'SENT', recipientStatuses: ['SIGNED', 'APPROVED'] },
+  VIEWED: { workflowStatus: 'SENT', recipientStatuses: ['VIEWED'] },
+};
+
+/** Statuses a workflow may be deleted in: not while it is out for signature. */
+const DELETABLE_STATUSES = ['DRAFT', 'COMPLETED', 'VOID', 'APPROVED'];
+
+export type DocumentDetail = ListItemRow & { document: DocumentRow };
+
+function parseFilter(status: string | undefined): ListFilter {
+  const key = (status ?? '').trim().toUpperCase();
+  if (key === '') return LIST_FILTERS.ALL;
+  const filter = LIST_FILTERS[key];
+  if (!filter) throw new AppError('BAD_REQUEST_BODY', `Unknown status filter "${status}"; use All, Draft, Pending, Sent, Signed, Completed, Voided, Approved or Viewed`);
+  return filter;
+}
+
+/** The caller's row fields come from the access check, which picks the same row the list would. */
+function withCallerRow(item: ListItemRow, access: WorkflowAccess): ListItemRow {
+  const row = access.recipient;
+  return { ...item, recipientId: row?.id ?? null, recipientRole: row?.role ?? null, enforceIdentity: row?.enforceIdentity ?? null };
+}
+
+export function createDocumentListService({ db }: { db: Db }) {
+  return { list, countStatuses, documentDetail, workflowDocuments, deleteDocumentsById, deleteWorkflows, deleteWorkflowList, changeDocumentOrder };
+
+  async function list(caller: UserCaller, query: ListQuery): Promise<{ rows: ListItemRow[]; total: number }> {
+    const filter = parseFilter(query.status);
+    const folderId = query.folderID ?? query.folderId;
+    if (folderId !== undefined && !(await findFolder(db, caller.userId, folderId))) throw new AppError('NOT_FOUND', 'Folder not found');
+    const criteria = { userId: caller.userId, filter, folderId, search: query.searchValue?.trim() || undefined };
+    const [rows, total] = await Promise.all([
+      findListPage(db, criteria, query.size, query.page * query.size),
+      countList(db, criteria),
+    ]);
+    return { rows, total };
+  }
+
+  async function countStatuses(caller: UserCaller) {
+    return countByStatus(db, caller.userId, { pending: LIST_FILTERS.PENDING, signed: LIST_FILTERS.SIGNED });
+  }
+
+  async function itemFor(tx: DbOrTx, caller: Caller, access: WorkflowAccess): Promise<ListItemRow> {
+    const item = await findListItem(tx, caller.userId, access.workflow.id);
+    if (!item) throw new AppError('NOT_FOUND', 'Workflow not found');
+    return withCallerRow(item, access);
+  }
+
+  async function documentDetail(caller: Caller, documentId: number): Promise<DocumentDetail> {
+    const document = await findDocument(db, documentId);
+    if (!document) throw new AppError('NOT_FOUND', 'Document not found');
+    const access = await findWorkflowForCaller(db, caller, document.workflowId).catch((error: unknown) => {
+      throw error instanceof AppError && error.code === 'NOT_FOUND' ? new AppError('NOT_FOUND', 'Document not found') : error;
+    });
+    return { ...(await itemFor(db, caller, access)), document };
+  }
+
+  async function workflowDocuments(caller: Caller, workflowId: number, tx: DbOrTx = db): Promise<DocumentDetail[]> {
+    const access = await findWorkflowForCaller(tx, caller, workflowId);
+    const item = await itemFor(tx, caller, access);
+    return (await findDocumentsOfWorkflow(tx, workflowId)).map((document) => ({ ...item, document }));
+  }
+
+  /**
+   * Removes documents (ids are document ids) from DRAFT workflows the caller owns, all or nothing. A DRAFT left
+   * without documents has nothing to send, so it is deleted with its last document.
+   */
+  async function deleteDocumentsById(caller: UserCaller, ids: number[]) {
+    const documentIds = [...new Set(ids)];
+    return db.transaction(async (tx) => {
+      const found = await findDocuments(tx, documentIds);
+      const workflowIds = [...new Set(found.map((d) => d.workflowId))].sort((a, b) => a - b);
+      // Lock in id order so two overlapping calls cannot deadlock.
+      for (const workflowId of workflowIds) {
+        const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true }).catch((error: unknown) => {
+          throw error instanceof AppError && error.code === 'NOT_FOUND' ? new AppError('NOT_FOUND', 'Document not found') : error;
+        });
+        assertOwner(access);
+        if (access.workflow.status !== 'DRAFT') {
+          throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow ${workflowId} is ${access.workflow.status}; documents can be removed only from a DRAFT (delete the workflow instead)`);
+        }
+      }
+      const present = new Set((await findDocuments(tx, documentIds)).map((d) => d.id));
+      const missing = documentIds.filter((id) => !present.has(id));
+      if (missing.length > 0) throw new AppError('NOT_FOUND', `Document ${missing.join(', ')} not found`);
+      await deleteDocuments(tx, documentIds);
+      const emptied: number[] = [];
+      for (const workflowId of workflowIds) {
+        if ((await findDocumentsOfWorkflow(tx, workflowId)).length === 0) emptied.push(workflowId);
+      }
+      if (emptied.length > 0) await softDeleteWorkflows(tx, emptied, new Date());
+      return { deletedDocumentIds: documentIds, deletedWorkflowIds: emptied };
+    });
+  }
+
+  /**
+   * Soft-deletes whole workflows the caller owns, all or nothing. Allowed in DRAFT, COMPLETED, VOID and APPROVED;
+   * a SENT workflow is out for signature (INVALID_WORKFLOW_STATUS). A Power Survey parent takes its children
+   * along; a child alone cannot be deleted (OPERATION_IS_NOT_ALLOWED). Recipients lose sight of it too.
+   */
+  async function deleteWorkflows(caller: UserCaller, ids: number[]) {
+    const workflowIds = [...new Set(ids)].sort((a, b) => a - b);
+    return db.transaction(async (tx) => {
+      for (const workflowId of workflowIds) {
+        const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
+        assertOwner(access);
+        const { workflow } = access;
+        if (workflow.parentWorkflowId !== null) {
+          throw new AppError('OPERATION_IS_NOT_ALLOWED', `Workflow ${workflowId} belongs to Power Survey ${workflow.parentWorkflowId}; delete the survey instead`);
+        }
+        if (!DELETABLE_STATUSES.includes(workflow.status)) {
+          throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow ${workflowId} is ${workflow.status} (out for signature); it can be deleted once it is COMPLETED or VOID`);
+        }
+      }
+      const children = await findChildWorkflowIds(tx, workflowIds);
+      await softDeleteWorkflows(tx, [...workflowIds, ...children], new Date());
+      return { deletedDocumentIds: [] as number[], deletedWorkflowIds: workflowIds };
+    });
+  }
+
+  async function deleteWorkflowList(caller: UserCaller, idList: string) {
+    return deleteWorkflows(caller, parseIdList(idList));
+  }
+
+  /** Owner, DRAFT; the body must name every document of the workflow exactly once, with distinct orders. */
+  async function changeDocumentOrder(caller: UserCaller, workflowId: number, entries: DocumentOrderEntry[]): Promise<DocumentDetail[]> {
+    return db.transaction(async (tx) => {
+      const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
+      assertOwner(access);
+      assertDraft(access.workflow);
+      const current = await findDocumentsOfWorkflow(tx, workflowId);
+      const named = entries.map((e) => e.documentId);
+      const complete = new Set(named).size === named.length && named.length === current.length && current.every((d) => named.includes(d.id));
+      if (!complete) throw new AppError('INVALID_REQUEST_BODY', `List every document of the workflow exactly once: ${current.map((d) => d.id).join(', ')}`);
+      if (new Set(entries.map((e) => e.order)).size !== entries.length) throw new AppError('INVALID_REQUEST_BODY', 'Two documents have the same order');
+      const sorted = [...entries].sort((a, b) => a.order - b.order);
+      for (const [position, entry] of sorted.entries()) {
+        if (current.find((d) => d.id === entry.documentId)!.position !== position) await setDocumentPosition(tx, entry.documentId, position);
+      }
+      return workflowDocuments(caller, workflowId, tx);
+    });
+  }
+}
+
+export type DocumentListService = ReturnType<typeof createDocumentListService>;

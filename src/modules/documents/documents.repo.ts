@@ -1,0 +1,45 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { documents, fields, recipients, workflows } from '../../platform/db/schema/index.ts';
+
+export type DocumentRow = typeof documents.$inferSelect;
+export type NewDocument = typeof documents.$inferInsert;
+export type NewWorkflow = typeof workflows.$inferInsert;
+
+export async function findDocument(db: DbOrTx, documentId: number): Promise<DocumentRow | null> {
+  const [row] = await db.select().from(documents).where(eq(documents.id, documentId));
+  return row ?? null;
+}
+
+export async function insertWorkflow(db: DbOrTx, values: NewWorkflow): Promise<typeof workflows.$inferSelect> {
+  const [row] = await db.insert(workflows).values(values).returning();
+  return row;
+}
+
+export async function insertRecipient(db: DbOrTx, values: typeof recipients.$inferInsert): Promise<void> {
+  await db.insert(recipients).values(values);
+}
+
+/** The position after the workflow's last document (0 for the first). */
+export async function nextDocumentPosition(db: DbOrTx, workflowId: number): Promise<number> {
+  const [row] = await db.select({ next: sql<number>`coalesce(max(${documents.position}) + 1, 0)::int` }).from(documents).where(eq(documents.workflowId, workflowId));
+  return row.next;
+}
+
+export async function insertDocument(db: DbOrTx, values: NewDocument): Promise<DocumentRow> {
+  const [row] = await db.insert(documents).values(values).returning();
+  return row;
+}
+
+export async function updateDocument(db: DbOrTx, documentId: number, values: Partial<NewDocument>): Promise<DocumentRow> {
+  const [row] = await db.update(documents).set(values).where(eq(documents.id, documentId)).returning();
+  return row;
+}
+
+export type PlacedField = { id: number; pageNo: number; box: { x: number; y: number; width: number; height: number } };
+
+export async function findFieldsOfDocument(db: DbOrTx, documentId: number): Promise<PlacedField[]> {
+  const rows = await db.select({ id: fields.id, pageNo: fields.pageNo, box: fields.box }).from(fields)
+    .where(eq(fields.documentId, documentId)).orderBy(asc(fields.id));
+  return rows.map((row) => ({ ...row, box: row.box as PlacedField['box'] }));
+}

@@ -1,0 +1,349 @@
+import fsp from 'node:fs/promises';
+import { Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '../../errors.ts';
+import type { UserCaller } from '../../http/authenticate.ts';
+import type { RequestContext } from '../../http/request-context.ts';
+import type { Db, DbOrTx } from '../../platform/db/client.ts';
+import { checkWordContent, ConversionFailedError, ConversionUnavailableError, convertWordToPdf, type WordFormat } from '../../platform/pdf/convert-word.ts';
+import { hasPdfHeader, inspectPdf, PdfRejectedError, type PageSize } from '../../platform/pdf/inspect-pdf.ts';
+import { PdfRenderError, renderThumbnail } from '../../platform/pdf/render-thumbnail.ts';
+import { BlobTooLargeError, type BlobStore, type StagedBlob } from '../../platform/storage/blob-store.ts';
+import { recordActivity } from '../activities/activities.service.ts';
+import { findFolder } from '../folders/folders.repo.ts';
+import { findUserById } from '../users/users.repo.ts';
+import { assertDraft, assertOwner, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import { requireText } from '../workflows/workflow-ids.ts';
+import {
+  findDocument, findFieldsOfDocument, insertDocument, insertRecipient, insertWorkflow, nextDocumentPosition, updateDocument, type PlacedField,
+} from './documents.repo.ts';
+import type { Sequence, SignType, UploadQuery } from './documents.schemas.ts';
+
+export type DocumentFormat = 'pdf' | WordFormat;
+
+/** An uploaded file, staged in the blob store's scratch area until the request is accepted. */
+export type ReceivedFile = { fileName: string; format: DocumentFormat; staged: StagedBlob };
+
+/** What the stored document will be: always a PDF (Word files are converted), with its page geometry. */
+type PreparedPdf = { staged: StagedBlob; pages: number; pageSizes: PageSize[]; thumbnailBase64: string };
+
+export const NAME_MAX = 50;
+
+const SIGN_TYPE_OF: Record<Sequence, SignType> = { SELF: 'SELFSIGN', ORDERED: 'COUNTERSIGN', UNORDERED: 'COUNTERSIGN', SURVEY: 'POWERSURVEY' };
+const SEQUENCE_OF: Record<SignType, Sequence> = { SELFSIGN: 'SELF', COUNTERSIGN: 'UNORDERED', POWERSURVEY: 'SURVEY' };
+/** Same colour as workflows.service.ts gives the owner's row when a workflow is switched to SELF. */
+const SELF_RECIPIENT_COLOR = '#1A56DB';
+
+export type DocumentServiceDeps = {
+  db: Db;
+  blobs: BlobStore;
+  sofficePath: string;
+  uploadLimitBytes: number;
+  /** How long one Word conversion may run. */
+  conversionTimeoutMs?: number;
+};
+
+export function createDocumentService(deps: DocumentServiceDeps) {
+  const { db, blobs } = deps;
+  return { receive, discard, upload, replace, rename };
+
+  /**
+   * Streams an upload into the scratch area. The extension decides the format; anything other than pdf, doc or
+   * docx (or, for a replacement, pdf) is refused before a byte is kept, and the rest of the stream is drained
+   * so the client still gets the answer.
+   */
+  async function receive(fileName: string, stream: Readable, accept: 'any' | 'pdf', isTruncated: () => boolean = () => false): Promise<ReceivedFile> {
+    const format = formatOf(fileName);
+    const accepted = accept === 'pdf' ? format === 'pdf' : format !== null;
+    if (!format || !accepted) {
+      await pipeline(stream, new Writable({ write: (_chunk, _encoding, done) => done() }));
+      throw new AppError('INVALID_DOCUMENT_TYPE', accept === 'pdf'
+        ? `"${fileName}" is not a PDF: a document's file can only be replaced by a .pdf file`
+        : `"${fileName}" is not a .pdf, .doc or .docx file`);
+    }
+    let staged: StagedBlob;
+    try {
+      staged = await blobs.stage(stream, deps.uploadLimitBytes);
+    } catch (error) {
+      if (error instanceof BlobTooLargeError) throw tooLarge(deps.uploadLimitBytes);
+      throw error;
+    }
+    // The multipart parser cuts a file at the limit and flags it instead of failing the stream.
+    if (isTruncated()) {
+      await blobs.discard(staged);
+      throw tooLarge(deps.uploadLimitBytes);
+    }
+    return { fileName, format, staged };
+  }
+
+  async function discard(file: ReceivedFile | null): Promise<void> {
+    if (file) await blobs.discard(file.staged);
+  }
+
+  /**
+   * POST /document/v1. Everything that can refuse the request runs before anything is written: the options,
+   * the target workflow or folder, the file's type and content, the conversion. The rows, the activity and the
+   * blob then commit together (the blob is moved into place last inside the transaction, so a failed
+   * transaction stores nothing).
+   */
+  async function upload(caller: UserCaller, file: ReceivedFile, query: UploadQuery & { formTimeZone?: string }, context: RequestContext) {
+    const prepared: PreparedPdf[] = [];
+    try {
+      // The workflow settings matter only for a new workflow (SPEC.md); when appending they are not even read.
+      const settings = query.workflowId === undefined
+        ? { timeZone: parseTimeZone(query.formTimeZone ?? query.timeZone), ...resolveMode(query.sequence, query.signType) }
+        : null;
+      if (query.workflowId !== undefined) {
+        checkTarget(await findWorkflowForCaller(db, caller, query.workflowId));
+      } else if (query.folderId !== undefined && !(await findFolder(db, caller.userId, query.folderId))) {
+        throw new AppError('NOT_FOUND', 'Folder not found');
+      }
+      const pdf = await prepare(file);
+      prepared.push(pdf);
+
+      return await db.transaction(async (tx) => {
+        const user = await findUserById(tx, caller.userId);
+        if (!user) throw new AppError('UNAUTHORIZED', 'The signed-in user no longer exists');
+        const baseName = nameOf(file.fileName);
+        let workflowId: number;
+        let position = 0;
+        if (!settings) {
+          const access = await findWorkflowForCaller(tx, caller, query.workflowId!, { lock: true });
+          checkTarget(access);
+          workflowId = access.workflow.id;
+          position = await nextDocumentPosition(tx, workflowId);
+        } else {
+          if (query.folderId !== undefined && !(await findFolder(tx, caller.userId, query.folderId, { lock: true }))) {
+            throw new AppError('NOT_FOUND', 'Folder not found');
+          }
+          const workflow = await insertWorkflow(tx, {
+            ownerUserId: caller.userId, organizationId: caller.organizationId, name: baseName, ...settings,
+            folderId: query.folderId ?? null,
+          });
+          workflowId = workflow.id;
+          if (settings.sequence === 'SELF') {
+            await insertRecipient(tx, { workflowId, userId: user.id, name: user.name, email: user.email, role: 'SIGNER', color: SELF_RECIPIENT_COLOR });
+          }
+        }
+        const document = await insertDocument(tx, {
+          workflowId, name: baseName, position, blobKey: pdf.staged.key, size: pdf.staged.size,
+          pages: pdf.pages, pageSizes: pdf.pageSizes, thumbnailBase64: pdf.thumbnailBase64,
+        });
+        await recordActivity(tx, {
+          workflowId, kind: 'DOCUMENT_UPLOADED', action: 'Created', sentence: `${user.name} uploaded ${displayName(file.fileName)}`,
+          userId: user.id, userName: user.name, status: 'DRAFT', context,
+        });
+        await blobs.commit(pdf.staged);
+        return { id: document.id, workflowId, thumbnailBase64: pdf.thumbnailBase64 };
+      });
+    } finally {
+      await discardAll(file, prepared);
+    }
+  }
+
+  /**
+   * PUT /document/v1/{docId} with a file: owner, DRAFT, PDF only. Fields keep their places, so every field of
+   * the document must still lie on a page of the new file; otherwise the replacement is refused and the fields
+   * that would fall off are named (move or delete them first). The name and position stay.
+   */
+  async function replace(caller: UserCaller, documentId: number, file: ReceivedFile): Promise<number> {
+    const prepared: PreparedPdf[] = [];
+    try {
+      await editableDocument(db, caller, documentId);
+      const pdf = await prepare(file);
+      prepared.push(pdf);
+      return await db.transaction(async (tx) => {
+        await editableDocument(tx, caller, documentId, { lock: true });
+        const outside = fieldsOutside(await findFieldsOfDocument(tx, documentId), pdf.pageSizes);
+        if (outside.length > 0) {
+          throw new AppError('FIELDS_OUTSIDE_DOCUMENT',
+            `Field${outside.length > 1 ? 's' : ''} ${outside.map((f) => f.id).join(', ')} would lie outside the pages of the new file (${pdf.pages} page${pdf.pages > 1 ? 's' : ''}); move or delete ${outside.length > 1 ? 'them' : 'it'} first`,
+            { fieldIds: outside.map((f) => f.id) });
+        }
+        await updateDocument(tx, documentId, {
+          blobKey: pdf.staged.key, size: pdf.staged.size, pages: pdf.pages, pageSizes: pdf.pageSizes, thumbnailBase64: pdf.thumbnailBase64,
+        });
+        await blobs.commit(pdf.staged);
+        return documentId;
+      });
+    } finally {
+      await discardAll(file, prepared);
+    }
+  }
+
+  /** PUT /document/v1/{docId} with {name}: owner; any status but VOID (read-only), like a workflow rename. */
+  async function rename(caller: UserCaller, documentId: number, rawName: string): Promise<number> {
+    const name = requireText(rawName, 'name');
+    if (name.length > NAME_MAX) throw new AppError('BAD_REQUEST_BODY', `name must be 1-${NAME_MAX} characters after trimming (got ${name.length})`);
+    return db.transaction(async (tx) => {
+      const document = await findDocument(tx, documentId);
+      if (!document) throw new AppError('NOT_FOUND', 'Document not found');
+      const access = await workflowOfDocument(tx, caller, document.workflowId, true);
+      assertOwner(access);
+      if (access.workflow.status === 'VOID') throw new AppError('INVALID_WORKFLOW_STATUS', 'A VOID workflow is read-only');
+      await updateDocument(tx, documentId, { name });
+      return documentId;
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+
+  async function editableDocument(tx: DbOrTx, caller: UserCaller, documentId: number, options: { lock?: boolean } = {}) {
+    const document = await findDocument(tx, documentId);
+    if (!document) throw new AppError('NOT_FOUND', 'Document not found');
+    const access = await workflowOfDocument(tx, caller, document.workflowId, options.lock ?? false);
+    assertOwner(access);
+    assertDraft(access.workflow);
+    // Re-read under the lock: a concurrent delete may have removed it meanwhile.
+    if (options.lock && !(await findDocument(tx, documentId))) throw new AppError('NOT_FOUND', 'Document not found');
+    return document;
+  }
+
+  /** Validates and, for Word, converts; returns the PDF to store. Throws the API's errors; writes nothing visible. */
+  async function prepare(file: ReceivedFile): Promise<PreparedPdf> {
+    if (file.staged.size === 0) throw new AppError('INVALID_DOCUMENT_SIZE', `"${file.fileName}" is empty`);
+    const original = new Uint8Array(await fsp.readFile(file.staged.path));
+    if (file.format === 'pdf') {
+      if (!hasPdfHeader(original)) throw new AppError('INVALID_DOCUMENT_TYPE', `"${file.fileName}" is named .pdf but is not a PDF (no %PDF- header)`);
+      return { staged: file.staged, ...(await readPdf(original, file.fileName, 'upload')) };
+    }
+    const problem = checkWordContent(original, file.format);
+    if (problem) throw new AppError('INVALID_DOCUMENT_TYPE', `"${file.fileName}" is not a Word document: ${problem}`);
+    const pdf = await convert(file);
+    const info = await readPdf(pdf, file.fileName, 'conversion');
+    return { staged: await blobs.stageBytes(pdf), ...info };
+  }
+
+  async function convert(file: ReceivedFile): Promise<Uint8Array> {
+    try {
+      return await convertWordToPdf(file.staged.path, file.format as WordFormat, { sofficePath: deps.sofficePath, timeoutMs: deps.conversionTimeoutMs });
+    } catch (error) {
+      if (error instanceof ConversionUnavailableError) throw new AppError('DOCUMENT_CONVERSION_UNAVAILABLE', error.message);
+      if (error instanceof ConversionFailedError) throw new AppError('DOCUMENT_CONVERSION_FAILED', `"${file.fileName}": ${error.message}`);
+      throw error;
+    }
+  }
+
+  async function readPdf(bytes: Uint8Array, fileName: string, origin: 'upload' | 'conversion') {
+    try {
+      const info = await inspectPdf(bytes);
+      const thumbnail = await renderThumbnail(bytes);
+      return { ...info, thumbnailBase64: Buffer.from(thumbnail).toString('base64') };
+    } catch (error) {
+      if (origin === 'conversion' && (error instanceof PdfRejectedError || error instanceof PdfRenderError)) {
+        throw new AppError('DOCUMENT_CONVERSION_FAILED', `"${fileName}" was converted, but the resulting PDF is unusable: ${error.message}`);
+      }
+      if (error instanceof PdfRenderError) throw new AppError('INVALID_PDF', `"${fileName}" cannot be displayed: ${error.message}`);
+      if (!(error instanceof PdfRejectedError)) throw error;
+      switch (error.reason) {
+        case 'signed': throw new AppError('DOCUMENT_ALREADY_SIGNED', `"${fileName}": ${error.message}`);
+        case 'not-pdf': throw new AppError('INVALID_DOCUMENT_TYPE', `"${fileName}": ${error.message}`);
+        default: throw new AppError('INVALID_PDF', `"${fileName}": ${error.message}`);
+      }
+    }
+  }
+
+  async function discardAll(file: ReceivedFile, prepared: PreparedPdf[]): Promise<void> {
+    await blobs.discard(file.staged);
+    for (const pdf of prepared) await blobs.discard(pdf.staged);
+  }
+}
+
+export type DocumentService = ReturnType<typeof createDocumentService>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Rules
+
+/** The document's workflow; a workflow the caller may not see makes the document invisible too (404). */
+async function workflowOfDocument(tx: DbOrTx, caller: UserCaller, workflowId: number, lock: boolean): Promise<WorkflowAccess> {
+  try {
+    return await findWorkflowForCaller(tx, caller, workflowId, { lock });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', 'Document not found');
+    throw error;
+  }
+}
+
+/** Documents are added only to the caller's own DRAFT workflows. */
+function checkTarget(access: WorkflowAccess): void {
+  assertOwner(access);
+  assertDraft(access.workflow);
+}
+
+function tooLarge(limit: number): AppError {
+  return new AppError('INVALID_DOCUMENT_SIZE', `The file is larger than the ${Math.round(limit / (1024 * 1024))} MB upload limit`);
+}
+
+/** The format an upload's name announces: its last extension, any case. */
+export function formatOf(fileName: string): DocumentFormat | null {
+  const match = /\.([A-Za-z]+)$/.exec(fileName.trim());
+  const extension = match?.[1].toLowerCase();
+  return extension === 'pdf' || extension === 'doc' || extension === 'docx' ? extension : null;
+}
+
+/** The file name as the audit trail shows it: no directory part or control characters, at most 255 characters. */
+export function displayName(fileName: string): string {
+  const base = (fileName.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
+  return Array.from(base).slice(0, 255).join('');
+}
+
+/**
+ * A document or workflow name from a file name: no directory part (browsers on Windows may send one), no
+ * extension, no control characters, trimmed and cut to 50 characters.
+ */
+export function nameOf(fileName: string): string {
+  const cleaned = displayName(fileName).replace(/\.[A-Za-z]+$/, '').replace(/\s+/g, ' ').trim();
+  const cut = Array.from(cleaned).slice(0, NAME_MAX).join('').trim();
+  return cut.length > 0 ? cut : 'Untitled document';
+}
+
+/**
+ * sequence and signType name the same choice twice: each defaults from the other, and a contradiction is refused.
+ * Neither given: UNORDERED with COUNTERSIGN.
+ */
+export function resolveMode(sequence: Sequence | undefined, signType: SignType | undefined): { sequence: Sequence; signType: SignType } {
+  if (sequence && signType) {
+    if (SIGN_TYPE_OF[sequence] !== signType) {
+      throw new AppError('INVALID_REQUEST_BODY', `signType ${signType} contradicts sequence ${sequence}; ${sequence} goes with ${SIGN_TYPE_OF[sequence]}`);
+    }
+    return { sequence, signType };
+  }
+  if (sequence) return { sequence, signType: SIGN_TYPE_OF[sequence] };
+  if (signType) return { sequence: SEQUENCE_OF[signType], signType };
+  return { sequence: 'UNORDERED', signType: 'COUNTERSIGN' };
+}
+
+const OFFSET_SUFFIX = /^(GMT|UTC)([+-]\d{1,2}(:?\d{2})?)?$/i;
+
+/** "Asia/Kolkata GMT+05:30" → "Asia/Kolkata"; the identifier must be one the runtime's time-zone data knows. */
+export function parseTimeZone(value: string | undefined): string {
+  const text = value?.trim() ?? '';
+  if (text === '') return 'UTC';
+  const [zone, ...rest] = text.split(/\s+/);
+  const suffix = rest.join('');
+  const known = /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone) && isTimeZone(zone);
+  if (!known || (suffix !== '' && !OFFSET_SUFFIX.test(suffix))) {
+    throw new AppError('BAD_REQUEST_BODY', `timeZone "${text.slice(0, 100)}" is not an IANA time zone such as "Asia/Kolkata GMT+05:30"`);
+  }
+  return zone;
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Fields whose page is gone, or whose box no longer fits on its page, once the file has `pageSizes`. */
+function fieldsOutside(placed: PlacedField[], pageSizes: PageSize[]): PlacedField[] {
+  const slack = 1e-6;
+  return placed.filter((field) => {
+    const page = pageSizes[field.pageNo - 1];
+    if (!page) return true;
+    const { x, y, width, height } = field.box;
+    return x + width > page.width + slack || y + height > page.height + slack;
+  });
+}

@@ -1,0 +1,63 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { documents, fields } from '../../platform/db/schema/index.ts';
+
+export type FieldRow = typeof fields.$inferSelect;
+export type FieldValues = typeof fields.$inferInsert;
+
+/** A page as displayed: size in points after rotation. */
+export type PageSize = { width: number; height: number; rotation: number };
+export type FieldDocument = { id: number; workflowId: number; pages: number; pageSizes: PageSize[] };
+
+export async function findDocuments(db: DbOrTx, documentIds: number[]): Promise<FieldDocument[]> {
+  if (documentIds.length === 0) return [];
+  const rows = await db.select({ id: documents.id, workflowId: documents.workflowId, pages: documents.pages, pageSizes: documents.pageSizes })
+    .from(documents).where(inArray(documents.id, documentIds));
+  return rows.map((row) => ({ ...row, pageSizes: row.pageSizes as PageSize[] }));
+}
+
+/** Creation order. */
+export async function findFields(db: DbOrTx, workflowId: number): Promise<FieldRow[]> {
+  return db.select().from(fields).where(eq(fields.workflowId, workflowId)).orderBy(asc(fields.id));
+}
+
+export async function findField(db: DbOrTx, workflowId: number, fieldId: number): Promise<FieldRow | null> {
+  const [row] = await db.select().from(fields).where(and(eq(fields.id, fieldId), eq(fields.workflowId, workflowId)));
+  return row ?? null;
+}
+
+export async function findFieldOfDocument(db: DbOrTx, documentId: number, fieldId: number): Promise<FieldRow | null> {
+  const [row] = await db.select().from(fields).where(and(eq(fields.id, fieldId), eq(fields.documentId, documentId)));
+  return row ?? null;
+}
+
+export async function insertFields(db: DbOrTx, values: FieldValues[]): Promise<FieldRow[]> {
+  const rows: FieldRow[] = [];
+  // One insert per row keeps the returned rows in request order.
+  for (const value of values) {
+    const [row] = await db.insert(fields).values(value).returning();
+    rows.push(row);
+  }
+  return rows;
+}
+
+export async function updateField(db: DbOrTx, fieldId: number, values: Partial<FieldValues>): Promise<FieldRow> {
+  const [row] = await db.update(fields).set(values).where(eq(fields.id, fieldId)).returning();
+  return row;
+}
+
+export async function deleteField(db: DbOrTx, workflowId: number, fieldId: number): Promise<void> {
+  await db.delete(fields).where(and(eq(fields.id, fieldId), eq(fields.workflowId, workflowId)));
+}
+
+/** The ids among `recipientIds` that have at least one field. */
+export async function findRecipientsWithFields(db: DbOrTx, workflowId: number, recipientIds: number[]): Promise<Set<number>> {
+  if (recipientIds.length === 0) return new Set();
+  const rows = await db.selectDistinct({ recipientId: fields.recipientId }).from(fields)
+    .where(and(eq(fields.workflowId, workflowId), inArray(fields.recipientId, recipientIds)));
+  return new Set(rows.map((row) => row.recipientId!));
+}
+
+export async function deleteFieldsOfRecipient(db: DbOrTx, workflowId: number, recipientId: number): Promise<void> {
+  await db.delete(fields).where(and(eq(fields.workflowId, workflowId), eq(fields.recipientId, recipientId)));
+}

@@ -1,0 +1,99 @@
+import { AppError } from '../../errors.ts';
+import type { UserCaller } from '../../http/authenticate.ts';
+import type { Db, DbOrTx } from '../../platform/db/client.ts';
+import { parseIdList, requireText } from '../workflows/workflow-ids.ts';
+import {
+  countFolders, deleteFolder, findFolder, findFolderByName, findFolderWithCount, findFolders, insertFolder,
+  lockFileableWorkflows, renameFolder, setWorkflowsFolder, unfileFolder, type FolderRow, type FolderWithCount,
+} from './folders.repo.ts';
+import type { FoldersPageQuery } from './folders.schemas.ts';
+
+function isUniqueViolation(error: unknown): boolean {
+  const candidates = [error, (error as { cause?: unknown })?.cause];
+  return candidates.some((e) => (e as { code?: string } | undefined)?.code === '23505');
+}
+
+/**
+ * Personal folders (SPEC.md): each user files their own workflows; nobody else's folders or workflows are
+ * reachable (404). Names are unique per user ignoring case (409), enforced by a unique index as well.
+ */
+export function createFolderService({ db }: { db: Db }) {
+  return { listAll, listPage, create, rename, moveWorkflows, remove };
+
+  async function getFolder(tx: DbOrTx, caller: UserCaller, folderId: number, lock = false): Promise<FolderRow> {
+    const folder = await findFolder(tx, caller.userId, folderId, { lock });
+    if (!folder) throw new AppError('NOT_FOUND', 'Folder not found');
+    return folder;
+  }
+
+  async function listAll(caller: UserCaller): Promise<FolderWithCount[]> {
+    return findFolders(db, caller.userId);
+  }
+
+  async function listPage(caller: UserCaller, query: FoldersPageQuery) {
+    const search = query.searchValue?.trim() || undefined;
+    const [rows, total] = await Promise.all([
+      findFolders(db, caller.userId, { search, limit: query.size, offset: query.page * query.size }),
+      countFolders(db, caller.userId, search),
+    ]);
+    return { rows, total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
+  }
+
+  async function assertNameFree(tx: DbOrTx, caller: UserCaller, name: string, exceptFolderId?: number): Promise<void> {
+    const clash = await findFolderByName(tx, caller.userId, name);
+    if (clash && clash.id !== exceptFolderId) throw new AppError('CONFLICT', `You already have a folder named "${clash.name}"`);
+  }
+
+  /** Concurrent creates with one name race past the pre-check; the unique index turns the loser into 409. */
+  async function withNameConflict<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'You already have a folder with this name');
+      throw error;
+    }
+  }
+
+  async function create(caller: UserCaller, rawName: string): Promise<FolderWithCount> {
+    const name = requireText(rawName, 'folderName');
+    return withNameConflict(() => db.transaction(async (tx) => {
+      await assertNameFree(tx, caller, name);
+      const folder = await insertFolder(tx, caller.userId, name);
+      return { ...folder, documentsCount: 0 };
+    }));
+  }
+
+  async function rename(caller: UserCaller, folderId: number, rawName: string): Promise<FolderWithCount> {
+    const name = requireText(rawName, 'folderName');
+    return withNameConflict(() => db.transaction(async (tx) => {
+      await getFolder(tx, caller, folderId, true);
+      await assertNameFree(tx, caller, name, folderId);
+      await renameFolder(tx, folderId, name);
+      return findFolderWithCount(tx, folderId);
+    }));
+  }
+
+  /** All or nothing: one id that is not the caller's listed workflow (or does not exist) is 404 and nothing moves. */
+  async function moveWorkflows(caller: UserCaller, folderId: number, idList: string): Promise<FolderWithCount> {
+    const ids = parseIdList(idList);
+    return db.transaction(async (tx) => {
+      await getFolder(tx, caller, folderId, true);
+      const found = await lockFileableWorkflows(tx, caller.userId, ids);
+      const missing = ids.filter((id) => !found.includes(id));
+      if (missing.length > 0) throw new AppError('NOT_FOUND', `Workflow ${missing.join(', ')} not found`);
+      await setWorkflowsFolder(tx, ids, folderId);
+      return findFolderWithCount(tx, folderId);
+    });
+  }
+
+  /** The folder goes; the workflows it held stay, unfiled. */
+  async function remove(caller: UserCaller, folderId: number): Promise<void> {
+    await db.transaction(async (tx) => {
+      await getFolder(tx, caller, folderId, true);
+      await unfileFolder(tx, folderId);
+      await deleteFolder(tx, folderId);
+    });
+  }
+}
+
+export type FolderService = ReturnType<typeof createFolderService>;

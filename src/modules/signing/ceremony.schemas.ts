@@ -1,0 +1,71 @@
+import { Type, type Static } from 'typebox';
+import { IdParam } from '../../http/schemas.ts';
+import { FIELD_TYPES, MAX_IMAGE_BYTES, TEXT_LIMITS } from './field-values.ts';
+
+/**
+ * Body cap of the two routes that carry images. Larger than one image (2 MB decoded is ~2.7 MB as base64)
+ * so that an oversized image gets its own clear 400 INVALID_FIELD_VALUE from the value check; a body above
+ * this cap is refused by the parser with 400 PAYLOAD_TOO_LARGE.
+ */
+export const CEREMONY_BODY_LIMIT = 12 * 1024 * 1024;
+
+/** Entries per fields/save call. */
+export const MAX_SAVE_ENTRIES = 500;
+
+const megabytes = MAX_IMAGE_BYTES / 1024 / 1024;
+
+export const DocumentIdParams = Type.Object({ documentId: IdParam });
+export const WorkflowIdParams = Type.Object({ workflowId: IdParam });
+
+const FieldValue = Type.Union([Type.String(), Type.Boolean(), Type.Number(), Type.Null()], {
+  description: 'By type: SIGNATURE, INITIALS, STAMP, IMAGE a data URL "data:image/png;base64,…" holding a PNG '
+    + `(at most ${megabytes} MB decoded, 1-8000 px each side); CHECKBOX true/false (boolean or string); NUMBER a finite number `
+    + `(number or decimal string); DATE an ISO date YYYY-MM-DD; EMAIL an email address; DROPDOWN one of the field's options; `
+    + `TEXT, NAME and DIGITAL_SIGNATURE (the text its appearance shows) at most ${TEXT_LIMITS.TEXT} characters, NOTE and TEXTAREA at most ${TEXT_LIMITS.TEXTAREA}. Strings are trimmed. `
+    + 'null, "" or whitespace clears the field, except that SIGNATURE and INITIALS can never be submitted empty and a required field '
+    + 'only with a value (a required CHECKBOX only ticked): 400 REQUIRED_FIELD_EMPTY.',
+});
+
+export const SaveFieldEntry = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'the field id: a field of this document\'s workflow that belongs to the acting recipient' }),
+  value: FieldValue,
+  type: Type.Enum(FIELD_TYPES, { description: 'must equal the field\'s fieldType (else 400 INVALID_FIELD)' }),
+  signatureAssetId: Type.Optional(Type.Union([Type.Integer(), Type.Null()], {
+    description: 'SIGNATURE, INITIALS, STAMP: link to the saved library entry the image came from; never dereferenced. '
+      + 'null, 0 or negative leave the stored link unchanged. A positive id on another type is 400 INVALID_FIELD_VALUE.',
+  })),
+});
+export type SaveFieldEntry = Static<typeof SaveFieldEntry>;
+
+export const SaveFieldsBody = Type.Array(SaveFieldEntry, { maxItems: MAX_SAVE_ENTRIES, description: `one entry per field, each id at most once; at most ${MAX_SAVE_ENTRIES}` });
+export type SaveFieldsBody = Static<typeof SaveFieldsBody>;
+
+export const SignBody = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'a SIGNATURE or INITIALS field of the acting recipient' }),
+  image: Type.String({ description: `data URL "data:image/png;base64,…" holding a PNG, at most ${megabytes} MB decoded` }),
+});
+export type SignBody = Static<typeof SignBody>;
+
+export const APPROVE_COMMENT_MAX_LENGTH = 3000;
+
+export const ApproveBody = Type.Object({
+  comment: Type.Optional(Type.Union([Type.String({ maxLength: APPROVE_COMMENT_MAX_LENGTH }), Type.Null()], {
+    description: `the approver's comment, optional, at most ${APPROVE_COMMENT_MAX_LENGTH} characters; stored trimmed in the Approved activity's sentence`,
+  })),
+});
+export type ApproveBody = Static<typeof ApproveBody>;
+
+export const CeremonyResponse = Type.Object({
+  workflowId: Type.Integer(),
+  recipientId: Type.Integer({ description: 'the acting recipient row' }),
+  recipientStatus: Type.String({ description: 'the acting row\'s status after the call: SENT or VIEWED while unfinished (PENDING in a SELF draft), SIGNED or APPROVED once finished' }),
+  workflowStatus: Type.String({ description: 'SENT while others still have to act; COMPLETED when this call finished the last action-required recipient' }),
+  sealStatus: Type.String({ description: 'NONE before completion; PENDING once completed until the sealing job has stored the sealed PDF (then SEALED, or FAILED)' }),
+  savedFieldIds: Type.Array(Type.Integer(), { description: 'the fields written by this call' }),
+}, { description: 'The outcome of a ceremony call' });
+export type CeremonyResponse = Static<typeof CeremonyResponse>;
+
+export const DisclosureResponse = Type.Object({
+  text: Type.String({ description: 'the electronic-signature disclosure, verbatim, as it must be shown before the first save' }),
+  textHash: Type.String({ description: 'SHA-256 of text, hex; the consent record of each signer carries it' }),
+});

@@ -1,0 +1,174 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { AppError } from '../../errors.ts';
+import type { Caller } from '../../http/authenticate.ts';
+import type { RequestContext } from '../../http/request-context.ts';
+import type { Db, Tx } from '../../platform/db/client.ts';
+import { documents, fields, recipients } from '../../platform/db/schema/index.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import type { Outbox } from '../../platform/mail/outbox.ts';
+import { recordActivity } from '../activities/activities.service.ts';
+import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import { actingRecipient } from './acting-recipient.ts';
+import { advanceAfterFinish, SEAL_JOB } from './completion.ts';
+import { recordConsentOnce } from './consent.ts';
+import { LIBRARY_FIELD_TYPES, SIGNATURE_FIELD_TYPES, isFilled, normalizeFieldValue, type FieldRow, type RawValue } from './field-values.ts';
+import type { SigningCodes } from './signing-codes.ts';
+import type { ApproveBody, CeremonyResponse, SaveFieldEntry, SignBody } from './ceremony.schemas.ts';
+
+export type CeremonyDeps = { db: Db; jobs: JobQueue; outbox: Outbox; publicUrl: string; codes: SigningCodes };
+export type CeremonyService = ReturnType<typeof createCeremonyService>;
+
+type Outcome = { response: CeremonyResponse; completed: boolean };
+type Write = { field: FieldRow; value: string | null; signatureAssetId: number | null };
+
+/**
+ * The signing ceremony (RUNTIME.md): a recipient fills its fields, signs, or approves. Every call locks the
+ * workflow row first, so racing final actions serialize and the workflow completes exactly once; the
+ * writes, the activities, the next dispatch, the completion and the seal job commit together.
+ */
+export function createCeremonyService(deps: CeremonyDeps) {
+  const { db } = deps;
+  return { saveFields, signField, approve };
+
+  /** POST /workflow/v1/{documentId}/fields/save */
+  async function saveFields(caller: Caller, documentId: number, entries: SaveFieldEntry[], context: RequestContext): Promise<CeremonyResponse> {
+    const seen = new Set<number>();
+    for (const entry of entries) {
+      if (seen.has(entry.id)) throw new AppError('INVALID_REQUEST_BODY', `Field ${entry.id} appears more than once`);
+      seen.add(entry.id);
+    }
+    return run(async (tx) => {
+      const [document] = await tx.select({ workflowId: documents.workflowId }).from(documents).where(eq(documents.id, documentId));
+      if (!document) throw new AppError('NOT_FOUND', 'Document not found');
+      const access = await findWorkflowForCaller(tx, caller, document.workflowId, { lock: true });
+      const recipient = actingRecipient(access);
+      const owned = await fieldsOfRecipient(tx, access, recipient, entries.map((e) => e.id));
+      const writes = entries.map((entry): Write => {
+        const field = owned.get(entry.id)!;
+        if (entry.type !== field.fieldType) throw new AppError('INVALID_FIELD', `Field ${field.id} is a ${field.fieldType} field, not ${entry.type}`);
+        const assetId = entry.signatureAssetId ?? null;
+        if (assetId !== null && assetId > 0 && !LIBRARY_FIELD_TYPES.includes(field.fieldType)) {
+          throw new AppError('INVALID_FIELD_VALUE', `Field ${field.id}: signatureAssetId applies only to SIGNATURE, INITIALS and STAMP fields`);
+        }
+        return { field, value: normalizeFieldValue(field, entry.value as RawValue), signatureAssetId: assetId !== null && assetId > 0 ? assetId : null };
+      });
+      return applyAndFinish(tx, caller, access, recipient, writes, context, `first save of field values (POST /workflow/v1/${documentId}/fields/save)`);
+    });
+  }
+
+  /** POST /workflow/v1/{workflowId}/sign: one SIGNATURE or INITIALS image, with the same rules and finish check. */
+  async function signField(caller: Caller, workflowId: number, body: SignBody, context: RequestContext): Promise<CeremonyResponse> {
+    return run(async (tx) => {
+      const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
+      const recipient = actingRecipient(access);
+      const field = (await fieldsOfRecipient(tx, access, recipient, [body.id])).get(body.id)!;
+      if (!SIGNATURE_FIELD_TYPES.includes(field.fieldType)) {
+        throw new AppError('INVALID_FIELD', `Field ${field.id} is a ${field.fieldType} field; /sign takes SIGNATURE or INITIALS fields (use fields/save for the others)`);
+      }
+      const writes: Write[] = [{ field, value: normalizeFieldValue(field, body.image), signatureAssetId: null }];
+      return applyAndFinish(tx, caller, access, recipient, writes, context, `first signature (POST /workflow/v1/${workflowId}/sign)`);
+    });
+  }
+
+  /**
+   * POST /workflow/v1/{workflowId}/approve: APPROVER rows only. An approver's own required fields must be
+   * filled first. The comment goes into the Approved activity.
+   */
+  async function approve(caller: Caller, workflowId: number, body: ApproveBody, context: RequestContext): Promise<CeremonyResponse> {
+    return run(async (tx) => {
+      const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
+      const recipient = actingRecipient(access);
+      if (recipient.role !== 'APPROVER') throw new AppError('OPERATION_IS_NOT_ALLOWED', `Only an APPROVER approves; this recipient is a ${recipient.role}`);
+      const own = await tx.select().from(fields).where(and(eq(fields.workflowId, workflowId), eq(fields.recipientId, recipient.id)));
+      const missing = own.filter((f) => f.fieldRequired && !isFilled(f, f.value));
+      if (missing.length > 0) throw new AppError('REQUIRED_FIELD_EMPTY', `Fill the required fields ${missing.map((f) => f.id).join(', ')} before approving`);
+      await recordConsentOnce(tx, { caller, recipient, context, evidence: `approval (POST /workflow/v1/${workflowId}/approve)`, workflowStatus: access.workflow.status });
+      const comment = body.comment?.trim();
+      const finished = await finishRecipient(tx, caller, recipient, 'APPROVED', context, comment ? `${recipient.name} approved the document, commenting: ${comment}` : `${recipient.name} approved the document`);
+      const { completed } = await advanceAfterFinish(tx, deps, access.workflow, context);
+      return outcome(access, finished, completed, []);
+    });
+  }
+
+  /** One transaction; after its commit, wakes the mail worker and, on completion, the seal worker. */
+  async function run(work: (tx: Tx) => Promise<Outcome>): Promise<CeremonyResponse> {
+    const result = await db.transaction(work);
+    deps.outbox.notify();
+    if (result.completed) deps.jobs.notify(SEAL_JOB);
+    return result.response;
+  }
+
+  /**
+   * The fields named by `ids`, each checked to belong to the acting row: a field that is not in this workflow
+   * is 404; another recipient's field is 403. A STAMP is reserved for the person it belongs to (SPEC.md STAMP
+   * rule 2): a hidden assistant row never fills one, even one placed on its own row.
+   */
+  async function fieldsOfRecipient(tx: Tx, access: WorkflowAccess, recipient: RecipientRow, ids: number[]): Promise<Map<number, FieldRow>> {
+    const rows = ids.length === 0 ? [] : await tx.select().from(fields).where(and(inArray(fields.id, ids), eq(fields.workflowId, access.workflow.id)));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const id of ids) {
+      const field = byId.get(id);
+      if (!field) throw new AppError('NOT_FOUND', `Field ${id} not found in this workflow`);
+      if (field.fieldType === 'STAMP' && (field.recipientId !== recipient.id || recipient.isHidden)) {
+        throw new AppError('USER_NOT_HAVE_ACCESS', `Field ${id} is a STAMP reserved for the recipient it belongs to; an assistant cannot fill it on their behalf`);
+      }
+      if (field.recipientId !== recipient.id) throw new AppError('USER_NOT_HAVE_ACCESS', `Field ${id} belongs to another recipient`);
+    }
+    return byId;
+  }
+
+  /**
+   * Writes the values, records the consent on the recipient's first save, and finishes a SIGNER when none of
+   * its required fields and none of its SIGNATURE or INITIALS fields is empty any more (RUNTIME.md).
+   */
+  async function applyAndFinish(tx: Tx, caller: Caller, access: WorkflowAccess, recipient: RecipientRow, writes: Write[], context: RequestContext, evidence: string): Promise<Outcome> {
+    const now = new Date();
+    for (const { field, value, signatureAssetId } of writes) {
+      await tx.update(fields).set({ value, filledAt: value === null ? null : now, ...(signatureAssetId !== null ? { signatureAssetId } : {}) })
+        .where(eq(fields.id, field.id));
+    }
+    await recordConsentOnce(tx, { caller, recipient, context, evidence, workflowStatus: access.workflow.status });
+    const savedFieldIds = writes.map((w) => w.field.id);
+    if (recipient.role !== 'SIGNER') return { response: response(access, recipient, savedFieldIds), completed: false };
+
+    const own = await tx.select().from(fields).where(and(eq(fields.workflowId, access.workflow.id), eq(fields.recipientId, recipient.id)));
+    const outstanding = own.some((f) => (f.fieldRequired || SIGNATURE_FIELD_TYPES.includes(f.fieldType)) && !isFilled(f, f.value));
+    if (outstanding) return { response: response(access, recipient, savedFieldIds), completed: false };
+
+    const finished = await finishRecipient(tx, caller, recipient, 'SIGNED', context, `${recipient.name} signed the document`);
+    const { completed } = await advanceAfterFinish(tx, deps, access.workflow, context);
+    return outcome(access, finished, completed, savedFieldIds);
+  }
+
+  async function finishRecipient(tx: Tx, caller: Caller, recipient: RecipientRow, status: 'SIGNED' | 'APPROVED', context: RequestContext, sentence: string): Promise<RecipientRow> {
+    const [finished] = await tx.update(recipients).set({ status, actedAt: new Date() }).where(eq(recipients.id, recipient.id)).returning();
+    await recordActivity(tx, {
+      workflowId: recipient.workflowId,
+      kind: status,
+      action: status === 'SIGNED' ? 'Signed' : 'Approved',
+      sentence,
+      userId: caller.userId,
+      userName: recipient.name,
+      recipientId: recipient.id,
+      status,
+      context,
+    });
+    return finished;
+  }
+
+  function outcome(access: WorkflowAccess, recipient: RecipientRow, completed: boolean, savedFieldIds: number[]): Outcome {
+    const workflow = completed ? { ...access.workflow, status: 'COMPLETED', sealStatus: 'PENDING' } : access.workflow;
+    return { response: response({ ...access, workflow }, recipient, savedFieldIds), completed };
+  }
+
+  function response(access: WorkflowAccess, recipient: RecipientRow, savedFieldIds: number[]): CeremonyResponse {
+    return {
+      workflowId: access.workflow.id,
+      recipientId: recipient.id,
+      recipientStatus: recipient.status,
+      workflowStatus: access.workflow.status,
+      sealStatus: access.workflow.sealStatus,
+      savedFieldIds,
+    };
+  }
+}

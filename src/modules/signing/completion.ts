@@ -1,0 +1,47 @@
+import { eq } from 'drizzle-orm';
+import type { Tx } from '../../platform/db/client.ts';
+import { workflows } from '../../platform/db/schema/index.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import type { RequestContext } from '../../http/request-context.ts';
+import { recordActivity } from '../activities/activities.service.ts';
+import type { WorkflowRow } from '../workflows/workflow-access.ts';
+import { advanceRouting, type RoutingDeps } from './routing.ts';
+
+/** The durable job that stamps and seals a completed workflow's documents (seal-job.ts). */
+export const SEAL_JOB = 'workflow.seal';
+export type SealJobData = { workflowId: number };
+
+export type CompletionDeps = RoutingDeps & { jobs: JobQueue };
+
+/**
+ * Runs inside the transaction of the action that finished a recipient, with the workflow row locked:
+ * dispatches whoever comes next, or completes the workflow when nobody action-required is left.
+ * The caller notifies the outbox (and the seal worker when completed) after the commit.
+ */
+export async function advanceAfterFinish(tx: Tx, deps: CompletionDeps, workflow: WorkflowRow, context: Partial<RequestContext>): Promise<{ completed: boolean }> {
+  const { allDone } = await advanceRouting(tx, deps, workflow.id);
+  if (!allDone) return { completed: false };
+  await completeWorkflow(tx, deps.jobs, workflow, context);
+  return { completed: true };
+}
+
+/**
+ * SENT (or a SELF DRAFT) becomes COMPLETED with its seal PENDING, the Completed activity is recorded and the
+ * seal job is enqueued, all in the caller's transaction: a crash after the commit still leaves the job in
+ * the queue, and a rollback leaves neither. Because every action holds the workflow row lock, two racing
+ * final actions complete it once.
+ */
+export async function completeWorkflow(tx: Tx, jobs: JobQueue, workflow: WorkflowRow, context: Partial<RequestContext>): Promise<void> {
+  const now = new Date();
+  await tx.update(workflows).set({ status: 'COMPLETED', completedAt: now, statusAt: now, sealStatus: 'PENDING', sealError: null })
+    .where(eq(workflows.id, workflow.id));
+  await recordActivity(tx, {
+    workflowId: workflow.id,
+    kind: 'COMPLETED',
+    action: 'Completed',
+    sentence: `Every recipient has finished; "${workflow.name}" is completed`,
+    status: 'COMPLETED',
+    context,
+  });
+  await jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId: workflow.id });
+}

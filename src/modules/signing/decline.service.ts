@@ -1,0 +1,82 @@
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { AppError } from '../../errors.ts';
+import type { Caller } from '../../http/authenticate.ts';
+import type { RequestContext } from '../../http/request-context.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { recipients, users, workflows } from '../../platform/db/schema/index.ts';
+import type { Outbox } from '../../platform/mail/outbox.ts';
+import { recordActivity } from '../activities/activities.service.ts';
+import { findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
+import { actingRecipient } from './acting-recipient.ts';
+import { DECLINE_REASON_MAX } from './decline.schemas.ts';
+import { declinedMail, voidedMail } from './signing-mails.ts';
+
+export type DeclineResult = { workflowId: number; recipientId: number; reason: string; rejectedAt: Date };
+
+/** Declining (SPEC.md: SENT → VOID by POST decline) and reading who declined (reject-details). */
+export function createDeclineService(deps: { db: Db; outbox: Outbox }) {
+  const { db, outbox } = deps;
+  return { decline, rejectDetails };
+
+  /**
+   * The caller's row must be one that may act now (acting-recipient.ts: SENT, its turn, not finished, a
+   * SIGNER or APPROVER, identity verified when flagged). The row becomes DECLINED with the reason, the
+   * workflow VOID (read-only from then on), a Declined activity is recorded, the owner is mailed the reason,
+   * and every other recipient already reached is told the envelope is void.
+   */
+  async function decline(caller: Caller, workflowId: number, rawReason: string, context: RequestContext): Promise<DeclineResult> {
+    const reason = rawReason.trim();
+    if (reason.length === 0) throw new AppError('INVALID_REQUEST_BODY', 'reason must not be empty or whitespace only');
+    if ([...reason].length > DECLINE_REASON_MAX) throw new AppError('INVALID_REQUEST_BODY', `reason is longer than ${DECLINE_REASON_MAX} characters`);
+    const result = await db.transaction(async (tx) => {
+      const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
+      const recipient = actingRecipient(access);
+      const { workflow } = access;
+      const now = new Date();
+      const [declined] = await tx.update(recipients).set({ status: 'DECLINED', declineReason: reason, actedAt: now })
+        .where(eq(recipients.id, recipient.id)).returning();
+      const [voided] = await tx.update(workflows).set({ status: 'VOID', statusAt: now }).where(eq(workflows.id, workflow.id)).returning();
+      await recordActivity(tx, {
+        workflowId: workflow.id,
+        kind: 'DECLINED',
+        action: 'Declined',
+        sentence: `${declined.name} declined the envelope: ${reason}`,
+        userId: caller.userId,
+        userName: declined.name,
+        recipientId: declined.id,
+        status: 'DECLINED',
+        context,
+      });
+
+      const [owner] = await tx.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, workflow.ownerUserId));
+      const told = new Set<string>([declined.email.toLowerCase()]);
+      if (owner && !told.has(owner.email.toLowerCase())) {
+        told.add(owner.email.toLowerCase());
+        await outbox.enqueue(tx, declinedMail({ workflow: voided, owner: { name: owner.name || owner.email, email: owner.email }, decliner: declined, reason }));
+      }
+      const others = await tx.select().from(recipients).where(eq(recipients.workflowId, workflow.id)).orderBy(asc(recipients.id));
+      for (const other of others) {
+        if (!other.dispatchedAt || other.status === 'DELEGATED' || told.has(other.email.toLowerCase())) continue;
+        told.add(other.email.toLowerCase());
+        await outbox.enqueue(tx, voidedMail({ workflow: voided, recipient: other, decliner: declined }));
+      }
+      return { workflowId: workflow.id, recipientId: declined.id, reason, rejectedAt: now };
+    });
+    outbox.notify();
+    return result;
+  }
+
+  /**
+   * The owner or any recipient of the workflow (others: 404). The declined rows of the workflow, and for a
+   * Power Survey parent those of its children as well.
+   */
+  async function rejectDetails(caller: Caller, workflowId: number): Promise<RecipientRow[]> {
+    const { workflow } = await findWorkflowForCaller(db, caller, workflowId);
+    const children = db.select({ id: workflows.id }).from(workflows).where(eq(workflows.parentWorkflowId, workflow.id));
+    return db.select().from(recipients)
+      .where(and(eq(recipients.status, 'DECLINED'), or(eq(recipients.workflowId, workflow.id), inArray(recipients.workflowId, children))))
+      .orderBy(asc(recipients.actedAt), asc(recipients.id));
+  }
+}
+
+export type DeclineService = ReturnType<typeof createDeclineService>;

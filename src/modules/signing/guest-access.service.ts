@@ -1,0 +1,77 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { AppError } from '../../errors.ts';
+import type { RequestContext } from '../../http/request-context.ts';
+import type { TokenSigner } from '../../platform/auth/jwt.ts';
+import type { Db, DbOrTx } from '../../platform/db/client.ts';
+import { recipients, workflows } from '../../platform/db/schema/index.ts';
+import { recordActivity } from '../activities/activities.service.ts';
+import { issueSession, type SessionTokens } from '../auth/sessions.ts';
+import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
+import type { SigningCodes } from './signing-codes.ts';
+
+export type GuestSession = SessionTokens & { userId: number; workflowId: number; recipientId: number };
+
+/**
+ * Signing links (SPEC.md "Guest token"): a code from a mail becomes a GUEST session scoped to one workflow
+ * and one recipient row. A code can be redeemed again until it expires (RUNTIME.md).
+ */
+export function createGuestAccessService(deps: { db: Db; tokens: TokenSigner; codes: SigningCodes }) {
+  const { db, tokens, codes } = deps;
+  return { redeem, inspect };
+
+  /**
+   * LINK_EXPIRED for a code that is garbage, tampered, expired, whose workflow was deleted, or whose row was
+   * delegated away (its task and its link now belong to the delegate). The first redemption records an
+   * Opened activity and moves the row from SENT to VIEWED; later ones record nothing and never change a
+   * status (a finished recipient's link still reads and downloads).
+   */
+  async function redeem(code: string, context: RequestContext): Promise<GuestSession> {
+    const opened = codes.open(code);
+    if (!opened) throw linkExpired();
+    return db.transaction(async (tx) => {
+      const found = await findLinkTarget(tx, opened.workflowId, opened.recipientId, true);
+      if (!found) throw linkExpired();
+      const { workflow, recipient } = found;
+      if (!recipient.viewedAt) {
+        const status = recipient.status === 'SENT' ? 'VIEWED' : recipient.status;
+        await tx.update(recipients).set({ viewedAt: new Date(), status }).where(eq(recipients.id, recipient.id));
+        await recordActivity(tx, {
+          workflowId: workflow.id,
+          kind: 'DOCUMENT_OPENED',
+          action: 'Opened',
+          sentence: `${recipient.name} opened the envelope`,
+          userId: recipient.userId,
+          userName: recipient.name,
+          recipientId: recipient.id,
+          status,
+          context,
+        });
+      }
+      const session = await issueSession(tx, tokens, { userId: recipient.userId, type: 'GUEST', claims: { recipientId: recipient.id, workflowId: workflow.id } });
+      return { ...session, userId: recipient.userId, workflowId: workflow.id, recipientId: recipient.id };
+    });
+  }
+
+  /** Whether a code would redeem, without redeeming it (the /sign page must not count a mail scanner's visit as an open). */
+  async function inspect(code: string): Promise<{ expiresAt: Date } | null> {
+    const opened = codes.open(code);
+    if (!opened) return null;
+    return (await findLinkTarget(db, opened.workflowId, opened.recipientId, false)) ? { expiresAt: opened.expiresAt } : null;
+  }
+}
+
+async function findLinkTarget(db: DbOrTx, workflowId: number, recipientId: number, lock: boolean): Promise<{ workflow: WorkflowRow; recipient: RecipientRow } | null> {
+  const query = db.select().from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
+  // The workflow lock serializes a redemption with a concurrent delegation or decline of the same workflow.
+  const [workflow] = lock ? await query.for('update') : await query;
+  if (!workflow) return null;
+  const [recipient] = await db.select().from(recipients).where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
+  if (!recipient || recipient.status === 'DELEGATED') return null;
+  return { workflow, recipient };
+}
+
+function linkExpired(): AppError {
+  return new AppError('LINK_EXPIRED', 'Link or code expired');
+}
+
+export type GuestAccessService = ReturnType<typeof createGuestAccessService>;

@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { callerOf } from '../../http/authenticate.ts';
+import { errorResponses } from '../../http/schemas.ts';
+import type { IdentityService } from './identity.service.ts';
+import { OTP_RULES } from './identity.service.ts';
+import { SendOtpResponse, VerifyOtpBody, VerifyOtpResponse, WorkflowIdParams } from './identity.schemas.ts';
+
+const CALLER = 'Caller: the recipient, with its signing-link (guest) token or its own user token; the row must be one that may act now '
+  + '(workflow SENT, its turn, not finished, not CC: else 400 INVALID_WORKFLOW_STATUS or OPERATION_IS_NOT_ALLOWED) and have enforceIdentity '
+  + '(else 400 OPERATION_IS_NOT_ALLOWED). Workflows the caller cannot see: 404.';
+
+export function identityRoutes(identity: IdentityService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    // send-otp takes no body; a client that still sends Content-Type: application/json with an empty body
+    // is accepted in this plugin instead of failing Fastify's empty-JSON check.
+    const json = app.getDefaultJsonParser('error', 'ignore');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text === '') return done(null, undefined);
+      return json(request, text, done);
+    });
+
+    app.post('/workflow/v1/:workflowId/identity/send-otp', {
+      schema: {
+        tags: ['Sending and signing'],
+        summary: 'Mail a one-time code to the recipient (identity step-up)',
+        description: `${CALLER} No body. Mails a ${OTP_RULES.digits}-digit code (mail kind OTP) valid ${OTP_RULES.lifetimeMinutes} minutes for ${OTP_RULES.maxAttempts} attempts; `
+          + `it replaces any earlier code. Another code within ${OTP_RULES.resendSeconds} seconds: 429 OTP_RESEND_TOO_SOON (16008) with responseBody.resendAfterSeconds.`,
+        params: WorkflowIdParams,
+        response: { 200: SendOtpResponse, ...errorResponses, 429: Type.Ref('ErrorResponse') },
+      },
+      config: { auth: 'participant' },
+    }, async (request) => {
+      const sent = await identity.sendOtp(callerOf(request), request.params.workflowId);
+      return { expiresAt: sent.expiresAt.toISOString(), resendAfterSeconds: sent.resendAfterSeconds };
+    });
+
+    app.post('/workflow/v1/:workflowId/identity/verify-otp', {
+      schema: {
+        tags: ['Sending and signing'],
+        summary: 'Verify the one-time code',
+        description: `${CALLER} Right code: 200 {verified: true}; the recipient may then sign, approve and decline (before: 403 IDENTITY_NOT_VERIFIED). `
+          + `Wrong, expired (after ${OTP_RULES.lifetimeMinutes} minutes), already used, or none requested: 400 OTP_INVALID with responseBody.attemptsLeft. `
+          + `After ${OTP_RULES.maxAttempts} wrong codes the code is dead: request a new one.`,
+        params: WorkflowIdParams,
+        body: VerifyOtpBody,
+        response: { 200: VerifyOtpResponse, ...errorResponses },
+      },
+      config: { auth: 'participant' },
+    }, async (request) => identity.verifyOtp(callerOf(request), request.params.workflowId, request.body.code));
+  };
+}

@@ -1,0 +1,156 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../platform/db/client.ts';
+import { documents, fields, recipients, users, workflows } from '../../platform/db/schema/index.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import type { Outbox } from '../../platform/mail/outbox.ts';
+import type { BlobStore } from '../../platform/storage/blob-store.ts';
+import { loadSealIdentity } from '../../platform/crypto/seal-identity.ts';
+import { sealPdf } from '../../platform/pdf/seal-pdf.ts';
+import { stampFields, type StampField } from '../../platform/pdf/stamp-fields.ts';
+import { recordActivity } from '../activities/activities.service.ts';
+import type { WorkflowRow } from '../workflows/workflow-access.ts';
+import { SEAL_JOB, type SealJobData } from './completion.ts';
+import { completionMails, sealFailedMail, type SealedDocument } from './completion-mails.ts';
+import type { SigningCodes } from './signing-codes.ts';
+
+export type SealJobDeps = {
+  db: Db;
+  jobs: JobQueue;
+  blobs: BlobStore;
+  outbox: Outbox;
+  codes: SigningCodes;
+  publicUrl: string;
+  dataDir: string;
+  tsaUrl?: string;
+  log: (message: string, error?: unknown) => void;
+};
+
+/**
+ * Retry policy: 9 attempts; pg-boss waits retryDelay + 2^n..2^(n+1) seconds before retry n (about 11 s, 12 s,
+ * 14 s, ... up to 3-5 minutes), some 6-10 minutes in all, so a TSA or storage outage of a few minutes heals
+ * by itself. After the last attempt the workflow's seal is FAILED and the owner is told; it is never left
+ * PENDING.
+ */
+export const SEAL_RETRY = { retryLimit: 8, retryDelay: 10, retryBackoff: true, retryDelayMax: 600 } as const;
+/** One attempt is abandoned (and counts as failed) well before pg-boss would expire the job unannounced. */
+const ATTEMPT_TIMEOUT_MS = 4 * 60 * 1000;
+const EXPIRE_SECONDS = 5 * 60;
+
+export const SEAL_REASON = 'Signed electronically by every party; sealed by the signature service on completion';
+
+/**
+ * The sealing job. For each document still without a sealed file: draws the workflow's field values onto
+ * the source PDF, applies the platform's invisible PAdES seal (B-T with the configured TSA), stores the
+ * result and links it to the document. Then, in one transaction, the seal becomes SEALED and the completion
+ * mails are queued. Safe to run twice: sealed documents are skipped, and only the run that moves the seal
+ * out of PENDING queues mails.
+ */
+export function defineSealJob(deps: SealJobDeps): void {
+  deps.jobs.define<SealJobData>({
+    name: SEAL_JOB,
+    ...SEAL_RETRY,
+    expireInSeconds: EXPIRE_SECONDS,
+    async handler(data, meta) {
+      const workflowId = Number(data?.workflowId);
+      if (!Number.isInteger(workflowId) || workflowId < 1) {
+        deps.log(`${SEAL_JOB}: ignoring a job without a valid workflowId: ${JSON.stringify(data)}`);
+        return;
+      }
+      try {
+        await withTimeout(sealWorkflow(deps, workflowId), ATTEMPT_TIMEOUT_MS);
+      } catch (error) {
+        const message = errorMessage(error);
+        if (meta.retryCount < meta.retryLimit) {
+          deps.log(`${SEAL_JOB}: workflow ${workflowId} attempt ${meta.retryCount + 1} of ${meta.retryLimit + 1} failed: ${message}`);
+          throw error;
+        }
+        deps.log(`${SEAL_JOB}: workflow ${workflowId} could not be sealed; giving up after ${meta.retryCount + 1} attempts`, error);
+        await markSealFailed(deps, workflowId, message);
+      }
+    },
+  });
+}
+
+export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promise<void> {
+  const [workflow] = await deps.db.select().from(workflows).where(eq(workflows.id, workflowId));
+  if (!workflow || workflow.status !== 'COMPLETED' || workflow.sealStatus !== 'PENDING') return;
+
+  const docs = await deps.db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
+  const values = await deps.db.select().from(fields).where(eq(fields.workflowId, workflowId));
+  const identity = await loadSealIdentity(deps.dataDir);
+  for (const document of docs) {
+    if (document.sealedBlobKey) continue;
+    const stamps: StampField[] = values
+      .filter((f) => f.documentId === document.id && f.value !== null && f.value !== '')
+      .map((f) => ({
+        pageNo: f.pageNo,
+        box: f.box as StampField['box'],
+        fieldType: f.fieldType,
+        value: f.value!,
+        ...(f.styling ? { styling: f.styling as StampField['styling'] } : {}),
+      }));
+    const source = await deps.blobs.get(document.blobKey);
+    const stamped = stamps.length > 0 ? await stampFields(source, stamps) : source;
+    const sealed = await sealPdf(stamped, identity, { tsaUrl: deps.tsaUrl, reason: SEAL_REASON });
+    const stored = await deps.blobs.put(sealed);
+    // A concurrent run that got there first keeps its file.
+    await deps.db.update(documents).set({ sealedBlobKey: stored.key, sealedSize: stored.size })
+      .where(and(eq(documents.id, document.id), isNull(documents.sealedBlobKey)));
+  }
+
+  const queued = await deps.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(workflows).where(eq(workflows.id, workflowId)).for('update');
+    if (!locked || locked.sealStatus !== 'PENDING') return false;
+    const sealedDocs = await tx.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
+    const unsealed = sealedDocs.find((d) => !d.sealedBlobKey);
+    if (unsealed) throw new Error(`document ${unsealed.id} has no sealed file`);
+    await tx.update(workflows).set({ sealStatus: 'SEALED', sealError: null }).where(eq(workflows.id, workflowId));
+    // RUNTIME.md: self-signing runs without mail; the owner downloads the sealed file.
+    if (locked.sequence === 'SELF') return false;
+    const rows = await tx.select().from(recipients).where(eq(recipients.workflowId, workflowId)).orderBy(asc(recipients.id));
+    const owner = await ownerOf(tx, locked);
+    const sealedFiles: SealedDocument[] = sealedDocs.map((d) => ({ name: d.name, sealedBlobKey: d.sealedBlobKey!, sealedSize: d.sealedSize ?? 0 }));
+    for (const mail of completionMails({ workflow: locked, owner, recipients: rows, documents: sealedFiles, publicUrl: deps.publicUrl, codes: deps.codes })) {
+      await deps.outbox.enqueue(tx, mail);
+    }
+    return true;
+  });
+  if (queued) deps.outbox.notify();
+}
+
+/** The last attempt failed: FAILED with the reason, a SEAL_FAILED activity and a mail to the owner, once. */
+async function markSealFailed(deps: SealJobDeps, workflowId: number, reason: string): Promise<void> {
+  const sealError = reason.slice(0, 1000);
+  await deps.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(workflows).where(eq(workflows.id, workflowId)).for('update');
+    if (!locked || locked.sealStatus !== 'PENDING') return;
+    await tx.update(workflows).set({ sealStatus: 'FAILED', sealError }).where(eq(workflows.id, workflowId));
+    await recordActivity(tx, {
+      workflowId,
+      kind: 'SEAL_FAILED',
+      action: 'Seal failed',
+      sentence: `The signed document could not be sealed: ${sealError}`,
+      status: locked.status,
+    });
+    const owner = await ownerOf(tx, locked);
+    if (owner.email) await deps.outbox.enqueue(tx, sealFailedMail({ workflow: locked, owner, error: sealError }));
+  });
+  deps.outbox.notify();
+}
+
+async function ownerOf(db: DbOrTx, workflow: WorkflowRow): Promise<{ name: string; email: string }> {
+  const [owner] = await db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, workflow.ownerUserId));
+  return { name: owner?.name || owner?.email || '', email: owner?.email ?? '' };
+}
+
+function errorMessage(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)) || 'unknown error';
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`sealing took longer than ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,145 @@
+import crypto from 'node:crypto';
+import type { webcrypto } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+
+/** One engine for all of pkijs' crypto here, passed explicitly rather than installed globally. */
+export const cryptoEngine = new pkijs.CryptoEngine({ name: 'webcrypto', crypto: globalThis.crypto });
+
+export const OID = {
+  commonName: '2.5.4.3',
+  organization: '2.5.4.10',
+  basicConstraints: '2.5.29.19',
+  keyUsage: '2.5.29.15',
+  extKeyUsage: '2.5.29.37',
+  subjectKeyIdentifier: '2.5.29.14',
+  authorityKeyIdentifier: '2.5.29.35',
+  timeStamping: '1.3.6.1.5.5.7.3.8',
+  sha256: '2.16.840.1.101.3.4.2.1',
+  data: '1.2.840.113549.1.7.1',
+  signedData: '1.2.840.113549.1.7.2',
+  tstInfo: '1.2.840.113549.1.9.16.1.4',
+  contentType: '1.2.840.113549.1.9.3',
+  messageDigest: '1.2.840.113549.1.9.4',
+  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
+} as const;
+
+/** RFC 5280 KeyUsage bits, as named there. */
+export const KEY_USAGE = {
+  digitalSignature: 0,
+  nonRepudiation: 1,
+  keyCertSign: 5,
+  cRLSign: 6,
+} as const;
+
+export type CertificateSpec = {
+  commonName: string;
+  organization: string;
+  publicKey: webcrypto.CryptoKey;
+  notBefore: Date;
+  notAfter: Date;
+  /** Issuer certificate and key; omitted for a self-signed certificate (then `signingKey` signs). */
+  issuer?: { certificate: pkijs.Certificate; privateKey: webcrypto.CryptoKey };
+  signingKey?: webcrypto.CryptoKey;
+  isCa: boolean;
+  keyUsage: (keyof typeof KEY_USAGE)[];
+  /** Extended key usage OIDs; marked critical (RFC 3161 requires that for time-stamping). */
+  extendedKeyUsage?: string[];
+};
+
+export async function issueCertificate(spec: CertificateSpec): Promise<pkijs.Certificate> {
+  const certificate = new pkijs.Certificate();
+  certificate.version = 2;
+  certificate.serialNumber = new asn1js.Integer({ valueHex: randomSerial() });
+  certificate.subject = makeName(spec.commonName, spec.organization);
+  certificate.issuer = spec.issuer ? spec.issuer.certificate.subject : makeName(spec.commonName, spec.organization);
+  certificate.notBefore = toTime(spec.notBefore);
+  certificate.notAfter = toTime(spec.notAfter);
+  await certificate.subjectPublicKeyInfo.importKey(spec.publicKey, cryptoEngine);
+  const subjectKeyId = keyIdentifier(certificate.subjectPublicKeyInfo);
+  const authorityKeyId = spec.issuer ? keyIdentifier(spec.issuer.certificate.subjectPublicKeyInfo) : subjectKeyId;
+  const extensions = [
+    extension(OID.basicConstraints, true, new pkijs.BasicConstraints(spec.isCa ? { cA: true, pathLenConstraint: 0 } : {}).toSchema()),
+    extension(OID.keyUsage, true, keyUsageBits(spec.keyUsage)),
+    extension(OID.subjectKeyIdentifier, false, new asn1js.OctetString({ valueHex: subjectKeyId })),
+    extension(OID.authorityKeyIdentifier, false,
+      new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: authorityKeyId }) }).toSchema()),
+  ];
+  if (spec.extendedKeyUsage) {
+    extensions.push(extension(OID.extKeyUsage, true, new pkijs.ExtKeyUsage({ keyPurposes: spec.extendedKeyUsage }).toSchema()));
+  }
+  certificate.extensions = extensions;
+  const signingKey = spec.issuer?.privateKey ?? spec.signingKey;
+  if (!signingKey) throw new Error('A self-signed certificate needs signingKey');
+  await certificate.sign(signingKey, 'SHA-256', cryptoEngine);
+  return certificate;
+}
+
+export function certificateToDer(certificate: pkijs.Certificate): Uint8Array {
+  return new Uint8Array(certificate.toSchema(true).toBER(false));
+}
+
+export function parseCertificate(der: Uint8Array): pkijs.Certificate {
+  return pkijs.Certificate.fromBER(der);
+}
+
+/** A name as an RFC 4514 string (most specific attribute first, e.g. `CN=…, O=…`). */
+export function formatName(name: pkijs.RelativeDistinguishedNames): string {
+  const labels: Record<string, string> = { [OID.commonName]: 'CN', [OID.organization]: 'O', '2.5.4.6': 'C', '2.5.4.11': 'OU', '2.5.4.7': 'L', '2.5.4.8': 'ST' };
+  return name.typesAndValues
+    .map((tv) => `${labels[tv.type] ?? tv.type}=${String(tv.value.valueBlock.value)}`)
+    .reverse()
+    .join(', ');
+}
+
+export function pemEncode(der: Uint8Array, label: string): string {
+  const base64 = Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '');
+  return `-----BEGIN ${label}-----\n${base64}\n-----END ${label}-----\n`;
+}
+
+/** Every PEM block with the given label, in file order. */
+export function pemDecode(text: string, label: string): Uint8Array[] {
+  const pattern = new RegExp(`-----BEGIN ${label}-----([\\s\\S]*?)-----END ${label}-----`, 'g');
+  return [...text.matchAll(pattern)].map((m) => new Uint8Array(Buffer.from(m[1].replace(/\s+/g, ''), 'base64')));
+}
+
+/** One attribute per RDN (pkijs would put them all into one multi-valued RDN, which reads as `O=… + CN=…`). */
+function makeName(commonName: string, organization: string): pkijs.RelativeDistinguishedNames {
+  const rdn = (type: string, value: string) => new asn1js.Set({
+    value: [new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) }).toSchema()],
+  });
+  const der = new asn1js.Sequence({ value: [rdn(OID.organization, organization), rdn(OID.commonName, commonName)] }).toBER(false);
+  return pkijs.RelativeDistinguishedNames.fromBER(der);
+}
+
+/** RFC 5280: UTCTime through 2049, GeneralizedTime from 2050. */
+function toTime(date: Date): pkijs.Time {
+  return new pkijs.Time({ type: date.getUTCFullYear() < 2050 ? 0 : 1, value: date });
+}
+
+/** RFC 5280 method 1: SHA-1 of the subjectPublicKey bits. */
+function keyIdentifier(spki: pkijs.PublicKeyInfo): Uint8Array {
+  return new Uint8Array(crypto.createHash('sha1').update(spki.subjectPublicKey.valueBlock.valueHexView).digest());
+}
+
+function keyUsageBits(usages: (keyof typeof KEY_USAGE)[]): asn1js.BitString {
+  let bits = 0;
+  let highest = 0;
+  for (const usage of usages) {
+    bits |= 0x80 >> KEY_USAGE[usage];
+    highest = Math.max(highest, KEY_USAGE[usage]);
+  }
+  return new asn1js.BitString({ valueHex: new Uint8Array([bits]), unusedBits: 7 - highest });
+}
+
+function extension(extnID: string, critical: boolean, value: asn1js.AsnType): pkijs.Extension {
+  return new pkijs.Extension({ extnID, critical, extnValue: value.toBER(false) });
+}
+
+/** 16 random bytes, first byte in 0x01..0x7f: positive and without a leading zero byte. */
+function randomSerial(): Uint8Array {
+  const bytes = new Uint8Array(crypto.randomBytes(16));
+  bytes[0] = (bytes[0] & 0x7f) | 0x01;
+  return bytes;
+}

@@ -1,0 +1,3 @@
+CREATE UNIQUE INDEX "folders_user_name_key" ON "folders" USING btree ("user_id",lower("name"));--> statement-breakpoint
+CREATE INDEX "workflows_list_owned_idx" ON "workflows" USING btree ("owner_user_id","status") WHERE "workflows"."deleted_at" is null and "workflows"."parent_workflow_id" is null;--> statement-breakpoint
+CREATE INDEX "workflows_list_owned_status_idx" ON "workflows" USING btree ("owner_user_id","status","id") WHERE "workflows"."deleted_at" is null and "workflows"."parent_workflow_id" is null;

@@ -1,0 +1,187 @@
+import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef } from '@libpdf/core';
+import type { PdfObject } from '@libpdf/core';
+
+/**
+ * One page as a viewer displays it, in PDF points: `width` and `height` of the visible region (the CropBox
+ * intersected with the MediaBox, both possibly inherited from the page tree) after applying `rotation`
+ * (the page's /Rotate, clockwise, normalised to 0, 90, 180 or 270; 90 and 270 swap width and height).
+ *
+ * This is the shape stored in documents.pageSizes (one entry per page, in page order). Field placement
+ * validates boxes against it, and sealing draws with the same geometry (origin top-left of the displayed page).
+ */
+export type PageSize = { width: number; height: number; rotation: 0 | 90 | 180 | 270 };
+
+export type PdfInfo = { pages: number; pageSizes: PageSize[] };
+
+export type PdfRejection = 'not-pdf' | 'damaged' | 'encrypted' | 'signed';
+
+/** Why a file cannot be used as a document; `message` is a sentence meant for the uploader. */
+export class PdfRejectedError extends Error {
+  readonly reason: PdfRejection;
+  constructor(reason: PdfRejection, message: string) {
+    super(message);
+    this.name = 'PdfRejectedError';
+    this.reason = reason;
+  }
+}
+
+const HEADER = Buffer.from('%PDF-');
+const TRAILER = Buffer.from('%%EOF');
+// Readers accept the header and the end-of-file marker within the first and last 1024 bytes (PDF 32000 annex H).
+const MARKER_WINDOW = 1024;
+
+/** True when the bytes start like a PDF (the header may follow a little junk, as readers allow). */
+export function hasPdfHeader(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, MARKER_WINDOW)).includes(HEADER);
+}
+
+/**
+ * Checks that the bytes are a usable, unsigned, unencrypted PDF and reads its page geometry. Throws
+ * PdfRejectedError otherwise. Only the structure is parsed; page content is not interpreted.
+ */
+export async function inspectPdf(bytes: Uint8Array): Promise<PdfInfo> {
+  if (!hasPdfHeader(bytes)) throw new PdfRejectedError('not-pdf', 'The file is not a PDF: it does not start with %PDF-');
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(Math.max(0, bytes.byteLength - MARKER_WINDOW));
+  if (!tail.includes(TRAILER)) {
+    // The parser would recover the objects it can find, silently dropping the rest of a cut-off upload.
+    throw new PdfRejectedError('damaged', 'The PDF is truncated or damaged: it has no end-of-file marker (%%EOF); upload the complete file');
+  }
+
+  let pdf: PDF;
+  try {
+    pdf = await PDF.load(bytes);
+  } catch (error) {
+    throw new PdfRejectedError('damaged', `The PDF is damaged and cannot be read (${describe(error)})`);
+  }
+  if (pdf.isEncrypted) {
+    throw new PdfRejectedError('encrypted', 'The PDF is encrypted (password-protected or with restricted permissions); remove the protection and upload it again');
+  }
+
+  let pageSizes: PageSize[];
+  try {
+    const resolve = (ref: PdfRef) => pdf.getObject(ref);
+    pageSizes = pdf.getPages().map((page) => pageSize(page.dict, resolve));
+    if (pageSizes.length === 0) throw new PdfRejectedError('damaged', 'The PDF has no pages');
+    if (isSigned(pdf, resolve)) {
+      throw new PdfRejectedError('signed', 'The PDF already carries a digital signature; changing it would invalidate that signature. Upload the unsigned original');
+    }
+  } catch (error) {
+    if (error instanceof PdfRejectedError) throw error;
+    throw new PdfRejectedError('damaged', `The PDF's page structure is damaged (${describe(error)})`);
+  }
+  return { pages: pageSizes.length, pageSizes };
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Page geometry
+
+type Resolve = (ref: PdfRef) => PdfObject | null;
+type Box = [number, number, number, number];
+
+const LETTER: Box = [0, 0, 612, 792];
+
+function pageSize(dict: PdfDict, resolve: Resolve): PageSize {
+  // A page without a usable MediaBox is shown as US Letter by readers (and by the sealer).
+  const media = readBox(inherited(dict, 'MediaBox', resolve), resolve) ?? LETTER;
+  const crop = intersect(readBox(inherited(dict, 'CropBox', resolve), resolve) ?? media, media) ?? media;
+  const rotate = inherited(dict, 'Rotate', resolve);
+  const raw = rotate instanceof PdfNumber ? rotate.value : 0;
+  const rotation = (Number.isInteger(raw) && raw % 90 === 0 ? ((raw % 360) + 360) % 360 : 0) as PageSize['rotation'];
+  const width = round(crop[2] - crop[0]);
+  const height = round(crop[3] - crop[1]);
+  return rotation === 90 || rotation === 270 ? { width: height, height: width, rotation } : { width, height, rotation };
+}
+
+/** Drops binary noise such as 595.2760000000001 without moving a page edge by anything visible. */
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+/** MediaBox, CropBox and Rotate are inheritable through /Parent (PDF 32000 7.7.3.4). */
+function inherited(dict: PdfDict, key: string, resolve: Resolve): PdfObject | undefined {
+  let node: PdfDict | undefined = dict;
+  for (let depth = 0; node && depth < 64; depth++) {
+    const value = node.get(key, resolve);
+    if (value !== undefined) return value;
+    node = node.getDict('Parent', resolve);
+  }
+  return undefined;
+}
+
+function readBox(value: PdfObject | undefined, resolve: Resolve): Box | null {
+  if (!(value instanceof PdfArray) || value.length !== 4) return null;
+  const numbers = value.toArray().map((item) => {
+    const resolved = item instanceof PdfRef ? resolve(item) : item;
+    return resolved instanceof PdfNumber ? resolved.value : Number.NaN;
+  });
+  if (!numbers.every(Number.isFinite)) return null;
+  const [x1, y1, x2, y2] = numbers;
+  const box: Box = [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)];
+  return box[2] > box[0] && box[3] > box[1] ? box : null;
+}
+
+function intersect(a: Box, b: Box): Box | null {
+  const box: Box = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
+  return box[2] > box[0] && box[3] > box[1] ? box : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Existing signatures
+
+/**
+ * A document is signed when a signature field (/FT /Sig, possibly inherited from a parent field) holds a
+ * value (/V, the signature dictionary with its /ByteRange), or when a certification signature is registered
+ * in the catalog's /Perms /DocMDP. Fields are looked for both in the AcroForm tree and among the pages'
+ * widget annotations, since some writers leave a signed widget out of /Fields. An empty signature field
+ * (a place to sign) is not a signature. A /Perms /UR3 usage-rights signature (Adobe Reader extensions of
+ * a blank form) is not one either: it certifies the form's features, not anybody's consent.
+ */
+function isSigned(pdf: PDF, resolve: Resolve): boolean {
+  const catalog = pdf.getCatalog();
+  const perms = catalog.getDict('Perms', resolve);
+  if (perms && asDict(perms.get('DocMDP', resolve), resolve)) return true;
+
+  const seen = new Set<PdfDict>();
+  const acroForm = catalog.getDict('AcroForm', resolve);
+  const stack: PdfDict[] = [];
+  const pushAll = (array: PdfArray | undefined) => {
+    for (const item of array?.toArray() ?? []) {
+      const dict = asDict(item, resolve);
+      if (dict && !seen.has(dict)) {
+        seen.add(dict);
+        stack.push(dict);
+      }
+    }
+  };
+  pushAll(acroForm?.getArray('Fields', resolve));
+  for (const page of pdf.getPages()) pushAll(page.dict.getArray('Annots', resolve));
+  // Bounded: a cyclic or absurdly deep field tree must not hang the upload.
+  for (let visited = 0; stack.length > 0 && visited < 200_000; visited++) {
+    const field = stack.pop()!;
+    if (isSignedSignatureField(field, resolve)) return true;
+    pushAll(field.getArray('Kids', resolve));
+  }
+  return false;
+}
+
+function isSignedSignatureField(field: PdfDict, resolve: Resolve): boolean {
+  let type: PdfObject | undefined;
+  let value: PdfObject | undefined;
+  let node: PdfDict | undefined = field;
+  for (let depth = 0; node && depth < 32 && (type === undefined || value === undefined); depth++) {
+    type ??= node.get('FT', resolve);
+    value ??= node.get('V', resolve);
+    node = node.getDict('Parent', resolve);
+  }
+  return type instanceof PdfName && type.value === 'Sig' && asDict(value, resolve) !== null;
+}
+
+function asDict(value: PdfObject | undefined | null, resolve: Resolve): PdfDict | null {
+  const resolved = value instanceof PdfRef ? resolve(value) : value;
+  return resolved instanceof PdfDict ? resolved : null;
+}
