@@ -11,6 +11,7 @@ import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '.
 import { actingRecipient } from './acting-recipient.ts';
 import { advanceAfterFinish, SEAL_JOB } from './completion.ts';
 import { recordConsentOnce } from './consent.ts';
+import { assertPlanAllowsSigning } from './plan-checks.ts';
 import { LIBRARY_FIELD_TYPES, SIGNATURE_FIELD_TYPES, isFilled, normalizeFieldValue, type FieldRow, type RawValue } from './field-values.ts';
 import type { SigningCodes } from './signing-codes.ts';
 import type { ApproveBody, CeremonyResponse, SaveFieldEntry, SignBody } from './ceremony.schemas.ts';
@@ -42,6 +43,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
       if (!document) throw new AppError('NOT_FOUND', 'Document not found');
       const access = await findWorkflowForCaller(tx, caller, document.workflowId, { lock: true });
       const recipient = actingRecipient(access);
+      await assertPlanAllowsSigning(tx, access.workflow.organizationId);
       const owned = await fieldsOfRecipient(tx, access, recipient, entries.map((e) => e.id));
       const writes = entries.map((entry): Write => {
         const field = owned.get(entry.id)!;
@@ -61,6 +63,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
     return run(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const recipient = actingRecipient(access);
+      await assertPlanAllowsSigning(tx, access.workflow.organizationId);
       const field = (await fieldsOfRecipient(tx, access, recipient, [body.id])).get(body.id)!;
       if (!SIGNATURE_FIELD_TYPES.includes(field.fieldType)) {
         throw new AppError('INVALID_FIELD', `Field ${field.id} is a ${field.fieldType} field; /sign takes SIGNATURE or INITIALS fields (use fields/save for the others)`);
@@ -78,6 +81,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
     return run(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const recipient = actingRecipient(access);
+      await assertPlanAllowsSigning(tx, access.workflow.organizationId);
       if (recipient.role !== 'APPROVER') throw new AppError('OPERATION_IS_NOT_ALLOWED', `Only an APPROVER approves; this recipient is a ${recipient.role}`);
       const own = await tx.select().from(fields).where(and(eq(fields.workflowId, workflowId), eq(fields.recipientId, recipient.id)));
       const missing = own.filter((f) => f.fieldRequired && !isFilled(f, f.value));
