@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activities } from '../../src/platform/db/schema/index.ts';
-import { sealWorkflow, SEAL_RETRY, type SealJobDeps } from '../../src/modules/signing/seal-job.ts';
+import { resumeOrphanedSeals, sealWorkflow, SEAL_RETRY, type SealJobDeps } from '../../src/modules/signing/seal-job.ts';
 import { completionMails, MAX_ATTACHMENT_BYTES, ownerDownloadUrl } from '../../src/modules/signing/completion-mails.ts';
 import { createSigningCodes, loadSigningCodeKey } from '../../src/modules/signing/signing-codes.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -83,6 +83,23 @@ describe('the sealing job', () => {
     expect((await pdfsig(await t.platform.blobs.get(doc.sealedBlobKey!))).allValid).toBe(true);
     const mails = await t.mails({ kind: 'COMPLETED' });
     expect(mails.filter((m) => m.workflowId === workflow.id).map((m) => m.toAddress).sort()).toEqual([signer.email, owner.email].sort());
+  });
+
+  it('the watchdog reseals a workflow whose seal job vanished (instance killed during its last attempt)', async () => {
+    const { workflow } = await createDraftWorkflow(t, owner);
+    const completedAt = new Date(Date.now() - 60 * 60 * 1000);
+    // COMPLETED with a PENDING seal and no job in the queue: what a crash during the last attempt leaves.
+    await setWorkflow(t, workflow.id, { status: 'COMPLETED', completedAt, sealStatus: 'PENDING' });
+    const recent = await createDraftWorkflow(t, owner);
+    await setWorkflow(t, recent.workflow.id, { status: 'COMPLETED', completedAt: new Date(), sealStatus: 'PENDING' });
+    const resumed = await resumeOrphanedSeals(sealDeps(t), new Date());
+    expect(resumed).toContain(workflow.id);
+    // Too recent: its own job may still be retrying.
+    expect(resumed).not.toContain(recent.workflow.id);
+    const sealed = await waitForSeal(t, workflow.id);
+    expect(sealed.sealStatus).toBe('SEALED');
+    // A live or finished seal is not resumed again.
+    expect(await resumeOrphanedSeals(sealDeps(t), new Date())).not.toContain(workflow.id);
   });
 
   it('leaves a workflow that is not COMPLETED alone', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { documents, fields, recipients, users, workflows } from '../../platform/db/schema/index.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
@@ -69,6 +69,41 @@ export function defineSealJob(deps: SealJobDeps): void {
       }
     },
   });
+  deps.jobs.define({
+    name: SEAL_WATCHDOG_JOB,
+    cron: '*/5 * * * *',
+    retryLimit: 0,
+    async handler() {
+      await resumeOrphanedSeals(deps, new Date());
+    },
+  });
+}
+
+export const SEAL_WATCHDOG_JOB = 'workflow.seal-watchdog';
+/** Longer than every retry of a seal job together (6-10 minutes) plus one expiry, so a live job is never doubled. */
+const ORPHAN_AFTER_MS = 20 * 60 * 1000;
+
+/**
+ * A seal job can vanish without reaching its failure branch: an instance killed during the last attempt
+ * leaves pg-boss to mark the job failed on expiry. Such a workflow would stay COMPLETED with its seal PENDING
+ * for ever; the watchdog finds those with no live seal job and enqueues a fresh one. Returns their ids.
+ */
+export async function resumeOrphanedSeals(deps: SealJobDeps, now: Date): Promise<number[]> {
+  const stale = await deps.db.select({ id: workflows.id }).from(workflows).where(and(
+    eq(workflows.status, 'COMPLETED'),
+    eq(workflows.sealStatus, 'PENDING'),
+    lt(workflows.completedAt, new Date(now.getTime() - ORPHAN_AFTER_MS)),
+  ));
+  const resumed: number[] = [];
+  for (const { id } of stale) {
+    const live = await deps.db.execute(sql`select 1 from pgboss.job where name = ${SEAL_JOB} and state in ('created', 'retry', 'active') and (data->>'workflowId')::int = ${id} limit 1`);
+    if (live.rows.length > 0) continue;
+    await deps.db.transaction(async (tx) => { await deps.jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId: id }); });
+    deps.log(`${SEAL_WATCHDOG_JOB}: workflow ${id} had a PENDING seal and no live job; sealing again`);
+    resumed.push(id);
+  }
+  if (resumed.length > 0) deps.jobs.notify(SEAL_JOB);
+  return resumed;
 }
 
 export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promise<void> {
