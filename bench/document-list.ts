@@ -3,37 +3,16 @@
 // (32 connections, ~10 s).
 // Run: npm run bench:list   (DATABASE_URL=postgres://... npm run bench:list uses a scratch database on that server)
 // BENCH_WORKFLOWS and BENCH_SECONDS override the sizes.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../src/config.ts';
-import { buildApp } from '../src/app.ts';
 import { findDefaultPackage } from '../src/modules/billing/billing.repo.ts';
 import { createAccount } from '../src/modules/users/accounts.ts';
+import { startBenchServer } from './bench-server.ts';
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const serverUrl = process.env.DATABASE_URL;
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-bench-list-'));
-let scratch: { name: string; url: string } | null = null;
-if (serverUrl) {
-  const name = `sig_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  scratch = { name, url: url.toString() };
-}
-
-const config = { ...loadConfig({}), dataDir, databaseUrl: scratch?.url, logLevel: 'warn', port: 0 };
-const built = await buildApp(config);
+const server = await startBenchServer({ name: 'list' });
+const { built } = server;
 const { db } = built.platform;
 const kind = built.platform.database.kind;
 
@@ -70,7 +49,7 @@ try {
   await db.execute(sql`vacuum analyze`);
   console.log(`${kind}: inserted ${WORKFLOWS} + 2000 workflows, documents and recipients in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await server.listen();
   const headers = { authorization: `Bearer ${token}` };
   const scenarios = [
     ['list, first page', '/document/v1?page=0&size=20'],
@@ -91,12 +70,5 @@ try {
       + `p99 ${String(result.latency.p99).padStart(4)} ms  ${result.requests.average.toFixed(0).padStart(4)} req/s  non-2xx ${result.non2xx}  errors ${result.errors}  (${shape})`);
   }
 } finally {
-  await built.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  if (scratch && serverUrl) {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists "${scratch.name}" with (force)`);
-    await admin.end();
-  }
+  await server.close();
 }

@@ -4,38 +4,18 @@
 // Run: npm run bench:lifecycle   (DATABASE_URL=postgres://... npm run bench:lifecycle uses a scratch database there)
 // BENCH_ENVELOPES (default 40) and BENCH_CONCURRENCY (default 4) override the sizes.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { and, eq } from 'drizzle-orm';
-import { loadConfig } from '../src/config.ts';
-import { buildApp } from '../src/app.ts';
 import { findDefaultPackage } from '../src/modules/billing/billing.repo.ts';
 import { createAccount } from '../src/modules/users/accounts.ts';
 import { mailOutbox, organizations, workflows } from '../src/platform/db/schema/index.ts';
 import { makePdf } from '../test/helpers/pdf-fixtures.ts';
 import { pngDataUrl } from '../test/helpers/ceremony.ts';
+import { startBenchServer } from './bench-server.ts';
 
 const ENVELOPES = Number(process.env.BENCH_ENVELOPES ?? 40);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const serverUrl = process.env.DATABASE_URL;
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-bench-lifecycle-'));
-let scratch: { name: string; url: string } | null = null;
-if (serverUrl) {
-  const name = `sig_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  scratch = { name, url: url.toString() };
-}
-
-const config = { ...loadConfig({}), dataDir, databaseUrl: scratch?.url, logLevel: 'warn', jobPollSeconds: 0.5 };
-const built = await buildApp(config, { log: () => {} });
+const server = await startBenchServer({ name: 'lifecycle', config: { jobPollSeconds: 0.5 }, overrides: { log: () => {} } });
+const { built } = server;
 const { db } = built.platform;
 const kind = built.platform.database.kind;
 
@@ -143,12 +123,5 @@ try {
     console.log(`  ${label.padEnd(18)} median ${pct(values, 0.5)} ms, p95 ${pct(values, 0.95)} ms`);
   }
 } finally {
-  await built.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  if (scratch) {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists "${scratch.name}" with (force)`);
-    await admin.end();
-  }
+  await server.close();
 }

@@ -4,36 +4,18 @@
 // streamed in and refused. A .docx conversion is timed once (LibreOffice).
 // Run: npm run bench:upload   (DATABASE_URL=postgres://... uses a scratch database on that server)
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
-import pg from 'pg';
 import { PDF } from '@libpdf/core';
 import { strToU8, zipSync } from 'fflate';
-import { loadConfig } from '../src/config.ts';
-import { buildApp, UPLOAD_LIMIT_BYTES } from '../src/app.ts';
+import { UPLOAD_LIMIT_BYTES } from '../src/app.ts';
+import { startBenchServer } from './bench-server.ts';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 40);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const serverUrl = process.env.DATABASE_URL;
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-bench-upload-'));
-let scratch: { name: string; url: string } | null = null;
-if (serverUrl) {
-  const name = `sig_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  scratch = { name, url: url.toString() };
-}
-
-const config = { ...loadConfig({}), dataDir, databaseUrl: scratch?.url, logLevel: 'warn', port: 0 };
-const built = await buildApp(config);
+const server = await startBenchServer({ name: 'upload' });
+const { built } = server;
 
 async function makePdf(pages: number): Promise<Uint8Array> {
   const pdf = PDF.create();
@@ -58,7 +40,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 try {
-  const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await server.listen();
   const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const password = 'bench password 1';
   const signup = await fetch(`${address}/auth/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench User', email, password }) });
@@ -127,12 +109,5 @@ try {
   clearInterval(sampler);
   console.log(`25 MB + 1 byte upload: HTTP ${status}; RSS ${(baseline / 1e6).toFixed(0)} MB before, peak +${((peak - baseline) / 1e6).toFixed(1)} MB while streaming (no forced GC)`);
 } finally {
-  await built.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  if (scratch) {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists "${scratch.name}" with (force)`);
-    await admin.end();
-  }
+  await server.close();
 }

@@ -50,11 +50,11 @@ async function streamUpload(filename: string, size: number, head: Uint8Array): P
     yield ending;
   }
   collectGarbage();
-  const baseline = process.memoryUsage().rss;
+  const baseline = bufferedMemory();
   let peak = baseline;
   const sampler = setInterval(() => {
     collectGarbage();
-    peak = Math.max(peak, process.memoryUsage().rss);
+    peak = Math.max(peak, bufferedMemory());
   }, 100);
   try {
     const response = await new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -70,11 +70,22 @@ async function streamUpload(filename: string, size: number, head: Uint8Array): P
       request.on('error', reject);
       Readable.from(body()).pipe(request);
     });
-    peak = Math.max(peak, process.memoryUsage().rss);
+    collectGarbage();
+    peak = Math.max(peak, bufferedMemory());
     return { status: response.status, body: JSON.parse(response.text), peakRssGrowth: peak - baseline };
   } finally {
     clearInterval(sampler);
   }
+}
+
+/**
+ * Memory a buffered upload would occupy: the JS heap plus Buffers/ArrayBuffers. Measured instead of RSS,
+ * which also moves with native allocations (database driver sockets, allocator arenas) and made the check
+ * flaky on a busy machine; holding the 25 MB file would still add at least 25 MB here.
+ */
+function bufferedMemory(): number {
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
 }
 
 /** A valid PDF of exactly `size` bytes: one page plus an uncompressed padding stream sized to fit. */

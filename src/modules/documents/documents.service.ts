@@ -14,25 +14,20 @@ import { findFolder } from '../folders/folders.repo.ts';
 import { findUserById } from '../users/users.repo.ts';
 import { assertDraft, assertOwner, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { requireText } from '../workflows/workflow-ids.ts';
+import { SELF_RECIPIENT_COLOR } from '../workflows/workflows.service.ts';
 import {
-  findDocument, findFieldsOfDocument, insertDocument, insertRecipient, insertWorkflow, nextDocumentPosition, updateDocument, type PlacedField,
+  findDocument, findFieldsOfDocument, insertDocument, insertRecipient, insertWorkflow, nextDocumentPosition, updateDocument,
 } from './documents.repo.ts';
-import type { Sequence, SignType, UploadQuery } from './documents.schemas.ts';
-
-export type DocumentFormat = 'pdf' | WordFormat;
+import type { UploadQuery } from './documents.schemas.ts';
+import {
+  displayName, fieldsOutside, formatOf, NAME_MAX, nameOf, parseTimeZone, resolveMode, tooLarge, type DocumentFormat,
+} from './document-rules.ts';
 
 /** An uploaded file, staged in the blob store's scratch area until the request is accepted. */
 export type ReceivedFile = { fileName: string; format: DocumentFormat; staged: StagedBlob };
 
 /** What the stored document will be: always a PDF (Word files are converted), with its page geometry. */
 type PreparedPdf = { staged: StagedBlob; pages: number; pageSizes: PageSize[]; thumbnailBase64: string };
-
-export const NAME_MAX = 50;
-
-const SIGN_TYPE_OF: Record<Sequence, SignType> = { SELF: 'SELFSIGN', ORDERED: 'COUNTERSIGN', UNORDERED: 'COUNTERSIGN', SURVEY: 'POWERSURVEY' };
-const SEQUENCE_OF: Record<SignType, Sequence> = { SELFSIGN: 'SELF', COUNTERSIGN: 'UNORDERED', POWERSURVEY: 'SURVEY' };
-/** Same colour as workflows.service.ts gives the owner's row when a workflow is switched to SELF. */
-const SELF_RECIPIENT_COLOR = '#1A56DB';
 
 export type DocumentServiceDeps = {
   db: Db;
@@ -252,7 +247,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 export type DocumentService = ReturnType<typeof createDocumentService>;
 
 // ---------------------------------------------------------------------------------------------------------
-// Rules
+// Rules that read the workflow (the pure ones are in document-rules.ts)
 
 /** The document's workflow; a workflow the caller may not see makes the document invisible too (404). */
 async function workflowOfDocument(tx: DbOrTx, caller: UserCaller, workflowId: number, lock: boolean): Promise<WorkflowAccess> {
@@ -268,82 +263,4 @@ async function workflowOfDocument(tx: DbOrTx, caller: UserCaller, workflowId: nu
 function checkTarget(access: WorkflowAccess): void {
   assertOwner(access);
   assertDraft(access.workflow);
-}
-
-function tooLarge(limit: number): AppError {
-  return new AppError('INVALID_DOCUMENT_SIZE', `The file is larger than the ${Math.round(limit / (1024 * 1024))} MB upload limit`);
-}
-
-/** The format an upload's name announces: its last extension, any case. */
-export function formatOf(fileName: string): DocumentFormat | null {
-  const match = /\.([A-Za-z]+)$/.exec(fileName.trim());
-  const extension = match?.[1].toLowerCase();
-  return extension === 'pdf' || extension === 'doc' || extension === 'docx' ? extension : null;
-}
-
-/** The file name as the audit trail shows it: no directory part or control characters, at most 255 characters. */
-export function displayName(fileName: string): string {
-  const base = (fileName.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
-  return Array.from(base).slice(0, 255).join('');
-}
-
-/**
- * A document or workflow name from a file name: no directory part (browsers on Windows may send one), no
- * extension, no control characters, trimmed and cut to 50 characters.
- */
-export function nameOf(fileName: string): string {
-  const cleaned = displayName(fileName).replace(/\.[A-Za-z]+$/, '').replace(/\s+/g, ' ').trim();
-  const cut = Array.from(cleaned).slice(0, NAME_MAX).join('').trim();
-  return cut.length > 0 ? cut : 'Untitled document';
-}
-
-/**
- * sequence and signType name the same choice twice: each defaults from the other, and a contradiction is refused.
- * Neither given: UNORDERED with COUNTERSIGN.
- */
-export function resolveMode(sequence: Sequence | undefined, signType: SignType | undefined): { sequence: Sequence; signType: SignType } {
-  if (sequence && signType) {
-    if (SIGN_TYPE_OF[sequence] !== signType) {
-      throw new AppError('INVALID_REQUEST_BODY', `signType ${signType} contradicts sequence ${sequence}; ${sequence} goes with ${SIGN_TYPE_OF[sequence]}`);
-    }
-    return { sequence, signType };
-  }
-  if (sequence) return { sequence, signType: SIGN_TYPE_OF[sequence] };
-  if (signType) return { sequence: SEQUENCE_OF[signType], signType };
-  return { sequence: 'UNORDERED', signType: 'COUNTERSIGN' };
-}
-
-const OFFSET_SUFFIX = /^(GMT|UTC)([+-]\d{1,2}(:?\d{2})?)?$/i;
-
-/** "Asia/Kolkata GMT+05:30" → "Asia/Kolkata"; the identifier must be one the runtime's time-zone data knows. */
-export function parseTimeZone(value: string | undefined): string {
-  const text = value?.trim() ?? '';
-  if (text === '') return 'UTC';
-  const [zone, ...rest] = text.split(/\s+/);
-  const suffix = rest.join('');
-  const known = /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone) && isTimeZone(zone);
-  if (!known || (suffix !== '' && !OFFSET_SUFFIX.test(suffix))) {
-    throw new AppError('BAD_REQUEST_BODY', `timeZone "${text.slice(0, 100)}" is not an IANA time zone such as "Asia/Kolkata GMT+05:30"`);
-  }
-  return zone;
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Fields whose page is gone, or whose box no longer fits on its page, once the file has `pageSizes`. */
-function fieldsOutside(placed: PlacedField[], pageSizes: PageSize[]): PlacedField[] {
-  const slack = 1e-6;
-  return placed.filter((field) => {
-    const page = pageSizes[field.pageNo - 1];
-    if (!page) return true;
-    const { x, y, width, height } = field.box;
-    return x + width > page.width + slack || y + height > page.height + slack;
-  });
 }

@@ -10,10 +10,11 @@ import { requireText } from './workflow-ids.ts';
 export const REMINDER_INTERVAL_DAYS = { min: 1, max: 30 } as const;
 export const REMINDER_OFFSET_MINUTES = { min: 1, max: 1439 } as const;
 
-const SIGN_TYPE: Record<Sequence, string> = { SELF: 'SELFSIGN', ORDERED: 'COUNTERSIGN', UNORDERED: 'COUNTERSIGN', SURVEY: 'POWERSURVEY' };
+/** The signType each sequence implies (upload fills one from the other; a sequence change keeps them in step). */
+export const SIGN_TYPE_OF = { SELF: 'SELFSIGN', ORDERED: 'COUNTERSIGN', UNORDERED: 'COUNTERSIGN', SURVEY: 'POWERSURVEY' } as const satisfies Record<Sequence, string>;
 
-/** The colour the owner's own row gets when a workflow becomes self-signed (the upload path uses the same). */
-const SELF_RECIPIENT_COLOR = '#1A56DB';
+/** The colour the owner's own row gets when a workflow becomes self-signed, here or at upload with sequence SELF. */
+export const SELF_RECIPIENT_COLOR = '#1A56DB';
 
 function isWholeIn(value: number | null | undefined, range: { min: number; max: number }): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= range.min && value <= range.max;
@@ -62,7 +63,7 @@ export function createWorkflowService({ db }: { db: Db }) {
       }
       if (sequence === 'ORDERED') await numberRecipients(tx, workflow.id, rows);
       const selfOff = sequence === 'SELF' ? { reminderEnabled: false, reminderIntervalDays: null, reminderOffsetMinutes: null } : {};
-      return updateWorkflow(tx, workflow.id, { sequence, signType: SIGN_TYPE[sequence], ...selfOff });
+      return updateWorkflow(tx, workflow.id, { sequence, signType: SIGN_TYPE_OF[sequence], ...selfOff });
     });
   }
 

@@ -1,5 +1,6 @@
-import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef } from '@libpdf/core';
+import { PDF, PdfArray, PdfDict, PdfName, PdfRef } from '@libpdf/core';
 import type { PdfObject } from '@libpdf/core';
+import { visiblePageBox, type Resolve, type Rotation } from './page-geometry.ts';
 
 /**
  * One page as a viewer displays it, in PDF points: `width` and `height` of the visible region (the CropBox
@@ -9,7 +10,7 @@ import type { PdfObject } from '@libpdf/core';
  * This is the shape stored in documents.pageSizes (one entry per page, in page order). Field placement
  * validates boxes against it, and sealing draws with the same geometry (origin top-left of the displayed page).
  */
-export type PageSize = { width: number; height: number; rotation: 0 | 90 | 180 | 270 };
+export type PageSize = { width: number; height: number; rotation: Rotation };
 
 export type PdfInfo = { pages: number; pageSizes: PageSize[] };
 
@@ -80,54 +81,16 @@ function describe(error: unknown): string {
 // ---------------------------------------------------------------------------------------------------------
 // Page geometry
 
-type Resolve = (ref: PdfRef) => PdfObject | null;
-type Box = [number, number, number, number];
-
-const LETTER: Box = [0, 0, 612, 792];
-
 function pageSize(dict: PdfDict, resolve: Resolve): PageSize {
-  // A page without a usable MediaBox is shown as US Letter by readers (and by the sealer).
-  const media = readBox(inherited(dict, 'MediaBox', resolve), resolve) ?? LETTER;
-  const crop = intersect(readBox(inherited(dict, 'CropBox', resolve), resolve) ?? media, media) ?? media;
-  const rotate = inherited(dict, 'Rotate', resolve);
-  const raw = rotate instanceof PdfNumber ? rotate.value : 0;
-  const rotation = (Number.isInteger(raw) && raw % 90 === 0 ? ((raw % 360) + 360) % 360 : 0) as PageSize['rotation'];
-  const width = round(crop[2] - crop[0]);
-  const height = round(crop[3] - crop[1]);
+  const { box, rotation } = visiblePageBox(dict, resolve);
+  const width = round(box[2] - box[0]);
+  const height = round(box[3] - box[1]);
   return rotation === 90 || rotation === 270 ? { width: height, height: width, rotation } : { width, height, rotation };
 }
 
 /** Drops binary noise such as 595.2760000000001 without moving a page edge by anything visible. */
 function round(value: number): number {
   return Math.round(value * 10_000) / 10_000;
-}
-
-/** MediaBox, CropBox and Rotate are inheritable through /Parent (PDF 32000 7.7.3.4). */
-function inherited(dict: PdfDict, key: string, resolve: Resolve): PdfObject | undefined {
-  let node: PdfDict | undefined = dict;
-  for (let depth = 0; node && depth < 64; depth++) {
-    const value = node.get(key, resolve);
-    if (value !== undefined) return value;
-    node = node.getDict('Parent', resolve);
-  }
-  return undefined;
-}
-
-function readBox(value: PdfObject | undefined, resolve: Resolve): Box | null {
-  if (!(value instanceof PdfArray) || value.length !== 4) return null;
-  const numbers = value.toArray().map((item) => {
-    const resolved = item instanceof PdfRef ? resolve(item) : item;
-    return resolved instanceof PdfNumber ? resolved.value : Number.NaN;
-  });
-  if (!numbers.every(Number.isFinite)) return null;
-  const [x1, y1, x2, y2] = numbers;
-  const box: Box = [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)];
-  return box[2] > box[0] && box[3] > box[1] ? box : null;
-}
-
-function intersect(a: Box, b: Box): Box | null {
-  const box: Box = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
-  return box[2] > box[0] && box[3] > box[1] ? box : null;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
-import { PDF, PdfArray, PdfDict, PdfNumber, PdfRef, ops } from '@libpdf/core';
-import type { PDFImage, PDFPage, PdfObject } from '@libpdf/core';
+import { PDF, PdfDict, PdfRef, ops } from '@libpdf/core';
+import type { PDFImage, PDFPage } from '@libpdf/core';
 import { createFontFaces } from './fonts/font-faces.ts';
 import type { Face } from './fonts/font-faces.ts';
+import { inherited, visiblePageBox } from './page-geometry.ts';
 
 export type StampField = {
   /** 1-based. */
@@ -109,17 +110,11 @@ type PageGeometry = { toUser: Matrix; displayHeight: number };
 
 /**
  * The matrix from "displayed page" space (origin bottom-left of the visible page as a viewer shows it,
- * y up) to the page's user space, from the effective CropBox (intersected with the MediaBox, as viewers
- * do) and /Rotate (clockwise), both possibly inherited from the page tree.
+ * y up) to the page's user space, from the same visible box and rotation the stored pageSizes come from.
  */
 function pageGeometry(page: PDFPage, doc: PDF): PageGeometry {
-  const resolve = (ref: PdfRef) => doc.getObject(ref);
-  const media = readBox(inherited(page.dict, 'MediaBox', resolve), resolve) ?? [0, 0, 612, 792];
-  const crop = intersect(readBox(inherited(page.dict, 'CropBox', resolve), resolve) ?? media, media) ?? media;
-  const rotateValue = inherited(page.dict, 'Rotate', resolve);
-  const raw = rotateValue instanceof PdfNumber ? rotateValue.value : 0;
-  const rotation = Number.isInteger(raw) && raw % 90 === 0 ? ((raw % 360) + 360) % 360 : 0;
-  const [llx, lly, urx, ury] = crop;
+  const { box, rotation } = visiblePageBox(page.dict, (ref) => doc.getObject(ref));
+  const [llx, lly, urx, ury] = box;
   const w = urx - llx;
   const h = ury - lly;
   switch (rotation) {
@@ -128,33 +123,6 @@ function pageGeometry(page: PDFPage, doc: PDF): PageGeometry {
     case 270: return { toUser: [0, -1, 1, 0, llx, lly + h], displayHeight: w };
     default: return { toUser: [1, 0, 0, 1, llx, lly], displayHeight: h };
   }
-}
-
-/** Page attributes MediaBox, CropBox, Rotate and Resources are inherited through /Parent (PDF 32000 7.7.3.4). */
-function inherited(dict: PdfDict, key: string, resolve: (ref: PdfRef) => PdfObject | null): PdfObject | undefined {
-  let node: PdfDict | undefined = dict;
-  for (let depth = 0; node && depth < 64; depth++) {
-    const value = node.get(key, resolve);
-    if (value !== undefined) return value;
-    node = node.getDict('Parent', resolve);
-  }
-  return undefined;
-}
-
-function readBox(value: PdfObject | undefined, resolve: (ref: PdfRef) => PdfObject | null): [number, number, number, number] | null {
-  if (!(value instanceof PdfArray) || value.length !== 4) return null;
-  const numbers = value.toArray().map((item) => {
-    const resolved = item instanceof PdfRef ? resolve(item) : item;
-    return resolved instanceof PdfNumber ? resolved.value : Number.NaN;
-  });
-  if (!numbers.every(Number.isFinite)) return null;
-  const [x1, y1, x2, y2] = numbers;
-  return [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)];
-}
-
-function intersect(a: [number, number, number, number], b: [number, number, number, number]): [number, number, number, number] | null {
-  const box: [number, number, number, number] = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
-  return box[2] > box[0] && box[3] > box[1] ? box : null;
 }
 
 /**
