@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import { loadOrCreateKeyFile } from '../../platform/crypto/key-file.ts';
 
 /**
  * The opaque code of a signing link (SPEC.md "Guest token"): recipient id, workflow id and expiry, sealed
@@ -70,20 +70,7 @@ export function createSigningCodes(key: Uint8Array): SigningCodes {
  */
 export function loadSigningCodeKey(dataDir: string): Uint8Array {
   const file = path.join(dataDir, 'keys', 'signing-code-key');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  if (!fs.existsSync(file)) {
-    // Written aside and linked into place, so a concurrently starting instance never reads a half-written key.
-    const temporary = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
-    fs.writeFileSync(temporary, crypto.randomBytes(32).toString('base64url'), { mode: 0o600 });
-    try {
-      fs.linkSync(temporary, file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    } finally {
-      fs.rmSync(temporary, { force: true });
-    }
-  }
-  const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url');
+  const key = loadOrCreateKeyFile(file, 32);
   if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key`);
   return new Uint8Array(key);
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import { loadOrCreateKeyFile } from '../crypto/key-file.ts';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 
 export type TokenType = 'USER' | 'GUEST' | 'CLIENT';
@@ -32,14 +32,7 @@ const ISSUER = 'signature-service';
  */
 export function loadTokenSecret(dataDir: string, configured: string | undefined): Uint8Array {
   if (configured) return new TextEncoder().encode(configured);
-  const file = path.join(dataDir, 'keys', 'jwt-secret');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  try {
-    fs.writeFileSync(file, crypto.randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim());
+  return new Uint8Array(loadOrCreateKeyFile(path.join(dataDir, 'keys', 'jwt-secret'), 48));
 }
 
 export function createTokenSigner(secret: Uint8Array): TokenSigner {
