@@ -2,7 +2,7 @@ import { AppError } from '../../errors.ts';
 import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { findFolder } from '../folders/folders.repo.ts';
-import { assertDraft, assertOwner, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import { assertOwner, findEditableWorkflow, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { parseIdList } from '../workflows/workflow-ids.ts';
 import {
   countByStatus, countList, deleteDocuments, findChildWorkflowIds, findDocument, findDocuments, findDocumentsOfWorkflow,
@@ -152,9 +152,7 @@ export function createDocumentListService({ db }: { db: Db }) {
   /** Owner, DRAFT; the body must name every document of the workflow exactly once, with distinct orders. */
   async function changeDocumentOrder(caller: UserCaller, workflowId: number, entries: DocumentOrderEntry[]): Promise<DocumentDetail[]> {
     return db.transaction(async (tx) => {
-      const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
-      assertOwner(access);
-      assertDraft(access.workflow);
+      await findEditableWorkflow(tx, caller, workflowId);
       const current = await findDocumentsOfWorkflow(tx, workflowId);
       const named = entries.map((e) => e.documentId);
       const complete = new Set(named).size === named.length && named.length === current.length && current.every((d) => named.includes(d.id));

@@ -2,7 +2,7 @@ import { AppError } from '../../errors.ts';
 import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
 import { findRecipients } from '../recipients/recipients.repo.ts';
-import { assertDraft, assertOwner, findWorkflowForCaller, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
+import { findEditableWorkflow, findWorkflowForCaller, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { checkPlacement, cleanLabel, cleanOptions, cleanStyling, invalidField } from './field-rules.ts';
 import {
   deleteField, findDocuments, findField, findFieldOfDocument, findFields, insertFields, updateField,
@@ -62,7 +62,7 @@ export function createFieldService({ db }: { db: Db }) {
       // Access first for every workflow named, so a document of someone else's workflow is a plain 404.
       const workflowIds = [...new Set([...documents.values()].map((doc) => doc.workflowId))].sort((a, b) => a - b);
       const workflows: WorkflowRow[] = [];
-      for (const workflowId of workflowIds) workflows.push(await editableWorkflow(tx, caller, workflowId));
+      for (const workflowId of workflowIds) workflows.push(await findEditableWorkflow(tx, caller, workflowId));
       if (workflows.length > 1) throw new AppError('INVALID_REQUEST_BODY', 'All fields of one call must be on documents of one workflow');
       const workflow = workflows[0];
       const recipients = await findRecipients(tx, workflow.id);
@@ -102,7 +102,7 @@ export function createFieldService({ db }: { db: Db }) {
 
   async function removeField(caller: UserCaller, workflowId: number, fieldId: number): Promise<void> {
     await db.transaction(async (tx) => {
-      const workflow = await editableWorkflow(tx, caller, workflowId);
+      const workflow = await findEditableWorkflow(tx, caller, workflowId);
       const field = await findField(tx, workflow.id, fieldId);
       if (!field) throw new AppError('NOT_FOUND', 'Field not found');
       await deleteField(tx, workflow.id, field.id);
@@ -112,18 +112,10 @@ export function createFieldService({ db }: { db: Db }) {
   async function editableField(tx: Tx, caller: UserCaller, documentId: number, fieldId: number): Promise<{ target: Target; field: FieldRow }> {
     const [document] = await findDocuments(tx, [documentId]);
     if (!document) throw new AppError('NOT_FOUND', 'Document not found');
-    const workflow = await editableWorkflow(tx, caller, document.workflowId);
+    const workflow = await findEditableWorkflow(tx, caller, document.workflowId);
     const field = await findFieldOfDocument(tx, document.id, fieldId);
     if (!field) throw new AppError('NOT_FOUND', 'Field not found');
     return { target: { workflow, document, recipients: await findRecipients(tx, workflow.id) }, field };
-  }
-
-  /** Owner (INVALID_WORKFLOW_OWNER for a recipient who can see it, 404 for anyone else), then DRAFT; the row stays locked. */
-  async function editableWorkflow(tx: Tx, caller: UserCaller, workflowId: number): Promise<WorkflowRow> {
-    const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
-    assertOwner(access);
-    assertDraft(access.workflow);
-    return access.workflow;
   }
 }
 

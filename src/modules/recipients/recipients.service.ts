@@ -4,7 +4,7 @@ import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import { deleteFieldsOfRecipient, findRecipientsWithFields } from '../fields/fields.repo.ts';
 import { findOrCreateGuestUser, normalizeEmail } from '../users/users.repo.ts';
-import { assertDraft, assertOwner, findWorkflowForCaller, type RecipientRow, type WorkflowAccess, type WorkflowRow } from '../workflows/workflow-access.ts';
+import { findEditableWorkflow, findWorkflowForCaller, type RecipientRow, type WorkflowAccess, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { checkRecipientName, recipientOrder, recipientRole } from './recipient-rules.ts';
 import { deleteRecipient, findRecipient, findRecipients, insertRecipients, updateRecipient, type RecipientValues } from './recipients.repo.ts';
 import type { NewRecipient, RecipientRole, RecipientUpdate } from './recipients.schemas.ts';
@@ -49,7 +49,7 @@ export function createRecipientService({ db }: { db: Db }) {
 
   async function add(caller: UserCaller, workflowId: number, body: NewRecipient[]): Promise<RecipientRow[]> {
     return db.transaction(async (tx) => {
-      const workflow = await editableWorkflow(tx, caller, workflowId);
+      const workflow = await findEditableWorkflow(tx, caller, workflowId);
       if (workflow.sequence === 'SELF') {
         throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A self-signed workflow has only its owner as recipient; change the sequence to add recipients');
       }
@@ -73,7 +73,7 @@ export function createRecipientService({ db }: { db: Db }) {
 
   async function update(caller: UserCaller, workflowId: number, body: RecipientUpdate[]): Promise<RecipientRow[]> {
     return db.transaction(async (tx) => {
-      const workflow = await editableWorkflow(tx, caller, workflowId);
+      const workflow = await findEditableWorkflow(tx, caller, workflowId);
       const ids = body.map((entry) => entry.id);
       if (new Set(ids).size !== ids.length) throw new AppError('INVALID_REQUEST_BODY', 'A recipient id appears more than once');
       const stored = await findRecipients(tx, workflow.id);
@@ -112,7 +112,7 @@ export function createRecipientService({ db }: { db: Db }) {
    */
   async function remove(caller: UserCaller, workflowId: number, recipientId: number): Promise<void> {
     await db.transaction(async (tx) => {
-      const workflow = await editableWorkflow(tx, caller, workflowId);
+      const workflow = await findEditableWorkflow(tx, caller, workflowId);
       const row = await findRecipient(tx, workflow.id, recipientId);
       if (!row) throw new AppError('NOT_FOUND', 'Recipient not found');
       if (workflow.sequence === 'SELF' && row.userId === workflow.ownerUserId) {
@@ -121,14 +121,6 @@ export function createRecipientService({ db }: { db: Db }) {
       await deleteFieldsOfRecipient(tx, workflow.id, row.id);
       await deleteRecipient(tx, workflow.id, row.id);
     });
-  }
-
-  /** Owner (INVALID_WORKFLOW_OWNER for a recipient who can see it, 404 for anyone else), then DRAFT; the row stays locked. */
-  async function editableWorkflow(tx: Tx, caller: UserCaller, workflowId: number): Promise<WorkflowRow> {
-    const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
-    assertOwner(access);
-    assertDraft(access.workflow);
-    return access.workflow;
   }
 }
 

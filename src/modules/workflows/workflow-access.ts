@@ -45,3 +45,14 @@ export function assertOwner(access: WorkflowAccess): void {
 export function assertDraft(workflow: WorkflowRow): void {
   if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be edited`);
 }
+
+/**
+ * A workflow the caller may edit, locked for the rest of the transaction: visible (else 404), owned (else
+ * INVALID_WORKFLOW_OWNER) and DRAFT (else INVALID_WORKFLOW_STATUS), checked in that order.
+ */
+export async function findEditableWorkflow(db: DbOrTx, caller: Caller, workflowId: number): Promise<WorkflowRow> {
+  const access = await findWorkflowForCaller(db, caller, workflowId, { lock: true });
+  assertOwner(access);
+  assertDraft(access.workflow);
+  return access.workflow;
+}

@@ -2,7 +2,7 @@ import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import { AppError } from '../../errors.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import { findUserById } from '../users/users.repo.ts';
-import { assertDraft, assertOwner, findWorkflowForCaller, type RecipientRow, type WorkflowRow } from './workflow-access.ts';
+import { assertOwner, findEditableWorkflow, findWorkflowForCaller, type RecipientRow, type WorkflowRow } from './workflow-access.ts';
 import { findRecipientsOfWorkflow, insertRecipient, setRecipientOrder, updateWorkflow } from './workflows.repo.ts';
 import type { ReminderBody, Sequence } from './workflows.schemas.ts';
 import { requireText } from './workflow-ids.ts';
@@ -51,10 +51,7 @@ export function createWorkflowService({ db }: { db: Db }) {
    */
   async function changeSequence(caller: UserCaller, workflowId: number, sequence: Sequence): Promise<WorkflowRow> {
     return db.transaction(async (tx) => {
-      const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
-      assertOwner(access);
-      assertDraft(access.workflow);
-      const workflow = access.workflow;
+      const workflow = await findEditableWorkflow(tx, caller, workflowId);
       if (workflow.sequence === sequence) return workflow;
       const rows = await findRecipientsOfWorkflow(tx, workflow.id);
       if (sequence === 'SELF') await prepareSelf(tx, workflow, rows);
@@ -96,11 +93,9 @@ export function createWorkflowService({ db }: { db: Db }) {
    */
   async function configureReminder(caller: UserCaller, workflowId: number, body: ReminderBody): Promise<WorkflowRow> {
     return db.transaction(async (tx) => {
-      const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
-      assertOwner(access);
-      assertDraft(access.workflow);
+      const workflow = await findEditableWorkflow(tx, caller, workflowId);
       const off = { reminderEnabled: false, reminderIntervalDays: null, reminderOffsetMinutes: null };
-      if (access.workflow.sequence === 'SELF' || !body.enabled) return updateWorkflow(tx, workflowId, off);
+      if (workflow.sequence === 'SELF' || !body.enabled) return updateWorkflow(tx, workflowId, off);
       if (isWholeIn(body.offsetMinutes, REMINDER_OFFSET_MINUTES)) {
         return updateWorkflow(tx, workflowId, { reminderEnabled: true, reminderIntervalDays: null, reminderOffsetMinutes: body.offsetMinutes });
       }
