@@ -50,6 +50,8 @@ export const ERRORS = {
   SIGNUP_DISABLED: { status: 403, code: 14006, description: 'Sign-up is disabled' },
   INVALID_TOTP_SETUP: { status: 400, code: 14007, description: 'The two-factor code does not match' },
   INVALID_CLIENT: { status: 401, code: 14008, description: 'Invalid client credentials' },
+  /** RUNTIME.md "Accounts": too many failed checks for this account or address; answered with Retry-After. */
+  ACCOUNT_TEMPORARILY_LOCKED: { status: 401, code: 14009, description: 'Too many failed attempts; try again later' },
 
   INVALID_FIELD: { status: 400, code: 15001, description: 'Invalid field' },
   INVALID_FIELD_VALUE: { status: 400, code: 15002, description: 'Invalid field value' },
@@ -73,9 +75,11 @@ export class AppError extends Error {
   readonly status: number;
   readonly errorCode: number;
   readonly responseBody: unknown;
+  /** Sent as the Retry-After header (locks, throttles, a full queue, a seal still pending). */
+  readonly retryAfterSeconds: number | undefined;
 
   /** `description` overrides the table's default errorDescription; `responseBody` is extra payload for clients. */
-  constructor(code: ErrorCode, description?: string, responseBody?: unknown) {
+  constructor(code: ErrorCode, description?: string, responseBody?: unknown, options: { retryAfterSeconds?: number } = {}) {
     const entry = ERRORS[code];
     super(description ?? entry.description);
     this.name = 'AppError';
@@ -83,6 +87,7 @@ export class AppError extends Error {
     this.status = entry.status;
     this.errorCode = entry.code;
     this.responseBody = responseBody;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

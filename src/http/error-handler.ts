@@ -63,6 +63,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: appError.code, description: appError.message }, 'request rejected');
+    if (appError.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.ceil(appError.retryAfterSeconds)));
     return reply.status(appError.status).type('application/json').send(errorBody(appError));
   });
   app.setNotFoundHandler((request, reply) => {

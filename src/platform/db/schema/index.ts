@@ -3,3 +3,4 @@ export * from './accounts.ts';
 export * from './workflows.ts';
 export * from './templates.ts';
 export * from './mail.ts';
+export * from './limits.ts';

@@ -1,0 +1,59 @@
+import { and, count, eq, gt, lt, max } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { attemptEvents } from '../db/schema/index.ts';
+
+/**
+ * A limit on counted events: at most `max` events for one subject within `windowSeconds`. Once reached,
+ * the subject stays locked until `windowSeconds` after its latest event (RUNTIME.md "Accounts": locked
+ * until 15 minutes after the last failure).
+ */
+export type AttemptRule = { scope: string; max: number; windowSeconds: number };
+
+/** RUNTIME.md "Accounts": 10 failed password or TOTP checks per account in 15 minutes, 100 per address. */
+export const SIGNIN_FAILURES_PER_ACCOUNT: AttemptRule = { scope: 'signin.account', max: 10, windowSeconds: 15 * 60 };
+export const SIGNIN_FAILURES_PER_ADDRESS: AttemptRule = { scope: 'signin.address', max: 100, windowSeconds: 15 * 60 };
+/** Wrong recipient passwords count like sign-in failures, per recipient row. */
+export const RECIPIENT_PASSWORD_FAILURES: AttemptRule = { scope: 'recipient.password', max: 10, windowSeconds: 15 * 60 };
+/** At most 5 wrong one-time codes per recipient per hour, across every code mailed (a resend does not reset it). */
+export const OTP_FAILURES_PER_RECIPIENT: AttemptRule = { scope: 'otp.failure', max: 5, windowSeconds: 60 * 60 };
+/** At most 10 one-time codes mailed per recipient per day. */
+export const OTP_SENDS_PER_RECIPIENT: AttemptRule = { scope: 'otp.send', max: 10, windowSeconds: 24 * 60 * 60 };
+
+/** The longest window above: events older than this count for nothing and may be deleted. */
+export const LONGEST_WINDOW_SECONDS = 24 * 60 * 60;
+
+export type AttemptCount = { count: number; latest: Date | null };
+
+export async function countAttempts(db: DbOrTx, rule: AttemptRule, subject: string, now = new Date()): Promise<AttemptCount> {
+  const since = new Date(now.getTime() - rule.windowSeconds * 1000);
+  const [row] = await db.select({ count: count(), latest: max(attemptEvents.occurredAt) }).from(attemptEvents)
+    .where(and(eq(attemptEvents.scope, rule.scope), eq(attemptEvents.subject, subject), gt(attemptEvents.occurredAt, since)));
+  return { count: Number(row?.count ?? 0), latest: row?.latest ? new Date(row.latest) : null };
+}
+
+/** Seconds until the subject may try again, or null when it is under the limit. */
+export async function lockedForSeconds(db: DbOrTx, rule: AttemptRule, subject: string, now = new Date()): Promise<number | null> {
+  const { count: n, latest } = await countAttempts(db, rule, subject, now);
+  if (n < rule.max || !latest) return null;
+  return Math.max(1, Math.ceil((latest.getTime() + rule.windowSeconds * 1000 - now.getTime()) / 1000));
+}
+
+/** The longest lock among several (rule, subject) pairs, or null when none is locked. */
+export async function longestLock(db: DbOrTx, checks: [AttemptRule, string][], now = new Date()): Promise<number | null> {
+  let longest: number | null = null;
+  for (const [rule, subject] of checks) {
+    const seconds = await lockedForSeconds(db, rule, subject, now);
+    if (seconds !== null && (longest === null || seconds > longest)) longest = seconds;
+  }
+  return longest;
+}
+
+/** Counts one event against each (rule, subject) pair. Written outside the caller's failing transaction on purpose. */
+export async function recordAttempts(db: DbOrTx, checks: [AttemptRule, string][]): Promise<void> {
+  if (checks.length === 0) return;
+  await db.insert(attemptEvents).values(checks.map(([rule, subject]) => ({ scope: rule.scope, subject })));
+}
+
+export async function deleteExpiredAttempts(db: DbOrTx, now = new Date()): Promise<void> {
+  await db.delete(attemptEvents).where(lt(attemptEvents.occurredAt, new Date(now.getTime() - LONGEST_WINDOW_SECONDS * 1000)));
+}
