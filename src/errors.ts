@@ -64,11 +64,29 @@ export const ERRORS = {
   LINK_EXPIRED: { status: 400, code: 16005, description: 'Link or code expired' },
   OTP_INVALID: { status: 400, code: 16006, description: 'OTP invalid or expired' },
   IDENTITY_NOT_VERIFIED: { status: 403, code: 16007, description: 'Identity not verified' },
-  OTP_RESEND_TOO_SOON: { status: 429, code: 16008, description: 'OTP resend too soon, wait 30 seconds' },
+  OTP_RESEND_TOO_SOON: { status: 429, code: 16008, description: 'OTP resend too soon' },
   SHARING_NOT_ALLOWED: { status: 400, code: 16009, description: 'Your plan does not allow sending documents' },
 } as const satisfies Record<string, { status: number; code: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/**
+ * SPEC.md "Errors", common conditions: clients match their errorDescription text ("Invalid document type",
+ * "Link or code expired", ...), so it never varies; what a service says about the case goes to responseBody.detail.
+ * The recipient-name condition (11001) is left out: SPEC.md describes its text as "a size-between-2-and-50 message",
+ * which is what each of its cases says.
+ */
+const SPEC_CONDITIONS = [
+  'PACKAGE_EXPIRED', 'INSUFFICIENT_CREDITS', 'SIGNATURE_QUOTA_EXCEEDED', 'SERVICE_PLAN_INACTIVE', 'LINK_EXPIRED', 'OTP_INVALID',
+  'OTP_RESEND_TOO_SOON', 'IDENTITY_NOT_VERIFIED', 'INVALID_DOCUMENT_TYPE', 'INVALID_WORKFLOW_STATUS',
+] as const satisfies readonly ErrorCode[];
+
+function withDetail(responseBody: unknown, detail: string): unknown {
+  if (responseBody === undefined || responseBody === null) return { detail };
+  if (Array.isArray(responseBody)) return { detail, items: responseBody };
+  if (typeof responseBody === 'object') return { ...responseBody, detail };
+  return { detail, value: responseBody };
+}
 
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -78,15 +96,20 @@ export class AppError extends Error {
   /** Sent as the Retry-After header (locks, throttles, a full queue, a seal still pending). */
   readonly retryAfterSeconds: number | undefined;
 
-  /** `description` overrides the table's default errorDescription; `responseBody` is extra payload for clients. */
+  /**
+   * `description` overrides the table's default errorDescription, except for SPEC.md's common conditions, whose
+   * errorDescription is always the condition's text: there the description becomes `responseBody.detail`.
+   * `responseBody` is extra payload for clients.
+   */
   constructor(code: ErrorCode, description?: string, responseBody?: unknown, options: { retryAfterSeconds?: number } = {}) {
     const entry = ERRORS[code];
-    super(description ?? entry.description);
+    const isCondition = (SPEC_CONDITIONS as readonly string[]).includes(code);
+    super(isCondition || description === undefined ? entry.description : description);
     this.name = 'AppError';
     this.code = code;
     this.status = entry.status;
     this.errorCode = entry.code;
-    this.responseBody = responseBody;
+    this.responseBody = isCondition && description !== undefined && description !== entry.description ? withDetail(responseBody, description) : responseBody;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

@@ -106,7 +106,8 @@ describe('PUT /document/v1/{docId} multipart: replace the PDF', () => {
       expect(res.body.message, `${name} ${res.body.errorDescription}`).toBe(message);
     }
     const docx = await replaceFile(t, owner.token, draft.documentId, 'Revised.docx', makeDocx());
-    expect(docx.body.errorDescription).toMatch(/replaced by a \.pdf/);
+    expect(docx.body.errorDescription).toBe('Invalid document type');
+    expect(docx.body.responseBody.detail).toMatch(/replaced by a \.pdf/);
 
     const missing = await sendMultipart(t, 'PUT', `/document/v1/${draft.documentId}`, owner.token, [{ name: 'other', data: 'x' }]);
     expect(missing.status).toBe(400);
@@ -157,7 +158,8 @@ describe('PUT /document/v1/{docId} JSON: rename', () => {
     const draft = await uploadedDraft(1);
     const res = await t.request('PUT', `/document/v1/${draft.documentId}`, { token: owner.token, body: { name: '  Master agreement v2  ' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: draft.documentId, documentName: 'Master agreement v2', name: 'Original', pages: 1 });
+    // The answer is the updated document: `name` is the document's new name; the workflow keeps its own.
+    expect(res.body).toMatchObject({ id: draft.documentId, documentName: 'Master agreement v2', name: 'Master agreement v2', workflowName: 'Original', pages: 1 });
     expect((await documentRow(draft.documentId)).name).toBe('Master agreement v2');
     const exactly50 = 'x'.repeat(50);
     expect((await t.request('PUT', `/document/v1/${draft.documentId}`, { token: owner.token, body: { name: ` ${exactly50} ` } })).body.documentName).toBe(exactly50);

@@ -33,7 +33,9 @@ describe('type', () => {
     for (const name of ['notes.txt', 'scan.png', 'contract', 'contract.pdf.zip', 'contract.pdfx', '.pdf.exe']) {
       const res = await uploadFile(t, owner.token, name, pdf);
       await expectRejected(res, 'INVALID_DOCUMENT_TYPE', name);
-      expect(res.body.errorDescription).toContain(name);
+      // SPEC.md's condition text stays fixed; what went wrong is in responseBody.detail.
+      expect(res.body.errorDescription).toBe('Invalid document type');
+      expect(res.body.responseBody.detail).toContain(name);
     }
   });
 
@@ -52,7 +54,7 @@ describe('type', () => {
   it('refuses a zip renamed .docx (no word/document.xml) as INVALID_DOCUMENT_TYPE, not a conversion error', async () => {
     const res = await uploadFile(t, owner.token, 'archive.docx', makePlainZip());
     await expectRejected(res, 'INVALID_DOCUMENT_TYPE');
-    expect(res.body.errorDescription).toContain('word/document.xml');
+    expect(res.body.responseBody.detail).toContain('word/document.xml');
   });
 });
 
