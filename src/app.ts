@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { createPlatform, type Platform, type PlatformOverrides } from './platform/platform.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerValidation } from './http/validation.ts';
+import { registerRequestId, requestId } from './http/request-id.ts';
 import { registerAuthentication, type RouteAuth } from './http/authenticate.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { ErrorResponse } from './http/schemas.ts';
@@ -64,6 +65,8 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
 
   const app = Fastify({
     logger: { level: config.logLevel },
+    genReqId: requestId,
+    requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     trustProxy: true,
     // Signing codes travel as path parameters; the default 100-character cap would answer 414 before any handler.
@@ -72,6 +75,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // 1. HTTP plumbing: errors, validation, who is calling, multipart, OpenAPI.
+  registerRequestId(app);
   registerErrorHandling(app);
   registerValidation(app, [ErrorResponse]);
   app.addSchema(ErrorResponse);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERRORS, type ErrorCode } from '../errors.ts';
+import { setRequestIdHeader } from './request-id.ts';
 
 /**
  * SPEC.md's standard error body. `message` carries the error's identifier (e.g. INVALID_WORKFLOW_STATUS)
@@ -12,9 +13,11 @@ export type ErrorBody = {
   errorCode: number;
   errorDescription: string;
   responseBody?: unknown;
+  /** The request's id (also in the X-Request-Id header and every log line of the request). */
+  requestId?: string;
 };
 
-export function errorBody(error: AppError): ErrorBody {
+export function errorBody(error: AppError, requestId?: string): ErrorBody {
   const body: ErrorBody = {
     httpStatusCode: error.status,
     success: false,
@@ -23,6 +26,7 @@ export function errorBody(error: AppError): ErrorBody {
     errorDescription: error.message,
   };
   if (error.responseBody !== undefined && error.responseBody !== null) body.responseBody = error.responseBody;
+  if (requestId) body.requestId = requestId;
   return body;
 }
 
@@ -64,11 +68,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: appError.code, description: appError.message }, 'request rejected');
     if (appError.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.ceil(appError.retryAfterSeconds)));
-    return reply.status(appError.status).type('application/json').send(errorBody(appError));
+    return reply.status(appError.status).type('application/json').send(errorBody(appError, request.id));
   });
   app.setNotFoundHandler((request, reply) => {
     const appError = new AppError('ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`);
-    return reply.status(404).type('application/json').send(errorBody(appError));
+    return reply.status(404).type('application/json').send(errorBody(appError, request.id));
   });
 }
 
@@ -76,7 +80,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * Errors the router raises before any route runs (a malformed URL, an over-long path parameter): the same
  * standard body, as a 400.
  */
-export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const appError = new AppError('BAD_REQUEST_BODY', error.message || 'Malformed request');
-  reply.status(appError.status).type('application/json').send(errorBody(appError));
+  setRequestIdHeader(reply);
+  reply.status(appError.status).type('application/json').send(errorBody(appError, request.id));
 }

@@ -8,6 +8,7 @@ export const ErrorResponse = Type.Object({
   errorCode: Type.Integer({ description: 'Numeric code from the error table' }),
   errorDescription: Type.String({ description: 'Human-readable description' }),
   responseBody: Type.Optional(Type.Unknown()),
+  requestId: Type.Optional(Type.String({ description: 'The request\'s id, as in the X-Request-Id header: quote it when reporting a problem' })),
 }, { $id: 'ErrorResponse', description: 'Standard error body; members that would be null are omitted.' });
 
 /** Responses every authenticated route can give, for the OpenAPI document. */

@@ -39,8 +39,16 @@ export const users = pgTable('users', {
   /** Last accepted 30-second TOTP step, so a code is accepted once. */
   totpLastStep: integer(),
   locale: text().notNull().default('en'),
+  /**
+   * When the owner of the address proved it by opening the mailed verification link; null until then. Until it
+   * is set, workflows others address to this email are reachable only through their signing links (RUNTIME.md).
+   */
+  emailVerifiedAt: timestamp({ withTimezone: true }),
+  /** SHA-256 (hex) of the pending verification code; kept after use so that reopening the link still answers 200. */
+  emailVerificationHash: text(),
+  emailVerificationExpiresAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('users_email_key').on(t.email)]);
+}, (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_email_verification_hash_key').on(t.emailVerificationHash)]);
 
 export const organizations = pgTable('organizations', {
   id: integer().primaryKey().generatedAlwaysAsIdentity(),
@@ -96,6 +104,8 @@ export const refreshTokens = pgTable('refresh_tokens', {
   claims: jsonb(),
   rememberMe: boolean().notNull().default(false),
   expiresAt: timestamp({ withTimezone: true }).notNull(),
+  /** The end of the whole family (sign-in): rotation carries it over unchanged, so refreshing never extends a session. */
+  sessionExpiresAt: timestamp({ withTimezone: true }).notNull(),
   rotatedAt: timestamp({ withTimezone: true }),
   revokedAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
