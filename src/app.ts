@@ -8,6 +8,7 @@ import { registerValidation } from './http/validation.ts';
 import { registerRequestId, requestId } from './http/request-id.ts';
 import { registerAuthentication, type RouteAuth } from './http/authenticate.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { applySecurityHeaders, registerSecurityHeaders } from './http/security-headers.ts';
 import { ErrorResponse } from './http/schemas.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
@@ -50,9 +51,17 @@ import { delegateRoutes } from './modules/signing/delegate.routes.ts';
 import { createCeremonyService } from './modules/signing/ceremony.service.ts';
 import { ceremonyRoutes } from './modules/signing/ceremony.routes.ts';
 import { defineSealJob } from './modules/signing/seal-job.ts';
+import { createSigningOverviewService } from './modules/signing/signing-overview.service.ts';
+import { signingOverviewRoutes } from './modules/signing/signing-overview.routes.ts';
+import { webAppRoutes } from './modules/webapp/webapp.routes.ts';
 
 /** Uploads above this are refused (SPEC.md Limits). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
+
+/** TRUST_PROXY as a hop count: the service is reachable only through that many proxies, the nearest first. */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
 
 export type App = { app: FastifyInstance; platform: Platform; routes: RouteAuth[]; close(): Promise<void> };
 
@@ -62,21 +71,29 @@ export type App = { app: FastifyInstance; platform: Platform; routes: RouteAuth[
  */
 export async function buildApp(config: Config, overrides: PlatformOverrides = {}): Promise<App> {
   const platform = await createPlatform(config, overrides);
+  const securityHeaders = { https: config.publicUrl.startsWith('https:') };
 
   const app = Fastify({
     logger: { level: config.logLevel },
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the proxies TRUST_PROXY names; otherwise the audit trail records the socket's peer.
+    // Fastify refuses a bare hop count (it cannot vouch for the peer), so a count becomes "trust the first n hops".
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Signing codes travel as path parameters; the default 100-character cap would answer 414 before any handler.
     routerOptions: { maxParamLength: 2048 },
-    frameworkErrors,
+    // Router errors skip the onSend hooks, so they get the security headers here.
+    frameworkErrors: (error, request, reply) => {
+      applySecurityHeaders(reply, securityHeaders);
+      frameworkErrors(error, request, reply);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // 1. HTTP plumbing: errors, validation, who is calling, multipart, OpenAPI.
   registerRequestId(app);
   registerErrorHandling(app);
+  registerSecurityHeaders(app, securityHeaders);
   registerValidation(app, [ErrorResponse]);
   app.addSchema(ErrorResponse);
   const routes = registerAuthentication(app, platform.tokens);
@@ -130,6 +147,8 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(identityRoutes(identity));
   await app.register(declineRoutes(declines));
   await app.register(delegateRoutes(delegations));
+  await app.register(signingOverviewRoutes(createSigningOverviewService({ db: platform.db })));
+  await app.register(webAppRoutes());
 
   // 4. Start-up work: seed data, then the job workers.
   await billing.ensurePresetPackages();

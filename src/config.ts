@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 
 /**
@@ -21,7 +22,16 @@ export type Config = {
   logLevel: string;
   /** How often job workers poll when no notification wakes them (seconds). */
   jobPollSeconds: number;
+  /**
+   * Which peers may set X-Forwarded-For (the client address the audit trail records): false (no proxy, the
+   * socket's address), a hop count, or addresses/CIDRs (and proxy-addr's names loopback, linklocal, uniquelocal).
+   */
+  trustProxy: TrustProxy;
+  /** Uploads and replacements per account per rolling minute before 503 UPLOAD_RATE_LIMITED. */
+  uploadsPerMinute: number;
 };
+
+export type TrustProxy = false | number | string[];
 
 function parseBoolean(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
@@ -32,6 +42,39 @@ function parsePort(value: string | undefined): number {
   const port = Number(value ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${value}`);
   return port;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: unset, `false`/`off`/`0`: no proxy is trusted; a whole number: that many hops in front of the
+ * service; otherwise a comma-separated list of addresses or CIDRs. `true` (trust whoever connects) is refused,
+ * since it lets any client write its own address into the evidence.
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = (value ?? '').trim();
+  if (text === '' || ['false', 'off', 'no', '0'].includes(text.toLowerCase())) return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  if (['true', 'yes', 'on'].includes(text.toLowerCase())) {
+    throw new Error('TRUST_PROXY=true would trust X-Forwarded-For from any client; give the number of proxies in front of the service or their addresses/CIDRs');
+  }
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (PROXY_NAMES.includes(entry)) continue;
+    const [address, bits, extra] = entry.split('/');
+    const family = net.isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || extra !== undefined) throw new Error(`TRUST_PROXY: "${entry}" is not an IP address, a CIDR or one of ${PROXY_NAMES.join(', ')}`);
+  }
+  return entries;
+}
+
+function parsePositiveInteger(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a whole number of at least 1, got ${value}`);
+  return number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -50,5 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sofficePath: env.SOFFICE_PATH || 'soffice',
     logLevel: env.LOG_LEVEL || 'info',
     jobPollSeconds: Number(env.JOB_POLL_SECONDS || 0.5),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    uploadsPerMinute: parsePositiveInteger('UPLOADS_PER_MINUTE', env.UPLOADS_PER_MINUTE, 30),
   };
 }
