@@ -9,6 +9,12 @@ import { AppError } from '../../errors.ts';
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 /** Refresh-token lifetime: one day, or 30 days when the user chose "remember me". */
 export const REFRESH_SECONDS = { short: 24 * 3600, rememberMe: 30 * 24 * 3600 } as const;
+/**
+ * Absolute lifetime of a session (one refresh family, from sign-in): rotation never moves it, so a stolen or
+ * forgotten session ends on its own. 30 days with "remember me", 12 hours (a working day) without; guest and
+ * business-app sessions have no "remember me". A guest session also ends with its signing link (`notAfter`).
+ */
+export const SESSION_SECONDS = { short: 12 * 3600, rememberMe: 30 * 24 * 3600 } as const;
 
 export type SessionTokens = {
   accessToken: string;
@@ -27,27 +33,44 @@ export type SessionSubject = {
   /** USER / CLIENT: organization; GUEST: recipientId + workflowId; CLIENT: appId. */
   claims: SessionClaims;
   rememberMe?: boolean;
+  /** A new session ends no later than this (a guest session: its signing link's expiry). */
+  notAfter?: Date;
 };
 
 export function hashRefreshToken(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
 
-/** Signs an access token and stores a new refresh token (hashed) starting a new family. */
-export async function issueSession(db: DbOrTx, tokens: TokenSigner, subject: SessionSubject, familyId: string = crypto.randomUUID()): Promise<SessionTokens> {
+/** The family a rotated token continues: its id and its fixed end. */
+type Family = { familyId: string; sessionExpiresAt: Date };
+
+/**
+ * Signs an access token and stores a new refresh token (hashed), starting a new family unless `family` is
+ * given (rotation). Neither token outlives the family's end: the access token's lifetime is cut to it too.
+ */
+export async function issueSession(db: DbOrTx, tokens: TokenSigner, subject: SessionSubject, family?: Family): Promise<SessionTokens> {
   const rememberMe = subject.rememberMe ?? false;
+  const now = Date.now();
+  const sessionExpiresAt = family?.sessionExpiresAt ?? new Date(Math.min(
+    now + (rememberMe ? SESSION_SECONDS.rememberMe : SESSION_SECONDS.short) * 1000,
+    subject.notAfter?.getTime() ?? Infinity,
+  ));
+  const secondsLeft = Math.floor((sessionExpiresAt.getTime() - now) / 1000);
+  if (secondsLeft <= 0) throw new AppError('INVALID_REFRESH_TOKEN', 'The session has ended; sign in again');
   const refreshToken = crypto.randomBytes(32).toString('base64url');
   await db.insert(refreshTokens).values({
     userId: subject.userId,
-    familyId,
+    familyId: family?.familyId ?? crypto.randomUUID(),
     tokenHash: hashRefreshToken(refreshToken),
     tokenType: subject.type,
     claims: subject.claims,
     rememberMe,
-    expiresAt: new Date(Date.now() + (rememberMe ? REFRESH_SECONDS.rememberMe : REFRESH_SECONDS.short) * 1000),
+    expiresAt: new Date(Math.min(now + (rememberMe ? REFRESH_SECONDS.rememberMe : REFRESH_SECONDS.short) * 1000, sessionExpiresAt.getTime())),
+    sessionExpiresAt,
   });
-  const accessToken = await tokens.sign({ sub: String(subject.userId), type: subject.type, ...subject.claims }, ACCESS_TOKEN_SECONDS);
-  return { accessToken, tokenType: 'Bearer', expiry: ACCESS_TOKEN_SECONDS, refreshToken, rememberMe };
+  const expiry = Math.min(ACCESS_TOKEN_SECONDS, secondsLeft);
+  const accessToken = await tokens.sign({ sub: String(subject.userId), type: subject.type, ...subject.claims }, expiry);
+  return { accessToken, tokenType: 'Bearer', expiry, refreshToken, rememberMe };
 }
 
 const REUSED = 'Refresh token was already used; the session has been revoked';
@@ -84,7 +107,7 @@ export async function rotateSession(
     const [claimed] = await tx.update(refreshTokens).set({ rotatedAt: new Date() })
       .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt))).returning();
     if (!claimed) return null;
-    return issueSession(tx, tokens, subject, row.familyId);
+    return issueSession(tx, tokens, subject, { familyId: row.familyId, sessionExpiresAt: row.sessionExpiresAt });
   });
   if (rotated) return rotated;
   await revokeFamily(db, row.familyId);
