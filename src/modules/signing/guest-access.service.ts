@@ -47,7 +47,8 @@ export function createGuestAccessService(deps: { db: Db; tokens: TokenSigner; co
           context,
         });
       }
-      const session = await issueSession(tx, tokens, { userId: recipient.userId, type: 'GUEST', claims: { recipientId: recipient.id, workflowId: workflow.id } });
+      // The session ends with the link at the latest (RUNTIME.md, sessions: docs/decisions.md).
+      const session = await issueSession(tx, tokens, { userId: recipient.userId, type: 'GUEST', claims: { recipientId: recipient.id, workflowId: workflow.id }, notAfter: opened.expiresAt });
       return { ...session, userId: recipient.userId, workflowId: workflow.id, recipientId: recipient.id };
     });
   }
