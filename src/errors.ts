@@ -66,6 +66,8 @@ export const ERRORS = {
   IDENTITY_NOT_VERIFIED: { status: 403, code: 16007, description: 'Identity not verified' },
   OTP_RESEND_TOO_SOON: { status: 429, code: 16008, description: 'OTP resend too soon' },
   SHARING_NOT_ALLOWED: { status: 400, code: 16009, description: 'Your plan does not allow sending documents' },
+  /** Identity step-up caps across codes (5 wrong codes an hour, 10 codes mailed a day); answered with Retry-After. 429 stays the resend throttle's. */
+  OTP_LIMIT_REACHED: { status: 400, code: 16010, description: 'Too many one-time codes; try again later' },
 } as const satisfies Record<string, { status: number; code: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

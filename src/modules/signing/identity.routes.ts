@@ -27,7 +27,9 @@ export function identityRoutes(identity: IdentityService): FastifyPluginAsyncTyp
         tags: ['Sending and signing'],
         summary: 'Mail a one-time code to the recipient (identity step-up)',
         description: `${CALLER} No body. Mails a ${OTP_RULES.digits}-digit code (mail kind OTP) valid ${OTP_RULES.lifetimeMinutes} minutes for ${OTP_RULES.maxAttempts} attempts; `
-          + `it replaces any earlier code. Another code within ${OTP_RULES.resendSeconds} seconds: 429 OTP_RESEND_TOO_SOON (16008) with responseBody.resendAfterSeconds.`,
+          + `it replaces any earlier code. Another code within ${OTP_RULES.resendSeconds} seconds: 429 OTP_RESEND_TOO_SOON (16008) with responseBody.resendAfterSeconds and Retry-After. `
+          + `At most ${OTP_RULES.sendsPerDay} codes per recipient in 24 hours, and none while the recipient has entered ${OTP_RULES.failuresPerHour} wrong codes within the hour: `
+          + '400 OTP_LIMIT_REACHED (16010) with a Retry-After header and responseBody {limit: CODES_PER_DAY or WRONG_CODES_PER_HOUR, retryAfterSeconds}.',
         params: WorkflowIdParams,
         response: { 200: SendOtpResponse, ...errorResponses, 429: Type.Ref('ErrorResponse') },
       },
@@ -43,7 +45,9 @@ export function identityRoutes(identity: IdentityService): FastifyPluginAsyncTyp
         summary: 'Verify the one-time code',
         description: `${CALLER} Right code: 200 {verified: true}; the recipient may then sign, approve and decline (before: 403 IDENTITY_NOT_VERIFIED). `
           + `Wrong, expired (after ${OTP_RULES.lifetimeMinutes} minutes), already used, or none requested: 400 OTP_INVALID with responseBody.attemptsLeft. `
-          + `After ${OTP_RULES.maxAttempts} wrong codes the code is dead: request a new one.`,
+          + `After ${OTP_RULES.maxAttempts} wrong tries the code is dead: request a new one. A new code does not reset the recipient's budget of `
+          + `${OTP_RULES.failuresPerHour} wrong codes per hour (across codes; attemptsLeft counts the smaller of the two): once used up, every verification, `
+          + 'the right code included, answers 400 OTP_LIMIT_REACHED (16010) with Retry-After until an hour after the last wrong code.',
         params: WorkflowIdParams,
         body: VerifyOtpBody,
         response: { 200: VerifyOtpResponse, ...errorResponses },

@@ -2,15 +2,25 @@ import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
-import type { Db } from '../../platform/db/client.ts';
+import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { identityChallenges, recipients } from '../../platform/db/schema/index.ts';
+import { OTP_FAILURES_PER_RECIPIENT, OTP_SENDS_PER_RECIPIENT, countAttempts, lockedForSeconds, recordAttempts } from '../../platform/limits/attempts.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { recipientAllowedToAct } from './acting-recipient.ts';
 import { otpMail } from './signing-mails.ts';
 
-/** SPEC.md Limits: 6 digits, 10-minute lifetime, 5 attempts, 30-second resend throttle. */
-export const OTP_RULES = { digits: 6, lifetimeMinutes: 10, maxAttempts: 5, resendSeconds: 30 } as const;
+/**
+ * SPEC.md Limits: 6 digits, 10-minute lifetime, 5 attempts, 30-second resend throttle. Across codes (issue 7):
+ * 5 wrong codes per recipient per hour and 10 codes mailed per recipient per day, so a resend never buys
+ * a fresh guessing budget.
+ */
+export const OTP_RULES = {
+  digits: 6, lifetimeMinutes: 10, maxAttempts: 5, resendSeconds: 30,
+  failuresPerHour: OTP_FAILURES_PER_RECIPIENT.max, sendsPerDay: OTP_SENDS_PER_RECIPIENT.max,
+} as const;
+
+type OtpLimit = 'WRONG_CODES_PER_HOUR' | 'CODES_PER_DAY';
 
 type ChallengeRow = typeof identityChallenges.$inferSelect;
 
@@ -55,20 +65,41 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
   }
 
   /**
-   * Mails a new code, replacing any earlier one (its attempts start again at 0). A new code may be asked for
-   * also after verification; verification stays recorded. Within 30 seconds of the last code: 429.
+   * The cross-code caps, longest first: while the recipient has used up its wrong codes for the hour, or its
+   * codes for the day, neither a new code nor a verification is possible (OTP_LIMIT_REACHED, Retry-After).
+   */
+  async function assertUnderOtpLimits(tx: DbOrTx, recipient: RecipientRow, now: Date, checkSends: boolean): Promise<void> {
+    const subject = String(recipient.id);
+    const wrongCodesLock = await lockedForSeconds(tx, OTP_FAILURES_PER_RECIPIENT, subject, now);
+    const codesMailedLock = checkSends ? await lockedForSeconds(tx, OTP_SENDS_PER_RECIPIENT, subject, now) : null;
+    const [limit, retryAfterSeconds]: [OtpLimit, number | null] = (codesMailedLock ?? 0) > (wrongCodesLock ?? 0)
+      ? ['CODES_PER_DAY', codesMailedLock]
+      : ['WRONG_CODES_PER_HOUR', wrongCodesLock];
+    if (retryAfterSeconds === null) return;
+    const reason = limit === 'CODES_PER_DAY'
+      ? `${OTP_RULES.sendsPerDay} codes were mailed within 24 hours`
+      : `${OTP_RULES.failuresPerHour} wrong codes were entered within an hour`;
+    throw new AppError('OTP_LIMIT_REACHED', `Too many one-time codes: ${reason}; try again in ${retryAfterSeconds} seconds`,
+      { limit, retryAfterSeconds, attemptsLeft: 0 }, { retryAfterSeconds });
+  }
+
+  /**
+   * Mails a new code, replacing any earlier one. The code's own 5 attempts start again, but the hourly budget
+   * of wrong codes does not, and every code mailed counts against the daily cap. A new code may be asked
+   * for also after verification; verification stays recorded. Within 30 seconds of the last code: 429.
    */
   async function sendOtp(caller: Caller, workflowId: number): Promise<{ expiresAt: Date; resendAfterSeconds: number }> {
     const result = await db.transaction(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const recipient = stepUpRecipient(access);
       const now = clock();
+      await assertUnderOtpLimits(tx, recipient, now, true);
       const [previous] = await tx.select().from(identityChallenges).where(eq(identityChallenges.recipientId, recipient.id));
       if (previous) {
         const waitMs = previous.sentAt.getTime() + OTP_RULES.resendSeconds * 1000 - now.getTime();
         if (waitMs > 0) {
           const resendAfterSeconds = Math.ceil(waitMs / 1000);
-          throw new AppError('OTP_RESEND_TOO_SOON', `OTP resend too soon, wait ${resendAfterSeconds} seconds`, { resendAfterSeconds });
+          throw new AppError('OTP_RESEND_TOO_SOON', `OTP resend too soon, wait ${resendAfterSeconds} seconds`, { resendAfterSeconds }, { retryAfterSeconds: resendAfterSeconds });
         }
       }
       const code = String(crypto.randomInt(0, 10 ** OTP_RULES.digits)).padStart(OTP_RULES.digits, '0');
@@ -77,6 +108,8 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
       await tx.insert(identityChallenges).values({ recipientId: recipient.id, ...values })
         .onConflictDoUpdate({ target: identityChallenges.recipientId, set: values });
       await outbox.enqueue(tx, otpMail({ workflow: access.workflow, recipient, code, lifetimeMinutes: OTP_RULES.lifetimeMinutes }));
+      // Counted in the transaction that mails the code, under the workflow row lock: racing sends count exactly.
+      await recordAttempts(tx, [[OTP_SENDS_PER_RECIPIENT, String(recipient.id)]]);
       return { expiresAt, resendAfterSeconds: OTP_RULES.resendSeconds };
     });
     outbox.notify();
@@ -84,15 +117,17 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
   }
 
   /**
-   * Checks a code against the live challenge. A wrong code uses up one of 5 attempts, and that count commits
-   * even though the call fails; after the fifth, or after 10 minutes, or once used, the challenge is dead
-   * and a new code must be requested. Success records identityVerifiedAt on the recipient.
+   * Checks a code against the live challenge. A wrong code uses up one of the code's 5 attempts and one of
+   * the recipient's 5 wrong codes per hour, and both counts commit even though the call fails; after the
+   * code's fifth, or after 10 minutes, or once used, the challenge is dead and a new code must be requested;
+   * after the hour's fifth, no code verifies until the hour has passed. Success records identityVerifiedAt.
    */
   async function verifyOtp(caller: Caller, workflowId: number, submitted: string | number): Promise<{ verified: true }> {
     const outcome = await db.transaction(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const recipient = stepUpRecipient(access);
       const now = clock();
+      await assertUnderOtpLimits(tx, recipient, now, false);
       const [challenge] = await tx.select().from(identityChallenges).where(eq(identityChallenges.recipientId, recipient.id));
       const dead = deadReason(challenge, now);
       if (dead !== null || !challenge) return { failure: dead ?? 'no code was requested', attemptsLeft: 0 };
@@ -100,8 +135,11 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
       if (code === null || !otpMatches(challenge.codeHash, recipient.id, code)) {
         const [counted] = await tx.update(identityChallenges).set({ attempts: sql`${identityChallenges.attempts} + 1` })
           .where(eq(identityChallenges.id, challenge.id)).returning();
-        const attemptsLeft = Math.max(0, OTP_RULES.maxAttempts - counted.attempts);
-        return { failure: attemptsLeft > 0 ? `Wrong code; ${attemptsLeft} attempt(s) left` : 'Wrong code; no attempts left, request a new code', attemptsLeft };
+        await recordAttempts(tx, [[OTP_FAILURES_PER_RECIPIENT, String(recipient.id)]]);
+        const hourly = await countAttempts(tx, OTP_FAILURES_PER_RECIPIENT, String(recipient.id), now);
+        const attemptsLeft = Math.max(0, Math.min(OTP_RULES.maxAttempts - counted.attempts, OTP_RULES.failuresPerHour - hourly.count));
+        const exhausted = hourly.count >= OTP_RULES.failuresPerHour ? `no attempts left; try again in an hour` : 'no attempts left, request a new code';
+        return { failure: attemptsLeft > 0 ? `Wrong code; ${attemptsLeft} attempt(s) left` : `Wrong code; ${exhausted}`, attemptsLeft };
       }
       await tx.update(identityChallenges).set({ verifiedAt: now }).where(eq(identityChallenges.id, challenge.id));
       await tx.update(recipients).set({ identityVerifiedAt: now }).where(eq(recipients.id, recipient.id));
