@@ -1,8 +1,14 @@
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
+import { PRIVATE_UMASK, restrictDataDir } from './platform/storage/data-dir.ts';
 
+// Whatever this process creates without an explicit mode (PGlite's data files, libraries' scratch files) is
+// owner-only; DATA_DIR holds keys, signing links and contracts.
+process.umask(PRIVATE_UMASK);
 const config = loadConfig();
+const loosened = restrictDataDir(config.dataDir);
 const { app, close } = await buildApp(config);
+if (loosened > 0) app.log.warn(`DATA_DIR ${config.dataDir}: took group/other permissions away from ${loosened} existing entries`);
 await app.listen({ port: config.port, host: config.host });
 
 let stopping = false;

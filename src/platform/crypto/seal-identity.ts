@@ -48,7 +48,7 @@ const cache = new Map<string, Promise<SealIdentity>>();
  * digitalSignature/nonRepudiation), reuses afterwards; safe when two processes start together.
  *
  * Layout: keys/seal-ca/ holds the root CA, keys/seal-<yyyymmdd>/ a seal certificate (certificate.pem: the
- * seal certificate followed by its issuers; private-key.pem: PKCS#8, mode 0600). A directory appears only
+ * seal certificate followed by its issuers; private-key.pem: PKCS#8; both mode 0600). A directory appears only
  * whole, by renaming a finished temporary directory, so no reader sees half an identity, and of two
  * processes creating the same one the first rename wins and the other adopts it. The newest seal
  * directory that is valid for more than 30 days is used (else a new one is issued), which also lets an
@@ -119,7 +119,7 @@ async function publishOnce(keysDir: string, name: string, create: () => Promise<
   const created = await create();
   const tempDir = await fs.mkdtemp(path.join(keysDir, `.tmp-${name}-`));
   try {
-    await writeFileDurably(path.join(tempDir, CERTIFICATE_FILE), created.der.map((d) => pemEncode(d, 'CERTIFICATE')).join(''), 0o644);
+    await writeFileDurably(path.join(tempDir, CERTIFICATE_FILE), created.der.map((d) => pemEncode(d, 'CERTIFICATE')).join(''), 0o600);
     await writeFileDurably(path.join(tempDir, KEY_FILE), pemEncode(created.keyDer, 'PRIVATE KEY'), 0o600);
     await fs.chmod(tempDir, 0o700);
     try {

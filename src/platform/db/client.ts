@@ -7,6 +7,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
+import { restrictDataDir } from '../storage/data-dir.ts';
 
 /**
  * Both drivers expose the same Drizzle PostgreSQL API; the PGlite database is typed as the node-postgres
@@ -73,8 +74,11 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
 }
 
 async function openPglite(options: DatabaseOptions): Promise<Database> {
-  if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
+  if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true, mode: 0o700 });
   const client = await PGlite.create(options.pgliteDir, options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {});
+  // PGlite writes a new data directory's initial files with mode 0666 (files PostgreSQL creates later are 0600),
+  // so the directory is made owner-only once it exists: the database is the service's alone.
+  if (options.pgliteDir) restrictDataDir(options.pgliteDir);
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
   await migratePglite(db as any, { migrationsFolder });
   return {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/data-dir.ts';
 
 export type MailMessage = {
   from: string;
@@ -26,15 +27,18 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
   };
 }
 
-/** No SMTP configured: each mail is written as an .eml file under DATA_DIR/outbox/ and logged. */
+/**
+ * No SMTP configured: each mail is written as an .eml file under DATA_DIR/outbox/ and logged. The files hold live
+ * signing links and one-time codes, so they are readable by the service's user alone.
+ */
 export function createFileTransport(outboxDir: string, log: (line: string) => void): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message) {
       const info = await transporter.sendMail(toNodemailer(message));
-      await fsp.mkdir(outboxDir, { recursive: true });
+      await fsp.mkdir(outboxDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const file = path.join(outboxDir, `${Date.now()}-${crypto.randomUUID()}.eml`);
-      await fsp.writeFile(`${file}.tmp`, info.message as Buffer);
+      await fsp.writeFile(`${file}.tmp`, info.message as Buffer, { mode: PRIVATE_FILE_MODE });
       await fsp.rename(`${file}.tmp`, file);
       log(`mail to ${message.to} "${message.subject}" written to ${file}`);
     },

@@ -5,14 +5,16 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type BlobStore, type StagedBlob } from './blob-store.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './data-dir.ts';
 
 /**
  * Blobs under DATA_DIR/blobs/ab/abcdef…. New content is written to DATA_DIR/blobs/tmp first and renamed into
- * place (same file system, so the rename is atomic): a reader never sees half a file.
+ * place (same file system, so the rename is atomic): a reader never sees half a file. Directories are 0700 and
+ * files 0600: the blobs are people's contracts.
  */
 export function createFsBlobStore(root: string): BlobStore {
   const tmpDir = path.join(root, 'tmp');
-  fs.mkdirSync(tmpDir, { recursive: true });
+  fs.mkdirSync(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const pathOf = (key: string) => {
     if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`invalid blob key ${key}`);
     return path.join(root, key.slice(0, 2), key);
@@ -32,7 +34,7 @@ export function createFsBlobStore(root: string): BlobStore {
       },
     });
     try {
-      await pipeline(stream, meter, fs.createWriteStream(tmpFile));
+      await pipeline(stream, meter, fs.createWriteStream(tmpFile, { mode: PRIVATE_FILE_MODE }));
     } catch (error) {
       await fsp.rm(tmpFile, { force: true });
       throw error;
@@ -42,7 +44,7 @@ export function createFsBlobStore(root: string): BlobStore {
 
   async function stageBytes(bytes: Uint8Array): Promise<StagedBlob> {
     const tmpFile = scratchFile();
-    await fsp.writeFile(tmpFile, bytes);
+    await fsp.writeFile(tmpFile, bytes, { mode: PRIVATE_FILE_MODE });
     return { key: crypto.createHash('sha256').update(bytes).digest('hex'), size: bytes.byteLength, path: tmpFile };
   }
 
@@ -52,7 +54,7 @@ export function createFsBlobStore(root: string): BlobStore {
     if (fs.existsSync(target)) {
       await fsp.rm(staged.path, { force: true });
     } else {
-      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
       await fsp.rename(staged.path, target);
     }
     return { key: staged.key, size: staged.size };
