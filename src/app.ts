@@ -29,6 +29,8 @@ import { createDocumentListService } from './modules/documents/document-list.ser
 import { documentListRoutes } from './modules/documents/document-list.routes.ts';
 import { createDocumentService } from './modules/documents/documents.service.ts';
 import { documentRoutes } from './modules/documents/documents.routes.ts';
+import { createCloudImportService } from './modules/cloud-import/cloud-import.service.ts';
+import { cloudImportRoutes } from './modules/cloud-import/cloud-import.routes.ts';
 import { createCommentService } from './modules/comments/comments.service.ts';
 import { commentRoutes } from './modules/comments/comments.routes.ts';
 import { createFolderService } from './modules/folders/folders.service.ts';
@@ -104,6 +106,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const workflowSettings = createWorkflowService({ db: platform.db });
   const documentList = createDocumentListService({ db: platform.db });
   const documents = createDocumentService({ db: platform.db, blobs: platform.blobs, sofficePath: config.sofficePath, uploadLimitBytes: UPLOAD_LIMIT_BYTES });
+  const cloudImport = createCloudImportService({ outbound: platform.outbound, blobs: platform.blobs, allowedHosts: config.cloudImportAllowedHosts });
   const comments = createCommentService({ db: platform.db, log: platform.log });
   const folders = createFolderService({ db: platform.db });
   const recipients = createRecipientService({ db: platform.db });
@@ -132,6 +135,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(workflowRoutes(workflowSettings));
   await app.register(documentListRoutes(documentList));
   await app.register(documentRoutes(documents, documentList));
+  await app.register(cloudImportRoutes(cloudImport));
   await app.register(commentRoutes(comments));
   await app.register(folderRoutes(folders));
   await app.register(recipientRoutes(recipients));

@@ -29,7 +29,14 @@ export type Config = {
   trustProxy: TrustProxy;
   /** Uploads and replacements per account per rolling minute before 503 UPLOAD_RATE_LIMITED. */
   uploadsPerMinute: number;
+  /** Hosts (`name`, `*.domain`, optionally `:port`) that GET /document/v1/cloud-import/box may fetch from. */
+  cloudImportAllowedHosts: string[];
+  /** Lets outbound requests (cloud import, webhooks, revocation checks) reach private and loopback addresses: tests only. */
+  outboundAllowPrivate: boolean;
 };
+
+/** The box provider's shared-link and download hosts. */
+export const DEFAULT_CLOUD_IMPORT_HOSTS = ['app.box.com', '*.app.box.com', 'dl.boxcloud.com', '*.boxcloud.com'];
 
 export type TrustProxy = false | number | string[];
 
@@ -95,5 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollSeconds: Number(env.JOB_POLL_SECONDS || 0.5),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     uploadsPerMinute: parsePositiveInteger('UPLOADS_PER_MINUTE', env.UPLOADS_PER_MINUTE, 30),
+    cloudImportAllowedHosts: env.CLOUD_IMPORT_ALLOWED_HOSTS
+      ? env.CLOUD_IMPORT_ALLOWED_HOSTS.split(',').map((host) => host.trim()).filter(Boolean)
+      : DEFAULT_CLOUD_IMPORT_HOSTS,
+    outboundAllowPrivate: parseBoolean(env.OUTBOUND_ALLOW_PRIVATE, false),
   };
 }

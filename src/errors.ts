@@ -37,6 +37,10 @@ export const ERRORS = {
   DOCUMENT_CONVERSION_FAILED: { status: 400, code: 12006, description: 'The Word document could not be converted to PDF' },
   /** A replacement PDF lacks a page that a field sits on, or a page is now too small for it; responseBody.fieldIds names them. */
   FIELDS_OUTSIDE_DOCUMENT: { status: 400, code: 12007, description: 'Fields would lie outside the pages of the replacement file' },
+  /** SPEC.md: a cloud-import link that is not https or not on an allowed host (checked at every redirect): 400. */
+  CLOUD_IMPORT_LINK_REFUSED: { status: 400, code: 12008, description: 'The link must be https and on an allowed host' },
+  /** SPEC.md: an unreadable link, more than 5 redirects or more than 25 MB: 500. */
+  CLOUD_IMPORT_FAILED: { status: 500, code: 12009, description: 'The linked file could not be imported' },
 
   INVALID_WORKFLOW_OWNER: { status: 400, code: 13001, description: 'Invalid workflow owner' },
   INVALID_WORKFLOW_STATUS: { status: 400, code: 13002, description: 'Invalid workflow status' },

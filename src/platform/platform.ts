@@ -6,6 +6,7 @@ import { createOutbox, defineMailDelivery, type Outbox } from './mail/outbox.ts'
 import { createFileTransport, createSmtpTransport, type MailTransport } from './mail/transport.ts';
 import { createFsBlobStore } from './storage/fs-blob-store.ts';
 import type { BlobStore } from './storage/blob-store.ts';
+import { createOutbound, type Outbound } from './outbound/outbound.ts';
 import { createTokenSigner, loadTokenSecret, type TokenSigner } from './auth/jwt.ts';
 
 /** The adapters to the outside world, built once at start and handed to each module's service. */
@@ -19,10 +20,12 @@ export type Platform = {
   tokens: TokenSigner;
   /** The platform's own mail transport (SMTP_URL, or .eml files). */
   mailTransport: MailTransport;
+  /** Requests to addresses users and partners supply (cloud import, webhooks, revocation checks), under the SSRF rules. */
+  outbound: Outbound;
   log: (message: string, error?: unknown) => void;
 };
 
-export type PlatformOverrides = { database?: Database; log?: Platform['log'] };
+export type PlatformOverrides = { database?: Database; log?: Platform['log']; outbound?: Outbound };
 
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const log = overrides.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
@@ -39,6 +42,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     blobs,
     tokens: createTokenSigner(loadTokenSecret(config.dataDir, config.jwtSecret)),
     mailTransport,
+    outbound: overrides.outbound ?? createOutbound({ allowPrivate: config.outboundAllowPrivate }),
     log,
   };
   defineMailDelivery({

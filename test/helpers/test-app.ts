@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { buildApp, type App } from '../../src/app.ts';
+import type { PlatformOverrides } from '../../src/platform/platform.ts';
 import { openDatabase, type Database } from '../../src/platform/db/client.ts';
 import { mailOutbox } from '../../src/platform/db/schema/index.ts';
 
@@ -24,11 +25,11 @@ export type TestApp = App & {
  * A fresh service for one test file: its own DATA_DIR and its own database (a copy of the migrated
  * embedded template, or a new database on the PostgreSQL server named by DATABASE_URL).
  */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, platformOverrides: Omit<PlatformOverrides, 'database' | 'log'> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-test-'));
   const database = await openTestDatabase();
   const config: Config = { ...loadConfig({}), dataDir, logLevel: 'silent', jobPollSeconds: 0.5, databaseUrl: undefined, ...overrides };
-  const built = await buildApp(config, { database, log: () => {} });
+  const built = await buildApp(config, { ...platformOverrides, database, log: () => {} });
   const testApp: TestApp = {
     ...built,
     config,
