@@ -6,8 +6,8 @@ import type { TokenSigner } from '../platform/auth/jwt.ts';
  * Who is calling. A CLIENT token (partner backend) acts as the user it was issued for, so it is a `user`
  * caller carrying its appId. A GUEST token reaches one workflow as one recipient row.
  */
-export type UserCaller = { kind: 'user'; userId: number; organizationId: number; appId?: number };
-export type GuestCaller = { kind: 'guest'; userId: number; recipientId: number; workflowId: number };
+export type UserCaller = { kind: 'user'; userId: number; organizationId: number; appId?: number; sessionId?: string };
+export type GuestCaller = { kind: 'guest'; userId: number; recipientId: number; workflowId: number; sessionId?: string };
 export type Caller = UserCaller | GuestCaller;
 
 /**
@@ -61,13 +61,15 @@ async function resolveCaller(request: FastifyRequest, tokens: TokenSigner): Prom
   if (!claims) return null;
   const userId = Number(claims.sub);
   if (!Number.isInteger(userId)) return null;
+  // A token minted outside a session (none are, but tests may) is its own session: what it verifies dies with it.
+  const sessionId = claims.sid ?? `token:${(claims as { jti?: string }).jti}`;
   if (claims.type === 'GUEST') {
     if (!Number.isInteger(claims.recipientId) || !Number.isInteger(claims.workflowId)) return null;
-    return { kind: 'guest', userId, recipientId: claims.recipientId!, workflowId: claims.workflowId! };
+    return { kind: 'guest', userId, recipientId: claims.recipientId!, workflowId: claims.workflowId!, sessionId };
   }
   const organizationId = Number((claims as { organizationId?: number }).organizationId);
   if (!Number.isInteger(organizationId)) return null;
-  return { kind: 'user', userId, organizationId, ...(claims.type === 'CLIENT' ? { appId: claims.appId } : {}) };
+  return { kind: 'user', userId, organizationId, ...(claims.type === 'CLIENT' ? { appId: claims.appId } : {}), sessionId };
 }
 
 /** The caller of a route declared `user` or `participant`; the hook has already rejected anonymous calls. */

@@ -58,9 +58,10 @@ export async function issueSession(db: DbOrTx, tokens: TokenSigner, subject: Ses
   const secondsLeft = Math.floor((sessionExpiresAt.getTime() - now) / 1000);
   if (secondsLeft <= 0) throw new AppError('INVALID_REFRESH_TOKEN', 'The session has ended; sign in again');
   const refreshToken = crypto.randomBytes(32).toString('base64url');
+  const familyId = family?.familyId ?? crypto.randomUUID();
   await db.insert(refreshTokens).values({
     userId: subject.userId,
-    familyId: family?.familyId ?? crypto.randomUUID(),
+    familyId,
     tokenHash: hashRefreshToken(refreshToken),
     tokenType: subject.type,
     claims: subject.claims,
@@ -69,7 +70,8 @@ export async function issueSession(db: DbOrTx, tokens: TokenSigner, subject: Ses
     sessionExpiresAt,
   });
   const expiry = Math.min(ACCESS_TOKEN_SECONDS, secondsLeft);
-  const accessToken = await tokens.sign({ sub: String(subject.userId), type: subject.type, ...subject.claims }, expiry);
+  // sid: what is verified for this session (a recipient password) holds for every token of the family, and only for it.
+  const accessToken = await tokens.sign({ sub: String(subject.userId), type: subject.type, ...subject.claims, sid: familyId }, expiry);
   return { accessToken, tokenType: 'Bearer', expiry, refreshToken, rememberMe };
 }
 

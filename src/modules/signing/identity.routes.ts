@@ -4,7 +4,7 @@ import { callerOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { IdentityService } from './identity.service.ts';
 import { OTP_RULES } from './identity.service.ts';
-import { SendOtpResponse, VerifyOtpBody, VerifyOtpResponse, WorkflowIdParams } from './identity.schemas.ts';
+import { SendOtpResponse, VerifyOtpBody, VerifyOtpResponse, VerifyPasswordBody, VerifyPasswordResponse, WorkflowIdParams } from './identity.schemas.ts';
 
 const CALLER = 'Caller: the recipient, with its signing-link (guest) token or its own user token; the row must be one that may act now '
   + '(workflow SENT, its turn, not finished, not CC: else 400 INVALID_WORKFLOW_STATUS or OPERATION_IS_NOT_ALLOWED) and have enforceIdentity '
@@ -21,6 +21,25 @@ export function identityRoutes(identity: IdentityService): FastifyPluginAsyncTyp
       if (text === '') return done(null, undefined);
       return json(request, text, done);
     });
+
+    app.post('/workflow/v1/:workflowId/identity/verify-password', {
+      schema: {
+        tags: ['Sending and signing'],
+        summary: 'Enter the recipient password (the first step when the row has one)',
+        description: 'Caller: the recipient, with its signing-link (guest) token or its own user token (the owner is never asked), in any workflow status. '
+          + 'While the caller\'s row has a recipientPassword not yet entered in this session, every other call on the workflow (reads included, and the '
+          + 'one-time code step, which comes after this one) answers 403 IDENTITY_NOT_VERIFIED "Identity not verified" with responseBody.requiredStep '
+          + 'RECIPIENT_PASSWORD. The pass belongs to the session: every token refreshed from it keeps it, but a new session (the link redeemed again, '
+          + 'a forwarded link, a new sign-in) must enter the password again. Right: 200 {verified: true}. Wrong: 400 INVALID_REQUEST_BODY with '
+          + 'responseBody.attemptsLeft; wrong passwords count per recipient row like sign-in failures, and after 10 within 15 minutes every try, the '
+          + 'right password included, answers 401 ACCOUNT_TEMPORARILY_LOCKED with a Retry-After header until 15 minutes after the last failure. '
+          + 'A row without a password, or a caller without a row: 400 OPERATION_IS_NOT_ALLOWED. Workflows the caller cannot see: 404.',
+        params: WorkflowIdParams,
+        body: VerifyPasswordBody,
+        response: { 200: VerifyPasswordResponse, ...errorResponses },
+      },
+      config: { auth: 'participant' },
+    }, async (request) => identity.verifyRecipientPassword(callerOf(request), request.params.workflowId, request.body.password));
 
     app.post('/workflow/v1/:workflowId/identity/send-otp', {
       schema: {

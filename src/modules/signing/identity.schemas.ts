@@ -16,3 +16,10 @@ export const VerifyOtpBody = Type.Object({
 export type VerifyOtpBody = Static<typeof VerifyOtpBody>;
 
 export const VerifyOtpResponse = Type.Object({ verified: Type.Literal(true) });
+
+export const VerifyPasswordBody = Type.Object({
+  password: Type.String({ maxLength: 128, description: 'the recipient password the sender set on this recipient (compared as given, not trimmed)' }),
+});
+export type VerifyPasswordBody = Static<typeof VerifyPasswordBody>;
+
+export const VerifyPasswordResponse = Type.Object({ verified: Type.Literal(true) });

@@ -4,10 +4,14 @@ import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { identityChallenges, recipients } from '../../platform/db/schema/index.ts';
-import { OTP_FAILURES_PER_RECIPIENT, OTP_SENDS_PER_RECIPIENT, countAttempts, lockedForSeconds, recordAttempts } from '../../platform/limits/attempts.ts';
+import { verifyPassword as passwordMatches } from '../../platform/auth/passwords.ts';
+import {
+  OTP_FAILURES_PER_RECIPIENT, OTP_SENDS_PER_RECIPIENT, RECIPIENT_PASSWORD_FAILURES, countAttempts, lockedForSeconds, recordAttempts,
+} from '../../platform/limits/attempts.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { recipientAllowedToAct } from './acting-recipient.ts';
+import { recordPasswordPass } from './recipient-password-gate.ts';
 import { otpMail } from './signing-mails.ts';
 
 /**
@@ -55,7 +59,40 @@ function normalizeCode(code: string | number): string | null {
 export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () => Date }) {
   const { db, outbox } = deps;
   const clock = deps.now ?? (() => new Date());
-  return { sendOtp, verifyOtp };
+  return { verifyRecipientPassword, sendOtp, verifyOtp };
+
+  /**
+   * RUNTIME.md "The signing ceremony": the recipient password, the step before anything else of the workflow.
+   * Checked for the caller's own row, in any workflow status (a finished recipient still reads behind it).
+   * A right password opens the workflow to the caller's session (src/modules/signing/recipient-password-gate.ts).
+   * Wrong passwords count per row like sign-in failures (10 in 15 minutes); past that every try, the right
+   * password included, is refused with 401 ACCOUNT_TEMPORARILY_LOCKED until 15 minutes after the last failure.
+   */
+  async function verifyRecipientPassword(caller: Caller, workflowId: number, password: string): Promise<{ verified: true }> {
+    const failure = await db.transaction(async (tx) => {
+      // The row lock serializes tries on one workflow, so concurrent guesses cannot overrun the count.
+      const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true, beforeRecipientPassword: true });
+      const { recipient } = access;
+      if (!recipient) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'You are not a recipient of this workflow');
+      if (!recipient.passwordHash) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'This recipient has no password to verify');
+      if (!caller.sessionId) throw new AppError('IDENTITY_NOT_VERIFIED', 'This token belongs to no session that could hold the verification');
+      const subject = String(recipient.id);
+      const lockedSeconds = await lockedForSeconds(tx, RECIPIENT_PASSWORD_FAILURES, subject, clock());
+      if (lockedSeconds !== null) {
+        throw new AppError('ACCOUNT_TEMPORARILY_LOCKED', `Too many wrong recipient passwords; try again in ${lockedSeconds} seconds`, { retryAfterSeconds: lockedSeconds }, { retryAfterSeconds: lockedSeconds });
+      }
+      if (await passwordMatches(recipient.passwordHash, password)) {
+        await recordPasswordPass(tx, recipient.id, caller.sessionId);
+        return null;
+      }
+      // Counted in a transaction that commits: the call fails after it.
+      await recordAttempts(tx, [[RECIPIENT_PASSWORD_FAILURES, subject]]);
+      const { count } = await countAttempts(tx, RECIPIENT_PASSWORD_FAILURES, subject, clock());
+      return { attemptsLeft: Math.max(0, RECIPIENT_PASSWORD_FAILURES.max - count) };
+    });
+    if (failure) throw new AppError('INVALID_REQUEST_BODY', 'Wrong recipient password', failure);
+    return { verified: true };
+  }
 
   /** The row asking: one that may act now, apart from the identity rule itself, and that is flagged. */
   function stepUpRecipient(access: WorkflowAccess): RecipientRow {

@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../platform/db/client.ts';
 import { recipients, workflows } from '../../platform/db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
+import { assertRecipientPasswordPassed } from '../signing/recipient-password-gate.ts';
 
 export type WorkflowRow = typeof workflows.$inferSelect;
 export type RecipientRow = typeof recipients.$inferSelect;
@@ -13,9 +14,17 @@ export type WorkflowAccess = { workflow: WorkflowRow; isOwner: boolean; recipien
 /**
  * Loads a workflow the caller may see, or throws 404 (outsiders cannot tell it exists). The owner always
  * sees it; a registered recipient once it has left DRAFT; a guest token only its own workflow, as its row.
- * `lock` takes a row lock for the rest of the transaction (state changes).
+ * `lock` takes a row lock for the rest of the transaction (state changes). A recipient whose row has a
+ * recipientPassword that this session has not entered gets 403 IDENTITY_NOT_VERIFIED, except for the one
+ * call that enters it (`beforeRecipientPassword`).
  */
-export async function findWorkflowForCaller(db: DbOrTx, caller: Caller, workflowId: number, options: { lock?: boolean } = {}): Promise<WorkflowAccess> {
+export async function findWorkflowForCaller(db: DbOrTx, caller: Caller, workflowId: number, options: { lock?: boolean; beforeRecipientPassword?: boolean } = {}): Promise<WorkflowAccess> {
+  const access = await findVisibleWorkflow(db, caller, workflowId, options);
+  if (!options.beforeRecipientPassword) await assertRecipientPasswordPassed(db, caller, access);
+  return access;
+}
+
+async function findVisibleWorkflow(db: DbOrTx, caller: Caller, workflowId: number, options: { lock?: boolean }): Promise<WorkflowAccess> {
   const query = db.select().from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
   const [workflow] = options.lock ? await query.for('update') : await query;
   if (!workflow) throw new AppError('NOT_FOUND', 'Workflow not found');

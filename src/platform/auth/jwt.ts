@@ -16,6 +16,8 @@ export type AccessClaims = {
   organizationId?: number;
   /** CLIENT: the business app. */
   appId?: number;
+  /** The session (refresh-token family) the token was issued in; steps verified per session (recipient password) hang on it. */
+  sid?: string;
 };
 
 export type TokenSigner = {

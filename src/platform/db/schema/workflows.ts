@@ -164,6 +164,17 @@ export const identityChallenges = pgTable('identity_challenges', {
   verifiedAt: timestamp({ withTimezone: true }),
 }, (t) => [uniqueIndex('identity_challenges_recipient_key').on(t.recipientId)]);
 
+/**
+ * A recipient password entered correctly, per session (the refresh-token family of the token that entered
+ * it): a forwarded signing link opens a new session, which must enter the password again.
+ */
+export const recipientPasswordPasses = pgTable('recipient_password_passes', {
+  id: integer().primaryKey().generatedAlwaysAsIdentity(),
+  recipientId: integer().notNull(),
+  sessionId: text().notNull(),
+  verifiedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [uniqueIndex('recipient_password_passes_key').on(t.recipientId, t.sessionId)]);
+
 /** One row per reminder slot sent, so a slot never fires twice. */
 export const reminderDeliveries = pgTable('reminder_deliveries', {
   id: integer().primaryKey().generatedAlwaysAsIdentity(),
