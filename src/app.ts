@@ -53,6 +53,9 @@ import { delegateRoutes } from './modules/signing/delegate.routes.ts';
 import { createCeremonyService } from './modules/signing/ceremony.service.ts';
 import { ceremonyRoutes } from './modules/signing/ceremony.routes.ts';
 import { defineSealJob } from './modules/signing/seal-job.ts';
+import { createSigningOverviewService } from './modules/signing/signing-overview.service.ts';
+import { signingOverviewRoutes } from './modules/signing/signing-overview.routes.ts';
+import { webAppRoutes } from './modules/webapp/webapp.routes.ts';
 
 /** Uploads above this are refused (SPEC.md Limits). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
@@ -148,6 +151,8 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(identityRoutes(identity));
   await app.register(declineRoutes(declines));
   await app.register(delegateRoutes(delegations));
+  await app.register(signingOverviewRoutes(createSigningOverviewService({ db: platform.db })));
+  await app.register(webAppRoutes());
 
   // 4. Start-up work: seed data, then the job workers.
   await billing.ensurePresetPackages();

@@ -112,14 +112,17 @@ describe('GET /auth/v1/getGuestToken/{code}', () => {
 });
 
 describe('GET /sign/{code}', () => {
-  it('answers a page that tells the client to redeem the code, without redeeming it', async () => {
+  it('answers the signing page (which redeems the code in the browser), without redeeming it', async () => {
     const { workflow, rows } = await sentWorkflow(['Page Signer']);
     const { code } = linkFromMail(t, await onlyMail(t, rows[0].email, 'COMMENCE'));
 
     const page = await t.request('GET', `/sign/${code}`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
-    expect(page.raw).toContain(`/auth/v1/getGuestToken/${code}`);
+    // The web app's shell: its script (same origin, no inline script) redeems the code once it runs.
+    expect(page.raw).toMatch(/<script type="module" crossorigin src="\/app\/assets\/[^"]+\.js"><\/script>/);
+    expect(page.raw).not.toMatch(/<script>/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.headers['cache-control']).toBe('no-store');
 
     const json = await t.request('GET', `/sign/${code}`, { headers: { accept: 'application/json' } });

@@ -5,6 +5,7 @@ import { requestContext } from '../../http/request-context.ts';
 import type { GuestAccessService } from './guest-access.service.ts';
 import { CodeParams, GuestTokenResponse, SignLinkResponse, toGuestTokenResponse } from './guest-access.schemas.ts';
 import { SIGNING_LINK_DAYS } from './signing-codes.ts';
+import { WEB_PAGE_HEADERS, webShellWithNotice } from '../webapp/webapp-shell.ts';
 
 const PAGE_HEADERS = {
   'cache-control': 'no-store',
@@ -49,9 +50,10 @@ export function guestAccessRoutes(guests: GuestAccessService): FastifyPluginAsyn
       schema: {
         tags: ['Authentication'],
         summary: 'The mailed signing link',
-        description: 'Public; what a recipient\'s browser opens from the commence mail. Answers a small HTML page telling the signing client to redeem the code '
-          + 'with GET /auth/v1/getGuestToken/{code}; with Accept: application/json (and not text/html), {redeemPath, expiresAt}. It does not redeem the code itself, '
-          + 'so a mail scanner following the link neither opens the envelope nor creates a session. A code that would not redeem: 400 (HTML page, or LINK_EXPIRED JSON).',
+        description: 'Public; what a recipient\'s browser opens from the commence mail. A browser (Accept naming text/html) gets the signing page of the web app, '
+          + 'which redeems the code itself with GET /auth/v1/getGuestToken/{code} once its script runs; with Accept: application/json (and not text/html), '
+          + '{redeemPath, expiresAt}. This route never redeems the code, so a mail scanner following the link neither opens the envelope nor creates a session. '
+          + 'A code that would not redeem: 400 (the same page, which shows the expired-link message, or LINK_EXPIRED JSON).',
         params: CodeParams,
         produces: ['text/html', 'application/json'],
         response: {
@@ -69,6 +71,12 @@ export function guestAccessRoutes(guests: GuestAccessService): FastifyPluginAsyn
         reply.header('cache-control', 'no-store');
         return reply.type('application/json').send({ redeemPath, expiresAt: valid.expiresAt.toISOString() });
       }
+      const expired = { title: 'This link has expired', text: 'This signing link is no longer valid. Links cannot be extended: ask the sender to send the document again.' };
+      const shell = webShellWithNotice(valid ? { title: 'Your document is ready', text: 'This page needs JavaScript to show the document for review and signing.' } : expired);
+      if (shell !== null) {
+        return reply.status(valid ? 200 : 400).headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(shell);
+      }
+      // The web app is not built (the service was started without `npm start`): the plain page of before.
       reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8');
       if (!valid) {
         return reply.status(400).send(page('This link has expired', '<p>This signing link is no longer valid. Links cannot be extended: ask the sender to send the document again.</p>'));

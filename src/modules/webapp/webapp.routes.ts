@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../../errors.ts';
+import { WEB_ASSETS_DIR, WEB_PAGE_HEADERS, webShellWithNotice } from './webapp-shell.ts';
+
+/** Content types of what Vite emits; anything else is not served. */
+const ASSET_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+};
+
+/** One path segment of letters, digits, dot, dash and underscore, not starting with a dot: no traversal possible. */
+const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
+
+const NO_SCRIPT = { title: 'Review and sign', text: 'This page needs JavaScript to show the document.' };
+
+/**
+ * The web app's files: hashed assets (cached for a year: a new build has new names) and the HTML shell of
+ * the pages that are not the signing link (that one lives beside the guest token route, which decides
+ * between HTML and JSON).
+ */
+export function webAppRoutes(): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get('/app/assets/:file', {
+      schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) },
+      config: { auth: 'public' },
+    }, async (request, reply) => {
+      const { file } = request.params;
+      const type = ASSET_TYPES[path.extname(file).toLowerCase()];
+      if (!ASSET_NAME.test(file) || !type) throw new AppError('NOT_FOUND', 'No such file');
+      const full = path.join(WEB_ASSETS_DIR, file);
+      const stat = await fs.promises.stat(full).catch(() => null);
+      if (!stat?.isFile()) throw new AppError('NOT_FOUND', 'No such file');
+      return reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('content-length', stat.size)
+        .type(type)
+        .send(fs.createReadStream(full));
+    });
+
+    app.get('/csc/callback', {
+      schema: {
+        tags: ['Web app'],
+        summary: 'Return address of a remote-signing (CSC) authorization',
+        description: 'Public. The page the CSC provider redirects to with ?code=&state= after the signer authorized a signature; it hands the code back to the signing page that started the authorization (same browser tab) and sends the browser back there. A client may also read code from this redirect itself.',
+        querystring: Type.Object({ code: Type.Optional(Type.String({ maxLength: 4096 })), state: Type.Optional(Type.String({ maxLength: 4096 })), error: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: true }),
+        produces: ['text/html'],
+        response: { 200: { description: 'The web app\'s HTML shell', content: { 'text/html': { schema: Type.String() } } } },
+      },
+      config: { auth: 'public' },
+    }, async (_request, reply) => {
+      const html = webShellWithNotice(NO_SCRIPT);
+      if (html === null) throw new AppError('NOT_FOUND', 'The web app has not been built (npm run build:web)');
+      return reply.headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
+    });
+  };
+}

@@ -1,0 +1,225 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { t } from '../i18n/i18n.ts';
+import { openPdf, renderPage, type PdfDocument } from './pdf.ts';
+import type { DocumentItem, Draft, Field, Recipient } from './types.ts';
+import { displayValue, fieldLabel, isImageType } from './field-rules.ts';
+
+/** Zoom steps, as multiples of "fit to width": small enough to see a whole page, large enough to read an A1 drawing. */
+const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4, 6];
+
+type ViewProps = {
+  documents: DocumentItem[];
+  token: string | null;
+  workflowId: number;
+  fields: Field[];
+  recipients: Recipient[];
+  myRecipientId: number;
+  drafts: Record<number, Draft>;
+  currentFieldId: number | null;
+  onSelectField(field: Field): void;
+  observeField(element: HTMLElement, field: Field): () => void;
+};
+
+export function DocumentView(props: ViewProps) {
+  const [zoomIndex, setZoomIndex] = useState(ZOOM_STEPS.indexOf(1));
+  const areaRef = useRef<HTMLDivElement>(null);
+  const [fitWidth, setFitWidth] = useState(0);
+
+  useLayoutEffect(() => {
+    const area = areaRef.current;
+    if (!area) return;
+    const measure = () => setFitWidth(Math.max(200, Math.floor(area.clientWidth - 16)));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(area);
+    return () => observer.disconnect();
+  }, []);
+
+  const zoom = ZOOM_STEPS[zoomIndex];
+  const pageWidth = Math.round(fitWidth * zoom);
+
+  return (
+    <section className="documents" aria-labelledby="documents-heading">
+      <div className="documents-bar">
+        <h2 id="documents-heading" className="visually-hidden">{t.documentsHeading}</h2>
+        <div role="group" aria-label={t.zoomLevel(Math.round(zoom * 100))} className="zoom">
+          <button type="button" onClick={() => setZoomIndex((i) => Math.max(0, i - 1))} disabled={zoomIndex === 0}>{t.zoomOut}</button>
+          <button type="button" onClick={() => setZoomIndex(ZOOM_STEPS.indexOf(1))} aria-pressed={zoom === 1}>{t.zoomFit}</button>
+          <button type="button" onClick={() => setZoomIndex((i) => Math.min(ZOOM_STEPS.length - 1, i + 1))} disabled={zoomIndex === ZOOM_STEPS.length - 1}>{t.zoomIn}</button>
+          <output aria-live="polite">{Math.round(zoom * 100)}%</output>
+        </div>
+      </div>
+      <div className="documents-area" ref={areaRef} id="document" tabIndex={-1}>
+        {fitWidth > 0 && props.documents.map((doc, index) => (
+          <PdfDocumentView key={doc.id} {...props} doc={doc} index={index} pageWidth={pageWidth} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+type Size = { width: number; height: number };
+
+function PdfDocumentView(props: ViewProps & { doc: DocumentItem; index: number; pageWidth: number }) {
+  const { doc } = props;
+  const [pdf, setPdf] = useState<PdfDocument | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [sizes, setSizes] = useState<(Size | null)[]>([]);
+
+  useEffect(() => {
+    let cancelled = false;
+    let opened: PdfDocument | null = null;
+    openPdf(`/document/v1/download/${doc.workflowId}?selectedOption=downloadDocument&documentId=${doc.id}`, props.token)
+      .then(async (loaded) => {
+        opened = loaded;
+        if (cancelled) return void loaded.destroy();
+        const first = (await loaded.getPage(1)).getViewport({ scale: 1 });
+        const initial: (Size | null)[] = Array.from({ length: loaded.numPages }, () => null);
+        initial[0] = { width: first.width, height: first.height };
+        setSizes(initial);
+        setPdf(loaded);
+      })
+      .catch(() => !cancelled && setFailed(true));
+    return () => {
+      cancelled = true;
+      void opened?.destroy();
+    };
+  }, [doc.id, doc.workflowId, props.token]);
+
+  const title = t.documentOf(doc.documentName, props.index + 1, props.documents.length);
+  const fallback = sizes[0] ?? { width: 612, height: 792 };
+  const pageCount = pdf?.numPages ?? doc.pages;
+  return (
+    <article className="pdf-document" aria-label={title}>
+      <h3 className="document-title">{title}</h3>
+      {failed && <p role="alert">{t.pageFailed}</p>}
+      {pdf && Array.from({ length: pageCount }, (_, i) => (
+        <PageView
+          key={i}
+          {...props}
+          pdf={pdf}
+          pageNo={i + 1}
+          pageCount={pageCount}
+          size={sizes[i] ?? null}
+          fallback={fallback}
+          onSize={(size) => setSizes((current) => {
+            if (current[i]?.width === size.width && current[i]?.height === size.height) return current;
+            const next = current.slice();
+            next[i] = size;
+            return next;
+          })}
+        />
+      ))}
+    </article>
+  );
+}
+
+function PageView(props: ViewProps & { doc: DocumentItem; pdf: PdfDocument; pageNo: number; pageCount: number; size: Size | null; fallback: Size; pageWidth: number; onSize(size: Size): void }) {
+  const { pdf, pageNo, pageWidth } = props;
+  const pageRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const textRef = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(pageNo === 1);
+  const [rendered, setRendered] = useState<'no' | 'yes' | 'failed'>('no');
+  const size = props.size ?? props.fallback;
+
+  // Pages are drawn only when they come near the screen: a 100-page document shows its first page at once.
+  useEffect(() => {
+    const element = pageRef.current;
+    if (!element || near) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+    }, { rootMargin: '150% 0px' });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+
+  useEffect(() => {
+    if (!near) return;
+    let cancelled = false;
+    let current: { cancel(): void } | null = null;
+    // Rendering again on every zoom step would stutter; wait until the zoom settles.
+    const timer = setTimeout(() => {
+      pdf.getPage(pageNo).then((page) => {
+        if (cancelled || !canvasRef.current || !textRef.current) return;
+        const base = page.getViewport({ scale: 1 });
+        props.onSize({ width: base.width, height: base.height });
+        const width = pageWidth;
+        const task = renderPage(page, width, canvasRef.current, textRef.current);
+        current = task;
+        task.done.then(() => !cancelled && setRendered('yes')).catch((error: unknown) => {
+          if (!cancelled && (error as { name?: string })?.name !== 'RenderingCancelledException') setRendered('failed');
+        });
+      }).catch(() => !cancelled && setRendered('failed'));
+    }, rendered === 'no' ? 0 : 120);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+      current?.cancel();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [near, pageWidth, pdf, pageNo]);
+
+  const height = Math.round(pageWidth * (size.height / size.width));
+  const pageFields = props.fields.filter((f) => f.documentId === props.doc.id && f.pageNo === pageNo);
+  const label = t.pageOf(pageNo, props.pageCount);
+  return (
+    <div className="page" id={`page-${props.doc.id}-${pageNo}`} ref={pageRef} role="region" aria-label={label} style={{ width: pageWidth, height }}>
+      <canvas ref={canvasRef} className="page-canvas" aria-hidden="true" style={{ width: pageWidth, height }} />
+      <div ref={textRef} className="textLayer" />
+      {rendered === 'no' && <p className="page-status">{t.pageLoading}</p>}
+      {rendered === 'failed' && <p className="page-status" role="alert">{t.pageFailed}</p>}
+      {pageFields.map((field) => (
+        <FieldBox key={field.id} {...props} field={field} size={size} />
+      ))}
+    </div>
+  );
+}
+
+function FieldBox(props: ViewProps & { field: Field; size: Size }) {
+  const { field, size } = props;
+  const ref = useRef<HTMLElement>(null);
+  const mine = field.recipientId === props.myRecipientId;
+  const owner = props.recipients.find((r) => r.id === field.recipientId);
+  const draft = props.drafts[field.id];
+  const value = mine && draft ? draft.value : field.value;
+  const style = {
+    left: `${(field.box.x / size.width) * 100}%`,
+    top: `${(field.box.y / size.height) * 100}%`,
+    width: `${(field.box.width / size.width) * 100}%`,
+    height: `${(field.box.height / size.height) * 100}%`,
+    ['--field-color' as string]: owner?.recipientColor ?? '#555555',
+  };
+
+  useEffect(() => {
+    if (!mine || !ref.current) return;
+    return props.observeField(ref.current, field);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [mine, field.id]);
+
+  const content = isImageType(field.fieldType) && typeof value === 'string' && value.startsWith('data:image/')
+    ? <img src={value} alt="" className="field-image" />
+    : <span className="field-text">{displayValue(field, value) || fieldLabel(field)}</span>;
+
+  if (field.fieldType === 'NOTE') {
+    return <div className="field note" id={`field-${field.id}`} style={style} role="note" aria-label={t.notePrefix}>{field.value ?? field.label ?? ''}</div>;
+  }
+  if (!mine) {
+    return <div className="field other" id={`field-${field.id}`} style={style} aria-hidden="true">{value !== null && value !== '' ? content : null}</div>;
+  }
+  const filled = value !== null && value !== '' && value !== false;
+  return (
+    <button
+      type="button"
+      ref={ref as React.RefObject<HTMLButtonElement>}
+      id={`field-${field.id}`}
+      className={`field mine${filled ? ' filled' : ''}${props.currentFieldId === field.id ? ' current' : ''}${field.fieldRequired ? ' required' : ''}`}
+      style={style}
+      aria-label={t.fieldButton(fieldLabel(field), field.fieldRequired, filled)}
+      aria-current={props.currentFieldId === field.id ? 'step' : undefined}
+      onClick={() => props.onSelectField(field)}
+    >
+      {content}
+    </button>
+  );
+}

@@ -1,0 +1,457 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { t } from '../i18n/i18n.ts';
+import { Api, ApiError, loadSession, saveFile, type GuestSession } from '../shared/api.ts';
+import { DocumentView } from './DocumentView.tsx';
+import { FieldEditor } from './FieldEditor.tsx';
+import { fieldLabel, isFilled, mustFill, saveEntry, validate, walkOrder } from './field-rules.ts';
+import { ConsentStep, OtpStep, PasswordStep, useFocusOnMount } from './IdentitySteps.tsx';
+import { createTelemetry, type Telemetry } from './telemetry.ts';
+import { Comments } from './Comments.tsx';
+import { FinishPanel, type Outcome } from './FinishPanel.tsx';
+import type { CeremonyResult, Comment, Disclosure, DocumentItem, Draft, Field, Overview, Recipient } from './types.ts';
+
+type Loaded = {
+  session: GuestSession;
+  overview: Overview;
+  documents: DocumentItem[];
+  recipients: Recipient[];
+  fields: Field[];
+  comments: Comment[];
+  disclosure: Disclosure;
+};
+
+type Phase =
+  | { kind: 'loading' }
+  | { kind: 'expired' }
+  | { kind: 'failed'; requestId?: string }
+  | { kind: 'password'; session: GuestSession }
+  | { kind: 'ready'; data: Loaded };
+
+/** Per-tab memory of the steps already passed, so a reload does not ask again (the service still checks). */
+function flag(name: string, session: GuestSession): string {
+  return `${name}:${session.workflowId}:${session.recipientId}`;
+}
+function readFlag(name: string, session: GuestSession): boolean {
+  try {
+    return sessionStorage.getItem(flag(name, session)) === '1';
+  } catch {
+    return false;
+  }
+}
+function writeFlag(name: string, session: GuestSession, on: boolean): void {
+  try {
+    if (on) sessionStorage.setItem(flag(name, session), '1');
+    else sessionStorage.removeItem(flag(name, session));
+  } catch {
+    // memory only
+  }
+}
+
+async function loadAll(api: Api, session: GuestSession): Promise<Loaded> {
+  const id = session.workflowId;
+  const [overview, documents, recipients, fields, comments, disclosure] = await Promise.all([
+    api.get<Overview>(`/workflow/v1/${id}/signing/overview`),
+    api.get<DocumentItem[]>(`/document/v1/docs-detail/${id}`),
+    api.get<Recipient[]>(`/workflow/v1/${id}/recipients`),
+    api.get<Field[]>(`/workflow/v1/${id}/all-fields`),
+    api.get<Comment[]>(`/workflow/v1/${id}/comments`),
+    api.get<Disclosure>('/workflow/v1/signing/disclosure'),
+  ]);
+  return { session, overview, documents: documents.slice().sort((a, b) => a.position - b.position), recipients, fields, comments, disclosure };
+}
+
+/** The page a recipient opens from the mailed link `/sign/<code>`. */
+export function SigningPage({ code }: { code: string }) {
+  const api = useMemo(() => new Api(), []);
+  const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
+
+  const load = useCallback(async (session: GuestSession) => {
+    try {
+      setPhase({ kind: 'ready', data: await loadAll(api, session) });
+    } catch (error) {
+      // A recipient password blocks every read until it is verified (RUNTIME.md): ask for it.
+      if (error instanceof ApiError && error.code === 'IDENTITY_NOT_VERIFIED') return setPhase({ kind: 'password', session });
+      setPhase({ kind: 'failed', requestId: error instanceof ApiError ? error.requestId : undefined });
+    }
+  }, [api]);
+
+  useEffect(() => {
+    // Redeemed here, by the page's script, never by the server answering the link: a mail scanner that
+    // fetches the link does not run scripts, so it neither opens the envelope nor records Opened.
+    const stored = loadSession(code);
+    const session = stored ? Promise.resolve(stored) : api.redeem(code);
+    session
+      .then((s) => {
+        api.token = s.accessToken;
+        return load(s);
+      })
+      .catch((error) => {
+        if (error instanceof ApiError && (error.code === 'LINK_EXPIRED' || error.status === 400 || error.status === 404)) setPhase({ kind: 'expired' });
+        else setPhase({ kind: 'failed', requestId: error instanceof ApiError ? error.requestId : undefined });
+      });
+  }, [api, code, load]);
+
+  if (phase.kind === 'loading') return <Shell><p role="status" className="centered">{t.opening}</p></Shell>;
+  if (phase.kind === 'expired') return <Shell><Message title={t.linkExpiredTitle} lines={[t.linkExpiredText, t.linkExpiredWhatToDo]} /></Shell>;
+  if (phase.kind === 'failed') {
+    return (
+      <Shell>
+        <Message title={t.genericErrorTitle} lines={[t.genericErrorText, ...(phase.requestId ? [t.requestReference(phase.requestId)] : [])]}>
+          <button type="button" className="primary" onClick={() => window.location.reload()}>{t.reload}</button>
+        </Message>
+      </Shell>
+    );
+  }
+  if (phase.kind === 'password') return <Shell><PasswordStep api={api} workflowId={phase.session.workflowId} onVerified={() => load(phase.session)} /></Shell>;
+  return <Ceremony api={api} data={phase.data} reload={() => load(phase.data.session)} />;
+}
+
+/** The frame of every state: the sender's branding bar and the main landmark. */
+function Shell({ children, organization }: { children: React.ReactNode; organization?: string }) {
+  return (
+    <>
+      <a className="skip-link" href="#main">{t.skipToDocument}</a>
+      <header className="brand-bar">
+        {/*
+          Sender branding goes here: the organization's colour (the --brand-color custom property) and logo
+          (an <img> with alt={t.brandLogoAlt(name)}). No endpoint exposes an organization's branding to a guest
+          yet (organizations' branding is a later issue), so the platform's neutral colours are shown.
+        */}
+        <span className="brand-name">{organization ?? t.appName}</span>
+      </header>
+      <main id="main" tabIndex={-1}>{children}</main>
+    </>
+  );
+}
+
+function Message({ title, lines, children }: { title: string; lines: string[]; children?: React.ReactNode }) {
+  const heading = useFocusOnMount<HTMLHeadingElement>();
+  return (
+    <section className="message" aria-labelledby="message-heading">
+      <h1 id="message-heading" ref={heading} tabIndex={-1}>{title}</h1>
+      {lines.map((line) => <p key={line}>{line}</p>)}
+      {children}
+    </section>
+  );
+}
+
+function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Promise<void> }) {
+  const { session, overview, documents, recipients, disclosure } = data;
+  const me = recipients.find((r) => r.id === session.recipientId)!;
+  const [fields, setFields] = useState(data.fields);
+  const [comments, setComments] = useState(data.comments);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [sealStatus, setSealStatus] = useState(overview.sealStatus);
+  const [workflowStatus, setWorkflowStatus] = useState(overview.status);
+  const [consented, setConsented] = useState(() => readFlag('consent', session));
+  const [verified, setVerified] = useState(() => !me.enforceIdentity || readFlag('otp', session));
+  const [announcement, setAnnouncement] = useState('');
+  const telemetry = useRef<Telemetry | null>(null);
+
+  const myFields = useMemo(() => fields.filter((f) => f.recipientId === me.id), [fields, me.id]);
+  const walk = useMemo(() => walkOrder(myFields, documents.map((d) => d.id)), [myFields, documents]);
+  const canAct = workflowStatus === 'SENT' && me.recipientRole !== 'CC' && (me.status === 'SENT' || me.status === 'VIEWED') && !outcome;
+
+  // Drafts: what the signer entered, kept in this tab until saved so a reload loses nothing.
+  const draftsKey = flag('drafts', session);
+  const [drafts, setDrafts] = useState<Record<number, Draft>>(() => {
+    const initial: Record<number, Draft> = {};
+    for (const field of data.fields.filter((f) => f.recipientId === me.id)) {
+      if (field.value !== null) initial[field.id] = { value: field.fieldType === 'CHECKBOX' ? field.value === 'true' : field.value };
+      else if (field.fieldType === 'NAME') initial[field.id] = { value: me.name };
+      else if (field.fieldType === 'EMAIL') initial[field.id] = { value: me.emailAddress };
+    }
+    try {
+      Object.assign(initial, JSON.parse(sessionStorage.getItem(draftsKey) ?? '{}'));
+    } catch {
+      // nothing kept
+    }
+    return initial;
+  });
+  const [saved, setSaved] = useState<Record<number, string>>(() => Object.fromEntries(data.fields.filter((f) => f.recipientId === me.id && f.value !== null).map((f) => [f.id, JSON.stringify(saveEntry(f, { value: f.value }).value)])));
+  useEffect(() => {
+    try {
+      // Passwords never go to storage.
+      const kept = Object.fromEntries(Object.entries(drafts).map(([id, d]) => [id, { value: d.value }]));
+      sessionStorage.setItem(draftsKey, JSON.stringify(kept));
+    } catch {
+      // memory only
+    }
+  }, [drafts, draftsKey]);
+
+  useEffect(() => {
+    const instance = createTelemetry(api, session.workflowId);
+    telemetry.current = instance;
+    instance.record(documents[0]?.id ?? 0, null, 'SESSION_START');
+    return () => instance.stop();
+  }, [api, session.workflowId, documents]);
+
+  // After completion the seal lands a moment later: look again until the downloads can be offered.
+  useEffect(() => {
+    if (workflowStatus !== 'COMPLETED' || sealStatus !== 'PENDING') return;
+    const timer = setInterval(async () => {
+      const next = await api.get<Overview>(`/workflow/v1/${session.workflowId}/signing/overview`).catch(() => null);
+      if (next) setSealStatus(next.sealStatus);
+    }, 1500);
+    return () => clearInterval(timer);
+  }, [api, session.workflowId, workflowStatus, sealStatus]);
+
+  const [currentId, setCurrentId] = useState<number | null>(null);
+  const [errors, setErrors] = useState<Record<number, string | null>>({});
+  const [saveState, setSaveState] = useState<'idle' | 'saving' | 'saved' | 'local' | 'failed'>('idle');
+  const current = walk.find((f) => f.id === currentId) ?? null;
+  const remaining = walk.filter((f) => mustFill(f) && !isFilled(f, drafts[f.id]?.value));
+  const requiredCount = walk.filter(mustFill).length;
+
+  const select = (field: Field) => {
+    setCurrentId(field.id);
+    telemetry.current?.record(field.documentId, field.id, 'FIELD_FOCUSED');
+    document.getElementById(`field-${field.id}`)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    // The editor takes focus so that keyboard and screen-reader users land in it.
+    setTimeout(() => {
+      const input = document.getElementById(`field-input-${field.id}`) ?? document.querySelector<HTMLElement>('.field-panel input, .field-panel select, .field-panel textarea, .field-panel button');
+      input?.focus({ preventScroll: true });
+    }, 50);
+  };
+
+  /** Saves one entry now unless that would finish the signer: finishing stays the signer's explicit act. */
+  const persist = async (field: Field, draft: Draft, allDrafts: Record<number, Draft>) => {
+    const entry = saveEntry(field, draft);
+    if (saved[field.id] === JSON.stringify(entry.value)) return;
+    const wouldFinish = me.recipientRole === 'SIGNER' && walk.filter(mustFill).every((f) => isFilled(f, allDrafts[f.id]?.value));
+    if (wouldFinish || field.fieldType === 'DIGITAL_SIGNATURE') {
+      setSaveState('local');
+      return;
+    }
+    setSaveState('saving');
+    try {
+      await api.post<CeremonyResult>(`/workflow/v1/${field.documentId}/fields/save`, [entry]);
+      setSaved((s) => ({ ...s, [field.id]: JSON.stringify(entry.value) }));
+      setSaveState('saved');
+      telemetry.current?.record(field.documentId, field.id, 'FIELD_FILLED');
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'IDENTITY_NOT_VERIFIED') {
+        writeFlag('otp', session, false);
+        setVerified(false);
+      }
+      if (error instanceof ApiError && (error.code === 'INVALID_FIELD_VALUE' || error.code === 'REQUIRED_FIELD_EMPTY')) {
+        setErrors((e) => ({ ...e, [field.id]: error.message }));
+      }
+      setSaveState('failed');
+    }
+  };
+
+  const move = async (direction: 1 | -1, options: { skip?: boolean; draftOverride?: Draft } = {}) => {
+    if (current && !options.skip) {
+      const draft = options.draftOverride ?? drafts[current.id];
+      const problem = validate(current, draft);
+      if (direction === 1 && problem) {
+        setErrors((e) => ({ ...e, [current.id]: problem }));
+        return;
+      }
+      setErrors((e) => ({ ...e, [current.id]: null }));
+      if (draft && !problem) void persist(current, draft, { ...drafts, [current.id]: draft });
+    }
+    const index = current ? walk.indexOf(current) : -1;
+    const nextDrafts = current && options.draftOverride ? { ...drafts, [current.id]: options.draftOverride } : drafts;
+    let target: Field | undefined;
+    if (direction === 1) {
+      // Required fields still empty come first, then whatever follows the current one.
+      target = walk.find((f, i) => i > index && !isFilled(f, nextDrafts[f.id]?.value))
+        ?? walk.find((f) => mustFill(f) && !isFilled(f, nextDrafts[f.id]?.value) && f.id !== current?.id);
+    } else {
+      target = walk[Math.max(0, index - 1)];
+    }
+    if (target) select(target);
+    else {
+      setCurrentId(null);
+      setAnnouncement(t.allRequiredDone);
+      setTimeout(() => document.getElementById('finish-heading')?.focus(), 50);
+    }
+  };
+
+  const updateDraft = (field: Field, draft: Draft) => {
+    setDrafts((d) => ({ ...d, [field.id]: draft }));
+    if (errors[field.id]) setErrors((e) => ({ ...e, [field.id]: validate(field, draft) }));
+  };
+
+  const finished = (result: Outcome, status?: CeremonyResult) => {
+    telemetry.current?.record(documents[0]?.id ?? 0, null, 'SUBMITTED');
+    telemetry.current?.flush();
+    if (status) {
+      setWorkflowStatus(status.workflowStatus);
+      setSealStatus(status.sealStatus);
+    }
+    setCurrentId(null);
+    setOutcome(result);
+    try {
+      sessionStorage.removeItem(draftsKey);
+    } catch {
+      // nothing kept
+    }
+  };
+
+  const identityLost = () => {
+    writeFlag('otp', session, false);
+    setVerified(false);
+  };
+
+  const organization = overview.ownerName;
+  const ordered = overview.sequence === 'ORDERED';
+  const people = recipients.filter((r) => r.status !== 'DELEGATED').slice().sort((a, b) => ordered ? Number(a.recipientOrder ?? 0) - Number(b.recipientOrder ?? 0) : 0);
+  const showGuide = canAct && consented && verified;
+
+  let banner: React.ReactNode = null;
+  if (outcome) banner = <OutcomeBanner outcome={outcome} workflowStatus={workflowStatus} sealStatus={sealStatus} />;
+  else if (workflowStatus === 'VOID') banner = <Banner title={t.voidTitle} text={t.voidText} />;
+  else if (me.recipientRole === 'CC') banner = <Banner title={t.ccTitle} text={t.ccText} />;
+  else if (me.status === 'PENDING') banner = <Banner title={t.notYourTurnTitle} text={t.notYourTurnText} />;
+  else if (!canAct && workflowStatus !== 'COMPLETED') banner = <Banner title={t.alreadyFinished} text="" />;
+  else if (workflowStatus === 'COMPLETED') banner = <OutcomeBanner outcome={null} workflowStatus={workflowStatus} sealStatus={sealStatus} />;
+
+  return (
+    <Shell organization={organization}>
+      <div className="layout">
+        <aside className="summary" aria-labelledby="workflow-heading">
+          <h1 id="workflow-heading">{overview.title ?? overview.name}</h1>
+          <p className="from">{t.from(overview.ownerName)}</p>
+          {overview.message && (
+            <section aria-labelledby="message-from-sender">
+              <h2 id="message-from-sender">{t.messageFromSender}</h2>
+              <p className="sender-message">{overview.message}</p>
+            </section>
+          )}
+          <section aria-labelledby="involved-heading">
+            <h2 id="involved-heading">{t.involvedHeading}</h2>
+            <p className="hint">{ordered ? t.involvedOrdered : t.involvedUnordered}</p>
+            {(() => {
+              const items = people.map((person) => (
+                <li key={person.id} className="person">
+                  <span className="swatch" style={{ background: person.recipientColor }} aria-hidden="true" />
+                  <span>
+                    <strong>{person.name}</strong>{person.id === me.id ? ` (${t.you})` : ''}
+                    <br /><span className="hint">{t.role[person.recipientRole] ?? person.recipientRole} · {t.recipientStatus[person.status] ?? person.status}</span>
+                  </span>
+                </li>
+              ));
+              return ordered ? <ol className="people">{items}</ol> : <ul className="people">{items}</ul>;
+            })()}
+          </section>
+          <Comments api={api} workflowId={session.workflowId} comments={comments} fields={fields} currentField={current} readOnly={workflowStatus === 'VOID'}
+            onAdded={(comment) => setComments((list) => [...list, comment])} />
+        </aside>
+
+        <div className="content">
+          <div role="status" className="visually-hidden">{announcement}</div>
+          {banner}
+          {(workflowStatus === 'COMPLETED' && sealStatus === 'SEALED') && <Downloads api={api} workflowId={session.workflowId} documents={documents} />}
+          {canAct && !consented && (
+            <ConsentStep disclosure={disclosure} onAgree={() => { writeFlag('consent', session, true); setConsented(true); }}
+              onDecline={() => document.getElementById('open-decline')?.click()} />
+          )}
+          {canAct && consented && !verified && (
+            <OtpStep api={api} workflowId={session.workflowId} email={me.emailAddress} onVerified={() => { writeFlag('otp', session, true); setVerified(true); setAnnouncement(t.otpVerified); }} />
+          )}
+          <DocumentView documents={documents} token={api.token} workflowId={session.workflowId} fields={fields} recipients={recipients} myRecipientId={me.id}
+            drafts={drafts} currentFieldId={currentId} onSelectField={(field) => showGuide && select(field)}
+            observeField={(element, field) => telemetry.current?.observe(element, field.documentId, field.id) ?? (() => {})} />
+        </div>
+      </div>
+
+      {canAct && (
+        <div className="action-bar" role="region" aria-label={t.finishHeading}>
+          {showGuide && current && (
+            <div className="field-panel">
+              <h2 className="field-panel-heading">{t.fieldPanelHeading(fieldLabel(current), walk.indexOf(current) + 1, walk.length)}</h2>
+              <FieldEditor field={current} draft={drafts[current.id]} me={me} error={errors[current.id] ?? null}
+                onChange={(draft) => updateDraft(current, draft)}
+                onAdopted={(draft) => { updateDraft(current, draft); void move(1, { draftOverride: draft }); }} />
+            </div>
+          )}
+          <div className="guide">
+            {showGuide && (
+              <>
+                <p className="progress" aria-live="polite">
+                  {requiredCount > 0 ? t.progress(requiredCount - remaining.length, requiredCount) : walk.length === 0 ? t.noFieldsForYou : ''}
+                  {saveState === 'saving' && <span className="save-state"> · {t.saving}</span>}
+                  {saveState === 'saved' && <span className="save-state"> · {t.saved}</span>}
+                  {saveState === 'local' && <span className="save-state"> · {t.savedLocally}</span>}
+                  {saveState === 'failed' && <span className="save-state error"> · {t.saveFailed}</span>}
+                </p>
+                {walk.length > 0 && (
+                  <div className="guide-buttons">
+                    {current && walk.indexOf(current) > 0 && <button type="button" className="secondary" onClick={() => void move(-1, { skip: true })}>{t.previousField}</button>}
+                    {current && !mustFill(current) && <button type="button" className="secondary" onClick={() => void move(1, { skip: true })}>{t.skipField}</button>}
+                    <button type="button" className="primary next" onClick={() => void move(1)}>{current ? t.nextField : t.startFilling}</button>
+                  </div>
+                )}
+              </>
+            )}
+          </div>
+          <FinishPanel api={api} session={session} me={me} walk={walk} drafts={drafts} ready={showGuide} remaining={remaining.length}
+            documents={documents} onFinished={finished} onIdentityLost={identityLost} onSaveErrors={(list) => setErrors((e) => ({ ...e, ...list }))} reload={reload} />
+        </div>
+      )}
+    </Shell>
+  );
+}
+
+function Banner({ title, text }: { title: string; text: string }) {
+  return (
+    <section className="banner" aria-labelledby="banner-heading">
+      <h2 id="banner-heading">{title}</h2>
+      {text && <p>{text}</p>}
+    </section>
+  );
+}
+
+function OutcomeBanner({ outcome, workflowStatus, sealStatus }: { outcome: Outcome | null; workflowStatus: string; sealStatus: string }) {
+  const heading = useFocusOnMount<HTMLHeadingElement>();
+  let title = t.doneSignedTitle;
+  let lines: string[] = [];
+  if (outcome?.kind === 'approved') title = t.doneApprovedTitle;
+  if (outcome?.kind === 'declined') {
+    title = t.declinedTitle;
+    lines = [t.declinedText];
+  } else if (outcome?.kind === 'delegated') {
+    title = t.delegatedTitle;
+    lines = [t.delegatedText(outcome.name, outcome.email)];
+  } else if (workflowStatus === 'COMPLETED') {
+    if (!outcome) title = t.doneSealed;
+    lines = [sealStatus === 'SEALED' ? t.doneSealed : t.doneCompleted];
+    if (!outcome) lines = sealStatus === 'SEALED' ? [] : [t.doneCompleted];
+  } else {
+    lines = [t.doneWaiting];
+  }
+  return (
+    <section className="banner success" aria-labelledby="outcome-heading">
+      <h2 id="outcome-heading" ref={heading} tabIndex={-1}>{title}</h2>
+      {lines.map((line) => <p key={line} role="status">{line}</p>)}
+    </section>
+  );
+}
+
+function Downloads({ api, workflowId, documents }: { api: Api; workflowId: number; documents: DocumentItem[] }) {
+  const [error, setError] = useState<string | null>(null);
+  const get = async (query: string) => {
+    setError(null);
+    try {
+      const file = await api.download(`/document/v1/download/${workflowId}?${query}`);
+      saveFile(file.blob, file.filename);
+    } catch {
+      setError(t.downloadFailed);
+    }
+  };
+  return (
+    <section className="downloads" aria-labelledby="downloads-heading">
+      <h2 id="downloads-heading">{t.downloadsHeading}</h2>
+      <ul>
+        {documents.map((doc) => (
+          <li key={doc.id}><button type="button" className="secondary" onClick={() => get(`selectedOption=downloadDocument&documentId=${doc.id}`)}>{t.downloadDocument(doc.documentName)}</button></li>
+        ))}
+        <li><button type="button" className="secondary" onClick={() => get('selectedOption=downloadCoc')}>{t.downloadCertificate}</button></li>
+      </ul>
+      {error && <p className="error" role="alert">{error}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+/** Shapes of the service's answers that the signing page reads (see docs/openapi.json). */
+
+export type DocumentItem = {
+  id: number;
+  workflowId: number;
+  documentName: string;
+  name: string;
+  ownerName: string;
+  status: string;
+  sequence: string;
+  pages: number;
+  position: number;
+  recipientId: number | null;
+  recipientRole: string | null;
+  enforceIdentity: boolean | null;
+};
+
+export type Recipient = {
+  id: number;
+  name: string;
+  emailAddress: string;
+  recipientRole: 'SIGNER' | 'APPROVER' | 'CC';
+  recipientOrder: string | null;
+  recipientColor: string;
+  useDigitalCert: boolean;
+  enforceIdentity: boolean;
+  status: string;
+};
+
+export type FieldStyling = { dateLang?: string; placeholder?: string; backgroundColor?: string; textColor?: string } | null;
+
+export type Field = {
+  id: number;
+  documentId: number;
+  workflowId: number;
+  recipientId: number | null;
+  pageNo: number;
+  box: { x: number; y: number; width: number; height: number };
+  fieldType: string;
+  fieldRequired: boolean;
+  label: string | null;
+  value: string | null;
+  signatureAssetId: number | null;
+  styling: FieldStyling;
+  options: string[] | null;
+};
+
+export type Comment = { id: number; fieldId: number | null; authorName: string; body: string; createdAt: string };
+
+export type Overview = {
+  workflowId: number;
+  name: string;
+  title: string | null;
+  message: string | null;
+  ownerName: string;
+  status: string;
+  sequence: string;
+  sealStatus: string;
+};
+
+export type Disclosure = { text: string; textHash: string };
+
+export type CeremonyResult = { workflowId: number; recipientId: number; recipientStatus: string; workflowStatus: string; sealStatus: string; savedFieldIds: number[] };
+
+/** What the page holds for one of the signer's fields before it is saved: the value, and for DIGITAL_SIGNATURE the password. */
+export type Draft = { value: string | boolean | null; password?: string; /** a problem found on this device (an unreadable image) */ error?: string };
