@@ -98,14 +98,14 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   registerSecurityHeaders(app, securityHeaders);
   registerValidation(app, [ErrorResponse]);
   app.addSchema(ErrorResponse);
-  const routes = registerAuthentication(app, platform.tokens);
+  const routes = registerAuthentication(app, platform.tokens, platform.db);
   await app.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 1024 } });
   await registerOpenApi(app);
 
   // 2. Services, each given only the adapters it uses.
   const billing = createBillingService({ db: platform.db });
-  const auth = createAuthService({ db: platform.db, tokens: platform.tokens, billing, signupEnabled: config.signupEnabled, publicUrl: config.publicUrl });
-  const users = createUsersService({ db: platform.db });
+  const auth = createAuthService({ db: platform.db, tokens: platform.tokens, billing, outbox: platform.outbox, signupEnabled: config.signupEnabled, publicUrl: config.publicUrl });
+  const users = createUsersService({ db: platform.db, outbox: platform.outbox });
   const workflowSettings = createWorkflowService({ db: platform.db });
   const documentList = createDocumentListService({ db: platform.db });
   const documents = createDocumentService({ db: platform.db, blobs: platform.blobs, sofficePath: config.sofficePath, uploadLimitBytes: UPLOAD_LIMIT_BYTES });

@@ -56,6 +56,8 @@ export const ERRORS = {
   INVALID_CLIENT: { status: 401, code: 14008, description: 'Invalid client credentials' },
   /** RUNTIME.md "Accounts": too many failed checks for this account or address; answered with Retry-After. */
   ACCOUNT_TEMPORARILY_LOCKED: { status: 401, code: 14009, description: 'Too many failed attempts; try again later' },
+  /** A signed-in user's password re-check failed (turning two-factor off); 400, not 401: the session itself is fine. */
+  WRONG_PASSWORD: { status: 400, code: 14010, description: 'The password is not correct' },
 
   INVALID_FIELD: { status: 400, code: 15001, description: 'Invalid field' },
   INVALID_FIELD_VALUE: { status: 400, code: 15002, description: 'Invalid field value' },

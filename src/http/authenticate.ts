@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { TokenSigner } from '../platform/auth/jwt.ts';
+import type { Db } from '../platform/db/client.ts';
+import { isAccountActive } from '../modules/auth/auth.repo.ts';
 
 /**
  * Who is calling. A CLIENT token (partner backend) acts as the user it was issued for, so it is a `user`
@@ -28,7 +30,7 @@ declare module 'fastify' {
 export type RouteAuth = { method: string; url: string; auth: AuthPolicy };
 
 /** Installs the caller resolution; returns the live list of routes with their policy (for the route-auth test). */
-export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner): RouteAuth[] {
+export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner, db: Db): RouteAuth[] {
   const routes: RouteAuth[] = [];
   app.decorateRequest('caller', null);
 
@@ -46,6 +48,11 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner
     if (!policy || policy === 'public') return;
     const caller = await resolveCaller(request, tokens);
     if (!caller) throw new AppError('UNAUTHORIZED', 'A valid bearer token is required');
+    // An access token outlives nothing it was issued on: a removed account, a membership that ended or a
+    // disabled business app ends it at once, not when it expires (guest tokens are re-checked at refresh).
+    if (caller.kind === 'user' && !(await isAccountActive(db, caller))) {
+      throw new AppError('UNAUTHORIZED', 'The account, its membership or the business app behind this token no longer exists or is disabled');
+    }
     if (policy === 'user' && caller.kind !== 'user') throw new AppError('USER_NOT_HAVE_ACCESS', 'This endpoint needs a signed-in user');
     request.caller = caller;
   });

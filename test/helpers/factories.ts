@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { documents, recipients, workflows, fields } from '../../src/platform/db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { documents, recipients, workflows, fields, users } from '../../src/platform/db/schema/index.ts';
 import { createAccount } from '../../src/modules/users/accounts.ts';
 import { findDefaultPackage } from '../../src/modules/billing/billing.repo.ts';
 import { hashPassword } from '../../src/platform/auth/passwords.ts';
@@ -14,16 +15,21 @@ const DEFAULT_PASSWORD = 'correct horse battery';
 
 /**
  * A registered user with an organization on the default plan, and an access token. Created directly
- * (not over HTTP) so tests of other modules do not depend on the sign-up route.
+ * (not over HTTP) so tests of other modules do not depend on the sign-up route. Its email is marked verified
+ * (as if it had opened the sign-up mail's link), because tests of other modules have it reach workflows
+ * addressed to it through its account, which an unverified account may not; `emailVerified: false` leaves it
+ * unverified, as a fresh sign-up is.
  */
-export async function createUser(t: TestApp, options: { name?: string; email?: string } = {}): Promise<TestUser> {
+export async function createUser(t: TestApp, options: { name?: string; email?: string; emailVerified?: boolean } = {}): Promise<TestUser> {
   counter += 1;
   const email = options.email ?? `user${counter}-${crypto.randomBytes(3).toString('hex')}@example.com`;
   const name = options.name ?? 'Test User';
   cachedHash ??= await hashPassword(DEFAULT_PASSWORD);
   const { user, organizationId } = await t.platform.db.transaction(async (tx) => {
     const plan = await findDefaultPackage(tx);
-    return createAccount(tx, { name, email, passwordHash: cachedHash! }, plan!);
+    const created = await createAccount(tx, { name, email, passwordHash: cachedHash! }, plan!);
+    if (options.emailVerified !== false) await tx.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, created.user.id));
+    return created;
   });
   const token = await t.platform.tokens.sign({ sub: String(user.id), type: 'USER', organizationId }, 3600);
   return { userId: user.id, organizationId, email: user.email, name, password: DEFAULT_PASSWORD, token };

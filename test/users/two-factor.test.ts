@@ -121,10 +121,13 @@ describe('two-factor enrollment and sign-in', () => {
     const refreshed = await signin({ grant_type: 'REFRESH_TOKEN', refreshToken: ok.body.refreshToken });
     expect(refreshed.status).toBe(200);
 
-    // Turning off needs a current code of the active secret; a used step does not count.
+    // Turning off needs the password and a current code of the active secret; a used step does not count.
     atStep(s + 3);
-    expectError(await security(accessToken, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 2) }), 400, 'INVALID_TOTP_SETUP');
-    const off = await security(accessToken, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 3) });
+    expectError(await security(accessToken, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 3) }), 400, 'BAD_REQUEST_BODY');
+    expectError(await security(accessToken, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 3), password: 'wrong password' }), 400, 'WRONG_PASSWORD');
+    expectError(await security(accessToken, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 2), password: user.password }), 400, 'INVALID_TOTP_SETUP');
+    // A refused password did not use up the code's step.
+    const off = await security(accessToken, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 3), password: user.password });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
     expect(off.body).toEqual({ twoFactorEnabled: false });
     const [row] = await t.platform.db.select().from(users).where(eq(users.id, user.userId));

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { businessApps, memberships } from '../../platform/db/schema/index.ts';
+import { businessApps, memberships, recipients, users, workflows } from '../../platform/db/schema/index.ts';
 
 export type BusinessAppRow = typeof businessApps.$inferSelect;
 
@@ -19,4 +19,28 @@ export async function isActiveMember(db: DbOrTx, organizationId: number, userId:
   const [row] = await db.select({ id: memberships.id }).from(memberships)
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId), eq(memberships.status, 'ACTIVE')));
   return Boolean(row);
+}
+
+/** The workflow and recipient row a guest session acts on, whatever their state (the caller judges it). */
+export async function findGuestSessionTarget(db: DbOrTx, workflowId: number, recipientId: number) {
+  const [row] = await db.select({ workflow: workflows, recipient: recipients }).from(recipients)
+    .innerJoin(workflows, eq(workflows.id, recipients.workflowId))
+    .where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
+  return row ?? null;
+}
+
+/**
+ * Whether an access token's account still stands: the user exists and is registered, is an ACTIVE member of the
+ * token's organization, and, for a business-app token, the app is still enabled in that organization. One
+ * statement over primary keys and the (organization, user) membership index, run on every USER/CLIENT request.
+ */
+export async function isAccountActive(db: DbOrTx, subject: { userId: number; organizationId: number; appId?: number }): Promise<boolean> {
+  const query = db.select({ id: users.id }).from(users)
+    .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, subject.organizationId), eq(memberships.status, 'ACTIVE')));
+  const rows = subject.appId === undefined
+    ? await query.where(and(eq(users.id, subject.userId), eq(users.isGuest, false)))
+    : await query
+      .innerJoin(businessApps, and(eq(businessApps.id, subject.appId), eq(businessApps.organizationId, subject.organizationId), eq(businessApps.status, true)))
+      .where(and(eq(users.id, subject.userId), eq(users.isGuest, false)));
+  return rows.length > 0;
 }

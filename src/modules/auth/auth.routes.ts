@@ -4,7 +4,12 @@ import { AppError } from '../../errors.ts';
 import { userOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { AuthService } from './auth.service.ts';
-import { SessionResponse, SigninBody, SignoutBody, SignoutResponse, SignupBody, SignupResponse, TwoFactorChallenge } from './auth.schemas.ts';
+import {
+  SessionResponse, SigninBody, SignoutBody, SignoutResponse, SignupBody, SignupResponse, TwoFactorChallenge, VerifyEmailBody, VerifyEmailParams,
+  VerifyEmailResponse,
+} from './auth.schemas.ts';
+import { EMAIL_VERIFICATION_DAYS } from './email-verification.ts';
+import { verificationPage, wantsHtml } from './verification-page.ts';
 
 const error = Type.Ref('ErrorResponse');
 
@@ -16,8 +21,19 @@ const SIGNIN_DESCRIPTION = [
   'CLIENT_CREDENTIALS: client_id, client_secret, email; the business app must be enabled and belong to an organization the user is an active member of; otherwise 401 INVALID_CLIENT. The token has type CLIENT, appId and the app\'s organizationId.',
   'IDP_AUTH: 400 OPERATION_IS_NOT_ALLOWED (IDP sign-in is off: app settings sso.enableIdpAuth is false).',
   'Wrong username or password, an unknown user and a guest user (no password) all answer 401 INVALID_CREDENTIALS. A missing field of the grant or an unknown grant_type: 400 BAD_REQUEST_BODY.',
-  'Access tokens live 900 seconds; refresh tokens 1 day, or 30 days with rememberMe.',
+  'Sign-in limits (RUNTIME.md "Accounts"): failed password and TOTP checks are counted per account (the username, registered or not) and per client address. '
+    + 'After 10 failures for one account, or 100 from one address, within 15 minutes, PASSWORD and G_AUTHENTICATOR answer 401 ACCOUNT_TEMPORARILY_LOCKED with a '
+    + 'Retry-After header (seconds), even for the right credentials, until 15 minutes after the last failure. The account owner is mailed once per lock. '
+    + 'A completed sign-in clears the account\'s count (not the address\'s).',
+  'Sessions: access tokens live 900 seconds (less when the session ends sooner). A session (one sign-in and all its refreshes) ends 12 hours after '
+    + 'sign-in, or 30 days with rememberMe, however often it is refreshed; CLIENT sessions 12 hours. Each refresh token also expires after 1 day unused '
+    + '(30 days with rememberMe).',
 ].join('\n\n');
+
+const VERIFY_DESCRIPTION = `Sign-up mails the link $PUBLIC_URL/verify-email/<code>; the code works for ${EMAIL_VERIFICATION_DAYS} days and only for that account's address `
+  + '(a later code would replace it). Verifying is what lets the account reach workflows that others addressed to its email (and a former guest\'s '
+  + 'history); before that they open only through their signing links. Using a code again within its lifetime answers the same. '
+  + 'Garbage, unknown, replaced or expired code: 400 LINK_EXPIRED.';
 
 export function authRoutes(auth: AuthService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -25,9 +41,12 @@ export function authRoutes(auth: AuthService): FastifyPluginAsyncTypebox {
       schema: {
         tags: ['Authentication'],
         summary: 'Create an account and its organization',
-        description: 'Creates a registered user and an organization it owns, on the default preset package with its credits. '
-          + 'An email held by a registered user: 409 EMAIL_ALREADY_REGISTERED. An email held only by a guest user (a past recipient) '
-          + 'turns that guest into the account, keeping its id and history. SIGNUP_ENABLED=false: 403 SIGNUP_DISABLED (before the body is checked).',
+        description: 'Creates a registered user and an organization it owns, on the default preset package with its credits, and mails a verification '
+          + 'link ($PUBLIC_URL/verify-email/<code>, see POST /auth/v1/verify-email). The account can sign in and work on its own workflows at once; '
+          + 'workflows that others address to its email stay reachable only through their signing links until the address is verified. '
+          + 'An email held by a registered user (verified or not): 409 EMAIL_ALREADY_REGISTERED. An email held only by a guest user (a past recipient) '
+          + 'turns that guest into the account, keeping its id; the guest\'s history becomes visible to the account once the address is verified. '
+          + 'SIGNUP_ENABLED=false: 403 SIGNUP_DISABLED (before the body is checked).',
         body: SignupBody,
         response: { 201: SignupResponse, 400: error, 403: error, 409: error },
         security: [],
@@ -50,11 +69,47 @@ export function authRoutes(auth: AuthService): FastifyPluginAsyncTypebox {
       },
       config: { auth: 'public' },
     }, async (request, reply) => {
-      const result = await auth.signin(request.body);
+      const result = await auth.signin(request.body, request.ip);
       if (result.kind === 'totp-required') {
         return reply.status(202).send({ tOtpRequired: true, grantType: 'G_AUTHENTICATOR', message: 'Two-factor code required: sign in with grant_type G_AUTHENTICATOR and tOtp' });
       }
       return result.session;
+    });
+
+    app.post('/auth/v1/verify-email', {
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Verify the address of an account with the code from the sign-up mail',
+        description: VERIFY_DESCRIPTION,
+        body: VerifyEmailBody,
+        response: { 200: VerifyEmailResponse, 400: error },
+        security: [],
+      },
+      config: { auth: 'public' },
+    }, async (request) => auth.verifyEmail(request.body.code));
+
+    app.get('/verify-email/:code', {
+      schema: {
+        tags: ['Authentication'],
+        summary: 'The mailed verification link',
+        description: `${VERIFY_DESCRIPTION} Public page: a browser (Accept naming text/html) gets a short HTML page (200, or 400 for a code that does not verify); `
+          + 'any other client gets JSON {verified: true} or the LINK_EXPIRED error body.',
+        params: VerifyEmailParams,
+        produces: ['text/html', 'application/json'],
+        response: {
+          200: { description: 'Verified', content: { 'text/html': { schema: Type.String() }, 'application/json': { schema: VerifyEmailResponse } } },
+          400: { description: 'The code does not verify', content: { 'text/html': { schema: Type.String() }, 'application/json': { schema: error } } },
+        },
+        security: [],
+      },
+      config: { auth: 'public' },
+    }, async (request, reply) => {
+      if (!wantsHtml(request.headers.accept)) return reply.type('application/json').send(await auth.verifyEmail(request.params.code));
+      const verified = await auth.verifyEmail(request.params.code).then(() => true, (failure: unknown) => {
+        if (failure instanceof AppError && failure.code === 'LINK_EXPIRED') return false;
+        throw failure;
+      });
+      return reply.status(verified ? 200 : 400).headers(verificationPage.headers).type('text/html; charset=utf-8').send(verificationPage.render(verified));
     });
 
     app.get('/auth/v1/refresh-session', {

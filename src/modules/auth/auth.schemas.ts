@@ -60,3 +60,9 @@ export const SignoutBody = Type.Union([
 ]);
 
 export const SignoutResponse = Type.Object({ logoutUrl: Type.String({ description: 'Where the client goes to finish logging out' }) });
+
+const VerificationCode = Type.String({ minLength: 1, maxLength: 128, description: 'The code from the link $PUBLIC_URL/verify-email/<code> in the sign-up mail' });
+
+export const VerifyEmailBody = Type.Object({ code: VerificationCode });
+export const VerifyEmailParams = Type.Object({ code: VerificationCode });
+export const VerifyEmailResponse = Type.Object({ verified: Type.Literal(true) });

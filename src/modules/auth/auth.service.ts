@@ -4,26 +4,31 @@ import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
 import type { TokenSigner } from '../../platform/auth/jwt.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
+import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import { createAccount, isUniqueViolation } from '../users/accounts.ts';
-import { consumeTotpStep, findUserByEmail, findUserById, type UserRow } from '../users/users.repo.ts';
+import { consumeTotpStep, findUserByEmail, findUserById, setEmailVerificationCode, verifyEmailByCode, type UserRow } from '../users/users.repo.ts';
 import { matchTotpStep } from '../users/totp.ts';
-import { findBusinessAppByClientId, findBusinessAppById, isActiveMember } from './auth.repo.ts';
+import { emailVerificationMail } from './account-mails.ts';
+import { findBusinessAppByClientId, findBusinessAppById, findGuestSessionTarget, isActiveMember } from './auth.repo.ts';
 import type { SigninBody, SignupBody } from './auth.schemas.ts';
 import { clientSecretMatches, hashClientSecret } from './client-secrets.ts';
+import { emailVerificationLink, hashEmailVerificationCode, isWellFormedVerificationCode, newEmailVerificationCode } from './email-verification.ts';
 import { issueSession, revokeFamilyOfToken, revokeUserSessions, rotateSession, type SessionSubject, type SessionTokens } from './sessions.ts';
+import { createSigninLimits, type CheckSubject } from './signin-limits.ts';
 
 export type SigninResult = { kind: 'session'; session: SessionTokens } | { kind: 'totp-required' };
 
-type Deps = { db: Db; tokens: TokenSigner; billing: BillingService; signupEnabled: boolean; publicUrl: string };
+type Deps = { db: Db; tokens: TokenSigner; billing: BillingService; outbox: Outbox; signupEnabled: boolean; publicUrl: string };
 
-/** Sign-up, the direct-bearer sign-in grants, refresh and sign-out (SPEC.md Authentication §2 and §4). */
-export function createAuthService({ db, tokens, billing, signupEnabled, publicUrl }: Deps) {
+/** Sign-up, email verification, the direct-bearer sign-in grants, refresh and sign-out (SPEC.md Authentication §2 and §4). */
+export function createAuthService({ db, tokens, billing, outbox, signupEnabled, publicUrl }: Deps) {
   // Unknown users and guests get a password check against this hash, so the answer takes as long as for a
   // real account and response time does not reveal which emails are registered.
   const dummyHash = hashPassword(crypto.randomBytes(16).toString('hex'));
+  const limits = createSigninLimits({ db, outbox });
 
-  return { signupEnabled: () => signupEnabled, signup, signin, refresh, signout };
+  return { signupEnabled: () => signupEnabled, signup, verifyEmail, signin, refresh, signout };
 
   async function signup(body: SignupBody): Promise<{ userId: number; organizationId: number }> {
     if (!signupEnabled) throw new AppError('SIGNUP_DISABLED');
@@ -33,8 +38,16 @@ export function createAuthService({ db, tokens, billing, signupEnabled, publicUr
     const passwordHash = await hashPassword(body.password);
     const plan = await billing.defaultPackage();
     try {
-      const { user, organizationId } = await db.transaction((tx) => createAccount(tx, { name: body.name, email: body.email, passwordHash }, plan));
-      return { userId: user.id, organizationId };
+      const result = await db.transaction(async (tx) => {
+        const { user, organizationId } = await createAccount(tx, { name: body.name, email: body.email, passwordHash }, plan);
+        // The account works at once for its own workflows; what others address to this email waits for the link.
+        const { code, codeHash, expiresAt } = newEmailVerificationCode();
+        await setEmailVerificationCode(tx, user.id, codeHash, expiresAt);
+        await outbox.enqueue(tx, emailVerificationMail({ to: user.email, name: user.name, link: emailVerificationLink(publicUrl, code), expiresAt }));
+        return { userId: user.id, organizationId };
+      });
+      outbox.notify();
+      return result;
     } catch (error) {
       // Concurrent sign-ups with one email: the unique index decides, the losers are duplicates.
       if (isUniqueViolation(error)) throw new AppError('EMAIL_ALREADY_REGISTERED');
@@ -42,23 +55,43 @@ export function createAuthService({ db, tokens, billing, signupEnabled, publicUr
     }
   }
 
-  async function signin(body: SigninBody): Promise<SigninResult> {
+  /**
+   * Marks the address of the code's account verified (RUNTIME.md "Accounts"); from then on the account reaches
+   * the workflows others addressed to that email, a former guest's included. Reusing the code within its
+   * lifetime answers the same; garbage, an unknown, replaced or expired code: 400 LINK_EXPIRED.
+   */
+  async function verifyEmail(code: string): Promise<{ verified: true }> {
+    const user = isWellFormedVerificationCode(code) ? await verifyEmailByCode(db, hashEmailVerificationCode(code)) : null;
+    if (!user) throw new AppError('LINK_EXPIRED', 'The verification link is invalid, was replaced by a newer one, or has expired');
+    return { verified: true };
+  }
+
+  /** `address` is the client's IP address, for the per-address limit. */
+  async function signin(body: SigninBody, address: string): Promise<SigninResult> {
     switch (body.grant_type) {
       case 'PASSWORD': {
         const { username, password } = required(body, 'username', 'password');
-        const user = await checkPassword(username, password);
+        const subject = { email: username, address };
+        const user = await checkPassword(subject, password);
         if (user.twoFactorEnabled) return { kind: 'totp-required' };
+        await limits.recordSuccess(subject);
         return { kind: 'session', session: await userSession(user, body.rememberMe) };
       }
       case 'G_AUTHENTICATOR': {
         const { username, password, tOtp } = required(body, 'username', 'password', 'tOtp');
-        const user = await checkPassword(username, password);
+        const subject = { email: username, address };
+        const user = await checkPassword(subject, password);
         if (!user.twoFactorEnabled || !user.totpSecret) {
           throw new AppError('OPERATION_IS_NOT_ALLOWED', 'Two-factor sign-in is not enabled for this account; use grant_type PASSWORD');
         }
         const step = matchTotpStep(user.totpSecret, tOtp);
-        if (step === null) throw new AppError('INVALID_TOTP');
-        if (!(await consumeTotpStep(db, user.id, step))) throw new AppError('INVALID_TOTP', 'This code was already used; wait for the next one');
+        const fresh = step !== null && (await consumeTotpStep(db, user.id, step));
+        if (!fresh) {
+          // A wrong code and a replayed one are both failed checks of the second factor.
+          await limits.recordFailure(subject, user.id);
+          throw new AppError('INVALID_TOTP', step === null ? undefined : 'This code was already used; wait for the next one');
+        }
+        await limits.recordSuccess(subject);
         return { kind: 'session', session: await userSession(user, body.rememberMe) };
       }
       case 'REFRESH_TOKEN': {
@@ -91,14 +124,22 @@ export function createAuthService({ db, tokens, billing, signupEnabled, publicUr
     return { logoutUrl: `${publicUrl}/` };
   }
 
-  /** Unknown email, guest (no password) and wrong password give the same answer after the same work. */
-  async function checkPassword(email: string, password: string): Promise<UserRow> {
-    const user = await findUserByEmail(db, email);
+  /**
+   * Unknown email, guest (no password) and wrong password give the same answer after the same work, and count
+   * alike against the sign-in limits; while the account or the address is locked nothing is checked.
+   */
+  async function checkPassword(subject: CheckSubject, password: string): Promise<UserRow> {
+    await limits.assertNotLocked(subject);
+    const user = await findUserByEmail(db, subject.email);
     if (!user || user.isGuest || !user.passwordHash || user.organizationId === null) {
       await verifyPassword(await dummyHash, password);
+      await limits.recordFailure(subject, null);
       throw new AppError('INVALID_CREDENTIALS');
     }
-    if (!(await verifyPassword(user.passwordHash, password))) throw new AppError('INVALID_CREDENTIALS');
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      await limits.recordFailure(subject, user.id);
+      throw new AppError('INVALID_CREDENTIALS');
+    }
     return user;
   }
 
@@ -121,10 +162,22 @@ export function createAuthService({ db, tokens, billing, signupEnabled, publicUr
     return issueSession(db, tokens, { userId: user.id, type: 'CLIENT', claims: { organizationId: app.organizationId, appId: app.id } });
   }
 
-  /** A refresh must not outlive what the session was granted on. */
+  /**
+   * A refresh must not outlive what the session was granted on: the account; for USER its organization; for
+   * CLIENT the business app and the membership; for GUEST the recipient row (not delegated away) and its
+   * workflow (not deleted, not VOID). The signing link's expiry already bounds the guest session's end.
+   */
   async function assertSubjectStillValid(subject: SessionSubject): Promise<void> {
     const user = await findUserById(db, subject.userId);
     if (!user) throw new AppError('INVALID_REFRESH_TOKEN', 'The account of this session no longer exists');
+    if (subject.type === 'GUEST') {
+      const { recipientId, workflowId } = subject.claims;
+      const target = recipientId === undefined || workflowId === undefined ? null : await findGuestSessionTarget(db, workflowId, recipientId);
+      if (!target || target.workflow.deletedAt || target.workflow.status === 'VOID' || target.recipient.status === 'DELEGATED'
+        || target.recipient.userId !== subject.userId) {
+        throw new AppError('INVALID_REFRESH_TOKEN', 'The signing session ended: the workflow was voided or deleted, or the task was delegated');
+      }
+    }
     if (subject.type === 'USER' && (user.isGuest || user.organizationId !== subject.claims.organizationId)) {
       throw new AppError('INVALID_REFRESH_TOKEN', "The account's organization changed; sign in again");
     }

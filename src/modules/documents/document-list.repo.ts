@@ -50,9 +50,20 @@ function ownedBranch(c: ListCriteria): Branch {
   return { where: sql`w.owner_user_id = ${c.userId} and w.parent_workflow_id is null and w.deleted_at is null${extra(c)}` };
 }
 
+/**
+ * The caller's recipient rows, but, until the caller's email is verified, only those of the caller's own
+ * workflows: rows others addressed to an account whose address is unproven are reached only through their
+ * signing links (RUNTIME.md "Accounts"). The verified check is one primary-key probe evaluated once per
+ * statement; the ownership probe runs only for an unverified caller.
+ */
+function addressedRows(userId: number): SQL {
+  return sql`r.user_id = ${userId} and (exists (select 1 from users v where v.id = ${userId} and v.email_verified_at is not null)
+    or exists (select 1 from workflows o where o.id = r.workflow_id and o.owner_user_id = ${userId}))`;
+}
+
 function recipientBranch(c: ListCriteria): Branch {
   return {
-    rows: sql`r.user_id = ${c.userId}`,
+    rows: addressedRows(c.userId),
     where: sql`w.status <> 'DRAFT' and w.deleted_at is null and not (w.owner_user_id = ${c.userId} and w.parent_workflow_id is null)${extra(c)}`,
   };
 }
@@ -61,7 +72,7 @@ function rowFilterBranch(c: ListCriteria): Branch {
   const statuses = sql.join((c.filter.recipientStatuses ?? []).map((s) => sql`${s}`), sql`, `);
   const inFolder = c.folderId === undefined ? sql`` : sql` and w.owner_user_id = ${c.userId} and w.parent_workflow_id is null`;
   return {
-    rows: sql`r.user_id = ${c.userId} and r.role <> 'CC' and r.status in (${statuses})`,
+    rows: sql`${addressedRows(c.userId)} and r.role <> 'CC' and r.status in (${statuses})`,
     where: sql`w.status <> 'DRAFT' and w.deleted_at is null${inFolder}${extra(c)}`,
   };
 }

@@ -21,10 +21,6 @@ export async function listWorkflowRecipients(db: DbOrTx, workflowId: number): Pr
     .orderBy(sql`${recipients.recipientOrder} asc nulls last`, asc(recipients.id));
 }
 
-export async function findRecipientRowsOfUser(db: DbOrTx, workflowId: number, userId: number): Promise<RecipientRow[]> {
-  return db.select().from(recipients).where(and(eq(recipients.workflowId, workflowId), eq(recipients.userId, userId)));
-}
-
 export async function findRecipientRow(db: DbOrTx, workflowId: number, recipientId: number): Promise<RecipientRow | null> {
   const [row] = await db.select().from(recipients).where(and(eq(recipients.workflowId, workflowId), eq(recipients.id, recipientId)));
   return row ?? null;

@@ -4,9 +4,9 @@ import type { Caller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { loadSealIdentity } from '../../platform/crypto/seal-identity.ts';
-import type { WorkflowRow } from '../workflows/workflow-access.ts';
+import { findRowsOfUser, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from './envelope-record.ts';
-import { findLiveWorkflow, findRecipientRow, findRecipientRowsOfUser } from './history.repo.ts';
+import { findLiveWorkflow, findRecipientRow } from './history.repo.ts';
 import { renderEvidenceReport, type StoredHashCheck } from './evidence-report.ts';
 
 export type HistoryService = ReturnType<typeof createHistoryService>;
@@ -23,10 +23,16 @@ export async function findWorkflowForHistory(db: DbOrTx, caller: Caller, workflo
   if (workflow.sequence === 'SELF') throw new AppError('INVALID_WORKFLOW_OWNER', 'Only the owner may read the history of a self-signed workflow');
   const isRecipient = caller.kind === 'guest'
     ? caller.workflowId === workflow.id && (await findRecipientRow(db, workflow.id, caller.recipientId)) !== null
-    : (await findRecipientRowsOfUser(db, workflow.id, caller.userId)).length > 0;
+    : await isVerifiedRecipient(db, workflow.id, caller.userId);
   if (!isRecipient) throw new AppError('NOT_FOUND', 'Workflow not found');
   if (workflow.status === 'DRAFT') throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The history is available to recipients once the workflow has been sent');
   return workflow;
+}
+
+/** A user reaches the history as a recipient only once its email is verified (see findRowsOfUser). */
+async function isVerifiedRecipient(db: DbOrTx, workflowId: number, userId: number): Promise<boolean> {
+  const { rows, emailVerified } = await findRowsOfUser(db, workflowId, userId);
+  return rows.length > 0 && emailVerified;
 }
 
 export function createHistoryService(deps: { db: Db; blobs: BlobStore; dataDir: string }) {

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { users } from '../../platform/db/schema/index.ts';
 
@@ -52,4 +52,23 @@ export async function consumeTotpStep(db: DbOrTx, userId: number, step: number):
   const rows = await db.update(users).set({ totpLastStep: step })
     .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step)))).returning({ id: users.id });
   return rows.length > 0;
+}
+
+/** Stores the digest of a new verification code for the user's address; an earlier code stops working. */
+export async function setEmailVerificationCode(db: DbOrTx, userId: number, codeHash: string, expiresAt: Date): Promise<void> {
+  await db.update(users).set({ emailVerificationHash: codeHash, emailVerificationExpiresAt: expiresAt }).where(eq(users.id, userId));
+}
+
+/**
+ * Marks the address of the user holding this (unexpired) code verified, once; a second use of the same code
+ * finds the user already verified and changes nothing. Null when no user holds the code or it has expired.
+ */
+export async function verifyEmailByCode(db: DbOrTx, codeHash: string, now: Date = new Date()): Promise<UserRow | null> {
+  const [row] = await db.select().from(users)
+    .where(and(eq(users.emailVerificationHash, codeHash), gt(users.emailVerificationExpiresAt, now), eq(users.isGuest, false)));
+  if (!row) return null;
+  if (row.emailVerifiedAt) return row;
+  const [updated] = await db.update(users).set({ emailVerifiedAt: now })
+    .where(and(eq(users.id, row.id), isNull(users.emailVerifiedAt))).returning();
+  return updated ?? row;
 }

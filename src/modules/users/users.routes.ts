@@ -61,14 +61,16 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncTypebox {
         tags: ['User settings'],
         summary: 'Turn two-factor sign-in on or off',
         description: 'twoFactorEnabled true: tOtp must be a current code of the secret from the last generateQR; false: a current code '
-          + 'of the active secret (turning off forgets the secret). A code is accepted once per 30-second step, one step of clock '
+          + 'of the active secret and the account\'s password (turning off forgets the secret; without password: 400 BAD_REQUEST_BODY, '
+          + 'wrong password: 400 WRONG_PASSWORD, checked before the code). A code is accepted once per 30-second step, one step of clock '
           + 'drift either way. Wrong or reused code: 400 INVALID_TOTP_SETUP; turning on without a generateQR first: 400 '
-          + 'OPERATION_IS_NOT_ALLOWED. Asking for the current state changes nothing (turning off while off needs no valid code). '
-          + 'Business-app (CLIENT) tokens: 403.',
+          + 'OPERATION_IS_NOT_ALLOWED. Asking for the current state changes nothing (turning off while off needs no valid code or password). '
+          + 'Wrong codes and passwords count against the sign-in limits (10 per account, 100 per address in 15 minutes); once locked, '
+          + 'this answers 401 ACCOUNT_TEMPORARILY_LOCKED with Retry-After, like sign-in. Business-app (CLIENT) tokens: 403.',
         body: SecurityBody,
         response: { 200: SecurityResponse, ...errorResponses },
       },
       config: { auth: 'user' },
-    }, async (request) => users.updateSecurity(userOf(request), request.body));
+    }, async (request) => users.updateSecurity(userOf(request), request.body, request.ip));
   };
 }

@@ -28,6 +28,10 @@ export const TotpEnrollmentResponse = Type.Object({
 export const SecurityBody = Type.Object({
   twoFactorEnabled: Type.Boolean({ description: 'true: turn two-factor sign-in on; false: turn it off' }),
   tOtp: TotpCode,
+  password: Type.Optional(Type.String({
+    minLength: 1, maxLength: 128,
+    description: "The account's password; required to turn two-factor sign-in off (missing: 400 BAD_REQUEST_BODY; wrong: 400 WRONG_PASSWORD), ignored otherwise",
+  })),
 });
 export type SecurityBody = Static<typeof SecurityBody>;
 

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { recipients, workflows } from '../../platform/db/schema/index.ts';
+import { recipients, users, workflows } from '../../platform/db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import { assertRecipientPasswordPassed } from '../signing/recipient-password-gate.ts';
@@ -37,12 +37,25 @@ async function findVisibleWorkflow(db: DbOrTx, caller: Caller, workflowId: numbe
   }
 
   const isOwner = workflow.ownerUserId === caller.userId;
-  const rows = await db.select().from(recipients).where(and(eq(recipients.workflowId, workflow.id), eq(recipients.userId, caller.userId)));
+  const { rows, emailVerified } = await findRowsOfUser(db, workflow.id, caller.userId);
   // Prefer the row that can still act (a person may hold two rows, e.g. a delegated one).
   const recipient = rows.find((r) => r.status !== 'DELEGATED') ?? rows[0] ?? null;
   if (isOwner) return { workflow, isOwner, recipient };
-  if (!recipient || workflow.status === 'DRAFT') throw new AppError('NOT_FOUND', 'Workflow not found');
+  if (!recipient || !emailVerified || workflow.status === 'DRAFT') throw new AppError('NOT_FOUND', 'Workflow not found');
   return { workflow, isOwner, recipient };
+}
+
+/**
+ * A user's recipient rows of one workflow, and whether the user's email is verified. Rows addressed to an
+ * account reach the workflow through that account only once its address is verified (RUNTIME.md "Accounts":
+ * signing up with someone else's email must not open their envelopes); until then only through the rows'
+ * signing links. The owner's own rows (a SELF workflow) count either way.
+ */
+export async function findRowsOfUser(db: DbOrTx, workflowId: number, userId: number): Promise<{ rows: RecipientRow[]; emailVerified: boolean }> {
+  const found = await db.select({ row: recipients, emailVerifiedAt: users.emailVerifiedAt }).from(recipients)
+    .innerJoin(users, eq(users.id, recipients.userId))
+    .where(and(eq(recipients.workflowId, workflowId), eq(recipients.userId, userId)));
+  return { rows: found.map((f) => f.row), emailVerified: found.some((f) => f.emailVerifiedAt !== null) };
 }
 
 /** For owner-only operations on a workflow the caller can see: SPEC.md's INVALID_WORKFLOW_OWNER. */

@@ -31,10 +31,17 @@ export async function countAttempts(db: DbOrTx, rule: AttemptRule, subject: stri
   return { count: Number(row?.count ?? 0), latest: row?.latest ? new Date(row.latest) : null };
 }
 
-/** Seconds until the subject may try again, or null when it is under the limit. */
+/**
+ * Seconds until the subject may try again, or null when it is under the limit. Locked means: `max` events
+ * within one window that ends at the latest event, and that event less than a window ago. Counting back from
+ * the latest event rather than from now keeps the lock for a full window after the last failure even when
+ * the earliest failures of the burst are by then older than the window.
+ */
 export async function lockedForSeconds(db: DbOrTx, rule: AttemptRule, subject: string, now = new Date()): Promise<number | null> {
-  const { count: n, latest } = await countAttempts(db, rule, subject, now);
-  if (n < rule.max || !latest) return null;
+  const { latest } = await countAttempts(db, rule, subject, now);
+  if (!latest) return null;
+  const burst = await countAttempts(db, rule, subject, latest);
+  if (burst.count < rule.max) return null;
   return Math.max(1, Math.ceil((latest.getTime() + rule.windowSeconds * 1000 - now.getTime()) / 1000));
 }
 
@@ -52,6 +59,11 @@ export async function longestLock(db: DbOrTx, checks: [AttemptRule, string][], n
 export async function recordAttempts(db: DbOrTx, checks: [AttemptRule, string][]): Promise<void> {
   if (checks.length === 0) return;
   await db.insert(attemptEvents).values(checks.map(([rule, subject]) => ({ scope: rule.scope, subject })));
+}
+
+/** Forgets a subject's events under one rule (a successful sign-in clears the account's failures). */
+export async function clearAttempts(db: DbOrTx, rule: AttemptRule, subject: string): Promise<void> {
+  await db.delete(attemptEvents).where(and(eq(attemptEvents.scope, rule.scope), eq(attemptEvents.subject, subject)));
 }
 
 export async function deleteExpiredAttempts(db: DbOrTx, now = new Date()): Promise<void> {
