@@ -30,6 +30,8 @@ import { documentListRoutes } from './modules/documents/document-list.routes.ts'
 import { createDocumentService } from './modules/documents/documents.service.ts';
 import { documentRoutes } from './modules/documents/documents.routes.ts';
 import { createCloudImportService } from './modules/cloud-import/cloud-import.service.ts';
+import { createVerifyService } from './modules/verify/verify.service.ts';
+import { verifyRoutes } from './modules/verify/verify.routes.ts';
 import { cloudImportRoutes } from './modules/cloud-import/cloud-import.routes.ts';
 import { createCommentService } from './modules/comments/comments.service.ts';
 import { commentRoutes } from './modules/comments/comments.routes.ts';
@@ -109,6 +111,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const workflowSettings = createWorkflowService({ db: platform.db });
   const documentList = createDocumentListService({ db: platform.db });
   const documents = createDocumentService({ db: platform.db, blobs: platform.blobs, sofficePath: config.sofficePath, uploadLimitBytes: UPLOAD_LIMIT_BYTES });
+  const verifier = createVerifyService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir });
   const cloudImport = createCloudImportService({ outbound: platform.outbound, blobs: platform.blobs, allowedHosts: config.cloudImportAllowedHosts });
   const comments = createCommentService({ db: platform.db, log: platform.log });
   const folders = createFolderService({ db: platform.db });
@@ -139,6 +142,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(documentListRoutes(documentList));
   await app.register(documentRoutes(documents, documentList));
   await app.register(cloudImportRoutes(cloudImport));
+  await app.register(verifyRoutes(verifier));
   await app.register(commentRoutes(comments));
   await app.register(folderRoutes(folders));
   await app.register(recipientRoutes(recipients));

@@ -1,6 +1,9 @@
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../errors.ts';
+import { multipartError } from '../../http/multipart.ts';
 import { userOf } from '../../http/authenticate.ts';
 import { requestContext } from '../../http/request-context.ts';
 import { errorResponses } from '../../http/schemas.ts';
@@ -12,7 +15,11 @@ const UPLOAD_RULES = 'Multipart: exactly one file in the part `file` (.pdf, .doc
   + 'Office Open XML zip with word/document.xml, a .doc an OLE2 file; otherwise 400 INVALID_DOCUMENT_TYPE). At most 25 MB, not empty (else 400 INVALID_DOCUMENT_SIZE). '
   + 'A PDF carrying a signature (a signed signature field or a certification signature) is 400 DOCUMENT_ALREADY_SIGNED; an encrypted, truncated or damaged PDF is 400 INVALID_PDF. '
   + 'Word files are converted to PDF with LibreOffice (400 DOCUMENT_CONVERSION_UNAVAILABLE when it is not installed, 400 DOCUMENT_CONVERSION_FAILED when it fails or exceeds 60 s); '
-  + 'only the PDF is kept. A rejected request stores nothing.';
+  + 'only the PDF is kept. A rejected request stores nothing. '
+  + 'Limits (multipart uploads and replacements alike): each account may start UPLOADS_PER_MINUTE (default 30) within a minute, counted before the file is read '
+  + 'whether or not it is then accepted; beyond, 503 UPLOAD_RATE_LIMITED with Retry-After (seconds until a minute after the last counted one; 503 because SPEC.md keeps 429 '
+  + 'for the OTP throttle). Word conversion runs 2 at a time with 8 waiting and the page-1 thumbnail 2 at a time with 16 waiting; beyond, 503 SERVICE_UNAVAILABLE with '
+  + 'Retry-After. A thumbnail that cannot be rendered within 5 s or 256 MB is a blank page of the document\'s shape; the upload still succeeds.';
 
 const POST_DESCRIPTION = `${UPLOAD_RULES} Without workflowId a new DRAFT workflow is created, owned by the caller and named after the file (without extension, `
   + 'at most 50 characters); its sequence defaults from signType (SELFSIGN: SELF, POWERSURVEY: SURVEY, COUNTERSIGN: UNORDERED) and signType from sequence, '
@@ -80,11 +87,31 @@ export function documentRoutes(documents: DocumentService, documentList: Documen
 }
 
 /**
+ * The account's upload allowance, checked before the file is read. A refused request's body is still read to its
+ * end (the multipart limits cap it at one 25 MB file), so the client, still sending, receives the 503.
+ */
+async function admitOrDrain(request: FastifyRequest, documents: DocumentService): Promise<void> {
+  try {
+    await documents.admitUpload(userOf(request));
+  } catch (refusal) {
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') await pipeline(part.file, new Writable({ write: (_chunk, _encoding, done) => done() }));
+      }
+    } catch {
+      // A malformed or oversized body changes nothing: the refusal is the answer.
+    }
+    throw refusal;
+  }
+}
+
+/**
  * Reads the multipart form, streaming the one file into staging as it arrives (never buffered whole). Other
  * parts are small text fields. On any failure the staged file is discarded.
  */
 async function readMultipart(request: FastifyRequest, documents: DocumentService, accept: 'any' | 'pdf'): Promise<MultipartForm> {
   if (!request.isMultipart()) throw new AppError('BAD_REQUEST_BODY', 'Send the document as multipart/form-data with the file in the part "file"');
+  await admitOrDrain(request, documents);
   let file: ReceivedFile | null = null;
   const fields: Record<string, string> = {};
   try {
@@ -107,23 +134,4 @@ async function readMultipart(request: FastifyRequest, documents: DocumentService
   }
   if (!file) throw new AppError('BAD_REQUEST_BODY', 'The part "file" is missing: send the document as a file in the multipart part "file"');
   return { file, fields };
-}
-
-const MALFORMED = /Unexpected end of|Malformed|Boundary not found|terminated early/i;
-
-/** The multipart parser's own errors, in the API's terms; anything else passes through unchanged. */
-function multipartError(error: unknown): unknown {
-  if (error instanceof AppError) return error;
-  const { code, message } = error as { code?: string; message?: string };
-  switch (code) {
-    case 'FST_REQ_FILE_TOO_LARGE': return new AppError('INVALID_DOCUMENT_SIZE', 'The file is larger than the 25 MB upload limit');
-    case 'FST_FILES_LIMIT': return new AppError('BAD_REQUEST_BODY', 'Send exactly one file, in the part "file"');
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT': return new AppError('BAD_REQUEST_BODY', 'The multipart form has too many parts');
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE': return new AppError('BAD_REQUEST_BODY', 'Send the document as multipart/form-data');
-    case 'FST_PROTO_VIOLATION': return new AppError('BAD_REQUEST_BODY', 'Invalid multipart part name');
-    default: break;
-  }
-  if (code === undefined && typeof message === 'string' && MALFORMED.test(message)) return new AppError('BAD_REQUEST_BODY', `Malformed multipart body: ${message}`);
-  return error;
 }

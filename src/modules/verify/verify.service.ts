@@ -1,0 +1,101 @@
+import fsp from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type * as pkijs from 'pkijs';
+import { AppError } from '../../errors.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { parseCertificate } from '../../platform/crypto/certificates.ts';
+import { loadSealIdentity } from '../../platform/crypto/seal-identity.ts';
+import { checkPdfSignature } from '../../platform/crypto/verify-signature.ts';
+import { hasPdfHeader } from '../../platform/pdf/inspect-pdf.ts';
+import { readSignatures, UnreadablePdfError, type PdfSignatureEntry } from '../../platform/pdf/read-signatures.ts';
+import { longestLock, recordAttempts, type AttemptRule } from '../../platform/limits/attempts.ts';
+import { BlobTooLargeError, type BlobStore } from '../../platform/storage/blob-store.ts';
+import { findSealedDocumentByHash } from './verify.repo.ts';
+import type { VerifyResponse } from './verify.schemas.ts';
+
+export const VERIFY_MAX_BYTES = 25 * 1024 * 1024;
+/** Verification is public and costs a parse and a hash of up to 25 MB: 30 a minute from one address. */
+export const VERIFY_PER_ADDRESS: AttemptRule = { scope: 'verify.address', max: 30, windowSeconds: 60 };
+
+const DOCUMENT_TIMESTAMP = 'ETSI.RFC3161';
+
+/**
+ * POST /verify/v1: what the signatures of an uploaded PDF say, checked here, and whether the file is byte for
+ * byte a document this service sealed. The upload is staged only while it is checked, then deleted.
+ */
+export function createVerifyService(deps: { db: Db; blobs: BlobStore; dataDir: string }) {
+  let anchors: Promise<pkijs.Certificate[]> | null = null;
+  const trustAnchors = () => (anchors ??= loadSealIdentity(deps.dataDir).then((identity) => [parseCertificate(identity.chainDer.at(-1)!)]));
+
+  return { assertUnderLimit, verify };
+
+  /** Counts the request against its address; over the limit: 503 with Retry-After (SPEC.md keeps 429 for the OTP throttle). */
+  async function assertUnderLimit(address: string): Promise<void> {
+    const seconds = await longestLock(deps.db, [[VERIFY_PER_ADDRESS, address]]);
+    if (seconds !== null) throw new AppError('SERVICE_UNAVAILABLE', 'Too many verifications from this address; try again later', undefined, { retryAfterSeconds: seconds });
+    await recordAttempts(deps.db, [[VERIFY_PER_ADDRESS, address]]);
+  }
+
+  async function verify(stream: Readable): Promise<VerifyResponse> {
+    let staged;
+    try {
+      staged = await deps.blobs.stage(stream, VERIFY_MAX_BYTES);
+    } catch (error) {
+      if (error instanceof BlobTooLargeError) throw new AppError('INVALID_DOCUMENT_SIZE', 'The file is larger than 25 MB');
+      throw error;
+    }
+    try {
+      const bytes = new Uint8Array(await fsp.readFile(staged.path));
+      if (bytes.length === 0) throw new AppError('INVALID_DOCUMENT_SIZE', 'The file is empty');
+      if (!hasPdfHeader(bytes)) throw new AppError('INVALID_DOCUMENT_TYPE', 'The file is not a PDF');
+      let entries: PdfSignatureEntry[];
+      try {
+        entries = await readSignatures(bytes);
+      } catch (error) {
+        if (error instanceof UnreadablePdfError) throw new AppError('INVALID_PDF', error.message);
+        throw error;
+      }
+      const trusted = await trustAnchors();
+      const signatures = [];
+      for (const entry of entries) signatures.push(await describe(bytes, entry, trusted));
+      const record = await findSealedDocumentByHash(deps.db, staged.key);
+      return {
+        signatures,
+        platformRecord: record ? { workflowId: record.workflowId, completedAt: record.completedAt?.toISOString() ?? null, documentName: record.documentName } : null,
+      };
+    } finally {
+      await deps.blobs.discard(staged);
+    }
+  }
+}
+
+async function describe(file: Uint8Array, entry: PdfSignatureEntry, trusted: pkijs.Certificate[]): Promise<VerifyResponse['signatures'][number]> {
+  const [start1, length1, start2, length2] = entry.byteRange;
+  const kind = entry.subFilter === DOCUMENT_TIMESTAMP ? 'DOCUMENT_TIMESTAMP' as const : 'SIGNATURE' as const;
+  const base = { fieldName: entry.fieldName, kind, coversWholeDocument: start1 === 0 && start2 + length2 === file.length };
+  // The ranges must start the file, not overlap, stay inside it, and leave exactly the /Contents string between them.
+  const gap = file.subarray(start1 + length1, start2);
+  const rangesSound = start1 === 0 && start1 + length1 <= start2 && start2 + length2 <= file.length
+    && gap.length >= 2 && gap[0] === 0x3c && gap[gap.length - 1] === 0x3e;
+  if (!rangesSound) {
+    return { ...base, signerName: entry.name, signedAt: entry.claimedTime?.toISOString() ?? null, timestamp: null, integrity: 'INVALID', problem: 'The signature\'s byte range is malformed', certificate: null };
+  }
+  const signed = Buffer.concat([file.subarray(start1, start1 + length1), file.subarray(start2, start2 + length2)]);
+  const check = await checkPdfSignature(signed, entry.contents, trusted, { documentTimestamp: kind === 'DOCUMENT_TIMESTAMP' });
+  const signedAt = entry.claimedTime ?? check.claimedTime ?? (kind === 'DOCUMENT_TIMESTAMP' ? check.timestamp : null);
+  return {
+    ...base,
+    signerName: check.signerName ?? entry.name,
+    signedAt: signedAt?.toISOString() ?? null,
+    timestamp: check.timestamp?.toISOString() ?? null,
+    integrity: check.integrity,
+    problem: check.problem,
+    certificate: check.certificate ? {
+      ...check.certificate,
+      notBefore: check.certificate.notBefore.toISOString(),
+      notAfter: check.certificate.notAfter.toISOString(),
+    } : null,
+  };
+}
+
+export type VerifyService = ReturnType<typeof createVerifyService>;
