@@ -34,8 +34,7 @@ export function verifyRoutes(verifier: VerifyService): FastifyPluginAsyncTypebox
             part.file.resume();
             throw new AppError('BAD_REQUEST_BODY', `Unexpected file in the part "${part.fieldname}"; send the PDF in the part "file"`);
           }
-          const answer = await verifier.verify(part.file);
-          if (part.file.truncated) throw new AppError('INVALID_DOCUMENT_SIZE', 'The file is larger than 25 MB');
+          const answer = await verifier.verify(part.file, () => part.file.truncated);
           // Drain the rest of the form so the connection can be reused.
           for await (const rest of request.parts()) if (rest.type === 'file') rest.file.resume();
           return answer;

@@ -36,7 +36,8 @@ export function createVerifyService(deps: { db: Db; blobs: BlobStore; dataDir: s
     await recordAttempts(deps.db, [[VERIFY_PER_ADDRESS, address]]);
   }
 
-  async function verify(stream: Readable): Promise<VerifyResponse> {
+  /** `truncated` tells whether the multipart parser cut the file at its 25 MB limit (it stops the stream quietly). */
+  async function verify(stream: Readable, truncated: () => boolean): Promise<VerifyResponse> {
     let staged;
     try {
       staged = await deps.blobs.stage(stream, VERIFY_MAX_BYTES);
@@ -45,6 +46,7 @@ export function createVerifyService(deps: { db: Db; blobs: BlobStore; dataDir: s
       throw error;
     }
     try {
+      if (truncated()) throw new AppError('INVALID_DOCUMENT_SIZE', 'The file is larger than 25 MB');
       const bytes = new Uint8Array(await fsp.readFile(staged.path));
       if (bytes.length === 0) throw new AppError('INVALID_DOCUMENT_SIZE', 'The file is empty');
       if (!hasPdfHeader(bytes)) throw new AppError('INVALID_DOCUMENT_TYPE', 'The file is not a PDF');
