@@ -55,6 +55,7 @@ import { delegateRoutes } from './modules/signing/delegate.routes.ts';
 import { createCeremonyService } from './modules/signing/ceremony.service.ts';
 import { ceremonyRoutes } from './modules/signing/ceremony.routes.ts';
 import { defineSealJob } from './modules/signing/seal-job.ts';
+import { createSealWaiter } from './modules/signing/seal-waiter.ts';
 import { createSigningOverviewService } from './modules/signing/signing-overview.service.ts';
 import { signingOverviewRoutes } from './modules/signing/signing-overview.routes.ts';
 import { webAppRoutes } from './modules/webapp/webapp.routes.ts';
@@ -117,7 +118,9 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const folders = createFolderService({ db: platform.db });
   const recipients = createRecipientService({ db: platform.db });
   const fields = createFieldService({ db: platform.db });
-  const history = createHistoryService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir });
+  // Readers of a COMPLETED workflow wait here for its seal; the seal job wakes them.
+  const seals = createSealWaiter({ db: platform.db, waitSeconds: config.sealWaitSeconds });
+  const history = createHistoryService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir, seals });
   // Signing links: one key in DATA_DIR, shared by commence, guest access, the ceremony and the completion mails.
   const signingCodes = createSigningCodes(loadSigningCodeKey(config.dataDir));
   const routing = { outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes };
@@ -128,8 +131,8 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const delegations = createDelegateService({ db: platform.db, routing });
   const ceremony = createCeremonyService({ db: platform.db, jobs: platform.jobs, outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes });
   // Jobs are defined before platform.jobs.start() below.
-  defineSealJob({ db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, dataDir: config.dataDir, tsaUrl: config.tsaUrl, log: platform.log });
-  const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir, tsaUrl: config.tsaUrl });
+  defineSealJob({ db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, dataDir: config.dataDir, tsaUrl: config.tsaUrl, log: platform.log, seals, testDelayMs: config.sealTestDelayMs });
+  const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir, tsaUrl: config.tsaUrl, seals });
   const reminders = createReminderService({ db: platform.db, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, log: platform.log });
   defineReminderJobs(platform.jobs, reminders);
 

@@ -22,6 +22,10 @@ export type Config = {
   logLevel: string;
   /** How often job workers poll when no notification wakes them (seconds). */
   jobPollSeconds: number;
+  /** How long a download, certificate or evidence report of a COMPLETED workflow waits for its pending seal before 503. */
+  sealWaitSeconds: number;
+  /** Tests only (SEAL_TEST_DELAY_MS): each seal attempt waits this long first, a window to kill the process in. */
+  sealTestDelayMs: number;
   /**
    * Which peers may set X-Forwarded-For (the client address the audit trail records): false (no proxy, the
    * socket's address), a hop count, or addresses/CIDRs (and proxy-addr's names loopback, linklocal, uniquelocal).
@@ -100,6 +104,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sofficePath: env.SOFFICE_PATH || 'soffice',
     logLevel: env.LOG_LEVEL || 'info',
     jobPollSeconds: Number(env.JOB_POLL_SECONDS || 0.5),
+    sealWaitSeconds: parsePositiveInteger('SEAL_WAIT_SECONDS', env.SEAL_WAIT_SECONDS, 20),
+    sealTestDelayMs: env.SEAL_TEST_DELAY_MS ? parsePositiveInteger('SEAL_TEST_DELAY_MS', env.SEAL_TEST_DELAY_MS, 0) : 0,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     uploadsPerMinute: parsePositiveInteger('UPLOADS_PER_MINUTE', env.UPLOADS_PER_MINUTE, 30),
     cloudImportAllowedHosts: env.CLOUD_IMPORT_ALLOWED_HOSTS

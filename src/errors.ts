@@ -45,6 +45,11 @@ export const ERRORS = {
   INVALID_WORKFLOW_OWNER: { status: 400, code: 13001, description: 'Invalid workflow owner' },
   INVALID_WORKFLOW_STATUS: { status: 400, code: 13002, description: 'Invalid workflow status' },
   OPERATION_IS_NOT_ALLOWED: { status: 400, code: 13003, description: 'Operation is not allowed' },
+  /**
+   * A COMPLETED workflow whose seal failed after every retry (the owner was mailed): its signed documents do
+   * not exist. 500: the service failed to produce them; responseBody.detail carries the recorded reason.
+   */
+  SEAL_FAILED: { status: 500, code: 13004, description: 'The signed document could not be sealed' },
 
   INVALID_CREDENTIALS: { status: 401, code: 14001, description: 'Invalid username or password' },
   TWO_FACTOR_REQUIRED: { status: 401, code: 14002, description: 'Two-factor code required' },

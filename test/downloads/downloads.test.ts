@@ -156,17 +156,19 @@ describe('GET /document/v1/download/{workflowId}', () => {
     expect(tool('pdfsig', entries[`Certificate of completion ${workflow.id}.pdf`])).toContain('Signature is Valid');
   });
 
-  it('refuses the documents of a COMPLETED workflow whose seal has not landed, but still certifies completion', async () => {
-    const { workflow, document, recipient } = await draftWithSigner('Pending seal');
+  it('refuses the documents of a COMPLETED workflow whose seal FAILED with SEAL_FAILED, but still certifies completion', async () => {
+    const { workflow, document, recipient } = await draftWithSigner('Failed seal');
     await markSent(t, workflow.id, [recipient.id]);
-    await setWorkflow(t, workflow.id, { status: 'COMPLETED', completedAt: new Date(), sealStatus: 'PENDING' });
+    await setWorkflow(t, workflow.id, { status: 'COMPLETED', completedAt: new Date(), sealStatus: 'FAILED', sealError: 'the time-stamp authority refused' });
     const res = await download(workflow.id, owner.token, `selectedOption=downloadDocument&documentId=${document.id}`);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe('INVALID_WORKFLOW_STATUS');
-    expect((await download(workflow.id, owner.token, 'selectedOption=downloadAll')).status).toBe(400);
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ message: 'SEAL_FAILED', errorCode: 13004, responseBody: { detail: 'the time-stamp authority refused' } });
+    const zip = await download(workflow.id, owner.token, 'selectedOption=downloadAll');
+    expect(zip.status).toBe(500);
+    expect(zip.body.message).toBe('SEAL_FAILED');
     const coc = await download(workflow.id, owner.token, 'selectedOption=downloadCoc');
     expect(coc.status).toBe(200);
-    expect(tool('pdftotext', coc.bytes)).toContain('not sealed (PENDING)');
+    expect(tool('pdftotext', coc.bytes)).toContain('not sealed (FAILED)');
   });
 
   it('continues a long trail over several pages, each numbered, and stays validly sealed', async () => {

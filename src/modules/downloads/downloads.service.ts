@@ -10,24 +10,27 @@ import { sealPdf } from '../../platform/pdf/seal-pdf.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from '../history/envelope-record.ts';
 import { listWorkflowDocuments, type DocumentRow } from '../history/history.repo.ts';
 import { findWorkflowForCaller, type WorkflowRow } from '../workflows/workflow-access.ts';
+import { SEAL_RETRY_AFTER_SECONDS, type SealWaiter } from '../signing/seal-waiter.ts';
 import { renderCertificateOfCompletion } from './certificate-of-completion.ts';
 
 export type DownloadOption = 'downloadDocument' | 'downloadAll' | 'downloadCoc';
 export type DownloadFile = { bytes: Uint8Array; contentType: string; filename: string };
 export type DownloadService = ReturnType<typeof createDownloadService>;
 
-export function createDownloadService(deps: { db: Db; blobs: BlobStore; dataDir: string; tsaUrl?: string }) {
+export function createDownloadService(deps: { db: Db; blobs: BlobStore; dataDir: string; tsaUrl?: string; seals: SealWaiter }) {
   return { download };
 
   /**
    * Owner or recipient of the workflow (a finished recipient's signing-link token too); DRAFT workflows
-   * only for their owner. Documents are the sealed files once sealed, else the uploaded source.
+   * only for their owner. Documents are the sealed files once sealed, else the uploaded source. Asked for
+   * while a COMPLETED workflow's seal is pending, every option waits for the seal (seal-waiter.ts), so what a
+   * client gets after reading COMPLETED is the sealed result.
    */
   async function download(caller: Caller, workflowId: number, option: DownloadOption, documentId?: number): Promise<DownloadFile> {
     if (option === 'downloadDocument' && documentId === undefined) {
       throw new AppError('BAD_REQUEST_BODY', 'documentId is required when selectedOption is downloadDocument');
     }
-    const { workflow } = await findWorkflowForCaller(deps.db, caller, workflowId);
+    const workflow = await deps.seals.awaitSeal((await findWorkflowForCaller(deps.db, caller, workflowId)).workflow);
     if (option === 'downloadDocument') return downloadDocument(workflow, documentId!);
     if (option === 'downloadCoc') return downloadCertificate(workflow);
     return downloadAll(workflow);
@@ -66,15 +69,17 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; dataDir:
   }
 
   /**
-   * The sealed file when there is one. A COMPLETED workflow whose seal has not landed has no final file yet
-   * (the source lacks the signatures), so that is refused rather than answered with the unsigned original.
+   * The sealed file when there is one. A COMPLETED workflow whose seal failed has no final file (the source
+   * lacks the signatures), so that is refused rather than answered with the unsigned original.
    */
   async function documentBytes(workflow: WorkflowRow, document: DocumentRow): Promise<Uint8Array> {
     if (document.sealedBlobKey) return deps.blobs.get(document.sealedBlobKey);
     if (workflow.status === 'COMPLETED') {
-      throw new AppError('INVALID_WORKFLOW_STATUS', workflow.sealStatus === 'FAILED'
-        ? 'Sealing of this workflow failed; the signed document is not available'
-        : 'The signed document is still being sealed; try again shortly');
+      if (workflow.sealStatus === 'FAILED') {
+        throw new AppError('SEAL_FAILED', 'Sealing of this workflow failed after every retry; the signed document is not available', { detail: workflow.sealError ?? '' });
+      }
+      // Unreachable after awaitSeal() unless the row changed under us: never pass the source off as the result.
+      throw new AppError('SERVICE_UNAVAILABLE', 'The signed document is still being sealed; try again shortly', undefined, { retryAfterSeconds: SEAL_RETRY_AFTER_SECONDS });
     }
     return deps.blobs.get(document.blobKey);
   }

@@ -29,10 +29,12 @@ export function historyRoutes(history: HistoryService): FastifyPluginAsyncTypebo
         summary: 'HTML evidence report of a completed workflow',
         description: `${ACCESS} Only once COMPLETED (else 400 INVALID_WORKFLOW_STATUS). Lists every recorded activity (time, actor, IP, channel, user agent, action, sentence, row hash), `
           + 'the result of recomputing the activity hash chain (INTACT, or TAMPERED with the rows where it breaks), the consent text and its SHA-256, '
-          + "each document's SHA-256 before and after sealing with a re-hash of the stored files, and the seal certificate.",
+          + "each document's SHA-256 before and after sealing with a re-hash of the stored files, and the seal certificate. "
+          + 'Asked for while the seal is still pending, it waits for the seal up to SEAL_WAIT_SECONDS (default 20 s), then answers 503 SERVICE_UNAVAILABLE with Retry-After; '
+          + 'a FAILED seal is reported in the page.',
         params: WorkflowIdParams,
         produces: ['text/html'],
-        response: { 200: Type.String({ description: 'text/html; charset=utf-8' }), ...errorResponses },
+        response: { 200: Type.String({ description: 'text/html; charset=utf-8' }), ...errorResponses, 503: Type.Ref('ErrorResponse') },
       },
       config: { auth: 'participant' },
     }, async (request, reply) => {

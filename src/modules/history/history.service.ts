@@ -5,6 +5,7 @@ import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { loadSealIdentity } from '../../platform/crypto/seal-identity.ts';
 import { findRowsOfUser, type WorkflowRow } from '../workflows/workflow-access.ts';
+import type { SealWaiter } from '../signing/seal-waiter.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from './envelope-record.ts';
 import { findLiveWorkflow, findRecipientRow } from './history.repo.ts';
 import { renderEvidenceReport, type StoredHashCheck } from './evidence-report.ts';
@@ -35,7 +36,7 @@ async function isVerifiedRecipient(db: DbOrTx, workflowId: number, userId: numbe
   return rows.length > 0 && emailVerified;
 }
 
-export function createHistoryService(deps: { db: Db; blobs: BlobStore; dataDir: string }) {
+export function createHistoryService(deps: { db: Db; blobs: BlobStore; dataDir: string; seals: SealWaiter }) {
   return { getHistory, getEvidenceReport };
 
   async function getHistory(caller: Caller, workflowId: number): Promise<EnvelopeRecord> {
@@ -45,7 +46,8 @@ export function createHistoryService(deps: { db: Db; blobs: BlobStore; dataDir: 
 
   /** The HTML audit report; only once COMPLETED (RUNTIME.md). */
   async function getEvidenceReport(caller: Caller, workflowId: number): Promise<string> {
-    const workflow = await findWorkflowForHistory(deps.db, caller, workflowId);
+    // Asked for while the seal is pending: wait for it, so the report shows the sealed files (or FAILED).
+    const workflow = await deps.seals.awaitSeal(await findWorkflowForHistory(deps.db, caller, workflowId));
     if (workflow.status !== 'COMPLETED') throw new AppError('INVALID_WORKFLOW_STATUS', `The evidence report is available once the workflow is COMPLETED; it is ${workflow.status}`);
     const record = await loadEnvelopeRecord(deps.db, workflow);
     const storedHashes = new Map<string, StoredHashCheck>();

@@ -12,6 +12,7 @@ import type { WorkflowRow } from '../workflows/workflow-access.ts';
 import { SEAL_JOB, type SealJobData } from './completion.ts';
 import { completionMails, sealFailedMail, type SealedDocument } from './completion-mails.ts';
 import type { SigningCodes } from './signing-codes.ts';
+import type { SealWaiter } from './seal-waiter.ts';
 
 export type SealJobDeps = {
   db: Db;
@@ -23,6 +24,10 @@ export type SealJobDeps = {
   dataDir: string;
   tsaUrl?: string;
   log: (message: string, error?: unknown) => void;
+  /** Told when a seal leaves PENDING here, so readers waiting for it answer at once (seal-waiter.ts). */
+  seals?: Pick<SealWaiter, 'settled'>;
+  /** SEAL_TEST_DELAY_MS, tests only: each attempt waits this long before sealing (a window to kill the process in). */
+  testDelayMs?: number;
 };
 
 /**
@@ -32,9 +37,14 @@ export type SealJobDeps = {
  * PENDING.
  */
 export const SEAL_RETRY = { retryLimit: 8, retryDelay: 10, retryBackoff: true, retryDelayMax: 600 } as const;
-/** One attempt is abandoned (and counts as failed) well before pg-boss would expire the job unannounced. */
+/** One attempt is abandoned (and counts as failed) before the job queue would abandon it unannounced. */
 const ATTEMPT_TIMEOUT_MS = 4 * 60 * 1000;
 const EXPIRE_SECONDS = 5 * 60;
+/**
+ * Seals one process runs at once. Sealing is mostly CPU (drawing, hashing, signing) between short queries,
+ * so a few in flight keep both the CPU and the database busy; more would only queue on a 2-core machine.
+ */
+const SEAL_CONCURRENCY = 4;
 
 export const SEAL_REASON = 'Signed electronically by every party; sealed by the signature service on completion';
 
@@ -50,11 +60,16 @@ export function defineSealJob(deps: SealJobDeps): void {
     name: SEAL_JOB,
     ...SEAL_RETRY,
     expireInSeconds: EXPIRE_SECONDS,
+    concurrency: SEAL_CONCURRENCY,
     async handler(data, meta) {
       const workflowId = Number(data?.workflowId);
       if (!Number.isInteger(workflowId) || workflowId < 1) {
         deps.log(`${SEAL_JOB}: ignoring a job without a valid workflowId: ${JSON.stringify(data)}`);
         return;
+      }
+      if (deps.testDelayMs) {
+        deps.log(`${SEAL_JOB}: workflow ${workflowId} attempt ${meta.retryCount + 1} waits SEAL_TEST_DELAY_MS=${deps.testDelayMs} before sealing`);
+        await new Promise((resolve) => setTimeout(resolve, deps.testDelayMs));
       }
       try {
         await withTimeout(sealWorkflow(deps, workflowId), ATTEMPT_TIMEOUT_MS);
@@ -150,6 +165,7 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
     }
     return true;
   });
+  deps.seals?.settled(workflowId);
   if (queued) deps.outbox.notify();
 }
 
@@ -170,6 +186,7 @@ async function markSealFailed(deps: SealJobDeps, workflowId: number, reason: str
     const owner = await ownerOf(tx, locked);
     if (owner.email) await deps.outbox.enqueue(tx, sealFailedMail({ workflow: locked, owner, error: sealError }));
   });
+  deps.seals?.settled(workflowId);
   deps.outbox.notify();
 }
 

@@ -3,7 +3,8 @@ import type { Database, Tx } from '../db/client.ts';
 
 /**
  * A durable job: a name, its retry policy and a handler. Handlers must be safe to run twice (a crash after
- * the work but before the completion is recorded runs it again).
+ * the work but before the completion is recorded runs it again) and, with `concurrency` above 1 or several
+ * instances, safe to run alongside other jobs of the same queue.
  */
 export type JobDefinition<T extends object> = {
   name: string;
@@ -12,7 +13,10 @@ export type JobDefinition<T extends object> = {
   retryDelay?: number;
   retryBackoff?: boolean;
   retryDelayMax?: number;
+  /** One attempt running longer than this (seconds, default 600) is abandoned and counts as failed. */
   expireInSeconds?: number;
+  /** How many jobs of this queue one process runs at once (default 1). */
+  concurrency?: number;
   /** Also run on this cron schedule (UTC); pg-boss's cron makes one job per tick across all instances. */
   cron?: string;
   handler(data: T, meta: { id: string; retryCount: number; retryLimit: number }): Promise<void>;
@@ -32,14 +36,83 @@ export type JobQueue = {
   drain(names?: string[], timeoutMs?: number): Promise<void>;
 };
 
-export function createJobQueue(database: Database, options: { pollSeconds: number; log?: (msg: string, err?: unknown) => void }): JobQueue {
-  const definitions = new Map<string, JobDefinition<any>>();
-  const workerIds = new Map<string, string>();
-  const boss = new PgBoss({ db: database.sql, schema: 'pgboss', supervise: true, schedule: true, superviseIntervalSeconds: 60 });
-  boss.on('error', (error) => options.log?.('job queue error', error));
-  let started = false;
+export type JobQueueOptions = {
+  pollSeconds: number;
+  log?: (msg: string, err?: unknown) => void;
+  /** Overrides of the lease timing (tests); see LEASE_SECONDS. */
+  lease?: { seconds: number; heartbeatMs: number };
+};
 
-  return {
+/**
+ * Crash safety on PostgreSQL, where several instances share the queue: a fetched job is held on a lease of
+ * LEASE_SECONDS (pg-boss's per-job expire_seconds), which the running process renews every HEARTBEAT_MS
+ * while the handler runs, however long it takes. A process killed mid-job stops renewing; within
+ * LEASE_SECONDS + HEARTBEAT_MS any live instance (or the restarted one) puts the job back, to run at once.
+ * The lease tolerates a heartbeat delayed by some 7 s (a stalled event loop or pool); a job reclaimed from a
+ * worker that was merely slow runs twice, which handlers allow.
+ */
+const LEASE_SECONDS = 10;
+const HEARTBEAT_MS = 3_000;
+const DEFAULT_ATTEMPT_SECONDS = 600;
+const STOP_GRACE_MS = 5_000;
+
+type FetchedJob = { id: string; name: string; data: any; retryCount: number; retryLimit: number };
+
+export function createJobQueue(database: Database, options: JobQueueOptions): JobQueue {
+  const definitions = new Map<string, JobDefinition<any>>();
+  const workers = new Map<string, QueueWorker>();
+  const pollMs = Math.max(0.5, options.pollSeconds) * 1000;
+  const log = options.log ?? (() => {});
+  // The embedded database belongs to this one process: every job found active at start was left by a
+  // previous run of it, and no other process can hold one, so there leases would only add risk.
+  const shared = database.kind === 'postgres';
+  const lease = options.lease ?? { seconds: LEASE_SECONDS, heartbeatMs: HEARTBEAT_MS };
+  // supervise: pg-boss's own expiry of active jobs (a fallback behind the lease reclaim below) and archiving.
+  const boss = new PgBoss({ db: database.sql, schema: 'pgboss', supervise: true, schedule: true, superviseIntervalSeconds: 60 });
+  boss.on('error', (error) => log('job queue error', error));
+  let started = false;
+  let leaseTimer: NodeJS.Timeout | undefined;
+
+  /** Shared database only: renews the lease of every job this process is running and reclaims lapsed ones. */
+  async function leaseTick(): Promise<void> {
+    const running = [...workers.values()].flatMap((w) => w.runningIds());
+    if (running.length > 0) {
+      await database.sql.executeSql(
+        `update pgboss.job set expire_seconds = ceil(extract(epoch from now() - started_on))::int + $3
+         where name = any($1::text[]) and id = any($2::uuid[]) and state = 'active'`,
+        [[...definitions.keys()], running, lease.seconds],
+      );
+    }
+    await reclaim(false);
+  }
+
+  /**
+   * Puts active jobs whose worker is gone back in the queue, to run at once: the crash was not the job's
+   * fault, so pg-boss's retry back-off does not apply, but the lost run counts as an attempt (the next fetch
+   * increments retry_count), so a job that kills its process cannot loop for ever. A job lost on its last
+   * attempt is failed as pg-boss would. `all`: every active job (the embedded database at start).
+   */
+  async function reclaim(all: boolean): Promise<void> {
+    const names = [...definitions.keys()];
+    const lapsed = all ? 'true' : "started_on + expire_seconds * interval '1 second' < now()";
+    // A renewed lease may have grown long; the next holder starts from a fresh one.
+    const { rows: requeued } = await database.sql.executeSql(
+      `update pgboss.job set state = 'retry', start_after = now()${shared ? `, expire_seconds = ${Math.ceil(lease.seconds)}` : ''},
+         output = jsonb_build_object('message', 'worker lost while the job was active; run again')
+       where name = any($1::text[]) and state = 'active' and retry_count < retry_limit and ${lapsed}
+       returning id, name`,
+      [names],
+    );
+    const { rows: exhausted } = await database.sql.executeSql(
+      `select id, name from pgboss.job where name = any($1::text[]) and state = 'active' and retry_count >= retry_limit and ${lapsed}`,
+      [names],
+    );
+    for (const job of exhausted) await boss.fail(job.name, job.id, { message: 'worker lost during the last attempt' });
+    for (const job of [...requeued, ...exhausted]) log(`job ${job.name} ${job.id}: its worker was lost; ${requeued.includes(job) ? 'queued again' : 'failed'}`);
+    for (const name of new Set(requeued.map((job) => job.name as string))) workers.get(name)?.wake();
+  }
+
+  const queue: JobQueue = {
     define(definition) {
       if (started) throw new Error(`job ${definition.name} defined after start`);
       definitions.set(definition.name, definition);
@@ -53,17 +126,22 @@ export function createJobQueue(database: Database, options: { pollSeconds: numbe
           retryDelay: definition.retryDelay ?? 5,
           retryBackoff: definition.retryBackoff ?? true,
           retryDelayMax: definition.retryDelayMax ?? 3600,
-          expireInSeconds: definition.expireInSeconds ?? 600,
+          // What a job holds when fetched: the lease on a shared database, else the whole attempt.
+          expireInSeconds: shared ? lease.seconds : attemptSeconds(definition),
         };
         if (await boss.getQueue(definition.name)) await boss.updateQueue(definition.name, queueOptions);
         else await boss.createQueue(definition.name, queueOptions);
-        const workerId = await boss.work(definition.name, { pollingIntervalSeconds: Math.max(0.5, options.pollSeconds), includeMetadata: true, batchSize: 1 }, async (jobs) => {
-          for (const job of jobs) {
-            await definition.handler(job.data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit });
-          }
-        });
-        workerIds.set(definition.name, workerId);
         if (definition.cron) await boss.schedule(definition.name, definition.cron);
+      }
+      await reclaim(!shared);
+      for (const definition of definitions.values()) {
+        const worker = new QueueWorker(boss, definition, pollMs, log);
+        workers.set(definition.name, worker);
+        worker.start();
+      }
+      if (shared) {
+        leaseTimer = setInterval(() => { leaseTick().catch((error) => log('job lease renewal failed', error)); }, lease.heartbeatMs);
+        leaseTimer.unref();
       }
       started = true;
     },
@@ -71,7 +149,17 @@ export function createJobQueue(database: Database, options: { pollSeconds: numbe
     async stop() {
       if (!started) return;
       started = false;
-      await boss.stop({ graceful: true, timeout: 5000 });
+      clearInterval(leaseTimer);
+      const unfinished = (await Promise.all([...workers.values()].map((w) => w.stop(STOP_GRACE_MS)))).flat();
+      // Handlers still running after the grace period: their jobs go back to the queue for the next start.
+      if (unfinished.length > 0) {
+        await database.sql.executeSql(
+          `update pgboss.job set state = 'retry', start_after = now() where name = any($1::text[]) and id = any($2::uuid[]) and state = 'active'`,
+          [[...definitions.keys()], unfinished],
+        ).catch((error) => log('could not requeue unfinished jobs at stop', error));
+      }
+      workers.clear();
+      await boss.stop({ graceful: true, timeout: STOP_GRACE_MS });
     },
 
     async send(tx, name, data, sendOptions = {}) {
@@ -84,8 +172,7 @@ export function createJobQueue(database: Database, options: { pollSeconds: numbe
     },
 
     notify(name) {
-      const workerId = workerIds.get(name);
-      if (workerId) boss.notifyWorker(workerId);
+      workers.get(name)?.wake();
     },
 
     async drain(names = [...definitions.keys()], timeoutMs = 30_000) {
@@ -103,4 +190,162 @@ export function createJobQueue(database: Database, options: { pollSeconds: numbe
       }
     },
   };
+  return queue;
+}
+
+function attemptSeconds(definition: JobDefinition<any>): number {
+  return definition.expireInSeconds ?? DEFAULT_ATTEMPT_SECONDS;
+}
+
+/**
+ * One queue's worker in this process. It keeps fetching while the queue yields jobs, runs up to
+ * `concurrency` of them at once, refills each free slot as a job ends, and only when a fetch finds nothing
+ * does it sleep until woken (notify, after a commit) or until the poll interval (jobs sent by other
+ * instances, retries coming due). pg-boss's own work() loop instead fetches one batch, runs it to the end
+ * and then sleeps out the poll interval, so a queue drained one job per interval.
+ */
+class QueueWorker {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly concurrency: number;
+  private stopping = false;
+  /** Something happened since the last fetch began (a wake-up, or a slot freed while more jobs wait). */
+  private woken = false;
+  private alarm: (() => void) | null = null;
+  /** The last fetch filled every free slot, so more jobs may be waiting. */
+  private backlog = false;
+  private loop: Promise<void> | null = null;
+  /** Successes waiting to be recorded together (see complete()). */
+  private completing: { ids: string[]; recorded: Promise<void> } | null = null;
+  private readonly boss: PgBoss;
+  private readonly definition: JobDefinition<any>;
+  private readonly pollMs: number;
+  private readonly log: (msg: string, err?: unknown) => void;
+
+  constructor(boss: PgBoss, definition: JobDefinition<any>, pollMs: number, log: (msg: string, err?: unknown) => void) {
+    this.boss = boss;
+    this.definition = definition;
+    this.pollMs = pollMs;
+    this.log = log;
+    this.concurrency = Math.max(1, Math.floor(definition.concurrency ?? 1));
+  }
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  runningIds(): string[] {
+    return [...this.running.keys()];
+  }
+
+  wake(): void {
+    this.woken = true;
+    this.alarm?.();
+  }
+
+  /** Stops fetching and waits up to `graceMs` for running handlers; returns the ids still running. */
+  async stop(graceMs: number): Promise<string[]> {
+    this.stopping = true;
+    this.alarm?.();
+    await this.loop;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.running.values()]),
+      new Promise((resolve) => { timer = setTimeout(resolve, graceMs); }),
+    ]);
+    clearTimeout(timer);
+    return this.runningIds();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      this.woken = false;
+      const free = this.concurrency - this.running.size;
+      let fetched = 0;
+      if (free > 0) {
+        try {
+          const jobs = await this.boss.fetch(this.definition.name, { batchSize: free, includeMetadata: true });
+          fetched = jobs.length;
+          this.backlog = fetched === free;
+          for (const job of jobs) this.begin(job as unknown as FetchedJob);
+        } catch (error) {
+          this.log(`job queue ${this.definition.name}: fetch failed`, error);
+        }
+      }
+      if (this.stopping) break;
+      // Slots left and the last fetch found work: fetch again at once.
+      if (fetched > 0 && this.running.size < this.concurrency) continue;
+      if (this.woken) continue;
+      // Full: sleep until a slot frees (begin() wakes us); idle: until notified or the next poll.
+      await this.sleep(this.running.size >= this.concurrency ? null : this.pollMs);
+    }
+  }
+
+  private sleep(ms: number | null): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = ms === null ? undefined : setTimeout(() => done(), ms);
+      const done = () => {
+        clearTimeout(timer);
+        this.alarm = null;
+        resolve();
+      };
+      this.alarm = done;
+    });
+  }
+
+  private begin(job: FetchedJob): void {
+    const run = this.attempt(job).finally(() => {
+      this.running.delete(job.id);
+      // A freed slot matters only when the queue may hold more (or the worker was full and asleep).
+      if (this.backlog || this.running.size === this.concurrency - 1) this.wake();
+    });
+    this.running.set(job.id, run);
+  }
+
+  /**
+   * Records a success. Jobs that end in the same turn of the event loop are completed by one statement: in a
+   * burst that saves a query per job, which on the embedded database (one statement at a time) is most of
+   * the queue's own cost.
+   */
+  private complete(id: string): Promise<void> {
+    if (!this.completing) {
+      const batch = { ids: [] as string[], recorded: Promise.resolve() };
+      batch.recorded = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+        this.completing = null;
+        await this.boss.complete(this.definition.name, batch.ids);
+      });
+      this.completing = batch;
+    }
+    this.completing.ids.push(id);
+    return this.completing.recorded;
+  }
+
+  private async attempt(job: FetchedJob): Promise<void> {
+    const { name } = this.definition;
+    let outcome: { ok: true } | { ok: false; error: unknown };
+    try {
+      await withinSeconds(this.definition.handler(job.data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit }), attemptSeconds(this.definition));
+      outcome = { ok: true };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    try {
+      if (outcome.ok) await this.complete(job.id);
+      else await this.boss.fail(name, job.id, { message: errorText(outcome.error) });
+    } catch (error) {
+      // The job stays active; its lease (or pg-boss's expiry) puts it back and it runs again.
+      this.log(`job ${name} ${job.id}: could not record its outcome`, error);
+    }
+  }
+}
+
+function withinSeconds<T>(work: Promise<T>, seconds: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`handler ran longer than ${seconds} s`)), seconds * 1000);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)) || 'unknown error';
 }

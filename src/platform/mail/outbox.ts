@@ -56,6 +56,12 @@ export function createOutbox(jobs: JobQueue): Outbox {
 }
 
 const RETRY_LIMIT = 8;
+/**
+ * Deliveries one process runs at once. A delivery mostly waits on the SMTP peer (a connection per mail)
+ * and on a few short queries, so overlapping them is what makes a burst drain; 16 stays well under the
+ * PostgreSQL pool (20) that HTTP requests share. Measured with `npm run bench:mail`.
+ */
+const DELIVERY_CONCURRENCY = 16;
 
 /** The delivery job: sends one outbox row; a refusal throws so pg-boss retries it with backoff. */
 export function defineMailDelivery(deps: { db: Db; jobs: JobQueue; blobs: BlobStore; resolveTransport: TransportResolver; log: (msg: string) => void }) {
@@ -65,6 +71,7 @@ export function defineMailDelivery(deps: { db: Db; jobs: JobQueue; blobs: BlobSt
     retryDelay: 2,
     retryBackoff: true,
     retryDelayMax: 600,
+    concurrency: DELIVERY_CONCURRENCY,
     async handler({ mailId }, meta) {
       const [mail] = await deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
       // Already delivered (the job ran twice) or gone: nothing to do.
