@@ -14,13 +14,13 @@ const TIME = 'YYYY-MM-DD HH:MM:SS in metadata.timeZone';
 const Consent = Type.Object({
   recipientName: Type.Optional(Type.String()),
   recipientEmail: Type.Optional(Type.String()),
-  ipAddress: Type.Optional(Type.String()),
+  ipAddress: Type.Optional(Type.String({ description: 'Omitted for a reader other than the owner unless the consent is the reader\'s own' })),
   accessChannel: Type.Optional(Type.String()),
   source: Type.Optional(Type.String()),
   evidence: Type.Optional(Type.String()),
   textHash: Type.Optional(Type.String({ description: 'SHA-256 of text' })),
   text: Type.Optional(Type.String({ description: 'The disclosure exactly as shown to the signer' })),
-  userAgent: Type.Optional(Type.String()),
+  userAgent: Type.Optional(Type.String({ description: 'Omitted for a reader other than the owner unless the consent is the reader\'s own' })),
 }, { additionalProperties: true, description: 'The electronic-signature disclosure acceptance' });
 
 export const HistoryResponse = Type.Object({
@@ -43,7 +43,10 @@ export const HistoryResponse = Type.Object({
   activities: Type.Array(Type.Object({
     time: Type.String({ description: TIME }),
     userName: Type.String(),
-    ipAddress: Type.String(),
+    ipAddress: Type.String({
+      description: 'Address the action came from; empty when not recorded. The owner sees every row\'s; any other reader (a recipient, user or '
+        + 'signing-link token) only its own rows\' (its recipient rows\' actions, or its user\'s), and the empty string elsewhere',
+    }),
     accessChannel: Type.String({ description: 'web, mobile or api' }),
     action: Type.String({ description: 'Created, Sent, Opened, Signed, Approved, Declined, Delegated, Comment added, Completed, ...' }),
     activity: Type.String({ description: 'Readable English sentence' }),

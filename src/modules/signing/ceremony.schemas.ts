@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdParam } from '../../http/schemas.ts';
-import { FIELD_TYPES, MAX_IMAGE_BYTES, TEXT_LIMITS } from './field-values.ts';
+import { FIELD_TYPES, MAX_IMAGE_BYTES, MAX_IMAGE_DIMENSION, MAX_IMAGE_PIXELS, STORED_IMAGE_MAX_DIMENSION, TEXT_LIMITS } from './field-values.ts';
 
 /**
  * Body cap of the two routes that carry images. Larger than one image (2 MB decoded is ~2.7 MB as base64)
@@ -13,13 +13,16 @@ export const CEREMONY_BODY_LIMIT = 12 * 1024 * 1024;
 export const MAX_SAVE_ENTRIES = 500;
 
 const megabytes = MAX_IMAGE_BYTES / 1024 / 1024;
+const IMAGE_RULES = `a data URL "data:image/png;base64,…" holding a PNG (JPEG is refused), at most ${megabytes} MB decoded, `
+  + `1-${MAX_IMAGE_DIMENSION} px each side and ${MAX_IMAGE_PIXELS} pixels in all. The image is decoded in full when saved: a PNG whose `
+  + 'data is damaged (or has an unknown critical chunk) is 400 INVALID_FIELD_VALUE. What is stored, and later drawn into the sealed PDF, '
+  + `is the image re-encoded as a plain 8-bit RGBA PNG (not interlaced, no ancillary chunks), scaled down to at most ${STORED_IMAGE_MAX_DIMENSION} px on its longest side`;
 
 export const DocumentIdParams = Type.Object({ documentId: IdParam });
 export const WorkflowIdParams = Type.Object({ workflowId: IdParam });
 
 const FieldValue = Type.Union([Type.String(), Type.Boolean(), Type.Number(), Type.Null()], {
-  description: 'By type: SIGNATURE, INITIALS, STAMP, IMAGE a data URL "data:image/png;base64,…" holding a PNG '
-    + `(at most ${megabytes} MB decoded, 1-8000 px each side); CHECKBOX true/false (boolean or string); NUMBER a finite number `
+  description: `By type: SIGNATURE, INITIALS, STAMP, IMAGE ${IMAGE_RULES}; CHECKBOX true/false (boolean or string); NUMBER a finite number `
     + `(number or decimal string); DATE an ISO date YYYY-MM-DD; EMAIL an email address; DROPDOWN one of the field's options; `
     + `TEXT, NAME and DIGITAL_SIGNATURE (the text its appearance shows) at most ${TEXT_LIMITS.TEXT} characters, NOTE and TEXTAREA at most ${TEXT_LIMITS.TEXTAREA}. Strings are trimmed. `
     + 'null, "" or whitespace clears the field, except that SIGNATURE and INITIALS can never be submitted empty and a required field '
@@ -42,7 +45,7 @@ export type SaveFieldsBody = Static<typeof SaveFieldsBody>;
 
 export const SignBody = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'a SIGNATURE or INITIALS field of the acting recipient' }),
-  image: Type.String({ description: `data URL "data:image/png;base64,…" holding a PNG, at most ${megabytes} MB decoded` }),
+  image: Type.String({ description: `${IMAGE_RULES}.` }),
 });
 export type SignBody = Static<typeof SignBody>;
 

@@ -12,7 +12,9 @@ import { actingRecipient } from './acting-recipient.ts';
 import { advanceAfterFinish, SEAL_JOB } from './completion.ts';
 import { recordConsentOnce } from './consent.ts';
 import { assertPlanAllowsSigning } from './plan-checks.ts';
-import { LIBRARY_FIELD_TYPES, SIGNATURE_FIELD_TYPES, isFilled, normalizeFieldValue, type FieldRow, type RawValue } from './field-values.ts';
+import {
+  IMAGE_FIELD_TYPES, LIBRARY_FIELD_TYPES, SIGNATURE_FIELD_TYPES, isBlank, isFilled, normalizeFieldValue, normalizeImageValue, type FieldRow, type RawValue,
+} from './field-values.ts';
 import type { SigningCodes } from './signing-codes.ts';
 import type { ApproveBody, CeremonyResponse, SaveFieldEntry, SignBody } from './ceremony.schemas.ts';
 
@@ -38,6 +40,14 @@ export function createCeremonyService(deps: CeremonyDeps) {
       if (seen.has(entry.id)) throw new AppError('INVALID_REQUEST_BODY', `Field ${entry.id} appears more than once`);
       seen.add(entry.id);
     }
+    // Images are decoded and re-encoded before the transaction: that takes up to tens of milliseconds each,
+    // which must not be spent holding the workflow row lock (on PGlite, the only connection). An entry whose
+    // type turns out not to be its field's is refused inside, as before.
+    const images = new Map<number, string>();
+    for (const entry of entries) {
+      const value = entry.value as RawValue;
+      if (IMAGE_FIELD_TYPES.includes(entry.type) && !isBlank(value)) images.set(entry.id, await normalizeImageValue({ id: entry.id, fieldType: entry.type }, value));
+    }
     return run(async (tx) => {
       const [document] = await tx.select({ workflowId: documents.workflowId }).from(documents).where(eq(documents.id, documentId));
       if (!document) throw new AppError('NOT_FOUND', 'Document not found');
@@ -52,7 +62,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
         if (assetId !== null && assetId > 0 && !LIBRARY_FIELD_TYPES.includes(field.fieldType)) {
           throw new AppError('INVALID_FIELD_VALUE', `Field ${field.id}: signatureAssetId applies only to SIGNATURE, INITIALS and STAMP fields`);
         }
-        return { field, value: normalizeFieldValue(field, entry.value as RawValue), signatureAssetId: assetId !== null && assetId > 0 ? assetId : null };
+        return { field, value: normalizeFieldValue(field, entry.value as RawValue, images.get(entry.id)), signatureAssetId: assetId !== null && assetId > 0 ? assetId : null };
       });
       return applyAndFinish(tx, caller, access, recipient, writes, context, `first save of field values (POST /workflow/v1/${documentId}/fields/save)`);
     });
@@ -60,6 +70,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
 
   /** POST /workflow/v1/{workflowId}/sign: one SIGNATURE or INITIALS image, with the same rules and finish check. */
   async function signField(caller: Caller, workflowId: number, body: SignBody, context: RequestContext): Promise<CeremonyResponse> {
+    const image = isBlank(body.image) ? undefined : await normalizeImageValue({ id: body.id, fieldType: 'SIGNATURE' }, body.image);
     return run(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const recipient = actingRecipient(access);
@@ -68,7 +79,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
       if (!SIGNATURE_FIELD_TYPES.includes(field.fieldType)) {
         throw new AppError('INVALID_FIELD', `Field ${field.id} is a ${field.fieldType} field; /sign takes SIGNATURE or INITIALS fields (use fields/save for the others)`);
       }
-      const writes: Write[] = [{ field, value: normalizeFieldValue(field, body.image), signatureAssetId: null }];
+      const writes: Write[] = [{ field, value: normalizeFieldValue(field, body.image, image), signatureAssetId: null }];
       return applyAndFinish(tx, caller, access, recipient, writes, context, `first signature (POST /workflow/v1/${workflowId}/sign)`);
     });
   }
