@@ -37,6 +37,8 @@ export type Config = {
   cloudImportAllowedHosts: string[];
   /** Lets outbound requests (cloud import, webhooks, revocation checks) reach private and loopback addresses: tests only. */
   outboundAllowPrivate: boolean;
+  /** Stored files in an S3-compatible bucket instead of DATA_DIR/blobs (S3_BUCKET set); credentials from the AWS SDK's usual chain. */
+  s3: { bucket: string; endpoint: string | undefined; region: string } | undefined;
 };
 
 /** The box provider's shared-link and download hosts. */
@@ -112,5 +114,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? env.CLOUD_IMPORT_ALLOWED_HOSTS.split(',').map((host) => host.trim()).filter(Boolean)
       : DEFAULT_CLOUD_IMPORT_HOSTS,
     outboundAllowPrivate: parseBoolean(env.OUTBOUND_ALLOW_PRIVATE, false),
+    s3: env.S3_BUCKET ? { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT || undefined, region: env.S3_REGION || 'us-east-1' } : undefined,
   };
 }

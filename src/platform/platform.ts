@@ -5,6 +5,7 @@ import { createJobQueue, type JobQueue } from './jobs/queue.ts';
 import { createOutbox, defineMailDelivery, type Outbox } from './mail/outbox.ts';
 import { createFileTransport, createSmtpTransport, type MailTransport } from './mail/transport.ts';
 import { createFsBlobStore } from './storage/fs-blob-store.ts';
+import { createS3BlobStore } from './storage/s3-blob-store.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { createOutbound, type Outbound } from './outbound/outbound.ts';
 import { createTokenSigner, loadTokenSecret, type TokenSigner } from './auth/jwt.ts';
@@ -25,13 +26,22 @@ export type Platform = {
   log: (message: string, error?: unknown) => void;
 };
 
-export type PlatformOverrides = { database?: Database; log?: Platform['log']; outbound?: Outbound };
+export type PlatformOverrides = {
+  database?: Database;
+  log?: Platform['log'];
+  outbound?: Outbound;
+  /** Tests: credentials for the local S3 server (production takes them from the AWS SDK's chain). */
+  s3Credentials?: { accessKeyId: string; secretAccessKey: string };
+};
 
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const log = overrides.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
   const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') }));
   const jobs = createJobQueue(database, { pollSeconds: config.jobPollSeconds, log });
-  const blobs = createFsBlobStore(path.join(config.dataDir, 'blobs'));
+  // Instances that share a bucket share their files; the scratch area for staging stays local either way.
+  const blobs = config.s3
+    ? createS3BlobStore({ ...config.s3, ...(overrides.s3Credentials ? { credentials: overrides.s3Credentials } : {}) }, path.join(config.dataDir, 'blobs', 'tmp'))
+    : createFsBlobStore(path.join(config.dataDir, 'blobs'));
   const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : createFileTransport(path.join(config.dataDir, 'outbox'), (line) => log(line));
   const platform: Platform = {
     config,

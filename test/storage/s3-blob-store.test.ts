@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createDraftWorkflow, createUser, insertField, type TestUser } from '../helpers/factories.ts';
+import { uploadFile } from '../helpers/documents.ts';
+import { makePdf } from '../helpers/pdf-fixtures.ts';
+import { documentRows, pdfsig, pngDataUrl, waitForSeal } from '../helpers/ceremony.ts';
+import { startS3Server, type S3TestServer } from '../helpers/s3-server.ts';
+import { BlobTooLargeError } from '../../src/platform/storage/blob-store.ts';
+
+/** S3_BUCKET: every stored file goes to the bucket (a real S3-compatible server), none to DATA_DIR/blobs. */
+let s3: S3TestServer;
+let t: TestApp;
+let owner: TestUser;
+
+beforeAll(async () => {
+  s3 = await startS3Server();
+  t = await createTestApp({ s3: { bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1' } }, { s3Credentials: s3.credentials });
+  owner = await createUser(t);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await s3?.close();
+});
+
+/** Files under DATA_DIR/blobs other than the scratch area. */
+function localBlobs(): string[] {
+  const root = path.join(t.config.dataDir, 'blobs');
+  if (!fs.existsSync(root)) return [];
+  return fs.readdirSync(root).filter((entry) => entry !== 'tmp');
+}
+
+describe('S3 blob store', () => {
+  it('stores, dedupes, reads back and answers has()', async () => {
+    const bytes = new TextEncoder().encode(`hello ${Date.now()}`);
+    const first = await t.platform.blobs.put(bytes);
+    const again = await t.platform.blobs.put(bytes);
+    expect(again).toEqual(first);
+    expect(Buffer.from(await t.platform.blobs.get(first.key)).equals(Buffer.from(bytes))).toBe(true);
+    expect(await t.platform.blobs.has(first.key)).toBe(true);
+    expect(await t.platform.blobs.has('0'.repeat(64))).toBe(false);
+    expect(s3.keys()).toContain(`blobs/${first.key}`);
+  });
+
+  it('stages locally while hashing, commits to the bucket, and leaves nothing behind on discard or when too large', async () => {
+    const payload = Buffer.alloc(3 * 1024 * 1024, 7);
+    const staged = await t.platform.blobs.stage(Readable.from([payload.subarray(0, 1000), payload.subarray(1000)]), 10 * 1024 * 1024);
+    expect(fs.existsSync(staged.path)).toBe(true);
+    const committed = await t.platform.blobs.commit(staged);
+    expect(fs.existsSync(staged.path)).toBe(false);
+    expect((await t.platform.blobs.get(committed.key)).length).toBe(payload.length);
+
+    const discarded = await t.platform.blobs.stageBytes(new Uint8Array([1, 2, 3]));
+    await t.platform.blobs.discard(discarded);
+    expect(fs.existsSync(discarded.path)).toBe(false);
+    expect(await t.platform.blobs.has(discarded.key)).toBe(false);
+
+    await expect(t.platform.blobs.putStream(Readable.from([payload]), 1000)).rejects.toBeInstanceOf(BlobTooLargeError);
+    expect(fs.readdirSync(path.join(t.config.dataDir, 'blobs', 'tmp'))).toEqual([]);
+  });
+
+  it('carries a whole envelope: upload over HTTP, self-sign, seal, download the sealed PDF, all from the bucket', async () => {
+    const pdf = await makePdf(1);
+    const uploaded = await uploadFile(t, owner.token, 'contract.pdf', pdf);
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+
+    const { workflow, document, selfRecipient } = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
+    const signature = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType: 'SIGNATURE' });
+    const signed = await t.request('POST', `/workflow/v1/${workflow.id}/sign`, { token: owner.token, body: { id: signature.id, image: pngDataUrl(120, 40) } });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    expect((await waitForSeal(t, workflow.id)).sealStatus).toBe('SEALED');
+    const [row] = await documentRows(t, workflow.id);
+    expect(s3.keys()).toContain(`blobs/${row.sealedBlobKey}`);
+
+    const download = await t.app.inject({ method: 'GET', url: `/document/v1/download/${workflow.id}?selectedOption=downloadDocument&documentId=${document.id}`, headers: { authorization: `Bearer ${owner.token}` } });
+    expect(download.statusCode, download.body.slice(0, 300)).toBe(200);
+    const report = await pdfsig(download.rawPayload);
+    expect(report.allValid, report.output).toBe(true);
+    expect(localBlobs()).toEqual([]);
+  });
+});
