@@ -87,7 +87,7 @@ export const en = {
   nextField: 'Next field',
   previousField: 'Previous field',
   skipField: 'Skip this field',
-  startFilling: 'Start',
+  startFilling: 'Go to the first field',
   allRequiredDone: 'All required fields are done.',
   fieldPanelHeading: (label: string, position: number, total: number) => `${label} (field ${position} of ${total})`,
   noFieldsForYou: 'There is nothing for you to fill in.',
@@ -132,6 +132,7 @@ export const en = {
   signingPasswordMissing: 'Enter your signing password.',
 
   // Finishing
+  actionsRegion: 'Filling and signing',
   finishHeading: 'Finish',
   finishSign: 'Finish and sign',
   finishApprove: 'Approve',

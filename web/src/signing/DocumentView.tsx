@@ -164,7 +164,7 @@ function PageView(props: ViewProps & { doc: DocumentItem; pdf: PdfDocument; page
   const pageFields = props.fields.filter((f) => f.documentId === props.doc.id && f.pageNo === pageNo);
   const label = t.pageOf(pageNo, props.pageCount);
   return (
-    <div className="page" id={`page-${props.doc.id}-${pageNo}`} ref={pageRef} role="region" aria-label={label} style={{ width: pageWidth, height }}>
+    <div className="page" id={`page-${props.doc.id}-${pageNo}`} ref={pageRef} role="region" aria-label={label} data-rendered={rendered === 'yes' ? 'true' : undefined} style={{ width: pageWidth, height }}>
       <canvas ref={canvasRef} className="page-canvas" aria-hidden="true" style={{ width: pageWidth, height }} />
       <div ref={textRef} className="textLayer" />
       {rendered === 'no' && <p className="page-status">{t.pageLoading}</p>}
@@ -208,6 +208,9 @@ function FieldBox(props: ViewProps & { field: Field; size: Size }) {
     return <div className="field other" id={`field-${field.id}`} style={style} aria-hidden="true">{value !== null && value !== '' ? content : null}</div>;
   }
   const filled = value !== null && value !== '' && value !== false;
+  // The accessible name holds the visible text (a value, or the label), so speech input can name the button.
+  const visible = isImageType(field.fieldType) ? '' : displayValue(field, value);
+  const name = t.fieldButton(fieldLabel(field), field.fieldRequired, filled) + (visible ? `: ${visible}` : '');
   return (
     <button
       type="button"
@@ -215,7 +218,7 @@ function FieldBox(props: ViewProps & { field: Field; size: Size }) {
       id={`field-${field.id}`}
       className={`field mine${filled ? ' filled' : ''}${props.currentFieldId === field.id ? ' current' : ''}${field.fieldRequired ? ' required' : ''}`}
       style={style}
-      aria-label={t.fieldButton(fieldLabel(field), field.fieldRequired, filled)}
+      aria-label={name}
       aria-current={props.currentFieldId === field.id ? 'step' : undefined}
       onClick={() => props.onSelectField(field)}
     >

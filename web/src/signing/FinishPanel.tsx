@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { t } from '../i18n/i18n.ts';
 import { ApiError, type Api, type GuestSession } from '../shared/api.ts';
-import { isFilled, saveEntry } from './field-rules.ts';
+import { isFilled, mustFill, saveEntry } from './field-rules.ts';
 import type { CeremonyResult, DocumentItem, Draft, Field, Recipient } from './types.ts';
 
 export type Outcome =
@@ -52,7 +52,8 @@ export function FinishPanel(props: Props) {
     setError(null);
     setBusy(true);
     try {
-      const entries = walk.filter((f) => drafts[f.id] && (isFilled(f, drafts[f.id].value) || f.fieldType === 'CHECKBOX')).map((f) => saveEntry(f, drafts[f.id]));
+      // Every value the signer left, and for optional fields also the ones cleared or skipped (null clears a saved value).
+      const entries = walk.filter((f) => drafts[f.id] && (isFilled(f, drafts[f.id].value) || !mustFill(f))).map((f) => saveEntry(f, drafts[f.id]));
       const documentId = props.documents[0].id;
       // One save with every value: the service checks them all and, for a signer, finishes in the same call.
       let result = await api.post<CeremonyResult>(`/workflow/v1/${documentId}/fields/save`, entries);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import '@fontsource/dancing-script/latin-400.css';
 import { t } from '../i18n/i18n.ts';
 
@@ -28,6 +28,7 @@ export function SignatureCapture({ kind, suggestion, onAdopt }: Props) {
   const drawRef = useRef<DrawPadHandle>({ isEmpty: () => true, toDataUrl: () => '', clear: () => {} });
   const [typed, setTyped] = useState(suggestion);
   const [typedImage, setTypedImage] = useState<string | null>(null);
+  const clearError = useCallback(() => setError(null), []);
 
   useEffect(() => {
     let cancelled = false;
@@ -57,7 +58,7 @@ export function SignatureCapture({ kind, suggestion, onAdopt }: Props) {
       </fieldset>
       {mode === 'draw' ? (
         <div className="draw">
-          <DrawPad handle={drawRef} label={t.drawAreaLabel(what)} onStroke={() => setError(null)} />
+          <DrawPad handle={drawRef} label={t.drawAreaLabel(what)} onStroke={clearError} />
           <p className="hint">{t.drawHint}</p>
           <button type="button" className="secondary" onClick={() => drawRef.current.clear()}>{t.clearValue}</button>
         </div>

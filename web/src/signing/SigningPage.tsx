@@ -117,7 +117,7 @@ function Shell({ children, organization }: { children: React.ReactNode; organiza
           (an <img> with alt={t.brandLogoAlt(name)}). No endpoint exposes an organization's branding to a guest
           yet (organizations' branding is a later issue), so the platform's neutral colours are shown.
         */}
-        <span className="brand-name">{organization ?? t.appName}</span>
+        <span className="brand-name">{t.appName}</span>{organization && <span className="brand-sender">{t.from(organization)}</span>}
       </header>
       <main id="main" tabIndex={-1}>{children}</main>
     </>
@@ -242,6 +242,11 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   };
 
   const move = async (direction: 1 | -1, options: { skip?: boolean; draftOverride?: Draft } = {}) => {
+    if (current && options.skip && direction === 1 && !mustFill(current)) {
+      // Skipping an optional field leaves it empty, also when it was prefilled.
+      setDrafts((d) => ({ ...d, [current.id]: { value: null } }));
+      setErrors((e) => ({ ...e, [current.id]: null }));
+    }
     if (current && !options.skip) {
       const draft = options.draftOverride ?? drafts[current.id];
       const problem = validate(current, draft);
@@ -256,9 +261,10 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
     const nextDrafts = current && options.draftOverride ? { ...drafts, [current.id]: options.draftOverride } : drafts;
     let target: Field | undefined;
     if (direction === 1) {
-      // Required fields still empty come first, then whatever follows the current one.
-      target = walk.find((f, i) => i > index && !isFilled(f, nextDrafts[f.id]?.value))
-        ?? walk.find((f) => mustFill(f) && !isFilled(f, nextDrafts[f.id]?.value) && f.id !== current?.id);
+      // From the start (or a reload): the first required field still empty. Then field after field, each
+      // shown once (prefilled ones too, to be confirmed), and finally any required field left empty.
+      const emptyRequired = (f: Field) => mustFill(f) && !isFilled(f, nextDrafts[f.id]?.value) && f.id !== current?.id;
+      target = current ? walk[index + 1] ?? walk.find(emptyRequired) : walk.find(emptyRequired) ?? walk[0];
     } else {
       target = walk[Math.max(0, index - 1)];
     }
@@ -284,6 +290,8 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
     }
     setCurrentId(null);
     setOutcome(result);
+    // Everyone's new status (and for a delegation the new row) in "Who is involved".
+    if (result.kind !== 'delegated') void reload();
     try {
       sessionStorage.removeItem(draftsKey);
     } catch {
@@ -359,7 +367,7 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
       </div>
 
       {canAct && (
-        <div className="action-bar" role="region" aria-label={t.finishHeading}>
+        <div className="action-bar" role="region" aria-label={t.actionsRegion}>
           {showGuide && current && (
             <div className="field-panel">
               <h2 className="field-panel-heading">{t.fieldPanelHeading(fieldLabel(current), walk.indexOf(current) + 1, walk.length)}</h2>

@@ -39,7 +39,10 @@ export function renderPage(page: PdfPage, cssWidth: number, canvas: HTMLCanvasEl
   textContainer.style.setProperty('--scale-factor', String(scale));
   textContainer.style.setProperty('--total-scale-factor', String(scale));
   const textLayer = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container: textContainer, viewport });
-  const done = Promise.all([task.promise, textLayer.render()]).then(() => undefined);
+  const done = Promise.all([task.promise, textLayer.render()]).then(() => {
+    // pdf.js measures text on a canvas it appends to <body>; it shows nothing, so hide it from assistive technology too.
+    for (const hidden of document.querySelectorAll('.hiddenCanvasElement')) hidden.setAttribute('aria-hidden', 'true');
+  });
   return {
     cancel() {
       task.cancel();

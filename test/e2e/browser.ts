@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { PDF } from '@libpdf/core';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createUser, type TestUser } from '../helpers/factories.ts';
+import { documents, workflows } from '../../src/platform/db/schema/index.ts';
+import { addField, addRecipients } from '../helpers/recipients.ts';
+import { commence } from '../helpers/ceremony.ts';
+
+/** Where the browser tests leave a screenshot of each step (git-ignored). */
+export const SCREENSHOT_DIR = path.resolve('test-results/e2e');
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A port nobody holds now, so PUBLIC_URL (the base of mailed links) can name it before the service listens. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The service on a real loopback port, its mailed links pointing there. */
+export async function startService(): Promise<{ t: TestApp; baseUrl: string }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({ publicUrl: baseUrl });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return { t, baseUrl };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+}
+
+export const PHONE: BrowserContextOptions = { viewport: { width: 320, height: 640 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
+
+/** A page that fails the test on any script error or Content-Security-Policy violation it reports. */
+export async function openPage(browser: Browser, options: BrowserContextOptions = DESKTOP): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
+  const context = await browser.newContext({ ...options, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content.Security.Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
+  });
+  return { page, problems, close: () => context.close() };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+}
+
+/** Runs axe-core (WCAG 2.x A and AA rules) on the page as it is now; any violation fails with its list. */
+export async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
+  });
+  expect(violations, `axe violations in state "${state}"`).toEqual([]);
+}
+
+/** A4 in points, as @libpdf/core draws it. */
+const A4 = { width: 595.28, height: 841.89 };
+
+/** A contract-like PDF: a heading and a few paragraphs on each page, so the text layer has text to read. */
+export async function contractPdf(pages = 1): Promise<Uint8Array> {
+  const pdf = PDF.create();
+  for (let i = 0; i < pages; i++) {
+    const page = pdf.addPage({ size: 'a4' });
+    page.drawText(i === 0 ? 'Service Agreement' : `Service Agreement, page ${i + 1}`, { x: 56, y: 780, size: 20 });
+    const lines = [
+      'This agreement is made between the Provider and the Client named below.',
+      'The Provider delivers the services described in Annex A for the fees in Annex B.',
+      'Either party may end this agreement with thirty days written notice.',
+    ];
+    lines.forEach((line, n) => page.drawText(line, { x: 56, y: 740 - n * 18, size: 11 }));
+  }
+  return pdf.save();
+}
+
+export type FieldSpec = { fieldType: string; fieldRequired?: boolean; label?: string; options?: string[]; pageNo?: number; box?: { x: number; y: number; width: number; height: number }; styling?: Record<string, unknown> };
+export type RecipientSpec = { name: string; email: string; role?: 'SIGNER' | 'APPROVER' | 'CC'; order?: number; enforceIdentity?: boolean; recipientPassword?: string; fields?: FieldSpec[] };
+
+/**
+ * A DRAFT holding one contract PDF, stored directly (upload has its own tests; these are about the page).
+ * Everything after it goes through the API.
+ */
+async function draftWithDocument(t: TestApp, owner: TestUser, sequence: 'ORDERED' | 'UNORDERED', pages: number) {
+  const blob = await t.platform.blobs.put(await contractPdf(pages));
+  return t.platform.db.transaction(async (tx) => {
+    const [workflow] = await tx.insert(workflows).values({ ownerUserId: owner.userId, organizationId: owner.organizationId, name: 'Service agreement', sequence, signType: 'COUNTERSIGN' }).returning();
+    const [document] = await tx.insert(documents).values({
+      workflowId: workflow.id, name: 'Service agreement', blobKey: blob.key, size: blob.size, pages,
+      pageSizes: Array.from({ length: pages }, () => ({ width: A4.width, height: A4.height, rotation: 0 })),
+    }).returning();
+    return { workflowId: workflow.id, documentId: document.id };
+  });
+}
+
+/**
+ * An envelope built over the API as a sender would: upload, recipients, fields, commence (with a title and
+ * a message). Fields without a box are stacked down page 1.
+ */
+export async function sendEnvelope(t: TestApp, owner: TestUser, spec: { sequence?: 'ORDERED' | 'UNORDERED'; pages?: number; title: string; message?: string; recipients: RecipientSpec[] }) {
+  const { workflowId, documentId } = await draftWithDocument(t, owner, spec.sequence ?? 'UNORDERED', spec.pages ?? 1);
+  const colors = ['#1A56DB', '#C2410C', '#047857', '#7E22CE'];
+  const rows = await addRecipients(t, owner.token, workflowId, spec.recipients.map((r, i) => ({
+    name: r.name, emailAddress: r.email, useDigitalCert: false, recipientColor: colors[i % colors.length], recipientRole: r.role ?? 'SIGNER',
+    recipientOrder: spec.sequence === 'ORDERED' ? (r.order ?? i + 1) : undefined, enforceIdentity: r.enforceIdentity ?? false,
+    ...(r.recipientPassword ? { recipientPassword: r.recipientPassword } : {}),
+  })));
+  let y = 230;
+  const fieldIds: Record<string, number>[] = [];
+  for (const [i, r] of spec.recipients.entries()) {
+    const ids: Record<string, number> = {};
+    for (const f of r.fields ?? []) {
+      const box = f.box ?? { x: 56, y, width: f.fieldType === 'TEXTAREA' ? 300 : 200, height: f.fieldType === 'TEXTAREA' ? 60 : 36 };
+      if (!f.box) y += box.height + 12;
+      const created = await addField(t, owner.token, documentId, { recipientId: rows[i].id, pageNo: f.pageNo ?? 1, box, fieldType: f.fieldType, fieldRequired: f.fieldRequired ?? false, label: f.label, options: f.options, styling: f.styling });
+      ids[f.label ?? f.fieldType] = created.id;
+    }
+    fieldIds.push(ids);
+  }
+  await commence(t, owner, workflowId, { title: spec.title, message: spec.message });
+  return { workflowId, documentId, rows, fieldIds };
+}
+
+export async function sender(t: TestApp): Promise<TestUser> {
+  return createUser(t, { name: 'Olivia Owner' });
+}
+
+/** The signing link of the latest mail of `kind` to `email`, exactly as mailed. */
+export async function mailedLink(t: TestApp, email: string, kind = 'COMMENCE'): Promise<string> {
+  const mails = await t.mails({ to: email, kind });
+  expect(mails.length, `no ${kind} mail to ${email}`).toBeGreaterThan(0);
+  const match = /(https?:\/\/\S+\/sign\/[A-Za-z0-9_-]+)/.exec(mails.at(-1)!.textBody);
+  expect(match, `no signing link in the mail to ${email}`).not.toBeNull();
+  return match![1];
+}
+
+/** The 6-digit code of the latest identity-verification mail to `email`. */
+export async function mailedCode(t: TestApp, email: string): Promise<string> {
+  const mails = await t.mails({ to: email, kind: 'OTP' });
+  expect(mails.length, `no code mail to ${email}`).toBeGreaterThan(0);
+  return /\b(\d{6})\b/.exec(mails.at(-1)!.textBody)![1];
+}
+
+/** Draws a signature-like stroke on the canvas named `name` with mouse or touch-emulating pointer moves. */
+export async function drawOn(page: Page, name: string | RegExp): Promise<void> {
+  const pad = page.getByRole('img', { name });
+  await pad.scrollIntoViewIfNeeded();
+  const box = (await pad.boundingBox())!;
+  const x0 = box.x + box.width * 0.1;
+  const y0 = box.y + box.height * 0.6;
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  for (let i = 1; i <= 20; i++) await page.mouse.move(x0 + (box.width * 0.8 * i) / 20, y0 - Math.sin(i / 2) * box.height * 0.25);
+  await page.mouse.up();
+}
