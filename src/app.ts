@@ -28,6 +28,8 @@ import { workflowRoutes } from './modules/workflows/workflows.routes.ts';
 import { createDocumentListService } from './modules/documents/document-list.service.ts';
 import { documentListRoutes } from './modules/documents/document-list.routes.ts';
 import { createDocumentService } from './modules/documents/documents.service.ts';
+import { createWordConverter } from './platform/pdf/convert-word.ts';
+import { createThumbnailRenderer } from './platform/pdf/render-thumbnail.ts';
 import { documentRoutes } from './modules/documents/documents.routes.ts';
 import { createCloudImportService } from './modules/cloud-import/cloud-import.service.ts';
 import { createVerifyService } from './modules/verify/verify.service.ts';
@@ -111,7 +113,13 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const users = createUsersService({ db: platform.db, outbox: platform.outbox });
   const workflowSettings = createWorkflowService({ db: platform.db });
   const documentList = createDocumentListService({ db: platform.db });
-  const documents = createDocumentService({ db: platform.db, blobs: platform.blobs, sofficePath: config.sofficePath, uploadLimitBytes: UPLOAD_LIMIT_BYTES });
+  // Heavy document work, bounded and kept off the event loop: sandboxed LibreOffice, thumbnails in worker threads.
+  const wordConverter = createWordConverter({ sofficePath: config.sofficePath, searchPath: config.conversionSearchPath, log: (message) => app.log.info(message) });
+  void wordConverter.isolation();
+  const thumbnails = createThumbnailRenderer({ log: (message) => app.log.warn(message) });
+  const documents = createDocumentService({
+    db: platform.db, blobs: platform.blobs, uploadLimitBytes: UPLOAD_LIMIT_BYTES, converter: wordConverter, thumbnails, uploadsPerMinute: config.uploadsPerMinute,
+  });
   const verifier = createVerifyService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir });
   const cloudImport = createCloudImportService({ outbound: platform.outbound, blobs: platform.blobs, allowedHosts: config.cloudImportAllowedHosts });
   const comments = createCommentService({ db: platform.db, log: platform.log });
@@ -172,6 +180,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
     routes,
     async close() {
       await app.close();
+      await thumbnails.close();
       await platform.jobs.stop();
       platform.mailTransport.close();
       await platform.database.close();

@@ -19,6 +19,8 @@ export type Config = {
   jwtSecret: string | undefined;
   /** Where LibreOffice lives; `soffice` on PATH by default. */
   sofficePath: string;
+  /** PATH as the service got it: the one variable LibreOffice inherits (it gets no secrets). */
+  conversionSearchPath: string;
   logLevel: string;
   /** How often job workers poll when no notification wakes them (seconds). */
   jobPollSeconds: number;
@@ -104,12 +106,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tsaUrl: env.TSA_URL || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
     sofficePath: env.SOFFICE_PATH || 'soffice',
+    conversionSearchPath: env.PATH || '/usr/local/bin:/usr/bin:/bin',
     logLevel: env.LOG_LEVEL || 'info',
     jobPollSeconds: Number(env.JOB_POLL_SECONDS || 0.5),
     sealWaitSeconds: parsePositiveInteger('SEAL_WAIT_SECONDS', env.SEAL_WAIT_SECONDS, 20),
     sealTestDelayMs: env.SEAL_TEST_DELAY_MS ? parsePositiveInteger('SEAL_TEST_DELAY_MS', env.SEAL_TEST_DELAY_MS, 0) : 0,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    uploadsPerMinute: parsePositiveInteger('UPLOADS_PER_MINUTE', env.UPLOADS_PER_MINUTE, 30),
+    uploadsPerMinute: parsePositiveInteger('UPLOADS_PER_MINUTE', env.UPLOADS_PER_MINUTE, 60),
     cloudImportAllowedHosts: env.CLOUD_IMPORT_ALLOWED_HOSTS
       ? env.CLOUD_IMPORT_ALLOWED_HOSTS.split(',').map((host) => host.trim()).filter(Boolean)
       : DEFAULT_CLOUD_IMPORT_HOSTS,

@@ -41,6 +41,11 @@ export const ERRORS = {
   CLOUD_IMPORT_LINK_REFUSED: { status: 400, code: 12008, description: 'The link must be https and on an allowed host' },
   /** SPEC.md: an unreadable link, more than 5 redirects or more than 25 MB: 500. */
   CLOUD_IMPORT_FAILED: { status: 500, code: 12009, description: 'The linked file could not be imported' },
+  /**
+   * More uploads or replacements from one account within a minute than UPLOADS_PER_MINUTE allows; answered with
+   * Retry-After. 503, not 429: SPEC.md keeps 429 for the OTP resend throttle alone.
+   */
+  UPLOAD_RATE_LIMITED: { status: 503, code: 12020, description: 'Too many uploads from this account; try again later' },
 
   INVALID_WORKFLOW_OWNER: { status: 400, code: 13001, description: 'Invalid workflow owner' },
   INVALID_WORKFLOW_STATUS: { status: 400, code: 13002, description: 'Invalid workflow status' },

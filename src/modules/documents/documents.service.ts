@@ -5,9 +5,11 @@ import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
-import { checkWordContent, ConversionFailedError, ConversionUnavailableError, convertWordToPdf, type WordFormat } from '../../platform/pdf/convert-word.ts';
+import { QueueFullError } from '../../platform/pdf/bounded-queue.ts';
+import { checkWordContent, ConversionFailedError, ConversionUnavailableError, type WordConverter, type WordFormat } from '../../platform/pdf/convert-word.ts';
 import { hasPdfHeader, inspectPdf, PdfRejectedError, type PageSize } from '../../platform/pdf/inspect-pdf.ts';
-import { PdfRenderError, renderThumbnail } from '../../platform/pdf/render-thumbnail.ts';
+import { PdfRenderError, type ThumbnailRenderer } from '../../platform/pdf/render-thumbnail.ts';
+import { DOCUMENT_UPLOADS_PER_ACCOUNT, longestLock, recordAttempts } from '../../platform/limits/attempts.ts';
 import { BlobTooLargeError, type BlobStore, type StagedBlob } from '../../platform/storage/blob-store.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { findFolder } from '../folders/folders.repo.ts';
@@ -32,15 +34,33 @@ type PreparedPdf = { staged: StagedBlob; pages: number; pageSizes: PageSize[]; t
 export type DocumentServiceDeps = {
   db: Db;
   blobs: BlobStore;
-  sofficePath: string;
   uploadLimitBytes: number;
-  /** How long one Word conversion may run. */
-  conversionTimeoutMs?: number;
+  /** Sandboxed LibreOffice, a few at a time with a bounded waiting line. */
+  converter: WordConverter;
+  /** Page-1 thumbnails in worker threads, with time and memory caps and a bounded waiting line. */
+  thumbnails: ThumbnailRenderer;
+  /** Uploads and replacements one account may start per minute (UPLOADS_PER_MINUTE). */
+  uploadsPerMinute: number;
 };
 
 export function createDocumentService(deps: DocumentServiceDeps) {
   const { db, blobs } = deps;
-  return { receive, discard, upload, replace, rename };
+  return { admitUpload, receive, discard, upload, replace, rename };
+
+  /**
+   * Counts an upload or replacement against the account's per-minute allowance before its file is read; refuses
+   * with 503 UPLOAD_RATE_LIMITED and Retry-After once the allowance is used (until a minute after the last one
+   * counted). The count lives in the database, so every instance shares it; two instances admitting at the same
+   * moment may let one extra through.
+   */
+  async function admitUpload(caller: UserCaller): Promise<void> {
+    const check: [typeof DOCUMENT_UPLOADS_PER_ACCOUNT, string] = [{ ...DOCUMENT_UPLOADS_PER_ACCOUNT, max: deps.uploadsPerMinute }, String(caller.userId)];
+    const waitSeconds = await longestLock(db, [check]);
+    if (waitSeconds !== null) {
+      throw new AppError('UPLOAD_RATE_LIMITED', `This account has started ${deps.uploadsPerMinute} uploads within a minute, the most allowed; try again in ${waitSeconds} s`, undefined, { retryAfterSeconds: waitSeconds });
+    }
+    await recordAttempts(db, [check]);
+  }
 
   /**
    * Streams an upload into the scratch area. The extension decides the format; anything other than pdf, doc or
@@ -211,8 +231,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
   async function convert(file: ReceivedFile): Promise<Uint8Array> {
     try {
-      return await convertWordToPdf(file.staged.path, file.format as WordFormat, { sofficePath: deps.sofficePath, timeoutMs: deps.conversionTimeoutMs });
+      return await deps.converter.convert(file.staged.path, file.format as WordFormat);
     } catch (error) {
+      if (error instanceof QueueFullError) throw busy('Word conversions', deps.converter.retryAfterSeconds);
       if (error instanceof ConversionUnavailableError) throw new AppError('DOCUMENT_CONVERSION_UNAVAILABLE', error.message);
       if (error instanceof ConversionFailedError) throw new AppError('DOCUMENT_CONVERSION_FAILED', `"${file.fileName}": ${error.message}`);
       throw error;
@@ -222,9 +243,10 @@ export function createDocumentService(deps: DocumentServiceDeps) {
   async function readPdf(bytes: Uint8Array, fileName: string, origin: 'upload' | 'conversion') {
     try {
       const info = await inspectPdf(bytes);
-      const thumbnail = await renderThumbnail(bytes);
+      const thumbnail = await deps.thumbnails.render(bytes, info.pageSizes[0]);
       return { ...info, thumbnailBase64: Buffer.from(thumbnail).toString('base64') };
     } catch (error) {
+      if (error instanceof QueueFullError) throw busy('thumbnail renders', deps.thumbnails.retryAfterSeconds);
       if (origin === 'conversion' && (error instanceof PdfRejectedError || error instanceof PdfRenderError)) {
         throw new AppError('DOCUMENT_CONVERSION_FAILED', `"${fileName}" was converted, but the resulting PDF is unusable: ${error.message}`);
       }
@@ -257,6 +279,11 @@ async function workflowOfDocument(tx: DbOrTx, caller: UserCaller, workflowId: nu
     if (error instanceof AppError && error.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', 'Document not found');
     throw error;
   }
+}
+
+/** The heavy work's waiting line is full: 503 with Retry-After rather than an unbounded wait. */
+function busy(what: string, retryAfterSeconds: number): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', `Too many ${what} are waiting on the server; try again in ${retryAfterSeconds} s`, undefined, { retryAfterSeconds });
 }
 
 /** Documents are added only to the caller's own DRAFT workflows. */

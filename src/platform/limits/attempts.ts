@@ -18,6 +18,11 @@ export const RECIPIENT_PASSWORD_FAILURES: AttemptRule = { scope: 'recipient.pass
 export const OTP_FAILURES_PER_RECIPIENT: AttemptRule = { scope: 'otp.failure', max: 5, windowSeconds: 60 * 60 };
 /** At most 10 one-time codes mailed per recipient per day. */
 export const OTP_SENDS_PER_RECIPIENT: AttemptRule = { scope: 'otp.send', max: 10, windowSeconds: 24 * 60 * 60 };
+/**
+ * Uploads and replacements per account per minute (every attempt that gets past the check counts, accepted or
+ * not: each costs a render or a conversion). `max` is the default; UPLOADS_PER_MINUTE overrides it.
+ */
+export const DOCUMENT_UPLOADS_PER_ACCOUNT: AttemptRule = { scope: 'document.upload', max: 60, windowSeconds: 60 };
 
 /** The longest window above: events older than this count for nothing and may be deleted. */
 export const LONGEST_WINDOW_SECONDS = 24 * 60 * 60;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { unzipSync } from 'fflate';
+import { BoundedQueue } from './bounded-queue.ts';
 
 export type WordFormat = 'doc' | 'docx';
 
@@ -51,63 +52,117 @@ export function checkWordContent(bytes: Uint8Array, format: WordFormat): string 
   return hasMainPart ? null : 'the .docx file is a zip package without word/document.xml, so it is not a Word document';
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// The sandbox
+
+/**
+ * How LibreOffice is kept off the network: inside an empty network namespace (`unshare`, where the kernel and
+ * the service's user may create one), or, where not, by the blocked-links profile alone.
+ */
+export type NetworkIsolation = { kind: 'network-namespace'; prefix: string[] } | { kind: 'profile-only'; reason: string };
+
+/** The environment LibreOffice sees: nothing of the service's (no JWT_SECRET, DATABASE_URL, SMTP_URL). */
+export type SandboxEnvironment = { searchPath: string };
+
+/**
+ * Tries `unshare -rn` (a user namespace, so it works unprivileged where user namespaces are allowed), then
+ * `unshare -n` (root without user namespaces), by running `true` inside each. The first that works is used.
+ */
+export async function detectNetworkIsolation(env: SandboxEnvironment): Promise<NetworkIsolation> {
+  const failures: string[] = [];
+  for (const prefix of [['unshare', '-rn'], ['unshare', '-n']]) {
+    const outcome = await probe([...prefix, 'true'], env);
+    if (outcome === null) return { kind: 'network-namespace', prefix };
+    failures.push(`${prefix.join(' ')}: ${outcome}`);
+  }
+  return { kind: 'profile-only', reason: failures.join('; ') };
+}
+
+function probe(command: string[], env: SandboxEnvironment): Promise<string | null> {
+  return new Promise((resolve) => {
+    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: env.searchPath } });
+    let error = '';
+    child.stderr.on('data', (chunk: Buffer) => { error += chunk.toString('utf8'); });
+    child.on('error', (cause) => resolve(cause.message));
+    child.on('close', (code) => resolve(code === 0 ? null : (error.trim().split('\n')[0] || `exit code ${code}`)));
+  });
+}
+
+/**
+ * The profile each conversion starts from (user/registrymodifications.xcu): links to anything outside the
+ * document are not followed (BlockUntrustedRefererLinks: images, OLE objects and sections linked by URL or
+ * file path stay empty), link updates are never run in Writer (0 = never) or Calc (1 = never), and macros never
+ * run (security level 3 = very high, execution disabled).
+ */
+const LOCKED_DOWN_PROFILE = `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="BlockUntrustedRefererLinks" oor:op="fuse"><value>true</value></prop></item>
+<item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="MacroSecurityLevel" oor:op="fuse"><value>3</value></prop></item>
+<item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="DisableMacrosExecution" oor:op="fuse"><value>true</value></prop></item>
+<item oor:path="/org.openoffice.Office.Writer/Content/Update"><prop oor:name="Link" oor:op="fuse"><value>0</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Content/Update"><prop oor:name="Link" oor:op="fuse"><value>1</value></prop></item>
+</oor:items>
+`;
+
 export type ConvertOptions = {
   sofficePath: string;
   /** Killed after this long (default 60 s). */
   timeoutMs?: number;
+  /** PATH for LibreOffice (the only variable it inherits besides HOME and LANG). */
+  searchPath?: string;
+  /** Decided once per process by detectNetworkIsolation; given here so it is not probed per conversion. */
+  isolation?: NetworkIsolation;
 };
 
-/** Conversions are CPU- and memory-heavy; beyond this many at once, callers wait their turn. */
-const MAX_PARALLEL = 2;
-let running = 0;
-const waiting: Array<() => void> = [];
+const DEFAULT_SEARCH_PATH = '/usr/local/bin:/usr/bin:/bin';
 
-async function withSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
+/**
+ * Converts a Word file (read from `inputPath`) to PDF bytes with LibreOffice headless, in a sandbox: a fresh
+ * scratch directory holding only a copy of the input and a fresh locked-down profile (-env:UserInstallation, so
+ * parallel conversions and an operator's LibreOffice do not collide on the profile lock either), HOME and TMPDIR
+ * inside it, an environment of PATH, HOME and LANG only, and no network where a network namespace can be made.
+ * No queue here: callers go through a WordConverter.
+ */
+export async function convertWordToPdf(inputPath: string, format: WordFormat, options: ConvertOptions): Promise<Uint8Array> {
+  const searchPath = options.searchPath ?? DEFAULT_SEARCH_PATH;
+  const isolation = options.isolation ?? (await detectNetworkIsolation({ searchPath }));
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'sig-convert-'));
   try {
-    return await work();
+    const input = path.join(dir, `document.${format}`);
+    const outDir = path.join(dir, 'out');
+    const profileDir = path.join(dir, 'profile');
+    await fsp.copyFile(inputPath, input);
+    await fsp.mkdir(path.join(profileDir, 'user'), { recursive: true });
+    await fsp.mkdir(path.join(dir, 'tmp'));
+    await fsp.writeFile(path.join(profileDir, 'user', 'registrymodifications.xcu'), LOCKED_DOWN_PROFILE);
+    const args = [
+      `-env:UserInstallation=${pathToFileURL(profileDir).href}`,
+      '--headless', '--norestore', '--nologo', '--nodefault', '--nolockcheck', '--nofirststartwizard',
+      '--convert-to', 'pdf', '--outdir', outDir, input,
+    ];
+    const command = isolation.kind === 'network-namespace' ? [...isolation.prefix, options.sofficePath, ...args] : [options.sofficePath, ...args];
+    const env = { PATH: searchPath, HOME: dir, TMPDIR: path.join(dir, 'tmp'), LANG: 'C.UTF-8' };
+    const result = await run(command, options.timeoutMs ?? 60_000, dir, env, options.sofficePath);
+    const output = path.join(outDir, 'document.pdf');
+    const pdf = await fsp.readFile(output).catch(() => null);
+    if (!pdf || pdf.byteLength === 0) {
+      const detail = result.output.trim().split('\n').filter((line) => /error|fail/i.test(line)).slice(0, 2).join(' ').slice(0, 200);
+      throw new ConversionFailedError(`LibreOffice could not convert the Word document to PDF${detail ? ` (${detail})` : ''}; the file may be damaged or password-protected`);
+    }
+    return new Uint8Array(pdf);
   } finally {
-    running--;
-    waiting.shift()?.();
+    await fsp.rm(dir, { recursive: true, force: true });
   }
 }
 
-/**
- * Converts a Word file (read from `inputPath`) to PDF bytes with LibreOffice headless. Each conversion runs
- * in its own scratch directory with its own LibreOffice profile (-env:UserInstallation), so parallel
- * conversions, and a LibreOffice the operator has open, do not collide on the profile lock.
- */
-export async function convertWordToPdf(inputPath: string, format: WordFormat, options: ConvertOptions): Promise<Uint8Array> {
-  return withSlot(async () => {
-    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'sig-convert-'));
-    try {
-      const input = path.join(dir, `document.${format}`);
-      const outDir = path.join(dir, 'out');
-      await fsp.copyFile(inputPath, input);
-      const args = [
-        `-env:UserInstallation=${pathToFileURL(path.join(dir, 'profile')).href}`,
-        '--headless', '--norestore', '--nologo', '--nodefault', '--nolockcheck', '--nofirststartwizard',
-        '--convert-to', 'pdf', '--outdir', outDir, input,
-      ];
-      const result = await run(options.sofficePath, args, options.timeoutMs ?? 60_000, dir);
-      const output = path.join(outDir, 'document.pdf');
-      const pdf = await fsp.readFile(output).catch(() => null);
-      if (!pdf || pdf.byteLength === 0) {
-        const detail = result.output.trim().split('\n').filter((line) => /error|fail/i.test(line)).slice(0, 2).join(' ').slice(0, 200);
-        throw new ConversionFailedError(`LibreOffice could not convert the Word document to PDF${detail ? ` (${detail})` : ''}; the file may be damaged or password-protected`);
-      }
-      return new Uint8Array(pdf);
-    } finally {
-      await fsp.rm(dir, { recursive: true, force: true });
-    }
-  });
-}
+/** 127: the shell (or unshare) found no such program; 126: found but not executable. */
+const NOT_FOUND_EXIT_CODES = new Set([126, 127]);
 
-function run(command: string, args: string[], timeoutMs: number, cwd: string): Promise<{ output: string }> {
+function run(command: string[], timeoutMs: number, cwd: string, env: Record<string, string>, sofficePath: string): Promise<{ output: string }> {
+  const unavailable = () => new ConversionUnavailableError(`Word conversion is not available: LibreOffice was not found at "${sofficePath}" on the server; upload a PDF instead`);
   return new Promise((resolve, reject) => {
     // Its own process group: soffice starts soffice.bin as a child, and a timeout must kill both.
-    const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: cwd } });
+    const child = spawn(command[0], command.slice(1), { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
     let output = '';
     const collect = (chunk: Buffer) => {
       if (output.length < 16_384) output += chunk.toString('utf8');
@@ -121,15 +176,14 @@ function run(command: string, args: string[], timeoutMs: number, cwd: string): P
     }, timeoutMs);
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      if (error.code === 'ENOENT' || error.code === 'EACCES') {
-        reject(new ConversionUnavailableError(`Word conversion is not available: LibreOffice was not found at "${command}" on the server; upload a PDF instead`));
-      } else {
-        reject(new ConversionFailedError(`LibreOffice could not be started (${error.message})`));
-      }
+      if (error.code === 'ENOENT' || error.code === 'EACCES') reject(unavailable());
+      else reject(new ConversionFailedError(`LibreOffice could not be started (${error.message})`));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
       if (timedOut) return reject(new ConversionFailedError(`The Word document took longer than ${Math.round(timeoutMs / 1000)} s to convert and was abandoned`));
+      // Under unshare the missing binary is reported by unshare's exit code, not by spawn.
+      if (command[0] !== sofficePath && code !== null && NOT_FOUND_EXIT_CODES.has(code) && /execvp|No such file|Permission denied/i.test(output)) return reject(unavailable());
       if (code !== 0) return reject(new ConversionFailedError(`LibreOffice failed to convert the Word document (exit code ${code})`));
       resolve({ output });
     });
@@ -143,4 +197,51 @@ function killGroup(pid: number | undefined): void {
   } catch {
     // Already gone.
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The converter the service uses: sandboxed conversions, a few at a time, with a bounded waiting line
+
+export type WordConverterOptions = {
+  sofficePath: string;
+  searchPath?: string;
+  timeoutMs?: number;
+  /** Conversions running at once (each is a LibreOffice process: CPU and a few hundred MB). */
+  maxParallel?: number;
+  /** Conversions that may wait for a slot; beyond, QueueFullError (the caller answers 503 with Retry-After). */
+  maxWaiting?: number;
+  log?: (message: string) => void;
+};
+
+export type WordConverter = {
+  convert(inputPath: string, format: WordFormat): Promise<Uint8Array>;
+  /** Which isolation conversions run under (decided on first use). */
+  isolation(): Promise<NetworkIsolation>;
+  /** Seconds a refused caller should wait: one conversion's time limit, at worst. */
+  readonly retryAfterSeconds: number;
+};
+
+export const CONVERSION_DEFAULTS = { timeoutMs: 60_000, maxParallel: 2, maxWaiting: 8 };
+
+export function createWordConverter(options: WordConverterOptions): WordConverter {
+  const searchPath = options.searchPath ?? DEFAULT_SEARCH_PATH;
+  const timeoutMs = options.timeoutMs ?? CONVERSION_DEFAULTS.timeoutMs;
+  const queue = new BoundedQueue(options.maxParallel ?? CONVERSION_DEFAULTS.maxParallel, options.maxWaiting ?? CONVERSION_DEFAULTS.maxWaiting);
+  let detected: Promise<NetworkIsolation> | null = null;
+  const isolation = () => {
+    detected ??= detectNetworkIsolation({ searchPath }).then((result) => {
+      options.log?.(result.kind === 'network-namespace'
+        ? `Word conversion: LibreOffice runs without network (${result.prefix.join(' ')}) and with a blocked-links profile`
+        : `Word conversion: no network namespace available (${result.reason}); LibreOffice runs with the blocked-links profile alone`);
+      return result;
+    });
+    return detected;
+  };
+  return {
+    isolation,
+    retryAfterSeconds: Math.ceil(timeoutMs / 1000),
+    async convert(inputPath, format) {
+      return queue.run(async () => convertWordToPdf(inputPath, format, { sofficePath: options.sofficePath, timeoutMs, searchPath, isolation: await isolation() }));
+    },
+  };
 }
