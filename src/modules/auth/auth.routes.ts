@@ -5,8 +5,8 @@ import { userOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { AuthService } from './auth.service.ts';
 import {
-  SessionResponse, SigninBody, SignoutBody, SignoutResponse, SignupBody, SignupResponse, TwoFactorChallenge, VerifyEmailBody, VerifyEmailParams,
-  VerifyEmailResponse,
+  ResendVerificationResponse, SessionResponse, SigninBody, SignoutBody, SignoutResponse, SignupBody, SignupResponse, TwoFactorChallenge,
+  VerifyEmailBody, VerifyEmailParams, VerifyEmailResponse,
 } from './auth.schemas.ts';
 import { EMAIL_VERIFICATION_DAYS } from './email-verification.ts';
 import { verificationPage, wantsHtml } from './verification-page.ts';
@@ -87,6 +87,18 @@ export function authRoutes(auth: AuthService): FastifyPluginAsyncTypebox {
       },
       config: { auth: 'public' },
     }, async (request) => auth.verifyEmail(request.body.code));
+
+    app.post('/auth/v1/verify-email/resend', {
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Mail a new verification link to the signed-in account',
+        description: 'No body. Mails a new link $PUBLIC_URL/verify-email/<code> to the account\'s address; the earlier code stops working. '
+          + 'At most 5 a day beyond the sign-up mail (then 400 OPERATION_IS_NOT_ALLOWED with Retry-After). An address already verified is not mailed: '
+          + '{verified: true, mailed: false}.',
+        response: { 200: ResendVerificationResponse, ...errorResponses },
+      },
+      config: { auth: 'user' },
+    }, async (request) => auth.resendVerification(userOf(request)));
 
     app.get('/verify-email/:code', {
       schema: {

@@ -66,3 +66,7 @@ const VerificationCode = Type.String({ minLength: 1, maxLength: 128, description
 export const VerifyEmailBody = Type.Object({ code: VerificationCode });
 export const VerifyEmailParams = Type.Object({ code: VerificationCode });
 export const VerifyEmailResponse = Type.Object({ verified: Type.Literal(true) });
+export const ResendVerificationResponse = Type.Object({
+  verified: Type.Boolean({ description: 'Whether the address is already verified' }),
+  mailed: Type.Boolean({ description: 'Whether a new link was mailed' }),
+});

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
-import type { Db } from '../../platform/db/client.ts';
+import type { Db, Tx } from '../../platform/db/client.ts';
+import { lockedForSeconds, recordAttempts, VERIFICATION_MAILS_PER_ACCOUNT } from '../../platform/limits/attempts.ts';
 import type { TokenSigner } from '../../platform/auth/jwt.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
@@ -28,7 +29,7 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
   const dummyHash = hashPassword(crypto.randomBytes(16).toString('hex'));
   const limits = createSigninLimits({ db, outbox });
 
-  return { signupEnabled: () => signupEnabled, signup, verifyEmail, signin, refresh, signout };
+  return { signupEnabled: () => signupEnabled, signup, verifyEmail, resendVerification, signin, refresh, signout };
 
   async function signup(body: SignupBody): Promise<{ userId: number; organizationId: number }> {
     if (!signupEnabled) throw new AppError('SIGNUP_DISABLED');
@@ -41,9 +42,7 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
       const result = await db.transaction(async (tx) => {
         const { user, organizationId } = await createAccount(tx, { name: body.name, email: body.email, passwordHash }, plan);
         // The account works at once for its own workflows; what others address to this email waits for the link.
-        const { code, codeHash, expiresAt } = newEmailVerificationCode();
-        await setEmailVerificationCode(tx, user.id, codeHash, expiresAt);
-        await outbox.enqueue(tx, emailVerificationMail({ to: user.email, name: user.name, link: emailVerificationLink(publicUrl, code), expiresAt }));
+        await mailVerificationCode(tx, user);
         return { userId: user.id, organizationId };
       });
       outbox.notify();
@@ -64,6 +63,35 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
     const user = isWellFormedVerificationCode(code) ? await verifyEmailByCode(db, hashEmailVerificationCode(code)) : null;
     if (!user) throw new AppError('LINK_EXPIRED', 'The verification link is invalid, was replaced by a newer one, or has expired');
     return { verified: true };
+  }
+
+  /**
+   * Mails a new verification link to the signed-in account's address (the earlier code stops working), at most
+   * VERIFICATION_MAILS_PER_ACCOUNT.max times a day; an address already verified is not mailed.
+   */
+  async function resendVerification(caller: UserCaller): Promise<{ verified: boolean; mailed: boolean }> {
+    const user = await findUserById(db, caller.userId);
+    if (!user || user.isGuest) throw new AppError('UNAUTHORIZED', 'The account behind this token does not exist');
+    if (user.emailVerifiedAt) return { verified: true, mailed: false };
+    const subject = String(user.id);
+    const retryAfterSeconds = await lockedForSeconds(db, VERIFICATION_MAILS_PER_ACCOUNT, subject);
+    if (retryAfterSeconds !== null) {
+      throw new AppError('OPERATION_IS_NOT_ALLOWED', `${VERIFICATION_MAILS_PER_ACCOUNT.max} verification mails were sent within a day; try again in ${retryAfterSeconds} seconds`,
+        { retryAfterSeconds }, { retryAfterSeconds });
+    }
+    await db.transaction(async (tx) => {
+      await mailVerificationCode(tx, user);
+      await recordAttempts(tx, [[VERIFICATION_MAILS_PER_ACCOUNT, subject]]);
+    });
+    outbox.notify();
+    return { verified: false, mailed: true };
+  }
+
+  /** A new code for the user's address, stored as its digest, and its mail, in the caller's transaction. */
+  async function mailVerificationCode(tx: Tx, user: UserRow): Promise<void> {
+    const { code, codeHash, expiresAt } = newEmailVerificationCode();
+    await setEmailVerificationCode(tx, user.id, codeHash, expiresAt);
+    await outbox.enqueue(tx, emailVerificationMail({ to: user.email, name: user.name, link: emailVerificationLink(publicUrl, code), expiresAt }));
   }
 
   /** `address` is the client's IP address, for the per-address limit. */

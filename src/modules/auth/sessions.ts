@@ -92,7 +92,7 @@ export async function rotateSession(
   check?: (subject: SessionSubject) => Promise<void>,
 ): Promise<SessionTokens> {
   const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashRefreshToken(refreshToken)));
-  if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) throw new AppError('INVALID_REFRESH_TOKEN');
+  if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now() || row.sessionExpiresAt.getTime() <= Date.now()) throw new AppError('INVALID_REFRESH_TOKEN');
   if (row.rotatedAt) {
     await revokeFamily(db, row.familyId);
     throw new AppError('INVALID_REFRESH_TOKEN', REUSED);

@@ -24,6 +24,9 @@ export const OTP_SENDS_PER_RECIPIENT: AttemptRule = { scope: 'otp.send', max: 10
  */
 export const DOCUMENT_UPLOADS_PER_ACCOUNT: AttemptRule = { scope: 'document.upload', max: 60, windowSeconds: 60 };
 
+/** At most 5 verification mails per account per day beyond the sign-up mail (POST /auth/v1/verify-email/resend). */
+export const VERIFICATION_MAILS_PER_ACCOUNT: AttemptRule = { scope: 'verify.mail', max: 5, windowSeconds: 24 * 60 * 60 };
+
 /** The longest window above: events older than this count for nothing and may be deleted. */
 export const LONGEST_WINDOW_SECONDS = 24 * 60 * 60;
 
