@@ -51,6 +51,9 @@ describe('reading recipients', () => {
     expect((await list(signer.token)).status).toBe(404);
     expect((await one(signer.token, rows.signer.id)).status).toBe(404);
     const guest = await guestToken(t, { id: rows.second.id, userId: (await storedUserId(rows.second.id)), workflowId });
+    // This row has a recipient password: the token reads nothing before it is entered (test/signing/recipient-password.test.ts).
+    expect((await list(guest)).status).toBe(403);
+    expect((await t.request('POST', `/workflow/v1/${workflowId}/identity/verify-password`, { token: guest, body: { password: 'never-shown' } })).status).toBe(200);
     const res = await list(guest);
     expect(res.status, res.raw).toBe(200);
     expect(res.body.map((r: any) => r.id)).toEqual([rows.signer.id, rows.second.id, rows.cc.id]);

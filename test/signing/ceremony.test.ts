@@ -122,12 +122,13 @@ describe('who may act, and when', () => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }]);
     const done = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
     expect(done.body.recipientStatus).toBe('SIGNED');
+    const signed = (await fieldRow(t, env.fields[0].id)).value;
     const again = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl(9, 9) }]);
     expect(again.status).toBe(400);
     expect(again.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
     const sign = await t.request('POST', `/workflow/v1/${env.workflow.id}/sign`, { token: env.aliceToken, body: { id: env.fields[0].id, image: pngDataUrl(9, 9) } });
     expect(sign.status).toBe(400);
-    expect((await fieldRow(t, env.fields[0].id)).value).toBe(pngDataUrl());
+    expect((await fieldRow(t, env.fields[0].id)).value).toBe(signed);
     const read = await t.request('GET', `/workflow/v1/${env.workflow.id}/comments`, { token: env.aliceToken });
     expect(read.status).toBe(200);
   });
