@@ -69,9 +69,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[] }> } }).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
-    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`).join(', ')})`);
   });
   expect(violations, `axe violations in state "${state}"`).toEqual([]);
 }
@@ -173,4 +173,31 @@ export async function drawOn(page: Page, name: string | RegExp): Promise<void> {
   await page.mouse.down();
   for (let i = 1; i <= 20; i++) await page.mouse.move(x0 + (box.width * 0.8 * i) / 20, y0 - Math.sin(i / 2) * box.height * 0.25);
   await page.mouse.up();
+}
+
+/**
+ * Presses Tab (at most `limit` times) until `target` has the focus, as a keyboard user would move through
+ * the page; fails when it never gets there (not reachable by keyboard).
+ */
+export async function tabTo(page: Page, target: import('playwright-core').Locator, limit = 60): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`not reachable with Tab: ${target}`);
+}
+
+/** A finger stroke on the drawing area: real touch events (pointerType "touch") through the DevTools protocol. */
+export async function drawWithFinger(page: Page, name: string | RegExp): Promise<void> {
+  const pad = page.getByRole('img', { name });
+  await pad.scrollIntoViewIfNeeded();
+  const box = (await pad.boundingBox())!;
+  const cdp = await page.context().newCDPSession(page);
+  const at = (i: number) => ({ x: box.x + box.width * (0.1 + 0.04 * i), y: box.y + box.height * (0.5 + 0.3 * Math.sin(i)) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at(0)] });
+  for (let i = 1; i <= 20; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [at(i)] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+  // A person lifts the finger and then taps elsewhere; a tap within milliseconds reads as part of the same gesture.
+  await page.waitForTimeout(500);
 }

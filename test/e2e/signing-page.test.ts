@@ -4,7 +4,7 @@ import type { TestApp } from '../helpers/test-app.ts';
 import type { TestUser } from '../helpers/factories.ts';
 import { recipientRow, waitForSeal, workflowRow, fieldRow } from '../helpers/ceremony.ts';
 import { pngBytes } from '../helpers/ceremony.ts';
-import { DESKTOP, drawOn, expectNoAxeViolations, launchBrowser, mailedCode, mailedLink, openPage, screenshot, sender, sendEnvelope, startService } from './browser.ts';
+import { DESKTOP, PHONE, drawOn, drawWithFinger, expectNoAxeViolations, launchBrowser, mailedCode, mailedLink, openPage, screenshot, sender, sendEnvelope, startService, tabTo } from './browser.ts';
 
 let t: TestApp;
 let owner: TestUser;
@@ -159,6 +159,119 @@ describe('the signing page, from the mailed link to the sealed document', () => 
       expect(stored).toMatchObject({ Company: 'Acme Ltd', Seats: '12', 'Start date': '2026-03-14', Plan: 'Premium', 'I accept the terms': 'true', 'Full name': 'Sam Signer', 'Billing email': null, Remarks: 'Invoice quarterly.' });
       expect(stored.Signature).toMatch(/^data:image\/png;base64,/);
       expect(stored['Company logo']).toMatch(/^data:image\/png;base64,/);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('the signing page on a phone and with the keyboard alone', () => {
+  it('ORDERED, two signers: the first signs on a 320 px phone with a finger, the second with the keyboard only (typed signature)', async () => {
+    const first = { name: 'Petra Phone', email: 'petra.phone@example.com' };
+    const second = { name: 'Kim Keys', email: 'kim.keys@example.com' };
+    const env = await sendEnvelope(t, owner, {
+      sequence: 'ORDERED',
+      title: 'Two signatures in order',
+      recipients: [
+        { ...first, fields: [{ fieldType: 'TEXT', fieldRequired: true, label: 'Your city' }, { fieldType: 'SIGNATURE', label: 'Signature' }] },
+        { ...second, fields: [{ fieldType: 'INITIALS', label: 'Initials' }] },
+      ],
+    });
+    // ORDERED: only the first signer has been mailed.
+    expect(await t.mails({ to: second.email, kind: 'COMMENCE' })).toHaveLength(0);
+
+    const phone = await openPage(browser, PHONE);
+    try {
+      const { page } = phone;
+      await page.goto(await mailedLink(t, first.email));
+      await page.locator('.page[data-rendered="true"]').first().waitFor();
+      // Nothing but the document area scrolls sideways at 320 px.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      // Who else is involved, and in what order.
+      const people = await page.getByRole('list').filter({ hasText: 'Kim Keys' }).getByRole('listitem').allTextContents();
+      expect(people.map((p) => p.split(' ')[0])).toEqual(['Petra', 'Kim']);
+      await screenshot(page, '10-phone-review');
+      await expectNoAxeViolations(page, 'phone, consent');
+      await page.getByRole('button', { name: 'I agree, continue' }).tap();
+      await page.getByRole('button', { name: 'Go to the first field' }).tap();
+      await page.getByRole('textbox', { name: 'Your city (required)' }).fill('Lisbon');
+      await page.getByRole('button', { name: 'Next field' }).tap();
+      await drawWithFinger(page, /Drawing area for your signature/);
+      await screenshot(page, '11-phone-signature');
+      await expectNoAxeViolations(page, 'phone, signature');
+      // Synthesized touch sequences leave Chromium's tap detector unreliable for the next tap: click instead.
+      await page.getByRole('button', { name: 'Use this signature' }).click();
+      await page.getByRole('button', { name: 'Finish and sign' }).click();
+      await page.getByRole('heading', { name: 'Thank you, you have signed' }).waitFor();
+      await expect.poll(() => page.getByText('The others still have to act.', { exact: false }).isVisible()).toBe(true);
+      await screenshot(page, '12-phone-signed');
+      await expectNoAxeViolations(page, 'phone, signed');
+      expect(phone.problems).toEqual([]);
+    } finally {
+      await phone.close();
+    }
+    expect((await recipientRow(t, env.rows[0].id)).status).toBe('SIGNED');
+    expect((await workflowRow(t, env.workflowId)).status).toBe('SENT');
+
+    // Now the second signer's turn: keyboard only, from the mailed link.
+    const desk = await openPage(browser, DESKTOP);
+    try {
+      const { page } = desk;
+      await page.goto(await mailedLink(t, second.email));
+      await page.getByRole('heading', { name: 'Before you start' }).waitFor();
+      await tabTo(page, page.getByRole('button', { name: 'I agree, continue' }));
+      await page.keyboard.press('Enter');
+      await tabTo(page, page.getByRole('button', { name: 'Go to the first field' }));
+      await page.keyboard.press('Enter');
+      // The editor takes the focus: the Draw/Type choice is a radio group, arrows switch it.
+      await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('radio');
+      await page.keyboard.press('ArrowRight');
+      const typed = page.getByRole('textbox', { name: 'Type your initials' });
+      await tabTo(page, typed);
+      expect(await typed.inputValue()).toBe('KK');
+      await page.getByRole('img', { name: 'Preview of your typed initials' }).waitFor();
+      await screenshot(page, '13-keyboard-typed-initials');
+      await expectNoAxeViolations(page, 'keyboard, typed initials');
+      await tabTo(page, page.getByRole('button', { name: 'Use these initials' }));
+      await page.keyboard.press('Enter');
+      await tabTo(page, page.getByRole('button', { name: 'Finish and sign' }));
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Thank you, you have signed' }).waitFor();
+      expect((await workflowRow(t, env.workflowId)).status).toBe('COMPLETED');
+      expect((await waitForSeal(t, env.workflowId)).sealStatus).toBe('SEALED');
+      await page.getByRole('button', { name: 'Download the certificate of completion' }).waitFor({ timeout: 20_000 });
+      await screenshot(page, '14-keyboard-completed');
+      expect(desk.problems).toEqual([]);
+    } finally {
+      await desk.close();
+    }
+  });
+});
+
+describe('the signing page on a long document', () => {
+  it('shows the first page of a 100-page document within 1.5 s and draws the others only when scrolled to', async () => {
+    const email = 'long.reader@example.com';
+    await sendEnvelope(t, owner, { title: 'A long one', pages: 100, recipients: [{ name: 'Lena Long', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature', pageNo: 100 }] }] });
+    const link = await mailedLink(t, email);
+    const { page, problems, close } = await openPage(browser, DESKTOP);
+    try {
+      const started = Date.now();
+      await page.goto(link);
+      await page.getByRole('region', { name: 'Page 1 of 100' }).and(page.locator('[data-rendered="true"]')).waitFor();
+      const elapsed = Date.now() - started;
+      expect(elapsed, `first page after ${elapsed} ms`).toBeLessThanOrEqual(1500);
+      expect(await page.locator('.page[data-rendered="true"]').count()).toBeLessThan(10);
+      // Zoom for detail (an A1 drawing needs several steps): the page grows and is drawn again.
+      const before = (await page.getByRole('region', { name: 'Page 1 of 100' }).boundingBox())!.width;
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      await expect.poll(async () => (await page.getByRole('region', { name: 'Page 1 of 100' }).boundingBox())!.width).toBeGreaterThan(before * 1.4);
+      await page.getByRole('button', { name: 'Fit to width' }).click();
+      // The signer's field on the last page: the guide scrolls there, and that page is drawn.
+      await page.getByRole('button', { name: 'I agree, continue' }).click();
+      await page.getByRole('button', { name: 'Go to the first field' }).click();
+      await page.getByRole('region', { name: 'Page 100 of 100' }).and(page.locator('[data-rendered="true"]')).waitFor();
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -1,4 +1,3 @@
-import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './shared/styles.css';
 import { locale, t } from './i18n/i18n.ts';
@@ -20,4 +19,4 @@ function App() {
 }
 
 document.documentElement.lang = locale;
-createRoot(document.getElementById('root')!).render(<StrictMode><App /></StrictMode>);
+createRoot(document.getElementById('root')!).render(<App />);

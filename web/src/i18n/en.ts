@@ -122,7 +122,7 @@ export const en = {
   typeLabel: (what: string) => `Type your ${what}`,
   typePreviewAlt: (what: string) => `Preview of your typed ${what}`,
   typeEmpty: 'Type your name first.',
-  adoptSignature: (what: string) => `Use this ${what}`,
+  adoptSignature: (what: string) => what === 'initials' ? 'Use these initials' : `Use this ${what}`,
   signatureWord: 'signature',
   initialsWord: 'initials',
   signaturePreviewAlt: (what: string) => `Your ${what}`,

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { t } from '../i18n/i18n.ts';
-import { openPdf, renderPage, type PdfDocument } from './pdf.ts';
+import { documentUrl, openPdf, renderPage, type PdfDocument } from './pdf.ts';
 import type { DocumentItem, Draft, Field, Recipient } from './types.ts';
 import { displayValue, fieldLabel, isImageType } from './field-rules.ts';
 
@@ -16,6 +16,8 @@ type ViewProps = {
   myRecipientId: number;
   drafts: Record<number, Draft>;
   currentFieldId: number | null;
+  /** The signer's fields are controls only while the signer can fill them. */
+  interactive: boolean;
   onSelectField(field: Field): void;
   observeField(element: HTMLElement, field: Field): () => void;
 };
@@ -68,11 +70,9 @@ function PdfDocumentView(props: ViewProps & { doc: DocumentItem; index: number; 
 
   useEffect(() => {
     let cancelled = false;
-    let opened: PdfDocument | null = null;
-    openPdf(`/document/v1/download/${doc.workflowId}?selectedOption=downloadDocument&documentId=${doc.id}`, props.token)
+    openPdf(documentUrl(doc.workflowId, doc.id), props.token)
       .then(async (loaded) => {
-        opened = loaded;
-        if (cancelled) return void loaded.destroy();
+        if (cancelled) return;
         const first = (await loaded.getPage(1)).getViewport({ scale: 1 });
         const initial: (Size | null)[] = Array.from({ length: loaded.numPages }, () => null);
         initial[0] = { width: first.width, height: first.height };
@@ -82,7 +82,6 @@ function PdfDocumentView(props: ViewProps & { doc: DocumentItem; index: number; 
       .catch(() => !cancelled && setFailed(true));
     return () => {
       cancelled = true;
-      void opened?.destroy();
     };
   }, [doc.id, doc.workflowId, props.token]);
 
@@ -204,25 +203,24 @@ function FieldBox(props: ViewProps & { field: Field; size: Size }) {
   if (field.fieldType === 'NOTE') {
     return <div className="field note" id={`field-${field.id}`} style={style} role="note" aria-label={t.notePrefix}>{field.value ?? field.label ?? ''}</div>;
   }
-  if (!mine) {
+  if (!mine || !props.interactive) {
     return <div className="field other" id={`field-${field.id}`} style={style} aria-hidden="true">{value !== null && value !== '' ? content : null}</div>;
   }
   const filled = value !== null && value !== '' && value !== false;
-  // The accessible name holds the visible text (a value, or the label), so speech input can name the button.
-  const visible = isImageType(field.fieldType) ? '' : displayValue(field, value);
-  const name = t.fieldButton(fieldLabel(field), field.fieldRequired, filled) + (visible ? `: ${visible}` : '');
+  // A shortcut for pointer and touch: clicking a field on the page opens it in the guide. Not a control of its
+  // own: on a phone a field can be a few pixels tall, too small a target (WCAG 2.5.8), and the guide's
+  // Next/Previous field buttons and its editor are the equivalent controls for keyboard and screen reader.
   return (
-    <button
-      type="button"
-      ref={ref as React.RefObject<HTMLButtonElement>}
+    <div
+      ref={ref as React.RefObject<HTMLDivElement>}
       id={`field-${field.id}`}
       className={`field mine${filled ? ' filled' : ''}${props.currentFieldId === field.id ? ' current' : ''}${field.fieldRequired ? ' required' : ''}`}
       style={style}
-      aria-label={name}
-      aria-current={props.currentFieldId === field.id ? 'step' : undefined}
+      aria-hidden="true"
+      title={fieldLabel(field)}
       onClick={() => props.onSelectField(field)}
     >
       {content}
-    </button>
+    </div>
   );
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { t } from '../i18n/i18n.ts';
 import { Api, ApiError, loadSession, saveFile, type GuestSession } from '../shared/api.ts';
 import { DocumentView } from './DocumentView.tsx';
+import { documentUrl, openPdf } from './pdf.ts';
 import { FieldEditor } from './FieldEditor.tsx';
 import { fieldLabel, isFilled, mustFill, saveEntry, validate, walkOrder } from './field-rules.ts';
 import { ConsentStep, OtpStep, PasswordStep, useFocusOnMount } from './IdentitySteps.tsx';
@@ -51,7 +52,12 @@ async function loadAll(api: Api, session: GuestSession): Promise<Loaded> {
   const id = session.workflowId;
   const [overview, documents, recipients, fields, comments, disclosure] = await Promise.all([
     api.get<Overview>(`/workflow/v1/${id}/signing/overview`),
-    api.get<DocumentItem[]>(`/document/v1/docs-detail/${id}`),
+    // The first document's PDF starts downloading as soon as its id is known (the first page is what the signer waits for).
+    api.get<DocumentItem[]>(`/document/v1/docs-detail/${id}`).then((list) => {
+      const first = list.slice().sort((a, b) => a.position - b.position)[0];
+      if (first) openPdf(documentUrl(id, first.id), api.token).catch(() => {});
+      return list;
+    }),
     api.get<Recipient[]>(`/workflow/v1/${id}/recipients`),
     api.get<Field[]>(`/workflow/v1/${id}/all-fields`),
     api.get<Comment[]>(`/workflow/v1/${id}/comments`),
@@ -107,7 +113,7 @@ export function SigningPage({ code }: { code: string }) {
 }
 
 /** The frame of every state: the sender's branding bar and the main landmark. */
-function Shell({ children, organization }: { children: React.ReactNode; organization?: string }) {
+function Shell({ children, organization, footer }: { children: React.ReactNode; organization?: string; footer?: React.ReactNode }) {
   return (
     <>
       <a className="skip-link" href="#main">{t.skipToDocument}</a>
@@ -120,6 +126,8 @@ function Shell({ children, organization }: { children: React.ReactNode; organiza
         <span className="brand-name">{t.appName}</span>{organization && <span className="brand-sender">{t.from(organization)}</span>}
       </header>
       <main id="main" tabIndex={-1}>{children}</main>
+      {/* Beside the main area, not over it: nothing the signer needs is ever hidden under the action bar. */}
+      {footer}
     </>
   );
 }
@@ -318,7 +326,40 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   else if (workflowStatus === 'COMPLETED') banner = <OutcomeBanner outcome={null} workflowStatus={workflowStatus} sealStatus={sealStatus} />;
 
   return (
-    <Shell organization={organization}>
+    <Shell organization={organization} footer={canAct && (
+        <div className="action-bar" role="region" aria-label={t.actionsRegion}>
+          {showGuide && current && (
+            <div className="field-panel">
+              <h2 className="field-panel-heading">{t.fieldPanelHeading(fieldLabel(current), walk.indexOf(current) + 1, walk.length)}</h2>
+              <FieldEditor field={current} draft={drafts[current.id]} me={me} error={errors[current.id] ?? null}
+                onChange={(draft) => updateDraft(current, draft)}
+                onAdopted={(draft) => { updateDraft(current, draft); void move(1, { draftOverride: draft }); }} />
+            </div>
+          )}
+          <div className="guide">
+            {showGuide && (
+              <>
+                <p className="progress" aria-live="polite">
+                  {requiredCount > 0 ? t.progress(requiredCount - remaining.length, requiredCount) : walk.length === 0 ? t.noFieldsForYou : ''}
+                  {saveState === 'saving' && <span className="save-state"> · {t.saving}</span>}
+                  {saveState === 'saved' && <span className="save-state"> · {t.saved}</span>}
+                  {saveState === 'local' && <span className="save-state"> · {t.savedLocally}</span>}
+                  {saveState === 'failed' && <span className="save-state error"> · {t.saveFailed}</span>}
+                </p>
+                {walk.length > 0 && (
+                  <div className="guide-buttons">
+                    {current && walk.indexOf(current) > 0 && <button type="button" className="secondary" onClick={() => void move(-1, { skip: true })}>{t.previousField}</button>}
+                    {current && !mustFill(current) && <button type="button" className="secondary" onClick={() => void move(1, { skip: true })}>{t.skipField}</button>}
+                    <button type="button" className="primary next" onClick={() => void move(1)}>{current ? t.nextField : t.startFilling}</button>
+                  </div>
+                )}
+              </>
+            )}
+          </div>
+          <FinishPanel api={api} session={session} me={me} walk={walk} drafts={drafts} ready={showGuide} remaining={remaining.length}
+            documents={documents} onFinished={finished} onIdentityLost={identityLost} onSaveErrors={(list) => setErrors((e) => ({ ...e, ...list }))} reload={reload} />
+        </div>
+      )}>
       <div className="layout">
         <aside className="summary" aria-labelledby="workflow-heading">
           <h1 id="workflow-heading">{overview.title ?? overview.name}</h1>
@@ -361,45 +402,11 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
             <OtpStep api={api} workflowId={session.workflowId} email={me.emailAddress} onVerified={() => { writeFlag('otp', session, true); setVerified(true); setAnnouncement(t.otpVerified); }} />
           )}
           <DocumentView documents={documents} token={api.token} workflowId={session.workflowId} fields={fields} recipients={recipients} myRecipientId={me.id}
-            drafts={drafts} currentFieldId={currentId} onSelectField={(field) => showGuide && select(field)}
+            drafts={drafts} currentFieldId={currentId} interactive={showGuide} onSelectField={(field) => showGuide && select(field)}
             observeField={(element, field) => telemetry.current?.observe(element, field.documentId, field.id) ?? (() => {})} />
         </div>
       </div>
 
-      {canAct && (
-        <div className="action-bar" role="region" aria-label={t.actionsRegion}>
-          {showGuide && current && (
-            <div className="field-panel">
-              <h2 className="field-panel-heading">{t.fieldPanelHeading(fieldLabel(current), walk.indexOf(current) + 1, walk.length)}</h2>
-              <FieldEditor field={current} draft={drafts[current.id]} me={me} error={errors[current.id] ?? null}
-                onChange={(draft) => updateDraft(current, draft)}
-                onAdopted={(draft) => { updateDraft(current, draft); void move(1, { draftOverride: draft }); }} />
-            </div>
-          )}
-          <div className="guide">
-            {showGuide && (
-              <>
-                <p className="progress" aria-live="polite">
-                  {requiredCount > 0 ? t.progress(requiredCount - remaining.length, requiredCount) : walk.length === 0 ? t.noFieldsForYou : ''}
-                  {saveState === 'saving' && <span className="save-state"> · {t.saving}</span>}
-                  {saveState === 'saved' && <span className="save-state"> · {t.saved}</span>}
-                  {saveState === 'local' && <span className="save-state"> · {t.savedLocally}</span>}
-                  {saveState === 'failed' && <span className="save-state error"> · {t.saveFailed}</span>}
-                </p>
-                {walk.length > 0 && (
-                  <div className="guide-buttons">
-                    {current && walk.indexOf(current) > 0 && <button type="button" className="secondary" onClick={() => void move(-1, { skip: true })}>{t.previousField}</button>}
-                    {current && !mustFill(current) && <button type="button" className="secondary" onClick={() => void move(1, { skip: true })}>{t.skipField}</button>}
-                    <button type="button" className="primary next" onClick={() => void move(1)}>{current ? t.nextField : t.startFilling}</button>
-                  </div>
-                )}
-              </>
-            )}
-          </div>
-          <FinishPanel api={api} session={session} me={me} walk={walk} drafts={drafts} ready={showGuide} remaining={remaining.length}
-            documents={documents} onFinished={finished} onIdentityLost={identityLost} onSaveErrors={(list) => setErrors((e) => ({ ...e, ...list }))} reload={reload} />
-        </div>
-      )}
     </Shell>
   );
 }

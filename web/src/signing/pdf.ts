@@ -2,20 +2,44 @@ import * as pdfjs from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 
 // The worker is one of the app's own hashed files: the Content-Security-Policy allows workers from 'self'.
+// Started as soon as this module loads, so its (large) script is parsed while the page redeems the link and
+// reads the workflow, not after.
 pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
+pdfjs.GlobalWorkerOptions.workerPort = new Worker(workerUrl, { type: 'module' });
 
 export type PdfDocument = pdfjs.PDFDocumentProxy;
 export type PdfPage = pdfjs.PDFPageProxy;
 
-/** Opens a document of the workflow through the download route, with the guest token. */
+const opened = new Map<string, Promise<PdfDocument>>();
+
+/**
+ * Opens a document of the workflow through the download route, with the guest token. Memoized by URL: the
+ * page starts the download as soon as it knows the document, before the viewer asks for it.
+ */
 export function openPdf(url: string, token: string | null): Promise<PdfDocument> {
-  return pdfjs.getDocument({
-    url,
-    httpHeaders: token ? { authorization: `Bearer ${token}` } : undefined,
-    // No eval (the CSP forbids it) and no font-face injection through inline styles.
-    isEvalSupported: false,
-    withCredentials: false,
-  }).promise;
+  let pending = opened.get(url);
+  if (!pending) {
+    pending = load(url, token);
+    opened.set(url, pending);
+    pending.catch(() => opened.delete(url));
+  }
+  return pending;
+}
+
+export function documentUrl(workflowId: number, documentId: number): string {
+  return `/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`;
+}
+
+/**
+ * The bytes are fetched here rather than by pdf.js, so the download runs while the pdf.js worker is still
+ * starting (the download route answers whole files, so pdf.js could not stream it in ranges anyway).
+ */
+async function load(url: string, token: string | null): Promise<PdfDocument> {
+  const response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, cache: 'no-store' });
+  if (!response.ok) throw new Error(`document download answered ${response.status}`);
+  const data = new Uint8Array(await response.arrayBuffer());
+  // No eval: the Content-Security-Policy forbids it.
+  return pdfjs.getDocument({ data, isEvalSupported: false }).promise;
 }
 
 /** Largest canvas drawn for one page, in device pixels: an A1 drawing at 400 % would otherwise need gigabytes. */
