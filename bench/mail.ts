@@ -3,6 +3,7 @@
 // message accepted by the peer. Goal: at least 200 mails/s on PostgreSQL.
 // Run: npm run bench:mail   (DATABASE_URL=postgres://... npm run bench:mail uses a scratch database there)
 // BENCH_MAILS (default 1000) overrides the count.
+import os from 'node:os';
 import { SMTPServer } from 'smtp-server';
 import { eq, sql } from 'drizzle-orm';
 import { mailOutbox } from '../src/platform/db/schema/index.ts';
@@ -42,13 +43,16 @@ try {
       await outbox.enqueue(tx, { to: `reader${i}@bench.example`, subject: `Bench mail ${i}`, text: `Hello ${i}\nhttps://example.test/sign/abc${i}`, kind: 'BENCH' });
     }
   });
+  const cpuBefore = process.cpuUsage();
   const committedAt = performance.now();
   outbox.notify();
   await allReceived;
   const seconds = (performance.now() - committedAt) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   await built.platform.jobs.drain();
   const [sent] = await db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(eq(mailOutbox.status, 'SENT'));
-  console.log(`${kind} mail drain: ${MAILS} mails in ${seconds.toFixed(2)} s = ${(MAILS / seconds).toFixed(0)} mails/s (peer received ${received}, outbox SENT ${sent.n})`);
+  console.log(`${kind} mail drain: ${MAILS} mails in ${seconds.toFixed(2)} s = ${(MAILS / seconds).toFixed(0)} mails/s (peer received ${received}, outbox SENT ${sent.n}); `
+    + `CPU of this process (service and SMTP peer) ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
 } finally {
   await server.close();
   await new Promise<void>((resolve) => peer.close(() => resolve()));
