@@ -14,7 +14,8 @@ import { startBenchServer } from './bench-server.ts';
 
 const ENVELOPES = Number(process.env.BENCH_ENVELOPES ?? 40);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const server = await startBenchServer({ name: 'lifecycle', config: { jobPollSeconds: 0.5 }, overrides: { log: () => {} } });
+// uploadsPerMinute: one account uploads every envelope, and BENCH_ENVELOPES may exceed the per-account limit.
+const server = await startBenchServer({ name: 'lifecycle', config: { jobPollSeconds: 0.5, uploadsPerMinute: 1_000_000 }, overrides: { log: () => {} } });
 const { built } = server;
 const { db } = built.platform;
 const kind = built.platform.database.kind;
