@@ -21,6 +21,23 @@ afterAll(async () => {
   await t?.close();
 });
 
+describe('the web app\'s files', () => {
+  it('hashed assets with their types and a year of cache; nothing outside web/dist/assets; JSON callers of /sign keep JSON', async () => {
+    const shell = await t.request('GET', '/csc/callback', { headers: { accept: 'text/html' } });
+    const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(shell.raw)![1];
+    const style = /href="(\/app\/assets\/[^"]+\.css)"/.exec(shell.raw)![1];
+    const js = await t.request('GET', script);
+    expect(js.status).toBe(200);
+    expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await t.request('GET', style)).headers['content-type']).toBe('text/css; charset=utf-8');
+    for (const probe of ['/app/assets/..%2F..%2Fpackage.json', '/app/assets/%2E%2E%2Findex.html', '/app/assets/.hidden.js', '/app/assets/missing.js', '/app/assets/index.html', '/app/assets/..%5Cindex.js']) {
+      expect((await t.request('GET', probe)).status, probe).toBe(404);
+    }
+    expect((await t.request('GET', '/sign/AAAA', { headers: { accept: 'application/json' } })).body.message).toBe('LINK_EXPIRED');
+  });
+});
+
 describe('the signing page: the ways out and the ways in', () => {
   it('a link that does not redeem shows what happened and what to do', async () => {
     const { page, problems, close } = await openPage(browser, PHONE);
@@ -32,6 +49,29 @@ describe('the signing page: the ways out and the ways in', () => {
       await expect.poll(() => page.getByText('Ask the sender to send the document again.', { exact: false }).isVisible()).toBe(true);
       await screenshot(page, '20-expired-link');
       await expectNoAxeViolations(page, 'expired link');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('the CSC return address hands the code back to the signing page that sent the signer away', async () => {
+    const email = 'carl.csc@example.com';
+    await sendEnvelope(t, owner, { title: 'Remote signing return', recipients: [{ name: 'Carl Csc', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }] });
+    const link = new URL(await mailedLink(t, email));
+    const { page, problems, close } = await openPage(browser, DESKTOP);
+    try {
+      // Without a signing page waiting for it, the callback says where to go.
+      const bare = await page.goto(`${baseUrl}/csc/callback?code=abc&state=xyz`);
+      expect(bare!.headers()['content-security-policy']).toContain("default-src 'none'");
+      await expect.poll(() => page.getByRole('status').textContent()).toBe('This page completes a remote signature. Go back to the document you were signing.');
+      await expectNoAxeViolations(page, 'CSC callback without a session');
+      // With one (what the signing page leaves before it sends the signer to the provider), it returns there with the code kept.
+      await page.evaluate((returnTo) => sessionStorage.setItem('csc:return-to', returnTo), link.pathname);
+      await page.goto(`${baseUrl}/csc/callback?code=the-code&state=the-state`);
+      await page.waitForURL(link.toString());
+      expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('csc:result')))!)).toEqual({ code: 'the-code', state: 'the-state', error: null });
+      await page.getByRole('heading', { name: 'Remote signing return' }).waitFor();
       expect(problems).toEqual([]);
     } finally {
       await close();

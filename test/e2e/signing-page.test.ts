@@ -45,6 +45,11 @@ describe('the signing page, from the mailed link to the sealed document', () => 
     const ids = env.fieldIds[0];
     const link = await mailedLink(t, email);
     const { page, problems, close } = await openPage(browser, DESKTOP);
+    // Field telemetry goes out in batches (the ingesting route is a later issue: today it answers 404, which the page ignores).
+    const telemetry: { sessionId: string; workflowId: number; documentId: number; events: { fieldId: number | null; type: string; at: string }[] }[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/workflow/v1/field-events') && request.method() === 'POST') telemetry.push(request.postDataJSON());
+    });
     try {
       await page.goto(link);
       // The sender's words and the people involved are shown beside the document.
@@ -131,7 +136,7 @@ describe('the signing page, from the mailed link to the sealed document', () => 
       // A comment on a field, visible to the participants.
       await page.getByRole('textbox', { name: 'Add a comment' }).fill('Seats may grow next year.');
       await page.getByRole('button', { name: 'Post comment' }).click();
-      await expect.poll(() => page.getByText('Seats may grow next year.').count()).toBe(1);
+      await expect.poll(() => page.getByRole('region', { name: 'Comments' }).getByRole('listitem').filter({ hasText: 'Seats may grow next year.' }).count()).toBe(1);
       const comments = await t.request('GET', `/workflow/v1/${env.workflowId}/comments`, { token: owner.token });
       expect(comments.body.map((c: { body: string }) => c.body)).toEqual(['Seats may grow next year.']);
 
@@ -154,6 +159,13 @@ describe('the signing page, from the mailed link to the sealed document', () => 
       expect(Buffer.concat(bytes).subarray(0, 5).toString()).toBe('%PDF-');
       const [certificate] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the certificate of completion' }).click()]);
       expect(certificate.suggestedFilename()).toMatch(/\.pdf$/);
+
+      await expect.poll(() => telemetry.flatMap((batch) => batch.events.map((e) => e.type)).includes('SUBMITTED'), { timeout: 10_000 }).toBe(true);
+      const events = telemetry.flatMap((batch) => batch.events);
+      expect(new Set(telemetry.map((batch) => batch.workflowId))).toEqual(new Set([env.workflowId]));
+      expect(new Set(events.map((e) => e.type))).toEqual(new Set(['SESSION_START', 'FIELD_VIEWED', 'FIELD_FOCUSED', 'FIELD_FILLED', 'SUBMITTED', ...(events.some((e) => e.type === 'FIELD_GLANCED') ? ['FIELD_GLANCED'] : [])]));
+      expect(events.find((e) => e.type === 'FIELD_FILLED' && e.fieldId === ids.Company)).toBeDefined();
+      for (const event of events) expect(event.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
       const stored = Object.fromEntries(await Promise.all(Object.entries(ids).map(async ([label, id]) => [label, (await fieldRow(t, id)).value])));
       expect(stored).toMatchObject({ Company: 'Acme Ltd', Seats: '12', 'Start date': '2026-03-14', Plan: 'Premium', 'I accept the terms': 'true', 'Full name': 'Sam Signer', 'Billing email': null, Remarks: 'Invoice quarterly.' });

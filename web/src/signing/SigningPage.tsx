@@ -290,6 +290,10 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   };
 
   const finished = (result: Outcome, status?: CeremonyResult) => {
+    for (const id of status?.savedFieldIds ?? []) {
+      const field = fields.find((f) => f.id === id);
+      if (field) telemetry.current?.record(field.documentId, field.id, 'FIELD_FILLED');
+    }
     telemetry.current?.record(documents[0]?.id ?? 0, null, 'SUBMITTED');
     telemetry.current?.flush();
     if (status) {
