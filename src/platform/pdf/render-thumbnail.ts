@@ -42,8 +42,12 @@ export type ThumbnailRenderer = {
 
 export const THUMBNAIL_DEFAULTS = { workers: 2, maxWaiting: 16, timeoutMs: 5_000, maxHeapMb: 256, maxImagePixels: 16_000_000 };
 
-/** Worker state: idle workers are kept (pdf.js takes a while to load) but do not keep the process alive. */
-type PooledWorker = { worker: Worker; busy: boolean };
+/**
+ * Idle workers are kept for a while (pdf.js takes about 250 ms to load in a fresh one) without keeping the process
+ * alive, then ended so a quiet service gives their memory back.
+ */
+type PooledWorker = { worker: Worker; idleTimer?: NodeJS.Timeout };
+const IDLE_WORKER_MS = 60_000;
 
 export function createThumbnailRenderer(options: ThumbnailRendererOptions = {}): ThumbnailRenderer {
   const settings = { ...THUMBNAIL_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as typeof THUMBNAIL_DEFAULTS & ThumbnailRendererOptions;
@@ -57,7 +61,7 @@ export function createThumbnailRenderer(options: ThumbnailRendererOptions = {}):
     const worker = new Worker(new URL('./thumbnail-worker.ts', import.meta.url), {
       resourceLimits: { maxOldGenerationSizeMb: settings.maxHeapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
     });
-    const pooled = { worker, busy: false };
+    const pooled: PooledWorker = { worker };
     all.add(pooled);
     worker.on('exit', () => {
       all.delete(pooled);
@@ -100,18 +104,20 @@ export function createThumbnailRenderer(options: ThumbnailRendererOptions = {}):
       if (closed) throw new Error('thumbnail renderer is closed');
       return queue.run(async () => {
         const pooled = idle.pop() ?? spawnWorker();
-        pooled.busy = true;
+        clearTimeout(pooled.idleTimer);
         // The worker takes ownership of the bytes it is sent, so it gets its own copy.
         const request: ThumbnailRequest = { id: nextId++, pdf: new Uint8Array(pdf), width: THUMBNAIL_WIDTH, maxAspect: MAX_ASPECT, maxImagePixels: settings.maxImagePixels };
         const reply = await renderOn(pooled, request);
-        pooled.busy = false;
         if ('stopped' in reply) {
           if (all.has(pooled)) void pooled.worker.terminate();
           settings.log?.(`thumbnail: ${reply.stopped}; a blank page stands in`);
           return blankPage(firstPage);
         }
         pooled.worker.unref();
-        if (all.has(pooled) && !closed) idle.push(pooled);
+        if (all.has(pooled) && !closed) {
+          idle.push(pooled);
+          pooled.idleTimer = setTimeout(() => void pooled.worker.terminate(), IDLE_WORKER_MS).unref();
+        }
         if ('error' in reply) throw new PdfRenderError(reply.error);
         return reply.png;
       });
