@@ -4,6 +4,11 @@ import { createUser, type TestUser } from '../helpers/factories.ts';
 import { draftForSending, linkFromMail } from '../helpers/signing.ts';
 import { pngDataUrl } from '../helpers/ceremony.ts';
 import { storedFields } from '../helpers/recipients.ts';
+import { execFileSync } from 'node:child_process';
+
+function pdfText(bytes: Buffer): string {
+  return execFileSync('pdftotext', ['-', '-'], { input: bytes }).toString('utf8');
+}
 
 /**
  * Issue 7 item 11 (history half): a participant other than the owner sees IP addresses and user agents only
@@ -87,6 +92,18 @@ describe('IP addresses and user agents in history', () => {
     for (const value of [OWNER.ip, ANNA.ip, ANNA.agent, OWNER.agent]) expect(benReport.raw).not.toContain(value);
     expect(benReport.raw).toContain('INTACT');
     expect(ownerReport.raw).toContain('INTACT');
+
+    // The certificate of completion (alone or in the zip) lists IP addresses too: same rule.
+    const certificateText = async (origin: typeof OWNER, token: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/document/v1/download/${workflow.id}?selectedOption=downloadCoc`, remoteAddress: origin.ip, headers: { authorization: `Bearer ${token}` } });
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+      return pdfText(res.rawPayload);
+    };
+    const ownerCertificate = await certificateText(OWNER, owner.token);
+    const benCertificate = await certificateText(BEN, benToken);
+    for (const value of [ANNA.ip, BEN.ip]) expect(ownerCertificate).toContain(value);
+    expect(benCertificate).toContain(BEN.ip);
+    expect(benCertificate).not.toContain(ANNA.ip);
   });
 
   it('applies to a registered recipient reading with its own account', async () => {

@@ -9,6 +9,7 @@ import { loadSealIdentity } from '../../platform/crypto/seal-identity.ts';
 import { sealPdf } from '../../platform/pdf/seal-pdf.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from '../history/envelope-record.ts';
 import { listWorkflowDocuments, type DocumentRow } from '../history/history.repo.ts';
+import { recordSeenBy, type HistoryViewer } from '../history/history.service.ts';
 import { findWorkflowForCaller, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { SEAL_RETRY_AFTER_SECONDS, type SealWaiter } from '../signing/seal-waiter.ts';
 import { renderCertificateOfCompletion } from './certificate-of-completion.ts';
@@ -30,10 +31,13 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; dataDir:
     if (option === 'downloadDocument' && documentId === undefined) {
       throw new AppError('BAD_REQUEST_BODY', 'documentId is required when selectedOption is downloadDocument');
     }
-    const workflow = await deps.seals.awaitSeal((await findWorkflowForCaller(deps.db, caller, workflowId)).workflow);
+    const access = await findWorkflowForCaller(deps.db, caller, workflowId);
+    const workflow = await deps.seals.awaitSeal(access.workflow);
+    // The certificate lists IP addresses: a participant other than the owner sees only its own (as in the history).
+    const viewer: HistoryViewer = access.isOwner ? { isOwner: true } : { isOwner: false, userId: caller.userId, recipientIds: access.recipient ? [access.recipient.id] : [] };
     if (option === 'downloadDocument') return downloadDocument(workflow, documentId!);
-    if (option === 'downloadCoc') return downloadCertificate(workflow);
-    return downloadAll(workflow);
+    if (option === 'downloadCoc') return downloadCertificate(workflow, viewer);
+    return downloadAll(workflow, viewer);
   }
 
   async function downloadDocument(workflow: WorkflowRow, documentId: number): Promise<DownloadFile> {
@@ -42,14 +46,14 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; dataDir:
     return { bytes: await documentBytes(workflow, document), contentType: 'application/pdf', filename: pdfName(document.name) };
   }
 
-  async function downloadCertificate(workflow: WorkflowRow): Promise<DownloadFile> {
+  async function downloadCertificate(workflow: WorkflowRow, viewer: HistoryViewer): Promise<DownloadFile> {
     assertCompleted(workflow);
-    const bytes = await certificateOf(await loadEnvelopeRecord(deps.db, workflow));
+    const bytes = await certificateOf(recordSeenBy(await loadEnvelopeRecord(deps.db, workflow), viewer));
     return { bytes, contentType: 'application/pdf', filename: certificateName(workflow) };
   }
 
   /** Every document, plus the certificate of completion once COMPLETED; before that the source files only. */
-  async function downloadAll(workflow: WorkflowRow): Promise<DownloadFile> {
+  async function downloadAll(workflow: WorkflowRow, viewer: HistoryViewer): Promise<DownloadFile> {
     const entries: Record<string, [Uint8Array, { level: 0 }]> = {};
     const names = new Set<string>();
     const add = (name: string, bytes: Uint8Array) => {
@@ -61,7 +65,7 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; dataDir:
     if (workflow.status === 'COMPLETED') {
       const record = await loadEnvelopeRecord(deps.db, workflow);
       for (const document of record.documents) add(pdfName(document.name), await documentBytes(workflow, document));
-      add(certificateName(workflow), await certificateOf(record));
+      add(certificateName(workflow), await certificateOf(recordSeenBy(record, viewer)));
     } else {
       for (const document of await listWorkflowDocuments(deps.db, workflow.id)) add(pdfName(document.name), await documentBytes(workflow, document));
     }
