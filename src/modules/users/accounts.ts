@@ -9,8 +9,9 @@ export type NewAccount = { name: string; email: string; passwordHash: string };
 
 /**
  * Creates a registered user and the organization it owns, on `plan` with the plan's credits (RUNTIME.md
- * sign-up). An email held only by a guest user turns that guest into the account, keeping its history;
- * one held by a registered user is a conflict. Run inside a transaction.
+ * sign-up). An email held only by a guest user turns that guest into the account, keeping its history (which
+ * the account reaches once its address is verified: users.email_verified_at stays null here); one held by a
+ * registered user is a conflict. Run inside a transaction.
  */
 export async function createAccount(tx: Tx, account: NewAccount, plan: PackageRow): Promise<{ user: UserRow; organizationId: number }> {
   const email = normalizeEmail(account.email);
