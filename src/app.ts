@@ -6,6 +6,8 @@ import { createPlatform, type Platform, type PlatformOverrides } from './platfor
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerRequestId, requestId } from './http/request-id.ts';
+import { registerRequestMetrics } from './http/request-metrics.ts';
+import { metricsRoutes } from './modules/metrics/metrics.routes.ts';
 import { registerAuthentication, type RouteAuth } from './http/authenticate.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './http/security-headers.ts';
@@ -99,6 +101,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
 
   // 1. HTTP plumbing: errors, validation, who is calling, multipart, OpenAPI.
   registerRequestId(app);
+  registerRequestMetrics(app, platform.metrics);
   registerErrorHandling(app);
   registerSecurityHeaders(app, securityHeaders);
   registerValidation(app, [ErrorResponse]);
@@ -139,7 +142,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const delegations = createDelegateService({ db: platform.db, routing });
   const ceremony = createCeremonyService({ db: platform.db, jobs: platform.jobs, outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes });
   // Jobs are defined before platform.jobs.start() below.
-  defineSealJob({ db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, dataDir: config.dataDir, tsaUrl: config.tsaUrl, log: platform.log, seals, testDelayMs: config.sealTestDelayMs });
+  defineSealJob({ db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, dataDir: config.dataDir, tsaUrl: config.tsaUrl, log: platform.log, seals, testDelayMs: config.sealTestDelayMs, onOutcome: (outcome) => platform.metrics.seals.labels(outcome).inc() });
   const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir, tsaUrl: config.tsaUrl, seals });
   const reminders = createReminderService({ db: platform.db, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, log: platform.log });
   defineReminderJobs(platform.jobs, reminders);
@@ -154,6 +157,14 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(documentRoutes(documents, documentList));
   await app.register(cloudImportRoutes(cloudImport));
   await app.register(verifyRoutes(verifier));
+  await app.register(metricsRoutes({
+    metrics: platform.metrics,
+    token: config.metricsToken,
+    refreshQueueDepth: async () => {
+      platform.metrics.queueDepth.reset();
+      for (const { queue, state, count } of await platform.jobs.depths()) platform.metrics.queueDepth.labels(queue, state).set(count);
+    },
+  }));
   await app.register(commentRoutes(comments));
   await app.register(folderRoutes(folders));
   await app.register(recipientRoutes(recipients));

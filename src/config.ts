@@ -41,6 +41,8 @@ export type Config = {
   outboundAllowPrivate: boolean;
   /** Stored files in an S3-compatible bucket instead of DATA_DIR/blobs (S3_BUCKET set); credentials from the AWS SDK's usual chain. */
   s3: { bucket: string; endpoint: string | undefined; region: string } | undefined;
+  /** Bearer token that GET /metrics requires; unset: the endpoint is off. */
+  metricsToken: string | undefined;
 };
 
 /** The box provider's shared-link and download hosts. */
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? env.CLOUD_IMPORT_ALLOWED_HOSTS.split(',').map((host) => host.trim()).filter(Boolean)
       : DEFAULT_CLOUD_IMPORT_HOSTS,
     outboundAllowPrivate: parseBoolean(env.OUTBOUND_ALLOW_PRIVATE, false),
+    metricsToken: env.METRICS_TOKEN || undefined,
     s3: env.S3_BUCKET ? { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT || undefined, region: env.S3_REGION || 'us-east-1' } : undefined,
   };
 }

@@ -8,6 +8,7 @@ import { createFsBlobStore } from './storage/fs-blob-store.ts';
 import { createS3BlobStore } from './storage/s3-blob-store.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { createOutbound, type Outbound } from './outbound/outbound.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
 import { createTokenSigner, loadTokenSecret, type TokenSigner } from './auth/jwt.ts';
 
 /** The adapters to the outside world, built once at start and handed to each module's service. */
@@ -23,6 +24,8 @@ export type Platform = {
   mailTransport: MailTransport;
   /** Requests to addresses users and partners supply (cloud import, webhooks, revocation checks), under the SSRF rules. */
   outbound: Outbound;
+  /** Prometheus instruments, rendered by GET /metrics. */
+  metrics: Metrics;
   log: (message: string, error?: unknown) => void;
 };
 
@@ -37,7 +40,12 @@ export type PlatformOverrides = {
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
   const log = overrides.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
   const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') }));
-  const jobs = createJobQueue(database, { pollSeconds: config.jobPollSeconds, log });
+  const metrics = createMetrics();
+  const jobs = createJobQueue(database, {
+    pollSeconds: config.jobPollSeconds,
+    log,
+    onAttempt: (queue, outcome, seconds) => metrics.jobSeconds.labels(queue, outcome).observe(seconds),
+  });
   // Instances that share a bucket share their files; the scratch area for staging stays local either way.
   const blobs = config.s3
     ? createS3BlobStore({ ...config.s3, ...(overrides.s3Credentials ? { credentials: overrides.s3Credentials } : {}) }, path.join(config.dataDir, 'blobs', 'tmp'))
@@ -53,6 +61,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     tokens: createTokenSigner(loadTokenSecret(config.dataDir, config.jwtSecret)),
     mailTransport,
     outbound: overrides.outbound ?? createOutbound({ allowPrivate: config.outboundAllowPrivate }),
+    metrics,
     log,
   };
   defineMailDelivery({
@@ -62,6 +71,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     // Organization-specific routing is resolved by the organizations module once configured.
     resolveTransport: async () => ({ transport: mailTransport, from: config.mailFrom }),
     log,
+    onOutcome: (outcome) => metrics.mails.labels(outcome).inc(),
   });
   return platform;
 }

@@ -28,6 +28,8 @@ export type SealJobDeps = {
   seals?: Pick<SealWaiter, 'settled'>;
   /** SEAL_TEST_DELAY_MS, tests only: each attempt waits this long before sealing (a window to kill the process in). */
   testDelayMs?: number;
+  /** Counts seals by outcome (metrics). */
+  onOutcome?: (outcome: 'sealed' | 'failed') => void;
 };
 
 /**
@@ -73,6 +75,7 @@ export function defineSealJob(deps: SealJobDeps): void {
       }
       try {
         await withTimeout(sealWorkflow(deps, workflowId), ATTEMPT_TIMEOUT_MS);
+        deps.onOutcome?.('sealed');
       } catch (error) {
         const message = errorMessage(error);
         if (meta.retryCount < meta.retryLimit) {
@@ -81,6 +84,7 @@ export function defineSealJob(deps: SealJobDeps): void {
         }
         deps.log(`${SEAL_JOB}: workflow ${workflowId} could not be sealed; giving up after ${meta.retryCount + 1} attempts`, error);
         await markSealFailed(deps, workflowId, message);
+        deps.onOutcome?.('failed');
       }
     },
   });

@@ -34,6 +34,8 @@ export type JobQueue = {
   notify(name: string): void;
   /** Resolves when no job of these queues is queued or active (tests, shutdown). */
   drain(names?: string[], timeoutMs?: number): Promise<void>;
+  /** Jobs waiting (created, retry) or running (active), per queue and state, counted now (metrics). */
+  depths(): Promise<{ queue: string; state: string; count: number }[]>;
 };
 
 export type JobQueueOptions = {
@@ -41,6 +43,8 @@ export type JobQueueOptions = {
   log?: (msg: string, err?: unknown) => void;
   /** Overrides of the lease timing (tests); see LEASE_SECONDS. */
   lease?: { seconds: number; heartbeatMs: number };
+  /** Told of every finished attempt: its queue, outcome and seconds from due to done (metrics). */
+  onAttempt?: (queue: string, outcome: 'completed' | 'failed', seconds: number) => void;
 };
 
 /**
@@ -56,7 +60,7 @@ const HEARTBEAT_MS = 3_000;
 const DEFAULT_ATTEMPT_SECONDS = 600;
 const STOP_GRACE_MS = 5_000;
 
-type FetchedJob = { id: string; name: string; data: any; retryCount: number; retryLimit: number };
+type FetchedJob = { id: string; name: string; data: any; retryCount: number; retryLimit: number; startAfter?: Date };
 
 export function createJobQueue(database: Database, options: JobQueueOptions): JobQueue {
   const definitions = new Map<string, JobDefinition<any>>();
@@ -135,7 +139,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
       }
       await reclaim(!shared);
       for (const definition of definitions.values()) {
-        const worker = new QueueWorker(boss, definition, pollMs, log);
+        const worker = new QueueWorker(boss, definition, pollMs, log, options.onAttempt);
         workers.set(definition.name, worker);
         worker.start();
       }
@@ -173,6 +177,14 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
 
     notify(name) {
       workers.get(name)?.wake();
+    },
+
+    async depths() {
+      const { rows } = await database.sql.executeSql(
+        "select name, state, count(*)::int as count from pgboss.job where name = any($1::text[]) and state in ('created', 'retry', 'active') group by name, state",
+        [[...definitions.keys()]],
+      );
+      return rows.map((row) => ({ queue: row.name as string, state: row.state as string, count: Number(row.count) }));
     },
 
     async drain(names = [...definitions.keys()], timeoutMs = 30_000) {
@@ -220,8 +232,10 @@ class QueueWorker {
   private readonly definition: JobDefinition<any>;
   private readonly pollMs: number;
   private readonly log: (msg: string, err?: unknown) => void;
+  private readonly onAttempt: JobQueueOptions['onAttempt'];
 
-  constructor(boss: PgBoss, definition: JobDefinition<any>, pollMs: number, log: (msg: string, err?: unknown) => void) {
+  constructor(boss: PgBoss, definition: JobDefinition<any>, pollMs: number, log: (msg: string, err?: unknown) => void, onAttempt?: JobQueueOptions['onAttempt']) {
+    this.onAttempt = onAttempt;
     this.boss = boss;
     this.definition = definition;
     this.pollMs = pollMs;
@@ -328,6 +342,7 @@ class QueueWorker {
     } catch (error) {
       outcome = { ok: false, error };
     }
+    if (job.startAfter) this.onAttempt?.(name, outcome.ok ? 'completed' : 'failed', Math.max(0, Date.now() - new Date(job.startAfter).getTime()) / 1000);
     try {
       if (outcome.ok) await this.complete(job.id);
       else await this.boss.fail(name, job.id, { message: errorText(outcome.error) });

@@ -64,7 +64,7 @@ const RETRY_LIMIT = 8;
 const DELIVERY_CONCURRENCY = 16;
 
 /** The delivery job: sends one outbox row; a refusal throws so pg-boss retries it with backoff. */
-export function defineMailDelivery(deps: { db: Db; jobs: JobQueue; blobs: BlobStore; resolveTransport: TransportResolver; log: (msg: string) => void }) {
+export function defineMailDelivery(deps: { db: Db; jobs: JobQueue; blobs: BlobStore; resolveTransport: TransportResolver; log: (msg: string) => void; onOutcome?: (outcome: 'sent' | 'failed') => void }) {
   deps.jobs.define<{ mailId: number }>({
     name: MAIL_DELIVER_JOB,
     retryLimit: RETRY_LIMIT,
@@ -91,9 +91,11 @@ export function defineMailDelivery(deps: { db: Db; jobs: JobQueue; blobs: BlobSt
           status: isLastAttempt ? 'FAILED' : 'PENDING',
         }).where(eq(mailOutbox.id, mailId));
         deps.log(`mail ${mailId} to ${mail.toAddress} failed (attempt ${meta.retryCount + 1}): ${(error as Error).message}`);
+        deps.onOutcome?.('failed');
         throw error;
       }
       await deps.db.update(mailOutbox).set({ status: 'SENT', sentAt: new Date(), attempts: sql`${mailOutbox.attempts} + 1`, lastError: null }).where(eq(mailOutbox.id, mailId));
+      deps.onOutcome?.('sent');
     },
   });
 }
