@@ -68,11 +68,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** Runs axe-core (WCAG 2.x A and AA rules) on the page as it is now; any violation fails with its list. */
 export async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
-    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`).join(', ')})`);
-  });
+  // A string, evaluated in the page: this project's TypeScript has no DOM types (tsconfig lib: es2024).
+  const violations = await page.evaluate(`(async () => {
+    const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
+    return result.violations.map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => JSON.stringify(n.target) + ': ' + (n.failureSummary || '')).join(', ') + ')');
+  })()`) as string[];
   expect(violations, `axe violations in state "${state}"`).toEqual([]);
 }
 
@@ -181,7 +181,7 @@ export async function drawOn(page: Page, name: string | RegExp): Promise<void> {
  */
 export async function tabTo(page: Page, target: import('playwright-core').Locator, limit = 60): Promise<void> {
   for (let i = 0; i < limit; i++) {
-    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
+    if (await target.evaluate((element: any) => element === element.ownerDocument.activeElement).catch(() => false)) return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`not reachable with Tab: ${target}`);

@@ -163,7 +163,11 @@ describe('the signing page, from the mailed link to the sealed document', () => 
       await expect.poll(() => telemetry.flatMap((batch) => batch.events.map((e) => e.type)).includes('SUBMITTED'), { timeout: 10_000 }).toBe(true);
       const events = telemetry.flatMap((batch) => batch.events);
       expect(new Set(telemetry.map((batch) => batch.workflowId))).toEqual(new Set([env.workflowId]));
-      expect(new Set(events.map((e) => e.type))).toEqual(new Set(['SESSION_START', 'FIELD_VIEWED', 'FIELD_FOCUSED', 'FIELD_FILLED', 'SUBMITTED', ...(events.some((e) => e.type === 'FIELD_GLANCED') ? ['FIELD_GLANCED'] : [])]));
+      const types = new Set(events.map((e) => e.type));
+      for (const type of ['SESSION_START', 'FIELD_FOCUSED', 'FIELD_FILLED', 'SUBMITTED']) expect(types.has(type), type).toBe(true);
+      // Whether a field stayed on screen a full second (viewed) or less (glanced) depends on scrolling speed.
+      expect(types.has('FIELD_VIEWED') || types.has('FIELD_GLANCED')).toBe(true);
+      expect([...types].every((type) => ['SESSION_START', 'FIELD_VIEWED', 'FIELD_GLANCED', 'FIELD_FOCUSED', 'FIELD_FILLED', 'SUBMITTED'].includes(type))).toBe(true);
       expect(events.find((e) => e.type === 'FIELD_FILLED' && e.fieldId === ids.Company)).toBeDefined();
       for (const event of events) expect(event.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
@@ -199,7 +203,7 @@ describe('the signing page on a phone and with the keyboard alone', () => {
       await page.goto(await mailedLink(t, first.email));
       await page.locator('.page[data-rendered="true"]').first().waitFor();
       // Nothing but the document area scrolls sideways at 320 px.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(320);
       // Who else is involved, and in what order.
       const people = await page.getByRole('list').filter({ hasText: 'Kim Keys' }).getByRole('listitem').allTextContents();
       expect(people.map((p) => p.split(' ')[0])).toEqual(['Petra', 'Kim']);
@@ -237,7 +241,7 @@ describe('the signing page on a phone and with the keyboard alone', () => {
       await tabTo(page, page.getByRole('button', { name: 'Go to the first field' }));
       await page.keyboard.press('Enter');
       // The editor takes the focus: the Draw/Type choice is a radio group, arrows switch it.
-      await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('radio');
+      await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.type')).toBe('radio');
       await page.keyboard.press('ArrowRight');
       const typed = page.getByRole('textbox', { name: 'Type your initials' });
       await tabTo(page, typed);
@@ -247,9 +251,14 @@ describe('the signing page on a phone and with the keyboard alone', () => {
       await expectNoAxeViolations(page, 'keyboard, typed initials');
       await tabTo(page, page.getByRole('button', { name: 'Use these initials' }));
       await page.keyboard.press('Enter');
+      // With nothing left to fill, the focus moves on to the finishing controls (as a person would see before going on).
+      await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.id')).toBe('finish-heading');
       await tabTo(page, page.getByRole('button', { name: 'Finish and sign' }));
       await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: 'Thank you, you have signed' }).waitFor();
+      await page.getByRole('heading', { name: 'Thank you, you have signed' }).waitFor({ timeout: 10_000 }).catch(async (error) => {
+        await screenshot(page, '14-keyboard-failed');
+        throw error;
+      });
       expect((await workflowRow(t, env.workflowId)).status).toBe('COMPLETED');
       expect((await waitForSeal(t, env.workflowId)).sealStatus).toBe('SEALED');
       await page.getByRole('button', { name: 'Download the certificate of completion' }).waitFor({ timeout: 20_000 });

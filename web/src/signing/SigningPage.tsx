@@ -354,7 +354,7 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
                   <div className="guide-buttons">
                     {current && walk.indexOf(current) > 0 && <button type="button" className="secondary" onClick={() => void move(-1, { skip: true })}>{t.previousField}</button>}
                     {current && !mustFill(current) && <button type="button" className="secondary" onClick={() => void move(1, { skip: true })}>{t.skipField}</button>}
-                    <button type="button" className="primary next" onClick={() => void move(1)}>{current ? t.nextField : t.startFilling}</button>
+                    <button type="button" className="primary next" onClick={() => void move(1)}>{current ? t.nextField : remaining.length === 0 && requiredCount > 0 ? t.reviewFields : t.startFilling}</button>
                   </div>
                 )}
               </>
