@@ -194,7 +194,7 @@ function FieldBox(props: ViewProps & { field: Field; size: Size }) {
     if (!mine || !ref.current) return;
     return props.observeField(ref.current, field);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [mine, field.id]);
+  }, [mine, field.id, props.interactive]);
 
   const content = isImageType(field.fieldType) && typeof value === 'string' && value.startsWith('data:image/')
     ? <img src={value} alt="" className="field-image" />
@@ -204,7 +204,8 @@ function FieldBox(props: ViewProps & { field: Field; size: Size }) {
     return <div className="field note" id={`field-${field.id}`} style={style} role="note" aria-label={t.notePrefix}>{field.value ?? field.label ?? ''}</div>;
   }
   if (!mine || !props.interactive) {
-    return <div className="field other" id={`field-${field.id}`} style={style} aria-hidden="true">{value !== null && value !== '' ? content : null}</div>;
+    // The signer's own fields are observed (viewed, glanced) also before the signer may fill them.
+    return <div className="field other" ref={mine ? (ref as React.RefObject<HTMLDivElement>) : undefined} id={`field-${field.id}`} style={style} aria-hidden="true">{value !== null && value !== '' ? content : null}</div>;
   }
   const filled = value !== null && value !== '' && value !== false;
   // A shortcut for pointer and touch: clicking a field on the page opens it in the guide. Not a control of its

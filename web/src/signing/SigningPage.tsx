@@ -187,12 +187,13 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
     }
   }, [drafts, draftsKey]);
 
-  useEffect(() => {
-    const instance = createTelemetry(api, session.workflowId);
-    telemetry.current = instance;
-    instance.record(documents[0]?.id ?? 0, null, 'SESSION_START');
-    return () => instance.stop();
-  }, [api, session.workflowId, documents]);
+  // Created during the first render, not in an effect: the field boxes (children, whose effects run first)
+  // start observing themselves as soon as they mount.
+  if (telemetry.current === null) {
+    telemetry.current = createTelemetry(api, session.workflowId);
+    telemetry.current.record(documents[0]?.id ?? 0, null, 'SESSION_START');
+  }
+  useEffect(() => () => telemetry.current?.stop(), []);
 
   // After completion the seal lands a moment later: look again until the downloads can be offered.
   useEffect(() => {
@@ -211,10 +212,17 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   const remaining = walk.filter((f) => mustFill(f) && !isFilled(f, drafts[f.id]?.value));
   const requiredCount = walk.filter(mustFill).length;
 
+  // The field is brought into view once its editor is on screen: the editor makes the action bar taller and
+  // the main area shorter, so scrolling before it renders could leave the field just out of sight.
+  useEffect(() => {
+    if (currentId === null) return;
+    const frame = requestAnimationFrame(() => document.getElementById(`field-${currentId}`)?.scrollIntoView({ block: 'center' }));
+    return () => cancelAnimationFrame(frame);
+  }, [currentId]);
+
   const select = (field: Field) => {
     setCurrentId(field.id);
     telemetry.current?.record(field.documentId, field.id, 'FIELD_FOCUSED');
-    document.getElementById(`field-${field.id}`)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
     // The editor takes focus so that keyboard and screen-reader users land in it.
     setTimeout(() => {
       const input = document.getElementById(`field-input-${field.id}`) ?? document.querySelector<HTMLElement>('.field-panel input, .field-panel select, .field-panel textarea, .field-panel button');
@@ -365,7 +373,7 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
         </div>
       )}>
       <div className="layout">
-        <aside className="summary" aria-labelledby="workflow-heading">
+        <div className="intro">
           <h1 id="workflow-heading">{overview.title ?? overview.name}</h1>
           <p className="from">{t.from(overview.ownerName)}</p>
           {overview.message && (
@@ -374,6 +382,23 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
               <p className="sender-message">{overview.message}</p>
             </section>
           )}
+        </div>
+        <div className="content">
+          <div role="status" className="visually-hidden">{announcement}</div>
+          {banner}
+          {(workflowStatus === 'COMPLETED' && sealStatus === 'SEALED') && <Downloads api={api} workflowId={session.workflowId} documents={documents} />}
+          {canAct && !consented && (
+            <ConsentStep disclosure={disclosure} onAgree={() => { writeFlag('consent', session, true); setConsented(true); }}
+              onDecline={() => document.getElementById('open-decline')?.click()} />
+          )}
+          {canAct && consented && !verified && (
+            <OtpStep api={api} workflowId={session.workflowId} email={me.emailAddress} onVerified={() => { writeFlag('otp', session, true); setVerified(true); setAnnouncement(t.otpVerified); }} />
+          )}
+          <DocumentView documents={documents} token={api.token} workflowId={session.workflowId} fields={fields} recipients={recipients} myRecipientId={me.id}
+            drafts={drafts} currentFieldId={currentId} interactive={showGuide} onSelectField={(field) => showGuide && select(field)}
+            observeField={(element, field) => telemetry.current?.observe(element, field.documentId, field.id) ?? (() => {})} />
+        </div>
+        <aside className="summary">
           <section aria-labelledby="involved-heading">
             <h2 id="involved-heading">{t.involvedHeading}</h2>
             <p className="hint">{ordered ? t.involvedOrdered : t.involvedUnordered}</p>
@@ -394,21 +419,6 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
             onAdded={(comment) => setComments((list) => [...list, comment])} />
         </aside>
 
-        <div className="content">
-          <div role="status" className="visually-hidden">{announcement}</div>
-          {banner}
-          {(workflowStatus === 'COMPLETED' && sealStatus === 'SEALED') && <Downloads api={api} workflowId={session.workflowId} documents={documents} />}
-          {canAct && !consented && (
-            <ConsentStep disclosure={disclosure} onAgree={() => { writeFlag('consent', session, true); setConsented(true); }}
-              onDecline={() => document.getElementById('open-decline')?.click()} />
-          )}
-          {canAct && consented && !verified && (
-            <OtpStep api={api} workflowId={session.workflowId} email={me.emailAddress} onVerified={() => { writeFlag('otp', session, true); setVerified(true); setAnnouncement(t.otpVerified); }} />
-          )}
-          <DocumentView documents={documents} token={api.token} workflowId={session.workflowId} fields={fields} recipients={recipients} myRecipientId={me.id}
-            drafts={drafts} currentFieldId={currentId} interactive={showGuide} onSelectField={(field) => showGuide && select(field)}
-            observeField={(element, field) => telemetry.current?.observe(element, field.documentId, field.id) ?? (() => {})} />
-        </div>
       </div>
 
     </Shell>

@@ -38,20 +38,24 @@ export function createTelemetry(api: Api, workflowId: number) {
 
   /** Watches one of the signer's fields on screen: FIELD_VIEWED after a second in view, FIELD_GLANCED when it left sooner. */
   function observe(element: HTMLElement, documentId: number, fieldId: number): () => void {
-    let since = 0;
+    // out → entering (half or more on screen) → viewed after a second; leaving while entering is a glance.
+    let state: 'out' | 'entering' | 'viewed' = 'out';
     let viewedTimer: ReturnType<typeof setTimeout> | undefined;
     const observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
-        if (entry.isIntersecting) {
-          since = Date.now();
+        const inView = entry.isIntersecting && entry.intersectionRatio >= 0.5;
+        if (inView && state === 'out') {
+          state = 'entering';
           viewedTimer = setTimeout(() => {
             record(documentId, fieldId, 'FIELD_VIEWED');
-            since = 0;
+            state = 'viewed';
           }, VIEWED_AFTER_MS);
-        } else if (since) {
-          clearTimeout(viewedTimer);
-          record(documentId, fieldId, 'FIELD_GLANCED');
-          since = 0;
+        } else if (!inView) {
+          if (state === 'entering') {
+            clearTimeout(viewedTimer);
+            record(documentId, fieldId, 'FIELD_GLANCED');
+          }
+          state = 'out';
         }
       }
     }, { threshold: 0.5 });
