@@ -214,9 +214,17 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
 
   // The field is brought into view once its editor is on screen: the editor makes the action bar taller and
   // the main area shorter, so scrolling before it renders could leave the field just out of sight.
+  // Right after the page opens the document may still be loading: wait (briefly) for the field's box to exist.
   useEffect(() => {
     if (currentId === null) return;
-    const frame = requestAnimationFrame(() => document.getElementById(`field-${currentId}`)?.scrollIntoView({ block: 'center' }));
+    let frame = 0;
+    const deadline = Date.now() + 5000;
+    const bring = () => {
+      const box = document.getElementById(`field-${currentId}`);
+      if (box) box.scrollIntoView({ block: 'center' });
+      else if (Date.now() < deadline) frame = requestAnimationFrame(bring);
+    };
+    frame = requestAnimationFrame(bring);
     return () => cancelAnimationFrame(frame);
   }, [currentId]);
 
