@@ -272,7 +272,9 @@ describe('the signing page on a phone and with the keyboard alone', () => {
 });
 
 describe('the signing page on a long document', () => {
-  it('shows the first page of a 100-page document within 1.5 s and draws the others only when scrolled to', async () => {
+  // A timing on a shared 2-core machine: up to two more tries (each with its own envelope and link) so one
+  // noisy moment of the CI host does not fail the suite; any try above the budget on a quiet host is a real regression.
+  it('shows the first page of a 100-page document within 1.5 s and draws the others only when scrolled to', { retry: 2 }, async () => {
     const email = 'long.reader@example.com';
     await sendEnvelope(t, owner, { title: 'A long one', pages: 100, recipients: [{ name: 'Lena Long', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature', pageNo: 100 }] }] });
     const link = await mailedLink(t, email);
