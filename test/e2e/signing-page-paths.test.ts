@@ -35,6 +35,13 @@ describe('the web app\'s files', () => {
       expect((await t.request('GET', probe)).status, probe).toBe(404);
     }
     expect((await t.request('GET', '/sign/AAAA', { headers: { accept: 'application/json' } })).body.message).toBe('LINK_EXPIRED');
+    // pdf.js's data files, from the installed pdfjs-dist, and nothing else of it.
+    const font = await t.request('GET', '/app/pdfjs/standard_fonts/FoxitSymbol.pfb');
+    expect(font.status).toBe(200);
+    expect(font.headers['content-type']).toBe('application/octet-stream');
+    for (const probe of ['/app/pdfjs/build/pdf.mjs', '/app/pdfjs/standard_fonts/..%2Fpackage.json', '/app/pdfjs/constructor/x.pfb', '/app/pdfjs/cmaps/LICENSE']) {
+      expect((await t.request('GET', probe)).status, probe).toBe(404);
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
@@ -17,6 +19,19 @@ const ASSET_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.wasm': 'application/wasm',
   '.json': 'application/json',
+};
+
+/**
+ * pdf.js's data files, served from the installed pdfjs-dist (the version the page's bundle was built with):
+ * CMaps for CJK text, the standard fonts PDFs often name without embedding (Helvetica...), the image
+ * decoders' WebAssembly and ICC profiles. Without them pdf.js draws such documents with substitutes.
+ */
+const PDFJS_DIR = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+const PDFJS_DATA: Record<string, Record<string, string>> = {
+  cmaps: { '.bcmap': 'application/octet-stream' },
+  standard_fonts: { '.pfb': 'application/octet-stream', '.ttf': 'font/ttf' },
+  wasm: { '.wasm': 'application/wasm', '.js': 'text/javascript; charset=utf-8' },
+  iccs: { '.icc': 'application/octet-stream' },
 };
 
 /** One path segment of letters, digits, dot, dash and underscore, not starting with a dot: no traversal possible. */
@@ -38,14 +53,17 @@ export function webAppRoutes(): FastifyPluginAsyncTypebox {
       const { file } = request.params;
       const type = ASSET_TYPES[path.extname(file).toLowerCase()];
       if (!ASSET_NAME.test(file) || !type) throw new AppError('NOT_FOUND', 'No such file');
-      const full = path.join(WEB_ASSETS_DIR, file);
-      const stat = await fs.promises.stat(full).catch(() => null);
-      if (!stat?.isFile()) throw new AppError('NOT_FOUND', 'No such file');
-      return reply
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('content-length', stat.size)
-        .type(type)
-        .send(fs.createReadStream(full));
+      return sendFile(reply, path.join(WEB_ASSETS_DIR, file), type, 'public, max-age=31536000, immutable');
+    });
+
+    app.get('/app/pdfjs/:dir/:file', {
+      schema: { hide: true, params: Type.Object({ dir: Type.String({ maxLength: 20 }), file: Type.String({ maxLength: 200 }) }) },
+      config: { auth: 'public' },
+    }, async (request, reply) => {
+      const { dir, file } = request.params;
+      const type = Object.hasOwn(PDFJS_DATA, dir) ? PDFJS_DATA[dir][path.extname(file).toLowerCase()] : undefined;
+      if (!ASSET_NAME.test(file) || !type) throw new AppError('NOT_FOUND', 'No such file');
+      return sendFile(reply, path.join(PDFJS_DIR, dir, file), type, 'public, max-age=86400');
     });
 
     app.get('/csc/callback', {
@@ -64,4 +82,10 @@ export function webAppRoutes(): FastifyPluginAsyncTypebox {
       return reply.headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
     });
   };
+}
+
+async function sendFile(reply: FastifyReply, full: string, type: string, cacheControl: string) {
+  const stat = await fs.promises.stat(full).catch(() => null);
+  if (!stat?.isFile()) throw new AppError('NOT_FOUND', 'No such file');
+  return reply.header('cache-control', cacheControl).header('content-length', stat.size).type(type).send(fs.createReadStream(full));
 }

@@ -39,7 +39,16 @@ async function load(url: string, token: string | null): Promise<PdfDocument> {
   if (!response.ok) throw new Error(`document download answered ${response.status}`);
   const data = new Uint8Array(await response.arrayBuffer());
   // No eval: the Content-Security-Policy forbids it.
-  return pdfjs.getDocument({ data, isEvalSupported: false }).promise;
+  return pdfjs.getDocument({
+    data,
+    isEvalSupported: false,
+    // pdf.js's data files, served by the service from its pdfjs-dist (src/modules/webapp).
+    cMapUrl: '/app/pdfjs/cmaps/',
+    cMapPacked: true,
+    standardFontDataUrl: '/app/pdfjs/standard_fonts/',
+    wasmUrl: '/app/pdfjs/wasm/',
+    iccUrl: '/app/pdfjs/iccs/',
+  }).promise;
 }
 
 /** Largest canvas drawn for one page, in device pixels: an A1 drawing at 400 % would otherwise need gigabytes. */
