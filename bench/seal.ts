@@ -6,26 +6,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PDF, PDFImage, PdfName, PdfNumber } from '@libpdf/core';
 import { loadSealIdentity } from '../src/platform/crypto/seal-identity.ts';
 import type { SealIdentity } from '../src/platform/crypto/seal-identity.ts';
 import { sealPdf } from '../src/platform/pdf/seal-pdf.ts';
-
-/** `pages` pages, each showing its own random RGB image of about `imageBytes` bytes, stored unfiltered. */
-async function buildPdf(pages: number, imageBytes: number): Promise<Uint8Array> {
-  const side = Math.ceil(Math.sqrt(imageBytes / 3));
-  const pdf = PDF.create();
-  for (let i = 0; i < pages; i++) {
-    const page = pdf.addPage({ size: 'a4' });
-    const ref = pdf.createStream({
-      Type: PdfName.of('XObject'), Subtype: PdfName.of('Image'), Width: PdfNumber.of(side), Height: PdfNumber.of(side),
-      ColorSpace: PdfName.of('DeviceRGB'), BitsPerComponent: PdfNumber.of(8),
-    }, new Uint8Array(crypto.randomBytes(side * side * 3)));
-    page.drawImage(new PDFImage(ref, side, side), { x: 72, y: 200, width: 450, height: 450 });
-    page.drawText(`Page ${i + 1}`, { x: 72, y: 800, size: 12 });
-  }
-  return pdf.save({ compressStreams: false });
-}
+import { buildPdf } from './image-pdf.ts';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -8,6 +8,7 @@ import { loadSealIdentity } from '../../platform/crypto/seal-identity.ts';
 import { checkPdfSignature } from '../../platform/crypto/verify-signature.ts';
 import { hasPdfHeader } from '../../platform/pdf/inspect-pdf.ts';
 import { readSignatures, UnreadablePdfError, type PdfSignatureEntry } from '../../platform/pdf/read-signatures.ts';
+import { rangeDigests } from '../../platform/pdf/range-digests.ts';
 import { longestLock, recordAttempts, type AttemptRule } from '../../platform/limits/attempts.ts';
 import { BlobTooLargeError, type BlobStore } from '../../platform/storage/blob-store.ts';
 import { findSealedDocumentByHash } from './verify.repo.ts';
@@ -58,8 +59,15 @@ export function createVerifyService(deps: { db: Db; blobs: BlobStore; dataDir: s
         throw error;
       }
       const trusted = await trustAnchors();
+      const sound = entries.filter((entry) => rangeIsSound(bytes, entry.byteRange));
+      // Digests per algorithm, computed on first need for all sound signatures in one pass over the file.
+      const digests = new Map<string, Buffer[]>();
+      const digestOf = (entry: PdfSignatureEntry) => (algorithm: string) => {
+        if (!digests.has(algorithm)) digests.set(algorithm, rangeDigests(bytes, sound.map((e) => e.byteRange), algorithm));
+        return digests.get(algorithm)![sound.indexOf(entry)];
+      };
       const signatures = [];
-      for (const entry of entries) signatures.push(await describe(bytes, entry, trusted));
+      for (const entry of entries) signatures.push(await describe(bytes, entry, trusted, sound.includes(entry) ? digestOf(entry) : null));
       const record = await findSealedDocumentByHash(deps.db, staged.key);
       return {
         signatures,
@@ -71,19 +79,20 @@ export function createVerifyService(deps: { db: Db; blobs: BlobStore; dataDir: s
   }
 }
 
-async function describe(file: Uint8Array, entry: PdfSignatureEntry, trusted: pkijs.Certificate[]): Promise<VerifyResponse['signatures'][number]> {
-  const [start1, length1, start2, length2] = entry.byteRange;
+/** The ranges must start the file, not overlap, stay inside it, and leave exactly the /Contents string between them. */
+function rangeIsSound(file: Uint8Array, [start1, length1, start2, length2]: PdfSignatureEntry['byteRange']): boolean {
+  const gap = file.subarray(start1 + length1, start2);
+  return start1 === 0 && start1 + length1 <= start2 && start2 + length2 <= file.length && gap.length >= 2 && gap[0] === 0x3c && gap[gap.length - 1] === 0x3e;
+}
+
+async function describe(file: Uint8Array, entry: PdfSignatureEntry, trusted: pkijs.Certificate[], digestOf: ((algorithm: string) => Buffer) | null): Promise<VerifyResponse['signatures'][number]> {
+  const [start1, , start2, length2] = entry.byteRange;
   const kind = entry.subFilter === DOCUMENT_TIMESTAMP ? 'DOCUMENT_TIMESTAMP' as const : 'SIGNATURE' as const;
   const base = { fieldName: entry.fieldName, kind, coversWholeDocument: start1 === 0 && start2 + length2 === file.length };
-  // The ranges must start the file, not overlap, stay inside it, and leave exactly the /Contents string between them.
-  const gap = file.subarray(start1 + length1, start2);
-  const rangesSound = start1 === 0 && start1 + length1 <= start2 && start2 + length2 <= file.length
-    && gap.length >= 2 && gap[0] === 0x3c && gap[gap.length - 1] === 0x3e;
-  if (!rangesSound) {
+  if (!digestOf) {
     return { ...base, signerName: entry.name, signedAt: entry.claimedTime?.toISOString() ?? null, timestamp: null, integrity: 'INVALID', problem: 'The signature\'s byte range is malformed', certificate: null };
   }
-  const signed = Buffer.concat([file.subarray(start1, start1 + length1), file.subarray(start2, start2 + length2)]);
-  const check = await checkPdfSignature(signed, entry.contents, trusted, { documentTimestamp: kind === 'DOCUMENT_TIMESTAMP' });
+  const check = await checkPdfSignature(digestOf, entry.contents, trusted, { documentTimestamp: kind === 'DOCUMENT_TIMESTAMP' });
   const signedAt = entry.claimedTime ?? check.claimedTime ?? (kind === 'DOCUMENT_TIMESTAMP' ? check.timestamp : null);
   return {
     ...base,

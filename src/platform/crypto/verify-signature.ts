@@ -16,6 +16,8 @@ export type SignatureCheck = {
 };
 
 const SIGNING_TIME = '1.2.840.113549.1.9.5';
+const HASH_NAMES: Record<string, string> = { sha256: 'SHA-256', sha384: 'SHA-384', sha512: 'SHA-512', sha1: 'SHA-1' };
+
 const DIGESTS: Record<string, string> = {
   '2.16.840.1.101.3.4.2.1': 'sha256', '2.16.840.1.101.3.4.2.2': 'sha384', '2.16.840.1.101.3.4.2.3': 'sha512', '1.3.14.3.2.26': 'sha1',
 };
@@ -26,7 +28,7 @@ const DIGESTS: Record<string, string> = {
  * whether that certificate's chain reaches one of `trustAnchors` (the platform CA). Never throws for a broken
  * signature: a verdict of INVALID with the reason is the answer.
  */
-export async function checkPdfSignature(signedBytes: Uint8Array, cmsDer: Uint8Array, trustAnchors: pkijs.Certificate[], options: { documentTimestamp: boolean }): Promise<SignatureCheck> {
+export async function checkPdfSignature(digestOfSignedBytes: (algorithm: string) => Buffer, cmsDer: Uint8Array, trustAnchors: pkijs.Certificate[], options: { documentTimestamp: boolean }): Promise<SignatureCheck> {
   const result: SignatureCheck = { integrity: 'INVALID', problem: null, signerName: null, claimedTime: null, timestamp: null, certificate: null };
   let signedData: pkijs.SignedData;
   try {
@@ -63,7 +65,7 @@ export async function checkPdfSignature(signedBytes: Uint8Array, cmsDer: Uint8Ar
       const tstInfo = readTstInfo(signedData);
       result.timestamp = tstInfo.genTime;
       const algorithm = DIGESTS[tstInfo.messageImprint.hashAlgorithm.algorithmId];
-      const expected = algorithm ? crypto.createHash(algorithm).update(signedBytes).digest() : null;
+      const expected = algorithm ? digestOfSignedBytes(algorithm) : null;
       if (!expected || !expected.equals(Buffer.from(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView))) {
         result.problem = 'The document time-stamp does not match the bytes it covers';
         return result;
@@ -71,16 +73,23 @@ export async function checkPdfSignature(signedBytes: Uint8Array, cmsDer: Uint8Ar
       const verified = await signedData.verify({ signer: 0, checkChain: false, extendedMode: true }, cryptoEngine);
       if (!verified.signatureVerified) { result.problem = 'The time-stamp token\'s signature does not verify'; return result; }
     } else {
-      // Checked first and separately, so "the bytes changed" is told apart from "the signature is broken".
+      // The signed bytes' digest comes from the caller (hashed in place, shared between signatures); then only the
+      // signed attributes, which carry that digest, are checked against the signature: the document is hashed once.
       const algorithm = DIGESTS[signerInfo.digestAlgorithm.algorithmId];
       const claimed = signerInfo.signedAttrs?.attributes.find((a) => a.type === OID.messageDigest)?.values[0];
-      if (algorithm && claimed instanceof asn1js.OctetString
-        && !crypto.createHash(algorithm).update(signedBytes).digest().equals(Buffer.from(claimed.getValue()))) {
+      if (!algorithm || !(claimed instanceof asn1js.OctetString) || !signer) {
+        result.problem = !signer ? 'The signer\'s certificate is not in the signature' : 'The signature has no message digest this service can check';
+        return result;
+      }
+      if (!digestOfSignedBytes(algorithm).equals(Buffer.from(claimed.getValue()))) {
         result.problem = 'The document was changed after signing: the signed bytes do not match the signature\'s digest';
         return result;
       }
-      const verified = await signedData.verify({ signer: 0, data: toArrayBuffer(signedBytes), checkChain: false, extendedMode: true }, cryptoEngine);
-      if (!verified.signatureVerified) { result.problem = 'The document was changed after signing, or the signature does not match its certificate'; return result; }
+      const attributes = new Uint8Array(signerInfo.signedAttrs!.encodedValue.slice(0));
+      // The signature covers the attributes' DER as a SET OF (tag 0x31), not as the [0] IMPLICIT they are stored with.
+      attributes[0] = 0x31;
+      const verified = await cryptoEngine.verifyWithPublicKey(attributes, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, HASH_NAMES[algorithm]);
+      if (!verified) { result.problem = 'The signature does not match its certificate'; return result; }
       result.timestamp = signatureTimestamp(signerInfo);
     }
   } catch (error) {
@@ -139,7 +148,4 @@ function commonName(certificate: pkijs.Certificate): string | null {
   return cn ? String(cn.value.valueBlock.value) : null;
 }
 
-function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-}
 

@@ -1,0 +1,36 @@
+// POST /verify/v1 on a ~20 MB PDF carrying 3 signatures (two signer revisions and a seal, each an incremental
+// update), against a running service over HTTP. Goal (issue 12): ≤ 200 ms.
+// Run: npm run bench:verify (set DATABASE_URL for PostgreSQL)
+import { loadSealIdentity } from '../src/platform/crypto/seal-identity.ts';
+import { sealPdf } from '../src/platform/pdf/seal-pdf.ts';
+import { startBenchServer } from './bench-server.ts';
+import { buildPdf } from './image-pdf.ts';
+
+const RUNS = 15;
+const server = await startBenchServer({ name: 'verify' });
+try {
+  const base = await server.listen();
+  const identity = await loadSealIdentity(server.built.platform.config.dataDir);
+  let pdf = await buildPdf(100, 200_000);
+  for (let i = 0; i < 3; i++) pdf = await sealPdf(pdf, identity, { signerName: `Signer ${i + 1}` });
+  const body = () => {
+    const form = new FormData();
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'signed.pdf');
+    return form;
+  };
+  const times: number[] = [];
+  for (let i = 0; i < RUNS + 1; i++) {
+    const start = performance.now();
+    const res = await fetch(`${base}/verify/v1`, { method: 'POST', body: body() });
+    const answer = await res.json() as { signatures: { integrity: string }[] };
+    if (res.status !== 200 || answer.signatures.length !== 3 || answer.signatures.some((s) => s.integrity !== 'VALID')) {
+      throw new Error(`unexpected answer ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+    }
+    if (i > 0) times.push(performance.now() - start); // the first run warms the JIT and loads the CA
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)];
+  console.log(`verify ${(pdf.length / 1e6).toFixed(1)} MB, 3 signatures, ${RUNS} runs: median ${median.toFixed(0)} ms, max ${times.at(-1)!.toFixed(0)} ms (goal ≤ 200 ms): ${median <= 200 ? 'within' : 'OVER'}`);
+} finally {
+  await server.close();
+}
