@@ -2,13 +2,14 @@
 // with and without the in-process wake-up, on the embedded database or on DATABASE_URL.
 // Run: npm run bench:jobs  (DATABASE_URL=postgres://... npm run bench:jobs)
 import { openDatabase } from '../src/platform/db/client.ts';
+import { Type } from 'typebox';
 import { createJobQueue } from '../src/platform/jobs/queue.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 const database = await openDatabase({ databaseUrl });
 const queue = createJobQueue(database, { pollSeconds: 0.5 });
 let resolveNext: ((at: number) => void) | null = null;
-queue.define<{ n: number }>({ name: 'bench.latency', retryLimit: 0, handler: async () => { resolveNext?.(performance.now()); } });
+queue.define({ name: 'bench.latency', payload: Type.Object({ n: Type.Integer() }), retryLimit: 0, handler: async () => { resolveNext?.(performance.now()); } });
 await queue.start();
 
 async function measure(wake: boolean, runs: number): Promise<number[]> {

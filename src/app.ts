@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
@@ -24,7 +24,6 @@ import { historyRoutes } from './modules/history/history.routes.ts';
 import { createDownloadService } from './modules/downloads/downloads.service.ts';
 import { downloadRoutes } from './modules/downloads/downloads.routes.ts';
 import { createReminderService } from './modules/reminders/reminders.service.ts';
-import { defineReminderJobs } from './modules/reminders/reminders.jobs.ts';
 import { createWorkflowService } from './modules/workflows/workflows.service.ts';
 import { workflowRoutes } from './modules/workflows/workflows.routes.ts';
 import { createDocumentListService } from './modules/documents/document-list.service.ts';
@@ -58,7 +57,8 @@ import { createDelegateService } from './modules/signing/delegate.service.ts';
 import { delegateRoutes } from './modules/signing/delegate.routes.ts';
 import { createCeremonyService } from './modules/signing/ceremony.service.ts';
 import { ceremonyRoutes } from './modules/signing/ceremony.routes.ts';
-import { defineSealJob } from './modules/signing/seal-job.ts';
+import type { SealJobDeps } from './modules/signing/seal-job.ts';
+import { defineJobs } from './job-registry.ts';
 import { createSealWaiter } from './modules/signing/seal-waiter.ts';
 import { createSigningOverviewService } from './modules/signing/signing-overview.service.ts';
 import { signingOverviewRoutes } from './modules/signing/signing-overview.routes.ts';
@@ -82,8 +82,10 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const platform = await createPlatform(config, overrides);
   const securityHeaders = { https: config.publicUrl.startsWith('https:') };
 
+  // The platform's logger, seen as Fastify's base type so the plugins' default FastifyInstance types accept the app.
+  const loggerInstance: FastifyBaseLogger = platform.logger;
   const app = Fastify({
-    logger: { level: config.logLevel },
+    loggerInstance,
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
@@ -141,11 +143,11 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const declines = createDeclineService({ db: platform.db, outbox: platform.outbox });
   const delegations = createDelegateService({ db: platform.db, routing });
   const ceremony = createCeremonyService({ db: platform.db, jobs: platform.jobs, outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes });
-  // Jobs are defined before platform.jobs.start() below.
-  defineSealJob({ db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, dataDir: config.dataDir, tsaUrl: config.tsaUrl, log: platform.log, seals, testDelayMs: config.sealTestDelayMs, onOutcome: (outcome) => platform.metrics.seals.labels(outcome).inc() });
+  const sealing: SealJobDeps = { db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, dataDir: config.dataDir, tsaUrl: config.tsaUrl, log: platform.log, seals, testDelayMs: config.sealTestDelayMs, onOutcome: (outcome) => platform.metrics.seals.labels(outcome).inc() };
   const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir, tsaUrl: config.tsaUrl, seals });
   const reminders = createReminderService({ db: platform.db, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, log: platform.log });
-  defineReminderJobs(platform.jobs, reminders);
+  // Every job (job-registry.ts), defined before platform.jobs.start() below.
+  defineJobs(platform, { sealing, reminders });
 
   // 3. Routes, module by module.
   await app.register(systemRoutes({ database: platform.database, billing, signupEnabled: config.signupEnabled, idpEnabled: false }));

@@ -1,5 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
+import { Type, type Static, type TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 
 /**
  * The service's configuration. This is the only module that reads process.env (RUNTIME.md's table);
@@ -21,7 +23,7 @@ export type Config = {
   sofficePath: string;
   /** PATH as the service got it: the one variable LibreOffice inherits (it gets no secrets). */
   conversionSearchPath: string;
-  logLevel: string;
+  logLevel: LogLevel;
   /** How often job workers poll when no notification wakes them (seconds). */
   jobPollSeconds: number;
   /** How long a download, certificate or evidence report of a COMPLETED workflow waits for its pending seal before 503. */
@@ -50,15 +52,89 @@ export const DEFAULT_CLOUD_IMPORT_HOSTS = ['app.box.com', '*.app.box.com', 'dl.b
 
 export type TrustProxy = false | number | string[];
 
-function parseBoolean(value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  return !['false', '0', 'no', 'off'].includes(value.toLowerCase());
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The only spellings a boolean variable accepts (any case); anything else is a start-up error, never a guess. */
+const BOOLEAN_WORDS: Record<string, boolean> = { true: true, 1: true, yes: true, on: true, false: false, 0: false, no: false, off: false };
+
+/**
+ * Every variable the service reads, as the typed value it must parse to, with its default and meaning. An empty
+ * variable counts as unset. `expected` words the error for values the type alone does not explain.
+ */
+export const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'HTTP port' }),
+  HOST: Type.String({ default: '127.0.0.1', description: 'bind address' }),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'base of every link the service emails; default http://localhost:$PORT' })),
+  DATA_DIR: Type.String({ default: './data', description: 'embedded database, stored files, generated keys and certificates' }),
+  DATABASE_URL: Type.Optional(Type.String({ description: 'a PostgreSQL server to use instead of the embedded database' })),
+  SMTP_URL: Type.Optional(Type.String({ description: 'outbound mail; unset: mails are written as .eml files under DATA_DIR/outbox' })),
+  MAIL_FROM: Type.String({ default: 'no-reply@localhost', description: 'sender of platform mail' }),
+  SIGNUP_ENABLED: Type.Boolean({ default: true, description: 'whether POST /auth/v1/signup is open' }),
+  TSA_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'an RFC 3161 time-stamp authority for the seals' })),
+  JWT_SECRET: Type.Optional(Type.String({ description: 'HMAC secret for access tokens; unset: generated once into DATA_DIR' })),
+  SOFFICE_PATH: Type.String({ default: 'soffice', description: 'LibreOffice binary that converts Word files' }),
+  PATH: Type.String({ default: '/usr/local/bin:/usr/bin:/bin', description: 'the search path LibreOffice inherits' }),
+  LOG_LEVEL: Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)), { default: 'info', description: 'pino log level' }),
+  JOB_POLL_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 0.5, description: 'how often job workers poll when nothing wakes them; below 0.5 counts as 0.5' }),
+  SEAL_WAIT_SECONDS: Type.Integer({ minimum: 1, default: 20, description: 'how long reads of a just-completed workflow wait for its seal before 503' }),
+  SEAL_TEST_DELAY_MS: Type.Integer({ minimum: 0, default: 0, description: 'tests only: each seal attempt first waits this long' }),
+  TRUST_PROXY: Type.Optional(Type.String({ description: 'which peers may set X-Forwarded-For: a hop count or addresses/CIDRs; unset: none' })),
+  UPLOADS_PER_MINUTE: Type.Integer({ minimum: 1, default: 60, description: 'uploads and replacements per account per rolling minute' }),
+  CLOUD_IMPORT_ALLOWED_HOSTS: Type.Optional(Type.String({ description: 'comma-separated hosts cloud import may fetch from; default: the box provider\'s' })),
+  OUTBOUND_ALLOW_PRIVATE: Type.Boolean({ default: false, description: 'tests only: outbound requests may reach private and loopback addresses' }),
+  METRICS_TOKEN: Type.Optional(Type.String({ description: 'bearer token GET /metrics requires; unset: the endpoint is off' })),
+  S3_BUCKET: Type.Optional(Type.String({ description: 'stored files in this S3-compatible bucket instead of DATA_DIR' })),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'the S3 endpoint; unset: AWS' })),
+  S3_REGION: Type.String({ default: 'us-east-1', description: 'the S3 region' }),
+});
+export type Env = Static<typeof EnvSchema>;
+
+/** Every problem with the environment at once, one line per variable, so one restart fixes them all. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
 }
 
-function parsePort(value: string | undefined): number {
-  const port = Number(value ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${value}`);
-  return port;
+/** A raw string as the type its schema wants; a string that does not parse stays a string, so validation names it. */
+function typed(schema: TSchema, raw: string): unknown {
+  const type = (schema as { type?: string }).type;
+  if (type === 'boolean') return BOOLEAN_WORDS[raw.toLowerCase()] ?? raw;
+  if (type === 'integer' || type === 'number') return /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(raw) ? Number(raw) : raw;
+  return raw;
+}
+
+function expectation(schema: TSchema & Record<string, any>): string {
+  if (schema.expected) return schema.expected;
+  if (schema.type === 'boolean') return 'true or false (also 1/0, yes/no, on/off)';
+  if (schema.anyOf) return `one of ${schema.anyOf.map((option: { const: string }) => option.const).join(', ')}`;
+  const bounds = schema.maximum !== undefined ? `from ${schema.minimum} to ${schema.maximum}`
+    : schema.minimum !== undefined ? `of at least ${schema.minimum}`
+      : schema.exclusiveMinimum !== undefined ? `above ${schema.exclusiveMinimum}` : '';
+  return `${schema.type === 'integer' ? 'a whole number' : 'a number'}${bounds ? ` ${bounds}` : ''}`;
+}
+
+/** Parses and validates the environment against EnvSchema; throws a ConfigError listing every bad variable. */
+export function parseEnv(env: NodeJS.ProcessEnv): Env {
+  const raw: Record<string, string> = {};
+  const input: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(EnvSchema.properties)) {
+    const value = env[name]?.trim();
+    if (value === undefined || value === '') continue;
+    raw[name] = value;
+    input[name] = typed(schema, value);
+  }
+  // Each set variable is checked on its own: one report names every bad variable, not just the first few.
+  const problems = Object.entries(input)
+    .filter(([name, value]) => !Value.Check(EnvSchema.properties[name as keyof Env], value))
+    .map(([name]) => `${name}=${JSON.stringify(raw[name])}: expected ${expectation(EnvSchema.properties[name as keyof Env])}`);
+  const values = Value.Default(EnvSchema, input);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return values as Env;
 }
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -87,39 +163,47 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   return entries;
 }
 
-function parsePositiveInteger(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} must be a whole number of at least 1, got ${value}`);
-  return number;
-}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = parsePort(env.PORT);
+  const problems: string[] = [];
+  let values: Env | undefined;
+  try {
+    values = parseEnv(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems);
+  }
+  let trustProxy: TrustProxy = false;
+  try {
+    trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  if (!values || problems.length > 0) throw new ConfigError(problems);
   return {
-    port,
-    host: env.HOST || '127.0.0.1',
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
-    dataDir: path.resolve(env.DATA_DIR || './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
-    smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM || 'no-reply@localhost',
-    signupEnabled: parseBoolean(env.SIGNUP_ENABLED, true),
-    tsaUrl: env.TSA_URL || undefined,
-    jwtSecret: env.JWT_SECRET || undefined,
-    sofficePath: env.SOFFICE_PATH || 'soffice',
-    conversionSearchPath: env.PATH || '/usr/local/bin:/usr/bin:/bin',
-    logLevel: env.LOG_LEVEL || 'info',
-    jobPollSeconds: Number(env.JOB_POLL_SECONDS || 0.5),
-    sealWaitSeconds: parsePositiveInteger('SEAL_WAIT_SECONDS', env.SEAL_WAIT_SECONDS, 20),
-    sealTestDelayMs: env.SEAL_TEST_DELAY_MS ? parsePositiveInteger('SEAL_TEST_DELAY_MS', env.SEAL_TEST_DELAY_MS, 0) : 0,
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    uploadsPerMinute: parsePositiveInteger('UPLOADS_PER_MINUTE', env.UPLOADS_PER_MINUTE, 60),
-    cloudImportAllowedHosts: env.CLOUD_IMPORT_ALLOWED_HOSTS
-      ? env.CLOUD_IMPORT_ALLOWED_HOSTS.split(',').map((host) => host.trim()).filter(Boolean)
+    port: values.PORT,
+    host: values.HOST,
+    publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(values.DATA_DIR),
+    databaseUrl: values.DATABASE_URL,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM,
+    signupEnabled: values.SIGNUP_ENABLED,
+    tsaUrl: values.TSA_URL,
+    jwtSecret: values.JWT_SECRET,
+    sofficePath: values.SOFFICE_PATH,
+    conversionSearchPath: values.PATH,
+    logLevel: values.LOG_LEVEL,
+    jobPollSeconds: values.JOB_POLL_SECONDS,
+    sealWaitSeconds: values.SEAL_WAIT_SECONDS,
+    sealTestDelayMs: values.SEAL_TEST_DELAY_MS,
+    trustProxy,
+    uploadsPerMinute: values.UPLOADS_PER_MINUTE,
+    cloudImportAllowedHosts: values.CLOUD_IMPORT_ALLOWED_HOSTS
+      ? values.CLOUD_IMPORT_ALLOWED_HOSTS.split(',').map((host) => host.trim()).filter(Boolean)
       : DEFAULT_CLOUD_IMPORT_HOSTS,
-    outboundAllowPrivate: parseBoolean(env.OUTBOUND_ALLOW_PRIVATE, false),
-    metricsToken: env.METRICS_TOKEN || undefined,
-    s3: env.S3_BUCKET ? { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT || undefined, region: env.S3_REGION || 'us-east-1' } : undefined,
+    outboundAllowPrivate: values.OUTBOUND_ALLOW_PRIVATE,
+    metricsToken: values.METRICS_TOKEN,
+    s3: values.S3_BUCKET ? { bucket: values.S3_BUCKET, endpoint: values.S3_ENDPOINT, region: values.S3_REGION } : undefined,
   };
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { openDatabase, type Database, type Db } from './db/client.ts';
 import { createJobQueue, type JobQueue } from './jobs/queue.ts';
-import { createOutbox, defineMailDelivery, type Outbox } from './mail/outbox.ts';
+import { createOutbox, type Outbox } from './mail/outbox.ts';
 import { createFileTransport, createSmtpTransport, type MailTransport } from './mail/transport.ts';
 import { createFsBlobStore } from './storage/fs-blob-store.ts';
 import { createS3BlobStore } from './storage/s3-blob-store.ts';
@@ -10,6 +10,7 @@ import type { BlobStore } from './storage/blob-store.ts';
 import { createOutbound, type Outbound } from './outbound/outbound.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createTokenSigner, loadTokenSecret, type TokenSigner } from './auth/jwt.ts';
+import { createLogger, logTo, type Log, type Logger } from './logger.ts';
 
 /** The adapters to the outside world, built once at start and handed to each module's service. */
 export type Platform = {
@@ -26,24 +27,28 @@ export type Platform = {
   outbound: Outbound;
   /** Prometheus instruments, rendered by GET /metrics. */
   metrics: Metrics;
-  log: (message: string, error?: unknown) => void;
+  /** The one logger (LOG_LEVEL): Fastify's, the job workers' and, through `log`, every module's. */
+  logger: Logger;
+  log: Log;
 };
 
 export type PlatformOverrides = {
   database?: Database;
-  log?: Platform['log'];
+  /** Replaces `log` (tests silence it); `logger` still follows LOG_LEVEL. */
+  log?: Log;
   outbound?: Outbound;
   /** Tests: credentials for the local S3 server (production takes them from the AWS SDK's chain). */
   s3Credentials?: { accessKeyId: string; secretAccessKey: string };
 };
 
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
-  const log = overrides.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
+  const logger = createLogger(config.logLevel);
+  const log = overrides.log ?? logTo(logger);
   const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') }));
   const metrics = createMetrics();
   const jobs = createJobQueue(database, {
     pollSeconds: config.jobPollSeconds,
-    log,
+    logger,
     onAttempt: (queue, outcome, seconds) => metrics.jobSeconds.labels(queue, outcome).observe(seconds),
   });
   // Instances that share a bucket share their files; the scratch area for staging stays local either way.
@@ -51,7 +56,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     ? createS3BlobStore({ ...config.s3, ...(overrides.s3Credentials ? { credentials: overrides.s3Credentials } : {}) }, path.join(config.dataDir, 'blobs', 'tmp'))
     : createFsBlobStore(path.join(config.dataDir, 'blobs'));
   const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : createFileTransport(path.join(config.dataDir, 'outbox'), (line) => log(line));
-  const platform: Platform = {
+  return {
     config,
     database,
     db: database.db,
@@ -62,16 +67,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     mailTransport,
     outbound: overrides.outbound ?? createOutbound({ allowPrivate: config.outboundAllowPrivate }),
     metrics,
+    logger,
     log,
   };
-  defineMailDelivery({
-    db: database.db,
-    jobs,
-    blobs,
-    // Organization-specific routing is resolved by the organizations module once configured.
-    resolveTransport: async () => ({ transport: mailTransport, from: config.mailFrom }),
-    log,
-    onOutcome: (outcome) => metrics.mails.labels(outcome).inc(),
-  });
-  return platform;
 }

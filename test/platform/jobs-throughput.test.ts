@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { Type } from 'typebox';
 import { createJobQueue, type JobDefinition, type JobQueue } from '../../src/platform/jobs/queue.ts';
+
+/** What every test job carries (sendMany). */
+const Numbered = Type.Object({ n: Type.Integer() });
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 let t: TestApp;
@@ -41,7 +45,7 @@ async function until(probe: () => boolean | Promise<boolean>, timeoutMs: number,
 describe('job queue throughput', () => {
   it('drains a burst back to back instead of one job per poll interval', async () => {
     const done: number[] = [];
-    const queue = await startQueue([{ name: 'test.burst', retryLimit: 0, handler: async ({ n }: { n: number }) => { done.push(n); } }]);
+    const queue = await startQueue([{ name: 'test.burst', payload: Numbered, retryLimit: 0, handler: async ({ n }: { n: number }) => { done.push(n); } }]);
     const started = Date.now();
     await sendMany(queue, 'test.burst', 60);
     await until(() => done.length === 60, 20_000, '60 jobs');
@@ -56,6 +60,7 @@ describe('job queue throughput', () => {
     let finished = 0;
     const queue = await startQueue([{
       name: 'test.parallel',
+      payload: Numbered,
       retryLimit: 0,
       concurrency: 4,
       async handler() {
@@ -78,6 +83,7 @@ describe('job queue throughput', () => {
   it('a failing job is retried on its own; the jobs that ran beside it complete', async () => {
     const queue = await startQueue([{
       name: 'test.mixed',
+      payload: Numbered,
       retryLimit: 1,
       retryDelay: 60,
       concurrency: 4,
@@ -95,7 +101,7 @@ describe('job queue throughput', () => {
 describe('jobs whose worker died', () => {
   /** A job as a killed process leaves it: active, fetched an hour ago, its lease long lapsed. */
   async function orphanedJob(name: string): Promise<string> {
-    const sender = await startQueue([{ name, retryLimit: 3, handler: async () => {} }]);
+    const sender = await startQueue([{ name, payload: Numbered, retryLimit: 3, handler: async () => {} }]);
     // Not yet due, so no worker fetches it before it is made to look taken.
     const id = await t.platform.db.transaction((tx) => sender.send(tx, name, { n: 1 }, { startAfter: new Date(Date.now() + 3_600_000) }));
     await sender.stop();
@@ -110,7 +116,7 @@ describe('jobs whose worker died', () => {
     const id = await orphanedJob('test.orphan');
     const ran: number[] = [];
     const started = Date.now();
-    await startQueue([{ name: 'test.orphan', retryLimit: 3, handler: async () => { ran.push(Date.now()); } }]);
+    await startQueue([{ name: 'test.orphan', payload: Numbered, retryLimit: 3, handler: async () => { ran.push(Date.now()); } }]);
     await until(() => ran.length === 1, 10_000, 'the orphaned job');
     // Before this, pg-boss expired it only after expireInSeconds (10 minutes), then waited out its retry delay.
     expect(ran[0] - started).toBeLessThan(3_000);
@@ -121,8 +127,8 @@ describe('jobs whose worker died', () => {
   it.runIf(onPostgres)('a live worker renews its lease through a long handler, and another instance reclaims a lapsed one while running', async () => {
     const lease = { seconds: 1, heartbeatMs: 200 };
     let runs = 0;
-    await startQueue([{ name: 'test.long', retryLimit: 3, handler: async () => { runs += 1; await new Promise((resolve) => setTimeout(resolve, 2_500)); } }], { lease });
-    const other = await startQueue([{ name: 'test.long', retryLimit: 3, handler: async () => { runs += 1; await new Promise((resolve) => setTimeout(resolve, 2_500)); } }], { lease });
+    await startQueue([{ name: 'test.long', payload: Numbered, retryLimit: 3, handler: async () => { runs += 1; await new Promise((resolve) => setTimeout(resolve, 2_500)); } }], { lease });
+    const other = await startQueue([{ name: 'test.long', payload: Numbered, retryLimit: 3, handler: async () => { runs += 1; await new Promise((resolve) => setTimeout(resolve, 2_500)); } }], { lease });
     await sendMany(other, 'test.long', 1);
     await until(async () => (await jobRows('test.long')).some((j) => j.state === 'completed'), 10_000, 'the long job');
     // Two instances, a 2.5 s handler and a 1 s lease: it ran once, its lease renewed by the worker holding it.
@@ -130,7 +136,7 @@ describe('jobs whose worker died', () => {
 
     // An instance already running notices a job whose holder stopped renewing (killed), without a restart.
     const ran: number[] = [];
-    await startQueue([{ name: 'test.lapsed', retryLimit: 3, handler: async () => { ran.push(Date.now()); } }], { lease });
+    await startQueue([{ name: 'test.lapsed', payload: Numbered, retryLimit: 3, handler: async () => { ran.push(Date.now()); } }], { lease });
     const id = await orphanedJob('test.lapsed');
     const orphanedAt = Date.now();
     await until(() => ran.length === 1, 10_000, 'the lapsed job');

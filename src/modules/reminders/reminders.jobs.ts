@@ -1,4 +1,4 @@
-import type { JobQueue } from '../../platform/jobs/queue.ts';
+import { NoPayload, type JobDefinition } from '../../platform/jobs/queue.ts';
 import type { ReminderService } from './reminders.service.ts';
 
 export const REMINDER_SWEEP_JOB = 'reminders.sweep';
@@ -7,14 +7,15 @@ export const REMINDER_SWEEP_JOB = 'reminders.sweep';
  * The reminder scheduler: pg-boss's cron makes one sweep job per minute across all instances. A sweep is
  * idempotent, so a failed one is not retried: the next minute's sweep picks up whatever it missed.
  */
-export function defineReminderJobs(jobs: JobQueue, reminders: ReminderService): void {
-  jobs.define<Record<string, never>>({
+export function reminderSweepJob(reminders: ReminderService): JobDefinition<typeof NoPayload> {
+  return {
     name: REMINDER_SWEEP_JOB,
+    payload: NoPayload,
     cron: '* * * * *',
     retryLimit: 0,
     expireInSeconds: 300,
     async handler() {
       await reminders.runReminderSweep(new Date());
     },
-  });
+  };
 }

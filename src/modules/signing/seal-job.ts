@@ -1,7 +1,8 @@
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { documents, fields, recipients, users, workflows } from '../../platform/db/schema/index.ts';
-import type { JobQueue } from '../../platform/jobs/queue.ts';
+import { Type } from 'typebox';
+import { NoPayload, type JobDefinition, type JobQueue } from '../../platform/jobs/queue.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { loadSealIdentity } from '../../platform/crypto/seal-identity.ts';
@@ -57,20 +58,17 @@ export const SEAL_REASON = 'Signed electronically by every party; sealed by the 
  * mails are queued. Safe to run twice: sealed documents are skipped, and only the run that moves the seal
  * out of PENDING queues mails.
  */
-export function defineSealJob(deps: SealJobDeps): void {
-  deps.jobs.define<SealJobData>({
+export function sealJob(deps: SealJobDeps): JobDefinition<typeof SealJobPayload> {
+  return {
     name: SEAL_JOB,
+    payload: SealJobPayload,
     ...SEAL_RETRY,
     expireInSeconds: EXPIRE_SECONDS,
     concurrency: SEAL_CONCURRENCY,
-    async handler(data, meta) {
-      const workflowId = Number(data?.workflowId);
-      if (!Number.isInteger(workflowId) || workflowId < 1) {
-        deps.log(`${SEAL_JOB}: ignoring a job without a valid workflowId: ${JSON.stringify(data)}`);
-        return;
-      }
+    async handler({ workflowId }, meta) {
       if (deps.testDelayMs) {
-        deps.log(`${SEAL_JOB}: workflow ${workflowId} attempt ${meta.retryCount + 1} waits SEAL_TEST_DELAY_MS=${deps.testDelayMs} before sealing`);
+        // A warning: the delay is for crash tests and must never go unnoticed in production.
+        meta.log.warn({ workflowId }, `attempt ${meta.retryCount + 1} waits SEAL_TEST_DELAY_MS=${deps.testDelayMs} before sealing`);
         await new Promise((resolve) => setTimeout(resolve, deps.testDelayMs));
       }
       try {
@@ -78,24 +76,28 @@ export function defineSealJob(deps: SealJobDeps): void {
         deps.onOutcome?.('sealed');
       } catch (error) {
         const message = errorMessage(error);
-        if (meta.retryCount < meta.retryLimit) {
-          deps.log(`${SEAL_JOB}: workflow ${workflowId} attempt ${meta.retryCount + 1} of ${meta.retryLimit + 1} failed: ${message}`);
-          throw error;
-        }
-        deps.log(`${SEAL_JOB}: workflow ${workflowId} could not be sealed; giving up after ${meta.retryCount + 1} attempts`, error);
+        if (meta.retryCount < meta.retryLimit) throw error;
+        meta.log.error({ err: error, workflowId }, `could not be sealed; giving up after ${meta.retryCount + 1} attempts`);
         await markSealFailed(deps, workflowId, message);
         deps.onOutcome?.('failed');
       }
     },
-  });
-  deps.jobs.define({
+  };
+}
+
+export const SealJobPayload = Type.Object({ workflowId: Type.Integer({ minimum: 1 }) });
+
+/** Every five minutes: re-queues seals whose job vanished (resumeOrphanedSeals). */
+export function sealWatchdogJob(deps: SealJobDeps): JobDefinition<typeof NoPayload> {
+  return {
     name: SEAL_WATCHDOG_JOB,
+    payload: NoPayload,
     cron: '*/5 * * * *',
     retryLimit: 0,
     async handler() {
       await resumeOrphanedSeals(deps, new Date());
     },
-  });
+  };
 }
 
 export const SEAL_WATCHDOG_JOB = 'workflow.seal-watchdog';
@@ -115,8 +117,7 @@ export async function resumeOrphanedSeals(deps: SealJobDeps, now: Date): Promise
   ));
   const resumed: number[] = [];
   for (const { id } of stale) {
-    const live = await deps.db.execute(sql`select 1 from pgboss.job where name = ${SEAL_JOB} and state in ('created', 'retry', 'active') and (data->>'workflowId')::int = ${id} limit 1`);
-    if (live.rows.length > 0) continue;
+    if (await deps.jobs.isLive(SEAL_JOB, { workflowId: id })) continue;
     await deps.db.transaction(async (tx) => { await deps.jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId: id }); });
     deps.log(`${SEAL_WATCHDOG_JOB}: workflow ${id} had a PENDING seal and no live job; sealing again`);
     resumed.push(id);

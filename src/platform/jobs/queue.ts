@@ -1,13 +1,20 @@
 import { PgBoss } from 'pg-boss';
+import { Type, type Static, type TSchema } from 'typebox';
+import { Compile, type Validator } from 'typebox/compile';
+import { pino } from 'pino';
 import type { Database, Tx } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
 
 /**
- * A durable job: a name, its retry policy and a handler. Handlers must be safe to run twice (a crash after
- * the work but before the completion is recorded runs it again) and, with `concurrency` above 1 or several
- * instances, safe to run alongside other jobs of the same queue.
+ * A durable job: a name, its payload schema, its retry policy and a handler. Handlers must be safe to run twice
+ * (a crash after the work but before the completion is recorded runs it again) and, with `concurrency` above 1
+ * or several instances, safe to run alongside other jobs of the same queue. The name is what pg-boss stores:
+ * renaming a job strands the jobs already queued under the old name.
  */
-export type JobDefinition<T extends object> = {
+export type JobDefinition<S extends TSchema> = {
   name: string;
+  /** Checked when a job is sent (a mismatch is a programming error and throws) and before it runs. */
+  payload: S;
   retryLimit?: number;
   /** First retry delay in seconds; doubled each retry when retryBackoff. */
   retryDelay?: number;
@@ -19,17 +26,36 @@ export type JobDefinition<T extends object> = {
   concurrency?: number;
   /** Also run on this cron schedule (UTC); pg-boss's cron makes one job per tick across all instances. */
   cron?: string;
-  handler(data: T, meta: { id: string; retryCount: number; retryLimit: number }): Promise<void>;
+  handler(data: Static<S>, meta: JobMeta): Promise<void>;
+};
+
+/** The payload of a job that carries none, such as one made by a cron schedule. */
+export const NoPayload = Type.Object({});
+
+export type JobMeta = {
+  id: string;
+  retryCount: number;
+  retryLimit: number;
+  /** The service's logger, its lines tagged with this job's name and id. */
+  log: Logger;
 };
 
 export type SendOptions = { startAfter?: Date | number; singletonKey?: string };
 
 export type JobQueue = {
-  define<T extends object>(definition: JobDefinition<T>): void;
+  define<S extends TSchema>(definition: JobDefinition<S>): void;
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** Enqueues inside `tx` so the job commits (or rolls back) with the state change that caused it. */
+  /**
+   * Enqueues inside `tx` so the job commits (or rolls back) with the state change that caused it. Throws when
+   * `data` does not match the job's payload schema.
+   */
   send<T extends object>(tx: Tx | null, name: string, data: T, options?: SendOptions): Promise<string | null>;
+  /**
+   * Whether a job of queue `name` whose payload contains `match` (JSON containment: `{ workflowId: 7 }`) is
+   * still waiting or running: the question "is a job for this record still live", without reading pg-boss's tables.
+   */
+  isLive(name: string, match: Record<string, unknown>): Promise<boolean>;
   /** Wakes this process's worker for `name` now instead of at its next poll; call after the commit. */
   notify(name: string): void;
   /** Resolves when no job of these queues is queued or active (tests, shutdown). */
@@ -40,7 +66,8 @@ export type JobQueue = {
 
 export type JobQueueOptions = {
   pollSeconds: number;
-  log?: (msg: string, err?: unknown) => void;
+  /** Unset: silent. */
+  logger?: Logger;
   /** Overrides of the lease timing (tests); see LEASE_SECONDS. */
   lease?: { seconds: number; heartbeatMs: number };
   /** Told of every finished attempt: its queue, outcome and seconds from due to done (metrics). */
@@ -60,13 +87,21 @@ const HEARTBEAT_MS = 3_000;
 const DEFAULT_ATTEMPT_SECONDS = 600;
 const STOP_GRACE_MS = 5_000;
 
-type FetchedJob = { id: string; name: string; data: any; retryCount: number; retryLimit: number; startAfter?: Date };
+type FetchedJob = { id: string; name: string; data: unknown; retryCount: number; retryLimit: number; startAfter?: Date };
+
+/** A definition with its payload schema compiled once. */
+type Registered = { definition: JobDefinition<TSchema>; payload: Validator<{}, TSchema> };
+
+function payloadProblems(registered: Registered, data: unknown): string {
+  return registered.payload.Errors(data).map((error) => `${error.instancePath || '/'} ${error.message}`).join('; ');
+}
 
 export function createJobQueue(database: Database, options: JobQueueOptions): JobQueue {
-  const definitions = new Map<string, JobDefinition<any>>();
+  const definitions = new Map<string, Registered>();
   const workers = new Map<string, QueueWorker>();
   const pollMs = Math.max(0.5, options.pollSeconds) * 1000;
-  const log = options.log ?? (() => {});
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const log = (message: string, error?: unknown) => logger.error({ err: error }, message);
   // The embedded database belongs to this one process: every job found active at start was left by a
   // previous run of it, and no other process can hold one, so there leases would only add risk.
   const shared = database.kind === 'postgres';
@@ -112,19 +147,19 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
       [names],
     );
     for (const job of exhausted) await boss.fail(job.name, job.id, { message: 'worker lost during the last attempt' });
-    for (const job of [...requeued, ...exhausted]) log(`job ${job.name} ${job.id}: its worker was lost; ${requeued.includes(job) ? 'queued again' : 'failed'}`);
+    for (const job of [...requeued, ...exhausted]) logger.warn({ job: job.name, jobId: job.id }, `job worker lost; ${requeued.includes(job) ? 'queued again' : 'failed'}`);
     for (const name of new Set(requeued.map((job) => job.name as string))) workers.get(name)?.wake();
   }
 
   const queue: JobQueue = {
     define(definition) {
       if (started) throw new Error(`job ${definition.name} defined after start`);
-      definitions.set(definition.name, definition);
+      definitions.set(definition.name, { definition: definition as unknown as JobDefinition<TSchema>, payload: Compile(definition.payload) });
     },
 
     async start() {
       await boss.start();
-      for (const definition of definitions.values()) {
+      for (const { definition } of definitions.values()) {
         const queueOptions = {
           retryLimit: definition.retryLimit ?? 5,
           retryDelay: definition.retryDelay ?? 5,
@@ -138,8 +173,9 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
         if (definition.cron) await boss.schedule(definition.name, definition.cron);
       }
       await reclaim(!shared);
-      for (const definition of definitions.values()) {
-        const worker = new QueueWorker(boss, definition, pollMs, log, options.onAttempt);
+      for (const registered of definitions.values()) {
+        const worker = new QueueWorker(boss, database, registered, pollMs, logger, options.onAttempt);
+        const { definition } = registered;
         workers.set(definition.name, worker);
         worker.start();
       }
@@ -167,7 +203,9 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
     },
 
     async send(tx, name, data, sendOptions = {}) {
-      if (!definitions.has(name)) throw new Error(`unknown job ${name}`);
+      const registered = definitions.get(name);
+      if (!registered) throw new Error(`unknown job ${name}`);
+      if (!registered.payload.Check(data)) throw new Error(`job ${name}: invalid payload ${JSON.stringify(data)}: ${payloadProblems(registered, data)}`);
       return boss.send(name, data, {
         ...(sendOptions.startAfter !== undefined ? { startAfter: sendOptions.startAfter } : {}),
         ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
@@ -177,6 +215,14 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
 
     notify(name) {
       workers.get(name)?.wake();
+    },
+
+    async isLive(name, match) {
+      const { rows } = await database.sql.executeSql(
+        "select 1 from pgboss.job where name = $1 and state in ('created', 'retry', 'active') and data @> $2::jsonb limit 1",
+        [name, JSON.stringify(match)],
+      );
+      return rows.length > 0;
     },
 
     async depths() {
@@ -205,7 +251,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
   return queue;
 }
 
-function attemptSeconds(definition: JobDefinition<any>): number {
+function attemptSeconds(definition: JobDefinition<TSchema>): number {
   return definition.expireInSeconds ?? DEFAULT_ATTEMPT_SECONDS;
 }
 
@@ -229,18 +275,22 @@ class QueueWorker {
   /** Successes waiting to be recorded together (see complete()). */
   private completing: { ids: string[]; recorded: Promise<void> } | null = null;
   private readonly boss: PgBoss;
-  private readonly definition: JobDefinition<any>;
+  private readonly database: Database;
+  private readonly registered: Registered;
+  private readonly definition: JobDefinition<TSchema>;
   private readonly pollMs: number;
-  private readonly log: (msg: string, err?: unknown) => void;
+  private readonly logger: Logger;
   private readonly onAttempt: JobQueueOptions['onAttempt'];
 
-  constructor(boss: PgBoss, definition: JobDefinition<any>, pollMs: number, log: (msg: string, err?: unknown) => void, onAttempt?: JobQueueOptions['onAttempt']) {
+  constructor(boss: PgBoss, database: Database, registered: Registered, pollMs: number, logger: Logger, onAttempt?: JobQueueOptions['onAttempt']) {
     this.onAttempt = onAttempt;
     this.boss = boss;
-    this.definition = definition;
+    this.database = database;
+    this.registered = registered;
+    this.definition = registered.definition;
     this.pollMs = pollMs;
-    this.log = log;
-    this.concurrency = Math.max(1, Math.floor(definition.concurrency ?? 1));
+    this.logger = logger.child({ job: registered.definition.name });
+    this.concurrency = Math.max(1, Math.floor(registered.definition.concurrency ?? 1));
   }
 
   start(): void {
@@ -282,7 +332,7 @@ class QueueWorker {
           this.backlog = fetched === free;
           for (const job of jobs) this.begin(job as unknown as FetchedJob);
         } catch (error) {
-          this.log(`job queue ${this.definition.name}: fetch failed`, error);
+          this.logger.error({ err: error }, 'job fetch failed');
         }
       }
       if (this.stopping) break;
@@ -333,14 +383,38 @@ class QueueWorker {
     return this.completing.recorded;
   }
 
+  /**
+   * A payload that does not match the schema (a job sent by an older or broken version, or edited by hand)
+   * would fail the same way on every retry: it fails at once, with pg-boss's own bookkeeping (its retry limit
+   * is lowered to the attempts made, so the fail is final).
+   */
+  private async refuse(job: FetchedJob, log: Logger, data: unknown): Promise<void> {
+    const problems = payloadProblems(this.registered, data);
+    log.error({ payload: data, problems }, 'job payload does not match its schema; failed without retry');
+    try {
+      await this.database.sql.executeSql(
+        "update pgboss.job set retry_limit = retry_count where name = $1 and id = $2 and state = 'active'",
+        [this.definition.name, job.id],
+      );
+      await this.boss.fail(this.definition.name, job.id, { message: `invalid payload: ${problems}` });
+    } catch (error) {
+      log.error({ err: error }, 'could not record the refusal of an invalid payload');
+    }
+  }
+
   private async attempt(job: FetchedJob): Promise<void> {
     const { name } = this.definition;
+    const log = this.logger.child({ jobId: job.id });
+    // pg-boss's cron stores no payload for scheduled jobs; their schema is an empty object.
+    const data = job.data ?? {};
+    if (!this.registered.payload.Check(data)) return this.refuse(job, log, data);
     let outcome: { ok: true } | { ok: false; error: unknown };
     try {
-      await withinSeconds(this.definition.handler(job.data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit }), attemptSeconds(this.definition));
+      await withinSeconds(this.definition.handler(data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit, log }), attemptSeconds(this.definition));
       outcome = { ok: true };
     } catch (error) {
       outcome = { ok: false, error };
+      log.warn({ err: error, payload: data, attempt: job.retryCount + 1, attempts: job.retryLimit + 1 }, 'job attempt failed');
     }
     if (job.startAfter) this.onAttempt?.(name, outcome.ok ? 'completed' : 'failed', Math.max(0, Date.now() - new Date(job.startAfter).getTime()) / 1000);
     try {
@@ -348,7 +422,7 @@ class QueueWorker {
       else await this.boss.fail(name, job.id, { message: errorText(outcome.error) });
     } catch (error) {
       // The job stays active; its lease (or pg-boss's expiry) puts it back and it runs again.
-      this.log(`job ${name} ${job.id}: could not record its outcome`, error);
+      log.error({ err: error }, 'could not record the job outcome');
     }
   }
 }

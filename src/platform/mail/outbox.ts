@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
+import { Type } from 'typebox';
 import type { Db, Tx } from '../db/client.ts';
 import { mailOutbox } from '../db/schema/index.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
 import type { MailTransport } from './transport.ts';
 
 export type OutgoingMail = {
@@ -20,6 +21,7 @@ export type OutgoingMail = {
 };
 
 export const MAIL_DELIVER_JOB = 'mail.deliver';
+export const MailDeliveryPayload = Type.Object({ mailId: Type.Integer({ minimum: 1 }) });
 
 export type Outbox = {
   /** Inserts the mail and its delivery job inside `tx`: both commit with the state change, or neither does. */
@@ -63,10 +65,13 @@ const RETRY_LIMIT = 8;
  */
 const DELIVERY_CONCURRENCY = 16;
 
+export type MailDeliveryDeps = { db: Db; blobs: BlobStore; resolveTransport: TransportResolver; onOutcome?: (outcome: 'sent' | 'failed') => void };
+
 /** The delivery job: sends one outbox row; a refusal throws so pg-boss retries it with backoff. */
-export function defineMailDelivery(deps: { db: Db; jobs: JobQueue; blobs: BlobStore; resolveTransport: TransportResolver; log: (msg: string) => void; onOutcome?: (outcome: 'sent' | 'failed') => void }) {
-  deps.jobs.define<{ mailId: number }>({
+export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof MailDeliveryPayload> {
+  return {
     name: MAIL_DELIVER_JOB,
+    payload: MailDeliveryPayload,
     retryLimit: RETRY_LIMIT,
     retryDelay: 2,
     retryBackoff: true,
@@ -90,12 +95,11 @@ export function defineMailDelivery(deps: { db: Db; jobs: JobQueue; blobs: BlobSt
           lastError: String((error as Error).message ?? error).slice(0, 1000),
           status: isLastAttempt ? 'FAILED' : 'PENDING',
         }).where(eq(mailOutbox.id, mailId));
-        deps.log(`mail ${mailId} to ${mail.toAddress} failed (attempt ${meta.retryCount + 1}): ${(error as Error).message}`);
         deps.onOutcome?.('failed');
         throw error;
       }
       await deps.db.update(mailOutbox).set({ status: 'SENT', sentAt: new Date(), attempts: sql`${mailOutbox.attempts} + 1`, lastError: null }).where(eq(mailOutbox.id, mailId));
       deps.onOutcome?.('sent');
     },
-  });
+  };
 }

@@ -1,0 +1,34 @@
+import type { TSchema } from 'typebox';
+import type { JobDefinition } from './platform/jobs/queue.ts';
+import type { Platform } from './platform/platform.ts';
+import { mailDeliveryJob } from './platform/mail/outbox.ts';
+import { sealJob, sealWatchdogJob, type SealJobDeps } from './modules/signing/seal-job.ts';
+import { reminderSweepJob } from './modules/reminders/reminders.jobs.ts';
+import type { ReminderService } from './modules/reminders/reminders.service.ts';
+
+/** What the modules' job handlers call into; the platform's adapters come from `platform`. */
+export type JobModules = { sealing: SealJobDeps; reminders: ReminderService };
+
+/**
+ * Every durable job the service runs, each with its payload schema, retry policy and handler. A name here is
+ * stored in pg-boss's tables: renaming one strands the jobs already queued under the old name.
+ */
+export function jobDefinitions(platform: Platform, modules: JobModules): JobDefinition<TSchema>[] {
+  return [
+    mailDeliveryJob({
+      db: platform.db,
+      blobs: platform.blobs,
+      // Organization-specific routing is resolved by the organizations module once configured.
+      resolveTransport: async () => ({ transport: platform.mailTransport, from: platform.config.mailFrom }),
+      onOutcome: (outcome) => platform.metrics.mails.labels(outcome).inc(),
+    }),
+    sealJob(modules.sealing),
+    sealWatchdogJob(modules.sealing),
+    reminderSweepJob(modules.reminders),
+  ];
+}
+
+/** Registers every job with the queue; before `platform.jobs.start()`. */
+export function defineJobs(platform: Platform, modules: JobModules): void {
+  for (const definition of jobDefinitions(platform, modules)) platform.jobs.define(definition);
+}
