@@ -15,6 +15,14 @@ export type CadesSignatureInput = {
   timestamp?: (signatureValue: Uint8Array) => Promise<Uint8Array>;
 };
 
+/** Returns an RFC 3161 TimeStampToken (DER ContentInfo) over the given bytes. */
+export type Timestamper = (data: Uint8Array) => Promise<Uint8Array>;
+
+const OID_EC_PUBLIC_KEY = '1.2.840.10045.2.1';
+const OID_RSA_ENCRYPTION = '1.2.840.113549.1.1.1';
+const OID_ECDSA_WITH_SHA256 = '1.2.840.10045.4.3.2';
+const OID_SHA256_WITH_RSA = '1.2.840.113549.1.1.11';
+
 /**
  * A detached CMS SignedData as ETSI EN 319 122-1 (CAdES baseline B) and PAdES want it: signed attributes
  * content-type, message-digest and signing-certificate-v2 only. No signing-time attribute: PAdES baseline
@@ -22,28 +30,70 @@ export type CadesSignatureInput = {
  * signature time-stamp.
  */
 export async function createCadesSignature(input: CadesSignatureInput): Promise<Uint8Array> {
+  const signedAttributes = cadesSignedAttributes(input.documentDigest, input.certificateDer);
+  const signatureValue = await signWithKey(input.privateKey, signedAttributes);
+  return assembleCadesSignature({ ...input, signedAttributes, signatureValue, timestamp: input.timestamp });
+}
+
+/**
+ * The DER of the signed attributes (a SET): the bytes a signer's key signs. A remote signer that signs a
+ * hash is sent SHA-256 of these.
+ */
+export function cadesSignedAttributes(documentDigest: Uint8Array, certificateDer: Uint8Array): Uint8Array {
+  const certificate = parsedCertificate(certificateDer);
+  const attributes = new pkijs.SignedAndUnsignedAttributes({
+    type: 0,
+    attributes: [
+      new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
+      new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: documentDigest })] }),
+      signingCertificateV2(certificate, certificateDer),
+    ],
+  });
+  // Inside SignerInfo the attributes are tagged [0]; what is signed is the same content tagged as a SET (RFC 5652 5.4).
+  const der = new Uint8Array(attributes.toSchema().toBER(false));
+  der[0] = 0x31;
+  return der;
+}
+
+/**
+ * Signs the signed attributes with a local key: ECDSA (as the DER Ecdsa-Sig-Value CMS wants) or RSA
+ * PKCS#1 v1.5, both over SHA-256.
+ */
+export async function signWithKey(privateKey: webcrypto.CryptoKey, signedAttributes: Uint8Array): Promise<Uint8Array> {
+  const algorithm = privateKey.algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: privateKey.algorithm.name };
+  const signature = await globalThis.crypto.subtle.sign(algorithm, privateKey, signedAttributes);
+  return new Uint8Array(privateKey.algorithm.name === 'ECDSA' ? pkijs.createCMSECDSASignature(signature) : signature);
+}
+
+/**
+ * The CMS ContentInfo around signed attributes and their signature value (DER Ecdsa-Sig-Value or RSA
+ * PKCS#1 v1.5 bytes), wherever that value was made. The signer is named by issuer and serial number:
+ * poppler's NSS cannot resolve a subject key identifier.
+ */
+export async function assembleCadesSignature(input: {
+  signedAttributes: Uint8Array;
+  signatureValue: Uint8Array;
+  certificateDer: Uint8Array;
+  chainDer: Uint8Array[];
+  timestamp?: Timestamper;
+}): Promise<Uint8Array> {
   const certificate = parsedCertificate(input.certificateDer);
+  const parsedAttributes = asn1js.fromBER(input.signedAttributes);
+  if (parsedAttributes.offset === -1) throw new Error('The signed attributes are not valid DER');
+  const sha256 = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256, algorithmParams: new asn1js.Null() });
   const signerInfo = new pkijs.SignerInfo({
     version: 1,
     sid: new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }),
+    digestAlgorithm: sha256(),
     signedAttrs: new pkijs.SignedAndUnsignedAttributes({
       type: 0,
-      attributes: [
-        new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
-        new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: input.documentDigest })] }),
-        signingCertificateV2(certificate, input.certificateDer),
-      ],
+      attributes: (parsedAttributes.result as asn1js.Set).valueBlock.value.map((element) => new pkijs.Attribute({ schema: element })),
     }),
+    signatureAlgorithm: signatureAlgorithm(certificate),
+    signature: new asn1js.OctetString({ valueHex: input.signatureValue }),
   });
-  const signedData = new pkijs.SignedData({
-    version: 1,
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
-    signerInfos: [signerInfo],
-    certificates: [certificate, ...input.chainDer.map(parsedCertificate)],
-  });
-  await signedData.sign(input.privateKey, 0, 'SHA-256', undefined, cryptoEngine);
   if (input.timestamp) {
-    const token = await input.timestamp(signerInfo.signature.valueBlock.valueHexView);
+    const token = await input.timestamp(input.signatureValue);
     const parsed = asn1js.fromBER(token);
     if (parsed.offset === -1) throw new Error('The time-stamp token is not valid DER');
     signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
@@ -51,10 +101,24 @@ export async function createCadesSignature(input: CadesSignatureInput): Promise<
       attributes: [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [parsed.result] })],
     });
   }
+  const signedData = new pkijs.SignedData({
+    version: 1,
+    digestAlgorithms: [sha256()],
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
+    signerInfos: [signerInfo],
+    certificates: [certificate, ...input.chainDer.map(parsedCertificate)],
+  });
   const contentInfo = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
   return new Uint8Array(contentInfo.toSchema().toBER(false));
 }
 
+/** The signature algorithm the certificate's key implies: ecdsa-with-SHA256 or sha256WithRSAEncryption, without parameters as pkijs wrote them before. */
+function signatureAlgorithm(certificate: pkijs.Certificate): pkijs.AlgorithmIdentifier {
+  const keyAlgorithm = certificate.subjectPublicKeyInfo.algorithm.algorithmId;
+  if (keyAlgorithm === OID_EC_PUBLIC_KEY) return new pkijs.AlgorithmIdentifier({ algorithmId: OID_ECDSA_WITH_SHA256 });
+  if (keyAlgorithm === OID_RSA_ENCRYPTION) return new pkijs.AlgorithmIdentifier({ algorithmId: OID_SHA256_WITH_RSA });
+  throw new Error(`Signing certificates with key algorithm ${keyAlgorithm} are not supported`);
+}
 /** Parsing the certificates was half the cost of a signature; the seal identity's DER arrays live long. */
 const parsed = new WeakMap<Uint8Array, pkijs.Certificate>();
 

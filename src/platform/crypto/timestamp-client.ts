@@ -5,6 +5,11 @@ import { OID, cryptoEngine } from './certificates.ts';
 
 const TIMEOUT_MS = 30_000;
 
+/** The TSA at `url` as a Timestamper: built once at start and handed to every signature that wants B-T. */
+export function createTimestampClient(url: string, options: { timeoutMs?: number } = {}): (data: Uint8Array) => Promise<Uint8Array> {
+  return (data) => requestTimestamp(url, data, options);
+}
+
 /**
  * Asks an RFC 3161 time-stamp authority for a token over SHA-256(data) and returns the TimeStampToken
  * (DER ContentInfo). The answer is checked before it is embedded anywhere: status granted, the same

@@ -1,0 +1,253 @@
+import { PdfArray, PdfBool, PdfDict, PdfName, PdfNull, PdfNumber, PdfRef, PdfStream, PdfString } from '@libpdf/core';
+import type { PDF, PdfObject } from '@libpdf/core';
+
+/** The signature's field and the entries of its signature dictionary. */
+export type SignatureField = {
+  /** Base of the field name; taken names get a number appended (PlatformSeal2). */
+  name: string;
+  signerName?: string;
+  reason?: string;
+  location?: string;
+  contactInfo?: string;
+};
+
+/** Print + Locked: an invisible widget that belongs to the printed page and cannot be edited away. */
+const WIDGET_FLAGS = 132;
+/** SigFlags SignaturesExist | AppendOnly: tells editors to save incrementally from now on. */
+const SIG_FLAGS = 3;
+/** Ten digits per ByteRange number: room for any offset below 10 GB, patched in place and padded by spaces. */
+const BYTE_RANGE_PLACEHOLDER = '[0 0000000000 0000000000 0000000000]';
+
+export type Update = { bytes: Uint8Array; contentsStart: number; contentsEnd: number };
+
+/**
+ * The incremental update: signature dictionary, signature field (merged with its invisible widget), the
+ * objects that now point at them (form, first page, or the arrays they hold), a cross-reference section
+ * in the original's style and the trailer. ByteRange is final; Contents is a zero-filled hex string whose
+ * position (relative to the update) is returned.
+ */
+export function buildSignatureUpdate(pdf: Uint8Array, doc: PDF, field: SignatureField, reserve: number, signingTime: Date): Update {
+  const resolve = (ref: PdfRef) => doc.getObject(ref);
+  const trailer = doc.context.info.trailer;
+  const rootRef = trailer.getRef('Root');
+  const catalog = rootRef ? doc.getObject(rootRef) : null;
+  if (!rootRef || !(catalog instanceof PdfDict)) throw new Error('The PDF has no document catalog');
+  const firstPage = doc.getPage(0);
+  if (!firstPage) throw new Error('A PDF without pages cannot be signed');
+
+  const changed = new Map<PdfRef, PdfObject>();
+  const signatureRef = doc.register(new PdfDict());
+  const acroFormValue = catalog.get('AcroForm');
+  const acroForm = catalog.getDict('AcroForm', resolve) ?? new PdfDict();
+  const fieldsValue = acroForm.get('Fields');
+  const fields = acroForm.getArray('Fields', resolve) ?? new PdfArray();
+  const widget = PdfDict.of({
+    Type: PdfName.of('Annot'),
+    Subtype: PdfName.of('Widget'),
+    FT: PdfName.of('Sig'),
+    T: PdfString.fromString(uniqueFieldName(fields, resolve, field.name)),
+    V: signatureRef,
+    F: PdfNumber.of(WIDGET_FLAGS),
+    Rect: PdfArray.of(...[0, 0, 0, 0].map((n) => PdfNumber.of(n))),
+    P: firstPage.ref,
+  });
+  const widgetRef = doc.register(widget);
+  changed.set(widgetRef, widget);
+
+  fields.push(widgetRef);
+  if (fieldsValue instanceof PdfRef) changed.set(fieldsValue, fields);
+  else acroForm.set('Fields', fields);
+  acroForm.set('SigFlags', PdfNumber.of(SIG_FLAGS));
+  if (acroFormValue instanceof PdfRef) changed.set(acroFormValue, acroForm);
+  else {
+    catalog.set('AcroForm', acroForm);
+    changed.set(rootRef, catalog);
+  }
+  const annotsValue = firstPage.dict.get('Annots');
+  const annots = firstPage.dict.getArray('Annots', resolve) ?? new PdfArray();
+  annots.push(widgetRef);
+  if (annotsValue instanceof PdfRef) changed.set(annotsValue, annots);
+  else {
+    firstPage.dict.set('Annots', annots);
+    changed.set(firstPage.ref, firstPage.dict);
+  }
+
+  const writer = new UpdateWriter(pdf.length, pdf[pdf.length - 1] !== 0x0a && pdf[pdf.length - 1] !== 0x0d);
+  const offsets = new Map<number, { offset: number; generation: number }>();
+  offsets.set(signatureRef.objectNumber, { offset: writer.position, generation: signatureRef.generation });
+  writer.text(`${signatureRef.objectNumber} ${signatureRef.generation} obj\n<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange `);
+  const byteRangeAt = writer.length;
+  writer.text(`${BYTE_RANGE_PLACEHOLDER} /Contents `);
+  const contentsStart = writer.length;
+  writer.text(`<${'0'.repeat(reserve * 2)}>`);
+  const contentsEnd = writer.length;
+  writer.text(` /M ${hexString(PdfString.fromString(pdfDate(signingTime)))}`);
+  const text: [string, string | undefined][] = [
+    ['Name', field.signerName], ['Reason', field.reason], ['Location', field.location], ['ContactInfo', field.contactInfo],
+  ];
+  for (const [key, value] of text) if (value) writer.text(` /${key} ${hexString(PdfString.fromString(value))}`);
+  writer.text(' >>\nendobj\n');
+
+  for (const [ref, obj] of changed) {
+    offsets.set(ref.objectNumber, { offset: writer.position, generation: ref.generation });
+    writer.text(`${ref.objectNumber} ${ref.generation} obj\n${serialize(obj)}\nendobj\n`);
+  }
+
+  const previous = findStartXref(pdf);
+  const usesXrefStream = !startsWith(pdf, previous, 'xref');
+  const size = Math.max(trailer.getNumber('Size')?.value ?? 0, ...[...offsets.keys()].map((n) => n + 1));
+  const trailerEntries = [`/Root ${serialize(rootRef)}`, `/Prev ${previous}`];
+  const info = trailer.get('Info');
+  if (info instanceof PdfRef) trailerEntries.push(`/Info ${serialize(info)}`);
+  const id = trailer.get('ID');
+  if (id instanceof PdfArray) trailerEntries.push(`/ID ${serialize(id)}`);
+  const xrefAt = writer.position;
+  if (usesXrefStream) writeXrefStream(writer, offsets, size, xrefAt, trailerEntries);
+  else writeXrefTable(writer, offsets, size, trailerEntries);
+  writer.text(`startxref\n${xrefAt}\n%%EOF\n`);
+
+  const bytes = writer.toBytes();
+  const total = pdf.length + bytes.length;
+  const byteRange = [0, pdf.length + contentsStart, pdf.length + contentsEnd, total - (pdf.length + contentsEnd)];
+  bytes.set(Buffer.from(`[${byteRange.join(' ')}`.padEnd(BYTE_RANGE_PLACEHOLDER.length - 1, ' ') + ']', 'latin1'), byteRangeAt);
+  return { bytes, contentsStart, contentsEnd };
+}
+
+function writeXrefTable(writer: UpdateWriter, offsets: Map<number, { offset: number; generation: number }>, size: number, trailer: string[]): void {
+  writer.text('xref\n');
+  for (const run of consecutiveRuns([...offsets.keys()])) {
+    writer.text(`${run[0]} ${run.length}\n`);
+    for (const objectNumber of run) {
+      const { offset, generation } = offsets.get(objectNumber) as { offset: number; generation: number };
+      writer.text(`${String(offset).padStart(10, '0')} ${String(generation).padStart(5, '0')} n \n`);
+    }
+  }
+  writer.text(`trailer\n<< /Size ${size} ${trailer.join(' ')} >>\n`);
+}
+
+/** A PDF 1.5 cross-reference stream (when the original uses them), uncompressed, with fields 1, 4 and 2 bytes wide. */
+function writeXrefStream(
+  writer: UpdateWriter, offsets: Map<number, { offset: number; generation: number }>, size: number, at: number, trailer: string[],
+): void {
+  const own = size;
+  const entries = new Map(offsets).set(own, { offset: at, generation: 0 });
+  const runs = consecutiveRuns([...entries.keys()]);
+  const data = Buffer.alloc(entries.size * 7);
+  let i = 0;
+  for (const run of runs) {
+    for (const objectNumber of run) {
+      const { offset, generation } = entries.get(objectNumber) as { offset: number; generation: number };
+      data.writeUInt8(1, i);
+      data.writeUInt32BE(offset, i + 1);
+      data.writeUInt16BE(generation, i + 5);
+      i += 7;
+    }
+  }
+  const index = runs.map((run) => `${run[0]} ${run.length}`).join(' ');
+  writer.text(`${own} 0 obj\n<< /Type /XRef /Size ${own + 1} /W [1 4 2] /Index [${index}] ${trailer.join(' ')} /Length ${data.length} >>\nstream\n`);
+  writer.bytes(data);
+  writer.text('\nendstream\nendobj\n');
+}
+
+function consecutiveRuns(numbers: number[]): number[][] {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const runs: number[][] = [];
+  for (const n of sorted) {
+    const last = runs.at(-1);
+    if (last && last[last.length - 1] === n - 1) last.push(n);
+    else runs.push([n]);
+  }
+  return runs;
+}
+
+/** Collects the update; `position` is the absolute file offset (the update goes after `base` original bytes). */
+class UpdateWriter {
+  private readonly chunks: Buffer[] = [];
+  private readonly base: number;
+  length = 0;
+  constructor(base: number, needsNewline: boolean) {
+    this.base = base;
+    if (needsNewline) this.text('\n');
+  }
+  get position(): number {
+    return this.base + this.length;
+  }
+  text(value: string): void {
+    this.bytes(Buffer.from(value, 'latin1'));
+  }
+  bytes(value: Buffer): void {
+    this.chunks.push(value);
+    this.length += value.length;
+  }
+  toBytes(): Uint8Array {
+    return new Uint8Array(Buffer.concat(this.chunks, this.length));
+  }
+}
+
+/** PDF syntax for the objects a page, catalog or form holds (streams are always indirect, so never inline here). */
+function serialize(obj: PdfObject): string {
+  if (obj instanceof PdfRef) return `${obj.objectNumber} ${obj.generation} R`;
+  if (obj instanceof PdfName) return `/${escapeName(obj.value)}`;
+  if (obj instanceof PdfNumber) return formatNumber(obj.value);
+  if (obj instanceof PdfString) return hexString(obj);
+  if (obj instanceof PdfBool) return obj.value ? 'true' : 'false';
+  if (obj instanceof PdfNull) return 'null';
+  if (obj instanceof PdfArray) return `[${obj.toArray().map(serialize).join(' ')}]`;
+  if (obj instanceof PdfStream) throw new Error('A stream cannot be written inline');
+  if (obj instanceof PdfDict) return `<<${[...obj].map(([key, value]) => ` /${escapeName(key.value)} ${serialize(value)}`).join('')} >>`;
+  throw new Error(`Cannot serialize PDF object of type ${(obj as { type?: string }).type ?? typeof obj}`);
+}
+
+function hexString(value: PdfString): string {
+  return `<${Buffer.from(value.bytes).toString('hex')}>`;
+}
+
+function formatNumber(value: number): string {
+  if (Number.isInteger(value)) return String(value);
+  return value.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/** Names are UTF-8 with delimiters, '#', whitespace and non-ASCII bytes written as #xx (PDF 32000 7.3.5). */
+function escapeName(name: string): string {
+  let result = '';
+  for (const byte of Buffer.from(name, 'utf8')) {
+    const delimiter = '()<>[]{}/%#'.includes(String.fromCharCode(byte));
+    result += byte < 0x21 || byte > 0x7e || delimiter ? `#${byte.toString(16).padStart(2, '0')}` : String.fromCharCode(byte);
+  }
+  return result;
+}
+
+/** The offset after the last `startxref` keyword: where the newest cross-reference section starts. */
+function findStartXref(pdf: Uint8Array): number {
+  const buffer = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  const at = buffer.lastIndexOf('startxref', undefined, 'latin1');
+  if (at === -1) throw new Error('The PDF has no startxref');
+  const match = /^startxref\s+(\d+)/.exec(buffer.subarray(at, at + 40).toString('latin1'));
+  if (!match) throw new Error('The PDF has an unreadable startxref');
+  return Number(match[1]);
+}
+
+function startsWith(pdf: Uint8Array, offset: number, keyword: string): boolean {
+  let at = offset;
+  while (at < pdf.length && (pdf[at] === 0x20 || pdf[at] === 0x0a || pdf[at] === 0x0d || pdf[at] === 0x09)) at++;
+  return Buffer.from(pdf.buffer, pdf.byteOffset + at, Math.min(keyword.length, pdf.length - at)).toString('latin1') === keyword;
+}
+
+function uniqueFieldName(fields: PdfArray, resolve: (ref: PdfRef) => PdfObject | null, base: string): string {
+  const taken = new Set<string>();
+  for (const item of fields) {
+    const field = item instanceof PdfRef ? resolve(item) : item;
+    if (field instanceof PdfDict) {
+      const name = field.getString('T', resolve);
+      if (name) taken.add(name.asString());
+    }
+  }
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
+  return name;
+}
+
+function pdfDate(date: Date): string {
+  const iso = date.toISOString();
+  return `D:${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
+}
