@@ -125,7 +125,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const documents = createDocumentService({
     db: platform.db, blobs: platform.blobs, uploadLimitBytes: UPLOAD_LIMIT_BYTES, converter: wordConverter, thumbnails, uploadsPerMinute: config.uploadsPerMinute,
   });
-  const verifier = createVerifyService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir });
+  const verifier = createVerifyService({ db: platform.db, blobs: platform.blobs, seal: platform.seal });
   const cloudImport = createCloudImportService({ outbound: platform.outbound, blobs: platform.blobs, allowedHosts: config.cloudImportAllowedHosts });
   const comments = createCommentService({ db: platform.db, log: platform.log });
   const folders = createFolderService({ db: platform.db });
@@ -133,7 +133,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const fields = createFieldService({ db: platform.db });
   // Readers of a COMPLETED workflow wait here for its seal; the seal job wakes them.
   const seals = createSealWaiter({ db: platform.db, waitSeconds: config.sealWaitSeconds });
-  const history = createHistoryService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir, seals });
+  const history = createHistoryService({ db: platform.db, blobs: platform.blobs, seal: platform.seal, seals });
   // Signing links: one key in DATA_DIR, shared by commence, guest access, the ceremony and the completion mails.
   const signingCodes = createSigningCodes(loadSigningCodeKey(config.dataDir));
   const routing = { outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes };
@@ -143,8 +143,8 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const declines = createDeclineService({ db: platform.db, outbox: platform.outbox });
   const delegations = createDelegateService({ db: platform.db, routing });
   const ceremony = createCeremonyService({ db: platform.db, jobs: platform.jobs, outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes });
-  const sealing: SealJobDeps = { db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, dataDir: config.dataDir, tsaUrl: config.tsaUrl, log: platform.log, seals, testDelayMs: config.sealTestDelayMs, onOutcome: (outcome) => platform.metrics.seals.labels(outcome).inc() };
-  const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, dataDir: config.dataDir, tsaUrl: config.tsaUrl, seals });
+  const sealing: SealJobDeps = { db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, seal: platform.seal, log: platform.log, seals, testDelayMs: config.sealTestDelayMs, onOutcome: (outcome) => platform.metrics.seals.labels(outcome).inc() };
+  const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, seal: platform.seal, seals });
   const reminders = createReminderService({ db: platform.db, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, log: platform.log });
   // Every job (job-registry.ts), defined before platform.jobs.start() below.
   defineJobs(platform, { sealing, reminders });
@@ -195,6 +195,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
       await app.close();
       await thumbnails.close();
       await platform.jobs.stop();
+      platform.mailRouting.close();
       platform.mailTransport.close();
       await platform.database.close();
     },

@@ -19,6 +19,7 @@ export type Config = {
   tsaUrl: string | undefined;
   /** Optional HMAC secret for access tokens; otherwise one is generated once into DATA_DIR. */
   jwtSecret: string | undefined;
+  secretsKey: string | undefined;
   /** Where LibreOffice lives; `soffice` on PATH by default. */
   sofficePath: string;
   /** PATH as the service got it: the one variable LibreOffice inherits (it gets no secrets). */
@@ -73,6 +74,7 @@ export const EnvSchema = Type.Object({
   SIGNUP_ENABLED: Type.Boolean({ default: true, description: 'whether POST /auth/v1/signup is open' }),
   TSA_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'an RFC 3161 time-stamp authority for the seals' })),
   JWT_SECRET: Type.Optional(Type.String({ description: 'HMAC secret for access tokens; unset: generated once into DATA_DIR' })),
+  SECRETS_KEY: Type.Optional(Type.String({ description: 'base64 AES-256 keys, comma-separated, the first encrypting: encrypt stored credentials (organization mail settings, CSC tokens); unset: generated once into DATA_DIR/keys' })),
   SOFFICE_PATH: Type.String({ default: 'soffice', description: 'LibreOffice binary that converts Word files' }),
   PATH: Type.String({ default: '/usr/local/bin:/usr/bin:/bin', description: 'the search path LibreOffice inherits' }),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)), { default: 'info', description: 'pino log level' }),
@@ -191,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signupEnabled: values.SIGNUP_ENABLED,
     tsaUrl: values.TSA_URL,
     jwtSecret: values.JWT_SECRET,
+    secretsKey: values.SECRETS_KEY,
     sofficePath: values.SOFFICE_PATH,
     conversionSearchPath: values.PATH,
     logLevel: values.LOG_LEVEL,

@@ -18,8 +18,7 @@ export function jobDefinitions(platform: Platform, modules: JobModules): JobDefi
     mailDeliveryJob({
       db: platform.db,
       blobs: platform.blobs,
-      // Organization-specific routing is resolved by the organizations module once configured.
-      resolveTransport: async () => ({ transport: platform.mailTransport, from: platform.config.mailFrom }),
+      resolveTransport: platform.mailRouting.resolve,
       onOutcome: (outcome) => platform.metrics.mails.labels(outcome).inc(),
     }),
     sealJob(modules.sealing),

@@ -8,6 +8,9 @@ import { createFsBlobStore } from './storage/fs-blob-store.ts';
 import { createS3BlobStore } from './storage/s3-blob-store.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { createOutbound, type Outbound } from './outbound/outbound.ts';
+import { createPlatformSeal, type PlatformSeal } from './signing/platform-seal.ts';
+import { createSecretBox, loadSecretsKeys, type SecretBox } from './crypto/secrets.ts';
+import { createMailRouting, type MailRouting } from './mail/transport-resolver.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createTokenSigner, loadTokenSecret, type TokenSigner } from './auth/jwt.ts';
 import { createLogger, logTo, type Log, type Logger } from './logger.ts';
@@ -21,8 +24,14 @@ export type Platform = {
   outbox: Outbox;
   blobs: BlobStore;
   tokens: TokenSigner;
+  /** The platform's seal identity (renewed before expiry) and TSA client, for sealing, verifying and reports. */
+  seal: PlatformSeal;
   /** The platform's own mail transport (SMTP_URL, or .eml files). */
   mailTransport: MailTransport;
+  /** Picks each mail's transport: its organization's own SMTP server, or mailTransport. */
+  mailRouting: MailRouting;
+  /** Encrypts stored credentials under SECRETS_KEY. */
+  secrets: SecretBox;
   /** Requests to addresses users and partners supply (cloud import, webhooks, revocation checks), under the SSRF rules. */
   outbound: Outbound;
   /** Prometheus instruments, rendered by GET /metrics. */
@@ -56,6 +65,8 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     ? createS3BlobStore({ ...config.s3, ...(overrides.s3Credentials ? { credentials: overrides.s3Credentials } : {}) }, path.join(config.dataDir, 'blobs', 'tmp'))
     : createFsBlobStore(path.join(config.dataDir, 'blobs'));
   const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : createFileTransport(path.join(config.dataDir, 'outbox'), (line) => log(line));
+  const secrets = createSecretBox(loadSecretsKeys(config.dataDir, config.secretsKey));
+  const mailRouting = createMailRouting({ db: database.db, secrets, platform: { transport: mailTransport, from: config.mailFrom }, log });
   return {
     config,
     database,
@@ -64,7 +75,10 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     outbox: createOutbox(jobs),
     blobs,
     tokens: createTokenSigner(loadTokenSecret(config.dataDir, config.jwtSecret)),
+    seal: createPlatformSeal({ dataDir: config.dataDir, tsaUrl: config.tsaUrl }),
     mailTransport,
+    mailRouting,
+    secrets,
     outbound: overrides.outbound ?? createOutbound({ allowPrivate: config.outboundAllowPrivate }),
     metrics,
     logger,

@@ -120,7 +120,7 @@ describe('a seal that does not land in time', () => {
       // Sealed as another instance would: same database and files, but not through this instance's waiter.
       const otherInstance: SealJobDeps = {
         db: slow.platform.db, jobs: slow.platform.jobs, blobs: slow.platform.blobs, outbox: slow.platform.outbox,
-        codes: createSigningCodes(loadSigningCodeKey(slow.config.dataDir)), publicUrl: slow.config.publicUrl, dataDir: slow.config.dataDir, log: () => {},
+        codes: createSigningCodes(loadSigningCodeKey(slow.config.dataDir)), publicUrl: slow.config.publicUrl, seal: slow.platform.seal, log: () => {},
       };
       await sealWorkflow(otherInstance, workflow.id);
       const sealedAt = Date.now();

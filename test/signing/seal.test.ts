@@ -63,7 +63,7 @@ async function elapseBackoff(app: TestApp, workflowId: number, options: { last?:
 function sealDeps(app: TestApp): SealJobDeps {
   return {
     db: app.platform.db, jobs: app.platform.jobs, blobs: app.platform.blobs, outbox: app.platform.outbox,
-    codes: createSigningCodes(loadSigningCodeKey(app.config.dataDir)), publicUrl: app.config.publicUrl, dataDir: app.config.dataDir, log: () => {},
+    codes: createSigningCodes(loadSigningCodeKey(app.config.dataDir)), publicUrl: app.config.publicUrl, seal: app.platform.seal, log: () => {},
   };
 }
 

@@ -5,8 +5,8 @@ import type { Caller } from '../../http/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { documents } from '../../platform/db/schema/index.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
-import { loadSealIdentity } from '../../platform/crypto/seal-identity.ts';
-import { sealPdf } from '../../platform/pdf/seal-pdf.ts';
+import { appendSignature } from '../../platform/signing/append-signature.ts';
+import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from '../history/envelope-record.ts';
 import { listWorkflowDocuments, type DocumentRow } from '../history/history.repo.ts';
 import { recordSeenBy, type HistoryViewer } from '../history/history.service.ts';
@@ -18,7 +18,7 @@ export type DownloadOption = 'downloadDocument' | 'downloadAll' | 'downloadCoc';
 export type DownloadFile = { bytes: Uint8Array; contentType: string; filename: string };
 export type DownloadService = ReturnType<typeof createDownloadService>;
 
-export function createDownloadService(deps: { db: Db; blobs: BlobStore; dataDir: string; tsaUrl?: string; seals: SealWaiter }) {
+export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pick<PlatformSeal, 'signer'>; seals: SealWaiter }) {
   return { download };
 
   /**
@@ -90,8 +90,7 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; dataDir:
 
   async function certificateOf(record: EnvelopeRecord): Promise<Uint8Array> {
     const unsealed = await renderCertificateOfCompletion(record, new Date());
-    const identity = await loadSealIdentity(deps.dataDir);
-    return sealPdf(unsealed, identity, { tsaUrl: deps.tsaUrl, reason: 'Certificate of completion' });
+    return appendSignature(unsealed, await deps.seal.signer({ reason: 'Certificate of completion' }));
   }
 }
 

@@ -3,7 +3,7 @@ import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
-import { loadSealIdentity } from '../../platform/crypto/seal-identity.ts';
+import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { assertRecipientPasswordPassed } from '../signing/recipient-password-gate.ts';
 import { findRowsOfUser, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import type { SealWaiter } from '../signing/seal-waiter.ts';
@@ -67,7 +67,7 @@ function withoutNetworkDetails(consent: Record<string, unknown>): Record<string,
   return rest;
 }
 
-export function createHistoryService(deps: { db: Db; blobs: BlobStore; dataDir: string; seals: SealWaiter }) {
+export function createHistoryService(deps: { db: Db; blobs: BlobStore; seal: Pick<PlatformSeal, 'identity'>; seals: SealWaiter }) {
   return { getHistory, getEvidenceReport };
 
   async function getHistory(caller: Caller, workflowId: number): Promise<EnvelopeRecord> {
@@ -88,7 +88,7 @@ export function createHistoryService(deps: { db: Db; blobs: BlobStore; dataDir: 
         if (key && !storedHashes.has(key)) storedHashes.set(key, await checkStoredBlob(key));
       }
     }
-    return renderEvidenceReport({ record, storedHashes, certificate: await loadSealIdentity(deps.dataDir), generatedAt: new Date() });
+    return renderEvidenceReport({ record, storedHashes, certificate: await deps.seal.identity(), generatedAt: new Date() });
   }
 
   /** Re-hashes a stored file: the key claims its SHA-256, this shows the bytes still have it. */

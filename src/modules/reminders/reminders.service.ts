@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../../platform/db/client.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { signingLink, type SigningCodes } from '../signing/signing-codes.ts';
+import { reminderMail } from '../signing/signing-mails.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 import { dueSlot } from './reminder-slots.ts';
 import { AWAITING_STATUSES, claimReminderSlot, findDeliveredSlots, findRecipientById, findReminderCandidates, lockWorkflowWithOwner } from './reminders.repo.ts';
@@ -51,25 +52,6 @@ export function createReminderService(deps: { db: Db; outbox: Outbox; codes: Sig
   }
 
   async function enqueueReminderMail(tx: Tx, workflow: WorkflowRow, recipient: RecipientRow, ownerName: string, link: string) {
-    const title = workflow.title?.trim() || workflow.name;
-    const task = recipient.role === 'APPROVER' ? 'approve' : 'sign';
-    const sender = ownerName || 'The sender';
-    await deps.outbox.enqueue(tx, {
-      organizationId: workflow.organizationId,
-      to: recipient.email,
-      subject: `Reminder: ${title}`,
-      text: [
-        `Hello ${recipient.name},`,
-        '',
-        `${sender} is still waiting for you to ${task} "${workflow.name}".`,
-        '',
-        `Open the document: ${link}`,
-        '',
-        'If you have already done so, please ignore this message.',
-      ].join('\n'),
-      kind: 'REMINDER',
-      workflowId: workflow.id,
-      recipientId: recipient.id,
-    });
+    await deps.outbox.enqueue(tx, reminderMail({ workflow, recipient, senderName: ownerName, link }));
   }
 }

@@ -1,20 +1,14 @@
 import type { OutgoingMail } from '../../platform/mail/outbox.ts';
+import { renderMail, type MailBranding } from '../../platform/mail/templates/layout.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 import { signingLink, type SigningCodes } from './signing-codes.ts';
+import { workflowTitle } from './signing-mails.ts';
 
 /** Above this many bytes of sealed PDFs a completion mail carries a link instead of attachments. */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 
 export type SealedDocument = { name: string; sealedBlobKey: string; sealedSize: number };
 export type Person = { name: string; email: string };
-
-function lines(...parts: (string | null)[]): string {
-  return parts.filter((p) => p !== null).join('\n');
-}
-
-function title(workflow: WorkflowRow): string {
-  return (workflow.title?.trim() || workflow.name).replace(/\s+/g, ' ');
-}
 
 export function pdfFileName(name: string): string {
   const base = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim().replace(/\.pdf$/i, '') || 'document';
@@ -33,7 +27,7 @@ export function ownerDownloadUrl(publicUrl: string, workflowId: number): string 
  * a recipient's is a fresh signing link (`$PUBLIC_URL/sign/<code>`), whose token can read and download the
  * finished workflow but no longer act.
  */
-export function completionMails(input: { workflow: WorkflowRow; owner: Person; recipients: RecipientRow[]; documents: SealedDocument[]; publicUrl: string; codes: SigningCodes; now?: Date }): OutgoingMail[] {
+export function completionMails(input: { workflow: WorkflowRow; owner: Person; recipients: RecipientRow[]; documents: SealedDocument[]; publicUrl: string; codes: SigningCodes; now?: Date; branding?: MailBranding }): OutgoingMail[] {
   const { workflow, owner, documents, publicUrl, codes } = input;
   const total = documents.reduce((sum, d) => sum + d.sealedSize, 0);
   const attach = total <= MAX_ATTACHMENT_BYTES;
@@ -50,17 +44,17 @@ export function completionMails(input: { workflow: WorkflowRow; owner: Person; r
     mails.push({
       organizationId: workflow.organizationId,
       to: to.email,
-      subject: `Completed: ${title(workflow)}`,
-      text: lines(
-        `Hello ${to.name},`,
-        '',
-        `Everyone has finished "${workflow.name}". The signed document${documents.length === 1 ? ' is' : 's are'} sealed with the platform's digital seal:`,
-        ...names,
-        '',
-        attach
-          ? 'The sealed PDF files are attached to this mail.'
-          : `The sealed files are larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB, so they are not attached. Download them here: ${link}`,
-      ),
+      ...renderMail({
+        subject: `Completed: ${workflowTitle(workflow)}`,
+        greeting: to.name,
+        blocks: [
+          { lines: [`Everyone has finished "${workflow.name}". The signed document${documents.length === 1 ? ' is' : 's are'} sealed with the platform's digital seal:`, ...names] },
+          attach
+            ? 'The sealed PDF files are attached to this mail.'
+            : `The sealed files are larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB, so they are not attached.`,
+          link && { label: 'Download them here', url: link },
+        ],
+      }, input.branding),
       kind: 'COMPLETED',
       workflowId: workflow.id,
       recipientId: recipient?.id ?? null,
@@ -79,20 +73,19 @@ export function completionMails(input: { workflow: WorkflowRow; owner: Person; r
 }
 
 /** To the owner when sealing gave up after its last retry: the workflow is COMPLETED but has no sealed file. */
-export function sealFailedMail(input: { workflow: WorkflowRow; owner: Person; error: string }): OutgoingMail {
+export function sealFailedMail(input: { workflow: WorkflowRow; owner: Person; error: string; branding?: MailBranding }): OutgoingMail {
   const { workflow, owner } = input;
   return {
     organizationId: workflow.organizationId,
     to: owner.email,
-    subject: `Sealing failed: ${title(workflow)}`,
-    text: lines(
-      `Hello ${owner.name},`,
-      '',
-      `Everyone has finished "${workflow.name}", but the service could not seal the signed document after several attempts.`,
-      `Reason: ${input.error}`,
-      '',
-      'The signatures and the audit trail are kept. Please contact your administrator.',
-    ),
+    ...renderMail({
+      subject: `Sealing failed: ${workflowTitle(workflow)}`,
+      greeting: owner.name,
+      blocks: [
+        { lines: [`Everyone has finished "${workflow.name}", but the service could not seal the signed document after several attempts.`, `Reason: ${input.error}`] },
+        'The signatures and the audit trail are kept. Please contact your administrator.',
+      ],
+    }, input.branding),
     kind: 'SEAL_FAILED',
     workflowId: workflow.id,
   };

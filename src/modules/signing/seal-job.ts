@@ -5,8 +5,8 @@ import { Type } from 'typebox';
 import { NoPayload, type JobDefinition, type JobQueue } from '../../platform/jobs/queue.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
-import { loadSealIdentity } from '../../platform/crypto/seal-identity.ts';
-import { sealPdf } from '../../platform/pdf/seal-pdf.ts';
+import { appendSignature } from '../../platform/signing/append-signature.ts';
+import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { stampFields, type StampField } from '../../platform/pdf/stamp-fields.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import type { WorkflowRow } from '../workflows/workflow-access.ts';
@@ -22,8 +22,7 @@ export type SealJobDeps = {
   outbox: Outbox;
   codes: SigningCodes;
   publicUrl: string;
-  dataDir: string;
-  tsaUrl?: string;
+  seal: Pick<PlatformSeal, 'signer'>;
   log: (message: string, error?: unknown) => void;
   /** Told when a seal leaves PENDING here, so readers waiting for it answer at once (seal-waiter.ts). */
   seals?: Pick<SealWaiter, 'settled'>;
@@ -132,7 +131,7 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
 
   const docs = await deps.db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
   const values = await deps.db.select().from(fields).where(eq(fields.workflowId, workflowId));
-  const identity = await loadSealIdentity(deps.dataDir);
+  const seal = await deps.seal.signer({ reason: SEAL_REASON });
   for (const document of docs) {
     if (document.sealedBlobKey) continue;
     const stamps: StampField[] = values
@@ -146,7 +145,7 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
       }));
     const source = await deps.blobs.get(document.blobKey);
     const stamped = stamps.length > 0 ? await stampFields(source, stamps) : source;
-    const sealed = await sealPdf(stamped, identity, { tsaUrl: deps.tsaUrl, reason: SEAL_REASON });
+    const sealed = await appendSignature(stamped, seal);
     const stored = await deps.blobs.put(sealed);
     // A concurrent run that got there first keeps its file.
     await deps.db.update(documents).set({ sealedBlobKey: stored.key, sealedSize: stored.size })

@@ -1,51 +1,46 @@
 import type { OutgoingMail } from '../../platform/mail/outbox.ts';
+import { renderMail, type MailBranding } from '../../platform/mail/templates/layout.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 
 /**
- * The texts of the mails sending and signing produce. Each mail goes to the recipient's address, through the
- * organization's routing (organizationId), and names its workflow and recipient for support and tests.
+ * The texts of the mails sending and signing produce, in the one mail layout. Each mail goes to the
+ * recipient's address, through the organization's routing (organizationId), and names its workflow and
+ * recipient for support and tests. `branding` is the organization's look, when the caller has it.
  */
 
 const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
 
-/** Line breaks never reach a mail header. */
-function subjectTitle(workflow: WorkflowRow): string {
-  return (workflow.title?.trim() || workflow.name).replace(/\s+/g, ' ');
+/** The commence title, else the workflow name: what every mail about a workflow names in its subject. */
+export function workflowTitle(workflow: WorkflowRow): string {
+  return workflow.title?.trim() || workflow.name;
 }
 
 function task(recipient: RecipientRow): string {
   return recipient.role === 'APPROVER' ? 'review and approve' : 'sign';
 }
 
-function lines(...parts: (string | null | false | undefined)[]): string {
-  return parts.filter((p) => p !== null && p !== false && p !== undefined).join('\n');
-}
-
 /**
  * The commence mail (RUNTIME.md "Mail"): the subject is the commence title, else the workflow name; the text
  * holds the signing link. `delegatedBy` names who handed this recipient the task.
  */
-export function commenceMail(input: { workflow: WorkflowRow; recipient: RecipientRow; senderName: string; link: string; expiresAt: Date; delegatedBy?: string }): OutgoingMail {
+export function commenceMail(input: { workflow: WorkflowRow; recipient: RecipientRow; senderName: string; link: string; expiresAt: Date; delegatedBy?: string; branding?: MailBranding }): OutgoingMail {
   const { workflow, recipient, senderName, link, expiresAt, delegatedBy } = input;
   const message = workflow.message?.trim();
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
-    subject: subjectTitle(workflow),
-    text: lines(
-      `Hello ${recipient.name},`,
-      '',
-      delegatedBy
-        ? `${delegatedBy} has asked you to ${task(recipient)} "${workflow.name}" in their place, sent by ${senderName}.`
-        : `${senderName} has sent you "${workflow.name}" to ${task(recipient)}.`,
-      message ? '' : null,
-      message ? `Message from ${senderName}:` : null,
-      message || null,
-      '',
-      `Open the document: ${link}`,
-      '',
-      `This link is personal: do not forward it. It can be used until ${DATE.format(expiresAt)}.`,
-    ),
+    ...renderMail({
+      subject: workflowTitle(workflow),
+      greeting: recipient.name,
+      blocks: [
+        delegatedBy
+          ? `${delegatedBy} has asked you to ${task(recipient)} "${workflow.name}" in their place, sent by ${senderName}.`
+          : `${senderName} has sent you "${workflow.name}" to ${task(recipient)}.`,
+        message && { quote: message, by: senderName },
+        { label: 'Open the document', url: link },
+        `This link is personal: do not forward it. It can be used until ${DATE.format(expiresAt)}.`,
+      ],
+    }, input.branding),
     kind: 'COMMENCE',
     workflowId: workflow.id,
     recipientId: recipient.id,
@@ -53,25 +48,22 @@ export function commenceMail(input: { workflow: WorkflowRow; recipient: Recipien
 }
 
 /** A CC recipient is told when the sequence reaches it; its link opens the document read-only. */
-export function ccNotificationMail(input: { workflow: WorkflowRow; recipient: RecipientRow; senderName: string; link: string; expiresAt: Date }): OutgoingMail {
+export function ccNotificationMail(input: { workflow: WorkflowRow; recipient: RecipientRow; senderName: string; link: string; expiresAt: Date; branding?: MailBranding }): OutgoingMail {
   const { workflow, recipient, senderName, link, expiresAt } = input;
   const message = workflow.message?.trim();
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
-    subject: `Copy: ${subjectTitle(workflow)}`,
-    text: lines(
-      `Hello ${recipient.name},`,
-      '',
-      `${senderName} has sent "${workflow.name}" for signature and copied you. You do not need to do anything.`,
-      message ? '' : null,
-      message ? `Message from ${senderName}:` : null,
-      message || null,
-      '',
-      `View the document: ${link}`,
-      '',
-      `This link can be used until ${DATE.format(expiresAt)}.`,
-    ),
+    ...renderMail({
+      subject: `Copy: ${workflowTitle(workflow)}`,
+      greeting: recipient.name,
+      blocks: [
+        `${senderName} has sent "${workflow.name}" for signature and copied you. You do not need to do anything.`,
+        message && { quote: message, by: senderName },
+        { label: 'View the document', url: link },
+        `This link can be used until ${DATE.format(expiresAt)}.`,
+      ],
+    }, input.branding),
     kind: 'CC_NOTIFICATION',
     workflowId: workflow.id,
     recipientId: recipient.id,
@@ -79,20 +71,22 @@ export function ccNotificationMail(input: { workflow: WorkflowRow; recipient: Re
 }
 
 /** The identity step-up code (RUNTIME.md: the text part holds the 6 digits). */
-export function otpMail(input: { workflow: WorkflowRow; recipient: RecipientRow; code: string; lifetimeMinutes: number }): OutgoingMail {
+export function otpMail(input: { workflow: WorkflowRow; recipient: RecipientRow; code: string; lifetimeMinutes: number; branding?: MailBranding }): OutgoingMail {
   const { workflow, recipient, code, lifetimeMinutes } = input;
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
-    subject: `Your verification code for "${workflow.name}"`,
-    text: lines(
-      `Hello ${recipient.name},`,
-      '',
-      `Your verification code is ${code}`,
-      '',
-      `Enter it to confirm your identity before you ${task(recipient)} "${workflow.name}". It is valid for ${lifetimeMinutes} minutes.`,
-      'If you did not ask for it, ignore this message.',
-    ),
+    ...renderMail({
+      subject: `Your verification code for "${workflowTitle(workflow)}"`,
+      greeting: recipient.name,
+      blocks: [
+        `Your verification code is ${code}`,
+        { lines: [
+          `Enter it to confirm your identity before you ${task(recipient)} "${workflow.name}". It is valid for ${lifetimeMinutes} minutes.`,
+          'If you did not ask for it, ignore this message.',
+        ] },
+      ],
+    }, input.branding),
     kind: 'OTP',
     workflowId: workflow.id,
     recipientId: recipient.id,
@@ -100,20 +94,19 @@ export function otpMail(input: { workflow: WorkflowRow; recipient: RecipientRow;
 }
 
 /** To the owner: a recipient declined, with the reason. */
-export function declinedMail(input: { workflow: WorkflowRow; owner: { name: string; email: string }; decliner: RecipientRow; reason: string }): OutgoingMail {
+export function declinedMail(input: { workflow: WorkflowRow; owner: { name: string; email: string }; decliner: RecipientRow; reason: string; branding?: MailBranding }): OutgoingMail {
   const { workflow, owner, decliner, reason } = input;
   return {
     organizationId: workflow.organizationId,
     to: owner.email,
-    subject: `Declined: ${subjectTitle(workflow)}`,
-    text: lines(
-      `Hello ${owner.name},`,
-      '',
-      `${decliner.name} (${decliner.email}) declined "${workflow.name}". The envelope is now void.`,
-      '',
-      'Reason given:',
-      reason,
-    ),
+    ...renderMail({
+      subject: `Declined: ${workflowTitle(workflow)}`,
+      greeting: owner.name,
+      blocks: [
+        `${decliner.name} (${decliner.email}) declined "${workflow.name}". The envelope is now void.`,
+        { lines: ['Reason given:', reason] },
+      ],
+    }, input.branding),
     kind: 'DECLINED',
     workflowId: workflow.id,
     recipientId: decliner.id,
@@ -121,18 +114,39 @@ export function declinedMail(input: { workflow: WorkflowRow; owner: { name: stri
 }
 
 /** To the other recipients already reached: the envelope was voided by a decline, nothing more to do. */
-export function voidedMail(input: { workflow: WorkflowRow; recipient: RecipientRow; decliner: RecipientRow }): OutgoingMail {
+export function voidedMail(input: { workflow: WorkflowRow; recipient: RecipientRow; decliner: RecipientRow; branding?: MailBranding }): OutgoingMail {
   const { workflow, recipient, decliner } = input;
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
-    subject: `Voided: ${subjectTitle(workflow)}`,
-    text: lines(
-      `Hello ${recipient.name},`,
-      '',
-      `${decliner.name} declined "${workflow.name}", so the envelope has been voided. You do not need to do anything more.`,
-    ),
+    ...renderMail({
+      subject: `Voided: ${workflowTitle(workflow)}`,
+      greeting: recipient.name,
+      blocks: [`${decliner.name} declined "${workflow.name}", so the envelope has been voided. You do not need to do anything more.`],
+    }, input.branding),
     kind: 'VOIDED',
+    workflowId: workflow.id,
+    recipientId: recipient.id,
+  };
+}
+
+/** A reminder while a dispatched SIGNER or APPROVER has not acted; the link is a fresh one. */
+export function reminderMail(input: { workflow: WorkflowRow; recipient: RecipientRow; senderName: string; link: string; branding?: MailBranding }): OutgoingMail {
+  const { workflow, recipient, link } = input;
+  const action = recipient.role === 'APPROVER' ? 'approve' : 'sign';
+  return {
+    organizationId: workflow.organizationId,
+    to: recipient.email,
+    ...renderMail({
+      subject: `Reminder: ${workflowTitle(workflow)}`,
+      greeting: recipient.name,
+      blocks: [
+        `${input.senderName || 'The sender'} is still waiting for you to ${action} "${workflow.name}".`,
+        { label: 'Open the document', url: link },
+        'If you have already done so, please ignore this message.',
+      ],
+    }, input.branding),
+    kind: 'REMINDER',
     workflowId: workflow.id,
     recipientId: recipient.id,
   };

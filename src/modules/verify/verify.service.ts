@@ -4,7 +4,7 @@ import type * as pkijs from 'pkijs';
 import { AppError } from '../../errors.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { parseCertificate } from '../../platform/crypto/certificates.ts';
-import { loadSealIdentity } from '../../platform/crypto/seal-identity.ts';
+import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { checkPdfSignature } from '../../platform/crypto/verify-signature.ts';
 import { hasPdfHeader } from '../../platform/pdf/inspect-pdf.ts';
 import { readSignatures, UnreadablePdfError, type PdfSignatureEntry } from '../../platform/pdf/read-signatures.ts';
@@ -24,9 +24,9 @@ const DOCUMENT_TIMESTAMP = 'ETSI.RFC3161';
  * POST /verify/v1: what the signatures of an uploaded PDF say, checked here, and whether the file is byte for
  * byte a document this service sealed. The upload is staged only while it is checked, then deleted.
  */
-export function createVerifyService(deps: { db: Db; blobs: BlobStore; dataDir: string }) {
+export function createVerifyService(deps: { db: Db; blobs: BlobStore; seal: Pick<PlatformSeal, 'identity'> }) {
   let anchors: Promise<pkijs.Certificate[]> | null = null;
-  const trustAnchors = () => (anchors ??= loadSealIdentity(deps.dataDir).then((identity) => [parseCertificate(identity.chainDer.at(-1)!)]));
+  const trustAnchors = () => (anchors ??= deps.seal.identity().then((identity) => [parseCertificate(identity.chainDer.at(-1)!)]));
 
   return { assertUnderLimit, verify };
 

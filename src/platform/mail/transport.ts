@@ -13,6 +13,17 @@ export type MailMessage = {
   attachments?: { filename: string; contentType: string; content: Uint8Array }[];
 };
 
+/** An SMTP server given by parts (an organization's settings) rather than by SMTP_URL. */
+export type SmtpServer = {
+  host: string;
+  port: number;
+  /** Implicit TLS from the first byte (port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  /** Refuse to send unless STARTTLS succeeds. */
+  requireTLS: boolean;
+  auth?: { user: string; pass: string };
+};
+
 /** Hands one message to the outside world; throws when the peer refuses, so the job retries. */
 export type MailTransport = { send(message: MailMessage): Promise<void>; close(): void };
 
@@ -21,8 +32,9 @@ export type MailTransport = { send(message: MailMessage): Promise<void>; close()
  * pooled and reused: opening one per mail (greeting, EHLO, TLS) cost some 100 ms each and capped delivery
  * near 130 mails/s. Query parameters of SMTP_URL (`?pool=false`, `?maxConnections=4`) override these.
  */
-export function createSmtpTransport(smtpUrl: string): MailTransport {
-  const transporter = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 8, maxMessages: 500 });
+export function createSmtpTransport(target: string | SmtpServer): MailTransport {
+  const server = typeof target === 'string' ? { url: target } : target;
+  const transporter = nodemailer.createTransport({ ...server, pool: true, maxConnections: 8, maxMessages: 500 });
   return {
     async send(message) {
       await transporter.sendMail(toNodemailer(message));

@@ -1,0 +1,78 @@
+/**
+ * The one layout every mail is written in: the subject on one line, "Hello <name>," then the blocks, then
+ * the same sign-off, as plain text and as HTML built from the same blocks. Mail helpers in the modules say
+ * what a mail says; how it looks is decided here.
+ */
+
+/** An organization's look (APP_BRANDING); every part optional, the platform's look otherwise. */
+export type MailBranding = { colour?: string | null; logoUrl?: string | null; senderName?: string | null };
+
+/** A paragraph; a run of lines kept together (a list); a link to act on; a quoted message from a person. */
+export type MailBlock =
+  | string
+  | { lines: string[] }
+  | { label: string; url: string }
+  | { quote: string; by: string }
+  | null
+  | false
+  | undefined;
+
+export type MailTemplate = { subject: string; greeting: string; blocks: MailBlock[] };
+
+export type RenderedMail = { subject: string; text: string; html: string };
+
+const PLATFORM_NAME = 'Signature Service';
+const DEFAULT_COLOUR = '#1f4e79';
+
+/** Line breaks never reach a mail header. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+export function renderMail(template: MailTemplate, branding: MailBranding = {}): RenderedMail {
+  const blocks = template.blocks.filter((b): b is Exclude<MailBlock, null | false | undefined> => Boolean(b));
+  const signOff = `${branding.senderName?.trim() || PLATFORM_NAME}`;
+  const text = [
+    `Hello ${template.greeting},`,
+    ...blocks.map(blockText),
+    `-- \n${signOff}`,
+  ].join('\n\n');
+  const colour = branding.colour && /^#[0-9a-fA-F]{3,8}$/.test(branding.colour) ? branding.colour : DEFAULT_COLOUR;
+  const logo = branding.logoUrl && /^https?:\/\//.test(branding.logoUrl)
+    ? `<p><img src="${escapeHtml(branding.logoUrl)}" alt="${escapeHtml(signOff)}" style="max-height:48px"></p>`
+    : '';
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5;color:#222">',
+    `<div style="max-width:600px;border-top:4px solid ${colour};padding-top:8px">`,
+    logo,
+    `<p>Hello ${escapeHtml(template.greeting)},</p>`,
+    ...blocks.map((block) => blockHtml(block, colour)),
+    `<p style="color:#666">${escapeHtml(signOff)}</p>`,
+    '</div></body></html>',
+  ].join('\n');
+  return { subject: oneLine(template.subject), text, html };
+}
+
+function blockText(block: Exclude<MailBlock, null | false | undefined>): string {
+  if (typeof block === 'string') return block;
+  if ('lines' in block) return block.lines.join('\n');
+  if ('url' in block) return `${block.label}: ${block.url}`;
+  return `Message from ${block.by}:\n${block.quote}`;
+}
+
+function blockHtml(block: Exclude<MailBlock, null | false | undefined>, colour: string): string {
+  if (typeof block === 'string') return `<p>${paragraph(block)}</p>`;
+  if ('lines' in block) return `<p>${block.lines.map(escapeHtml).join('<br>')}</p>`;
+  if ('url' in block) {
+    return `<p><a href="${escapeHtml(block.url)}" style="display:inline-block;padding:8px 16px;background:${colour};color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(block.label)}</a></p>`;
+  }
+  return `<p>Message from ${escapeHtml(block.by)}:</p><blockquote style="border-left:3px solid #ccc;margin:0;padding-left:12px">${paragraph(block.quote)}</blockquote>`;
+}
+
+function paragraph(text: string): string {
+  return escapeHtml(text).replace(/\n/g, '<br>');
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
