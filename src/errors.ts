@@ -74,7 +74,8 @@ export const ERRORS = {
   REQUIRED_FIELD_EMPTY: { status: 400, code: 15003, description: 'A required field is empty' },
 
   INSUFFICIENT_CREDITS: { status: 400, code: 16001, description: 'Insufficient credit balance' },
-  SIGNATURE_QUOTA_EXCEEDED: { status: 400, code: 16002, description: 'Electronic signature quota exceeded' },
+  /** The signer's personal quota (SPEC.md Limits); responseBody.qualifier says which of the three. */
+  SIGNATURE_QUOTA_EXCEEDED: { status: 400, code: 16002, description: 'Electronic, Advanced or Qualified signature quota exceeded' },
   PACKAGE_EXPIRED: { status: 400, code: 16003, description: 'Package has expired' },
   SERVICE_PLAN_INACTIVE: { status: 500, code: 16004, description: 'Service plan inactive' },
   LINK_EXPIRED: { status: 400, code: 16005, description: 'Link or code expired' },

@@ -2,21 +2,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { TokenSigner } from '../platform/auth/jwt.ts';
 import type { Db } from '../platform/db/client.ts';
-import { isAccountActive } from '../modules/auth/auth.repo.ts';
+import { findActiveMembership } from '../modules/auth/auth.repo.ts';
+import { assertAuthorized, assertValidPolicy, toModuleGrants, type AuthPolicy, type Membership } from './authorize.ts';
 
 /**
  * Who is calling. A CLIENT token (partner backend) acts as the user it was issued for, so it is a `user`
- * caller carrying its appId. A GUEST token reaches one workflow as one recipient row.
+ * caller carrying its appId, and the membership (owner, role grants) of the token's organization. A GUEST token
+ * reaches one workflow as one recipient row.
  */
-export type UserCaller = { kind: 'user'; userId: number; organizationId: number; appId?: number; sessionId?: string };
+export type UserCaller = { kind: 'user'; userId: number; organizationId: number; membership: Membership; appId?: number; sessionId?: string };
 export type GuestCaller = { kind: 'guest'; userId: number; recipientId: number; workflowId: number; sessionId?: string };
 export type Caller = UserCaller | GuestCaller;
-
-/**
- * Every route declares who may call it: `public` (anyone), `user` (a registered user's or partner's
- * token), `participant` (a user, or a guest token of a signing link).
- */
-export type AuthPolicy = 'public' | 'user' | 'participant';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,7 +23,8 @@ declare module 'fastify' {
   }
 }
 
-export type RouteAuth = { method: string; url: string; auth: AuthPolicy };
+/** A registered route, its policy and its request schemas (the route-auth test builds valid requests from them). */
+export type RouteAuth = { method: string; url: string; auth: AuthPolicy; schema: { body?: unknown; querystring?: unknown } };
 
 /** Installs the caller resolution; returns the live list of routes with their policy (for the route-auth test). */
 export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner, db: Db): RouteAuth[] {
@@ -37,29 +34,40 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner
   // Refuse to start with a route that does not say who may call it.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) return;
-    const auth = (route.config as { auth?: AuthPolicy } | undefined)?.auth;
+    const auth = (route.config as { auth?: unknown } | undefined)?.auth;
     if (!auth) throw new Error(`Route ${route.method} ${route.url} has no config.auth`);
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth });
+    assertValidPolicy(auth, `${route.method} ${route.url}`);
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth, schema: { body: route.schema?.body, querystring: route.schema?.querystring } });
   });
 
   // onRequest runs before body parsing and validation, so an anonymous caller gets 401 rather than 400.
   app.addHook('onRequest', async (request) => {
     const policy = request.routeOptions.config?.auth;
     if (!policy || policy === 'public') return;
-    const caller = await resolveCaller(request, tokens);
-    if (!caller) throw new AppError('UNAUTHORIZED', 'A valid bearer token is required');
-    // An access token outlives nothing it was issued on: a removed account, a membership that ended or a
-    // disabled business app ends it at once, not when it expires (guest tokens are re-checked at refresh).
-    if (caller.kind === 'user' && !(await isAccountActive(db, caller))) {
-      throw new AppError('UNAUTHORIZED', 'The account, its membership or the business app behind this token no longer exists or is disabled');
-    }
-    if (policy === 'user' && caller.kind !== 'user') throw new AppError('USER_NOT_HAVE_ACCESS', 'This endpoint needs a signed-in user');
+    const identity = await resolveCaller(request, tokens);
+    if (!identity) throw new AppError('UNAUTHORIZED', 'A valid bearer token is required');
+    const caller = identity.kind === 'user' ? { ...identity, membership: await membershipOf(db, identity) } : identity;
+    assertAuthorized(policy, caller);
     request.caller = caller;
   });
   return routes;
 }
 
-async function resolveCaller(request: FastifyRequest, tokens: TokenSigner): Promise<Caller | null> {
+/**
+ * An access token outlives nothing it was issued on: a removed account, a membership that ended or a disabled
+ * business app ends it at once, not when it expires (guest tokens are re-checked at refresh). The same query
+ * brings the ownership and role grants, so authorization costs no further round trip.
+ */
+async function membershipOf(db: Db, identity: TokenUser): Promise<Membership> {
+  const row = await findActiveMembership(db, identity);
+  if (!row) throw new AppError('UNAUTHORIZED', 'The account, its membership or the business app behind this token no longer exists or is disabled');
+  return { isOwner: row.isOwner, roleId: row.roleId, grants: toModuleGrants(row.rolePermissions) };
+}
+
+/** What a verified token says about its user, before the membership is looked up. */
+type TokenUser = Omit<UserCaller, 'membership'>;
+
+async function resolveCaller(request: FastifyRequest, tokens: TokenSigner): Promise<TokenUser | GuestCaller | null> {
   const header = request.headers.authorization;
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);

@@ -1,14 +1,50 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createDraftWorkflow, createUser, insertField, insertRecipient } from '../helpers/factories.ts';
+import { pngDataUrl } from '../helpers/ceremony.ts';
+import type { RouteAuth } from '../../src/http/authenticate.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t?.close(); });
 
+const routeName = (r: RouteAuth) => `${r.method} ${r.url}`;
+const callable = (r: RouteAuth) => r.method !== 'HEAD' && r.method !== 'OPTIONS';
+
+/**
+ * Every route anyone may call without a token. A new public route fails this test until it is added here, so
+ * opening a route is a decision someone reviews.
+ */
+const PUBLIC_ROUTES = [
+  'GET /admin/internal/health',
+  'GET /app/assets/:file',
+  'GET /app/pdfjs/:dir/:file',
+  'GET /auth/v1/app_settings',
+  'GET /auth/v1/getGuestToken/:code',
+  'GET /auth/v1/packages',
+  'GET /auth/v1/refresh-session',
+  'POST /auth/v1/signin',
+  'POST /auth/v1/signup',
+  'POST /auth/v1/verify-email',
+  'GET /csc/callback',
+  'GET /metrics',
+  'GET /sign/:code',
+  'GET /verify-email/:code',
+  'POST /verify/v1',
+  'GET /workflow/v1/signing/disclosure',
+];
+
+describe('the public routes', () => {
+  it('are exactly the allow-list', () => {
+    const actual = t.routes.filter((r) => r.auth === 'public' && callable(r)).map(routeName);
+    expect([...new Set(actual)].sort()).toEqual([...PUBLIC_ROUTES].sort());
+  });
+});
+
 /** Every route that is not public refuses a request without credentials, or with a bad one, with 401. */
 describe('every protected route', () => {
   it('answers 401 in the standard body without a token, with a garbage token and with an expired token', async () => {
-    const protectedRoutes = t.routes.filter((r) => r.auth !== 'public' && r.method !== 'HEAD' && r.method !== 'OPTIONS');
+    const protectedRoutes = t.routes.filter((r) => r.auth !== 'public' && callable(r));
     expect(protectedRoutes.length).toBeGreaterThan(0);
     const expired = await t.platform.tokens.sign({ sub: '1', type: 'USER', organizationId: 1 }, -60);
     const failures: string[] = [];
@@ -23,12 +59,83 @@ describe('every protected route', () => {
     expect(failures).toEqual([]);
   });
 
-  it('a guest token is refused on user-only routes with 403', async () => {
+  it('a guest token is refused on user-only and organization-scoped routes with 403', async () => {
     const guest = await t.platform.tokens.sign({ sub: '1', type: 'GUEST', recipientId: 1, workflowId: 1 }, 600);
-    const userOnly = t.routes.filter((r) => r.auth === 'user' && r.method !== 'HEAD');
+    const userOnly = t.routes.filter((r) => r.auth !== 'public' && r.auth !== 'participant' && callable(r));
     for (const route of userOnly) {
       const res = await t.app.inject({ method: route.method as any, url: route.url.replace(/:[A-Za-z]+/g, '1'), headers: { authorization: `Bearer ${guest}` } });
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
     }
   });
 });
+
+/**
+ * Routes that answer an outsider 403 for an existing workflow, as test/comments pins: the comments of a
+ * workflow refuse anyone but its owner and recipients with USER_NOT_HAVE_ACCESS (404 stays for a missing one).
+ */
+const OUTSIDER_403 = ['GET /workflow/v1/:workflowId/comments', 'POST /workflow/v1/:workflowId/comments'];
+
+/**
+ * Outsiders cannot tell that a record exists: a signed-in user of another organization gets 404, not 403,
+ * on every route that names a workflow, a document, or a recipient or field of one. Each request is
+ * otherwise valid (a body and query built from the route's schema), so the answer comes from the record
+ * check, not from validation.
+ */
+describe('a caller from another organization', () => {
+  it('gets 404 on every route that takes a workflow or document id', async () => {
+    const owner = await createUser(t);
+    const outsider = await createUser(t);
+    const { workflow, document } = await createDraftWorkflow(t, owner);
+    const signer = await createUser(t);
+    const recipient = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email });
+    const field = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: recipient.id, fieldType: 'SIGNATURE' });
+    const folder = await t.request('POST', '/workflow/v1/user/folders', { token: outsider.token, body: { folderName: 'Mine' } });
+    expect(folder.status).toBe(200);
+    const ids: Record<string, number> = {
+      workflowId: workflow.id, workflowID: workflow.id, documentId: document.id, docId: document.id,
+      recipientId: recipient.id, fieldId: field.id, folderId: folder.body.id,
+    };
+    const sampleOf = (schema: unknown) => sample(schema, { ...ids, image: pngDataUrl() });
+    const scoped = t.routes.filter((r) => r.auth !== 'public' && callable(r) && /:(workflowId|workflowID|documentId|docId)\b/.test(r.url));
+    expect(scoped.length).toBeGreaterThan(20);
+    const failures: string[] = [];
+    for (const route of scoped) {
+      const url = route.url.replace(/:([A-Za-z]+)/g, (_, name: string) => String(ids[name]));
+      const query = route.schema.querystring ? new URLSearchParams(Object.entries(sampleOf(route.schema.querystring) as object).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
+      const body = route.schema.body ? sampleOf(route.schema.body) : undefined;
+      const res = await t.request(route.method, query ? `${url}?${query}` : url, { token: outsider.token, body });
+      if (res.status !== (OUTSIDER_403.includes(routeName(route)) ? 403 : 404)) failures.push(`${routeName(route)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+/**
+ * A small valid instance of a JSON schema: required members (and members named in `known`, with that value),
+ * the first alternative, the least allowed size; a pattern gets the first candidate it accepts.
+ */
+function sample(schema: any, known: Record<string, unknown>): unknown {
+  if (schema.content) return sample(schema.content['application/json'].schema, known);
+  if (schema.default !== undefined) return schema.default;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  if (schema.anyOf ?? schema.oneOf) return sample((schema.anyOf ?? schema.oneOf)[0], known);
+  switch (schema.type) {
+    case 'object': {
+      const keys = Object.keys(schema.properties ?? {}).filter((key) => schema.required?.includes(key) || key in known);
+      return Object.fromEntries(keys.map((key) => [key, key in known ? known[key] : sample(schema.properties[key], known)]));
+    }
+    case 'array': return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items, known));
+    case 'integer': case 'number': return schema.minimum ?? 1;
+    case 'boolean': return true;
+    case 'string':
+      if (schema.format === 'email') return 'someone@example.com';
+      if (schema.format === 'date-time') return new Date().toISOString();
+      if (schema.format === 'date') return '2026-01-01';
+      if (schema.format === 'uri') return 'https://example.com/';
+      if (schema.pattern) return ['#1A56DB', 'Abc', '1'].find((candidate) => new RegExp(schema.pattern).test(candidate));
+      return 'Abc'.padEnd(schema.minLength ?? 3, 'c');
+    case 'null': return null;
+    default: return {};
+  }
+}

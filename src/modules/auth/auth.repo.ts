@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { businessApps, memberships, recipients, users, workflows } from '../../platform/db/schema/index.ts';
+import { businessApps, memberships, recipients, roles, users, workflows } from '../../platform/db/schema/index.ts';
 
 export type BusinessAppRow = typeof businessApps.$inferSelect;
 
@@ -32,15 +32,18 @@ export async function findGuestSessionTarget(db: DbOrTx, workflowId: number, rec
 /**
  * Whether an access token's account still stands: the user exists and is registered, is an ACTIVE member of the
  * token's organization, and, for a business-app token, the app is still enabled in that organization. One
- * statement over primary keys and the (organization, user) membership index, run on every USER/CLIENT request.
+ * statement over primary keys and the (organization, user) membership index, run on every USER/CLIENT request;
+ * it also brings the membership's ownership and role permissions, which route authorization needs (null: the
+ * account no longer stands). A role that is not ACTIVE grants nothing.
  */
-export async function isAccountActive(db: DbOrTx, subject: { userId: number; organizationId: number; appId?: number }): Promise<boolean> {
-  const query = db.select({ id: users.id }).from(users)
-    .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, subject.organizationId), eq(memberships.status, 'ACTIVE')));
-  const rows = subject.appId === undefined
+export async function findActiveMembership(db: DbOrTx, subject: { userId: number; organizationId: number; appId?: number }) {
+  const query = db.select({ isOwner: memberships.isOwner, roleId: memberships.roleId, rolePermissions: roles.permissions }).from(users)
+    .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, subject.organizationId), eq(memberships.status, 'ACTIVE')))
+    .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, subject.organizationId), eq(roles.status, 'ACTIVE')));
+  const [row] = subject.appId === undefined
     ? await query.where(and(eq(users.id, subject.userId), eq(users.isGuest, false)))
     : await query
       .innerJoin(businessApps, and(eq(businessApps.id, subject.appId), eq(businessApps.organizationId, subject.organizationId), eq(businessApps.status, true)))
       .where(and(eq(users.id, subject.userId), eq(users.isGuest, false)));
-  return rows.length > 0;
+  return row ?? null;
 }

@@ -7,11 +7,11 @@ import { documents, fields, recipients } from '../../platform/db/schema/index.ts
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { recordActivity } from '../activities/activities.service.ts';
+import { assertMaySign, countSignature } from '../billing/entitlements.service.ts';
 import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { actingRecipient } from './acting-recipient.ts';
 import { advanceAfterFinish, SEAL_JOB } from './completion.ts';
 import { recordConsentOnce } from './consent.ts';
-import { assertPlanAllowsSigning } from './plan-checks.ts';
 import {
   IMAGE_FIELD_TYPES, LIBRARY_FIELD_TYPES, SIGNATURE_FIELD_TYPES, isBlank, isFilled, normalizeFieldValue, normalizeImageValue, type FieldRow, type RawValue,
 } from './field-values.ts';
@@ -53,7 +53,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
       if (!document) throw new AppError('NOT_FOUND', 'Document not found');
       const access = await findWorkflowForCaller(tx, caller, document.workflowId, { lock: true });
       const recipient = actingRecipient(access);
-      await assertPlanAllowsSigning(tx, access.workflow.organizationId);
+      await assertMaySign(tx, access.workflow.organizationId);
       const owned = await fieldsOfRecipient(tx, access, recipient, entries.map((e) => e.id));
       const writes = entries.map((entry): Write => {
         const field = owned.get(entry.id)!;
@@ -74,7 +74,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
     return run(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const recipient = actingRecipient(access);
-      await assertPlanAllowsSigning(tx, access.workflow.organizationId);
+      await assertMaySign(tx, access.workflow.organizationId);
       const field = (await fieldsOfRecipient(tx, access, recipient, [body.id])).get(body.id)!;
       if (!SIGNATURE_FIELD_TYPES.includes(field.fieldType)) {
         throw new AppError('INVALID_FIELD', `Field ${field.id} is a ${field.fieldType} field; /sign takes SIGNATURE or INITIALS fields (use fields/save for the others)`);
@@ -92,7 +92,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
     return run(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const recipient = actingRecipient(access);
-      await assertPlanAllowsSigning(tx, access.workflow.organizationId);
+      await assertMaySign(tx, access.workflow.organizationId);
       if (recipient.role !== 'APPROVER') throw new AppError('OPERATION_IS_NOT_ALLOWED', `Only an APPROVER approves; this recipient is a ${recipient.role}`);
       const own = await tx.select().from(fields).where(and(eq(fields.workflowId, workflowId), eq(fields.recipientId, recipient.id)));
       const missing = own.filter((f) => f.fieldRequired && !isFilled(f, f.value));
@@ -150,6 +150,8 @@ export function createCeremonyService(deps: CeremonyDeps) {
     const outstanding = own.some((f) => (f.fieldRequired || SIGNATURE_FIELD_TYPES.includes(f.fieldType)) && !isFilled(f, f.value));
     if (outstanding) return { response: response(access, recipient, savedFieldIds), completed: false };
 
+    // Every action of this ceremony is an electronic signature; remote (CSC) signing would count its own qualifier.
+    await countSignature(tx, { organizationId: access.workflow.organizationId, userId: recipient.userId }, 'ELECTRONIC');
     const finished = await finishRecipient(tx, caller, recipient, 'SIGNED', context, `${recipient.name} signed the document`);
     const { completed } = await advanceAfterFinish(tx, deps, access.workflow, context);
     return outcome(access, finished, completed, savedFieldIds);

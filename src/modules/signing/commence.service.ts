@@ -8,7 +8,8 @@ import { recordActivity } from '../activities/activities.service.ts';
 import { assertOwner, findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
 import { advanceRouting, isActionRequired, type RoutingDeps } from './routing.ts';
 import type { CommenceBody } from './commence.schemas.ts';
-import { countDocuments, debitOneCredit, findOrganizationPlan, findRecipientRows, findRecipientsWithSignatureField, findUserName } from './commence.repo.ts';
+import { assertMaySend, debitCredit } from '../billing/entitlements.service.ts';
+import { countDocuments, findRecipientRows, findRecipientsWithSignatureField, findUserName } from './commence.repo.ts';
 
 export type CommenceResult = { workflowId: number; sentAt: Date; dispatchedRecipientIds: number[]; credits: number };
 
@@ -41,14 +42,9 @@ export function createCommenceService(deps: { db: Db; routing: RoutingDeps }) {
       if (!rows.some(isActionRequired)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has only CC recipients: add a signer or an approver');
       await assertEverySignerCanSign(tx, workflow.id, rows);
 
-      const plan = await findOrganizationPlan(tx, workflow.organizationId);
-      if (!plan) throw new AppError('SERVICE_PLAN_INACTIVE', 'The workflow\'s organization has no billing plan');
       const now = new Date();
-      if (plan.packageExpiresAt.getTime() <= now.getTime()) throw new AppError('PACKAGE_EXPIRED');
-      if (!plan.servicePlanActive) throw new AppError('SERVICE_PLAN_INACTIVE');
-      if (!plan.allowSharing) throw new AppError('SHARING_NOT_ALLOWED');
-      const credits = await debitOneCredit(tx, workflow.organizationId);
-      if (credits === null) throw new AppError('INSUFFICIENT_CREDITS');
+      await assertMaySend(tx, workflow.organizationId, now);
+      const credits = await debitCredit(tx, workflow.organizationId);
 
       await tx.update(workflows).set({ status: 'SENT', sentAt: now, statusAt: now, title, message }).where(eq(workflows.id, workflow.id));
       const ownerName = (await findUserName(tx, caller.userId)) || 'The owner';

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../http/request-context.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import type { WorkflowRow } from '../workflows/workflow-access.ts';
 import { advanceRouting, type RoutingDeps } from './routing.ts';
-import { debitSelfSignCredit } from './plan-checks.ts';
+import { debitCredit } from '../billing/entitlements.service.ts';
 
 /** The durable job that stamps and seals a completed workflow's documents (seal-job.ts). */
 export const SEAL_JOB = 'workflow.seal';
@@ -33,7 +33,8 @@ export async function advanceAfterFinish(tx: Tx, deps: CompletionDeps, workflow:
  * final actions complete it once.
  */
 export async function completeWorkflow(tx: Tx, jobs: JobQueue, workflow: WorkflowRow, context: Partial<RequestContext>): Promise<void> {
-  if (workflow.sequence === 'SELF') await debitSelfSignCredit(tx, workflow.organizationId);
+  // A self-signed envelope never commences, so it pays its one credit here; without one, the final signature is refused and nothing of it kept.
+  if (workflow.sequence === 'SELF') await debitCredit(tx, workflow.organizationId, 'Insufficient credit balance: completing a self-signed envelope uses one credit');
   const now = new Date();
   await tx.update(workflows).set({ status: 'COMPLETED', completedAt: now, statusAt: now, sealStatus: 'PENDING', sealError: null })
     .where(eq(workflows.id, workflow.id));

@@ -22,6 +22,8 @@ export const packages = pgTable('packages', {
   quotaElectronic: integer().notNull().default(1000),
   quotaAdvanced: integer().notNull().default(0),
   quotaQualified: integer().notNull().default(0),
+  /** Cloud-import providers the plan grants (DRIVE, BOX); the profile's import keys stay null for the others. */
+  cloudProviders: text().array().notNull().default(sql`'{}'::text[]`),
 });
 
 /** Registered users and guest users (a recipient whose email matched nobody). Emails are stored lower-cased. */

@@ -1,0 +1,69 @@
+import { AppError } from '../errors.ts';
+
+/** SPEC.md "Role": the organization modules a role grants rights on. */
+export const ORGANIZATION_MODULES = ['BILLING_DETAILS', 'BRANDING', 'BUSINESS_APPS', 'TEMPLATES', 'ROLES', 'ORGANIZATIONS', 'USERS'] as const;
+export type OrganizationModule = (typeof ORGANIZATION_MODULES)[number];
+
+/** SPEC.md "Role": the access rights of one module grant. */
+export const ACCESS_RIGHTS = ['canView', 'canAdd', 'canEdit', 'canDelete'] as const;
+export type AccessRight = (typeof ACCESS_RIGHTS)[number];
+
+/**
+ * Every route declares who may call it:
+ * - `public`: anyone, no token needed;
+ * - `user`: a registered user's or a business app's token;
+ * - `participant`: a user, or a guest token of a signing link (the service then checks the workflow);
+ * - `{ owner: true }`: a user who owns the token's organization (SPEC.md "Permission rules", owner only);
+ * - `{ module, right }`: a user whose role grants `right` on `module` in the token's organization; the owner
+ *   holds every right.
+ * A record of another organization is the service's concern: it answers 404, never 403, so outsiders cannot
+ * tell that it exists.
+ */
+export type AuthPolicy = 'public' | 'user' | 'participant' | { owner: true } | { module: OrganizationModule; right: AccessRight };
+
+/** The caller's standing in the token's organization, loaded with the account check on every user request. */
+export type Membership = { isOwner: boolean; roleId: number | null; grants: ModuleGrants };
+export type ModuleGrants = Partial<Record<OrganizationModule, Record<AccessRight, boolean>>>;
+
+/** Refuses at start-up a route whose policy is not one of the forms above (a typo would otherwise lock it or open it). */
+export function assertValidPolicy(policy: unknown, route: string): asserts policy is AuthPolicy {
+  if (policy === 'public' || policy === 'user' || policy === 'participant') return;
+  if (typeof policy === 'object' && policy !== null) {
+    const keys = Object.keys(policy).sort().join(',');
+    if (keys === 'owner' && (policy as { owner: unknown }).owner === true) return;
+    const { module, right } = policy as { module?: unknown; right?: unknown };
+    if (keys === 'module,right' && ORGANIZATION_MODULES.includes(module as OrganizationModule) && ACCESS_RIGHTS.includes(right as AccessRight)) return;
+  }
+  throw new Error(`Route ${route} has an invalid config.auth: ${JSON.stringify(policy)}`);
+}
+
+/** The one place that decides whether an authenticated caller may use a route: 403 USER_NOT_HAVE_ACCESS when not. */
+export function assertAuthorized(policy: Exclude<AuthPolicy, 'public'>, caller: { kind: 'user'; membership: Membership } | { kind: 'guest' }): void {
+  if (policy === 'participant') return;
+  if (caller.kind !== 'user') throw new AppError('USER_NOT_HAVE_ACCESS', 'This endpoint needs a signed-in user');
+  if (policy === 'user') return;
+  const { membership } = caller;
+  if (membership.isOwner) return;
+  if ('owner' in policy) throw new AppError('USER_NOT_HAVE_ACCESS', 'Only the organization owner may do this');
+  if (membership.grants[policy.module]?.[policy.right] !== true) {
+    throw new AppError('USER_NOT_HAVE_ACCESS', `Your role does not grant ${policy.right} on ${policy.module}`);
+  }
+}
+
+/**
+ * A role's `permissions` jsonb (SPEC.md: `[{moduleName, accessRights: {canView, canAdd, canEdit, canDelete}}]`,
+ * each right true when omitted) as a lookup table. A module the list does not name is not granted; an entry
+ * that is not of that shape grants nothing rather than failing every request of the role's members.
+ */
+export function toModuleGrants(permissions: unknown): ModuleGrants {
+  const grants: ModuleGrants = {};
+  if (!Array.isArray(permissions)) return grants;
+  for (const entry of permissions) {
+    const moduleName = (entry as { moduleName?: unknown } | null)?.moduleName;
+    if (!ORGANIZATION_MODULES.includes(moduleName as OrganizationModule)) continue;
+    const rights = (entry as { accessRights?: unknown }).accessRights;
+    const given = typeof rights === 'object' && rights !== null ? rights as Record<string, unknown> : {};
+    grants[moduleName as OrganizationModule] = Object.fromEntries(ACCESS_RIGHTS.map((right) => [right, given[right] !== false])) as Record<AccessRight, boolean>;
+  }
+  return grants;
+}

@@ -1,0 +1,52 @@
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { memberships, organizations, packages, roles } from '../../platform/db/schema/index.ts';
+
+/** The organization's billing state and its package's flags; `lock` serializes the sends of one organization. */
+export async function findOrganizationPlan(db: DbOrTx, organizationId: number, options: { lock?: boolean } = {}) {
+  const query = db.select({
+    credits: organizations.credits,
+    packageExpiresAt: organizations.packageExpiresAt,
+    servicePlanActive: organizations.servicePlanActive,
+    allowSharing: packages.allowSharing,
+    allowCustomSmtp: packages.allowCustomSmtp,
+    powerSurveyRecipientLimit: packages.powerSurveyRecipientLimit,
+    cloudProviders: packages.cloudProviders,
+  }).from(organizations).innerJoin(packages, eq(packages.id, organizations.packageId)).where(eq(organizations.id, organizationId));
+  const [row] = options.lock ? await query.for('update', { of: organizations }) : await query;
+  return row ?? null;
+}
+
+/** Takes one credit only if one is left, so two racing debits cannot both spend the last credit. Returns the new balance, or null. */
+export async function debitOneCredit(db: DbOrTx, organizationId: number): Promise<number | null> {
+  const [row] = await db.update(organizations).set({ credits: sql`${organizations.credits} - 1` })
+    .where(and(eq(organizations.id, organizationId), gte(organizations.credits, 1))).returning({ credits: organizations.credits });
+  return row?.credits ?? null;
+}
+
+export type SignatureQualifier = 'ELECTRONIC' | 'ADVANCED' | 'QUALIFIED';
+
+const USED = { ELECTRONIC: 'usedElectronic', ADVANCED: 'usedAdvanced', QUALIFIED: 'usedQualified' } as const;
+const PACKAGE_QUOTA = { ELECTRONIC: packages.quotaElectronic, ADVANCED: packages.quotaAdvanced, QUALIFIED: packages.quotaQualified } as const;
+
+/**
+ * The user's ACTIVE membership in the organization with its use of one qualifier, its role's signatureSettings
+ * (null without an ACTIVE role) and the package's quota for that qualifier. Null: not a member.
+ */
+export async function findSignatureQuota(db: DbOrTx, organizationId: number, userId: number, qualifier: SignatureQualifier) {
+  const [row] = await db.select({ membershipId: memberships.id, used: memberships[USED[qualifier]], roleSettings: roles.signatureSettings, packageQuota: PACKAGE_QUOTA[qualifier] })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .innerJoin(packages, eq(packages.id, organizations.packageId))
+    .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, organizationId), eq(roles.status, 'ACTIVE')))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId), eq(memberships.status, 'ACTIVE')));
+  return row ?? null;
+}
+
+/** Counts one signature only while the count is under `quota`, so racing signatures cannot overrun it. Returns the new count, or null. */
+export async function countOneSignature(db: DbOrTx, membershipId: number, qualifier: SignatureQualifier, quota: number): Promise<number | null> {
+  const used = memberships[USED[qualifier]];
+  const [row] = await db.update(memberships).set({ [USED[qualifier]]: sql`${used} + 1` })
+    .where(and(eq(memberships.id, membershipId), lt(used, quota))).returning({ used });
+  return row?.used ?? null;
+}

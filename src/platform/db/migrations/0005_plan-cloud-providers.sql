@@ -1,0 +1,1 @@
+ALTER TABLE "packages" ADD COLUMN "cloud_providers" text[] DEFAULT '{}'::text[] NOT NULL;
