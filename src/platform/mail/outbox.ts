@@ -81,12 +81,14 @@ export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof Ma
       const [mail] = await deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
       // Already delivered (the job ran twice) or gone: nothing to do.
       if (!mail || mail.status === 'SENT') return;
-      const { transport, from } = await deps.resolveTransport(mail.organizationId);
-      const attachments = [];
-      for (const a of (mail.attachments as OutgoingMail['attachments']) ?? []) {
-        attachments.push({ filename: a.filename, contentType: a.contentType, content: await deps.blobs.get(a.blobKey) });
-      }
       try {
+        // Inside the try: settings that cannot be used (a key this installation lacks) are a failed attempt with its
+        // reason recorded, and after the last retry the mail is FAILED rather than retried silently.
+        const { transport, from } = await deps.resolveTransport(mail.organizationId);
+        const attachments = [];
+        for (const a of (mail.attachments as OutgoingMail['attachments']) ?? []) {
+          attachments.push({ filename: a.filename, contentType: a.contentType, content: await deps.blobs.get(a.blobKey) });
+        }
         await transport.send({ from, to: mail.toAddress, subject: mail.subject, text: mail.textBody, html: mail.htmlBody ?? undefined, attachments });
       } catch (error) {
         const isLastAttempt = meta.retryCount >= meta.retryLimit;
