@@ -4,20 +4,10 @@ import { documents, fields, recipients, workflows } from '../../platform/db/sche
 
 export type DocumentRow = typeof documents.$inferSelect;
 export type NewDocument = typeof documents.$inferInsert;
-export type NewWorkflow = typeof workflows.$inferInsert;
 
 export async function findDocument(db: DbOrTx, documentId: number): Promise<DocumentRow | null> {
   const [row] = await db.select().from(documents).where(eq(documents.id, documentId));
   return row ?? null;
-}
-
-export async function insertWorkflow(db: DbOrTx, values: NewWorkflow): Promise<typeof workflows.$inferSelect> {
-  const [row] = await db.insert(workflows).values(values).returning();
-  return row;
-}
-
-export async function insertRecipient(db: DbOrTx, values: typeof recipients.$inferInsert): Promise<void> {
-  await db.insert(recipients).values(values);
 }
 
 /** The position after the workflow's last document (0 for the first). */

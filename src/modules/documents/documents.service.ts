@@ -16,9 +16,9 @@ import { findFolder } from '../folders/folders.repo.ts';
 import { findUserById } from '../users/users.repo.ts';
 import { assertDraft, assertOwner, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { requireText } from '../workflows/workflow-ids.ts';
-import { SELF_RECIPIENT_COLOR } from '../workflows/workflows.service.ts';
+import { createDraftWorkflow } from '../workflows/workflow-core.ts';
 import {
-  findDocument, findFieldsOfDocument, insertDocument, insertRecipient, insertWorkflow, nextDocumentPosition, updateDocument,
+  findDocument, findFieldsOfDocument, insertDocument, nextDocumentPosition, updateDocument,
 } from './documents.repo.ts';
 import type { UploadQuery } from './documents.schemas.ts';
 import {
@@ -131,14 +131,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
           if (query.folderId !== undefined && !(await findFolder(tx, caller.userId, query.folderId, { lock: true }))) {
             throw new AppError('NOT_FOUND', 'Folder not found');
           }
-          const workflow = await insertWorkflow(tx, {
+          const { workflow } = await createDraftWorkflow(tx, {
             ownerUserId: caller.userId, organizationId: caller.organizationId, name: baseName, ...settings,
-            folderId: query.folderId ?? null,
+            folderId: query.folderId ?? null, owner: { userId: user.id, name: user.name, email: user.email },
           });
           workflowId = workflow.id;
-          if (settings.sequence === 'SELF') {
-            await insertRecipient(tx, { workflowId, userId: user.id, name: user.name, email: user.email, role: 'SIGNER', color: SELF_RECIPIENT_COLOR });
-          }
         }
         const document = await insertDocument(tx, {
           workflowId, name: baseName, position, blobKey: pdf.staged.key, size: pdf.staged.size,

@@ -13,6 +13,7 @@ import { recordSeenBy, type HistoryViewer } from '../history/history.service.ts'
 import { findWorkflowForCaller, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { SEAL_RETRY_AFTER_SECONDS, type SealWaiter } from '../signing/seal-waiter.ts';
 import { renderCertificateOfCompletion } from './certificate-of-completion.ts';
+import { isFinishedStatus } from '../workflows/workflow-status.ts';
 
 export type DownloadOption = 'downloadDocument' | 'downloadAll' | 'downloadCoc';
 export type DownloadFile = { bytes: Uint8Array; contentType: string; filename: string };
@@ -62,7 +63,7 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
       // PDF streams are already compressed; storing them keeps the zip fast.
       entries[unique] = [bytes, { level: 0 }];
     };
-    if (workflow.status === 'COMPLETED') {
+    if (isFinishedStatus(workflow.status)) {
       const record = await loadEnvelopeRecord(deps.db, workflow);
       for (const document of record.documents) add(pdfName(document.name), await documentBytes(workflow, document));
       add(certificateName(workflow), await certificateOf(recordSeenBy(record, viewer)));
@@ -78,7 +79,7 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
    */
   async function documentBytes(workflow: WorkflowRow, document: DocumentRow): Promise<Uint8Array> {
     if (document.sealedBlobKey) return deps.blobs.get(document.sealedBlobKey);
-    if (workflow.status === 'COMPLETED') {
+    if (isFinishedStatus(workflow.status)) {
       if (workflow.sealStatus === 'FAILED') {
         throw new AppError('SEAL_FAILED', 'Sealing of this workflow failed after every retry; the signed document is not available', { detail: workflow.sealError ?? '' });
       }
@@ -95,7 +96,7 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
 }
 
 function assertCompleted(workflow: WorkflowRow): void {
-  if (workflow.status !== 'COMPLETED') {
+  if (!isFinishedStatus(workflow.status)) {
     throw new AppError('INVALID_WORKFLOW_STATUS', `The certificate of completion exists once the workflow is COMPLETED; it is ${workflow.status}`);
   }
 }

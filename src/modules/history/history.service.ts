@@ -10,6 +10,7 @@ import type { SealWaiter } from '../signing/seal-waiter.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from './envelope-record.ts';
 import { findLiveWorkflow, findRecipientRow } from './history.repo.ts';
 import { renderEvidenceReport, type StoredHashCheck } from './evidence-report.ts';
+import { isFinishedStatus } from '../workflows/workflow-status.ts';
 
 export type HistoryService = ReturnType<typeof createHistoryService>;
 
@@ -80,7 +81,7 @@ export function createHistoryService(deps: { db: Db; blobs: BlobStore; seal: Pic
     const { workflow: found, viewer } = await findWorkflowForHistory(deps.db, caller, workflowId);
     // Asked for while the seal is pending: wait for it, so the report shows the sealed files (or FAILED).
     const workflow = await deps.seals.awaitSeal(found);
-    if (workflow.status !== 'COMPLETED') throw new AppError('INVALID_WORKFLOW_STATUS', `The evidence report is available once the workflow is COMPLETED; it is ${workflow.status}`);
+    if (!isFinishedStatus(workflow.status)) throw new AppError('INVALID_WORKFLOW_STATUS', `The evidence report is available once the workflow is COMPLETED (or APPROVED); it is ${workflow.status}`);
     const record = recordSeenBy(await loadEnvelopeRecord(deps.db, workflow), viewer);
     const storedHashes = new Map<string, StoredHashCheck>();
     for (const document of record.documents) {

@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.ts';
 import type { RecipientRow, WorkflowAccess } from '../workflows/workflow-access.ts';
+import { isReadOnlyStatus } from '../workflows/workflow-status.ts';
 
 /** Recipient statuses after which a row can no longer act. */
 export const FINISHED_RECIPIENT_STATUSES = ['SIGNED', 'APPROVED', 'DECLINED', 'SKIPPED', 'DELEGATED'] as const;
@@ -28,7 +29,7 @@ export function actingRecipient(access: WorkflowAccess): RecipientRow {
  */
 export function recipientAllowedToAct(access: WorkflowAccess): RecipientRow {
   const { workflow, recipient } = access;
-  if (workflow.status === 'VOID' || workflow.status === 'COMPLETED') {
+  if (isReadOnlyStatus(workflow.status)) {
     throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status} and read-only`);
   }
   const expected = workflow.sequence === 'SELF' ? 'DRAFT' : 'SENT';

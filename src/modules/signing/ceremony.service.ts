@@ -100,8 +100,8 @@ export function createCeremonyService(deps: CeremonyDeps) {
       await recordConsentOnce(tx, { caller, recipient, context, evidence: `approval (POST /workflow/v1/${workflowId}/approve)`, workflowStatus: access.workflow.status });
       const comment = body.comment?.trim();
       const finished = await finishRecipient(tx, caller, recipient, 'APPROVED', context, comment ? `${recipient.name} approved the document, commenting: ${comment}` : `${recipient.name} approved the document`);
-      const { completed } = await advanceAfterFinish(tx, deps, access.workflow, context);
-      return outcome(access, finished, completed, []);
+      const after = await advanceAfterFinish(tx, deps, access.workflow, context);
+      return outcome(access, finished, after, []);
     });
   }
 
@@ -153,8 +153,8 @@ export function createCeremonyService(deps: CeremonyDeps) {
     // Every action of this ceremony is an electronic signature; remote (CSC) signing would count its own qualifier.
     await countSignature(tx, { organizationId: access.workflow.organizationId, userId: recipient.userId }, 'ELECTRONIC');
     const finished = await finishRecipient(tx, caller, recipient, 'SIGNED', context, `${recipient.name} signed the document`);
-    const { completed } = await advanceAfterFinish(tx, deps, access.workflow, context);
-    return outcome(access, finished, completed, savedFieldIds);
+    const after = await advanceAfterFinish(tx, deps, access.workflow, context);
+    return outcome(access, finished, after, savedFieldIds);
   }
 
   async function finishRecipient(tx: Tx, caller: Caller, recipient: RecipientRow, status: 'SIGNED' | 'APPROVED', context: RequestContext, sentence: string): Promise<RecipientRow> {
@@ -173,8 +173,8 @@ export function createCeremonyService(deps: CeremonyDeps) {
     return finished;
   }
 
-  function outcome(access: WorkflowAccess, recipient: RecipientRow, completed: boolean, savedFieldIds: number[]): Outcome {
-    const workflow = completed ? { ...access.workflow, status: 'COMPLETED', sealStatus: 'PENDING' } : access.workflow;
+  function outcome(access: WorkflowAccess, recipient: RecipientRow, { completed, status }: { completed: boolean; status: string }, savedFieldIds: number[]): Outcome {
+    const workflow = completed ? { ...access.workflow, status, sealStatus: 'PENDING' } : access.workflow;
     return { response: response({ ...access, workflow }, recipient, savedFieldIds), completed };
   }
 

@@ -7,6 +7,7 @@ import { recordActivity } from '../activities/activities.service.ts';
 import type { WorkflowRow } from '../workflows/workflow-access.ts';
 import { advanceRouting, type RoutingDeps } from './routing.ts';
 import { debitCredit } from '../billing/entitlements.service.ts';
+import { nextStatus, type WorkflowStatus } from '../workflows/workflow-status.ts';
 
 /** The durable job that stamps and seals a completed workflow's documents (seal-job.ts). */
 export const SEAL_JOB = 'workflow.seal';
@@ -19,11 +20,11 @@ export type CompletionDeps = RoutingDeps & { jobs: JobQueue };
  * dispatches whoever comes next, or completes the workflow when nobody action-required is left.
  * The caller notifies the outbox (and the seal worker when completed) after the commit.
  */
-export async function advanceAfterFinish(tx: Tx, deps: CompletionDeps, workflow: WorkflowRow, context: Partial<RequestContext>): Promise<{ completed: boolean }> {
-  const { allDone } = await advanceRouting(tx, deps, workflow.id);
-  if (!allDone) return { completed: false };
-  await completeWorkflow(tx, deps.jobs, workflow, context);
-  return { completed: true };
+export async function advanceAfterFinish(tx: Tx, deps: CompletionDeps, workflow: WorkflowRow, context: Partial<RequestContext>): Promise<{ completed: boolean; status: WorkflowStatus }> {
+  const { allDone, approvalsOnly } = await advanceRouting(tx, deps, workflow.id);
+  if (!allDone) return { completed: false, status: workflow.status as WorkflowStatus };
+  const status = await completeWorkflow(tx, deps.jobs, workflow, context, approvalsOnly ? 'ALL_APPROVED' : 'ALL_SIGNED');
+  return { completed: true, status };
 }
 
 /**
@@ -32,19 +33,21 @@ export async function advanceAfterFinish(tx: Tx, deps: CompletionDeps, workflow:
  * the queue, and a rollback leaves neither. Because every action holds the workflow row lock, two racing
  * final actions complete it once.
  */
-export async function completeWorkflow(tx: Tx, jobs: JobQueue, workflow: WorkflowRow, context: Partial<RequestContext>): Promise<void> {
+export async function completeWorkflow(tx: Tx, jobs: JobQueue, workflow: WorkflowRow, context: Partial<RequestContext>, trigger: 'ALL_SIGNED' | 'ALL_APPROVED' = 'ALL_SIGNED'): Promise<WorkflowStatus> {
+  const status = nextStatus(workflow.status, trigger);
   // A self-signed envelope never commences, so it pays its one credit here; without one, the final signature is refused and nothing of it kept.
   if (workflow.sequence === 'SELF') await debitCredit(tx, workflow.organizationId, 'Insufficient credit balance: completing a self-signed envelope uses one credit');
   const now = new Date();
-  await tx.update(workflows).set({ status: 'COMPLETED', completedAt: now, statusAt: now, sealStatus: 'PENDING', sealError: null })
+  await tx.update(workflows).set({ status, completedAt: now, statusAt: now, sealStatus: 'PENDING', sealError: null })
     .where(eq(workflows.id, workflow.id));
   await recordActivity(tx, {
     workflowId: workflow.id,
     kind: 'COMPLETED',
     action: 'Completed',
-    sentence: `Every recipient has finished; "${workflow.name}" is completed`,
-    status: 'COMPLETED',
+    sentence: status === 'APPROVED' ? `Every approver has approved; "${workflow.name}" is approved` : `Every recipient has finished; "${workflow.name}" is completed`,
+    status,
     context,
   });
   await jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId: workflow.id });
+  return status;
 }

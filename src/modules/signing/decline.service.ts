@@ -8,6 +8,7 @@ import type { Outbox } from '../../platform/mail/outbox.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
 import { actingRecipient } from './acting-recipient.ts';
+import { nextStatus } from '../workflows/workflow-status.ts';
 import { DECLINE_REASON_MAX } from './decline.schemas.ts';
 import { declinedMail, voidedMail } from './signing-mails.ts';
 
@@ -35,7 +36,7 @@ export function createDeclineService(deps: { db: Db; outbox: Outbox }) {
       const now = new Date();
       const [declined] = await tx.update(recipients).set({ status: 'DECLINED', declineReason: reason, actedAt: now })
         .where(eq(recipients.id, recipient.id)).returning();
-      const [voided] = await tx.update(workflows).set({ status: 'VOID', statusAt: now }).where(eq(workflows.id, workflow.id)).returning();
+      const [voided] = await tx.update(workflows).set({ status: nextStatus(workflow.status, 'VOID'), statusAt: now }).where(eq(workflows.id, workflow.id)).returning();
       await recordActivity(tx, {
         workflowId: workflow.id,
         kind: 'DECLINED',

@@ -25,9 +25,10 @@ export function isActionRequired(recipient: RecipientRow): boolean {
  * - SELF: nothing is mailed (the owner signs their own draft); only allDone is computed.
  * Dispatch = status SENT, dispatchedAt = now, the commence mail with a fresh signing link queued in `tx`.
  * The caller holds the workflow row lock and calls outbox.notify() after the commit.
- * allDone is true when no action-required (SIGNER/APPROVER, not DELEGATED) row remains unfinished.
+ * allDone is true when no action-required (SIGNER/APPROVER, not DELEGATED) row remains unfinished; approvalsOnly when
+ * every action-required row is an APPROVER.
  */
-export async function advanceRouting(tx: Tx, deps: RoutingDeps, workflowId: number): Promise<{ allDone: boolean; dispatchedRecipientIds: number[] }> {
+export async function advanceRouting(tx: Tx, deps: RoutingDeps, workflowId: number): Promise<{ allDone: boolean; approvalsOnly: boolean; dispatchedRecipientIds: number[] }> {
   const [workflow] = await tx.select().from(workflows).where(eq(workflows.id, workflowId));
   if (!workflow) throw new Error(`advanceRouting: workflow ${workflowId} does not exist`);
   const rows = await tx.select().from(recipients).where(eq(recipients.workflowId, workflowId))
@@ -49,7 +50,9 @@ export async function advanceRouting(tx: Tx, deps: RoutingDeps, workflowId: numb
     }
   }
   const allDone = !rows.some((r) => isActionRequired(r) && !isFinished(r));
-  return { allDone, dispatchedRecipientIds };
+  // A workflow that only ever asked for approvals ends APPROVED rather than COMPLETED (workflow-status.ts).
+  const approvalsOnly = workflow.sequence !== 'SELF' && rows.filter(isActionRequired).every((r) => r.role === 'APPROVER');
+  return { allDone, approvalsOnly, dispatchedRecipientIds };
 }
 
 /** ORDERED: the rows the sequence has reached: everything up to and including the first unfinished action-required row. */

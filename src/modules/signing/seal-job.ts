@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { documents, fields, recipients, users, workflows } from '../../platform/db/schema/index.ts';
 import { Type } from 'typebox';
@@ -14,6 +14,7 @@ import { SEAL_JOB, type SealJobData } from './completion.ts';
 import { completionMails, sealFailedMail, type SealedDocument } from './completion-mails.ts';
 import type { SigningCodes } from './signing-codes.ts';
 import type { SealWaiter } from './seal-waiter.ts';
+import { isFinishedStatus } from '../workflows/workflow-status.ts';
 
 export type SealJobDeps = {
   db: Db;
@@ -110,7 +111,7 @@ const ORPHAN_AFTER_MS = 20 * 60 * 1000;
  */
 export async function resumeOrphanedSeals(deps: SealJobDeps, now: Date): Promise<number[]> {
   const stale = await deps.db.select({ id: workflows.id }).from(workflows).where(and(
-    eq(workflows.status, 'COMPLETED'),
+    inArray(workflows.status, ['COMPLETED', 'APPROVED']),
     eq(workflows.sealStatus, 'PENDING'),
     lt(workflows.completedAt, new Date(now.getTime() - ORPHAN_AFTER_MS)),
   ));
@@ -127,7 +128,7 @@ export async function resumeOrphanedSeals(deps: SealJobDeps, now: Date): Promise
 
 export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promise<void> {
   const [workflow] = await deps.db.select().from(workflows).where(eq(workflows.id, workflowId));
-  if (!workflow || workflow.status !== 'COMPLETED' || workflow.sealStatus !== 'PENDING') return;
+  if (!workflow || !isFinishedStatus(workflow.status) || workflow.sealStatus !== 'PENDING') return;
 
   const docs = await deps.db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
   const values = await deps.db.select().from(fields).where(eq(fields.workflowId, workflowId));

@@ -3,6 +3,7 @@ import { AppError } from '../../errors.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { workflows } from '../../platform/db/schema/index.ts';
 import type { WorkflowRow } from '../workflows/workflow-access.ts';
+import { isFinishedStatus } from '../workflows/workflow-status.ts';
 
 /**
  * SPEC.md applies the seal on the transition to COMPLETED, but the seal is a job that runs just after the
@@ -82,5 +83,5 @@ export function createSealWaiter(deps: { db: Db; waitSeconds: number }): SealWai
 }
 
 function isSealPending(workflow: WorkflowRow): boolean {
-  return workflow.status === 'COMPLETED' && workflow.sealStatus === 'PENDING';
+  return isFinishedStatus(workflow.status) && workflow.sealStatus === 'PENDING';
 }

@@ -3,6 +3,11 @@ import type { DbOrTx } from '../../platform/db/client.ts';
 import { recipients, workflows } from '../../platform/db/schema/index.ts';
 import type { RecipientRow, WorkflowRow } from './workflow-access.ts';
 
+export async function insertWorkflow(db: DbOrTx, values: typeof workflows.$inferInsert): Promise<WorkflowRow> {
+  const [row] = await db.insert(workflows).values(values).returning();
+  return row;
+}
+
 export async function updateWorkflow(db: DbOrTx, workflowId: number, values: Partial<typeof workflows.$inferInsert>): Promise<WorkflowRow> {
   const [row] = await db.update(workflows).set(values).where(eq(workflows.id, workflowId)).returning();
   return row;

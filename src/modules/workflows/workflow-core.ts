@@ -1,0 +1,31 @@
+import type { Tx } from '../../platform/db/client.ts';
+import type { recipients as recipientTable, workflows } from '../../platform/db/schema/index.ts';
+import { insertRecipient, insertWorkflow } from './workflows.repo.ts';
+import type { RecipientRow, WorkflowRow } from './workflow-access.ts';
+import { SELF_RECIPIENT_COLOR } from './workflows.service.ts';
+
+/**
+ * The one way a workflow comes into being (upload, template `use`/`apply`/`dispatch`, Power Survey children): a
+ * DRAFT row with its settings and, optionally, its first recipient rows. Documents and fields are added by their
+ * own modules in the same transaction; sending is signing/send-workflow.ts.
+ */
+export type DraftSpec = Omit<typeof workflows.$inferInsert, 'id' | 'status' | 'createdAt' | 'statusAt' | 'sentAt' | 'completedAt' | 'sealStatus' | 'sealError'> & {
+  /** SELF workflows get their owner as the one SIGNER row automatically. */
+  owner?: { userId: number; name: string; email: string };
+};
+
+/** A recipient row to create with the draft (everything of the row but its workflow). */
+export type DraftRecipient = Omit<typeof recipientTable.$inferInsert, 'id' | 'workflowId'>;
+
+export async function createDraftWorkflow(tx: Tx, spec: DraftSpec, recipients: DraftRecipient[] = []): Promise<{ workflow: WorkflowRow; recipients: RecipientRow[] }> {
+  const { owner, ...values } = spec;
+  const workflow = await insertWorkflow(tx, values);
+  const rows: RecipientRow[] = [];
+  if (workflow.sequence === 'SELF' && owner) {
+    rows.push(await insertRecipient(tx, { workflowId: workflow.id, userId: owner.userId, name: owner.name, email: owner.email, role: 'SIGNER', color: SELF_RECIPIENT_COLOR }));
+  }
+  for (const recipient of recipients) {
+    rows.push(await insertRecipient(tx, { ...recipient, workflowId: workflow.id }));
+  }
+  return { workflow, recipients: rows };
+}
