@@ -8,7 +8,7 @@ import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import { createAccount, isUniqueViolation } from '../users/accounts.ts';
-import { consumeTotpStep, findUserByEmail, findUserById, setEmailVerificationCode, verifyEmailByCode, type UserRow } from '../users/users.repo.ts';
+import { consumeTotpStep, findUserByEmail, findUserById, setEmailVerificationCode, verifyEmailByCode, type UserRow } from '../users/users.directory.ts';
 import { matchTotpStep } from '../users/totp.ts';
 import { emailVerificationMail } from './account-mails.ts';
 import { findBusinessAppByClientId, findBusinessAppById, findGuestSessionTarget, isActiveMember } from './auth.repo.ts';

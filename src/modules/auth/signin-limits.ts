@@ -6,7 +6,7 @@ import type { Outbox } from '../../platform/mail/outbox.ts';
 import {
   clearAttempts, countAttempts, longestLock, recordAttempts, SIGNIN_FAILURES_PER_ACCOUNT, SIGNIN_FAILURES_PER_ADDRESS,
 } from '../../platform/limits/attempts.ts';
-import { normalizeEmail } from '../users/users.repo.ts';
+import { normalizeEmail } from '../users/users.directory.ts';
 import { accountLockedMail } from './account-mails.ts';
 
 /** Who a credential check is about: the sign-in name (counted even when no account holds it) and where it came from. */

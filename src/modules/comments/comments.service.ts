@@ -3,7 +3,7 @@ import type { Caller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { recordActivity } from '../activities/activities.service.ts';
-import { findUserById } from '../users/users.repo.ts';
+import { findUserById } from '../users/users.directory.ts';
 import { findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { COMMENT_MAX_LENGTH, type CreateCommentBody } from './comments.schemas.ts';
 import { findCommentsOfWorkflow, insertComment, isFieldOfWorkflow, workflowExists, type CommentWithAuthor } from './comments.repo.ts';

@@ -13,7 +13,7 @@ import { DOCUMENT_UPLOADS_PER_ACCOUNT, longestLock, recordAttempts } from '../..
 import { BlobTooLargeError, type BlobStore, type StagedBlob } from '../../platform/storage/blob-store.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { findFolder } from '../folders/folders.repo.ts';
-import { findUserById } from '../users/users.repo.ts';
+import { findUserById } from '../users/users.directory.ts';
 import { assertDraft, assertOwner, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { requireText } from '../workflows/workflow-ids.ts';
 import { createDraftWorkflow } from '../workflows/workflow-core.ts';

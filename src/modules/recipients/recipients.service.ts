@@ -3,7 +3,7 @@ import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import { deleteFieldsOfRecipient, findRecipientsWithFields } from '../fields/fields.repo.ts';
-import { findOrCreateGuestUser, normalizeEmail } from '../users/users.repo.ts';
+import { findOrCreateGuestUser, normalizeEmail } from '../users/users.directory.ts';
 import { findEditableWorkflow, findWorkflowForCaller, type RecipientRow, type WorkflowAccess, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { checkRecipientName, recipientOrder, recipientRole } from './recipient-rules.ts';
 import { deleteRecipient, findRecipient, findRecipients, insertRecipients, updateRecipient, type RecipientValues } from './recipients.repo.ts';

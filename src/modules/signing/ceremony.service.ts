@@ -1,9 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
-import { documents, fields, recipients } from '../../platform/db/schema/index.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { recordActivity } from '../activities/activities.service.ts';
@@ -12,6 +10,7 @@ import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '.
 import { actingRecipient } from './acting-recipient.ts';
 import { advanceAfterFinish, SEAL_JOB } from './completion.ts';
 import { recordConsentOnce } from './consent.ts';
+import { findDocumentWorkflowId, findFieldsByIds, findFieldsOfRecipient, setFieldValue, updateRecipient } from './signing.repo.ts';
 import {
   IMAGE_FIELD_TYPES, LIBRARY_FIELD_TYPES, SIGNATURE_FIELD_TYPES, isBlank, isFilled, normalizeFieldValue, normalizeImageValue, type FieldRow, type RawValue,
 } from './field-values.ts';
@@ -49,9 +48,9 @@ export function createCeremonyService(deps: CeremonyDeps) {
       if (IMAGE_FIELD_TYPES.includes(entry.type) && !isBlank(value)) images.set(entry.id, await normalizeImageValue({ id: entry.id, fieldType: entry.type }, value));
     }
     return run(async (tx) => {
-      const [document] = await tx.select({ workflowId: documents.workflowId }).from(documents).where(eq(documents.id, documentId));
-      if (!document) throw new AppError('NOT_FOUND', 'Document not found');
-      const access = await findWorkflowForCaller(tx, caller, document.workflowId, { lock: true });
+      const documentWorkflowId = await findDocumentWorkflowId(tx, documentId);
+      if (documentWorkflowId === null) throw new AppError('NOT_FOUND', 'Document not found');
+      const access = await findWorkflowForCaller(tx, caller, documentWorkflowId, { lock: true });
       const recipient = actingRecipient(access);
       await assertMaySign(tx, access.workflow.organizationId);
       const owned = await fieldsOfRecipient(tx, access, recipient, entries.map((e) => e.id));
@@ -94,7 +93,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
       const recipient = actingRecipient(access);
       await assertMaySign(tx, access.workflow.organizationId);
       if (recipient.role !== 'APPROVER') throw new AppError('OPERATION_IS_NOT_ALLOWED', `Only an APPROVER approves; this recipient is a ${recipient.role}`);
-      const own = await tx.select().from(fields).where(and(eq(fields.workflowId, workflowId), eq(fields.recipientId, recipient.id)));
+      const own = await findFieldsOfRecipient(tx, workflowId, recipient.id);
       const missing = own.filter((f) => f.fieldRequired && !isFilled(f, f.value));
       if (missing.length > 0) throw new AppError('REQUIRED_FIELD_EMPTY', `Fill the required fields ${missing.map((f) => f.id).join(', ')} before approving`);
       await recordConsentOnce(tx, { caller, recipient, context, evidence: `approval (POST /workflow/v1/${workflowId}/approve)`, workflowStatus: access.workflow.status });
@@ -119,7 +118,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
    * rule 2): a hidden assistant row never fills one, even one placed on its own row.
    */
   async function fieldsOfRecipient(tx: Tx, access: WorkflowAccess, recipient: RecipientRow, ids: number[]): Promise<Map<number, FieldRow>> {
-    const rows = ids.length === 0 ? [] : await tx.select().from(fields).where(and(inArray(fields.id, ids), eq(fields.workflowId, access.workflow.id)));
+    const rows = await findFieldsByIds(tx, access.workflow.id, ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const id of ids) {
       const field = byId.get(id);
@@ -139,14 +138,13 @@ export function createCeremonyService(deps: CeremonyDeps) {
   async function applyAndFinish(tx: Tx, caller: Caller, access: WorkflowAccess, recipient: RecipientRow, writes: Write[], context: RequestContext, evidence: string): Promise<Outcome> {
     const now = new Date();
     for (const { field, value, signatureAssetId } of writes) {
-      await tx.update(fields).set({ value, filledAt: value === null ? null : now, ...(signatureAssetId !== null ? { signatureAssetId } : {}) })
-        .where(eq(fields.id, field.id));
+      await setFieldValue(tx, field.id, value, value === null ? null : now, signatureAssetId);
     }
     await recordConsentOnce(tx, { caller, recipient, context, evidence, workflowStatus: access.workflow.status });
     const savedFieldIds = writes.map((w) => w.field.id);
     if (recipient.role !== 'SIGNER') return { response: response(access, recipient, savedFieldIds), completed: false };
 
-    const own = await tx.select().from(fields).where(and(eq(fields.workflowId, access.workflow.id), eq(fields.recipientId, recipient.id)));
+    const own = await findFieldsOfRecipient(tx, access.workflow.id, recipient.id);
     const outstanding = own.some((f) => (f.fieldRequired || SIGNATURE_FIELD_TYPES.includes(f.fieldType)) && !isFilled(f, f.value));
     if (outstanding) return { response: response(access, recipient, savedFieldIds), completed: false };
 
@@ -158,7 +156,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
   }
 
   async function finishRecipient(tx: Tx, caller: Caller, recipient: RecipientRow, status: 'SIGNED' | 'APPROVED', context: RequestContext, sentence: string): Promise<RecipientRow> {
-    const [finished] = await tx.update(recipients).set({ status, actedAt: new Date() }).where(eq(recipients.id, recipient.id)).returning();
+    const finished = await updateRecipient(tx, recipient.id, { status, actedAt: new Date() });
     await recordActivity(tx, {
       workflowId: recipient.workflowId,
       kind: status,

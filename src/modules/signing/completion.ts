@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/client.ts';
-import { workflows } from '../../platform/db/schema/index.ts';
+import { updateWorkflowRow } from './signing.repo.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { recordActivity } from '../activities/activities.service.ts';
@@ -38,8 +37,7 @@ export async function completeWorkflow(tx: Tx, jobs: JobQueue, workflow: Workflo
   // A self-signed envelope never commences, so it pays its one credit here; without one, the final signature is refused and nothing of it kept.
   if (workflow.sequence === 'SELF') await debitCredit(tx, workflow.organizationId, 'Insufficient credit balance: completing a self-signed envelope uses one credit');
   const now = new Date();
-  await tx.update(workflows).set({ status, completedAt: now, statusAt: now, sealStatus: 'PENDING', sealError: null })
-    .where(eq(workflows.id, workflow.id));
+  await updateWorkflowRow(tx, workflow.id, { status, completedAt: now, statusAt: now, sealStatus: 'PENDING', sealError: null });
   await recordActivity(tx, {
     workflowId: workflow.id,
     kind: 'COMPLETED',

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/client.ts';
-import { activities } from '../../platform/db/schema/index.ts';
+import { hasActivity } from './signing.repo.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { recordActivity } from '../activities/activities.service.ts';
@@ -38,10 +37,7 @@ function sourceOf(caller: Caller, context: RequestContext): string {
  */
 export async function recordConsentOnce(tx: Tx, input: { caller: Caller; recipient: RecipientRow; context: RequestContext; evidence: string; workflowStatus: string }): Promise<boolean> {
   const { caller, recipient, context } = input;
-  const [existing] = await tx.select({ id: activities.id }).from(activities)
-    .where(and(eq(activities.workflowId, recipient.workflowId), eq(activities.recipientId, recipient.id), eq(activities.kind, CONSENT_KIND)))
-    .limit(1);
-  if (existing) return false;
+  if (await hasActivity(tx, recipient.workflowId, recipient.id, CONSENT_KIND)) return false;
   await recordActivity(tx, {
     workflowId: recipient.workflowId,
     kind: CONSENT_KIND,

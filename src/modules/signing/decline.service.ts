@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { recipients, users, workflows } from '../../platform/db/schema/index.ts';
+import { findDeclinedRows, findRecipientsById, updateRecipient, updateWorkflowRow } from './signing.repo.ts';
+import { userContact } from '../users/users.directory.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
@@ -34,9 +34,8 @@ export function createDeclineService(deps: { db: Db; outbox: Outbox }) {
       const recipient = actingRecipient(access);
       const { workflow } = access;
       const now = new Date();
-      const [declined] = await tx.update(recipients).set({ status: 'DECLINED', declineReason: reason, actedAt: now })
-        .where(eq(recipients.id, recipient.id)).returning();
-      const [voided] = await tx.update(workflows).set({ status: nextStatus(workflow.status, 'VOID'), statusAt: now }).where(eq(workflows.id, workflow.id)).returning();
+      const declined = await updateRecipient(tx, recipient.id, { status: 'DECLINED', declineReason: reason, actedAt: now });
+      const voided = await updateWorkflowRow(tx, workflow.id, { status: nextStatus(workflow.status, 'VOID'), statusAt: now });
       await recordActivity(tx, {
         workflowId: workflow.id,
         kind: 'DECLINED',
@@ -49,13 +48,14 @@ export function createDeclineService(deps: { db: Db; outbox: Outbox }) {
         context,
       });
 
-      const [owner] = await tx.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, workflow.ownerUserId));
+      const contact = await userContact(tx, workflow.ownerUserId);
+      const owner = contact.email ? contact : null;
       const told = new Set<string>([declined.email.toLowerCase()]);
       if (owner && !told.has(owner.email.toLowerCase())) {
         told.add(owner.email.toLowerCase());
-        await outbox.enqueue(tx, declinedMail({ workflow: voided, owner: { name: owner.name || owner.email, email: owner.email }, decliner: declined, reason }));
+        await outbox.enqueue(tx, declinedMail({ workflow: voided, owner, decliner: declined, reason }));
       }
-      const others = await tx.select().from(recipients).where(eq(recipients.workflowId, workflow.id)).orderBy(asc(recipients.id));
+      const others = await findRecipientsById(tx, workflow.id);
       for (const other of others) {
         if (!other.dispatchedAt || other.status === 'DELEGATED' || told.has(other.email.toLowerCase())) continue;
         told.add(other.email.toLowerCase());
@@ -73,10 +73,7 @@ export function createDeclineService(deps: { db: Db; outbox: Outbox }) {
    */
   async function rejectDetails(caller: Caller, workflowId: number): Promise<RecipientRow[]> {
     const { workflow } = await findWorkflowForCaller(db, caller, workflowId);
-    const children = db.select({ id: workflows.id }).from(workflows).where(eq(workflows.parentWorkflowId, workflow.id));
-    return db.select().from(recipients)
-      .where(and(eq(recipients.status, 'DECLINED'), or(eq(recipients.workflowId, workflow.id), inArray(recipients.workflowId, children))))
-      .orderBy(asc(recipients.actedAt), asc(recipients.id));
+    return findDeclinedRows(db, workflow.id);
   }
 }
 

@@ -1,12 +1,11 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
-import type { Db, Tx } from '../../platform/db/client.ts';
-import { fields, recipients, users } from '../../platform/db/schema/index.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { findRecipient, findRecipientOf, insertRecipientRow, isActiveRecipientEmail, moveFieldsEmpty, updateRecipient } from './signing.repo.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { checkRecipientName } from '../recipients/recipient-rules.ts';
-import { findOrCreateGuestUser, normalizeEmail } from '../users/users.repo.ts';
+import { findOrCreateGuestUser, normalizeEmail, userDisplayName } from '../users/users.directory.ts';
 import { findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
 import { isFinished } from './acting-recipient.ts';
 import type { DelegateBody } from './delegate.schemas.ts';
@@ -33,7 +32,7 @@ export function createDelegateService(deps: { db: Db; routing: RoutingDeps }) {
     const created = await db.transaction(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const { workflow } = access;
-      const [original] = await tx.select().from(recipients).where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflow.id)));
+      const original = await findRecipientOf(tx, workflow.id, recipientId);
       if (!original || (original.isHidden && !access.isOwner && original.userId !== caller.userId)) throw new AppError('NOT_FOUND', 'Recipient not found');
       const isSelf = caller.kind === 'guest' ? caller.recipientId === original.id : original.userId === caller.userId;
       if (!access.isOwner && !isSelf) throw new AppError('USER_NOT_HAVE_ACCESS', 'Only the workflow owner or this recipient may delegate it');
@@ -47,13 +46,11 @@ export function createDelegateService(deps: { db: Db; routing: RoutingDeps }) {
         throw new AppError('IDENTITY_NOT_VERIFIED', 'Identity not verified: complete the one-time code challenge before delegating');
       }
 
-      const [taken] = await tx.select({ id: recipients.id }).from(recipients)
-        .where(and(eq(recipients.workflowId, workflow.id), ne(recipients.status, 'DELEGATED'), sql`lower(${recipients.email}) = ${email}`)).limit(1);
-      if (taken) throw new AppError('DUPLICATE_RECIPIENT', `${email} is already a recipient of this workflow`, { field: 'emailAddress' });
+      if (await isActiveRecipientEmail(tx, workflow.id, email)) throw new AppError('DUPLICATE_RECIPIENT', `${email} is already a recipient of this workflow`, { field: 'emailAddress' });
 
       const user = await findOrCreateGuestUser(tx, email, name);
       const now = new Date();
-      const [delegateRow] = await tx.insert(recipients).values({
+      const delegateRow = await insertRecipientRow(tx, {
         workflowId: workflow.id,
         userId: user.id,
         name,
@@ -64,12 +61,12 @@ export function createDelegateService(deps: { db: Db; routing: RoutingDeps }) {
         useDigitalCert: original.useDigitalCert,
         enforceIdentity: original.enforceIdentity,
         isHidden: original.isHidden,
-      }).returning();
-      await tx.update(recipients).set({ status: 'DELEGATED', delegatedToRecipientId: delegateRow.id, actedAt: now }).where(eq(recipients.id, original.id));
+      });
+      await updateRecipient(tx, original.id, { status: 'DELEGATED', delegatedToRecipientId: delegateRow.id, actedAt: now });
       // Whatever the original already typed or drew is theirs, not the delegate's: the fields move empty.
-      await tx.update(fields).set({ recipientId: delegateRow.id, value: null, signatureAssetId: null, filledAt: null }).where(eq(fields.recipientId, original.id));
+      await moveFieldsEmpty(tx, original.id, delegateRow.id);
 
-      const actorName = isSelf ? original.name : await ownerName(tx, workflow.ownerUserId);
+      const actorName = isSelf ? original.name : await userDisplayName(tx, workflow.ownerUserId, 'The owner');
       await recordActivity(tx, {
         workflowId: workflow.id,
         kind: 'DELEGATED',
@@ -84,8 +81,7 @@ export function createDelegateService(deps: { db: Db; routing: RoutingDeps }) {
         context,
       });
       await advanceRouting(tx, routing, workflow.id);
-      const [current] = await tx.select().from(recipients).where(eq(recipients.id, delegateRow.id));
-      return current;
+      return (await findRecipient(tx, delegateRow.id))!;
     });
     routing.outbox.notify();
     return created;
@@ -100,11 +96,6 @@ function delegateName(raw: string): string {
     if (error instanceof AppError) throw new AppError(error.code, error.message, { field: 'name' });
     throw error;
   }
-}
-
-async function ownerName(tx: Tx, userId: number): Promise<string> {
-  const [owner] = await tx.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, userId));
-  return owner?.name || owner?.email || 'The owner';
 }
 
 export type DelegateService = ReturnType<typeof createDelegateService>;

@@ -1,9 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { TokenSigner } from '../../platform/auth/jwt.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
-import { recipients, workflows } from '../../platform/db/schema/index.ts';
+import { findLiveWorkflowRow, findRecipientOf, lockWorkflowRow, updateRecipient } from './signing.repo.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { issueSession, type SessionTokens } from '../auth/sessions.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
@@ -34,7 +33,7 @@ export function createGuestAccessService(deps: { db: Db; tokens: TokenSigner; co
       const { workflow, recipient } = found;
       if (!recipient.viewedAt) {
         const status = recipient.status === 'SENT' ? 'VIEWED' : recipient.status;
-        await tx.update(recipients).set({ viewedAt: new Date(), status }).where(eq(recipients.id, recipient.id));
+        await updateRecipient(tx, recipient.id, { viewedAt: new Date(), status });
         await recordActivity(tx, {
           workflowId: workflow.id,
           kind: 'DOCUMENT_OPENED',
@@ -62,11 +61,10 @@ export function createGuestAccessService(deps: { db: Db; tokens: TokenSigner; co
 }
 
 async function findLinkTarget(db: DbOrTx, workflowId: number, recipientId: number, lock: boolean): Promise<{ workflow: WorkflowRow; recipient: RecipientRow } | null> {
-  const query = db.select().from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
   // The workflow lock serializes a redemption with a concurrent delegation or decline of the same workflow.
-  const [workflow] = lock ? await query.for('update') : await query;
+  const workflow = lock ? await lockWorkflowRow(db, workflowId, { notDeleted: true }) : await findLiveWorkflowRow(db, workflowId);
   if (!workflow) return null;
-  const [recipient] = await db.select().from(recipients).where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
+  const recipient = await findRecipientOf(db, workflowId, recipientId);
   if (!recipient || recipient.status === 'DELEGATED') return null;
   return { workflow, recipient };
 }

@@ -1,9 +1,7 @@
 import crypto from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
-import { identityChallenges, recipients } from '../../platform/db/schema/index.ts';
 import { verifyPassword as passwordMatches } from '../../platform/auth/passwords.ts';
 import {
   OTP_FAILURES_PER_RECIPIENT, OTP_SENDS_PER_RECIPIENT, RECIPIENT_PASSWORD_FAILURES, countAttempts, lockedForSeconds, recordAttempts,
@@ -11,7 +9,7 @@ import {
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { recipientAllowedToAct } from './acting-recipient.ts';
-import { recordPasswordPass } from './recipient-password-gate.ts';
+import { countChallengeAttempt, findChallenge, markChallengeVerified, putChallenge, recordPasswordPass, updateRecipient, type IdentityChallengeRow } from './signing.repo.ts';
 import { otpMail } from './signing-mails.ts';
 
 /**
@@ -26,7 +24,6 @@ export const OTP_RULES = {
 
 type OtpLimit = 'WRONG_CODES_PER_HOUR' | 'CODES_PER_DAY';
 
-type ChallengeRow = typeof identityChallenges.$inferSelect;
 
 /**
  * Only a salted HMAC of a code is stored: a database reader cannot recover a live code, and the recipient id
@@ -131,7 +128,7 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
       const recipient = stepUpRecipient(access);
       const now = clock();
       await assertUnderOtpLimits(tx, recipient, now, true);
-      const [previous] = await tx.select().from(identityChallenges).where(eq(identityChallenges.recipientId, recipient.id));
+      const previous = await findChallenge(tx, recipient.id);
       if (previous) {
         const waitMs = previous.sentAt.getTime() + OTP_RULES.resendSeconds * 1000 - now.getTime();
         if (waitMs > 0) {
@@ -142,8 +139,7 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
       const code = String(crypto.randomInt(0, 10 ** OTP_RULES.digits)).padStart(OTP_RULES.digits, '0');
       const expiresAt = new Date(now.getTime() + OTP_RULES.lifetimeMinutes * 60_000);
       const values = { codeHash: hashOtp(recipient.id, code), attempts: 0, sentAt: now, expiresAt, verifiedAt: null };
-      await tx.insert(identityChallenges).values({ recipientId: recipient.id, ...values })
-        .onConflictDoUpdate({ target: identityChallenges.recipientId, set: values });
+      await putChallenge(tx, recipient.id, values);
       await outbox.enqueue(tx, otpMail({ workflow: access.workflow, recipient, code, lifetimeMinutes: OTP_RULES.lifetimeMinutes }));
       // Counted in the transaction that mails the code, under the workflow row lock: racing sends count exactly.
       await recordAttempts(tx, [[OTP_SENDS_PER_RECIPIENT, String(recipient.id)]]);
@@ -165,21 +161,20 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
       const recipient = stepUpRecipient(access);
       const now = clock();
       await assertUnderOtpLimits(tx, recipient, now, false);
-      const [challenge] = await tx.select().from(identityChallenges).where(eq(identityChallenges.recipientId, recipient.id));
+      const challenge = (await findChallenge(tx, recipient.id)) ?? undefined;
       const dead = deadReason(challenge, now);
       if (dead !== null || !challenge) return { failure: dead ?? 'no code was requested', attemptsLeft: 0 };
       const code = normalizeCode(submitted);
       if (code === null || !otpMatches(challenge.codeHash, recipient.id, code)) {
-        const [counted] = await tx.update(identityChallenges).set({ attempts: sql`${identityChallenges.attempts} + 1` })
-          .where(eq(identityChallenges.id, challenge.id)).returning();
+        const attempts = await countChallengeAttempt(tx, challenge.id);
         await recordAttempts(tx, [[OTP_FAILURES_PER_RECIPIENT, String(recipient.id)]]);
         const hourly = await countAttempts(tx, OTP_FAILURES_PER_RECIPIENT, String(recipient.id), now);
-        const attemptsLeft = Math.max(0, Math.min(OTP_RULES.maxAttempts - counted.attempts, OTP_RULES.failuresPerHour - hourly.count));
+        const attemptsLeft = Math.max(0, Math.min(OTP_RULES.maxAttempts - attempts, OTP_RULES.failuresPerHour - hourly.count));
         const exhausted = hourly.count >= OTP_RULES.failuresPerHour ? `no attempts left; try again in an hour` : 'no attempts left, request a new code';
         return { failure: attemptsLeft > 0 ? `Wrong code; ${attemptsLeft} attempt(s) left` : `Wrong code; ${exhausted}`, attemptsLeft };
       }
-      await tx.update(identityChallenges).set({ verifiedAt: now }).where(eq(identityChallenges.id, challenge.id));
-      await tx.update(recipients).set({ identityVerifiedAt: now }).where(eq(recipients.id, recipient.id));
+      await markChallengeVerified(tx, challenge.id, now);
+      await updateRecipient(tx, recipient.id, { identityVerifiedAt: now });
       return null;
     });
     if (outcome) throw new AppError('OTP_INVALID', `OTP invalid or expired: ${outcome.failure}`, { attemptsLeft: outcome.attemptsLeft });
@@ -187,7 +182,7 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
   }
 }
 
-function deadReason(challenge: ChallengeRow | undefined, now: Date): string | null {
+function deadReason(challenge: IdentityChallengeRow | undefined, now: Date): string | null {
   if (!challenge) return 'no code was requested; request one first';
   if (challenge.verifiedAt) return 'this code was already used; request a new one';
   if (challenge.attempts >= OTP_RULES.maxAttempts) return 'too many wrong attempts; request a new code';

@@ -1,10 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { recipientPasswordPasses, recipients } from '../../platform/db/schema/index.ts';
-
-type RecipientRow = typeof recipients.$inferSelect;
+import { hasPasswordPass } from './signing.repo.ts';
+import type { RecipientRow } from '../workflows/workflow-access.ts';
 
 /** Where a client that meets the gate sends the password. */
 export const VERIFY_PASSWORD_STEP = 'RECIPIENT_PASSWORD';
@@ -21,14 +19,4 @@ export async function assertRecipientPasswordPassed(db: DbOrTx, caller: Caller, 
   if (access.isOwner || !recipient?.passwordHash) return;
   if (caller.sessionId && (await hasPasswordPass(db, recipient.id, caller.sessionId))) return;
   throw new AppError('IDENTITY_NOT_VERIFIED', `Identity not verified: enter the recipient password first (POST /workflow/v1/${recipient.workflowId}/identity/verify-password)`, { requiredStep: VERIFY_PASSWORD_STEP });
-}
-
-export async function hasPasswordPass(db: DbOrTx, recipientId: number, sessionId: string): Promise<boolean> {
-  const [row] = await db.select({ id: recipientPasswordPasses.id }).from(recipientPasswordPasses)
-    .where(and(eq(recipientPasswordPasses.recipientId, recipientId), eq(recipientPasswordPasses.sessionId, sessionId)));
-  return row !== undefined;
-}
-
-export async function recordPasswordPass(db: DbOrTx, recipientId: number, sessionId: string): Promise<void> {
-  await db.insert(recipientPasswordPasses).values({ recipientId, sessionId }).onConflictDoNothing();
 }

@@ -1,6 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/client.ts';
-import { recipients, users, workflows } from '../../platform/db/schema/index.ts';
+import { findRecipientsInSigningOrder, findWorkflowRow, updateRecipient } from './signing.repo.ts';
+import { userDisplayName } from '../users/users.directory.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 import { isFinished } from './acting-recipient.ts';
@@ -29,14 +29,13 @@ export function isActionRequired(recipient: RecipientRow): boolean {
  * every action-required row is an APPROVER.
  */
 export async function advanceRouting(tx: Tx, deps: RoutingDeps, workflowId: number): Promise<{ allDone: boolean; approvalsOnly: boolean; dispatchedRecipientIds: number[] }> {
-  const [workflow] = await tx.select().from(workflows).where(eq(workflows.id, workflowId));
+  const workflow = await findWorkflowRow(tx, workflowId);
   if (!workflow) throw new Error(`advanceRouting: workflow ${workflowId} does not exist`);
-  const rows = await tx.select().from(recipients).where(eq(recipients.workflowId, workflowId))
-    .orderBy(sql`${recipients.recipientOrder} asc nulls last`, asc(recipients.id));
+  const rows = await findRecipientsInSigningOrder(tx, workflowId);
 
   const dispatchedRecipientIds: number[] = [];
   if (workflow.status === 'SENT' && workflow.sequence !== 'SELF') {
-    const senderName = await ownerName(tx, workflow);
+    const senderName = await userDisplayName(tx, workflow.ownerUserId, 'The sender');
     const now = new Date();
     const reached = workflow.sequence === 'ORDERED' ? reachedInOrder(rows) : rows;
     for (const row of reached) {
@@ -66,24 +65,19 @@ function reachedInOrder(rows: RecipientRow[]): RecipientRow[] {
   return reached;
 }
 
-async function ownerName(tx: Tx, workflow: WorkflowRow): Promise<string> {
-  const [owner] = await tx.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, workflow.ownerUserId));
-  return owner?.name || owner?.email || 'The sender';
-}
-
 /**
  * Hands one recipient its turn: status SENT (a row that already opened its link keeps VIEWED), dispatchedAt,
  * and the commence mail. `delegatedBy` names who passed the task on, for the mail text.
  */
 async function dispatchRecipient(tx: Tx, deps: RoutingDeps, workflow: WorkflowRow, row: RecipientRow, senderName: string, now: Date, delegatedBy?: string): Promise<void> {
   const status = row.status === 'PENDING' ? 'SENT' : row.status;
-  const [updated] = await tx.update(recipients).set({ status, dispatchedAt: now }).where(eq(recipients.id, row.id)).returning();
+  const updated = await updateRecipient(tx, row.id, { status, dispatchedAt: now });
   const { url, expiresAt } = signingLink(deps.codes, deps.publicUrl, updated, now);
   await deps.outbox.enqueue(tx, commenceMail({ workflow, recipient: updated, senderName, link: url, expiresAt, delegatedBy }));
 }
 
 async function notifyCc(tx: Tx, deps: RoutingDeps, workflow: WorkflowRow, row: RecipientRow, senderName: string, now: Date): Promise<void> {
-  const [updated] = await tx.update(recipients).set({ status: 'SKIPPED', dispatchedAt: now }).where(eq(recipients.id, row.id)).returning();
+  const updated = await updateRecipient(tx, row.id, { status: 'SKIPPED', dispatchedAt: now });
   const { url, expiresAt } = signingLink(deps.codes, deps.publicUrl, updated, now);
   await deps.outbox.enqueue(tx, ccNotificationMail({ workflow, recipient: updated, senderName, link: url, expiresAt }));
 }

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNull, lt } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../platform/db/client.ts';
-import { documents, fields, recipients, users, workflows } from '../../platform/db/schema/index.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { findDocumentsInOrder, findFieldsOfWorkflow, findRecipientsById, findStalePendingSeals, findWorkflowRow, lockWorkflowRow, setSealedFile, updateWorkflowRow } from './signing.repo.ts';
+import { userContact } from '../users/users.directory.ts';
 import { Type } from 'typebox';
 import { NoPayload, type JobDefinition, type JobQueue } from '../../platform/jobs/queue.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
@@ -9,7 +9,6 @@ import { appendSignature } from '../../platform/signing/append-signature.ts';
 import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { stampFields, type StampField } from '../../platform/pdf/stamp-fields.ts';
 import { recordActivity } from '../activities/activities.service.ts';
-import type { WorkflowRow } from '../workflows/workflow-access.ts';
 import { SEAL_JOB, type SealJobData } from './completion.ts';
 import { completionMails, sealFailedMail, type SealedDocument } from './completion-mails.ts';
 import type { SigningCodes } from './signing-codes.ts';
@@ -110,13 +109,9 @@ const ORPHAN_AFTER_MS = 20 * 60 * 1000;
  * for ever; the watchdog finds those with no live seal job and enqueues a fresh one. Returns their ids.
  */
 export async function resumeOrphanedSeals(deps: SealJobDeps, now: Date): Promise<number[]> {
-  const stale = await deps.db.select({ id: workflows.id }).from(workflows).where(and(
-    inArray(workflows.status, ['COMPLETED', 'APPROVED']),
-    eq(workflows.sealStatus, 'PENDING'),
-    lt(workflows.completedAt, new Date(now.getTime() - ORPHAN_AFTER_MS)),
-  ));
+  const stale = await findStalePendingSeals(deps.db, new Date(now.getTime() - ORPHAN_AFTER_MS));
   const resumed: number[] = [];
-  for (const { id } of stale) {
+  for (const id of stale) {
     if (await deps.jobs.isLive(SEAL_JOB, { workflowId: id })) continue;
     await deps.db.transaction(async (tx) => { await deps.jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId: id }); });
     deps.log(`${SEAL_WATCHDOG_JOB}: workflow ${id} had a PENDING seal and no live job; sealing again`);
@@ -127,11 +122,11 @@ export async function resumeOrphanedSeals(deps: SealJobDeps, now: Date): Promise
 }
 
 export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promise<void> {
-  const [workflow] = await deps.db.select().from(workflows).where(eq(workflows.id, workflowId));
+  const workflow = await findWorkflowRow(deps.db, workflowId);
   if (!workflow || !isFinishedStatus(workflow.status) || workflow.sealStatus !== 'PENDING') return;
 
-  const docs = await deps.db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
-  const values = await deps.db.select().from(fields).where(eq(fields.workflowId, workflowId));
+  const docs = await findDocumentsInOrder(deps.db, workflowId);
+  const values = await findFieldsOfWorkflow(deps.db, workflowId);
   const seal = await deps.seal.signer({ reason: SEAL_REASON });
   for (const document of docs) {
     if (document.sealedBlobKey) continue;
@@ -148,22 +143,20 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
     const stamped = stamps.length > 0 ? await stampFields(source, stamps) : source;
     const sealed = await appendSignature(stamped, seal);
     const stored = await deps.blobs.put(sealed);
-    // A concurrent run that got there first keeps its file.
-    await deps.db.update(documents).set({ sealedBlobKey: stored.key, sealedSize: stored.size })
-      .where(and(eq(documents.id, document.id), isNull(documents.sealedBlobKey)));
+    await setSealedFile(deps.db, document.id, stored);
   }
 
   const queued = await deps.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(workflows).where(eq(workflows.id, workflowId)).for('update');
+    const locked = await lockWorkflowRow(tx, workflowId);
     if (!locked || locked.sealStatus !== 'PENDING') return false;
-    const sealedDocs = await tx.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
+    const sealedDocs = await findDocumentsInOrder(tx, workflowId);
     const unsealed = sealedDocs.find((d) => !d.sealedBlobKey);
     if (unsealed) throw new Error(`document ${unsealed.id} has no sealed file`);
-    await tx.update(workflows).set({ sealStatus: 'SEALED', sealError: null }).where(eq(workflows.id, workflowId));
+    await updateWorkflowRow(tx, workflowId, { sealStatus: 'SEALED', sealError: null });
     // RUNTIME.md: self-signing runs without mail; the owner downloads the sealed file.
     if (locked.sequence === 'SELF') return false;
-    const rows = await tx.select().from(recipients).where(eq(recipients.workflowId, workflowId)).orderBy(asc(recipients.id));
-    const owner = await ownerOf(tx, locked);
+    const rows = await findRecipientsById(tx, workflowId);
+    const owner = await userContact(tx, locked.ownerUserId);
     const sealedFiles: SealedDocument[] = sealedDocs.map((d) => ({ name: d.name, sealedBlobKey: d.sealedBlobKey!, sealedSize: d.sealedSize ?? 0 }));
     for (const mail of completionMails({ workflow: locked, owner, recipients: rows, documents: sealedFiles, publicUrl: deps.publicUrl, codes: deps.codes })) {
       await deps.outbox.enqueue(tx, mail);
@@ -178,9 +171,9 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
 async function markSealFailed(deps: SealJobDeps, workflowId: number, reason: string): Promise<void> {
   const sealError = reason.slice(0, 1000);
   await deps.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(workflows).where(eq(workflows.id, workflowId)).for('update');
+    const locked = await lockWorkflowRow(tx, workflowId);
     if (!locked || locked.sealStatus !== 'PENDING') return;
-    await tx.update(workflows).set({ sealStatus: 'FAILED', sealError }).where(eq(workflows.id, workflowId));
+    await updateWorkflowRow(tx, workflowId, { sealStatus: 'FAILED', sealError });
     await recordActivity(tx, {
       workflowId,
       kind: 'SEAL_FAILED',
@@ -188,16 +181,11 @@ async function markSealFailed(deps: SealJobDeps, workflowId: number, reason: str
       sentence: `The signed document could not be sealed: ${sealError}`,
       status: locked.status,
     });
-    const owner = await ownerOf(tx, locked);
+    const owner = await userContact(tx, locked.ownerUserId);
     if (owner.email) await deps.outbox.enqueue(tx, sealFailedMail({ workflow: locked, owner, error: sealError }));
   });
   deps.seals?.settled(workflowId);
   deps.outbox.notify();
-}
-
-async function ownerOf(db: DbOrTx, workflow: WorkflowRow): Promise<{ name: string; email: string }> {
-  const [owner] = await db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, workflow.ownerUserId));
-  return { name: owner?.name || owner?.email || '', email: owner?.email ?? '' };
 }
 
 function errorMessage(error: unknown): string {

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { AppError } from '../../errors.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { workflows } from '../../platform/db/schema/index.ts';
+import { findWorkflowRow } from './signing.repo.ts';
 import type { WorkflowRow } from '../workflows/workflow-access.ts';
 import { isFinishedStatus } from '../workflows/workflow-status.ts';
 
@@ -33,7 +32,7 @@ export function createSealWaiter(deps: { db: Db; waitSeconds: number }): SealWai
   const listeners = new Map<number, Set<() => void>>();
 
   async function readRow(workflowId: number): Promise<WorkflowRow | undefined> {
-    const [row] = await deps.db.select().from(workflows).where(eq(workflows.id, workflowId));
+    const row = (await findWorkflowRow(deps.db, workflowId)) ?? undefined;
     return row;
   }
 

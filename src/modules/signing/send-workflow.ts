@@ -1,13 +1,12 @@
-import { eq } from 'drizzle-orm';
 import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { workflows } from '../../platform/db/schema/index.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { assertMaySend, debitCredit } from '../billing/entitlements.service.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 import { nextStatus } from '../workflows/workflow-status.ts';
-import { countDocuments, findRecipientRows, findRecipientsWithSignatureField, findUserName } from './commence.repo.ts';
+import { countDocuments, findRecipientsInSigningOrder, findRecipientsWithSignatureField, updateWorkflowRow } from './signing.repo.ts';
+import { userDisplayName } from '../users/users.directory.ts';
 import { advanceRouting, isActionRequired, type RoutingDeps } from './routing.ts';
 
 export type SendResult = { workflowId: number; sentAt: Date; dispatchedRecipientIds: number[]; credits: number };
@@ -23,7 +22,7 @@ export type SendResult = { workflowId: number; sentAt: Date; dispatchedRecipient
 export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: WorkflowRow, sender: { userId: number }, message: { title: string | null; message: string | null }, context: Partial<RequestContext>): Promise<SendResult> {
   if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be sent`);
   if ((await countDocuments(tx, workflow.id)) === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no document to send');
-  const rows = await findRecipientRows(tx, workflow.id);
+  const rows = await findRecipientsInSigningOrder(tx, workflow.id);
   if (rows.length === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no recipients: add at least one before sending');
   if (!rows.some(isActionRequired)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has only CC recipients: add a signer or an approver');
   await assertEverySignerCanSign(tx, workflow.id, rows);
@@ -33,8 +32,8 @@ export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: Workf
   const credits = await debitCredit(tx, workflow.organizationId);
 
   const status = nextStatus(workflow.status, 'SEND');
-  await tx.update(workflows).set({ status, sentAt: now, statusAt: now, title: message.title, message: message.message }).where(eq(workflows.id, workflow.id));
-  const senderName = (await findUserName(tx, sender.userId)) || 'The owner';
+  await updateWorkflowRow(tx, workflow.id, { status, sentAt: now, statusAt: now, title: message.title, message: message.message });
+  const senderName = await userDisplayName(tx, sender.userId, 'The owner');
   await recordActivity(tx, {
     workflowId: workflow.id,
     kind: 'WORKFLOW_SENT',

@@ -1,6 +1,6 @@
 import type { Caller } from '../../http/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { findUserById } from '../users/users.repo.ts';
+import { findUserById } from '../users/users.directory.ts';
 import { findWorkflowForCaller } from '../workflows/workflow-access.ts';
 import type { SigningOverviewResponse } from './signing-overview.schemas.ts';
 

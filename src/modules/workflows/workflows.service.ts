@@ -1,7 +1,7 @@
 import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import { AppError } from '../../errors.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
-import { findUserById } from '../users/users.repo.ts';
+import { findUserById } from '../users/users.directory.ts';
 import { assertOwner, findEditableWorkflow, findWorkflowForCaller, type RecipientRow, type WorkflowRow } from './workflow-access.ts';
 import { findRecipientsOfWorkflow, insertRecipient, setRecipientOrder, updateWorkflow } from './workflows.repo.ts';
 import type { ReminderBody, Sequence } from './workflows.schemas.ts';

@@ -1,0 +1,194 @@
+import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { activities, documents, fields, identityChallenges, recipientPasswordPasses, recipients, workflows } from '../../platform/db/schema/index.ts';
+import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
+
+/**
+ * The signing module's queries. Signing co-writes the envelope's tables (ARCHITECTURE.md, table owners): the
+ * status and progress columns of workflows and recipients and the values of fields, always under the workflow
+ * row lock its services take first; its own tables are identity_challenges and recipient_password_passes.
+ */
+
+export type FieldRow = typeof fields.$inferSelect;
+export type DocumentRow = typeof documents.$inferSelect;
+export type IdentityChallengeRow = typeof identityChallenges.$inferSelect;
+
+// ---- workflows
+
+export async function findWorkflowRow(db: DbOrTx, workflowId: number): Promise<WorkflowRow | null> {
+  const [row] = await db.select().from(workflows).where(eq(workflows.id, workflowId));
+  return row ?? null;
+}
+
+/** The row under FOR UPDATE: every action on one workflow is serialized by this lock. */
+export async function lockWorkflowRow(tx: DbOrTx, workflowId: number, options: { notDeleted?: boolean } = {}): Promise<WorkflowRow | null> {
+  const where = options.notDeleted ? and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)) : eq(workflows.id, workflowId);
+  const [row] = await tx.select().from(workflows).where(where).for('update');
+  return row ?? null;
+}
+
+export async function findLiveWorkflowRow(db: DbOrTx, workflowId: number): Promise<WorkflowRow | null> {
+  const [row] = await db.select().from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
+  return row ?? null;
+}
+
+export async function updateWorkflowRow(db: DbOrTx, workflowId: number, values: Partial<typeof workflows.$inferInsert>): Promise<WorkflowRow> {
+  const [row] = await db.update(workflows).set(values).where(eq(workflows.id, workflowId)).returning();
+  return row;
+}
+
+/** Finished workflows whose seal has been PENDING since before `completedBefore` (the seal watchdog's candidates). */
+export async function findStalePendingSeals(db: DbOrTx, completedBefore: Date): Promise<number[]> {
+  const rows = await db.select({ id: workflows.id }).from(workflows).where(and(
+    inArray(workflows.status, ['COMPLETED', 'APPROVED']),
+    eq(workflows.sealStatus, 'PENDING'),
+    lt(workflows.completedAt, completedBefore),
+  ));
+  return rows.map((r) => r.id);
+}
+
+// ---- documents
+
+export async function findDocumentsInOrder(db: DbOrTx, workflowId: number): Promise<DocumentRow[]> {
+  return db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
+}
+
+export async function findDocumentWorkflowId(db: DbOrTx, documentId: number): Promise<number | null> {
+  const [row] = await db.select({ workflowId: documents.workflowId }).from(documents).where(eq(documents.id, documentId));
+  return row?.workflowId ?? null;
+}
+
+/** Links a document to its sealed file unless a concurrent run got there first (that run keeps its file). */
+export async function setSealedFile(db: DbOrTx, documentId: number, stored: { key: string; size: number }): Promise<void> {
+  await db.update(documents).set({ sealedBlobKey: stored.key, sealedSize: stored.size })
+    .where(and(eq(documents.id, documentId), isNull(documents.sealedBlobKey)));
+}
+
+// ---- recipients
+
+/** Signing order: recipientOrder (unordered rows last), then id. The one definition every walk uses. */
+export async function findRecipientsInSigningOrder(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
+  return db.select().from(recipients).where(eq(recipients.workflowId, workflowId))
+    .orderBy(sql`${recipients.recipientOrder} asc nulls last`, asc(recipients.id));
+}
+
+export async function findRecipientsById(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
+  return db.select().from(recipients).where(eq(recipients.workflowId, workflowId)).orderBy(asc(recipients.id));
+}
+
+export async function findRecipientOf(db: DbOrTx, workflowId: number, recipientId: number): Promise<RecipientRow | null> {
+  const [row] = await db.select().from(recipients).where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
+  return row ?? null;
+}
+
+export async function findRecipient(db: DbOrTx, recipientId: number): Promise<RecipientRow | null> {
+  const [row] = await db.select().from(recipients).where(eq(recipients.id, recipientId));
+  return row ?? null;
+}
+
+export async function updateRecipient(db: DbOrTx, recipientId: number, values: Partial<typeof recipients.$inferInsert>): Promise<RecipientRow> {
+  const [row] = await db.update(recipients).set(values).where(eq(recipients.id, recipientId)).returning();
+  return row;
+}
+
+export async function insertRecipientRow(db: DbOrTx, values: typeof recipients.$inferInsert): Promise<RecipientRow> {
+  const [row] = await db.insert(recipients).values(values).returning();
+  return row;
+}
+
+/** Whether `email` (lower-cased) is already an active (not delegated-away) recipient of the workflow. */
+export async function isActiveRecipientEmail(db: DbOrTx, workflowId: number, email: string): Promise<boolean> {
+  const [taken] = await db.select({ id: recipients.id }).from(recipients)
+    .where(and(eq(recipients.workflowId, workflowId), ne(recipients.status, 'DELEGATED'), sql`lower(${recipients.email}) = ${email}`)).limit(1);
+  return Boolean(taken);
+}
+
+/** The declined rows of a workflow and, for a Power Survey parent, of its children, oldest first. */
+export async function findDeclinedRows(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
+  const children = db.select({ id: workflows.id }).from(workflows).where(eq(workflows.parentWorkflowId, workflowId));
+  return db.select().from(recipients)
+    .where(and(eq(recipients.status, 'DECLINED'), or(eq(recipients.workflowId, workflowId), inArray(recipients.workflowId, children))))
+    .orderBy(asc(recipients.actedAt), asc(recipients.id));
+}
+
+// ---- fields
+
+export async function findFieldsOfWorkflow(db: DbOrTx, workflowId: number): Promise<FieldRow[]> {
+  return db.select().from(fields).where(eq(fields.workflowId, workflowId));
+}
+
+export async function findFieldsOfRecipient(db: DbOrTx, workflowId: number, recipientId: number): Promise<FieldRow[]> {
+  return db.select().from(fields).where(and(eq(fields.workflowId, workflowId), eq(fields.recipientId, recipientId)));
+}
+
+export async function findFieldsByIds(db: DbOrTx, workflowId: number, ids: number[]): Promise<FieldRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(fields).where(and(inArray(fields.id, ids), eq(fields.workflowId, workflowId)));
+}
+
+export async function setFieldValue(db: DbOrTx, fieldId: number, value: string | null, filledAt: Date | null, signatureAssetId: number | null): Promise<void> {
+  await db.update(fields).set({ value, filledAt, ...(signatureAssetId !== null ? { signatureAssetId } : {}) }).where(eq(fields.id, fieldId));
+}
+
+/** A delegation moves the original's fields to the delegate, emptied: what the original typed is not the delegate's. */
+export async function moveFieldsEmpty(db: DbOrTx, fromRecipientId: number, toRecipientId: number): Promise<void> {
+  await db.update(fields).set({ recipientId: toRecipientId, value: null, signatureAssetId: null, filledAt: null }).where(eq(fields.recipientId, fromRecipientId));
+}
+
+/** The recipients among `recipientIds` that own a field a signer signs with: SIGNATURE, INITIALS, or a required DIGITAL_SIGNATURE. */
+export async function findRecipientsWithSignatureField(db: DbOrTx, workflowId: number, recipientIds: number[]): Promise<Set<number>> {
+  if (recipientIds.length === 0) return new Set();
+  const rows = await db.selectDistinct({ recipientId: fields.recipientId }).from(fields).where(and(
+    eq(fields.workflowId, workflowId),
+    inArray(fields.recipientId, recipientIds),
+    or(inArray(fields.fieldType, ['SIGNATURE', 'INITIALS']), and(eq(fields.fieldType, 'DIGITAL_SIGNATURE'), eq(fields.fieldRequired, true))),
+  ));
+  return new Set(rows.map((r) => r.recipientId!));
+}
+
+export async function countDocuments(db: DbOrTx, workflowId: number): Promise<number> {
+  const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(documents).where(eq(documents.workflowId, workflowId));
+  return row.total;
+}
+
+// ---- activities (read only: the consent record is written through the activities module)
+
+export async function hasActivity(db: DbOrTx, workflowId: number, recipientId: number, kind: string): Promise<boolean> {
+  const [row] = await db.select({ id: activities.id }).from(activities)
+    .where(and(eq(activities.workflowId, workflowId), eq(activities.recipientId, recipientId), eq(activities.kind, kind))).limit(1);
+  return Boolean(row);
+}
+
+// ---- identity challenges (one-time codes)
+
+export async function findChallenge(db: DbOrTx, recipientId: number): Promise<IdentityChallengeRow | null> {
+  const [row] = await db.select().from(identityChallenges).where(eq(identityChallenges.recipientId, recipientId));
+  return row ?? null;
+}
+
+/** A fresh code replaces the recipient's previous one (one live challenge per recipient). */
+export async function putChallenge(db: DbOrTx, recipientId: number, values: { codeHash: string; attempts: number; sentAt: Date; expiresAt: Date; verifiedAt: null }): Promise<void> {
+  await db.insert(identityChallenges).values({ recipientId, ...values }).onConflictDoUpdate({ target: identityChallenges.recipientId, set: values });
+}
+
+/** One more wrong attempt on the challenge; answers the new count. */
+export async function countChallengeAttempt(db: DbOrTx, challengeId: number): Promise<number> {
+  const [row] = await db.update(identityChallenges).set({ attempts: sql`${identityChallenges.attempts} + 1` }).where(eq(identityChallenges.id, challengeId)).returning();
+  return row.attempts;
+}
+
+export async function markChallengeVerified(db: DbOrTx, challengeId: number, at: Date): Promise<void> {
+  await db.update(identityChallenges).set({ verifiedAt: at }).where(eq(identityChallenges.id, challengeId));
+}
+
+// ---- recipient password passes
+
+export async function hasPasswordPass(db: DbOrTx, recipientId: number, sessionId: string): Promise<boolean> {
+  const [row] = await db.select({ id: recipientPasswordPasses.id }).from(recipientPasswordPasses)
+    .where(and(eq(recipientPasswordPasses.recipientId, recipientId), eq(recipientPasswordPasses.sessionId, sessionId))).limit(1);
+  return Boolean(row);
+}
+
+export async function recordPasswordPass(db: DbOrTx, recipientId: number, sessionId: string): Promise<void> {
+  await db.insert(recipientPasswordPasses).values({ recipientId, sessionId }).onConflictDoNothing();
+}
