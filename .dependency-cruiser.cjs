@@ -19,7 +19,7 @@ module.exports = {
       comment: 'Drizzle queries belong in <noun>.repo.ts',
       severity: 'error',
       from: { path: '^src/modules/', pathNot: '\\.repo\\.ts$' },
-      to: { path: ['^node_modules/drizzle-orm', '^src/platform/db/schema/'], dependencyTypesNot: ['type-only'] },
+      to: { path: ['(^|/)node_modules/drizzle-orm/', '^src/platform/db/schema/'], dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-foreign-repo',

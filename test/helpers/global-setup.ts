@@ -1,15 +1,30 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import crypto from 'node:crypto';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/platform/db/client.ts';
 
 /**
- * Migrates one embedded database and dumps it, so each test file starts from a copy of a migrated
- * database instead of running every migration again (immich's CREATE DATABASE ... TEMPLATE, in-process).
+ * Migrates one database once, so each test file starts from a copy of a migrated database instead of running
+ * every migration again: on PostgreSQL a template database (CREATE DATABASE ... TEMPLATE, as immich does), on
+ * the embedded database a dump loaded per file (the in-process twin).
  */
 export default async function setup(project: TestProject) {
-  if (process.env.DATABASE_URL) return;
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) {
+    const name = `sig_template_${crypto.randomBytes(6).toString('hex')}`;
+    await adminQuery(serverUrl, `create database "${name}"`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: url.toString() });
+    await database.close();
+    project.provide('pgTemplate', name);
+    return async () => {
+      await adminQuery(serverUrl, `drop database if exists "${name}" with (force)`);
+    };
+  }
   const database = await openDatabase({});
   const dump = await (database.db as any).$client.dumpDataDir('none');
   const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'sig-template-')), 'template.tar');
@@ -21,8 +36,19 @@ export default async function setup(project: TestProject) {
   };
 }
 
+async function adminQuery(serverUrl: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    pgTemplate: string;
   }
 }

@@ -27,7 +27,7 @@ export type TestApp = App & {
  */
 export async function createTestApp(overrides: Partial<Config> = {}, platformOverrides: Omit<PlatformOverrides, 'database' | 'log'> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-test-'));
-  const database = await openTestDatabase();
+  const { database, serverDatabase } = await openTestDatabase();
   const config: Config = { ...loadConfig({}), dataDir, logLevel: 'silent', jobPollSeconds: 0.5, databaseUrl: undefined, ...overrides };
   const built = await buildApp(config, { ...platformOverrides, database, log: () => {} });
   const testApp: TestApp = {
@@ -60,32 +60,43 @@ export async function createTestApp(overrides: Partial<Config> = {}, platformOve
   };
   return testApp;
 
+  // Each app drops its own database: a file that opens a second app (a restart, two instances) leaks none.
   async function dropTestDatabase() {
-    if (!createdDatabase) return;
-    const admin = new pg.Client({ connectionString: createdDatabase.adminUrl });
+    if (!serverDatabase) return;
+    const admin = new pg.Client({ connectionString: serverDatabase.adminUrl });
     await admin.connect();
-    await admin.query(`drop database if exists "${createdDatabase.name}" with (force)`).catch(() => {});
+    await admin.query(`drop database if exists "${serverDatabase.name}" with (force)`).catch(() => {});
     await admin.end();
   }
 }
 
-let createdDatabase: { name: string; adminUrl: string } | null = null;
-
-async function openTestDatabase(): Promise<Database> {
+/** A fresh database for one app: a copy of the migrated template on PostgreSQL, or of the migrated dump on PGlite. */
+async function openTestDatabase(): Promise<{ database: Database; serverDatabase: { name: string; adminUrl: string } | null }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const template = fs.readFileSync(inject('pgliteTemplate'));
-    return openDatabase({ pgliteLoadDataDir: new Blob([template]) });
+    return { database: await openDatabase({ pgliteLoadDataDir: new Blob([template]) }), serverDatabase: null };
   }
   const name = `sig_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  createdDatabase = { name, adminUrl: serverUrl };
+  try {
+    // Two files copying the template at the same instant can meet PostgreSQL's "source database is being accessed".
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await admin.query(`create database "${name}" template "${inject('pgTemplate')}"`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006' || attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return openDatabase({ databaseUrl: url.toString() });
+  return { database: await openDatabase({ databaseUrl: url.toString() }), serverDatabase: { name, adminUrl: serverUrl } };
 }
 
 export { eq };

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
-import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
-import { activities } from '../../platform/db/schema/index.ts';
+import { findActivities, findLastHash, insertActivity, lockChain, type ActivityRow } from './activities.repo.ts';
+
+export type { ActivityRow } from './activities.repo.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 
 export type ActivityInput = {
@@ -21,7 +22,6 @@ export type ActivityInput = {
   context?: Partial<RequestContext>;
 };
 
-type ActivityRow = typeof activities.$inferSelect;
 
 /** The fields the chain hash covers, in a fixed order. */
 function canonical(row: Omit<ActivityRow, 'id' | 'hash'>): string {
@@ -47,9 +47,8 @@ export function activityHash(row: Omit<ActivityRow, 'id' | 'hash'>): string {
  * records; the advisory lock keeps two concurrent appends from chaining onto the same predecessor.
  */
 export async function recordActivity(tx: Tx, input: ActivityInput): Promise<ActivityRow> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${ACTIVITY_LOCK_SPACE}, ${input.workflowId})`);
-  const [previous] = await tx.select({ hash: activities.hash }).from(activities)
-    .where(eq(activities.workflowId, input.workflowId)).orderBy(desc(activities.id)).limit(1);
+  await lockChain(tx, input.workflowId);
+  const previousHash = await findLastHash(tx, input.workflowId);
   const row = {
     workflowId: input.workflowId,
     kind: input.kind,
@@ -65,16 +64,14 @@ export async function recordActivity(tx: Tx, input: ActivityInput): Promise<Acti
     consent: input.consent ?? null,
     // Millisecond precision so the stored timestamp hashes the same after a round trip.
     createdAt: new Date(Math.floor(Date.now())),
-    prevHash: previous?.hash ?? '',
+    prevHash: previousHash ?? '',
   };
-  const [inserted] = await tx.insert(activities).values({ ...row, hash: activityHash(row) }).returning();
+  const inserted = await insertActivity(tx, { ...row, hash: activityHash(row) });
   return inserted;
 }
 
-const ACTIVITY_LOCK_SPACE = 41;
-
 export async function listActivities(db: DbOrTx, workflowId: number): Promise<ActivityRow[]> {
-  return db.select().from(activities).where(eq(activities.workflowId, workflowId)).orderBy(asc(activities.id));
+  return findActivities(db, workflowId);
 }
 
 /** Walks the chain; returns the ids of rows whose hash or link does not match (empty: intact). */

@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.ts';
 import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
-import { findFolder } from '../folders/folders.repo.ts';
+import { findOwnFolder } from '../folders/folders.service.ts';
 import { assertOwner, findEditableWorkflow, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { parseIdList } from '../workflows/workflow-ids.ts';
 import {
@@ -54,7 +54,7 @@ export function createDocumentListService({ db }: { db: Db }) {
   async function list(caller: UserCaller, query: ListQuery): Promise<{ rows: ListItemRow[]; total: number }> {
     const filter = parseFilter(query.status);
     const folderId = query.folderID ?? query.folderId;
-    if (folderId !== undefined && !(await findFolder(db, caller.userId, folderId))) throw new AppError('NOT_FOUND', 'Folder not found');
+    if (folderId !== undefined && !(await findOwnFolder(db, caller.userId, folderId))) throw new AppError('NOT_FOUND', 'Folder not found');
     const criteria = { userId: caller.userId, filter, folderId, search: query.searchValue?.trim() || undefined };
     const [rows, total] = await Promise.all([
       findListPage(db, criteria, query.size, query.page * query.size),

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { documents, fields, recipients, workflows } from '../../platform/db/schema/index.ts';
 
@@ -7,6 +7,16 @@ export type NewDocument = typeof documents.$inferInsert;
 
 export async function findDocument(db: DbOrTx, documentId: number): Promise<DocumentRow | null> {
   const [row] = await db.select().from(documents).where(eq(documents.id, documentId));
+  return row ?? null;
+}
+
+/** A workflow's documents in their order (position, then id). */
+export async function findDocumentsOfWorkflow(db: DbOrTx, workflowId: number): Promise<DocumentRow[]> {
+  return db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
+}
+
+export async function findDocumentOfWorkflow(db: DbOrTx, workflowId: number, documentId: number): Promise<DocumentRow | null> {
+  const [row] = await db.select().from(documents).where(and(eq(documents.id, documentId), eq(documents.workflowId, workflowId)));
   return row ?? null;
 }
 

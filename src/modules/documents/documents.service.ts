@@ -12,14 +12,17 @@ import { PdfRenderError, type ThumbnailRenderer } from '../../platform/pdf/rende
 import { DOCUMENT_UPLOADS_PER_ACCOUNT, longestLock, recordAttempts } from '../../platform/limits/attempts.ts';
 import { BlobTooLargeError, type BlobStore, type StagedBlob } from '../../platform/storage/blob-store.ts';
 import { recordActivity } from '../activities/activities.service.ts';
-import { findFolder } from '../folders/folders.repo.ts';
+import { findOwnFolder } from '../folders/folders.service.ts';
 import { findUserById } from '../users/users.directory.ts';
 import { assertDraft, assertOwner, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { requireText } from '../workflows/workflow-ids.ts';
 import { createDraftWorkflow } from '../workflows/workflow-core.ts';
 import {
-  findDocument, findFieldsOfDocument, insertDocument, nextDocumentPosition, updateDocument,
+  findDocument, findDocumentOfWorkflow, findDocumentsOfWorkflow, findFieldsOfDocument, insertDocument, nextDocumentPosition, updateDocument,
+  type DocumentRow,
 } from './documents.repo.ts';
+
+export type { DocumentRow } from './documents.repo.ts';
 import type { UploadQuery } from './documents.schemas.ts';
 import {
   displayName, fieldsOutside, formatOf, NAME_MAX, nameOf, parseTimeZone, resolveMode, tooLarge, type DocumentFormat,
@@ -110,7 +113,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         : null;
       if (query.workflowId !== undefined) {
         checkTarget(await findWorkflowForCaller(db, caller, query.workflowId));
-      } else if (query.folderId !== undefined && !(await findFolder(db, caller.userId, query.folderId))) {
+      } else if (query.folderId !== undefined && !(await findOwnFolder(db, caller.userId, query.folderId))) {
         throw new AppError('NOT_FOUND', 'Folder not found');
       }
       const pdf = await prepare(file);
@@ -128,7 +131,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
           workflowId = access.workflow.id;
           position = await nextDocumentPosition(tx, workflowId);
         } else {
-          if (query.folderId !== undefined && !(await findFolder(tx, caller.userId, query.folderId, { lock: true }))) {
+          if (query.folderId !== undefined && !(await findOwnFolder(tx, caller.userId, query.folderId, { lock: true }))) {
             throw new AppError('NOT_FOUND', 'Folder not found');
           }
           const { workflow } = await createDraftWorkflow(tx, {
@@ -287,4 +290,13 @@ function busy(what: string, retryAfterSeconds: number): AppError {
 function checkTarget(access: WorkflowAccess): void {
   assertOwner(access);
   assertDraft(access.workflow);
+}
+
+/** For downloads, history and signing: a workflow's documents in order, and one of them (null when not in it). */
+export async function findWorkflowDocuments(db: DbOrTx, workflowId: number): Promise<DocumentRow[]> {
+  return findDocumentsOfWorkflow(db, workflowId);
+}
+
+export async function findWorkflowDocument(db: DbOrTx, workflowId: number, documentId: number): Promise<DocumentRow | null> {
+  return findDocumentOfWorkflow(db, workflowId, documentId);
 }

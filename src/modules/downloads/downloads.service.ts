@@ -1,14 +1,12 @@
-import { and, eq } from 'drizzle-orm';
 import { zipSync } from 'fflate';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { documents } from '../../platform/db/schema/index.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { appendSignature } from '../../platform/signing/append-signature.ts';
 import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from '../history/envelope-record.ts';
-import { listWorkflowDocuments, type DocumentRow } from '../history/history.repo.ts';
+import { findWorkflowDocument, findWorkflowDocuments, type DocumentRow } from '../documents/documents.service.ts';
 import { recordSeenBy, type HistoryViewer } from '../history/history.service.ts';
 import { findWorkflowForCaller, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { SEAL_RETRY_AFTER_SECONDS, type SealWaiter } from '../signing/seal-waiter.ts';
@@ -42,7 +40,7 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
   }
 
   async function downloadDocument(workflow: WorkflowRow, documentId: number): Promise<DownloadFile> {
-    const [document] = await deps.db.select().from(documents).where(and(eq(documents.id, documentId), eq(documents.workflowId, workflow.id)));
+    const document = await findWorkflowDocument(deps.db, workflow.id, documentId);
     if (!document) throw new AppError('NOT_FOUND', 'Document not found in this workflow');
     return { bytes: await documentBytes(workflow, document), contentType: 'application/pdf', filename: pdfName(document.name) };
   }
@@ -68,7 +66,7 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
       for (const document of record.documents) add(pdfName(document.name), await documentBytes(workflow, document));
       add(certificateName(workflow), await certificateOf(recordSeenBy(record, viewer)));
     } else {
-      for (const document of await listWorkflowDocuments(deps.db, workflow.id)) add(pdfName(document.name), await documentBytes(workflow, document));
+      for (const document of await findWorkflowDocuments(deps.db, workflow.id)) add(pdfName(document.name), await documentBytes(workflow, document));
     }
     return { bytes: zipSync(entries), contentType: 'application/zip', filename: `${safeBaseName(workflow.name, 'workflow')}.zip` };
   }

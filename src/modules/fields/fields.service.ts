@@ -1,11 +1,10 @@
 import { AppError } from '../../errors.ts';
 import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
-import { findRecipients } from '../recipients/recipients.repo.ts';
-import { findEditableWorkflow, findWorkflowForCaller, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
+import { findEditableWorkflow, findRecipientsInSigningOrder, findWorkflowForCaller, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { checkPlacement, cleanLabel, cleanOptions, cleanStyling, invalidField } from './field-rules.ts';
 import {
-  deleteField, findDocuments, findField, findFieldOfDocument, findFields, insertFields, updateField,
+  deleteField, deleteFieldsOfRecipient as deleteRecipientFields, findDocuments, findRecipientsWithFields as findRecipientsHoldingFields, findField, findFieldOfDocument, findFields, insertFields, updateField,
   type FieldDocument, type FieldRow, type FieldValues,
 } from './fields.repo.ts';
 import { ASSET_FIELD_TYPES, type FieldBody, type FieldListEntry, type RequiredBody, type Styling } from './fields.schemas.ts';
@@ -65,7 +64,7 @@ export function createFieldService({ db }: { db: Db }) {
       for (const workflowId of workflowIds) workflows.push(await findEditableWorkflow(tx, caller, workflowId));
       if (workflows.length > 1) throw new AppError('INVALID_REQUEST_BODY', 'All fields of one call must be on documents of one workflow');
       const workflow = workflows[0];
-      const recipients = await findRecipients(tx, workflow.id);
+      const recipients = await findRecipientsInSigningOrder(tx, workflow.id);
 
       const values = entries.map((entry, index) => {
         const document = documents.get(entry.documentId)!;
@@ -115,7 +114,7 @@ export function createFieldService({ db }: { db: Db }) {
     const workflow = await findEditableWorkflow(tx, caller, document.workflowId);
     const field = await findFieldOfDocument(tx, document.id, fieldId);
     if (!field) throw new AppError('NOT_FOUND', 'Field not found');
-    return { target: { workflow, document, recipients: await findRecipients(tx, workflow.id) }, field };
+    return { target: { workflow, document, recipients: await findRecipientsInSigningOrder(tx, workflow.id) }, field };
   }
 }
 
@@ -168,11 +167,21 @@ function ownRowsOf(caller: Caller, recipients: RecipientRow[]): Set<number> {
 }
 
 async function ownRecipientIds(db: DbOrTx, caller: Caller, workflowId: number): Promise<Set<number>> {
-  return ownRowsOf(caller, await findRecipients(db, workflowId));
+  return ownRowsOf(caller, await findRecipientsInSigningOrder(db, workflowId));
 }
 
 /** SPEC.md signatureAssetId rule 3: only the signer the field belongs to sees the link. */
 function masked(row: FieldRow, own: Set<number>): FieldRow {
   if (row.recipientId !== null && own.has(row.recipientId)) return row;
   return { ...row, signatureAssetId: null };
+}
+
+/** For the recipients module: a removed recipient's fields go with it (the fields table has one writer). */
+export async function deleteFieldsOfRecipient(tx: Tx, workflowId: number, recipientId: number): Promise<void> {
+  await deleteRecipientFields(tx, workflowId, recipientId);
+}
+
+/** For the recipients module: which of `recipientIds` hold at least one field. */
+export async function findRecipientsWithFields(db: DbOrTx, workflowId: number, recipientIds: number[]): Promise<Set<number>> {
+  return findRecipientsHoldingFields(db, workflowId, recipientIds);
 }

@@ -97,3 +97,8 @@ export function createFolderService({ db }: { db: Db }) {
 }
 
 export type FolderService = ReturnType<typeof createFolderService>;
+
+/** For the documents module: the caller's own folder, or null (another user's folder is as absent as a missing one). */
+export async function findOwnFolder(db: DbOrTx, userId: number, folderId: number, options: { lock?: boolean } = {}): Promise<{ id: number } | null> {
+  return findFolder(db, userId, folderId, options);
+}

@@ -1,12 +1,13 @@
 import type { DbOrTx } from '../../platform/db/client.ts';
-import type { activities } from '../../platform/db/schema/index.ts';
-import { listActivities, verifyChain } from '../activities/activities.service.ts';
+import { listActivities, verifyChain, type ActivityRow } from '../activities/activities.service.ts';
 import { isFinished } from '../signing/acting-recipient.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
-import { findUserIdentity, listWorkflowDocuments, listWorkflowRecipients, type DocumentRow } from './history.repo.ts';
+import { findUserIdentity } from './history.repo.ts';
+import { findWorkflowDocuments, type DocumentRow } from '../documents/documents.service.ts';
+import { findRecipientsInSigningOrder } from '../workflows/workflow-access.ts';
 import { resolveTimeZone } from './history-time.ts';
 
-export type ActivityRow = typeof activities.$inferSelect;
+export type { ActivityRow };
 
 /** The result of walking the activity hash chain. */
 export type ChainCheck = { intact: boolean; rowCount: number; breaks: { position: number; activityId: number }[] };
@@ -30,8 +31,8 @@ export type EnvelopeRecord = {
 export async function loadEnvelopeRecord(db: DbOrTx, workflow: WorkflowRow): Promise<EnvelopeRecord> {
   const [owner, documents, recipients, rows] = await Promise.all([
     findUserIdentity(db, workflow.ownerUserId),
-    listWorkflowDocuments(db, workflow.id),
-    listWorkflowRecipients(db, workflow.id),
+    findWorkflowDocuments(db, workflow.id),
+    findRecipientsInSigningOrder(db, workflow.id),
     listActivities(db, workflow.id),
   ]);
   return {

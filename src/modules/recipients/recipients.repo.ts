@@ -6,11 +6,6 @@ import type { RecipientRow } from '../workflows/workflow-access.ts';
 export type RecipientValues = typeof recipients.$inferInsert;
 
 /** Every row of a workflow, hidden ones included, in signing order (rows without an order last). */
-export async function findRecipients(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
-  return db.select().from(recipients).where(eq(recipients.workflowId, workflowId))
-    .orderBy(sql`${recipients.recipientOrder} asc nulls last`, asc(recipients.id));
-}
-
 export async function findRecipient(db: DbOrTx, workflowId: number, recipientId: number): Promise<RecipientRow | null> {
   const [row] = await db.select().from(recipients).where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
   return row ?? null;

@@ -2,11 +2,11 @@ import { AppError } from '../../errors.ts';
 import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
-import { deleteFieldsOfRecipient, findRecipientsWithFields } from '../fields/fields.repo.ts';
+import { deleteFieldsOfRecipient, findRecipientsWithFields } from '../fields/fields.service.ts';
 import { findOrCreateGuestUser, normalizeEmail } from '../users/users.directory.ts';
-import { findEditableWorkflow, findWorkflowForCaller, type RecipientRow, type WorkflowAccess, type WorkflowRow } from '../workflows/workflow-access.ts';
+import { findEditableWorkflow, findRecipientsInSigningOrder, findWorkflowForCaller, type RecipientRow, type WorkflowAccess, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { checkRecipientName, recipientOrder, recipientRole } from './recipient-rules.ts';
-import { deleteRecipient, findRecipient, findRecipients, insertRecipients, updateRecipient, type RecipientValues } from './recipients.repo.ts';
+import { deleteRecipient, findRecipient, insertRecipients, updateRecipient, type RecipientValues } from './recipients.repo.ts';
 import type { NewRecipient, RecipientRole, RecipientUpdate } from './recipients.schemas.ts';
 
 /** One entry of an add or update body after its own rules passed. */
@@ -36,7 +36,7 @@ export function createRecipientService({ db }: { db: Db }) {
 
   async function list(caller: Caller, workflowId: number): Promise<RecipientRow[]> {
     const access = await findWorkflowForCaller(db, caller, workflowId);
-    const rows = await findRecipients(db, workflowId);
+    const rows = await findRecipientsInSigningOrder(db, workflowId);
     return rows.filter((row) => isVisible(access, caller, row));
   }
 
@@ -54,7 +54,7 @@ export function createRecipientService({ db }: { db: Db }) {
         throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A self-signed workflow has only its owner as recipient; change the sequence to add recipients');
       }
       const candidates = body.map((entry, index) => toCandidate(workflow, entry, index));
-      const stored = await findRecipients(tx, workflow.id);
+      const stored = await findRecipientsInSigningOrder(tx, workflow.id);
       assertUniqueUnderOrdered(workflow, [...stored.filter((r) => !r.isHidden).map(storedSlot), ...candidates]);
 
       const values: RecipientValues[] = [];
@@ -76,7 +76,7 @@ export function createRecipientService({ db }: { db: Db }) {
       const workflow = await findEditableWorkflow(tx, caller, workflowId);
       const ids = body.map((entry) => entry.id);
       if (new Set(ids).size !== ids.length) throw new AppError('INVALID_REQUEST_BODY', 'A recipient id appears more than once');
-      const stored = await findRecipients(tx, workflow.id);
+      const stored = await findRecipientsInSigningOrder(tx, workflow.id);
       const byId = new Map(stored.map((row) => [row.id, row]));
       const targets = body.map((entry, index) => {
         const row = byId.get(entry.id);

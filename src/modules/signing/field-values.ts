@@ -2,9 +2,10 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { AppError } from '../../errors.ts';
-import type { fields } from '../../platform/db/schema/index.ts';
 
-export type FieldRow = typeof fields.$inferSelect;
+import type { FieldRow } from './signing.repo.ts';
+
+export type { FieldRow };
 
 /** SPEC.md's field types. */
 export const FIELD_TYPES = [

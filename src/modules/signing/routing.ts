@@ -1,5 +1,6 @@
 import type { Tx } from '../../platform/db/client.ts';
-import { findRecipientsInSigningOrder, findWorkflowRow, updateRecipient } from './signing.repo.ts';
+import { findWorkflowRow, updateRecipient } from './signing.repo.ts';
+import { findRecipientsInSigningOrder } from '../workflows/workflow-access.ts';
 import { userDisplayName } from '../users/users.directory.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';

@@ -5,7 +5,8 @@ import { recordActivity } from '../activities/activities.service.ts';
 import { assertMaySend, debitCredit } from '../billing/entitlements.service.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 import { nextStatus } from '../workflows/workflow-status.ts';
-import { countDocuments, findRecipientsInSigningOrder, findRecipientsWithSignatureField, updateWorkflowRow } from './signing.repo.ts';
+import { countDocuments, findRecipientsWithSignatureField, updateWorkflowRow } from './signing.repo.ts';
+import { findRecipientsInSigningOrder } from '../workflows/workflow-access.ts';
 import { userDisplayName } from '../users/users.directory.ts';
 import { advanceRouting, isActionRequired, type RoutingDeps } from './routing.ts';
 

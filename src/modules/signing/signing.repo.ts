@@ -66,12 +66,6 @@ export async function setSealedFile(db: DbOrTx, documentId: number, stored: { ke
 
 // ---- recipients
 
-/** Signing order: recipientOrder (unordered rows last), then id. The one definition every walk uses. */
-export async function findRecipientsInSigningOrder(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
-  return db.select().from(recipients).where(eq(recipients.workflowId, workflowId))
-    .orderBy(sql`${recipients.recipientOrder} asc nulls last`, asc(recipients.id));
-}
-
 export async function findRecipientsById(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
   return db.select().from(recipients).where(eq(recipients.workflowId, workflowId)).orderBy(asc(recipients.id));
 }

@@ -1,12 +1,11 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { recipients, users, workflows } from '../../platform/db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import { assertRecipientPasswordPassed } from '../signing/recipient-password-gate.ts';
 
-export type WorkflowRow = typeof workflows.$inferSelect;
-export type RecipientRow = typeof recipients.$inferSelect;
+import { findLiveWorkflow, findRecipientOfWorkflow, findRecipientsOfWorkflow, findRowsOfUserWithVerification, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
+
+export type { RecipientRow, WorkflowRow } from './workflows.repo.ts';
 
 /** How the caller relates to a workflow: its owner, or one of its recipients (the row the caller acts as). */
 export type WorkflowAccess = { workflow: WorkflowRow; isOwner: boolean; recipient: RecipientRow | null };
@@ -25,13 +24,12 @@ export async function findWorkflowForCaller(db: DbOrTx, caller: Caller, workflow
 }
 
 async function findVisibleWorkflow(db: DbOrTx, caller: Caller, workflowId: number, options: { lock?: boolean }): Promise<WorkflowAccess> {
-  const query = db.select().from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
-  const [workflow] = options.lock ? await query.for('update') : await query;
+  const workflow = await findLiveWorkflow(db, workflowId, options.lock);
   if (!workflow) throw new AppError('NOT_FOUND', 'Workflow not found');
 
   if (caller.kind === 'guest') {
     if (caller.workflowId !== workflow.id) throw new AppError('NOT_FOUND', 'Workflow not found');
-    const [recipient] = await db.select().from(recipients).where(and(eq(recipients.id, caller.recipientId), eq(recipients.workflowId, workflow.id)));
+    const recipient = await findRecipientOfWorkflow(db, workflow.id, caller.recipientId);
     if (!recipient) throw new AppError('NOT_FOUND', 'Workflow not found');
     return { workflow, isOwner: false, recipient };
   }
@@ -52,9 +50,7 @@ async function findVisibleWorkflow(db: DbOrTx, caller: Caller, workflowId: numbe
  * signing links. The owner's own rows (a SELF workflow) count either way.
  */
 export async function findRowsOfUser(db: DbOrTx, workflowId: number, userId: number): Promise<{ rows: RecipientRow[]; emailVerified: boolean }> {
-  const found = await db.select({ row: recipients, emailVerifiedAt: users.emailVerifiedAt }).from(recipients)
-    .innerJoin(users, eq(users.id, recipients.userId))
-    .where(and(eq(recipients.workflowId, workflowId), eq(recipients.userId, userId)));
+  const found = await findRowsOfUserWithVerification(db, workflowId, userId);
   return { rows: found.map((f) => f.row), emailVerified: found.some((f) => f.emailVerifiedAt !== null) };
 }
 
@@ -77,4 +73,9 @@ export async function findEditableWorkflow(db: DbOrTx, caller: Caller, workflowI
   assertOwner(access);
   assertDraft(access.workflow);
   return access.workflow;
+}
+
+/** Every recipient row of a workflow, hidden ones included, in signing order: the one definition of that order. */
+export async function findRecipientsInSigningOrder(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
+  return findRecipientsOfWorkflow(db, workflowId);
 }

@@ -1,7 +1,5 @@
 import type { Tx } from '../../platform/db/client.ts';
-import type { recipients as recipientTable, workflows } from '../../platform/db/schema/index.ts';
-import { insertRecipient, insertWorkflow } from './workflows.repo.ts';
-import type { RecipientRow, WorkflowRow } from './workflow-access.ts';
+import { insertRecipient, insertWorkflow, type NewRecipient, type NewWorkflow, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
 import { SELF_RECIPIENT_COLOR } from './workflows.service.ts';
 
 /**
@@ -9,13 +7,13 @@ import { SELF_RECIPIENT_COLOR } from './workflows.service.ts';
  * DRAFT row with its settings and, optionally, its first recipient rows. Documents and fields are added by their
  * own modules in the same transaction; sending is signing/send-workflow.ts.
  */
-export type DraftSpec = Omit<typeof workflows.$inferInsert, 'id' | 'status' | 'createdAt' | 'statusAt' | 'sentAt' | 'completedAt' | 'sealStatus' | 'sealError'> & {
+export type DraftSpec = Omit<NewWorkflow, 'id' | 'status' | 'createdAt' | 'statusAt' | 'sentAt' | 'completedAt' | 'sealStatus' | 'sealError'> & {
   /** SELF workflows get their owner as the one SIGNER row automatically. */
   owner?: { userId: number; name: string; email: string };
 };
 
 /** A recipient row to create with the draft (everything of the row but its workflow). */
-export type DraftRecipient = Omit<typeof recipientTable.$inferInsert, 'id' | 'workflowId'>;
+export type DraftRecipient = Omit<NewRecipient, 'id' | 'workflowId'>;
 
 export async function createDraftWorkflow(tx: Tx, spec: DraftSpec, recipients: DraftRecipient[] = []): Promise<{ workflow: WorkflowRow; recipients: RecipientRow[] }> {
   const { owner, ...values } = spec;

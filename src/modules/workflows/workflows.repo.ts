@@ -1,24 +1,48 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { recipients, workflows } from '../../platform/db/schema/index.ts';
-import type { RecipientRow, WorkflowRow } from './workflow-access.ts';
+import { recipients, users, workflows } from '../../platform/db/schema/index.ts';
 
-export async function insertWorkflow(db: DbOrTx, values: typeof workflows.$inferInsert): Promise<WorkflowRow> {
+export type WorkflowRow = typeof workflows.$inferSelect;
+export type RecipientRow = typeof recipients.$inferSelect;
+export type NewWorkflow = typeof workflows.$inferInsert;
+export type NewRecipient = typeof recipients.$inferInsert;
+
+/** A workflow that is not deleted; `lock` takes its row lock for the rest of the transaction. */
+export async function findLiveWorkflow(db: DbOrTx, workflowId: number, lock = false): Promise<WorkflowRow | null> {
+  const query = db.select().from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function findRecipientOfWorkflow(db: DbOrTx, workflowId: number, recipientId: number): Promise<RecipientRow | null> {
+  const [row] = await db.select().from(recipients).where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
+  return row ?? null;
+}
+
+/** A user's recipient rows of one workflow, each with whether the user's email is verified. */
+export async function findRowsOfUserWithVerification(db: DbOrTx, workflowId: number, userId: number): Promise<{ row: RecipientRow; emailVerifiedAt: Date | null }[]> {
+  return db.select({ row: recipients, emailVerifiedAt: users.emailVerifiedAt }).from(recipients)
+    .innerJoin(users, eq(users.id, recipients.userId))
+    .where(and(eq(recipients.workflowId, workflowId), eq(recipients.userId, userId)));
+}
+
+export async function insertWorkflow(db: DbOrTx, values: NewWorkflow): Promise<WorkflowRow> {
   const [row] = await db.insert(workflows).values(values).returning();
   return row;
 }
 
-export async function updateWorkflow(db: DbOrTx, workflowId: number, values: Partial<typeof workflows.$inferInsert>): Promise<WorkflowRow> {
+export async function updateWorkflow(db: DbOrTx, workflowId: number, values: Partial<NewWorkflow>): Promise<WorkflowRow> {
   const [row] = await db.update(workflows).set(values).where(eq(workflows.id, workflowId)).returning();
   return row;
 }
 
-/** Every recipient row of a workflow, hidden ones included, in signing order. */
+/** Every recipient row of a workflow, hidden ones included, in signing order: recipientOrder (unordered rows last), then id. */
 export async function findRecipientsOfWorkflow(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
-  return db.select().from(recipients).where(eq(recipients.workflowId, workflowId)).orderBy(asc(recipients.recipientOrder), asc(recipients.id));
+  return db.select().from(recipients).where(eq(recipients.workflowId, workflowId))
+    .orderBy(sql`${recipients.recipientOrder} asc nulls last`, asc(recipients.id));
 }
 
-export async function insertRecipient(db: DbOrTx, values: typeof recipients.$inferInsert): Promise<RecipientRow> {
+export async function insertRecipient(db: DbOrTx, values: NewRecipient): Promise<RecipientRow> {
   const [row] = await db.insert(recipients).values(values).returning();
   return row;
 }
