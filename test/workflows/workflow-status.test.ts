@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createUser, type TestUser } from '../helpers/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { test } from '../helpers/fixtures.ts';
 import { commence, draftWithRecipients, pdfsig, tokenFromMail, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
 import { isFinishedStatus, isReadOnlyStatus, nextStatus } from '../../src/modules/workflows/workflow-status.ts';
 
@@ -20,12 +19,7 @@ describe('the workflow state machine', () => {
 });
 
 describe('APPROVED over HTTP', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  beforeAll(async () => { t = await createTestApp(); owner = await createUser(t, { name: 'Olga Owner' }); });
-  afterAll(async () => t?.close());
-
-  it('a workflow with approvers only ends APPROVED when the last approves, and is sealed, certified and read-only like COMPLETED', async () => {
+  test('a workflow with approvers only ends APPROVED when the last approves, and is sealed, certified and read-only like COMPLETED', async ({ app: t, owner }) => {
     const { workflow, parties } = await draftWithRecipients(t, owner, {
       sequence: 'UNORDERED',
       recipients: [{ name: 'Amy Approver', role: 'APPROVER' }, { name: 'Carl Copy', role: 'CC' }, { name: 'Ben Approver', role: 'APPROVER' }],
@@ -59,7 +53,7 @@ describe('APPROVED over HTTP', () => {
     expect(after.body.message).toBe('INVALID_WORKFLOW_STATUS');
   });
 
-  it('a workflow with a signer and an approver still ends COMPLETED', async () => {
+  test('a workflow with a signer and an approver still ends COMPLETED', async ({ app: t, owner }) => {
     const { workflow, parties, document, fieldIds } = await draftWithRecipients(t, owner, {
       sequence: 'UNORDERED',
       recipients: [{ name: 'Amy Approver', role: 'APPROVER' }, { name: 'Sid Signer', fields: [{ fieldType: 'SIGNATURE' }] }],
