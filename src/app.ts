@@ -13,12 +13,31 @@ import { registerOpenApi } from './http/openapi.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './http/security-headers.ts';
 import { ErrorResponse } from './http/schemas.ts';
 import { createBillingService } from './modules/billing/billing.service.ts';
+import { allowsCustomMail } from './modules/billing/entitlements.service.ts';
+import { createMailSettingsService } from './modules/mail-settings/mail-settings.service.ts';
+import { mailSettingsRoutes } from './modules/mail-settings/mail-settings.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { createBrandingService } from './modules/branding/branding.service.ts';
+import { brandingRoutes } from './modules/branding/branding.routes.ts';
+import { createImageNormalizer } from './platform/images/normalize-image.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createSsoService } from './modules/auth/sso.service.ts';
+import { ssoRoutes } from './modules/auth/sso.routes.ts';
+import { createOidcRelyingParty } from './platform/auth/oidc.ts';
+import { createIdTokenVerifier } from './platform/auth/id-token.ts';
+import { registerSessionCookie } from './http/session-cookie.ts';
+import { createWebSessionService } from './modules/web-session/web-session.service.ts';
+import { cookieSessionActions, webSessionRoutes } from './modules/web-session/web-session.routes.ts';
 import { createUsersService } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { createPasskeyService } from './modules/passkeys/passkeys.service.ts';
+import { passkeyRoutes } from './modules/passkeys/passkeys.routes.ts';
+import { createSmartCardService } from './modules/smart-card/smart-card.service.ts';
+import { smartCardRoutes } from './modules/smart-card/smart-card.routes.ts';
+import { createSignatureLibraryService } from './modules/signature-library/signature-library.service.ts';
+import { signatureLibraryRoutes } from './modules/signature-library/signature-library.routes.ts';
 import { createHistoryService } from './modules/history/history.service.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { createDownloadService } from './modules/downloads/downloads.service.ts';
@@ -35,6 +54,7 @@ import { documentRoutes } from './modules/documents/documents.routes.ts';
 import { createCloudImportService } from './modules/cloud-import/cloud-import.service.ts';
 import { createVerifyService } from './modules/verify/verify.service.ts';
 import { verifyRoutes } from './modules/verify/verify.routes.ts';
+import { pkiRoutes } from './modules/pki/pki.routes.ts';
 import { cloudImportRoutes } from './modules/cloud-import/cloud-import.routes.ts';
 import { createCommentService } from './modules/comments/comments.service.ts';
 import { commentRoutes } from './modules/comments/comments.routes.ts';
@@ -47,6 +67,8 @@ import { fieldRoutes } from './modules/fields/fields.routes.ts';
 import { createSigningCodes, loadSigningCodeKey } from './modules/signing/signing-codes.ts';
 import { createCommenceService } from './modules/signing/commence.service.ts';
 import { commenceRoutes } from './modules/signing/commence.routes.ts';
+import { createSurveyService } from './modules/surveys/surveys.service.ts';
+import { surveyRoutes } from './modules/surveys/surveys.routes.ts';
 import { createGuestAccessService } from './modules/signing/guest-access.service.ts';
 import { guestAccessRoutes } from './modules/signing/guest-access.routes.ts';
 import { createIdentityService } from './modules/signing/identity.service.ts';
@@ -63,6 +85,23 @@ import { createSealWaiter } from './modules/signing/seal-waiter.ts';
 import { createSigningOverviewService } from './modules/signing/signing-overview.service.ts';
 import { signingOverviewRoutes } from './modules/signing/signing-overview.routes.ts';
 import { webAppRoutes } from './modules/webapp/webapp.routes.ts';
+import { createBusinessAppService } from './modules/business-apps/business-apps.service.ts';
+import { businessAppRoutes } from './modules/business-apps/business-apps.routes.ts';
+import { resolveWithDns } from './modules/business-apps/callback-url.ts';
+import { createWebhookService } from './modules/webhooks/webhooks.service.ts';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { createWebhookDispatcher } from './modules/webhooks/webhooks.jobs.ts';
+import { createRoleService } from './modules/roles/roles.service.ts';
+import { roleRoutes } from './modules/roles/roles.routes.ts';
+import { createOrganizationService } from './modules/organizations/organizations.service.ts';
+import { organizationRoutes } from './modules/organizations/organizations.routes.ts';
+import { createTemplateService } from './modules/templates/templates.service.ts';
+import { templateRoutes } from './modules/templates/templates.routes.ts';
+import { createTemplateFolderService } from './modules/templates/template-folders.service.ts';
+import { templateFolderRoutes } from './modules/templates/template-folders.routes.ts';
+import { createTemplateAnalyticsService } from './modules/templates/template-analytics.service.ts';
+import { createFieldEventService } from './modules/templates/field-events.service.ts';
+import { templateAnalyticsRoutes } from './modules/templates/template-analytics.routes.ts';
 
 /** Uploads above this are refused (SPEC.md Limits). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
@@ -79,7 +118,8 @@ export type App = { app: FastifyInstance; platform: Platform; routes: RouteAuth[
  * explicit import. Nothing is registered by directory scanning.
  */
 export async function buildApp(config: Config, overrides: PlatformOverrides = {}): Promise<App> {
-  const platform = await createPlatform(config, overrides);
+  // The mail routing asks the plan (entitlements) whether an organization's own mail provider may be used.
+  const platform = await createPlatform(config, overrides, { allowsCustomMail });
   const securityHeaders = { https: config.publicUrl.startsWith('https:') };
 
   // The platform's logger, seen as Fastify's base type so the plugins' default FastifyInstance types accept the app.
@@ -108,14 +148,29 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   registerSecurityHeaders(app, securityHeaders);
   registerValidation(app, [ErrorResponse]);
   app.addSchema(ErrorResponse);
+  // Before authentication: a web session's cookie becomes the bearer token that authentication then checks.
+  // The service is created below; requests only arrive after ready().
+  registerSessionCookie(app, { secure: securityHeaders.https, publicUrl: config.publicUrl, sessions: () => webSessions });
   const routes = registerAuthentication(app, platform.tokens, platform.db);
   await app.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 1024 } });
   await registerOpenApi(app);
 
   // 2. Services, each given only the adapters it uses.
   const billing = createBillingService({ db: platform.db });
+  // Logos are decoded by pure-JS decoders in a worker thread (see docs/decisions.md, "Billing and branding").
+  const branding = createBrandingService({ db: platform.db, blobs: platform.blobs, images: createImageNormalizer() });
   const auth = createAuthService({ db: platform.db, tokens: platform.tokens, billing, outbox: platform.outbox, signupEnabled: config.signupEnabled, publicUrl: config.publicUrl });
-  const users = createUsersService({ db: platform.db, outbox: platform.outbox });
+  const sso = createSsoService({
+    db: platform.db, tokens: platform.tokens, auth, billing, signupEnabled: config.signupEnabled, publicUrl: config.publicUrl,
+    oidc: config.oidc ? createOidcRelyingParty(config.oidc) : undefined, idTokens: config.idp ? createIdTokenVerifier(config.idp) : undefined,
+  });
+  const webSessions = createWebSessionService({ db: platform.db, secrets: platform.secrets, auth, sso, publicUrl: config.publicUrl });
+  const webSessionOptions = { secure: securityHeaders.https, publicUrl: config.publicUrl };
+  const users = createUsersService({ db: platform.db, outbox: platform.outbox, cloudImportKeys: config.cloudImportKeys });
+  const passkeys = createPasskeyService({
+    db: platform.db, tokens: platform.tokens, outbox: platform.outbox, rpId: config.webauthnRpId, origin: new URL(config.publicUrl).origin, rpName: 'Signature Service',
+  });
+  const smartCards = createSmartCardService({ db: platform.db, tokens: platform.tokens, outbox: platform.outbox, outbound: platform.outbound, caFile: config.smartCardCaFile });
   const workflowSettings = createWorkflowService({ db: platform.db });
   const documentList = createDocumentListService({ db: platform.db });
   // Heavy document work, bounded and kept off the event loop: sandboxed LibreOffice, thumbnails in worker threads.
@@ -137,28 +192,36 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   // Signing links: one key in DATA_DIR, shared by commence, guest access, the ceremony and the completion mails.
   const signingCodes = createSigningCodes(loadSigningCodeKey(config.dataDir));
   const routing = { outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes };
-  const commence = createCommenceService({ db: platform.db, routing });
+  const surveys = createSurveyService({ db: platform.db, jobs: platform.jobs, routing });
+  const commence = createCommenceService({ db: platform.db, routing, surveys });
   const guestAccess = createGuestAccessService({ db: platform.db, tokens: platform.tokens, codes: signingCodes });
   const identity = createIdentityService({ db: platform.db, outbox: platform.outbox });
-  const declines = createDeclineService({ db: platform.db, outbox: platform.outbox });
+  const declines = createDeclineService({ db: platform.db, outbox: platform.outbox, surveys });
   const delegations = createDelegateService({ db: platform.db, routing });
   const ceremony = createCeremonyService({ db: platform.db, jobs: platform.jobs, outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes });
   const sealing: SealJobDeps = { db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, seal: platform.seal, log: platform.log, seals, testDelayMs: config.sealTestDelayMs, onOutcome: (outcome) => platform.metrics.seals.labels(outcome).inc() };
   const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, seal: platform.seal, seals });
   const reminders = createReminderService({ db: platform.db, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, log: platform.log });
   // Every job (job-registry.ts), defined before platform.jobs.start() below.
-  defineJobs(platform, { sealing, reminders });
+  defineJobs(platform, { sealing, reminders, surveys: { db: platform.db, jobs: platform.jobs, routing } });
 
   // 3. Routes, module by module.
-  await app.register(systemRoutes({ database: platform.database, billing, signupEnabled: config.signupEnabled, idpEnabled: false }));
+  await app.register(systemRoutes({ database: platform.database, billing, signupEnabled: config.signupEnabled, idpEnabled: sso.idpEnabled }));
   await app.register(billingRoutes(billing));
-  await app.register(authRoutes(auth));
+  await app.register(brandingRoutes(branding));
+  await app.register(authRoutes(auth, sso, cookieSessionActions(webSessions, webSessionOptions)));
+  await app.register(ssoRoutes(sso, webSessionOptions));
+  await app.register(webSessionRoutes(webSessions, webSessionOptions));
   await app.register(usersRoutes(users));
+  await app.register(passkeyRoutes(passkeys));
+  await app.register(smartCardRoutes(smartCards));
+  await app.register(signatureLibraryRoutes(createSignatureLibraryService({ db: platform.db })));
   await app.register(workflowRoutes(workflowSettings));
   await app.register(documentListRoutes(documentList));
   await app.register(documentRoutes(documents, documentList));
   await app.register(cloudImportRoutes(cloudImport));
   await app.register(verifyRoutes(verifier));
+  await app.register(pkiRoutes(platform.seal.ca));
   await app.register(metricsRoutes({
     metrics: platform.metrics,
     token: config.metricsToken,
@@ -180,11 +243,26 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(declineRoutes(declines));
   await app.register(delegateRoutes(delegations));
   await app.register(signingOverviewRoutes(createSigningOverviewService({ db: platform.db })));
+  await app.register(surveyRoutes(surveys));
+  await app.register(roleRoutes(createRoleService({ db: platform.db })));
+  await app.register(organizationRoutes(createOrganizationService({ db: platform.db, outbox: platform.outbox, billing, publicUrl: config.publicUrl }), config.publicUrl));
+  await app.register(businessAppRoutes(createBusinessAppService({
+    db: platform.db, secrets: platform.secrets, allowPrivateCallbacks: config.outboundAllowPrivate, resolve: resolveWithDns,
+  })));
+  await app.register(webhookRoutes(createWebhookService({ db: platform.db, jobs: platform.jobs })));
+  await app.register(mailSettingsRoutes(createMailSettingsService({
+    db: platform.db, secrets: platform.secrets, mailRouting: platform.mailRouting, allowPrivate: config.outboundAllowPrivate, log: platform.log,
+  })));
+  await app.register(templateRoutes(createTemplateService({ db: platform.db, blobs: platform.blobs, routing })));
+  await app.register(templateFolderRoutes(createTemplateFolderService({ db: platform.db })));
+  await app.register(templateAnalyticsRoutes(createTemplateAnalyticsService({ db: platform.db }), createFieldEventService({ db: platform.db })));
   await app.register(webAppRoutes());
 
-  // 4. Start-up work: seed data, then the job workers.
-  await billing.ensurePresetPackages();
+  // 4. Start-up work: the job workers (the preset packages are seeded by migration 0008).
   await platform.jobs.start();
+  // Webhook deliveries written by recordActivity become jobs here (see modules/webhooks/webhooks.jobs.ts).
+  const webhookDispatcher = createWebhookDispatcher({ db: platform.db, jobs: platform.jobs, pollMs: config.jobPollSeconds * 1000, log: platform.log });
+  webhookDispatcher.start();
   await app.ready();
 
   return {
@@ -194,6 +272,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
     async close() {
       await app.close();
       await thumbnails.close();
+      await webhookDispatcher.stop();
       await platform.jobs.stop();
       platform.mailRouting.close();
       platform.mailTransport.close();

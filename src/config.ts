@@ -46,6 +46,18 @@ export type Config = {
   s3: { bucket: string; endpoint: string | undefined; region: string } | undefined;
   /** Bearer token that GET /metrics requires; unset: the endpoint is off. */
   metricsToken: string | undefined;
+  /** External OpenID provider for web sign-in and the SSO redirect (OIDC_ISSUER...); unset: the service's own sign-in page. */
+  oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
+  /** Social identity provider whose ID tokens IDP_AUTH accepts (IDP_ISSUER, IDP_CLIENT_ID); unset: IDP sign-in is off. */
+  idp: { issuer: string; clientId: string } | undefined;
+  /** Passkey relying-party id (WEBAUTHN_RP_ID); the expected origin is PUBLIC_URL's. */
+  webauthnRpId: string;
+  /** PEM bundle of the CAs whose card certificates may sign in (SMART_CARD_CA_FILE); unset: smart-card sign-in is off. */
+  smartCardCaFile: string | undefined;
+  /** What the profile reports for a plan that grants the provider; the Drive pair is both set or both unset. */
+  cloudImportKeys: { boxAppKey: string | undefined; drive: { clientId: string; apiKey: string } | undefined };
+  /** Where organizations' own mail providers are reached (MAIL_EMAIL_API_URL...): the real services unless tests point them elsewhere. */
+  mailProviders: { emailApiUrl: string; cloudMailEndpoint: string | undefined; oauth2LoginUrl: string; oauth2ApiUrl: string };
 };
 
 /** The box provider's shared-link and download hosts. */
@@ -89,6 +101,20 @@ export const EnvSchema = Type.Object({
   S3_BUCKET: Type.Optional(Type.String({ description: 'stored files in this S3-compatible bucket instead of DATA_DIR' })),
   S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'the S3 endpoint; unset: AWS' })),
   S3_REGION: Type.String({ default: 'us-east-1', description: 'the S3 region' }),
+  OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an https:// URL (http:// only on a loopback host)', description: 'external OpenID provider for web sign-in and the SSO redirect; unset: the own sign-in page' })),
+  OIDC_CLIENT_ID: Type.Optional(Type.String({ description: 'client id at OIDC_ISSUER (required with it)' })),
+  OIDC_CLIENT_SECRET: Type.Optional(Type.String({ description: 'client secret at OIDC_ISSUER; unset: a public client (PKCE only)' })),
+  IDP_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an https:// URL (http:// only on a loopback host)', description: 'social identity provider whose ID tokens IDP_AUTH accepts' })),
+  IDP_CLIENT_ID: Type.Optional(Type.String({ description: 'the audience (aud) the social ID tokens must name (required with IDP_ISSUER)' })),
+  WEBAUTHN_RP_ID: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.-]+$', expected: 'a host name', description: 'passkey relying-party id; default: the host of PUBLIC_URL' })),
+  SMART_CARD_CA_FILE: Type.Optional(Type.String({ description: 'PEM bundle of the CAs whose card certificates may sign in; unset: smart-card sign-in is off' })),
+  BOX_APP_KEY: Type.Optional(Type.String({ description: 'box import app key the profile reports when the plan grants BOX' })),
+  DRIVE_CLIENT_ID: Type.Optional(Type.String({ description: 'Drive import client id (with DRIVE_API_KEY) the profile reports when the plan grants DRIVE' })),
+  DRIVE_API_KEY: Type.Optional(Type.String({ description: 'Drive import API key (with DRIVE_CLIENT_ID)' })),
+  MAIL_EMAIL_API_URL: Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', default: 'https://api.sendgrid.com', description: 'organizations\' EMAIL_API provider (SendGrid v3 API)' }),
+  MAIL_CLOUD_MAIL_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'organizations\' CLOUD_MAIL provider (Amazon SES v2); unset: https://email.<REGION>.amazonaws.com' })),
+  MAIL_OAUTH2_LOGIN_URL: Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', default: 'https://login.microsoftonline.com', description: 'token authority of organizations\' OAUTH2_MAIL provider (Microsoft identity platform)' }),
+  MAIL_OAUTH2_API_URL: Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', default: 'https://graph.microsoft.com', description: 'API of organizations\' OAUTH2_MAIL provider (Microsoft Graph)' }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -165,6 +191,20 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   return entries;
 }
 
+/**
+ * An issuer needs its client id; its tokens must come over https, except from a provider on this machine (a
+ * loopback host: development and the tests), where plain http cannot be intercepted on the network.
+ */
+function issuerProblems(prefix: 'OIDC' | 'IDP', issuer: string | undefined, clientId: string | undefined): string[] {
+  if (!issuer) return [];
+  const problems: string[] = [];
+  if (!clientId) problems.push(`${prefix}_CLIENT_ID is unset: ${prefix}_ISSUER needs its client id`);
+  const url = new URL(issuer);
+  if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+    problems.push(`${prefix}_ISSUER=${JSON.stringify(issuer)}: expected https:// (http:// only on a loopback host)`);
+  }
+  return problems;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
@@ -181,11 +221,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     problems.push((error as Error).message);
   }
+  // The profile offers Drive import only with both keys, so one without the other is a mistake, not half a setting.
+  if (values && (values.DRIVE_CLIENT_ID === undefined) !== (values.DRIVE_API_KEY === undefined)) {
+    problems.push(`${values.DRIVE_CLIENT_ID === undefined ? 'DRIVE_CLIENT_ID' : 'DRIVE_API_KEY'} is unset: DRIVE_CLIENT_ID and DRIVE_API_KEY are set together or not at all`);
+  }
+  if (values) problems.push(...issuerProblems('OIDC', values.OIDC_ISSUER, values.OIDC_CLIENT_ID), ...issuerProblems('IDP', values.IDP_ISSUER, values.IDP_CLIENT_ID));
   if (!values || problems.length > 0) throw new ConfigError(problems);
+  const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
   return {
     port: values.PORT,
     host: values.HOST,
-    publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,
     smtpUrl: values.SMTP_URL,
@@ -207,6 +253,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : DEFAULT_CLOUD_IMPORT_HOSTS,
     outboundAllowPrivate: values.OUTBOUND_ALLOW_PRIVATE,
     metricsToken: values.METRICS_TOKEN,
+    oidc: values.OIDC_ISSUER ? { issuer: values.OIDC_ISSUER, clientId: values.OIDC_CLIENT_ID!, clientSecret: values.OIDC_CLIENT_SECRET } : undefined,
+    idp: values.IDP_ISSUER ? { issuer: values.IDP_ISSUER, clientId: values.IDP_CLIENT_ID! } : undefined,
+    webauthnRpId: values.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,
+    smartCardCaFile: values.SMART_CARD_CA_FILE,
+    cloudImportKeys: {
+      boxAppKey: values.BOX_APP_KEY,
+      drive: values.DRIVE_CLIENT_ID && values.DRIVE_API_KEY ? { clientId: values.DRIVE_CLIENT_ID, apiKey: values.DRIVE_API_KEY } : undefined,
+    },
     s3: values.S3_BUCKET ? { bucket: values.S3_BUCKET, endpoint: values.S3_ENDPOINT, region: values.S3_REGION } : undefined,
+    mailProviders: {
+      emailApiUrl: values.MAIL_EMAIL_API_URL,
+      cloudMailEndpoint: values.MAIL_CLOUD_MAIL_ENDPOINT,
+      oauth2LoginUrl: values.MAIL_OAUTH2_LOGIN_URL,
+      oauth2ApiUrl: values.MAIL_OAUTH2_API_URL,
+    },
   };
 }

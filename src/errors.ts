@@ -3,8 +3,8 @@
  * numeric errorCode and default description. http/error-handler.ts is the only writer of error bodies.
  *
  * Numeric ranges: 10xxx request and access, 11xxx recipients, 12xxx documents, 13xxx workflows,
- * 14xxx accounts and sign-in, 15xxx fields and signing, 16xxx billing and identity (SPEC.md fixes
- * 11001, 16003 and 16008).
+ * 14xxx accounts and sign-in, 15xxx fields and signing, 16xxx billing and identity, 17xxx members and roles
+ * (SPEC.md fixes 11001, 16003 and 16008).
  */
 export const ERRORS = {
   /** Body or query failed its schema: malformed JSON, wrong type, unknown enum value, out-of-range value. */
@@ -23,7 +23,6 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 400, code: 10415, description: 'Unsupported content type' },
   INTERNAL_ERROR: { status: 500, code: 10500, description: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, code: 10503, description: 'Service unavailable' },
-  GONE: { status: 410, code: 10410, description: 'This endpoint has been retired' },
 
   RECIPIENT_NAME_INVALID: { status: 400, code: 11001, description: 'Name size must be between 2 and 50 and contain only letters and single spaces' },
   INVALID_RECIPIENT: { status: 400, code: 11002, description: 'Invalid recipient' },
@@ -57,7 +56,6 @@ export const ERRORS = {
   SEAL_FAILED: { status: 500, code: 13004, description: 'The signed document could not be sealed' },
 
   INVALID_CREDENTIALS: { status: 401, code: 14001, description: 'Invalid username or password' },
-  TWO_FACTOR_REQUIRED: { status: 401, code: 14002, description: 'Two-factor code required' },
   INVALID_TOTP: { status: 401, code: 14003, description: 'Invalid two-factor code' },
   INVALID_REFRESH_TOKEN: { status: 401, code: 14004, description: 'Invalid or expired refresh token' },
   EMAIL_ALREADY_REGISTERED: { status: 409, code: 14005, description: 'An account with this email already exists' },
@@ -68,6 +66,39 @@ export const ERRORS = {
   ACCOUNT_TEMPORARILY_LOCKED: { status: 401, code: 14009, description: 'Too many failed attempts; try again later' },
   /** A signed-in user's password re-check failed (turning two-factor off); 400, not 401: the session itself is fine. */
   WRONG_PASSWORD: { status: 400, code: 14010, description: 'The password is not correct' },
+  /** A sign-in state (web session, SSO redirect, own sign-in page) that is unknown, expired, used, or from another browser. */
+  LOGIN_STATE_INVALID: { status: 400, code: 14101, description: 'The sign-in request is unknown, expired, already used, or was started in another browser; start again' },
+  /** A cookie-authenticated state change without the session's X-CSRF-Token header (or from another origin). */
+  CSRF_TOKEN_INVALID: { status: 403, code: 14102, description: 'Missing or wrong X-CSRF-Token for this session' },
+  /** The authorization code was refused (by the provider or the own sign-in page), or the provider reported an error. */
+  SSO_CODE_INVALID: { status: 401, code: 14103, description: 'The sign-in could not be completed with this authorization code' },
+  /** The identity is verified but no account holds its email and SIGNUP_ENABLED is false. */
+  SSO_SIGNUP_DISABLED: { status: 403, code: 14104, description: 'No account holds this email and sign-up is closed' },
+  /** The provider did not verify the email, or the account holding it has not verified it here. */
+  SSO_EMAIL_NOT_VERIFIED: { status: 403, code: 14105, description: 'The email of this identity is not verified' },
+  /** A social ID token with a bad signature, issuer, audience, expiry, nonce or email_verified, or one already used. */
+  IDP_TOKEN_INVALID: { status: 401, code: 14106, description: 'The identity provider token was refused' },
+  IDENTITY_PROVIDER_UNAVAILABLE: { status: 503, code: 14107, description: 'The identity provider cannot be reached; try again later' },
+  /** SSO redirect with the own sign-in page: the redirect URI must be on this service's origin. */
+  REDIRECT_URI_NOT_ALLOWED: { status: 400, code: 14108, description: 'This redirect URI is not allowed' },
+
+  /** A passkey assertion that does not verify (unknown credential, wrong origin, RP id or challenge, counter regression); counted like a wrong password. */
+  PASSKEY_REJECTED: { status: 401, code: 14201, description: 'Passkey sign-in failed' },
+  /** A registration response that does not verify against the challenge this user was given. */
+  PASSKEY_REGISTRATION_FAILED: { status: 400, code: 14202, description: 'The passkey could not be registered' },
+  PASSKEY_ALREADY_REGISTERED: { status: 409, code: 14203, description: 'This passkey is already registered' },
+  /** More passkeys than a user may hold; delete one first. */
+  PASSKEY_LIMIT_REACHED: { status: 400, code: 14204, description: 'Too many passkeys' },
+  /** The PEM given to POST /auth/v1/smart_card/hash is not one X.509 certificate. */
+  SMART_CARD_CERTIFICATE_INVALID: { status: 400, code: 14205, description: 'The certificate could not be read' },
+  /** Chain, validity, key usage, revocation, account or signature check failed; responseBody.reason says which. Counted like a wrong password. */
+  SMART_CARD_REJECTED: { status: 401, code: 14206, description: 'Smart card sign-in failed' },
+  /** A signature library image that is not an acceptable PNG, or too large. */
+  SIGNATURE_IMAGE_INVALID: { status: 400, code: 14207, description: 'The signature image is not valid' },
+  /** More library entries of one kind than a user may keep. */
+  SIGNATURE_LIBRARY_FULL: { status: 400, code: 14208, description: 'The signature library is full' },
+  /** Too many sign-in challenges asked for from one address; answered with Retry-After. */
+  CHALLENGE_RATE_LIMITED: { status: 400, code: 14209, description: 'Too many sign-in challenges; try again later' },
 
   INVALID_FIELD: { status: 400, code: 15001, description: 'Invalid field' },
   INVALID_FIELD_VALUE: { status: 400, code: 15002, description: 'Invalid field value' },
@@ -85,6 +116,79 @@ export const ERRORS = {
   SHARING_NOT_ALLOWED: { status: 400, code: 16009, description: 'Your plan does not allow sending documents' },
   /** Identity step-up caps across codes (5 wrong codes an hour, 10 codes mailed a day); answered with Retry-After. 429 stays the resend throttle's. */
   OTP_LIMIT_REACHED: { status: 400, code: 16010, description: 'Too many one-time codes; try again later' },
+
+  /** A package that is not ACTIVE (retired) cannot be chosen or renewed; choose another with package/update. */
+  PACKAGE_NOT_AVAILABLE: { status: 400, code: 16101, description: 'This package is not available' },
+  /** settingsJson of PUT /organization/v1/branding is not JSON, not an object, or a member is of the wrong form; responseBody.detail says which. */
+  INVALID_BRANDING_SETTINGS: { status: 400, code: 16102, description: 'The branding settings are not valid' },
+  /** The logo is not a PNG or JPEG (an SVG is refused too), or it does not decode in full. */
+  INVALID_LOGO: { status: 400, code: 16103, description: 'The logo must be a PNG or JPEG image' },
+  LOGO_TOO_LARGE: { status: 400, code: 16104, description: 'The logo is larger than 1 MB' },
+
+  /** The email is already an ACTIVE or INVITED member of the organization (a DECLINED one may be invited again). */
+  MEMBER_ALREADY_EXISTS: { status: 409, code: 17001, description: 'Already a member of the organization' },
+  /** Another role of the organization has this name (compared ignoring case). */
+  ROLE_NAME_TAKEN: { status: 409, code: 17002, description: 'A role with this name already exists in the organization' },
+  /** A role still assigned to members (invited ones included) cannot be deleted; responseBody names the role and its members count. */
+  ROLE_IN_USE: { status: 409, code: 17003, description: 'The role is assigned to members' },
+  /** Only an ACTIVE role can be given to a member. */
+  ROLE_NOT_ASSIGNABLE: { status: 400, code: 17004, description: 'The role is not active' },
+  /** SPEC.md: removing (or demoting) the current owner is refused; transfer the ownership first. */
+  OWNER_NOT_REMOVABLE: { status: 400, code: 17005, description: 'The organization owner cannot be removed' },
+  /** The member's role does not allow sending documents (signatureSettings.allowDocSend). */
+  ROLE_SEND_NOT_ALLOWED: { status: 403, code: 17006, description: 'Your role does not allow sending documents' },
+  /** The member's role does not allow using templates (signatureSettings.allowDocUseTemplates). */
+  ROLE_TEMPLATES_NOT_ALLOWED: { status: 403, code: 17007, description: 'Your role does not allow using templates' },
+  /** The signer's role in the workflow's organization does not allow this kind of signature (allowSignElectronic, ...); responseBody.qualifier. */
+  ROLE_SIGNATURE_NOT_ALLOWED: { status: 403, code: 17008, description: 'Your role does not allow this kind of signature' },
+  /** Accepting an invitation in the app needs a confirmed address (RUNTIME.md "Accounts"): the invitation was addressed to the mailbox, not to whoever registered it. */
+  EMAIL_NOT_VERIFIED: { status: 403, code: 17009, description: 'Confirm your email address first' },
+
+  /** PUT /organization/v1/email-settings without a key its provider requires (or blank); responseBody.missingKeys names them. */
+  MAIL_SETTINGS_KEY_MISSING: { status: 400, code: 18001, description: 'A required email configuration key is missing' },
+  /** A key the provider does not take, a value of the wrong form, or an SMTP server on a refused address; responseBody.keys names them. */
+  MAIL_SETTINGS_INVALID: { status: 400, code: 18002, description: 'The email settings are not valid' },
+  /** SPEC.md: custom email routing is available only when the organization's plan allows it (packages.allowCustomSmtp). */
+  CUSTOM_MAIL_NOT_ALLOWED: { status: 400, code: 18003, description: 'Your plan does not allow custom email routing' },
+  /** More settings tests than an organization may run per hour (each sends a real mail); answered with Retry-After. */
+  MAIL_SETTINGS_TEST_LIMITED: { status: 400, code: 18004, description: 'Too many email settings tests; try again later' },
+  /** source PLAN_CONNECTOR or a connectorId: this installation's plans offer no mail connectors (allowedConnectors is empty). */
+  MAIL_CONNECTOR_UNAVAILABLE: { status: 400, code: 18005, description: 'No mail connector is available to this organization' },
+
+  /** A business app's callbackUrl must be https, carry no credentials and not lead to a private, loopback or metadata address (the outbound rules). */
+  BUSINESS_APP_CALLBACK_REFUSED: { status: 400, code: 18101, description: 'The callback URL must be https and reach a public address' },
+  /** Client ids are unique across the service (the client-credentials grant names the app by it alone). */
+  BUSINESS_APP_CLIENT_ID_TAKEN: { status: 409, code: 18102, description: 'A business app with this client id already exists' },
+  /** App names are unique within the organization, ignoring case. */
+  BUSINESS_APP_NAME_TAKEN: { status: 409, code: 18103, description: 'A business app with this name already exists in the organization' },
+  /** Replay of a delivery that is still being attempted (PENDING): it would only be sent twice. */
+  WEBHOOK_DELIVERY_PENDING: { status: 400, code: 18104, description: 'The delivery is still being attempted' },
+  /** Replaying to a disabled business app: enable it first. */
+  BUSINESS_APP_DISABLED: { status: 400, code: 18105, description: 'The business app is disabled' },
+
+  /** Another template of the same folder (or of the root) has this name, ignoring case; another folder may reuse it. */
+  TEMPLATE_NAME_TAKEN: { status: 409, code: 19001, description: 'A template with this name already exists in the folder' },
+  /** SPEC.md "Template folders": the folder does not exist, or the caller may not see it (folder access). */
+  TEMPLATE_FOLDER_NOT_FOUND: { status: 404, code: 19002, description: 'Template folder does not exist' },
+  /** Another folder of the same parent has this name, ignoring case. */
+  TEMPLATE_FOLDER_EXISTS: { status: 409, code: 19003, description: 'Template folder already exists' },
+  /** A folder holding templates or folders cannot be deleted; responseBody names the folder. */
+  TEMPLATE_FOLDER_NOT_EMPTY: { status: 400, code: 19004, description: 'Template folder is not empty' },
+  /** PUT .../access naming a role the organization does not have; responseBody.unknownRoleIds. */
+  TEMPLATE_FOLDER_ACCESS_INVALID: { status: 400, code: 19005, description: 'Invalid role-access configuration' },
+  /** More template folders than an organization may keep, or a tree deeper than allowed. */
+  TEMPLATE_FOLDER_LIMIT: { status: 400, code: 19006, description: 'Too many template folders or too deep a tree' },
+
+  /** Power Survey commence: the survey must hold exactly one document; responseBody.documentCount. */
+  SURVEY_DOCUMENT_COUNT: { status: 400, code: 19101, description: 'A Power Survey needs exactly one document' },
+  /** Power Survey commence: exactly one SIGNATURE or DIGITAL_SIGNATURE field, assigned to nobody; responseBody.signatureFieldIds. */
+  SURVEY_SIGNATURE_FIELD: { status: 400, code: 19102, description: 'A Power Survey needs exactly one unassigned signature field' },
+  /** Power Survey commence: every field but the image types needs a label (its CSV column); responseBody.fieldIds. */
+  SURVEY_FIELD_LABEL_MISSING: { status: 400, code: 19103, description: 'Every field of a Power Survey except image fields needs a label' },
+  /** Power Survey commence: more recipients than the plan's powerSurveyRecipientLimit; responseBody.limit and .recipientCount. */
+  SURVEY_RECIPIENT_LIMIT: { status: 400, code: 19104, description: 'The Power Survey has more recipients than the plan allows' },
+  /** A Power Survey endpoint called with a workflow that is not a Power Survey parent. */
+  NOT_A_SURVEY: { status: 400, code: 19105, description: 'The workflow is not a Power Survey' },
 } as const satisfies Record<string, { status: number; code: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -5,9 +5,11 @@ import { mailDeliveryJob } from './platform/mail/outbox.ts';
 import { sealJob, sealWatchdogJob, type SealJobDeps } from './modules/signing/seal-job.ts';
 import { reminderSweepJob } from './modules/reminders/reminders.jobs.ts';
 import type { ReminderService } from './modules/reminders/reminders.service.ts';
+import { webhookDeliveryJob } from './modules/webhooks/webhooks.jobs.ts';
+import { surveyDispatchJob, surveyOutcomeJob, type SurveyDispatchDeps } from './modules/surveys/survey-dispatch.ts';
 
 /** What the modules' job handlers call into; the platform's adapters come from `platform`. */
-export type JobModules = { sealing: SealJobDeps; reminders: ReminderService };
+export type JobModules = { sealing: SealJobDeps; reminders: ReminderService; surveys: SurveyDispatchDeps };
 
 /**
  * Every durable job the service runs, each with its payload schema, retry policy and handler. A name here is
@@ -24,6 +26,9 @@ export function jobDefinitions(platform: Platform, modules: JobModules): JobDefi
     sealJob(modules.sealing),
     sealWatchdogJob(modules.sealing),
     reminderSweepJob(modules.reminders),
+    surveyDispatchJob(modules.surveys),
+    surveyOutcomeJob(modules.surveys),
+    webhookDeliveryJob({ db: platform.db, outbound: platform.outbound, secrets: platform.secrets }),
   ];
 }
 

@@ -39,3 +39,14 @@ export function toPage<T>(content: T[], totalElements: number): { content: T[]; 
 export function pageOffset(query: { page: number; size: number }): { limit: number; offset: number } {
   return { limit: query.size, offset: query.page * query.size };
 }
+
+/** One page of a paged list that also says where it is: the items, the totals, this page's number and size. */
+export function NumberedPage<T extends TSchema>(item: T) {
+  return Type.Object({
+    content: Type.Array(item),
+    totalElements: Type.Integer(),
+    totalPages: Type.Integer(),
+    number: Type.Integer({ description: 'this page\'s zero-based number' }),
+    size: Type.Integer({ description: 'the page size asked for' }),
+  });
+}

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { openDatabase, type Database, type Db } from './db/client.ts';
+import { openDatabase, type Database, type Db, type DbOrTx } from './db/client.ts';
 import { createJobQueue, type JobQueue } from './jobs/queue.ts';
 import { createOutbox, type Outbox } from './mail/outbox.ts';
+import { createMailBrandingLookup } from './mail/branding.ts';
 import { createFileTransport, createSmtpTransport, type MailTransport } from './mail/transport.ts';
 import { createFsBlobStore } from './storage/fs-blob-store.ts';
 import { createS3BlobStore } from './storage/s3-blob-store.ts';
@@ -28,7 +29,7 @@ export type Platform = {
   seal: PlatformSeal;
   /** The platform's own mail transport (SMTP_URL, or .eml files). */
   mailTransport: MailTransport;
-  /** Picks each mail's transport: its organization's own SMTP server, or mailTransport. */
+  /** Picks each mail's transport: its organization's own provider (SMTP, EMAIL_API, CLOUD_MAIL, OAUTH2_MAIL), or mailTransport. */
   mailRouting: MailRouting;
   /** Encrypts stored credentials under SECRETS_KEY. */
   secrets: SecretBox;
@@ -50,7 +51,16 @@ export type PlatformOverrides = {
   s3Credentials?: { accessKeyId: string; secretAccessKey: string };
 };
 
-export async function createPlatform(config: Config, overrides: PlatformOverrides = {}): Promise<Platform> {
+/**
+ * Plan decisions the platform's adapters must respect but may not import (platform/ never imports modules/):
+ * app.ts passes the entitlements' functions in.
+ */
+export type PlatformPolicies = {
+  /** Whether an organization's plan lets its mail go through its own provider (SPEC.md "Email settings"). */
+  allowsCustomMail: (db: DbOrTx, organizationId: number) => Promise<boolean>;
+};
+
+export async function createPlatform(config: Config, overrides: PlatformOverrides = {}, policies: PlatformPolicies): Promise<Platform> {
   const logger = createLogger(config.logLevel);
   const log = overrides.log ?? logTo(logger);
   const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') }));
@@ -66,16 +76,23 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     : createFsBlobStore(path.join(config.dataDir, 'blobs'));
   const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : createFileTransport(path.join(config.dataDir, 'outbox'), (line) => log(line));
   const secrets = createSecretBox(loadSecretsKeys(config.dataDir, config.secretsKey));
-  const mailRouting = createMailRouting({ db: database.db, secrets, platform: { transport: mailTransport, from: config.mailFrom }, log });
+  const mailRouting = createMailRouting({
+    db: database.db,
+    secrets,
+    platform: { transport: mailTransport, from: config.mailFrom },
+    environment: { endpoints: config.mailProviders, allowPrivate: config.outboundAllowPrivate },
+    allowsCustomMail: policies.allowsCustomMail,
+    log,
+  });
   return {
     config,
     database,
     db: database.db,
     jobs,
-    outbox: createOutbox(jobs),
+    outbox: createOutbox(jobs, createMailBrandingLookup(config.publicUrl)),
     blobs,
     tokens: createTokenSigner(loadTokenSecret(config.dataDir, config.jwtSecret)),
-    seal: createPlatformSeal({ dataDir: config.dataDir, tsaUrl: config.tsaUrl }),
+    seal: createPlatformSeal({ dataDir: config.dataDir, tsaUrl: config.tsaUrl, publicUrl: config.publicUrl }),
     mailTransport,
     mailRouting,
     secrets,

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { insertBusinessApp, signIn, signUp } from '../helpers/auth.ts';
 import { commence, draftForSending, redeem, signingCodesOf } from '../helpers/signing.ts';
-import { businessApps, memberships, recipients, refreshTokens, users, workflows } from '../../src/platform/db/schema/index.ts';
+import { businessApps, memberships, organizations, recipients, refreshTokens, users, workflows } from '../../src/platform/db/schema/index.ts';
 import { hashRefreshToken } from '../../src/modules/auth/sessions.ts';
 
 /** Issue 7 item 9: sessions end at a fixed time, guest sessions with their link and their workflow, tokens with their account. */
@@ -131,8 +131,12 @@ describe('every USER or CLIENT request re-checks its account', () => {
 
   it('a token of a removed account answers 401', async () => {
     const user = await createUser(t, { name: 'Removed User' });
-    await t.platform.db.delete(memberships).where(eq(memberships.userId, user.userId));
-    await t.platform.db.delete(users).where(eq(users.id, user.userId));
+    // The account and the organization it owns go together (foreign keys keep an organization's owner).
+    await t.platform.db.transaction(async (tx) => {
+      await tx.delete(memberships).where(eq(memberships.userId, user.userId));
+      await tx.delete(organizations).where(eq(organizations.id, user.organizationId));
+      await tx.delete(users).where(eq(users.id, user.userId));
+    });
     expect((await profile(user.token)).status).toBe(401);
   });
 

@@ -5,7 +5,7 @@ import { createDraftWorkflow, createUser, insertRecipient } from '../helpers/fac
 import { signIn, signUp } from '../helpers/auth.ts';
 import { memberships, organizations, packages, recipients, users } from '../../src/platform/db/schema/index.ts';
 import { findOrCreateGuestUser } from '../../src/modules/users/users.repo.ts';
-import { isUniqueViolation } from '../../src/modules/users/accounts.ts';
+import { isUniqueViolation } from '../../src/platform/db/errors.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });

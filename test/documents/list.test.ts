@@ -76,7 +76,7 @@ describe('GET /document/v1: what the list holds', () => {
     expect(counts.sentDocCount).toBe(1);
   });
 
-  it('Power Survey: the parent is listed; its children show to their recipients, not to the owner', async () => {
+  it('Power Survey: the parent and its children are listed to the owner (children flagged); a child shows to its recipient', async () => {
     const owner = await createUser(t, { name: 'Olivia Owner' });
     const respondent = await createUser(t, { name: 'Rita Respondent' });
     const parent = await createDraftWorkflow(t, owner, { sequence: 'SURVEY', name: 'Survey' });
@@ -86,8 +86,9 @@ describe('GET /document/v1: what the list holds', () => {
     const row = await insertRecipient(t, child.workflow.id, { userId: respondent.userId, name: 'Rita Respondent', email: respondent.email });
 
     const mine = await list(owner);
-    expect(ids(mine)).toEqual([parent.workflow.id]);
-    expect(mine.content[0]).toMatchObject({ isPowerSurvey: true, isPowerSurveyChild: false });
+    expect(ids(mine)).toEqual([child.workflow.id, parent.workflow.id]);
+    expect(mine.content[0]).toMatchObject({ isPowerSurvey: false, isPowerSurveyChild: true });
+    expect(mine.content[1]).toMatchObject({ isPowerSurvey: true, isPowerSurveyChild: false });
     const theirs = await list(respondent);
     expect(theirs.content).toEqual([expect.objectContaining({ workflowId: child.workflow.id, isPowerSurvey: false, isPowerSurveyChild: true, recipientId: row.id })]);
   });

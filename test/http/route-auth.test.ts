@@ -22,12 +22,30 @@ const PUBLIC_ROUTES = [
   'GET /auth/v1/app_settings',
   'GET /auth/v1/getGuestToken/:code',
   'GET /auth/v1/packages',
+  'GET /branding/v1/logos/:logoKey',
   'GET /auth/v1/refresh-session',
   'POST /auth/v1/signin',
+  'GET /auth/v1/signin',
+  'POST /auth/v1/signin/authorize',
+  'POST /auth/v1/signin/callback',
+  'GET /auth/v1/signin/social/idp',
+  'GET /bff/auth/authorize',
+  'GET /bff/auth/callback',
+  'GET /bff/auth/me',
+  'POST /bff/auth/logout',
+  'GET /signin',
   'POST /auth/v1/signup',
+  'POST /auth/v1/smart_card/hash',
+  'POST /auth/v1/smart_card/signature/verify',
   'POST /auth/v1/verify-email',
+  'POST /auth/webauthn/login/options',
+  'POST /auth/webauthn/login/verify',
   'GET /csc/callback',
+  'GET /invite/:code',
+  'POST /invite/:code',
   'GET /metrics',
+  'GET /pki/v1/ca.crl',
+  'GET /pki/v1/ca.crt',
   'GET /sign/:code',
   'GET /verify-email/:code',
   'POST /verify/v1',
@@ -92,11 +110,11 @@ describe('a caller from another organization', () => {
     const folder = await t.request('POST', '/workflow/v1/user/folders', { token: outsider.token, body: { folderName: 'Mine' } });
     expect(folder.status).toBe(200);
     const ids: Record<string, number> = {
-      workflowId: workflow.id, workflowID: workflow.id, documentId: document.id, docId: document.id,
+      workflowId: workflow.id, workflowID: workflow.id, parentWorkflowId: workflow.id, documentId: document.id, docId: document.id,
       recipientId: recipient.id, fieldId: field.id, folderId: folder.body.id,
     };
     const sampleOf = (schema: unknown) => sample(schema, { ...ids, image: pngDataUrl() });
-    const scoped = t.routes.filter((r) => r.auth !== 'public' && callable(r) && /:(workflowId|workflowID|documentId|docId)\b/.test(r.url));
+    const scoped = t.routes.filter((r) => r.auth !== 'public' && callable(r) && /:(workflowId|workflowID|parentWorkflowId|documentId|docId)\b/.test(r.url));
     expect(scoped.length).toBeGreaterThan(20);
     const failures: string[] = [];
     for (const route of scoped) {

@@ -41,6 +41,10 @@ describe('configuration', () => {
       outboundAllowPrivate: false,
       s3: undefined,
       metricsToken: undefined,
+      webauthnRpId: 'localhost',
+      smartCardCaFile: undefined,
+      cloudImportKeys: { boxAppKey: undefined, drive: undefined },
+      mailProviders: { emailApiUrl: 'https://api.sendgrid.com', cloudMailEndpoint: undefined, oauth2LoginUrl: 'https://login.microsoftonline.com', oauth2ApiUrl: 'https://graph.microsoft.com' },
     });
     // An empty variable counts as unset.
     expect(loadConfig({ PORT: '', SIGNUP_ENABLED: '', LOG_LEVEL: '' })).toMatchObject({ port: 8080, signupEnabled: true, logLevel: 'info' });

@@ -7,6 +7,7 @@ import { mailOutbox, organizations } from '../../src/platform/db/schema/index.ts
 import { encryptConfigurations, type StoredEmailSettings } from '../../src/platform/mail/transport-resolver.ts';
 import { createUser } from '../helpers/factories.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { setCustomMailPlan } from '../mail-settings/helpers.ts';
 
 type Received = { from: string; to: string[]; user: string | null; raw: string };
 
@@ -60,7 +61,8 @@ describe('mail routing per organization', () => {
   beforeAll(async () => {
     platformPeer = await startSmtpPeer();
     organizationPeer = await startSmtpPeer('s3cret pass');
-    t = await createTestApp({ smtpUrl: platformPeer.url, mailFrom: 'platform@example.com' });
+    // The organization's SMTP server is on loopback, which the outbound rules refuse by default.
+    t = await createTestApp({ smtpUrl: platformPeer.url, mailFrom: 'platform@example.com', outboundAllowPrivate: true });
   });
   afterAll(async () => {
     await t?.close();
@@ -75,6 +77,7 @@ describe('mail routing per organization', () => {
   it("sends an organization's mail through its own SMTP server, with the stored password decrypted, and others' through the platform's", async () => {
     const managed = await createUser(t, { name: 'Org Owner' });
     const other = await createUser(t, { name: 'Other Owner' });
+    await setCustomMailPlan(t, managed.organizationId, true);
     const configurations = encryptConfigurations({
       SMTP_SERVER: '127.0.0.1', SMTP_PORT: String(organizationPeer.port), SSL_TLS: 'NONE', AUTHENTICATION: 'true',
       USER_ID: 'mailer', PASSWORD: 's3cret pass', EMAIL_FROM: 'contracts@acme.example',
@@ -102,9 +105,10 @@ describe('mail routing per organization', () => {
   it('keeps a mail PENDING for retry when the stored password is not one this installation encrypted', async () => {
     const owner = await createUser(t, { name: 'Foreign Key' });
     const foreign = createSecretBox([crypto.randomBytes(32)]);
+    await setCustomMailPlan(t, owner.organizationId, true);
     await configure(owner.organizationId, {
       emailMode: 'ORG_MANAGED', provider: 'SMTP',
-      configurations: encryptConfigurations({ SMTP_SERVER: '127.0.0.1', SMTP_PORT: String(organizationPeer.port), AUTHENTICATION: 'true', USER_ID: 'mailer', PASSWORD: 's3cret pass', EMAIL_FROM: 'x@acme.example' }, foreign),
+      configurations: encryptConfigurations({ SMTP_SERVER: '127.0.0.1', SMTP_PORT: String(organizationPeer.port), SSL_TLS: 'NONE', AUTHENTICATION: 'true', USER_ID: 'mailer', PASSWORD: 's3cret pass', EMAIL_FROM: 'x@acme.example' }, foreign),
     });
     const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { organizationId: owner.organizationId, to: 'ann@example.com', subject: 'Never', text: 'x', kind: 'TEST' }));
     t.platform.outbox.notify();

@@ -140,12 +140,11 @@ describe('POST /workflow/v1/{id}/commence: refusals', () => {
     await expectRefused(workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
   });
 
-  it('refuses SELF and SURVEY workflows', async () => {
+  it('refuses SELF workflows; a SURVEY goes through the Power Survey checks (test/surveys)', async () => {
     const self = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
     await expectRefused(self.workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
     const survey = await createDraftWorkflow(t, owner, { sequence: 'SURVEY' });
-    const res = await expectRefused(survey.workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
-    expect(res.body.errorDescription).toBe('Power Survey dispatch is not available');
+    await expectRefused(survey.workflow.id, 400, 'SURVEY_SIGNATURE_FIELD');
   });
 
   it('refuses a second commence with INVALID_WORKFLOW_STATUS and debits nothing more', async () => {

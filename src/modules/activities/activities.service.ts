@@ -4,6 +4,7 @@ import { findActivities, findLastHash, insertActivity, lockChain, type ActivityR
 
 export type { ActivityRow } from './activities.repo.ts';
 import type { RequestContext } from '../../http/request-context.ts';
+import { queueWebhookEvents } from '../webhooks/webhook-events.ts';
 
 export type ActivityInput = {
   workflowId: number;
@@ -67,6 +68,8 @@ export async function recordActivity(tx: Tx, input: ActivityInput): Promise<Acti
     prevHash: previousHash ?? '',
   };
   const inserted = await insertActivity(tx, { ...row, hash: activityHash(row) });
+  // A change that is a webhook event (sent, opened, signed, ...) queues its deliveries in this same transaction.
+  await queueWebhookEvents(tx, inserted);
   return inserted;
 }
 

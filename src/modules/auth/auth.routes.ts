@@ -4,8 +4,10 @@ import { AppError } from '../../errors.ts';
 import { userOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { AuthService } from './auth.service.ts';
+import type { SsoService } from './sso.service.ts';
+import type { CookieSessionActions } from '../../http/session-cookie.ts';
 import {
-  ResendVerificationResponse, SessionResponse, SigninBody, SignoutBody, SignoutResponse, SignupBody, SignupResponse, TwoFactorChallenge,
+  CookieRefreshResponse, ResendVerificationResponse, SessionExpiredResponse, SessionResponse, SigninBody, SignoutBody, SignoutResponse, SignupBody, SignupResponse, TwoFactorChallenge,
   VerifyEmailBody, VerifyEmailParams, VerifyEmailResponse,
 } from './auth.schemas.ts';
 import { EMAIL_VERIFICATION_DAYS } from './email-verification.ts';
@@ -14,14 +16,16 @@ import { verificationPage, wantsHtml } from './verification-page.ts';
 const error = Type.Ref('ErrorResponse');
 
 const SIGNIN_DESCRIPTION = [
-  'Direct bearer sign-in (SPEC.md Authentication §2). Fields by grant_type:',
+  'Direct bearer sign-in (the API specification Authentication §2). Fields by grant_type:',
   'PASSWORD: username (email), password, optional rememberMe. When the account has two-factor sign-in, a correct password answers 202 with a TwoFactorChallenge and no token; re-post with G_AUTHENTICATOR.',
   'G_AUTHENTICATOR: username, password, tOtp (a code is accepted once per 30-second step, one step of clock drift either way; wrong or reused: 401 INVALID_TOTP; account without two-factor: 400 OPERATION_IS_NOT_ALLOWED).',
   'REFRESH_TOKEN: refreshToken; answers a new pair and the old refresh token stops working. Presenting an already-rotated token revokes the whole session family (401 INVALID_REFRESH_TOKEN).',
   'CLIENT_CREDENTIALS: client_id, client_secret, email; the business app must be enabled and belong to an organization the user is an active member of; otherwise 401 INVALID_CLIENT. The token has type CLIENT, appId and the app\'s organizationId.',
-  'IDP_AUTH: 400 OPERATION_IS_NOT_ALLOWED (IDP sign-in is off: app settings sso.enableIdpAuth is false).',
+  'IDP_AUTH: idToken (the social provider\'s ID token), optional nonce and rememberMe. Only when IDP_ISSUER is set (app settings sso.enableIdpAuth true; otherwise 400 OPERATION_IS_NOT_ALLOWED). '
+    + 'The token must be signed by a key of the issuer\'s JWKS (no alg none, no HMAC), name IDP_ISSUER as iss and IDP_CLIENT_ID as aud, be unexpired (30 s clock tolerance), carry the nonce when one is given, '
+    + 'and a verified email (email_verified true); each token is accepted once. Anything else: 401 IDP_TOKEN_INVALID. The account is matched by that email (see GET /auth/v1/signin).',
   'Wrong username or password, an unknown user and a guest user (no password) all answer 401 INVALID_CREDENTIALS. A missing field of the grant or an unknown grant_type: 400 BAD_REQUEST_BODY.',
-  'Sign-in limits (RUNTIME.md "Accounts"): failed password and TOTP checks are counted per account (the username, registered or not) and per client address. '
+  'Sign-in limits (the runtime contract "Accounts"): failed password and TOTP checks are counted per account (the username, registered or not) and per client address. '
     + 'After 10 failures for one account, or 100 from one address, within 15 minutes, PASSWORD and G_AUTHENTICATOR answer 401 ACCOUNT_TEMPORARILY_LOCKED with a '
     + 'Retry-After header (seconds), even for the right credentials, until 15 minutes after the last failure. The account owner is mailed once per lock. '
     + 'A completed sign-in clears the account\'s count (not the address\'s).',
@@ -35,7 +39,11 @@ const VERIFY_DESCRIPTION = `Sign-up mails the link $PUBLIC_URL/verify-email/<cod
   + 'history); before that they open only through their signing links. Using a code again within its lifetime answers the same. '
   + 'Garbage, unknown, replaced or expired code: 400 LINK_EXPIRED.';
 
-export function authRoutes(auth: AuthService): FastifyPluginAsyncTypebox {
+/**
+ * `sso` takes IDP_AUTH; `cookieSessions` lets refresh-session and sign-out act on a web session (the cookie)
+ * as they act on bearer tokens.
+ */
+export function authRoutes(auth: AuthService, sso: SsoService, cookieSessions: CookieSessionActions): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post('/auth/v1/signup', {
       schema: {
@@ -69,7 +77,9 @@ export function authRoutes(auth: AuthService): FastifyPluginAsyncTypebox {
       },
       config: { auth: 'public' },
     }, async (request, reply) => {
-      const result = await auth.signin(request.body, request.ip);
+      const { body } = request;
+      if (body.grant_type === 'IDP_AUTH') return sso.socialSignin(body.idToken, body.nonce, body.rememberMe ?? false, request.ip);
+      const result = await auth.signin(body, request.ip);
       if (result.kind === 'totp-required') {
         return reply.status(202).send({ tOtpRequired: true, grantType: 'G_AUTHENTICATOR', message: 'Two-factor code required: sign in with grant_type G_AUTHENTICATOR and tOtp' });
       }
@@ -130,13 +140,21 @@ export function authRoutes(auth: AuthService): FastifyPluginAsyncTypebox {
         summary: 'Exchange a refresh token for a new pair',
         description: 'Send the refresh token (not the access token) as Authorization: Bearer <refreshToken>. Same rotation rules as grant_type REFRESH_TOKEN: '
           + 'the presented token stops working; presenting it again revokes the whole session family. Missing header: 401 UNAUTHORIZED; '
-          + 'unknown, expired, revoked or reused token: 401 INVALID_REFRESH_TOKEN.',
-        response: { 200: SessionResponse, 401: error },
+          + 'unknown, expired, revoked or reused token: 401 INVALID_REFRESH_TOKEN. '
+          + 'Without an Authorization header, the web session cookie is used instead: its tokens are renewed now and the answer is the new access token '
+          + '(no refreshToken: it never leaves the server); an ended session answers 401 {error, code: "SESSION_EXPIRED"}.',
+        response: { 200: Type.Union([SessionResponse, CookieRefreshResponse]), 401: Type.Union([error, SessionExpiredResponse]) },
         security: [{ bearer: [] }],
       },
       // The bearer here is a refresh token, not an access token, so the authentication hook must not judge it.
       config: { auth: 'public' },
-    }, async (request) => {
+    }, async (request, reply) => {
+      const cookie = request.headers.authorization === undefined ? cookieSessions.cookieOf(request) : undefined;
+      if (cookie) {
+        const renewed = await cookieSessions.refreshNow(cookie);
+        if (!renewed) return cookieSessions.expired(reply);
+        return renewed;
+      }
       const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
       if (!match) throw new AppError('UNAUTHORIZED', 'A refresh token is required as Authorization: Bearer <refreshToken>');
       if (match[1].length > 512) throw new AppError('INVALID_REFRESH_TOKEN');
@@ -150,11 +168,17 @@ export function authRoutes(auth: AuthService): FastifyPluginAsyncTypebox {
         description: 'With a USER token: revokes every USER refresh token of the account (all devices). With a CLIENT token: revokes that '
           + "business app's refresh tokens for the user. Optional body {refreshToken}: that token's session family is revoked too (if it is the caller's). "
           + 'Refreshing afterwards answers 401. Access tokens already issued stay valid until they expire (at most 15 minutes). '
-          + 'Answers the URL that completes logout: PUBLIC_URL + "/".',
+          + 'Answers the URL that completes logout: PUBLIC_URL + "/". Called with the web session cookie (and X-CSRF-Token), it also ends that session, forgets its '
+          + 'ID token, deletes the cookie and answers the identity provider\'s end-session URL (id_token_hint) when OIDC_ISSUER offers one.',
         body: SignoutBody,
         response: { 200: SignoutResponse, ...errorResponses },
       },
       config: { auth: 'user' },
-    }, async (request) => auth.signout(userOf(request), request.body?.refreshToken));
+    }, async (request, reply) => {
+      const answer = await auth.signout(userOf(request), request.body?.refreshToken);
+      // Signed in by the web session's cookie: that session ends too, and logout completes at its provider.
+      if (request.webSessionCookie) return cookieSessions.logout(request.webSessionCookie, reply);
+      return answer;
+    });
   };
 }

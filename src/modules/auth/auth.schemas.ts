@@ -1,9 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { TotpCode } from '../users/users.schemas.ts';
 
+/** A JWT of the social provider; real ones are 1-2 KB. */
+export const ID_TOKEN_MAX = 8192;
 export const NAME_LIMITS = { min: 3, max: 20 } as const;
 export const EMAIL_MAX = 255;
-/** At least 8 (RUNTIME.md); at most 128, so nobody can make the server hash megabytes. */
+/** At least 8 (the runtime contract); at most 128, so nobody can make the server hash megabytes. */
 export const PASSWORD_LIMITS = { min: 8, max: 128 } as const;
 
 export const SignupBody = Type.Object({
@@ -37,6 +39,8 @@ export const SigninBody = Type.Object({
   client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'CLIENT_CREDENTIALS' })),
   client_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'CLIENT_CREDENTIALS' })),
   email: Type.Optional(Type.String({ minLength: 1, maxLength: EMAIL_MAX, description: 'CLIENT_CREDENTIALS: the user the partner acts for' })),
+  idToken: Type.Optional(Type.String({ minLength: 1, maxLength: ID_TOKEN_MAX, description: "IDP_AUTH: the social identity provider's ID token (IDP_ISSUER)" })),
+  nonce: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'IDP_AUTH: when given, the ID token must carry this nonce' })),
 });
 export type SigninBody = Static<typeof SigninBody>;
 
@@ -47,6 +51,17 @@ export const SessionResponse = Type.Object({
   refreshToken: Type.String({ description: 'Opaque; single use: each refresh returns a new one' }),
   rememberMe: Type.Boolean(),
 });
+
+/** GET /auth/v1/refresh-session with the web session cookie: the refresh token stays on the server. */
+export const CookieRefreshResponse = Type.Object({
+  accessToken: Type.String(),
+  tokenType: Type.Literal('Bearer'),
+  expiry: Type.Integer({ description: 'Seconds until the access token expires' }),
+  rememberMe: Type.Boolean(),
+}, { description: 'Answer for a web session (cookie)' });
+
+/** the API specification's session-layer 401, which is not the standard error body. */
+export const SessionExpiredResponse = Type.Object({ error: Type.String(), code: Type.Literal('SESSION_EXPIRED') }, { description: 'The web session has ended: sign in again' });
 
 export const TwoFactorChallenge = Type.Object({
   tOtpRequired: Type.Literal(true),

@@ -7,7 +7,8 @@ import type { TokenSigner } from '../../platform/auth/jwt.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BillingService } from '../billing/billing.service.ts';
-import { createAccount, isUniqueViolation } from '../users/accounts.ts';
+import { createAccount } from '../users/accounts.ts';
+import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { consumeTotpStep, findUserByEmail, findUserById, setEmailVerificationCode, verifyEmailByCode, type UserRow } from '../users/users.directory.ts';
 import { matchTotpStep } from '../users/totp.ts';
 import { emailVerificationMail } from './account-mails.ts';
@@ -29,7 +30,7 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
   const dummyHash = hashPassword(crypto.randomBytes(16).toString('hex'));
   const limits = createSigninLimits({ db, outbox });
 
-  return { signupEnabled: () => signupEnabled, signup, verifyEmail, resendVerification, signin, refresh, signout };
+  return { signupEnabled: () => signupEnabled, signup, verifyEmail, resendVerification, signin, checkCredentials, issueUserSession: userSession, refresh, signout, endSession };
 
   async function signup(body: SignupBody): Promise<{ userId: number; organizationId: number }> {
     if (!signupEnabled) throw new AppError('SIGNUP_DISABLED');
@@ -97,30 +98,11 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
   /** `address` is the client's IP address, for the per-address limit. */
   async function signin(body: SigninBody, address: string): Promise<SigninResult> {
     switch (body.grant_type) {
-      case 'PASSWORD': {
-        const { username, password } = required(body, 'username', 'password');
-        const subject = { email: username, address };
-        const user = await checkPassword(subject, password);
-        if (user.twoFactorEnabled) return { kind: 'totp-required' };
-        await limits.recordSuccess(subject);
-        return { kind: 'session', session: await userSession(user, body.rememberMe) };
-      }
+      case 'PASSWORD':
       case 'G_AUTHENTICATOR': {
-        const { username, password, tOtp } = required(body, 'username', 'password', 'tOtp');
-        const subject = { email: username, address };
-        const user = await checkPassword(subject, password);
-        if (!user.twoFactorEnabled || !user.totpSecret) {
-          throw new AppError('OPERATION_IS_NOT_ALLOWED', 'Two-factor sign-in is not enabled for this account; use grant_type PASSWORD');
-        }
-        const step = matchTotpStep(user.totpSecret, tOtp);
-        const fresh = step !== null && (await consumeTotpStep(db, user.id, step));
-        if (!fresh) {
-          // A wrong code and a replayed one are both failed checks of the second factor.
-          await limits.recordFailure(subject, user.id);
-          throw new AppError('INVALID_TOTP', step === null ? undefined : 'This code was already used; wait for the next one');
-        }
-        await limits.recordSuccess(subject);
-        return { kind: 'session', session: await userSession(user, body.rememberMe) };
+        const checked = await checkCredentials(body, address);
+        if (checked.kind === 'totp-required') return checked;
+        return { kind: 'session', session: await userSession(checked.user, body.rememberMe) };
       }
       case 'REFRESH_TOKEN': {
         const { refreshToken } = required(body, 'refreshToken');
@@ -131,8 +113,40 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
         return { kind: 'session', session: await clientSession(fields.client_id, fields.client_secret, fields.email) };
       }
       case 'IDP_AUTH':
+        // The routes hand IDP_AUTH to the SSO service (sso.service.ts), which knows the social provider.
         throw new AppError('OPERATION_IS_NOT_ALLOWED', 'IDP sign-in is not offered by this service (app settings sso.enableIdpAuth is false); use grant_type PASSWORD');
     }
+  }
+
+  /**
+   * The PASSWORD and G_AUTHENTICATOR checks, without issuing anything: the account, or "a TOTP code is needed".
+   * Also what the service's own sign-in page checks before it hands out an authorization code.
+   */
+  async function checkCredentials(body: SigninBody, address: string): Promise<{ kind: 'user'; user: UserRow } | { kind: 'totp-required' }> {
+    if (body.grant_type === 'PASSWORD') {
+      const { username, password } = required(body, 'username', 'password');
+      const subject = { email: username, address };
+      const user = await checkPassword(subject, password);
+      if (user.twoFactorEnabled) return { kind: 'totp-required' };
+      await limits.recordSuccess(subject);
+      return { kind: 'user', user };
+    }
+    if (body.grant_type !== 'G_AUTHENTICATOR') throw new AppError('BAD_REQUEST_BODY', 'grant_type must be PASSWORD or G_AUTHENTICATOR');
+    const { username, password, tOtp } = required(body, 'username', 'password', 'tOtp');
+    const subject = { email: username, address };
+    const user = await checkPassword(subject, password);
+    if (!user.twoFactorEnabled || !user.totpSecret) {
+      throw new AppError('OPERATION_IS_NOT_ALLOWED', 'Two-factor sign-in is not enabled for this account; use grant_type PASSWORD');
+    }
+    const step = matchTotpStep(user.totpSecret, tOtp);
+    const fresh = step !== null && (await consumeTotpStep(db, user.id, step));
+    if (!fresh) {
+      // A wrong code and a replayed one are both failed checks of the second factor.
+      await limits.recordFailure(subject, user.id);
+      throw new AppError('INVALID_TOTP', step === null ? undefined : 'This code was already used; wait for the next one');
+    }
+    await limits.recordSuccess(subject);
+    return { kind: 'user', user };
   }
 
   /** Same rotation rules whether the token came in the REFRESH_TOKEN grant or the refresh-session header. */
@@ -169,6 +183,11 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
       throw new AppError('INVALID_CREDENTIALS');
     }
     return user;
+  }
+
+  /** Ends one session (a refresh family) of the user: what a web session's sign-out revokes. */
+  async function endSession(userId: number, refreshToken: string): Promise<void> {
+    await revokeFamilyOfToken(db, userId, refreshToken);
   }
 
   function userSession(user: UserRow, rememberMe: boolean | undefined): Promise<SessionTokens> {

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { refreshTokens } from '../../platform/db/schema/index.ts';
+import { claimRefreshToken, findFamilyOfToken, findRefreshToken, insertRefreshToken, revokeFamily } from './sessions.repo.ts';
 import type { TokenSigner, TokenType } from '../../platform/auth/jwt.ts';
 import { AppError } from '../../errors.ts';
 
@@ -59,7 +58,7 @@ export async function issueSession(db: DbOrTx, tokens: TokenSigner, subject: Ses
   if (secondsLeft <= 0) throw new AppError('INVALID_REFRESH_TOKEN', 'The session has ended; sign in again');
   const refreshToken = crypto.randomBytes(32).toString('base64url');
   const familyId = family?.familyId ?? crypto.randomUUID();
-  await db.insert(refreshTokens).values({
+  await insertRefreshToken(db, {
     userId: subject.userId,
     familyId,
     tokenHash: hashRefreshToken(refreshToken),
@@ -91,7 +90,7 @@ export async function rotateSession(
   refreshToken: string,
   check?: (subject: SessionSubject) => Promise<void>,
 ): Promise<SessionTokens> {
-  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashRefreshToken(refreshToken)));
+  const row = await findRefreshToken(db, hashRefreshToken(refreshToken));
   if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now() || row.sessionExpiresAt.getTime() <= Date.now()) throw new AppError('INVALID_REFRESH_TOKEN');
   if (row.rotatedAt) {
     await revokeFamily(db, row.familyId);
@@ -106,9 +105,7 @@ export async function rotateSession(
   await check?.(subject);
   const rotated = await db.transaction(async (tx) => {
     // Only one of two concurrent rotations of the same token can claim it.
-    const [claimed] = await tx.update(refreshTokens).set({ rotatedAt: new Date() })
-      .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt))).returning();
-    if (!claimed) return null;
+    if (!(await claimRefreshToken(tx, row.id))) return null;
     return issueSession(tx, tokens, subject, { familyId: row.familyId, sessionExpiresAt: row.sessionExpiresAt });
   });
   if (rotated) return rotated;
@@ -116,31 +113,9 @@ export async function rotateSession(
   throw new AppError('INVALID_REFRESH_TOKEN', REUSED);
 }
 
-export async function revokeFamily(db: DbOrTx, familyId: string): Promise<void> {
-  await db.update(refreshTokens).set({ revokedAt: new Date() }).where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
-}
-
-/** Revokes the family `refreshToken` belongs to, if that token is `userId`'s; anyone else's token is left alone. */
 export async function revokeFamilyOfToken(db: DbOrTx, userId: number, refreshToken: string): Promise<void> {
-  const [row] = await db.select({ familyId: refreshTokens.familyId }).from(refreshTokens)
-    .where(and(eq(refreshTokens.tokenHash, hashRefreshToken(refreshToken)), eq(refreshTokens.userId, userId)));
-  if (row) await revokeFamily(db, row.familyId);
+  const familyId = await findFamilyOfToken(db, userId, hashRefreshToken(refreshToken));
+  if (familyId) await revokeFamily(db, familyId);
 }
 
-/** Every refresh token of the user, of every kind (account removal, password change). */
-export async function revokeAllForUser(db: DbOrTx, userId: number): Promise<void> {
-  await db.update(refreshTokens).set({ revokedAt: new Date() }).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
-}
-
-/**
- * Sign-out: the user's refresh tokens of one kind. A CLIENT sign-out is narrowed to one business app, so a
- * partner ending its session does not end the user's own, and the other way round.
- */
-export async function revokeUserSessions(db: DbOrTx, userId: number, filter: { type: TokenType; appId?: number }): Promise<void> {
-  await db.update(refreshTokens).set({ revokedAt: new Date() }).where(and(
-    eq(refreshTokens.userId, userId),
-    eq(refreshTokens.tokenType, filter.type),
-    filter.appId === undefined ? undefined : sql`(${refreshTokens.claims} ->> 'appId')::int = ${filter.appId}`,
-    isNull(refreshTokens.revokedAt),
-  ));
-}
+export { revokeAllForUser, revokeBusinessAppSessions, revokeFamily, revokeUserSessions } from './sessions.repo.ts';

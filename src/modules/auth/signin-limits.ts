@@ -1,12 +1,10 @@
-import { eq } from 'drizzle-orm';
 import { AppError } from '../../errors.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { users } from '../../platform/db/schema/index.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import {
   clearAttempts, countAttempts, longestLock, recordAttempts, SIGNIN_FAILURES_PER_ACCOUNT, SIGNIN_FAILURES_PER_ADDRESS,
 } from '../../platform/limits/attempts.ts';
-import { normalizeEmail } from '../users/users.directory.ts';
+import { lockUser, normalizeEmail } from '../users/users.directory.ts';
 import { accountLockedMail } from './account-mails.ts';
 
 /** Who a credential check is about: the sign-in name (counted even when no account holds it) and where it came from. */
@@ -46,7 +44,7 @@ export function createSigninLimits({ db, outbox }: { db: Db; outbox: Outbox }) {
       return;
     }
     const mailed = await db.transaction(async (tx) => {
-      const [user] = await tx.select().from(users).where(eq(users.id, accountUserId)).for('update');
+      const user = await lockUser(tx, accountUserId);
       await recordAttempts(tx, rules(subject));
       if (!user || user.isGuest) return false;
       const { count } = await countAttempts(tx, SIGNIN_FAILURES_PER_ACCOUNT, normalizeEmail(subject.email));

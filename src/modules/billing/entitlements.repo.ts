@@ -24,6 +24,13 @@ export async function debitOneCredit(db: DbOrTx, organizationId: number): Promis
   return row?.credits ?? null;
 }
 
+/** Takes `count` credits only if that many are left (all or none). Returns the new balance, or null. */
+export async function debitCreditsAtOnce(db: DbOrTx, organizationId: number, count: number): Promise<number | null> {
+  const [row] = await db.update(organizations).set({ credits: sql`${organizations.credits} - ${count}` })
+    .where(and(eq(organizations.id, organizationId), gte(organizations.credits, count))).returning({ credits: organizations.credits });
+  return row?.credits ?? null;
+}
+
 export type SignatureQualifier = 'ELECTRONIC' | 'ADVANCED' | 'QUALIFIED';
 
 const USED = { ELECTRONIC: 'usedElectronic', ADVANCED: 'usedAdvanced', QUALIFIED: 'usedQualified' } as const;
@@ -31,14 +38,15 @@ const PACKAGE_QUOTA = { ELECTRONIC: packages.quotaElectronic, ADVANCED: packages
 
 /**
  * The user's ACTIVE membership in the organization with its use of one qualifier, its role's signatureSettings
- * (null without an ACTIVE role) and the package's quota for that qualifier. Null: not a member.
+ * (null without a role; a role's settings bind its members whatever the role's status, so deactivating a role
+ * never lifts its restrictions) and the package's quota for that qualifier. Null: not a member.
  */
 export async function findSignatureQuota(db: DbOrTx, organizationId: number, userId: number, qualifier: SignatureQualifier) {
   const [row] = await db.select({ membershipId: memberships.id, used: memberships[USED[qualifier]], roleSettings: roles.signatureSettings, packageQuota: PACKAGE_QUOTA[qualifier] })
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .innerJoin(packages, eq(packages.id, organizations.packageId))
-    .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, organizationId), eq(roles.status, 'ACTIVE')))
+    .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, organizationId)))
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId), eq(memberships.status, 'ACTIVE')));
   return row ?? null;
 }
@@ -49,4 +57,12 @@ export async function countOneSignature(db: DbOrTx, membershipId: number, qualif
   const [row] = await db.update(memberships).set({ [USED[qualifier]]: sql`${used} + 1` })
     .where(and(eq(memberships.id, membershipId), lt(used, quota))).returning({ used });
   return row?.used ?? null;
+}
+
+/** The role's signatureSettings of the user's ACTIVE membership in the organization: undefined when not a member, null without a role. */
+export async function findMemberSignatureSettings(db: DbOrTx, organizationId: number, userId: number): Promise<unknown | null | undefined> {
+  const [row] = await db.select({ settings: roles.signatureSettings }).from(memberships)
+    .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, organizationId)))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId), eq(memberships.status, 'ACTIVE')));
+  return row === undefined ? undefined : row.settings;
 }

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { countOneSignature, debitOneCredit, findOrganizationPlan, findSignatureQuota, type SignatureQualifier } from './entitlements.repo.ts';
+import { countOneSignature, debitCreditsAtOnce, debitOneCredit, findMemberSignatureSettings, findOrganizationPlan, findSignatureQuota, type SignatureQualifier } from './entitlements.repo.ts';
 
 /**
  * Every plan decision of an organization (SPEC.md "Package", "Limits", "Errors"), in one place. Each function
@@ -17,13 +17,36 @@ function assertPlanStanding(plan: Plan | null, now: Date): asserts plan is Plan 
 }
 
 /**
- * Whether the organization may send a workflow: its package stands and allows sharing. Locks the
- * organization's row, so concurrent sends of one organization see each other's credit debit.
+ * Whether the organization may send a workflow: its package stands and allows sharing, and the sender's role (when
+ * `senderUserId` is a member with a role) has allowDocSend. Locks the organization's row, so concurrent sends of
+ * one organization see each other's credit debit.
  */
-export async function assertMaySend(tx: DbOrTx, organizationId: number, now = new Date()): Promise<void> {
+export async function assertMaySend(tx: DbOrTx, organizationId: number, now = new Date(), senderUserId?: number): Promise<void> {
   const plan = await findOrganizationPlan(tx, organizationId, { lock: true });
   assertPlanStanding(plan, now);
   if (!plan.allowSharing) throw new AppError('SHARING_NOT_ALLOWED');
+  if (senderUserId !== undefined && !(await roleAllows(tx, organizationId, senderUserId, 'allowDocSend'))) throw new AppError('ROLE_SEND_NOT_ALLOWED');
+}
+
+/** Whether the member may use the organization's templates (apply, dispatch): the role's allowDocUseTemplates. */
+export async function assertMayUseTemplates(db: DbOrTx, organizationId: number, userId: number): Promise<void> {
+  if (!(await roleAllows(db, organizationId, userId, 'allowDocUseTemplates'))) throw new AppError('ROLE_TEMPLATES_NOT_ALLOWED');
+}
+
+type RoleFlag = 'allowDocSend' | 'allowDocUseTemplates' | 'allowSignElectronic' | 'allowSignAdvanced' | 'allowSignQualified';
+
+/**
+ * A role's signatureSettings flag for the user in the organization. Only a role can restrict: the owner, a member
+ * without a role and a non-member (a guest, a user of another organization) are allowed; a flag the stored
+ * settings lack counts as allowed (roles written before the setting existed).
+ */
+async function roleAllows(db: DbOrTx, organizationId: number, userId: number, flag: RoleFlag): Promise<boolean> {
+  const settings = await findMemberSignatureSettings(db, organizationId, userId);
+  return roleSettingAllows(settings, flag);
+}
+
+function roleSettingAllows(settings: unknown, flag: RoleFlag): boolean {
+  return (settings as Record<string, unknown> | null | undefined)?.[flag] !== false;
 }
 
 /** Whether a workflow of the organization may be signed; checked on every signing action, against the workflow's organization (guests have none). */
@@ -43,21 +66,41 @@ export async function debitCredit(tx: DbOrTx, organizationId: number, reason?: s
 
 const QUALIFIER_NAMES: Record<SignatureQualifier, string> = { ELECTRONIC: 'Electronic', ADVANCED: 'Advanced', QUALIFIED: 'Qualified' };
 const ROLE_QUOTA_KEYS: Record<SignatureQualifier, string> = { ELECTRONIC: 'quotaElectronic', ADVANCED: 'quotaAdvanced', QUALIFIED: 'quotaQualified' };
+const ROLE_SIGN_FLAGS: Record<SignatureQualifier, RoleFlag> = { ELECTRONIC: 'allowSignElectronic', ADVANCED: 'allowSignAdvanced', QUALIFIED: 'allowSignQualified' };
+
+function quotaOf(row: NonNullable<Awaited<ReturnType<typeof findSignatureQuota>>>, qualifier: SignatureQualifier): number {
+  const roleQuota = (row.roleSettings as Record<string, unknown> | null)?.[ROLE_QUOTA_KEYS[qualifier]];
+  return Number.isInteger(roleQuota) ? roleQuota as number : row.packageQuota;
+}
 
 /**
  * Counts one signature of `qualifier` against the signer's personal quota in the workflow's organization
  * (SPEC.md Limits: per user, per role). The unit is one finished signer per workflow. Only members have a
- * quota: a guest, or a user of another organization, signs without one. The quota is the member's role's
- * (signatureSettings.quotaElectronic…) when the role is ACTIVE and sets one, else the package's. Over it:
+ * quota: a guest, or a user of another organization, signs without one. First the member's role must allow the
+ * qualifier (signatureSettings.allowSignElectronic…; else 403 ROLE_SIGNATURE_NOT_ALLOWED). The quota is the
+ * role's (quotaElectronic…) when the member has a role that sets one, else the package's. Over it:
  * SIGNATURE_QUOTA_EXCEEDED, whose description SPEC.md fixes, so responseBody names the qualifier.
  */
 export async function countSignature(tx: DbOrTx, signer: { organizationId: number; userId: number }, qualifier: SignatureQualifier): Promise<void> {
   const row = await findSignatureQuota(tx, signer.organizationId, signer.userId, qualifier);
   if (!row) return;
-  const roleQuota = (row.roleSettings as Record<string, unknown> | null)?.[ROLE_QUOTA_KEYS[qualifier]];
-  const quota = Number.isInteger(roleQuota) ? roleQuota as number : row.packageQuota;
+  if (!roleSettingAllows(row.roleSettings, ROLE_SIGN_FLAGS[qualifier])) {
+    throw new AppError('ROLE_SIGNATURE_NOT_ALLOWED', `Your role in this organization does not allow ${QUALIFIER_NAMES[qualifier].toLowerCase()} signatures`, { qualifier });
+  }
+  const quota = quotaOf(row, qualifier);
   if ((await countOneSignature(tx, row.membershipId, qualifier, quota)) !== null) return;
   throw new AppError('SIGNATURE_QUOTA_EXCEEDED', `${QUALIFIER_NAMES[qualifier]} signature quota exceeded: ${row.used} of ${quota} used`, { qualifier, quota, used: row.used });
+}
+
+/**
+ * What the signer may still sign with `qualifier` in the organization (RUNTIME.md check-user-credits): allowed
+ * by the role, and the quota left (null: not a member, no personal quota).
+ */
+export async function signatureAllowance(db: DbOrTx, signer: { organizationId: number; userId: number }, qualifier: SignatureQualifier): Promise<{ allowed: boolean; remaining: number | null }> {
+  const row = await findSignatureQuota(db, signer.organizationId, signer.userId, qualifier);
+  if (!row) return { allowed: true, remaining: null };
+  const remaining = Math.max(0, quotaOf(row, qualifier) - row.used);
+  return { allowed: roleSettingAllows(row.roleSettings, ROLE_SIGN_FLAGS[qualifier]) && remaining > 0, remaining };
 }
 
 /** SPEC.md "Email settings": custom mail routing is available only when the plan allows it. */
@@ -73,4 +116,20 @@ export async function cloudProvidersGranted(db: DbOrTx, organizationId: number):
 /** SPEC.md Limits: a Power Survey dispatch stays under the plan's recipient limit. */
 export async function surveyRecipientLimit(db: DbOrTx, organizationId: number): Promise<number> {
   return (await findOrganizationPlan(db, organizationId))?.powerSurveyRecipientLimit ?? 0;
+}
+
+/**
+ * A Power Survey's commence: the recipient count within the plan's powerSurveyRecipientLimit (at most the limit;
+ * SURVEY_RECIPIENT_LIMIT), then one credit per recipient debited at once, all or none (INSUFFICIENT_CREDITS). The
+ * children are sent prepaid, so a dispatch that has started never stops for want of credit. Returns the balance.
+ * The caller has passed assertMaySend in the same transaction (which holds the organization's row lock).
+ */
+export async function debitSurvey(tx: DbOrTx, organizationId: number, recipientCount: number): Promise<number> {
+  const limit = await surveyRecipientLimit(tx, organizationId);
+  if (recipientCount > limit) {
+    throw new AppError('SURVEY_RECIPIENT_LIMIT', `The survey has ${recipientCount} recipients; the plan allows at most ${limit}`, { limit, recipientCount });
+  }
+  const credits = await debitCreditsAtOnce(tx, organizationId, recipientCount);
+  if (credits === null) throw new AppError('INSUFFICIENT_CREDITS', `Insufficient credit balance: the survey needs ${recipientCount} credits, one per recipient`, { needed: recipientCount });
+  return credits;
 }

@@ -9,7 +9,7 @@ const DESCRIPTION = 'Fetches the file a box link points to and answers its bytes
   + 'without a port allows only 443), with no user name or password; the same holds after each redirect, and every address the host '
   + 'resolves to must be public (private, loopback, link-local and metadata addresses are refused; the connection goes to the address '
   + 'that was checked, so DNS rebinding cannot redirect it). Failing those: 400 CLOUD_IMPORT_LINK_REFUSED. An unreadable link (unreachable, '
-  + 'non-2xx, timeout), more than 5 redirects or more than 25 MB: 500 CLOUD_IMPORT_FAILED (SPEC.md). Nothing is stored.';
+  + 'non-2xx, timeout), more than 5 redirects or more than 25 MB: 500 CLOUD_IMPORT_FAILED (the API specification). Nothing is stored.';
 
 export function cloudImportRoutes(imports: CloudImportService): FastifyPluginAsyncTypebox {
   return async (app) => {

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { IdParam } from '../../http/schemas.ts';
 import type { CommentWithAuthor } from './comments.repo.ts';
 
-/** SPEC.md Limits: 1-3000 characters after trimming. */
+/** the API specification Limits: 1-3000 characters after trimming. */
 export const COMMENT_MAX_LENGTH = 3000;
 
 export const WorkflowIdParams = Type.Object({ workflowId: IdParam });

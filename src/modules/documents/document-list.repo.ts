@@ -31,12 +31,12 @@ export type ListItemRow = {
   enforceIdentity: boolean | null;
 };
 
-export type DocumentRow = typeof documents.$inferSelect;
+export type { DocumentRow } from './documents.repo.ts';
+import type { DocumentRow } from './documents.repo.ts';
 
 /*
  * Visibility (RUNTIME.md "Document list") as disjoint branches, so each walks its own index in id order:
- *   owned:     the caller's workflows (not deleted; Power Survey children excluded: their owner reaches them
- *              through the parent's survey endpoints),
+ *   owned:     the caller's workflows (not deleted; Power Survey children included, flagged isPowerSurveyChild),
  *   recipient: workflows past DRAFT where the caller holds a row, minus those already in `owned`.
  * A filter on the caller's own row needs only the recipient rows: such workflows are SENT, so each is visible
  * through that row, whoever owns it.
@@ -47,7 +47,7 @@ export type DocumentRow = typeof documents.$inferSelect;
 type Branch = { rows?: SQL; where: SQL };
 
 function ownedBranch(c: ListCriteria): Branch {
-  return { where: sql`w.owner_user_id = ${c.userId} and w.parent_workflow_id is null and w.deleted_at is null${extra(c)}` };
+  return { where: sql`w.owner_user_id = ${c.userId} and w.deleted_at is null${extra(c)}` };
 }
 
 /**
@@ -64,7 +64,8 @@ function addressedRows(userId: number): SQL {
 function recipientBranch(c: ListCriteria): Branch {
   return {
     rows: addressedRows(c.userId),
-    where: sql`w.status <> 'DRAFT' and w.deleted_at is null and not (w.owner_user_id = ${c.userId} and w.parent_workflow_id is null)${extra(c)}`,
+    // A Power Survey parent is its owner's alone: its recipients act on their own child workflows.
+    where: sql`w.status <> 'DRAFT' and w.deleted_at is null and w.owner_user_id <> ${c.userId} and not (w.sequence = 'SURVEY' and w.parent_workflow_id is null)${extra(c)}`,
   };
 }
 
@@ -73,7 +74,7 @@ function rowFilterBranch(c: ListCriteria): Branch {
   const inFolder = c.folderId === undefined ? sql`` : sql` and w.owner_user_id = ${c.userId} and w.parent_workflow_id is null`;
   return {
     rows: sql`${addressedRows(c.userId)} and r.role <> 'CC' and r.status in (${statuses})`,
-    where: sql`w.status <> 'DRAFT' and w.deleted_at is null${inFolder}${extra(c)}`,
+    where: sql`w.status <> 'DRAFT' and w.deleted_at is null and (w.sequence <> 'SURVEY' or w.parent_workflow_id is not null or w.owner_user_id = ${c.userId})${inFolder}${extra(c)}`,
   };
 }
 
@@ -174,20 +175,11 @@ export async function findListItem(db: DbOrTx, userId: number, workflowId: numbe
   return row ? toItemRow(row) : null;
 }
 
-export async function findDocument(db: DbOrTx, documentId: number): Promise<DocumentRow | null> {
-  const [row] = await db.select().from(documents).where(eq(documents.id, documentId));
-  return row ?? null;
-}
-
 export async function findDocuments(db: DbOrTx, ids: number[]): Promise<DocumentRow[]> {
   return db.select().from(documents).where(inArray(documents.id, ids));
 }
 
 /** A workflow's documents in their position order. */
-export async function findDocumentsOfWorkflow(db: DbOrTx, workflowId: number): Promise<DocumentRow[]> {
-  return db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
-}
-
 export async function setDocumentPosition(db: DbOrTx, documentId: number, position: number): Promise<void> {
   await db.update(documents).set({ position }).where(eq(documents.id, documentId));
 }

@@ -20,7 +20,7 @@ export function documentListRoutes(documents: DocumentListService): FastifyPlugi
       schema: {
         tags,
         summary: 'The document list: one item per workflow, newest first',
-        description: 'The caller\'s own workflows (Power Survey children excluded) and, from SENT on, the workflows where the caller is a recipient, with that recipient row\'s '
+        description: 'The caller\'s own workflows (Power Survey children included, with isPowerSurveyChild true) and, from SENT on, the workflows where the caller is a recipient, with that recipient row\'s '
           + 'recipientId, recipientRole and enforceIdentity. Deleted workflows never show.',
         querystring: ListQuery,
         response: { 200: ListPage, ...errorResponses },

@@ -5,9 +5,10 @@ import { findOwnFolder } from '../folders/folders.service.ts';
 import { assertOwner, findEditableWorkflow, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { parseIdList } from '../workflows/workflow-ids.ts';
 import {
-  countByStatus, countList, deleteDocuments, findChildWorkflowIds, findDocument, findDocuments, findDocumentsOfWorkflow,
+  countByStatus, countList, deleteDocuments, findChildWorkflowIds, findDocuments,
   findListItem, findListPage, setDocumentPosition, softDeleteWorkflows, type DocumentRow, type ListFilter, type ListItemRow,
 } from './document-list.repo.ts';
+import { findDocument, findDocumentsOfWorkflow } from './documents.repo.ts';
 import type { DocumentOrderEntry, ListQuery } from './document-list.schemas.ts';
 
 /**

@@ -1,3 +1,4 @@
+import { boxFitsPage } from '../fields/field-rules.ts';
 import { AppError } from '../../errors.ts';
 import type { WordFormat } from '../../platform/pdf/convert-word.ts';
 import type { PageSize } from '../../platform/pdf/inspect-pdf.ts';
@@ -83,11 +84,8 @@ function isTimeZone(zone: string): boolean {
 
 /** Fields whose page is gone, or whose box no longer fits on its page, once the file has `pageSizes`. */
 export function fieldsOutside(placed: PlacedField[], pageSizes: PageSize[]): PlacedField[] {
-  const slack = 1e-6;
   return placed.filter((field) => {
     const page = pageSizes[field.pageNo - 1];
-    if (!page) return true;
-    const { x, y, width, height } = field.box;
-    return x + width > page.width + slack || y + height > page.height + slack;
+    return !page || !boxFitsPage(field.box, page);
   });
 }

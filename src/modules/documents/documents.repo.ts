@@ -43,3 +43,38 @@ export async function findFieldsOfDocument(db: DbOrTx, documentId: number): Prom
     .where(eq(fields.documentId, documentId)).orderBy(asc(fields.id));
   return rows.map((row) => ({ ...row, box: row.box as PlacedField['box'] }));
 }
+
+/**
+ * Copies the documents of one workflow into another (templates: the snapshot and each workflow made from it), in
+ * position order. Blobs are content-addressed, so the copies share the stored file; the sealed file and the
+ * viewed flag are not copied. Returns the new id of each copied document.
+ */
+export async function copyDocumentRows(db: DbOrTx, fromWorkflowId: number, toWorkflowId: number): Promise<Map<number, number>> {
+  const sources = await db.select().from(documents).where(eq(documents.workflowId, fromWorkflowId)).orderBy(asc(documents.position), asc(documents.id));
+  const ids = new Map<number, number>();
+  for (const source of sources) {
+    const [row] = await db.insert(documents).values({
+      workflowId: toWorkflowId, name: source.name, position: source.position, blobKey: source.blobKey, size: source.size,
+      pages: source.pages, pageSizes: source.pageSizes, thumbnailBase64: source.thumbnailBase64,
+    }).returning({ id: documents.id });
+    ids.set(source.id, row.id);
+  }
+  return ids;
+}
+
+/** A workflow's documents in their position order (what a copy reproduces). */
+export async function findDocumentsInPositionOrder(db: DbOrTx, workflowId: number): Promise<DocumentRow[]> {
+  return db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
+}
+
+/** Multi-row inserts of at most this many rows (PostgreSQL takes at most 65,535 parameters per statement). */
+const INSERT_CHUNK = 1000;
+
+/** Inserts many documents in few statements; the returned rows are in the order of `values`. */
+export async function insertDocuments(db: DbOrTx, values: NewDocument[]): Promise<DocumentRow[]> {
+  const rows: DocumentRow[] = [];
+  for (let start = 0; start < values.length; start += INSERT_CHUNK) {
+    rows.push(...await db.insert(documents).values(values.slice(start, start + INSERT_CHUNK)).returning());
+  }
+  return rows;
+}

@@ -17,7 +17,7 @@ const UPLOAD_RULES = 'Multipart: exactly one file in the part `file` (.pdf, .doc
   + 'Word files are converted to PDF with LibreOffice (400 DOCUMENT_CONVERSION_UNAVAILABLE when it is not installed, 400 DOCUMENT_CONVERSION_FAILED when it fails or exceeds 60 s); '
   + 'only the PDF is kept. A rejected request stores nothing. '
   + 'Limits (multipart uploads and replacements alike): each account may start UPLOADS_PER_MINUTE (default 60) within a minute, counted before the file is read '
-  + 'whether or not it is then accepted; beyond, 503 UPLOAD_RATE_LIMITED with Retry-After (seconds until a minute after the last counted one; 503 because SPEC.md keeps 429 '
+  + 'whether or not it is then accepted; beyond, 503 UPLOAD_RATE_LIMITED with Retry-After (seconds until a minute after the last counted one; 503 because the API specification keeps 429 '
   + 'for the OTP throttle). Word conversion runs 2 at a time with 8 waiting and the page-1 thumbnail 2 at a time with 16 waiting; beyond, 503 SERVICE_UNAVAILABLE with '
   + 'Retry-After. A thumbnail that cannot be rendered within 5 s or 256 MB is a blank page of the document\'s shape; the upload still succeeds.';
 

@@ -47,12 +47,12 @@ export const RenameBody = Type.Object({
 
 export const DocumentResponse = Type.Object({
   ...DocumentDetailResponse.properties,
-  name: Type.String({ description: 'the document\'s name (SPEC.md "Document": 1-50 characters on rename); equal to documentName' }),
+  name: Type.String({ description: 'the document\'s name (the API specification "Document": 1-50 characters on rename); equal to documentName' }),
   workflowName: Type.String({ description: 'the name of the document\'s workflow (what `name` holds in the list and GET /document/v1/{docId})' }),
   thumbnailBase64: Type.Union([Type.String(), Type.Null()], { description: 'PNG of page 1, base64' }),
-}, { description: 'The updated document (SPEC.md "Document"): the fields of GET /document/v1/{docId}, except that `name` is the document\'s own name and the workflow\'s is `workflowName`; plus its thumbnail' });
+}, { description: 'The updated document (the API specification "Document"): the fields of GET /document/v1/{docId}, except that `name` is the document\'s own name and the workflow\'s is `workflowName`; plus its thumbnail' });
 
-/** The answer of PUT /document/v1/{docId}: SPEC.md's Document, whose `name` is the document's, not the workflow's. */
+/** The answer of PUT /document/v1/{docId}: the API specification's Document, whose `name` is the document's, not the workflow's. */
 export function toDocumentResponse(detail: DocumentDetail): Static<typeof DocumentResponse> {
   const item = toDocumentDetail(detail);
   return { ...item, name: detail.document.name, workflowName: item.name, thumbnailBase64: detail.document.thumbnailBase64 };

@@ -18,7 +18,7 @@ import { assertDraft, assertOwner, findWorkflowForCaller, type WorkflowAccess } 
 import { requireText } from '../workflows/workflow-ids.ts';
 import { createDraftWorkflow } from '../workflows/workflow-core.ts';
 import {
-  findDocument, findDocumentOfWorkflow, findDocumentsOfWorkflow, findFieldsOfDocument, insertDocument, nextDocumentPosition, updateDocument,
+  copyDocumentRows, findDocument, findDocumentOfWorkflow, findDocumentsOfWorkflow, findFieldsOfDocument, insertDocument, nextDocumentPosition, updateDocument,
   type DocumentRow,
 } from './documents.repo.ts';
 
@@ -267,6 +267,14 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 }
 
 export type DocumentService = ReturnType<typeof createDocumentService>;
+
+/**
+ * The documents of one workflow copied into another, inside the caller's transaction (templates: snapshot and
+ * instantiation). Returns old document id → new document id.
+ */
+export async function copyDocuments(tx: DbOrTx, fromWorkflowId: number, toWorkflowId: number): Promise<Map<number, number>> {
+  return copyDocumentRows(tx, fromWorkflowId, toWorkflowId);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Rules that read the workflow (the pure ones are in document-rules.ts)

@@ -16,11 +16,16 @@ export function checkPlacement(pageNo: number, box: Box, pageSizes: PageSize[], 
   }
   if (!(box.width > 0) || !(box.height > 0)) throw invalidField('box width and height must be greater than 0', { index, field: 'box' });
   const page = pageSizes[pageNo - 1];
-  // The tolerance absorbs binary rounding of sums such as 0.1 + 611.9; it is far below anything visible.
-  const slack = 1e-6;
-  if (box.x < 0 || box.y < 0 || box.x + box.width > page.width + slack || box.y + box.height > page.height + slack) {
+  if (!boxFitsPage(box, page)) {
     throw invalidField(`box must lie inside page ${pageNo} (${page.width} x ${page.height} points, origin top-left)`, { index, field: 'box' });
   }
+}
+
+/** Whether a box lies inside a page (points, origin top-left): the one such rule, for placement and replacement. */
+export function boxFitsPage(box: Box, page: PageSize): boolean {
+  // The tolerance absorbs binary rounding of sums such as 0.1 + 611.9; it is far below anything visible.
+  const slack = 1e-6;
+  return box.x >= 0 && box.y >= 0 && box.x + box.width <= page.width + slack && box.y + box.height <= page.height + slack;
 }
 
 /**

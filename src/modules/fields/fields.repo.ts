@@ -61,3 +61,34 @@ export async function findRecipientsWithFields(db: DbOrTx, workflowId: number, r
 export async function deleteFieldsOfRecipient(db: DbOrTx, workflowId: number, recipientId: number): Promise<void> {
   await db.delete(fields).where(and(eq(fields.workflowId, workflowId), eq(fields.recipientId, recipientId)));
 }
+
+/**
+ * Copies the placement of a workflow's fields into another (templates): page, box, type, required, label, styling
+ * and options, with documents and recipients renamed through the maps. Values, signature links and fill times are
+ * not copied; a field whose document or (non-null) recipient has no counterpart is left out. Returns old → new id.
+ */
+export async function copyFieldRows(db: DbOrTx, fromWorkflowId: number, toWorkflowId: number, documentIds: Map<number, number>, recipientIds: Map<number, number>): Promise<Map<number, number>> {
+  const sources = await db.select().from(fields).where(eq(fields.workflowId, fromWorkflowId)).orderBy(asc(fields.id));
+  const ids = new Map<number, number>();
+  for (const source of sources) {
+    const documentId = documentIds.get(source.documentId);
+    const recipientId = source.recipientId === null ? null : recipientIds.get(source.recipientId);
+    if (documentId === undefined || recipientId === undefined) continue;
+    const [row] = await db.insert(fields).values({
+      workflowId: toWorkflowId, documentId, recipientId, pageNo: source.pageNo, box: source.box, fieldType: source.fieldType,
+      fieldRequired: source.fieldRequired, label: source.label, styling: source.styling, options: source.options,
+    }).returning({ id: fields.id });
+    ids.set(source.id, row.id);
+  }
+  return ids;
+}
+
+/** Multi-row inserts of at most this many rows (PostgreSQL takes at most 65,535 parameters per statement). */
+const INSERT_CHUNK = 1000;
+
+/** Inserts many fields in few statements (a copy of a layout, whose ids nobody waits for). */
+export async function insertFieldRows(db: DbOrTx, values: FieldValues[]): Promise<void> {
+  for (let start = 0; start < values.length; start += INSERT_CHUNK) {
+    await db.insert(fields).values(values.slice(start, start + INSERT_CHUNK));
+  }
+}

@@ -7,7 +7,7 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** The types a saved library entry (signatureAssetId) can fill (SPEC.md signatureAssetId rules). */
+/** The types a saved library entry (signatureAssetId) can fill (the API specification signatureAssetId rules). */
 export const ASSET_FIELD_TYPES: readonly FieldType[] = ['SIGNATURE', 'INITIALS', 'STAMP'];
 
 export const MAX_FIELDS_PER_CALL = 1000;

@@ -4,7 +4,7 @@ import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
 import { findEditableWorkflow, findRecipientsInSigningOrder, findWorkflowForCaller, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { checkPlacement, cleanLabel, cleanOptions, cleanStyling, invalidField } from './field-rules.ts';
 import {
-  deleteField, deleteFieldsOfRecipient as deleteRecipientFields, findDocuments, findRecipientsWithFields as findRecipientsHoldingFields, findField, findFieldOfDocument, findFields, insertFields, updateField,
+  copyFieldRows, deleteField, deleteFieldsOfRecipient as deleteRecipientFields, findDocuments, findRecipientsWithFields as findRecipientsHoldingFields, findField, findFieldOfDocument, findFields, insertFields, updateField,
   type FieldDocument, type FieldRow, type FieldValues,
 } from './fields.repo.ts';
 import { ASSET_FIELD_TYPES, type FieldBody, type FieldListEntry, type RequiredBody, type Styling } from './fields.schemas.ts';
@@ -119,6 +119,14 @@ export function createFieldService({ db }: { db: Db }) {
 }
 
 export type FieldService = ReturnType<typeof createFieldService>;
+
+/**
+ * The fields of one workflow copied into another inside the caller's transaction (templates), their documents and
+ * recipients mapped old id → new id. Returns old field id → new field id.
+ */
+export async function copyFields(tx: DbOrTx, fromWorkflowId: number, toWorkflowId: number, documentIds: Map<number, number>, recipientIds: Map<number, number>): Promise<Map<number, number>> {
+  return copyFieldRows(tx, fromWorkflowId, toWorkflowId, documentIds, recipientIds);
+}
 
 /**
  * The values to store for `body` over `existing` (null on create), after every rule: page and box, recipient,

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdParam } from '../../http/schemas.ts';
+import { IdParam, NumberedPage } from '../../http/schemas.ts';
 import { IdListString } from '../workflows/workflow-ids.ts';
 import type { FolderWithCount } from './folders.repo.ts';
 
@@ -27,13 +27,7 @@ export const FolderResponse = Type.Object({
 
 export const FolderList = Type.Array(FolderResponse, { description: 'the caller\'s folders, by name (case-insensitive)' });
 
-export const FolderPage = Type.Object({
-  content: Type.Array(FolderResponse),
-  totalElements: Type.Integer(),
-  totalPages: Type.Integer(),
-  number: Type.Integer({ description: 'this page\'s zero-based number' }),
-  size: Type.Integer({ description: 'the page size asked for' }),
-});
+export const FolderPage = NumberedPage(FolderResponse);
 
 export function toFolderResponse(row: FolderWithCount): Static<typeof FolderResponse> {
   return { id: row.id, folderName: row.name, documentsCount: row.documentsCount };

@@ -3,11 +3,6 @@ import type { DbOrTx } from '../../platform/db/client.ts';
 import { recipients, users, workflows } from '../../platform/db/schema/index.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 
-export async function findLiveWorkflow(db: DbOrTx, workflowId: number): Promise<WorkflowRow | null> {
-  const [row] = await db.select().from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
-  return row ?? null;
-}
-
 export async function findRecipientRow(db: DbOrTx, workflowId: number, recipientId: number): Promise<RecipientRow | null> {
   const [row] = await db.select().from(recipients).where(and(eq(recipients.workflowId, workflowId), eq(recipients.id, recipientId)));
   return row ?? null;

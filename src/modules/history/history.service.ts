@@ -5,10 +5,10 @@ import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { assertRecipientPasswordPassed } from '../signing/recipient-password-gate.ts';
-import { findRowsOfUser, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
+import { findLiveWorkflowById, findRowsOfUser, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import type { SealWaiter } from '../signing/seal-waiter.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from './envelope-record.ts';
-import { findLiveWorkflow, findRecipientRow } from './history.repo.ts';
+import { findRecipientRow } from './history.repo.ts';
 import { renderEvidenceReport, type StoredHashCheck } from './evidence-report.ts';
 import { isFinishedStatus } from '../workflows/workflow-status.ts';
 
@@ -24,7 +24,7 @@ export type HistoryViewer = { isOwner: true } | { isOwner: false; userId: number
  * password like every other read of the workflow; everyone else 404.
  */
 export async function findWorkflowForHistory(db: DbOrTx, caller: Caller, workflowId: number): Promise<{ workflow: WorkflowRow; viewer: HistoryViewer }> {
-  const workflow = await findLiveWorkflow(db, workflowId);
+  const workflow = await findLiveWorkflowById(db, workflowId);
   if (!workflow) throw new AppError('NOT_FOUND', 'Workflow not found');
   if (caller.kind === 'user' && workflow.ownerUserId === caller.userId) return { workflow, viewer: { isOwner: true } };
   if (workflow.sequence === 'SELF') throw new AppError('INVALID_WORKFLOW_OWNER', 'Only the owner may read the history of a self-signed workflow');

@@ -57,7 +57,7 @@ export const RecipientResponse = Type.Object({
   name: Type.String(),
   emailAddress: Type.String({ description: 'lower-cased' }),
   recipientRole: Type.String({ description: 'SIGNER, APPROVER or CC' }),
-  recipientOrder: Type.Union([Type.String(), Type.Null()], { description: 'the order as a string of digits (SPEC.md types it string), null when none' }),
+  recipientOrder: Type.Union([Type.String(), Type.Null()], { description: 'the order as a string of digits (the API specification types it string), null when none' }),
   recipientColor: Type.String(),
   useDigitalCert: Type.Boolean(),
   enforceIdentity: Type.Boolean(),

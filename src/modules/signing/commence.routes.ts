@@ -17,15 +17,25 @@ export function commenceRoutes(commence: CommenceService): FastifyPluginAsyncTyp
           + 'first action-required recipient gets the commence mail; later ones get it at their turn. UNORDERED: every signer and approver gets the '
           + 'commence mail at once and every CC row is notified (SKIPPED). The commence mail\'s subject is `title` (else the workflow name); its text holds '
           + `the signing link $PUBLIC_URL/sign/<code>, redeemable with GET /auth/v1/getGuestToken/{code} for ${SIGNING_LINK_DAYS} days. Records a Sent activity. `
-          + 'Errors, in the order checked: SELF (the owner signs without commence) and SURVEY (Power Survey dispatch is not available) 400 OPERATION_IS_NOT_ALLOWED; '
+          + 'A Power Survey (SURVEY) answers 202 instead: its checks (exactly one document: 400 SURVEY_DOCUMENT_COUNT 19101; exactly one SIGNATURE or DIGITAL_SIGNATURE field, unassigned: '
+          + '400 SURVEY_SIGNATURE_FIELD 19102; a label on every field but SIGNATURE, DIGITAL_SIGNATURE, INITIALS and STAMP: 400 SURVEY_FIELD_LABEL_MISSING 19103; SIGNER recipients, '
+          + 'at least one and at most the plan\'s powerSurveyRecipientLimit: 400 SURVEY_RECIPIENT_LIMIT 19104), then the plan as below, then one credit per recipient debited at once '
+          + '(400 INSUFFICIENT_CREDITS when fewer are left); the survey becomes SENT and one child workflow per recipient is created and mailed in the background '
+          + '(GET /document/v1/power-survey/{id}/dispatch-progress). Commencing a SENT survey again answers 202 and creates nothing twice. '
+          + 'Errors, in the order checked: SELF (the owner signs without commence) 400 OPERATION_IS_NOT_ALLOWED; '
           + 'not DRAFT 400 INVALID_WORKFLOW_STATUS; no document, no recipient, only CC recipients, or a signer without a SIGNATURE or INITIALS field '
           + '(listed in responseBody.recipientsWithoutSignatureField) 400 OPERATION_IS_NOT_ALLOWED; package expired 400 PACKAGE_EXPIRED (16003); '
           + 'service plan inactive 500 SERVICE_PLAN_INACTIVE; plan without sharing 400 SHARING_NOT_ALLOWED; no credit left 400 INSUFFICIENT_CREDITS.',
         params: WorkflowIdParams,
         body: CommenceBody,
-        response: { 200: CommenceResponse, ...errorResponses },
+        response: { 200: CommenceResponse, 202: CommenceResponse, ...errorResponses },
       },
       config: { auth: 'user' },
-    }, async (request) => toCommenceResponse(await commence.commence(userOf(request), request.params.workflowId, request.body, requestContext(request))));
+    }, async (request, reply) => {
+      const result = await commence.commence(userOf(request), request.params.workflowId, request.body, requestContext(request));
+      // A Power Survey's children are created and mailed by a job (surveys/survey-dispatch.ts): 202.
+      if ('dispatch' in result) reply.code(202);
+      return toCommenceResponse(result);
+    });
   };
 }

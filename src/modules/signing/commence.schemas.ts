@@ -22,7 +22,7 @@ export const CommenceResponse = Type.Object({
   status: Type.String({ description: 'SENT' }),
   sentAt: Type.String({ format: 'date-time' }),
   dispatchedRecipientIds: Type.Array(Type.Integer(), { description: 'the recipients mailed a signing link now (ORDERED: the first action-required one; UNORDERED: every signer and approver)' }),
-  credits: Type.Integer({ description: "the organization's credit balance after this send's debit of 1" }),
+  credits: Type.Integer({ description: "the organization's credit balance after this send's debit of 1 (a Power Survey: of one per recipient; 0 when a SENT survey is commenced again)" }),
 });
 
 export function toCommenceResponse(result: { workflowId: number; sentAt: Date; dispatchedRecipientIds: number[]; credits: number }): Static<typeof CommenceResponse> {

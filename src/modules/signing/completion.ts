@@ -7,6 +7,7 @@ import type { WorkflowRow } from '../workflows/workflow-access.ts';
 import { advanceRouting, type RoutingDeps } from './routing.ts';
 import { debitCredit } from '../billing/entitlements.service.ts';
 import { nextStatus, type WorkflowStatus } from '../workflows/workflow-status.ts';
+import { afterSurveyChildSettled } from '../surveys/survey-dispatch.ts';
 
 /** The durable job that stamps and seals a completed workflow's documents (seal-job.ts). */
 export const SEAL_JOB = 'workflow.seal';
@@ -23,6 +24,7 @@ export async function advanceAfterFinish(tx: Tx, deps: CompletionDeps, workflow:
   const { allDone, approvalsOnly } = await advanceRouting(tx, deps, workflow.id);
   if (!allDone) return { completed: false, status: workflow.status as WorkflowStatus };
   const status = await completeWorkflow(tx, deps.jobs, workflow, context, approvalsOnly ? 'ALL_APPROVED' : 'ALL_SIGNED');
+  await afterSurveyChildSettled(tx, deps.jobs, workflow);
   return { completed: true, status };
 }
 

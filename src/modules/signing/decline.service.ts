@@ -6,17 +6,18 @@ import { findDeclinedRows, findRecipientsById, updateRecipient, updateWorkflowRo
 import { userContact } from '../users/users.directory.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { recordActivity } from '../activities/activities.service.ts';
-import { findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
+import { findWorkflowForCaller, isSurveyParent, type RecipientRow } from '../workflows/workflow-access.ts';
 import { actingRecipient } from './acting-recipient.ts';
 import { nextStatus } from '../workflows/workflow-status.ts';
 import { DECLINE_REASON_MAX } from './decline.schemas.ts';
 import { declinedMail, voidedMail } from './signing-mails.ts';
+import type { SurveyService } from '../surveys/surveys.service.ts';
 
 export type DeclineResult = { workflowId: number; recipientId: number; reason: string; rejectedAt: Date };
 
 /** Declining (SPEC.md: SENT → VOID by POST decline) and reading who declined (reject-details). */
-export function createDeclineService(deps: { db: Db; outbox: Outbox }) {
-  const { db, outbox } = deps;
+export function createDeclineService(deps: { db: Db; outbox: Outbox; surveys: Pick<SurveyService, 'declineParent' | 'afterChildSettled'> }) {
+  const { db, outbox, surveys } = deps;
   return { decline, rejectDetails };
 
   /**
@@ -31,11 +32,13 @@ export function createDeclineService(deps: { db: Db; outbox: Outbox }) {
     if ([...reason].length > DECLINE_REASON_MAX) throw new AppError('INVALID_REQUEST_BODY', `reason is longer than ${DECLINE_REASON_MAX} characters`);
     const result = await db.transaction(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
+      if (isSurveyParent(access.workflow)) return surveys.declineParent(tx, caller, access, reason, context);
       const recipient = actingRecipient(access);
       const { workflow } = access;
       const now = new Date();
       const declined = await updateRecipient(tx, recipient.id, { status: 'DECLINED', declineReason: reason, actedAt: now });
       const voided = await updateWorkflowRow(tx, workflow.id, { status: nextStatus(workflow.status, 'VOID'), statusAt: now });
+      await surveys.afterChildSettled(tx, voided);
       await recordActivity(tx, {
         workflowId: workflow.id,
         kind: 'DECLINED',

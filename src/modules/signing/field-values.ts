@@ -8,11 +8,9 @@ import type { FieldRow } from './signing.repo.ts';
 export type { FieldRow };
 
 /** SPEC.md's field types. */
-export const FIELD_TYPES = [
-  'SIGNATURE', 'TEXT', 'CHECKBOX', 'NAME', 'EMAIL', 'NUMBER', 'DROPDOWN', 'NOTE', 'TEXTAREA',
-  'DIGITAL_SIGNATURE', 'INITIALS', 'IMAGE', 'DATE', 'STAMP',
-] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+import { FIELD_TYPES, type FieldType } from '../fields/fields.schemas.ts';
+
+export { FIELD_TYPES, type FieldType };
 
 /**
  * Types whose value is a PNG image given as a data URL. DIGITAL_SIGNATURE is not among them: its value is

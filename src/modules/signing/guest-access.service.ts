@@ -2,10 +2,10 @@ import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { TokenSigner } from '../../platform/auth/jwt.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
-import { findLiveWorkflowRow, findRecipientOf, lockWorkflowRow, updateRecipient } from './signing.repo.ts';
+import { findRecipientOf, updateRecipient } from './signing.repo.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { issueSession, type SessionTokens } from '../auth/sessions.ts';
-import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
+import { findLiveWorkflowById, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import type { SigningCodes } from './signing-codes.ts';
 
 export type GuestSession = SessionTokens & { userId: number; workflowId: number; recipientId: number };
@@ -62,7 +62,7 @@ export function createGuestAccessService(deps: { db: Db; tokens: TokenSigner; co
 
 async function findLinkTarget(db: DbOrTx, workflowId: number, recipientId: number, lock: boolean): Promise<{ workflow: WorkflowRow; recipient: RecipientRow } | null> {
   // The workflow lock serializes a redemption with a concurrent delegation or decline of the same workflow.
-  const workflow = lock ? await lockWorkflowRow(db, workflowId, { notDeleted: true }) : await findLiveWorkflowRow(db, workflowId);
+  const workflow = await findLiveWorkflowById(db, workflowId, { lock });
   if (!workflow) return null;
   const recipient = await findRecipientOf(db, workflowId, recipientId);
   if (!recipient || recipient.status === 'DELEGATED') return null;

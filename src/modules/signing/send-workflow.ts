@@ -20,7 +20,7 @@ export type SendResult = { workflowId: number; sentAt: Date; dispatchedRecipient
  * SHARING_NOT_ALLOWED, INSUFFICIENT_CREDITS). One credit is debited with the status change, the Sent activity and
  * the first dispatch mails. The caller calls `routing.outbox.notify()` after the commit.
  */
-export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: WorkflowRow, sender: { userId: number }, message: { title: string | null; message: string | null }, context: Partial<RequestContext>): Promise<SendResult> {
+export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: WorkflowRow, sender: { userId: number }, message: { title: string | null; message: string | null }, context: Partial<RequestContext>, options: { prepaid?: { credits: number } } = {}): Promise<SendResult> {
   if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be sent`);
   if ((await countDocuments(tx, workflow.id)) === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no document to send');
   const rows = await findRecipientsInSigningOrder(tx, workflow.id);
@@ -29,8 +29,9 @@ export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: Workf
   await assertEverySignerCanSign(tx, workflow.id, rows);
 
   const now = new Date();
-  await assertMaySend(tx, workflow.organizationId, now);
-  const credits = await debitCredit(tx, workflow.organizationId);
+  // A Power Survey child was paid for, and its plan checked, when its parent commenced (entitlements debitSurvey).
+  if (!options.prepaid) await assertMaySend(tx, workflow.organizationId, now, sender.userId);
+  const credits = options.prepaid ? options.prepaid.credits : await debitCredit(tx, workflow.organizationId);
 
   const status = nextStatus(workflow.status, 'SEND');
   await updateWorkflowRow(tx, workflow.id, { status, sentAt: now, statusAt: now, title: message.title, message: message.message });

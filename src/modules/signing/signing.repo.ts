@@ -21,14 +21,8 @@ export async function findWorkflowRow(db: DbOrTx, workflowId: number): Promise<W
 }
 
 /** The row under FOR UPDATE: every action on one workflow is serialized by this lock. */
-export async function lockWorkflowRow(tx: DbOrTx, workflowId: number, options: { notDeleted?: boolean } = {}): Promise<WorkflowRow | null> {
-  const where = options.notDeleted ? and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)) : eq(workflows.id, workflowId);
-  const [row] = await tx.select().from(workflows).where(where).for('update');
-  return row ?? null;
-}
-
-export async function findLiveWorkflowRow(db: DbOrTx, workflowId: number): Promise<WorkflowRow | null> {
-  const [row] = await db.select().from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
+export async function lockWorkflowRow(tx: DbOrTx, workflowId: number): Promise<WorkflowRow | null> {
+  const [row] = await tx.select().from(workflows).where(eq(workflows.id, workflowId)).for('update');
   return row ?? null;
 }
 

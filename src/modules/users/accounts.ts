@@ -1,11 +1,15 @@
-import { and, eq } from 'drizzle-orm';
-import type { Tx } from '../../platform/db/client.ts';
-import { memberships, organizations, users } from '../../platform/db/schema/index.ts';
-import type { PackageRow } from '../billing/billing.repo.ts';
+import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import { AppError } from '../../errors.ts';
-import { findUserByEmail, normalizeEmail, type UserRow } from './users.repo.ts';
+import {
+  findUserByEmail, findUserById, insertAccountUser, insertOwnedOrganization, normalizeEmail, setUserOrganization, upgradeGuestUser, type UserRow,
+} from './users.repo.ts';
 
-export type NewAccount = { name: string; email: string; passwordHash: string };
+
+/**
+ * `passwordHash` null: an account created by a single sign-on provider (it signs in there, never with a password);
+ * `emailVerifiedAt`: when the provider vouched for the address.
+ */
+export type NewAccount = { name: string; email: string; passwordHash: string | null; emailVerifiedAt?: Date };
 
 /**
  * Creates a registered user and the organization it owns, on `plan` with the plan's credits (RUNTIME.md
@@ -13,7 +17,7 @@ export type NewAccount = { name: string; email: string; passwordHash: string };
  * the account reaches once its address is verified: users.email_verified_at stays null here); one held by a
  * registered user is a conflict. Run inside a transaction.
  */
-export async function createAccount(tx: Tx, account: NewAccount, plan: PackageRow): Promise<{ user: UserRow; organizationId: number }> {
+export async function createAccount(tx: Tx, account: NewAccount, plan: { id: number; duration: number; credits: number }): Promise<{ user: UserRow; organizationId: number }> {
   const email = normalizeEmail(account.email);
   const existing = await findUserByEmail(tx, email);
   if (existing && !existing.isGuest) throw new AppError('EMAIL_ALREADY_REGISTERED');
@@ -21,40 +25,46 @@ export async function createAccount(tx: Tx, account: NewAccount, plan: PackageRo
   let user: UserRow;
   if (existing) {
     // Only upgrade if it is still a guest: a concurrent sign-up may have just upgraded it.
-    const [upgraded] = await tx.update(users).set({ name: account.name, passwordHash: account.passwordHash, isGuest: false })
-      .where(eqGuest(existing.id)).returning();
+    const upgraded = await upgradeGuestUser(tx, existing.id, { name: account.name, passwordHash: account.passwordHash, isGuest: false, ...(account.emailVerifiedAt ? { emailVerifiedAt: account.emailVerifiedAt } : {}) });
     if (!upgraded) throw new AppError('EMAIL_ALREADY_REGISTERED');
     user = upgraded;
   } else {
-    const [inserted] = await tx.insert(users).values({ email, name: account.name, passwordHash: account.passwordHash }).onConflictDoNothing().returning();
+    const inserted = await insertAccountUser(tx, { email, name: account.name, passwordHash: account.passwordHash, emailVerifiedAt: account.emailVerifiedAt ?? null });
     if (!inserted) throw new AppError('EMAIL_ALREADY_REGISTERED');
     user = inserted;
   }
 
   const expiresAt = new Date(Date.now() + plan.duration * 24 * 3600 * 1000);
-  const [organization] = await tx.insert(organizations).values({
+  const organizationId = await insertOwnedOrganization(tx, {
     name: `${account.name}'s organization`,
     ownerUserId: user.id,
     packageId: plan.id,
     credits: plan.credits,
     packageExpiresAt: expiresAt,
-  }).returning();
-  await tx.insert(memberships).values({ organizationId: organization.id, userId: user.id, isOwner: true, status: 'ACTIVE' });
-  const [withOrganization] = await tx.update(users).set({ organizationId: organization.id }).where(eq(users.id, user.id)).returning();
-  return { user: withOrganization, organizationId: organization.id };
-}
-
-function eqGuest(userId: number) {
-  return and(eq(users.id, userId), eq(users.isGuest, true));
+  });
+  return { user: await setUserOrganization(tx, user.id, organizationId), organizationId };
 }
 
 /**
- * A PostgreSQL unique violation (SQLSTATE 23505), from either driver; Drizzle wraps driver errors and keeps
- * the original as `cause`.
+ * The registered account that an email signs in to (passkey, smart card), or null: no user, a guest (no
+ * account), or a user without an organization to act in.
  */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 5; current = current.cause as typeof current, depth++) {
-    if (current.code === '23505') return true;
-  }
-  return false;
+export async function findSignInAccount(db: DbOrTx, email: string): Promise<(UserRow & { organizationId: number }) | null> {
+  const user = await findUserByEmail(db, email);
+  if (!user || user.isGuest || user.organizationId === null) return null;
+  return user as UserRow & { organizationId: number };
+}
+
+/** The registered account behind a user token, or null (removed, or a guest). */
+export async function findRegisteredUser(db: DbOrTx, userId: number): Promise<UserRow | null> {
+  const user = await findUserById(db, userId);
+  return user && !user.isGuest ? user : null;
+}
+
+/**
+ * The organization the user's tokens act in from the next sign-in (organizations module: joining and leaving an
+ * organization). Refresh tokens issued for the former one stop working ("sign in again").
+ */
+export async function setActingOrganization(tx: Tx, userId: number, organizationId: number): Promise<void> {
+  await setUserOrganization(tx, userId, organizationId);
 }

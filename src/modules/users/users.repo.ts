@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.ts';
-import { users } from '../../platform/db/schema/index.ts';
+import type { DbOrTx, Tx } from '../../platform/db/client.ts';
+import { memberships, organizations, users, userSettings } from '../../platform/db/schema/index.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -11,6 +11,12 @@ export function normalizeEmail(email: string): string {
 
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.email, normalizeEmail(email)));
+  return row ?? null;
+}
+
+/** The user row under FOR UPDATE: serializes what is counted per account (sign-in failures). */
+export async function lockUser(tx: Tx, id: number): Promise<UserRow | null> {
+  const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
   return row ?? null;
 }
 
@@ -71,4 +77,47 @@ export async function verifyEmailByCode(db: DbOrTx, codeHash: string, now: Date 
   const [updated] = await db.update(users).set({ emailVerifiedAt: now })
     .where(and(eq(users.id, row.id), isNull(users.emailVerifiedAt))).returning();
   return updated ?? row;
+}
+
+export type UserSettingsRow = typeof userSettings.$inferSelect;
+
+export async function findUserSettings(db: DbOrTx, userId: number): Promise<UserSettingsRow | null> {
+  const [row] = await db.select().from(userSettings).where(eq(userSettings.userId, userId));
+  return row ?? null;
+}
+
+export async function upsertNotificationSettings(db: DbOrTx, userId: number, notifications: Record<string, boolean>): Promise<void> {
+  await db.insert(userSettings).values({ userId, notifications })
+    .onConflictDoUpdate({ target: userSettings.userId, set: { notifications, updatedAt: new Date() } });
+}
+
+export async function setLocale(db: DbOrTx, userId: number, locale: string): Promise<void> {
+  await db.update(users).set({ locale }).where(eq(users.id, userId));
+}
+
+/** Turns a guest user into a registered one; null when it is no longer a guest (a concurrent sign-up won). */
+export async function upgradeGuestUser(tx: Tx, userId: number, values: Partial<typeof users.$inferInsert>): Promise<UserRow | null> {
+  const [row] = await tx.update(users).set(values).where(and(eq(users.id, userId), eq(users.isGuest, true))).returning();
+  return row ?? null;
+}
+
+/** A new registered user; null when the email was taken meanwhile (the unique index decides). */
+export async function insertAccountUser(tx: Tx, values: typeof users.$inferInsert): Promise<UserRow | null> {
+  const [row] = await tx.insert(users).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+/**
+ * Sign-up's organization: created with its owner's membership. The one place outside the organizations module
+ * that writes its tables, because an account and its own organization are born together.
+ */
+export async function insertOwnedOrganization(tx: Tx, values: typeof organizations.$inferInsert): Promise<number> {
+  const [organization] = await tx.insert(organizations).values(values).returning();
+  await tx.insert(memberships).values({ organizationId: organization.id, userId: values.ownerUserId, isOwner: true, status: 'ACTIVE' });
+  return organization.id;
+}
+
+export async function setUserOrganization(tx: Tx, userId: number, organizationId: number): Promise<UserRow> {
+  const [row] = await tx.update(users).set({ organizationId }).where(eq(users.id, userId)).returning();
+  return row;
 }

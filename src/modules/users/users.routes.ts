@@ -3,9 +3,12 @@ import { Type } from 'typebox';
 import { userOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { UsersService } from './users.service.ts';
-import { ProfileResponse, SecurityBody, SecurityResponse, TotpEnrollmentResponse, toProfileResponse } from './users.schemas.ts';
+import {
+  LocaleBody, LocaleResponse, NotificationPreferences, NotificationPreferencesBody, ProfileResponse, SecurityBody, SecurityResponse, TotpEnrollmentResponse,
+  toProfileResponse,
+} from './users.schemas.ts';
 
-/** JSON only when the client asks for it and does not also ask for the image (RUNTIME.md: PNG by default). */
+/** JSON only when the client asks for it and does not also ask for the image (the runtime contract: PNG by default). */
 function wantsJson(accept: string | undefined): boolean {
   const value = (accept ?? '').toLowerCase();
   return value.includes('application/json') && !value.includes('image/png');
@@ -17,14 +20,55 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncTypebox {
       schema: {
         tags: ['User settings'],
         summary: "The caller's profile, including the three cloud-import fields",
-        description: 'driveClientId, driveApiKey and boxAppKey are null: no plan grants a cloud-import provider. organizationId is the organization the token acts in.',
+        description: 'driveClientId and driveApiKey are set (both) when the plan of the organization the token acts in grants DRIVE '
+          + '(packages.cloudProviders) and the service has DRIVE_CLIENT_ID and DRIVE_API_KEY; boxAppKey when the plan grants BOX and the service '
+          + 'has BOX_APP_KEY; otherwise null. organizationId is the organization the token acts in.',
         response: { 200: ProfileResponse, ...errorResponses },
       },
       config: { auth: 'user' },
     }, async (request) => {
-      const { user, organizationId } = await users.getProfile(userOf(request));
-      return toProfileResponse(user, organizationId);
+      const { user, organizationId, cloud } = await users.getProfile(userOf(request));
+      return toProfileResponse(user, organizationId, cloud);
     });
+
+    app.get('/user/v1/settings/notifications', {
+      schema: {
+        tags: ['User settings'],
+        summary: "The caller's mail preferences",
+        description: 'Optional mails about workflows, each true (mailed; the default) or false. Signing requests, one-time codes, '
+          + 'verification, security and invitation mails cannot be turned off.',
+        response: { 200: NotificationPreferences, ...errorResponses },
+      },
+      config: { auth: 'user' },
+    }, async (request) => users.getNotifications(userOf(request)));
+
+    app.put('/user/v1/settings/notifications', {
+      schema: {
+        tags: ['User settings'],
+        summary: 'Change mail preferences',
+        description: 'Any of the preferences (booleans); those left out keep their value, unknown members are ignored. Answers every preference.',
+        body: NotificationPreferencesBody,
+        response: { 200: NotificationPreferences, ...errorResponses },
+      },
+      config: { auth: 'user' },
+    }, async (request) => users.updateNotifications(userOf(request), request.body));
+
+    app.get('/user/v1/settings/locale', {
+      schema: { tags: ['User settings'], summary: "The caller's locale", description: 'A BCP 47 language tag; en until changed.', response: { 200: LocaleResponse, ...errorResponses } },
+      config: { auth: 'user' },
+    }, async (request) => users.getLocale(userOf(request)));
+
+    app.put('/user/v1/settings/locale', {
+      schema: {
+        tags: ['User settings'],
+        summary: "Change the caller's locale",
+        description: 'Any well-formed BCP 47 language tag (en, de-CH, pt-BR ...), stored and answered in canonical form (de-ch becomes de-CH); '
+          + 'anything else is 400.',
+        body: LocaleBody,
+        response: { 200: LocaleResponse, ...errorResponses },
+      },
+      config: { auth: 'user' },
+    }, async (request) => users.updateLocale(userOf(request), request.body.locale));
 
     app.get('/user/v1/settings/generateQR', {
       schema: {

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { UserRow } from './users.repo.ts';
 
-/** RUNTIME.md: a number (left-padded with zeros) or a string of exactly 6 digits. */
+/** the runtime contract: a number (left-padded with zeros) or a string of exactly 6 digits. */
 export const TotpCode = Type.Union([
   Type.Integer({ minimum: 0, maximum: 999999 }),
   Type.String({ pattern: '^[0-9]{6}$' }),
@@ -15,10 +15,49 @@ export const ProfileResponse = Type.Object({
   email: Type.String(),
   organizationId: Type.Integer({ description: 'The organization the token acts in' }),
   twoFactorEnabled: Type.Boolean(),
-  driveClientId: NullableString('Drive import client id; null: the plan grants no Drive import'),
-  driveApiKey: NullableString('Drive import API key; null together with driveClientId'),
-  boxAppKey: NullableString('box import app key; null: the plan grants no box import'),
+  locale: Type.String({ description: 'BCP 47 language tag (PUT /user/v1/settings/locale)' }),
+  driveClientId: NullableString('Drive import client id: set when the organization\'s plan grants DRIVE and the service has DRIVE_CLIENT_ID and DRIVE_API_KEY; null otherwise'),
+  driveApiKey: NullableString('Drive import API key: non-null exactly when driveClientId is (they come together or not at all)'),
+  boxAppKey: NullableString('box import app key: set when the plan grants BOX and the service has BOX_APP_KEY; null otherwise'),
 });
+
+/** The cloud-import keys the profile shows; null where the plan does not grant the provider or the service has no key. */
+export type CloudImportFields = { driveClientId: string | null; driveApiKey: string | null; boxAppKey: string | null };
+
+/**
+ * Optional mails about workflows the user sends; true: mailed (the default). Mails a user cannot turn off are
+ * not listed: signing requests, one-time codes, account security and verification, invitations.
+ */
+export const NOTIFICATION_KINDS = {
+  workflowCompleted: 'COMPLETED',
+  workflowDeclined: 'DECLINED',
+  workflowDelegated: 'DELEGATED',
+  workflowVoided: 'VOIDED',
+  commentAdded: 'COMMENT_ADDED',
+  documentOpened: 'DOCUMENT_OPENED',
+} as const;
+export type NotificationName = keyof typeof NOTIFICATION_KINDS;
+const NOTIFICATION_DESCRIPTIONS: Record<NotificationName, string> = {
+  workflowCompleted: 'A workflow the user sent is completed (signed copies ready)',
+  workflowDeclined: 'A recipient declined a workflow the user sent',
+  workflowDelegated: 'A recipient delegated their task',
+  workflowVoided: 'A workflow the user takes part in was voided',
+  commentAdded: 'A comment was added to a workflow the user takes part in',
+  documentOpened: 'A recipient opened a workflow the user sent',
+};
+
+export const NotificationPreferences = Type.Object(Object.fromEntries(
+  Object.keys(NOTIFICATION_KINDS).map((name) => [name, Type.Boolean({ description: NOTIFICATION_DESCRIPTIONS[name as NotificationName] })]),
+) as Record<NotificationName, ReturnType<typeof Type.Boolean>>, { description: 'Optional mails, each true (mailed, the default) or false' });
+export type NotificationPreferences = Static<typeof NotificationPreferences>;
+
+export const NotificationPreferencesBody = Type.Partial(NotificationPreferences, { additionalProperties: false, description: 'Any of the preferences; those left out keep their value' });
+export type NotificationPreferencesBody = Static<typeof NotificationPreferencesBody>;
+
+export const LocaleBody = Type.Object({
+  locale: Type.String({ minLength: 2, maxLength: 35, pattern: '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$', description: 'A BCP 47 language tag such as en, de-CH or pt-BR; stored in canonical form' }),
+});
+export const LocaleResponse = Type.Object({ locale: Type.String() });
 
 export const TotpEnrollmentResponse = Type.Object({
   otpauthUrl: Type.String({ description: 'otpauth://totp/... URI holding the new secret (SHA-1, 6 digits, 30 s)' }),
@@ -37,10 +76,6 @@ export type SecurityBody = Static<typeof SecurityBody>;
 
 export const SecurityResponse = Type.Object({ twoFactorEnabled: Type.Boolean() });
 
-export function toProfileResponse(user: UserRow, organizationId: number): Static<typeof ProfileResponse> {
-  // No plan grants a cloud-import provider yet, so the three fields are null (SPEC.md "Profile").
-  return {
-    id: user.id, name: user.name, email: user.email, organizationId, twoFactorEnabled: user.twoFactorEnabled,
-    driveClientId: null, driveApiKey: null, boxAppKey: null,
-  };
+export function toProfileResponse(user: UserRow, organizationId: number, cloud: CloudImportFields): Static<typeof ProfileResponse> {
+  return { id: user.id, name: user.name, email: user.email, organizationId, twoFactorEnabled: user.twoFactorEnabled, locale: user.locale, ...cloud };
 }

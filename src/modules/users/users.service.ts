@@ -1,24 +1,78 @@
 import QRCode from 'qrcode';
 import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
-import type { Db } from '../../platform/db/client.ts';
+import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { verifyPassword } from '../../platform/auth/passwords.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { createSigninLimits } from '../auth/signin-limits.ts';
-import { consumeTotpStep, findUserById, setPendingTotpSecret, setTwoFactorEnabled, type UserRow } from './users.repo.ts';
+import { cloudProvidersGranted } from '../billing/entitlements.service.ts';
+import {
+  consumeTotpStep, findUserById, findUserSettings, setLocale, setPendingTotpSecret, setTwoFactorEnabled, upsertNotificationSettings, type UserRow,
+} from './users.repo.ts';
 import { matchTotpStep, newTotpSecret, totpUrl } from './totp.ts';
-import type { SecurityBody } from './users.schemas.ts';
+import {
+  NOTIFICATION_KINDS, type CloudImportFields, type NotificationName, type NotificationPreferences, type NotificationPreferencesBody, type SecurityBody,
+} from './users.schemas.ts';
 
 export type TotpEnrollment = { otpauthUrl: string; png: () => Promise<Buffer>; dataUrl: () => Promise<string> };
 
-/** The signed-in user's own settings: profile and two-factor sign-in (RUNTIME.md "Accounts"). */
-export function createUsersService({ db, outbox }: { db: Db; outbox: Outbox }) {
+/** What the service can offer for cloud import (RUNTIME.md BOX_APP_KEY, DRIVE_CLIENT_ID + DRIVE_API_KEY). */
+export type CloudImportKeys = { boxAppKey: string | undefined; drive: { clientId: string; apiKey: string } | undefined };
+
+type Deps = { db: Db; outbox: Outbox; cloudImportKeys?: CloudImportKeys };
+
+/** The signed-in user's own settings: profile, two-factor sign-in (RUNTIME.md "Accounts"), notifications and locale. */
+export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: undefined, drive: undefined } }: Deps) {
   // The code and password checks below are sign-in credentials too: they count against the same limits.
   const limits = createSigninLimits({ db, outbox });
-  return { getProfile, enrollTwoFactor, updateSecurity };
+  return { getProfile, enrollTwoFactor, updateSecurity, getNotifications, updateNotifications, getLocale, updateLocale };
 
-  async function getProfile(caller: UserCaller): Promise<{ user: UserRow; organizationId: number }> {
-    return { user: await currentUser(caller), organizationId: caller.organizationId };
+  /**
+   * The profile, with the cloud-import keys of the providers the token's organization's plan grants (SPEC.md
+   * "Profile"): Drive's pair only together, box's key alone; null for a provider the plan does not grant or
+   * the service has no key for.
+   */
+  async function getProfile(caller: UserCaller): Promise<{ user: UserRow; organizationId: number; cloud: CloudImportFields }> {
+    const user = await currentUser(caller);
+    const granted = await cloudProvidersGranted(db, caller.organizationId);
+    const drive = granted.includes('DRIVE') ? cloudImportKeys.drive : undefined;
+    const cloud = {
+      driveClientId: drive?.clientId ?? null,
+      driveApiKey: drive?.apiKey ?? null,
+      boxAppKey: granted.includes('BOX') ? cloudImportKeys.boxAppKey ?? null : null,
+    };
+    return { user, organizationId: caller.organizationId, cloud };
+  }
+
+  async function getNotifications(caller: UserCaller): Promise<NotificationPreferences> {
+    await currentUser(caller);
+    return notificationPreferences(db, caller.userId);
+  }
+
+  /** Members left out keep their value; answers every preference. */
+  async function updateNotifications(caller: UserCaller, body: NotificationPreferencesBody): Promise<NotificationPreferences> {
+    await currentUser(caller);
+    return db.transaction(async (tx) => {
+      const merged = { ...(await notificationPreferences(tx, caller.userId)), ...body };
+      await upsertNotificationSettings(tx, caller.userId, merged);
+      return merged;
+    });
+  }
+
+  async function getLocale(caller: UserCaller): Promise<{ locale: string }> {
+    return { locale: (await currentUser(caller)).locale };
+  }
+
+  async function updateLocale(caller: UserCaller, requested: string): Promise<{ locale: string }> {
+    await currentUser(caller);
+    let locale: string;
+    try {
+      [locale] = Intl.getCanonicalLocales(requested);
+    } catch {
+      throw new AppError('INVALID_REQUEST_BODY', `${requested} is not a BCP 47 language tag`);
+    }
+    await setLocale(db, caller.userId, locale);
+    return { locale };
   }
 
   /**
@@ -91,3 +145,19 @@ function assertOwnSession(caller: UserCaller): void {
 }
 
 export type UsersService = ReturnType<typeof createUsersService>;
+
+/** Every preference, stored or default (true). */
+export async function notificationPreferences(db: DbOrTx, userId: number): Promise<NotificationPreferences> {
+  const stored = ((await findUserSettings(db, userId))?.notifications ?? {}) as Partial<Record<string, unknown>>;
+  const names = Object.keys(NOTIFICATION_KINDS) as NotificationName[];
+  return Object.fromEntries(names.map((name) => [name, stored[name] !== false])) as NotificationPreferences;
+}
+
+/**
+ * Whether the user wants an optional mail of this outbox kind (COMPLETED, DECLINED, ...). Kinds that are not
+ * optional are always wanted. For the modules that send workflow mail to registered users.
+ */
+export async function wantsMail(db: DbOrTx, userId: number, mailKind: string): Promise<boolean> {
+  const name = (Object.keys(NOTIFICATION_KINDS) as NotificationName[]).find((key) => NOTIFICATION_KINDS[key] === mailKind);
+  return name === undefined || (await notificationPreferences(db, userId))[name];
+}

@@ -38,6 +38,7 @@ const PDFJS_DATA: Record<string, Record<string, string>> = {
 const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 
 const NO_SCRIPT = { title: 'Review and sign', text: 'This page needs JavaScript to show the document.' };
+const SIGNIN_NO_SCRIPT = { title: 'Sign in', text: 'Signing in needs JavaScript.' };
 
 /**
  * The web app's files: hashed assets (cached for a year: a new build has new names) and the HTML shell of
@@ -64,6 +65,23 @@ export function webAppRoutes(): FastifyPluginAsyncTypebox {
       const type = Object.hasOwn(PDFJS_DATA, dir) ? PDFJS_DATA[dir][path.extname(file).toLowerCase()] : undefined;
       if (!ASSET_NAME.test(file) || !type) throw new AppError('NOT_FOUND', 'No such file');
       return sendFile(reply, path.join(PDFJS_DIR, dir, file), type, 'public, max-age=86400');
+    });
+
+    app.get('/signin', {
+      schema: {
+        tags: ['Web app'],
+        summary: 'The service\'s own sign-in page',
+        description: 'Public. Without OIDC_ISSUER, GET /bff/auth/authorize sends the browser here with ?state=; the page signs in with a password (then a TOTP code '
+          + 'when two-factor sign-in is on) through POST /auth/v1/signin/authorize and completes through GET /bff/auth/callback. Opened without a state it starts a sign-in.',
+        querystring: Type.Object({ state: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: true }),
+        produces: ['text/html'],
+        response: { 200: { description: 'The web app\'s HTML shell', content: { 'text/html': { schema: Type.String() } } } },
+      },
+      config: { auth: 'public' },
+    }, async (_request, reply) => {
+      const html = webShellWithNotice(SIGNIN_NO_SCRIPT);
+      if (html === null) throw new AppError('NOT_FOUND', 'The web app has not been built (npm run build:web)');
+      return reply.headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
     });
 
     app.get('/csc/callback', {

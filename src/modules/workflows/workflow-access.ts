@@ -39,7 +39,9 @@ async function findVisibleWorkflow(db: DbOrTx, caller: Caller, workflowId: numbe
   // Prefer the row that can still act (a person may hold two rows, e.g. a delegated one).
   const recipient = rows.find((r) => r.status !== 'DELEGATED') ?? rows[0] ?? null;
   if (isOwner) return { workflow, isOwner, recipient };
-  if (!recipient || !emailVerified || workflow.status === 'DRAFT') throw new AppError('NOT_FOUND', 'Workflow not found');
+  // A Power Survey parent is its owner's alone (its recipient list is every respondent's address): recipients reach
+  // their own child workflows.
+  if (!recipient || !emailVerified || workflow.status === 'DRAFT' || isSurveyParent(workflow)) throw new AppError('NOT_FOUND', 'Workflow not found');
   return { workflow, isOwner, recipient };
 }
 
@@ -78,4 +80,14 @@ export async function findEditableWorkflow(db: DbOrTx, caller: Caller, workflowI
 /** Every recipient row of a workflow, hidden ones included, in signing order: the one definition of that order. */
 export async function findRecipientsInSigningOrder(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
   return findRecipientsOfWorkflow(db, workflowId);
+}
+
+/** A Power Survey parent (its children are ordinary workflows pointing back at it). */
+export function isSurveyParent(workflow: WorkflowRow): boolean {
+  return workflow.sequence === 'SURVEY' && workflow.parentWorkflowId === null;
+}
+
+/** A workflow that is not deleted, whoever asks (no visibility check: for links and jobs that carry their own proof). */
+export async function findLiveWorkflowById(db: DbOrTx, workflowId: number, options: { lock?: boolean } = {}): Promise<WorkflowRow | null> {
+  return findLiveWorkflow(db, workflowId, options.lock);
 }

@@ -19,6 +19,8 @@ export type WorkflowTrigger =
   | 'ALL_SIGNED'
   /** The last action-required recipient approved and no SIGNER had a task. */
   | 'ALL_APPROVED'
+  /** A Power Survey parent whose every child is COMPLETED (the parent itself is never signed or sealed). */
+  | 'SURVEY_COMPLETED'
   /** A recipient declined, or a survey parent's children all ended voided or declined, or the parent was declined. */
   | 'VOID';
 
@@ -27,6 +29,7 @@ const TRANSITIONS: Record<WorkflowTrigger, { from: readonly WorkflowStatus[]; to
   // A SELF workflow is signed by its owner while still a DRAFT (it never commences).
   ALL_SIGNED: { from: ['SENT', 'DRAFT'], to: 'COMPLETED' },
   ALL_APPROVED: { from: ['SENT'], to: 'APPROVED' },
+  SURVEY_COMPLETED: { from: ['SENT'], to: 'COMPLETED' },
   VOID: { from: ['SENT'], to: 'VOID' },
 };
 

@@ -50,3 +50,20 @@ export async function insertRecipient(db: DbOrTx, values: NewRecipient): Promise
 export async function setRecipientOrder(db: DbOrTx, workflowId: number, recipientId: number, recipientOrder: number): Promise<void> {
   await db.update(recipients).set({ recipientOrder }).where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
 }
+
+/** Multi-row inserts of at most this many rows (PostgreSQL takes at most 65,535 parameters per statement). */
+const INSERT_CHUNK = 1000;
+
+/** Inserts many workflows in few statements; the returned rows are in the order of `values`. */
+export async function insertWorkflows(db: DbOrTx, values: (typeof workflows.$inferInsert)[]): Promise<WorkflowRow[]> {
+  const rows: WorkflowRow[] = [];
+  for (let start = 0; start < values.length; start += INSERT_CHUNK) rows.push(...await db.insert(workflows).values(values.slice(start, start + INSERT_CHUNK)).returning());
+  return rows;
+}
+
+/** Inserts many recipient rows in few statements; the returned rows are in the order of `values`. */
+export async function insertRecipients(db: DbOrTx, values: (typeof recipients.$inferInsert)[]): Promise<RecipientRow[]> {
+  const rows: RecipientRow[] = [];
+  for (let start = 0; start < values.length; start += INSERT_CHUNK) rows.push(...await db.insert(recipients).values(values.slice(start, start + INSERT_CHUNK)).returning());
+  return rows;
+}

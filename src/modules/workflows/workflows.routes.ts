@@ -58,7 +58,7 @@ export function workflowRoutes(workflows: WorkflowService): FastifyPluginAsyncTy
       schema: {
         tags: ['Workflows'],
         summary: 'Configure reminders',
-        description: 'SPEC.md reminder rules: owner only (400 INVALID_WORKFLOW_OWNER), DRAFT only (400 INVALID_WORKFLOW_STATUS); on a SELF workflow reminders are stored off without error; '
+        description: 'the API specification reminder rules: owner only (400 INVALID_WORKFLOW_OWNER), DRAFT only (400 INVALID_WORKFLOW_STATUS); on a SELF workflow reminders are stored off without error; '
           + '`enabled` false turns them off and clears both values; otherwise a valid offsetMinutes (whole number 1-1439) wins and intervalDays is stored null, '
           + 'else a valid intervalDays (whole number 1-30) is used; neither valid is 400 BAD_REQUEST_BODY. Answers the stored configuration.',
         params: WorkflowIdParams,

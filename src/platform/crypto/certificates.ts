@@ -23,6 +23,10 @@ export const OID = {
   messageDigest: '1.2.840.113549.1.9.4',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
   signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
+  crlDistributionPoints: '2.5.29.31',
+  authorityInfoAccess: '1.3.6.1.5.5.7.1.1',
+  caIssuers: '1.3.6.1.5.5.7.48.2',
+  crlNumber: '2.5.29.20',
 } as const;
 
 /** RFC 5280 KeyUsage bits, as named there. */
@@ -46,6 +50,9 @@ export type CertificateSpec = {
   keyUsage: (keyof typeof KEY_USAGE)[];
   /** Extended key usage OIDs; marked critical (RFC 3161 requires that for time-stamping). */
   extendedKeyUsage?: string[];
+  /** Where verifiers fetch the issuer's CRL (CRL distribution point) and the issuer's certificate (AIA caIssuers). */
+  crlUrl?: string;
+  issuerCertificateUrl?: string;
 };
 
 export async function issueCertificate(spec: CertificateSpec): Promise<pkijs.Certificate> {
@@ -69,11 +76,40 @@ export async function issueCertificate(spec: CertificateSpec): Promise<pkijs.Cer
   if (spec.extendedKeyUsage) {
     extensions.push(extension(OID.extKeyUsage, true, new pkijs.ExtKeyUsage({ keyPurposes: spec.extendedKeyUsage }).toSchema()));
   }
+  if (spec.crlUrl) {
+    const point = new pkijs.DistributionPoint({ distributionPoint: [new pkijs.GeneralName({ type: 6, value: spec.crlUrl })] });
+    extensions.push(extension(OID.crlDistributionPoints, false, new pkijs.CRLDistributionPoints({ distributionPoints: [point] }).toSchema()));
+  }
+  if (spec.issuerCertificateUrl) {
+    const access = new pkijs.AccessDescription({ accessMethod: OID.caIssuers, accessLocation: new pkijs.GeneralName({ type: 6, value: spec.issuerCertificateUrl }) });
+    extensions.push(extension(OID.authorityInfoAccess, false, new pkijs.InfoAccess({ accessDescriptions: [access] }).toSchema()));
+  }
   certificate.extensions = extensions;
   const signingKey = spec.issuer?.privateKey ?? spec.signingKey;
   if (!signingKey) throw new Error('A self-signed certificate needs signingKey');
   await certificate.sign(signingKey, 'SHA-256', cryptoEngine);
   return certificate;
+}
+
+/**
+ * An X.509 v2 CRL by `issuer` revoking nothing (the platform CA never revokes a seal certificate: a replaced
+ * one stays valid for what it sealed), with authority key identifier and a CRL number that grows with time.
+ */
+export async function issueCrl(issuer: { certificate: pkijs.Certificate; privateKey: webcrypto.CryptoKey }, thisUpdate: Date, nextUpdate: Date): Promise<Uint8Array> {
+  const crl = new pkijs.CertificateRevocationList();
+  crl.version = 1;
+  crl.issuer = issuer.certificate.subject;
+  crl.thisUpdate = toTime(thisUpdate);
+  crl.nextUpdate = toTime(nextUpdate);
+  crl.crlExtensions = new pkijs.Extensions({
+    extensions: [
+      extension(OID.authorityKeyIdentifier, false,
+        new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: keyIdentifier(issuer.certificate.subjectPublicKeyInfo) }) }).toSchema()),
+      extension(OID.crlNumber, false, new asn1js.Integer({ value: Math.floor(thisUpdate.getTime() / 1000) })),
+    ],
+  });
+  await crl.sign(issuer.privateKey, 'SHA-256', cryptoEngine);
+  return new Uint8Array(crl.toSchema(true).toBER(false));
 }
 
 export function certificateToDer(certificate: pkijs.Certificate): Uint8Array {

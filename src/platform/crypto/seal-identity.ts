@@ -43,6 +43,25 @@ type Stored = { certificates: pkijs.Certificate[]; der: Uint8Array[]; keyDer: Ui
 
 const cache = new Map<string, Promise<SealIdentity>>();
 
+export type SealIdentityOptions = {
+  /**
+   * PUBLIC_URL: a seal certificate issued from now on names the platform CA's CRL and certificate under it
+   * (PKI_PATHS), so verifiers can fetch them. Certificates issued before keep working without.
+   */
+  publicUrl?: string;
+};
+
+/** Where the pki module publishes the platform CA, relative to PUBLIC_URL. */
+export const PKI_PATHS = { certificate: '/pki/v1/ca.crt', crl: '/pki/v1/ca.crl' } as const;
+
+/** The platform root CA (DATA_DIR/keys/seal-ca), created if absent: what signs the seal certificates and the CRL. */
+export async function loadPlatformCa(dataDir: string): Promise<{ certificate: pkijs.Certificate; certificateDer: Uint8Array; privateKey: webcrypto.CryptoKey }> {
+  const keysDir = path.resolve(dataDir, 'keys');
+  await fs.mkdir(keysDir, { recursive: true, mode: 0o700 });
+  const ca = await publishOnce(keysDir, CA_DIR, createCa);
+  return { certificate: ca.certificates[0], certificateDer: ca.der[0], privateKey: await importSigningKey(ca.keyDer, ca.certificates[0]) };
+}
+
 /**
  * Creates once into DATA_DIR/keys (a platform root CA + a seal certificate issued by it, key usage
  * digitalSignature/nonRepudiation), reuses afterwards; safe when two processes start together.
@@ -54,7 +73,7 @@ const cache = new Map<string, Promise<SealIdentity>>();
  * directory that is valid for more than 30 days is used (else a new one is issued), which also lets an
  * operator drop in a certificate from an external CA.
  */
-export async function loadSealIdentity(dataDir: string): Promise<SealIdentity> {
+export async function loadSealIdentity(dataDir: string, options: SealIdentityOptions = {}): Promise<SealIdentity> {
   const keysDir = path.resolve(dataDir, 'keys');
   const cached = cache.get(keysDir);
   if (cached) {
@@ -64,14 +83,14 @@ export async function loadSealIdentity(dataDir: string): Promise<SealIdentity> {
   }
   let pending = cache.get(keysDir);
   if (!pending) {
-    pending = resolveIdentity(keysDir);
+    pending = resolveIdentity(keysDir, options);
     cache.set(keysDir, pending);
     pending.catch(() => cache.delete(keysDir));
   }
   return pending;
 }
 
-async function resolveIdentity(keysDir: string): Promise<SealIdentity> {
+async function resolveIdentity(keysDir: string, options: SealIdentityOptions): Promise<SealIdentity> {
   await fs.mkdir(keysDir, { recursive: true, mode: 0o700 });
   const now = new Date();
   const existing = await findCurrentSeal(keysDir, now);
@@ -84,7 +103,7 @@ async function resolveIdentity(keysDir: string): Promise<SealIdentity> {
     throw new Error(`The platform CA in ${path.join(keysDir, CA_DIR)} expires within ${RENEW_BEFORE_DAYS} days; replace it`);
   }
   for (let n = 1; n <= 100; n++) {
-    const issued = await publishOnce(keysDir, n === 1 ? base : `${base}-${n}`, () => issueSeal(ca, now));
+    const issued = await publishOnce(keysDir, n === 1 ? base : `${base}-${n}`, () => issueSeal(ca, now, options.publicUrl));
     if (isUsable(issued, now)) return toIdentity(issued);
   }
   throw new Error(`No usable seal certificate could be created in ${keysDir}`);
@@ -191,7 +210,7 @@ async function createCa(): Promise<Stored> {
   return stored([certificate], await exportKey(keys.privateKey));
 }
 
-async function issueSeal(ca: Stored, now: Date): Promise<Stored> {
+async function issueSeal(ca: Stored, now: Date, publicUrl: string | undefined): Promise<Stored> {
   const caCertificate = ca.certificates[0];
   const caKey = await importSigningKey(ca.keyDer, caCertificate);
   const keys = await subtle.generateKey(EC_KEY, true, ['sign', 'verify']);
@@ -206,6 +225,7 @@ async function issueSeal(ca: Stored, now: Date): Promise<Stored> {
     notAfter: new Date(Math.min(notBefore.getTime() + SEAL_VALIDITY_DAYS * DAY_MS, caCertificate.notAfter.value.getTime())),
     isCa: false,
     keyUsage: ['digitalSignature', 'nonRepudiation'],
+    ...(publicUrl ? { crlUrl: `${publicUrl}${PKI_PATHS.crl}`, issuerCertificateUrl: `${publicUrl}${PKI_PATHS.certificate}` } : {}),
   });
   return stored([certificate, ...ca.certificates], await exportKey(keys.privateKey));
 }

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { OID, cryptoEngine } from './certificates.ts';
+import { OID } from './certificates.ts';
+import { timestampTokenSignatureVerifies } from './verify-signature.ts';
 
 const TIMEOUT_MS = 30_000;
 
@@ -17,7 +18,15 @@ export function createTimestampClient(url: string, options: { timeoutMs?: number
  * is set so that certificate is always there). Trust in the TSA itself is the validator's decision.
  */
 export async function requestTimestamp(url: string, data: Uint8Array, options: { timeoutMs?: number } = {}): Promise<Uint8Array> {
-  const imprint = crypto.createHash('sha256').update(data).digest();
+  return requestTimestampForDigest(url, crypto.createHash('sha256').update(data).digest(), options);
+}
+
+/**
+ * The same over a SHA-256 the caller computed (a document time-stamp hashes the file's byte ranges in place);
+ * the token must carry exactly that imprint.
+ */
+export async function requestTimestampForDigest(url: string, imprint: Uint8Array, options: { timeoutMs?: number } = {}): Promise<Uint8Array> {
+  if (imprint.length !== 32) throw new Error('A time-stamp request needs a SHA-256 digest');
   const nonce = crypto.randomBytes(8);
   nonce[0] = (nonce[0] & 0x7f) | 0x01;
   const request = new pkijs.TimeStampReq({
@@ -63,13 +72,10 @@ export async function requestTimestamp(url: string, data: Uint8Array, options: {
   if (!tstInfo.nonce || !Buffer.from(tstInfo.nonce.valueBlock.valueHexView).equals(nonce)) {
     throw new Error('The time-stamp token does not answer this request (nonce differs)');
   }
-  const verified = await signedData.verify({ signer: 0, data: toArrayBuffer(data), checkChain: false }, cryptoEngine).catch((error: unknown) => {
-    throw new Error(`The time-stamp token does not verify: ${(error as { message?: string }).message ?? String(error)}`);
-  });
-  if (!verified) throw new Error('The time-stamp token signature does not verify');
+  if (tstInfo.messageImprint.hashAlgorithm.algorithmId !== OID.sha256
+    || !Buffer.from(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView).equals(Buffer.from(imprint))) {
+    throw new Error('The time-stamp token is over other data (message imprint differs)');
+  }
+  if (!(await timestampTokenSignatureVerifies(signedData, eContent.getValue()))) throw new Error('The time-stamp token signature does not verify');
   return new Uint8Array(parsed.timeStampToken.toSchema().toBER(false));
-}
-
-function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }

@@ -70,8 +70,11 @@ export async function checkPdfSignature(digestOfSignedBytes: (algorithm: string)
         result.problem = 'The document time-stamp does not match the bytes it covers';
         return result;
       }
-      const verified = await signedData.verify({ signer: 0, checkChain: false, extendedMode: true }, cryptoEngine);
-      if (!verified.signatureVerified) { result.problem = 'The time-stamp token\'s signature does not verify'; return result; }
+      const content = signedData.encapContentInfo.eContent;
+      if (!content || !(await timestampTokenSignatureVerifies(signedData, content.getValue()))) {
+        result.problem = 'The time-stamp token\'s signature does not verify';
+        return result;
+      }
     } else {
       // The signed bytes' digest comes from the caller (hashed in place, shared between signatures); then only the
       // signed attributes, which carry that digest, are checked against the signature: the document is hashed once.
@@ -85,11 +88,7 @@ export async function checkPdfSignature(digestOfSignedBytes: (algorithm: string)
         result.problem = 'The document was changed after signing: the signed bytes do not match the signature\'s digest';
         return result;
       }
-      const attributes = new Uint8Array(signerInfo.signedAttrs!.encodedValue.slice(0));
-      // The signature covers the attributes' DER as a SET OF (tag 0x31), not as the [0] IMPLICIT they are stored with.
-      attributes[0] = 0x31;
-      const verified = await cryptoEngine.verifyWithPublicKey(attributes, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, HASH_NAMES[algorithm]);
-      if (!verified) { result.problem = 'The signature does not match its certificate'; return result; }
+      if (!(await signedAttributesVerify(signerInfo, signer, algorithm))) { result.problem = 'The signature does not match its certificate'; return result; }
       result.timestamp = signatureTimestamp(signerInfo);
     }
   } catch (error) {
@@ -148,4 +147,29 @@ function commonName(certificate: pkijs.Certificate): string | null {
   return cn ? String(cn.value.valueBlock.value) : null;
 }
 
+/**
+ * The token's signer signed its attributes, and their message-digest is the TSTInfo's: pkijs' own verify
+ * insists on the time-stamped data itself, which a digest-only request or a document time-stamp (whose data
+ * is the file's byte ranges, compared by imprint) does not hand it.
+ */
+export async function timestampTokenSignatureVerifies(signedData: pkijs.SignedData, tstInfoDer: ArrayBuffer): Promise<boolean> {
+  const signerInfo = signedData.signerInfos[0];
+  const sid = signerInfo?.sid;
+  const signer = sid instanceof pkijs.IssuerAndSerialNumber
+    ? (signedData.certificates ?? []).find((c): c is pkijs.Certificate => c instanceof pkijs.Certificate
+      && c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber))
+    : undefined;
+  if (!signer || !signerInfo.signedAttrs) return false;
+  const digestName = DIGESTS[signerInfo.digestAlgorithm.algorithmId];
+  const claimed = signerInfo.signedAttrs.attributes.find((a) => a.type === OID.messageDigest)?.values[0];
+  if (!digestName || !(claimed instanceof asn1js.OctetString)) return false;
+  if (!crypto.createHash(digestName).update(Buffer.from(tstInfoDer)).digest().equals(Buffer.from(claimed.getValue()))) return false;
+  return signedAttributesVerify(signerInfo, signer, digestName).catch(() => false);
+}
 
+function signedAttributesVerify(signerInfo: pkijs.SignerInfo, signer: pkijs.Certificate, digestName: string): Promise<boolean> {
+  // The signature covers the attributes' DER as a SET OF (tag 0x31), not as the [0] IMPLICIT they are stored with.
+  const attributes = new Uint8Array(signerInfo.signedAttrs!.encodedValue.slice(0));
+  attributes[0] = 0x31;
+  return cryptoEngine.verifyWithPublicKey(attributes, signerInfo.signature, signer.subjectPublicKeyInfo, signerInfo.signatureAlgorithm, HASH_NAMES[digestName]);
+}

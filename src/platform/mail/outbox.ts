@@ -5,6 +5,9 @@ import { mailOutbox } from '../db/schema/index.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
 import type { MailTransport } from './transport.ts';
+import { MailSendError } from './senders/mail-sender.ts';
+import type { MailBrandingLookup } from './branding.ts';
+import { renderMail, type MailTemplate } from './templates/layout.ts';
 
 export type OutgoingMail = {
   /** Routes through the organization's email settings when it has them. */
@@ -18,6 +21,8 @@ export type OutgoingMail = {
   workflowId?: number | null;
   recipientId?: number | null;
   attachments?: { filename: string; contentType: string; blobKey: string }[];
+  /** Set by renderMail when the mail was written in the platform's look: enqueue renders it in the organization's branding. */
+  template?: MailTemplate;
 };
 
 export const MAIL_DELIVER_JOB = 'mail.deliver';
@@ -34,11 +39,12 @@ export type Outbox = {
  * Picks the transport for a mail: the organization's own routing when configured (resolved by the
  * caller-supplied function), else the platform's.
  */
-export type TransportResolver = (organizationId: number | null) => Promise<{ transport: MailTransport; from: string }>;
+export type TransportResolver = (organizationId: number | null) => Promise<{ transport: MailTransport; from: string; route: string }>;
 
-export function createOutbox(jobs: JobQueue): Outbox {
+export function createOutbox(jobs: JobQueue, brandingOf?: MailBrandingLookup): Outbox {
   return {
-    async enqueue(tx, mail) {
+    async enqueue(tx, unbranded) {
+      const mail = await inOrganizationBranding(tx, unbranded, brandingOf);
       const [row] = await tx.insert(mailOutbox).values({
         organizationId: mail.organizationId ?? null,
         toAddress: mail.to,
@@ -55,6 +61,18 @@ export function createOutbox(jobs: JobQueue): Outbox {
     },
     notify: () => jobs.notify(MAIL_DELIVER_JOB),
   };
+}
+
+/**
+ * Every mail of an organization wears its branding (colour, logo, sender name), whichever module wrote it:
+ * a mail rendered in the platform's look is rendered again here, in the transaction that queues it.
+ */
+async function inOrganizationBranding(tx: Tx, mail: OutgoingMail, brandingOf: MailBrandingLookup | undefined): Promise<OutgoingMail> {
+  if (!brandingOf || !mail.template || !mail.organizationId) return mail;
+  const branding = await brandingOf(tx, mail.organizationId);
+  if (!branding) return mail;
+  const { subject, text, html } = renderMail(mail.template, branding);
+  return { ...mail, subject, text, html };
 }
 
 const RETRY_LIMIT = 8;
@@ -81,10 +99,13 @@ export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof Ma
       const [mail] = await deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
       // Already delivered (the job ran twice) or gone: nothing to do.
       if (!mail || mail.status === 'SENT') return;
+      let route: string | null = null;
       try {
         // Inside the try: settings that cannot be used (a key this installation lacks) are a failed attempt with its
         // reason recorded, and after the last retry the mail is FAILED rather than retried silently.
-        const { transport, from } = await deps.resolveTransport(mail.organizationId);
+        const resolved = await deps.resolveTransport(mail.organizationId);
+        const { transport, from } = resolved;
+        route = resolved.route;
         const attachments = [];
         for (const a of (mail.attachments as OutgoingMail['attachments']) ?? []) {
           attachments.push({ filename: a.filename, contentType: a.contentType, content: await deps.blobs.get(a.blobKey) });
@@ -94,13 +115,15 @@ export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof Ma
         const isLastAttempt = meta.retryCount >= meta.retryLimit;
         await deps.db.update(mailOutbox).set({
           attempts: sql`${mailOutbox.attempts} + 1`,
-          lastError: String((error as Error).message ?? error).slice(0, 1000),
+          // The owner's delivery log shows at which step their provider failed (CONNECT, AUTH, TOKEN, SEND, CONFIG).
+          lastError: `${error instanceof MailSendError ? `[${error.step}] ` : ''}${String((error as Error).message ?? error)}`.slice(0, 1000),
           status: isLastAttempt ? 'FAILED' : 'PENDING',
+          ...(route ? { route } : {}),
         }).where(eq(mailOutbox.id, mailId));
         deps.onOutcome?.('failed');
         throw error;
       }
-      await deps.db.update(mailOutbox).set({ status: 'SENT', sentAt: new Date(), attempts: sql`${mailOutbox.attempts} + 1`, lastError: null }).where(eq(mailOutbox.id, mailId));
+      await deps.db.update(mailOutbox).set({ status: 'SENT', sentAt: new Date(), attempts: sql`${mailOutbox.attempts} + 1`, lastError: null, route }).where(eq(mailOutbox.id, mailId));
       deps.onOutcome?.('sent');
     },
   };

@@ -62,7 +62,7 @@ export function createFileTransport(outboxDir: string, log: (line: string) => vo
   };
 }
 
-function toNodemailer(message: MailMessage) {
+export function toNodemailer(message: MailMessage) {
   return {
     from: message.from,
     to: message.to,

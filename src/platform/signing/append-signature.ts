@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { PDF } from '@libpdf/core';
 import { assembleCadesSignature, cadesSignedAttributes } from '../crypto/cades.ts';
 import type { PdfSigner } from './pdf-signer.ts';
-import { buildSignatureUpdate } from './signature-update.ts';
+import { DOCUMENT_TIMESTAMP_FIELD, appendSecurityStore } from './long-term.ts';
+import { buildSignatureUpdate, type SignatureField } from './signature-update.ts';
 
 /** Room for the TSA token in Contents; a larger one makes a local signer lay the update out again. */
 const TIMESTAMP_RESERVE = 12_288;
@@ -25,7 +26,8 @@ export type PendingSignature = {
 /**
  * Appends one signature to a PDF as an incremental update: earlier bytes (and so earlier signatures) stay
  * byte-identical as a prefix. Needs a signer with its key here (PLATFORM_SEAL, LOCAL_KEY); a remote signer
- * goes through prepareSignature and completeSignature itself.
+ * goes through prepareSignature and completeSignature itself. A signer with `longTerm` (the platform seal when
+ * TSA_URL is set) is followed by the DSS and a document time-stamp: PAdES B-LTA.
  */
 export async function appendSignature(pdf: Uint8Array, signer: PdfSigner): Promise<Uint8Array> {
   if (!signer.sign) throw new Error(`A ${signer.kind} signer signs in two steps: prepareSignature, then completeSignature`);
@@ -39,7 +41,12 @@ export async function appendSignature(pdf: Uint8Array, signer: PdfSigner): Promi
       reserve = cms.length + 1024;
       continue;
     }
-    return fillContents(pending, cms);
+    const signed = fillContents(pending, cms);
+    if (!signer.longTerm) return signed;
+    const contents = new Uint8Array(pending.reserve);
+    contents.set(cms);
+    const withStore = await appendSecurityStore(signed, contents, signer.longTerm);
+    return appendDocumentTimestamp(withStore, { name: DOCUMENT_TIMESTAMP_FIELD }, signer.longTerm.timestampDigest);
   }
 }
 
@@ -61,7 +68,35 @@ export async function prepareSignature(
     doc = await PDF.load(pdf);
   }
   const reserve = options.reserve ?? initialReserve(signer);
-  const update = buildSignatureUpdate(pdf, doc, signer.field, reserve, options.signingTime ?? new Date());
+  const { revision, contentsAt, documentDigest } = layOut(pdf, doc, signer.field, reserve, options.signingTime ?? new Date());
+  const signedAttributes = cadesSignedAttributes(documentDigest, signer.certificateDer);
+  return {
+    revision,
+    contentsAt,
+    reserve,
+    signedAttributes,
+    hashToSign: new Uint8Array(crypto.createHash('sha256').update(signedAttributes).digest()),
+  };
+}
+
+/**
+ * Appends a document time-stamp (PAdES B-LTA) over everything before it: its Contents is the RFC 3161 token
+ * the TSA returns for SHA-256 of the two byte ranges.
+ */
+export async function appendDocumentTimestamp(pdf: Uint8Array, field: SignatureField, timestampDigest: (digest: Uint8Array) => Promise<Uint8Array>): Promise<Uint8Array> {
+  const doc = await PDF.load(pdf);
+  let reserve = TIMESTAMP_RESERVE;
+  for (;;) {
+    const pending = layOut(pdf, doc, { ...field, documentTimestamp: true }, reserve, new Date());
+    const token = await timestampDigest(pending.documentDigest);
+    if (token.length <= reserve) return fillContents(pending, token);
+    reserve = token.length + 1024;
+  }
+}
+
+/** The input followed by the update for `field`, Contents zero, and SHA-256 of the ByteRange. */
+function layOut(pdf: Uint8Array, doc: PDF, field: SignatureField, reserve: number, signingTime: Date) {
+  const update = buildSignatureUpdate(pdf, doc, field, reserve, signingTime);
   // Every byte is written below, so the buffer need not be zeroed first.
   const revision = Buffer.allocUnsafeSlow(pdf.length + update.bytes.length);
   revision.set(pdf);
@@ -71,14 +106,7 @@ export async function prepareSignature(
     .update(revision.subarray(0, contentsAt))
     .update(revision.subarray(pdf.length + update.contentsEnd))
     .digest();
-  const signedAttributes = cadesSignedAttributes(documentDigest, signer.certificateDer);
-  return {
-    revision: new Uint8Array(revision.buffer, revision.byteOffset, revision.length),
-    contentsAt,
-    reserve,
-    signedAttributes,
-    hashToSign: new Uint8Array(crypto.createHash('sha256').update(signedAttributes).digest()),
-  };
+  return { revision: new Uint8Array(revision.buffer, revision.byteOffset, revision.length), contentsAt, documentDigest };
 }
 
 /**
@@ -101,7 +129,7 @@ function createCms(pending: PendingSignature, signer: PdfSigner, signatureValue:
   });
 }
 
-function fillContents(pending: PendingSignature, cms: Uint8Array): Uint8Array {
+function fillContents(pending: { revision: Uint8Array; contentsAt: number }, cms: Uint8Array): Uint8Array {
   pending.revision.set(Buffer.from(Buffer.from(cms).toString('hex'), 'latin1'), pending.contentsAt + 1);
   return pending.revision;
 }

@@ -1,6 +1,7 @@
 import type { webcrypto } from 'node:crypto';
 import { signWithKey, type Timestamper } from '../crypto/cades.ts';
 import type { SealIdentity } from '../crypto/seal-identity.ts';
+import type { LongTermValidation } from './long-term.ts';
 import type { SignatureField } from './signature-update.ts';
 
 /**
@@ -15,6 +16,8 @@ export type PdfSigner = {
   field: SignatureField;
   /** Makes the signature B-T: a time-stamp over the signature value. */
   timestamp?: Timestamper;
+  /** Raises the signed file to B-LTA (DSS, then a document time-stamp) right after this signature. */
+  longTerm?: LongTermValidation;
   /**
    * Signs the DER signed attributes when the key is here. A remote signer has none: its signature value
    * arrives later and is handed to completeSignature.
@@ -27,8 +30,9 @@ export type SignatureDetails = Omit<SignatureField, 'name'>;
 export const PLATFORM_SEAL_FIELD = 'PlatformSeal';
 export const SIGNER_FIELD = 'Signature';
 
-export function platformSealSigner(identity: SealIdentity, details: SignatureDetails = {}, timestamp?: Timestamper): PdfSigner {
+export function platformSealSigner(identity: SealIdentity, details: SignatureDetails = {}, timestamp?: Timestamper, longTerm?: LongTermValidation): PdfSigner {
   return {
+    longTerm,
     kind: 'PLATFORM_SEAL',
     certificateDer: identity.certificateDer,
     chainDer: identity.chainDer,

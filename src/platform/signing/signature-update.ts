@@ -9,6 +9,8 @@ export type SignatureField = {
   reason?: string;
   location?: string;
   contactInfo?: string;
+  /** A document time-stamp (PAdES B-LTA): /Type /DocTimeStamp, /SubFilter /ETSI.RFC3161, Contents an RFC 3161 token. */
+  documentTimestamp?: boolean;
 };
 
 /** Print + Locked: an invisible widget that belongs to the printed page and cannot be edited away. */
@@ -75,13 +77,15 @@ export function buildSignatureUpdate(pdf: Uint8Array, doc: PDF, field: Signature
   const writer = new UpdateWriter(pdf.length, pdf[pdf.length - 1] !== 0x0a && pdf[pdf.length - 1] !== 0x0d);
   const offsets = new Map<number, { offset: number; generation: number }>();
   offsets.set(signatureRef.objectNumber, { offset: writer.position, generation: signatureRef.generation });
-  writer.text(`${signatureRef.objectNumber} ${signatureRef.generation} obj\n<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange `);
+  const kind = field.documentTimestamp ? '/Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161' : '/Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached';
+  writer.text(`${signatureRef.objectNumber} ${signatureRef.generation} obj\n<< ${kind} /ByteRange `);
   const byteRangeAt = writer.length;
   writer.text(`${BYTE_RANGE_PLACEHOLDER} /Contents `);
   const contentsStart = writer.length;
   writer.text(`<${'0'.repeat(reserve * 2)}>`);
   const contentsEnd = writer.length;
-  writer.text(` /M ${hexString(PdfString.fromString(pdfDate(signingTime)))}`);
+  // A document time-stamp's time is the token's; it claims none of its own.
+  if (!field.documentTimestamp) writer.text(` /M ${hexString(PdfString.fromString(pdfDate(signingTime)))}`);
   const text: [string, string | undefined][] = [
     ['Name', field.signerName], ['Reason', field.reason], ['Location', field.location], ['ContactInfo', field.contactInfo],
   ];
@@ -247,7 +251,7 @@ function uniqueFieldName(fields: PdfArray, resolve: (ref: PdfRef) => PdfObject |
   return name;
 }
 
-function pdfDate(date: Date): string {
+export function pdfDate(date: Date): string {
   const iso = date.toISOString();
   return `D:${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
 }

@@ -10,6 +10,7 @@ import { createTelemetry, type Telemetry } from './telemetry.ts';
 import { Comments } from './Comments.tsx';
 import { FinishPanel, type Outcome } from './FinishPanel.tsx';
 import type { CeremonyResult, Comment, Disclosure, DocumentItem, Draft, Field, Overview, Recipient } from './types.ts';
+import { BrandingContext, accessibleBrandColour, useSenderBranding, type SenderBranding } from './branding.ts';
 
 type Loaded = {
   session: GuestSession;
@@ -70,6 +71,15 @@ async function loadAll(api: Api, session: GuestSession): Promise<Loaded> {
 export function SigningPage({ code }: { code: string }) {
   const api = useMemo(() => new Api(), []);
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
+  const [branding, setBranding] = useState<SenderBranding | null>(null);
+
+  // The sender's colour applies to the whole page (bar, buttons, focus marks); set through the CSSOM, which the
+  // strict Content-Security-Policy allows where a style attribute in markup would not be.
+  useEffect(() => {
+    const colour = accessibleBrandColour(branding?.primaryColor ?? null);
+    if (colour) document.documentElement.style.setProperty('--brand-color', colour);
+    else document.documentElement.style.removeProperty('--brand-color');
+  }, [branding]);
 
   const load = useCallback(async (session: GuestSession) => {
     try {
@@ -89,6 +99,8 @@ export function SigningPage({ code }: { code: string }) {
     session
       .then((s) => {
         api.token = s.accessToken;
+        // The sender's look is decoration: the page works the same without it, so a failure is ignored.
+        api.get<SenderBranding>(`/workflow/v1/${s.workflowId}/branding`).then(setBranding, () => {});
         return load(s);
       })
       .catch((error) => {
@@ -97,33 +109,36 @@ export function SigningPage({ code }: { code: string }) {
       });
   }, [api, code, load]);
 
-  if (phase.kind === 'loading') return <Shell><p role="status" className="centered">{t.opening}</p></Shell>;
-  if (phase.kind === 'expired') return <Shell><Message title={t.linkExpiredTitle} lines={[t.linkExpiredText, t.linkExpiredWhatToDo]} /></Shell>;
-  if (phase.kind === 'failed') {
-    return (
-      <Shell>
-        <Message title={t.genericErrorTitle} lines={[t.genericErrorText, ...(phase.requestId ? [t.requestReference(phase.requestId)] : [])]}>
-          <button type="button" className="primary" onClick={() => window.location.reload()}>{t.reload}</button>
-        </Message>
-      </Shell>
-    );
+  function page(phase: Phase) {
+    if (phase.kind === 'loading') return <Shell><p role="status" className="centered">{t.opening}</p></Shell>;
+    if (phase.kind === 'expired') return <Shell><Message title={t.linkExpiredTitle} lines={[t.linkExpiredText, t.linkExpiredWhatToDo]} /></Shell>;
+    if (phase.kind === 'failed') {
+      return (
+        <Shell>
+          <Message title={t.genericErrorTitle} lines={[t.genericErrorText, ...(phase.requestId ? [t.requestReference(phase.requestId)] : [])]}>
+            <button type="button" className="primary" onClick={() => window.location.reload()}>{t.reload}</button>
+          </Message>
+        </Shell>
+      );
+    }
+    if (phase.kind === 'password') return <Shell><PasswordStep api={api} workflowId={phase.session.workflowId} onVerified={() => load(phase.session)} /></Shell>;
+    return <Ceremony api={api} data={phase.data} reload={() => load(phase.data.session)} />;
   }
-  if (phase.kind === 'password') return <Shell><PasswordStep api={api} workflowId={phase.session.workflowId} onVerified={() => load(phase.session)} /></Shell>;
-  return <Ceremony api={api} data={phase.data} reload={() => load(phase.data.session)} />;
+
+  return <BrandingContext.Provider value={branding}>{page(phase)}</BrandingContext.Provider>;
 }
 
 /** The frame of every state: the sender's branding bar and the main landmark. */
 function Shell({ children, organization, footer }: { children: React.ReactNode; organization?: string; footer?: React.ReactNode }) {
+  // The sender organization's logo and name (its colour is the page's --brand-color, set by SigningPage).
+  const branding = useSenderBranding();
+  const sender = branding?.senderName ?? organization;
   return (
     <>
       <a className="skip-link" href="#main">{t.skipToDocument}</a>
       <header className="brand-bar">
-        {/*
-          Sender branding goes here: the organization's colour (the --brand-color custom property) and logo
-          (an <img> with alt={t.brandLogoAlt(name)}). No endpoint exposes an organization's branding to a guest
-          yet (organizations' branding is a later issue), so the platform's neutral colours are shown.
-        */}
-        <span className="brand-name">{t.appName}</span>{organization && <span className="brand-sender">{t.from(organization)}</span>}
+        {branding?.logoUrl && <img className="brand-logo" src={branding.logoUrl} alt={t.brandLogoAlt(sender ?? t.appName)} />}
+        <span className="brand-name">{t.appName}</span>{sender && <span className="brand-sender">{t.from(sender)}</span>}
       </header>
       <main id="main" tabIndex={-1}>{children}</main>
       {/* Beside the main area, not over it: nothing the signer needs is ever hidden under the action bar. */}

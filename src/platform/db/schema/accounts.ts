@@ -61,9 +61,6 @@ export const organizations = pgTable('organizations', {
   packageStartedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   packageExpiresAt: timestamp({ withTimezone: true }).notNull(),
   servicePlanActive: boolean().notNull().default(true),
-  /** APP_BRANDING object; null means the platform default. */
-  branding: jsonb(),
-  logoBlobKey: text(),
   /** Custom outbound mail routing (SPEC.md "Email settings"); null means the platform's SMTP_URL. */
   emailSettings: jsonb(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -84,15 +81,27 @@ export const memberships = pgTable('memberships', {
   id: integer().primaryKey().generatedAlwaysAsIdentity(),
   organizationId: integer().notNull(),
   userId: integer().notNull(),
-  roleId: integer(),
+  /** A role in use cannot be deleted (the service answers 409 first; the key is the last guard). */
+  roleId: integer().references(() => roles.id, { onDelete: 'restrict' }),
   /** INVITED, ACTIVE, DECLINED */
   status: text().notNull().default('ACTIVE'),
   isOwner: boolean().notNull().default(false),
   usedElectronic: integer().notNull().default(0),
   usedAdvanced: integer().notNull().default(0),
   usedQualified: integer().notNull().default(0),
+  /** The name the organization knows the member by (given at invitation, changed by the owner); null: the account's name. */
+  name: text(),
+  invitedByUserId: integer().references(() => users.id, { onDelete: 'set null' }),
+  invitedAt: timestamp({ withTimezone: true }),
+  joinedAt: timestamp({ withTimezone: true }),
+  /** SHA-256 (hex) of the sign-up code mailed to an invitee without an account; null once used or for registered invitees. */
+  inviteCodeHash: text(),
+  inviteExpiresAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('memberships_org_user_key').on(t.organizationId, t.userId), index('memberships_user_idx').on(t.userId)]);
+}, (t) => [
+  uniqueIndex('memberships_org_user_key').on(t.organizationId, t.userId), index('memberships_user_idx').on(t.userId),
+  index('memberships_role_idx').on(t.roleId), uniqueIndex('memberships_invite_code_key').on(t.inviteCodeHash),
+]);
 
 /** Rotating refresh tokens, stored as SHA-256 hashes. A family is one sign-in; reuse of a rotated token revokes the family. */
 export const refreshTokens = pgTable('refresh_tokens', {
@@ -116,22 +125,36 @@ export const refreshTokens = pgTable('refresh_tokens', {
 /** Partner integrations (SPEC.md "Business app"); the secret is stored hashed and shown once. */
 export const businessApps = pgTable('business_apps', {
   id: integer().primaryKey().generatedAlwaysAsIdentity(),
-  organizationId: integer().notNull(),
+  organizationId: integer().notNull().references(() => organizations.id),
   clientId: text().notNull(),
   appName: text().notNull(),
   callbackUrl: text().notNull(),
   secretHash: text().notNull(),
+  /** The webhook signing secret, encrypted under SECRETS_KEY (it must be read back to sign); null: no webhooks. */
+  webhookSecret: text(),
   status: boolean().notNull().default(true),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-}, (t) => [uniqueIndex('business_apps_client_id_key').on(t.clientId)]);
+}, (t) => [
+  uniqueIndex('business_apps_client_id_key').on(t.clientId),
+  // App names are unique per organization ignoring case; the registration's 409 relies on it under races.
+  uniqueIndex('business_apps_org_name_key').on(t.organizationId, sql`lower(${t.appName})`),
+]);
 
 /** The user's saved signatures, initials and stamps. */
 export const signatureAssets = pgTable('signature_assets', {
   id: integer().primaryKey().generatedAlwaysAsIdentity(),
-  userId: integer().notNull(),
+  userId: integer().notNull().references(() => users.id, { onDelete: 'cascade' }),
   /** SIGNATURE, INITIALS, STAMP */
   kind: text().notNull(),
+  name: text().notNull().default(''),
+  /** DRAW, TYPE, UPLOAD (UPLOAD only for STAMP) */
+  captureMode: text().notNull().default('DRAW'),
+  /** Normalised PNG data URL. */
   image: text().notNull(),
   isDefault: boolean().notNull().default(false),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-}, (t) => [index('signature_assets_user_idx').on(t.userId)]);
+}, (t) => [
+  index('signature_assets_user_idx').on(t.userId),
+  // At most one default per kind: two racing "make default" calls cannot both win.
+  uniqueIndex('signature_assets_default_key').on(t.userId, t.kind).where(sql`${t.isDefault}`),
+]);

@@ -23,6 +23,12 @@ export const mailOutbox = pgTable('mail_outbox', {
   attempts: integer().notNull().default(0),
   nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   lastError: text(),
+  /** Who carried the last attempt: PLATFORM, or the organization's own provider (SMTP, EMAIL_API, CLOUD_MAIL, OAUTH2_MAIL). */
+  route: text(),
   sentAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-}, (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)]);
+}, (t) => [
+  index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt),
+  // The owner's delivery log pages an organization's mails newest first.
+  index('mail_outbox_organization_idx').on(t.organizationId, t.id),
+]);

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { templates } from './templates.ts';
 
 /** Personal folders (SPEC.md "Personal folder"). */
 export const folders = pgTable('folders', {
@@ -33,7 +34,11 @@ export const workflows = pgTable('workflows', {
   reminderEnabled: boolean().notNull().default(false),
   reminderIntervalDays: integer(),
   reminderOffsetMinutes: integer(),
-  parentWorkflowId: integer(),
+  /** A Power Survey child: its parent survey, and the parent's recipient row it was made for (one child per pair). */
+  parentWorkflowId: integer().references((): AnyPgColumn => workflows.id),
+  parentRecipientId: integer().references((): AnyPgColumn => recipients.id),
+  /** The template this workflow was made from (use, apply, dispatch); template analytics count these. */
+  templateId: integer().references((): AnyPgColumn => templates.id),
   sentAt: timestamp({ withTimezone: true }),
   statusAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   completedAt: timestamp({ withTimezone: true }),
@@ -46,12 +51,16 @@ export const workflows = pgTable('workflows', {
   index('workflows_owner_idx').on(t.ownerUserId, t.id),
   index('workflows_owner_status_idx').on(t.ownerUserId, t.status),
   index('workflows_parent_idx').on(t.parentWorkflowId),
+  // Repeated commence, a crash mid-dispatch and a restart never make a second child for one survey recipient.
+  uniqueIndex('workflows_survey_child_key').on(t.parentWorkflowId, t.parentRecipientId),
   index('workflows_folder_idx').on(t.folderId),
+  // Template analytics: counts by status and sent→completed intervals of one template's workflows.
+  index('workflows_template_idx').on(t.templateId, t.status, t.sentAt, t.completedAt).where(sql`${t.templateId} is not null and ${t.deletedAt} is null`),
   // The document list's "own workflows" side. Counts (by status) are index-only scans of the first: without a
   // third column the btree deduplicates equal keys and stays a fraction of the table, so the planner takes it.
   // The second walks one status newest first for a filtered page.
-  index('workflows_list_owned_idx').on(t.ownerUserId, t.status).where(sql`${t.deletedAt} is null and ${t.parentWorkflowId} is null`),
-  index('workflows_list_owned_status_idx').on(t.ownerUserId, t.status, t.id).where(sql`${t.deletedAt} is null and ${t.parentWorkflowId} is null`),
+  index('workflows_list_owned_idx').on(t.ownerUserId, t.status).where(sql`${t.deletedAt} is null`),
+  index('workflows_list_owned_status_idx').on(t.ownerUserId, t.status, t.id).where(sql`${t.deletedAt} is null`),
 ]);
 
 /** A PDF inside a workflow. Files live in the blob store, addressed by SHA-256. */
@@ -183,13 +192,27 @@ export const reminderDeliveries = pgTable('reminder_deliveries', {
   sentAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 }, (t) => [uniqueIndex('reminder_deliveries_slot_key').on(t.recipientId, t.slot)]);
 
-/** Signing telemetry for template drop-off analytics. */
+/**
+ * Signing telemetry for template drop-off analytics (POST /workflow/v1/field-events). One row per session,
+ * recipient row, field and event type: a repeated event of a session is kept once (the first).
+ */
 export const fieldEvents = pgTable('field_events', {
   id: integer().primaryKey().generatedAlwaysAsIdentity(),
   sessionId: text().notNull(),
-  workflowId: integer().notNull(),
-  documentId: integer(),
-  fieldId: integer(),
+  workflowId: integer().notNull().references(() => workflows.id, { onDelete: 'cascade' }),
+  documentId: integer().references(() => documents.id, { onDelete: 'cascade' }),
+  fieldId: integer().references(() => fields.id, { onDelete: 'cascade' }),
+  /** The recipient row of the token that sent the event. */
+  recipientId: integer().notNull().references(() => recipients.id, { onDelete: 'cascade' }),
+  /** The workflow's template and the template field the event's field came from (null: not from a template). */
+  templateId: integer().references((): AnyPgColumn => templates.id),
+  placeholderKey: text(),
   type: text().notNull(),
   at: timestamp({ withTimezone: true }).notNull(),
-}, (t) => [index('field_events_workflow_idx').on(t.workflowId)]);
+  receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  index('field_events_workflow_idx').on(t.workflowId),
+  index('field_events_recipient_idx').on(t.recipientId),
+  uniqueIndex('field_events_once_key').on(t.sessionId, t.recipientId, sql`coalesce(${t.fieldId}, 0)`, t.type),
+  index('field_events_template_idx').on(t.templateId, t.placeholderKey, t.sessionId, t.recipientId, t.type, t.at, t.receivedAt).where(sql`${t.templateId} is not null`),
+]);

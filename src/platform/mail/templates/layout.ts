@@ -19,7 +19,12 @@ export type MailBlock =
 
 export type MailTemplate = { subject: string; greeting: string; blocks: MailBlock[] };
 
-export type RenderedMail = { subject: string; text: string; html: string };
+/**
+ * `template` is kept when the mail was rendered in the platform's look, so that the outbox can render it again
+ * in the branding of the organization the mail is sent for (platform/mail/branding.ts); a mail rendered with
+ * branding given here has none and is sent as it is.
+ */
+export type RenderedMail = { subject: string; text: string; html: string; template?: MailTemplate };
 
 const PLATFORM_NAME = 'Signature Service';
 const DEFAULT_COLOUR = '#1f4e79';
@@ -29,9 +34,14 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-export function renderMail(template: MailTemplate, branding: MailBranding = {}): RenderedMail {
+export function renderMail(template: MailTemplate, branding?: MailBranding): RenderedMail {
+  const rendered = renderIn(template, branding ?? {});
+  return branding ? rendered : { ...rendered, template };
+}
+
+function renderIn(template: MailTemplate, branding: MailBranding): RenderedMail {
   const blocks = template.blocks.filter((b): b is Exclude<MailBlock, null | false | undefined> => Boolean(b));
-  const signOff = `${branding.senderName?.trim() || PLATFORM_NAME}`;
+  const signOff = oneLine(branding.senderName ?? '') || PLATFORM_NAME;
   const text = [
     `Hello ${template.greeting},`,
     ...blocks.map(blockText),

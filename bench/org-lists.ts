@@ -1,0 +1,71 @@
+// Member and role lists under load: 100 organizations, each with 50 members (the owner and 49 others, 5 of them
+// invited) and 20 roles, inserted in bulk; then autocannon against a running app, one owner's lists: each scenario
+// alone (1 connection) and under load (32 connections, ~10 s). Goal: p99 <= 20 ms at 32 connections on PostgreSQL.
+// Run: npm run bench:org-lists   (DATABASE_URL=postgres://... uses a scratch database on that server)
+// BENCH_SECONDS overrides the duration.
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { findDefaultPackage } from '../src/modules/billing/billing.repo.ts';
+import { createAccount } from '../src/modules/users/accounts.ts';
+import { startBenchServer } from './bench-server.ts';
+
+const ORGANIZATIONS = 100;
+const MEMBERS = 50;
+const ROLES = 20;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const server = await startBenchServer({ name: 'org-lists' });
+const { built } = server;
+const { db } = built.platform;
+const kind = built.platform.database.kind;
+
+try {
+  const started = performance.now();
+  const plan = await db.transaction((tx) => findDefaultPackage(tx));
+  const owners: { userId: number; organizationId: number }[] = [];
+  for (let o = 1; o <= ORGANIZATIONS; o++) {
+    const { user, organizationId } = await db.transaction((tx) => createAccount(tx, { name: 'Bench Owner', email: `owner${o}@bench.example.com`, passwordHash: 'x' }, plan!));
+    owners.push({ userId: user.id, organizationId });
+  }
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`insert into roles (organization_id, name, description, status, signature_settings, permissions)
+      select o.id, 'Role ' || lpad(r::text, 2, '0'), 'Description of role ' || r, case when r % 5 = 0 then 'INACTIVE' else 'ACTIVE' end,
+        '{"allowSignElectronic":true,"allowSignAdvanced":false,"allowSignQualified":false,"allowDocSend":true,"allowDocUseTemplates":true,"quotaElectronic":100,"quotaAdvanced":0,"quotaQualified":0}'::jsonb,
+        '[{"moduleName":"USERS","accessRights":{"canView":true,"canAdd":false,"canEdit":false,"canDelete":false}}]'::jsonb
+      from organizations o, generate_series(1, ${ROLES}) r`);
+    await tx.execute(sql`insert into users (email, name, is_guest, organization_id)
+      select 'member' || o.id || '-' || m || '@bench.example.com', 'Member ' || m, m > ${MEMBERS - 6}, o.id
+      from organizations o, generate_series(1, ${MEMBERS - 1}) m`);
+    await tx.execute(sql`insert into memberships (organization_id, user_id, role_id, status, name, invited_at, joined_at)
+      select u.organization_id, u.id,
+        (select r.id from roles r where r.organization_id = u.organization_id order by r.id offset (u.id % ${ROLES}) limit 1),
+        case when u.is_guest then 'INVITED' else 'ACTIVE' end, u.name, now(), case when u.is_guest then null else now() end
+      from users u where u.email like 'member%@bench.example.com'`);
+  });
+  await db.execute(sql`vacuum analyze`);
+  console.log(`${kind}: ${ORGANIZATIONS} organizations x ${MEMBERS} members x ${ROLES} roles inserted in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  const me = owners[Math.floor(ORGANIZATIONS / 2)];
+  const token = await built.platform.tokens.sign({ sub: String(me.userId), type: 'USER', organizationId: me.organizationId }, 3600);
+  const address = await server.listen();
+  const headers = { authorization: `Bearer ${token}` };
+  const scenarios = [
+    ['members, first page', '/organization/v1/users?page=0&size=20'],
+    ['members, all 50', '/organization/v1/users?page=0&size=50'],
+    ['members, search', '/organization/v1/users?searchValue=member%204&size=20'],
+    ['roles, first page', '/user/v1/roles?page=0&size=20'],
+    ['roles, search + status', '/user/v1/roles?searchValue=role%201&status=ACTIVE&size=20'],
+    ['roles, available', '/user/v1/roles/available'],
+  ] as const;
+  for (const [label, url] of scenarios) {
+    const check = await built.app.inject({ method: 'GET', url, headers });
+    if (check.statusCode !== 200) throw new Error(`${url} answered ${check.statusCode}: ${check.body}`);
+    const body = check.json();
+    const shape = Array.isArray(body) ? `${body.length} items` : `totalElements ${body.totalElements}, ${body.content.length} items`;
+    const alone = await autocannon({ url: `${address}${url}`, connections: 1, duration: Math.max(2, SECONDS / 4), headers });
+    const result = await autocannon({ url: `${address}${url}`, connections: 32, duration: SECONDS, headers });
+    console.log(`${kind} ${label.padEnd(24)} alone p50 ${String(alone.latency.p50).padStart(3)} ms | 32 connections: p50 ${String(result.latency.p50).padStart(4)} ms  `
+      + `p99 ${String(result.latency.p99).padStart(4)} ms  ${result.requests.average.toFixed(0).padStart(4)} req/s  non-2xx ${result.non2xx}  errors ${result.errors}  (${shape})`);
+  }
+} finally {
+  await server.close();
+}

@@ -1,0 +1,142 @@
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.ts';
+import { memberships, organizations, roles, users } from '../../platform/db/schema/index.ts';
+import { likeContains } from '../workflows/workflow-ids.ts';
+
+export type MembershipRow = typeof memberships.$inferSelect;
+export type OrganizationRow = typeof organizations.$inferSelect;
+
+/** A member as the lists show it: the membership, the account's email and name, the role's name. */
+const memberColumns = {
+  membership: memberships,
+  accountName: users.name,
+  email: users.email,
+  isGuest: users.isGuest,
+  roleName: roles.name,
+};
+export type MemberRow = { membership: MembershipRow; accountName: string; email: string; isGuest: boolean; roleName: string | null };
+
+function membersOf(db: DbOrTx) {
+  return db.select(memberColumns).from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(roles, eq(roles.id, memberships.roleId));
+}
+
+function matching(organizationId: number, filter: { searchValue?: string; status?: string }): SQL | undefined {
+  const search = filter.searchValue ? likeContains(filter.searchValue) : undefined;
+  return and(
+    eq(memberships.organizationId, organizationId),
+    filter.status ? eq(memberships.status, filter.status) : undefined,
+    search ? or(ilike(users.email, search), ilike(sql`coalesce(${memberships.name}, ${users.name})`, search)) : undefined,
+  );
+}
+
+/**
+ * One page of the organization's members (the owner first, then in the order they were added) and the total: one
+ * statement, the total as a window count (the count query runs only for a page past the end).
+ */
+export async function findMembers(db: DbOrTx, organizationId: number, filter: { searchValue?: string; status?: string }, page: { limit: number; offset: number }): Promise<{ rows: MemberRow[]; total: number }> {
+  const rows = await db.select({ ...memberColumns, total: sql<number>`count(*) over()`.mapWith(Number) }).from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(roles, eq(roles.id, memberships.roleId))
+    .where(matching(organizationId, filter))
+    .orderBy(desc(memberships.isOwner), asc(memberships.id)).limit(page.limit).offset(page.offset);
+  const total = rows.length > 0 ? rows[0].total : page.offset === 0 ? 0 : await countMembers(db, organizationId, filter);
+  return { rows, total };
+}
+
+export async function countMembers(db: DbOrTx, organizationId: number, filter: { searchValue?: string; status?: string }): Promise<number> {
+  const query = db.select({ n: count() }).from(memberships);
+  const [row] = filter.searchValue
+    ? await query.innerJoin(users, eq(users.id, memberships.userId)).where(matching(organizationId, filter))
+    : await query.where(matching(organizationId, filter));
+  return row.n;
+}
+
+export async function findMember(db: DbOrTx, organizationId: number, userId: number): Promise<MemberRow | null> {
+  const [row] = await membersOf(db).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+  return row ?? null;
+}
+
+export async function findMembership(db: DbOrTx, organizationId: number, userId: number, options: { lock?: boolean } = {}): Promise<MembershipRow | null> {
+  const query = db.select().from(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function findMembershipsOfUsers(db: DbOrTx, organizationId: number, userIds: number[]): Promise<MembershipRow[]> {
+  return db.select().from(memberships).where(and(eq(memberships.organizationId, organizationId), inArray(memberships.userId, userIds)))
+    .orderBy(asc(memberships.id)).for('update');
+}
+
+export async function findOrganization(db: DbOrTx, organizationId: number, options: { lock?: boolean } = {}): Promise<OrganizationRow | null> {
+  const query = db.select().from(organizations).where(eq(organizations.id, organizationId));
+  const [row] = options.lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function insertMembership(db: DbOrTx, values: typeof memberships.$inferInsert): Promise<MembershipRow> {
+  const [row] = await db.insert(memberships).values(values).returning();
+  return row;
+}
+
+export async function updateMembership(db: DbOrTx, membershipId: number, values: Partial<typeof memberships.$inferInsert>): Promise<MembershipRow> {
+  const [row] = await db.update(memberships).set(values).where(eq(memberships.id, membershipId)).returning();
+  return row;
+}
+
+export async function deleteMemberships(db: DbOrTx, membershipIds: number[]): Promise<void> {
+  if (membershipIds.length > 0) await db.delete(memberships).where(inArray(memberships.id, membershipIds));
+}
+
+/** The user's pending invitations with their organization, for the invitee. */
+export async function findInvitationsOfUser(db: DbOrTx, userId: number) {
+  return db.select({ membership: memberships, organizationName: organizations.name, roleName: roles.name, invitedByName: sql<string | null>`(select u.name from users u where u.id = ${memberships.invitedByUserId})` })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .leftJoin(roles, eq(roles.id, memberships.roleId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.status, 'INVITED')))
+    .orderBy(asc(memberships.id));
+}
+
+/** The invitation a mailed sign-up code belongs to, with its organization's name and the invitee's account. */
+export async function findInvitationByCode(db: DbOrTx, codeHash: string, options: { lock?: boolean } = {}) {
+  const query = db.select({ membership: memberships, organizationName: organizations.name, email: users.email, isGuest: users.isGuest })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.inviteCodeHash, codeHash));
+  const [row] = options.lock ? await query.for('update', { of: memberships }) : await query;
+  return row ?? null;
+}
+
+/** Another ACTIVE membership of the user, one it owns first: where a removed member goes on acting. */
+export async function findFallbackMembership(db: DbOrTx, userId: number, excludingOrganizationId: number): Promise<MembershipRow | null> {
+  const [row] = await db.select().from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.status, 'ACTIVE'), sql`${memberships.organizationId} <> ${excludingOrganizationId}`))
+    .orderBy(desc(memberships.isOwner), asc(memberships.id)).limit(1);
+  return row ?? null;
+}
+
+export async function insertOrganization(db: DbOrTx, values: typeof organizations.$inferInsert): Promise<OrganizationRow> {
+  const [row] = await db.insert(organizations).values(values).returning();
+  return row;
+}
+
+export async function setOrganizationOwner(db: DbOrTx, organizationId: number, ownerUserId: number): Promise<void> {
+  await db.update(organizations).set({ ownerUserId }).where(eq(organizations.id, organizationId));
+}
+
+/** An ACTIVE registered member of the organization by email. */
+export async function findActiveMemberByEmail(db: DbOrTx, organizationId: number, email: string) {
+  const [row] = await db.select({ membership: memberships, email: users.email, name: users.name }).from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), eq(users.email, email), eq(memberships.status, 'ACTIVE'), eq(users.isGuest, false)));
+  return row ?? null;
+}
+
+export async function findUserAccount(db: DbOrTx, userId: number) {
+  const [row] = await db.select({ id: users.id, name: users.name, email: users.email, isGuest: users.isGuest, organizationId: users.organizationId, emailVerifiedAt: users.emailVerifiedAt })
+    .from(users).where(eq(users.id, userId));
+  return row ?? null;
+}

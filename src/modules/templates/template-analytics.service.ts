@@ -1,0 +1,67 @@
+import type { UserCaller } from '../../http/authenticate.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { countByStatus, countSessions, dropOffCounts, timeToSign as timeToSignRow } from './template-analytics.repo.ts';
+import type { CompletionResponse, DropOffResponse, TimeToSignResponse } from './template-analytics.schemas.ts';
+import { findSnapshotFields } from './templates.repo.ts';
+import { placeholderKey } from './template-instances.ts';
+import { getVisibleTemplate } from './templates.service.ts';
+
+/** A field whose rate rests on fewer reaching sessions than this is flagged lowSample. */
+export const LOW_SAMPLE_SESSIONS = 20;
+
+const round = (value: number | null, places = 2) => (value === null ? null : Math.round(value * 10 ** places) / 10 ** places);
+
+/** Template analytics (SPEC.md "Template analytics"), each one aggregate query over an index; visibility as templates. */
+export function createTemplateAnalyticsService({ db }: { db: Db }) {
+  return { completion, timeToSign, full, dropOff };
+
+  async function completion(caller: UserCaller, templateId: number): Promise<CompletionResponse> {
+    const template = await getVisibleTemplate(db, caller, templateId);
+    const counts = await countByStatus(db, template.id);
+    const other = counts.total - counts.completed - counts.void - counts.inProgress - counts.draft;
+    return {
+      templateId: template.id, templateName: template.name,
+      completionRate: counts.total === 0 ? 0 : round(counts.completed / counts.total, 4)!,
+      counts: { ...counts, other },
+    };
+  }
+
+  async function timeToSign(caller: UserCaller, templateId: number): Promise<TimeToSignResponse> {
+    const template = await getVisibleTemplate(db, caller, templateId);
+    const row = await timeToSignRow(db, template.id);
+    return {
+      templateId: template.id, templateName: template.name, sampleSize: row.n,
+      avgHours: round(row.avg), medianHours: round(row.median), p90Hours: round(row.p90),
+      distribution: { under1h: row.under1h, under1d: row.under1d, under3d: row.under3d, under7d: row.under7d, over7d: row.over7d },
+    };
+  }
+
+  async function full(caller: UserCaller, templateId: number) {
+    const [completed, time] = await Promise.all([completion(caller, templateId), timeToSign(caller, templateId)]);
+    return { ...completed, timeToSign: time };
+  }
+
+  async function dropOff(caller: UserCaller, templateId: number): Promise<DropOffResponse> {
+    const template = await getVisibleTemplate(db, caller, templateId);
+    const [fields, counts, totalSessions] = await Promise.all([
+      findSnapshotFields(db, template.workflowId), dropOffCounts(db, template.id, template.snapshotAt), countSessions(db, template.id, template.snapshotAt),
+    ]);
+    const byKey = new Map(counts.map((row) => [row.placeholder_key, row]));
+    return {
+      templateId: template.id, templateName: template.name, totalSessions, collectingSince: template.snapshotAt.toISOString(),
+      fields: fields.map((field) => {
+        const key = placeholderKey(field.id);
+        const stats = byKey.get(key);
+        const reached = stats?.reached ?? 0;
+        const completed = stats?.completed ?? 0;
+        return {
+          placeholderKey: key, fieldType: field.fieldType, pageNo: field.pageNo, label: field.label, reached, completed,
+          dropOffRate: reached === 0 ? 0 : round((reached - completed) / reached, 4)!,
+          lowSample: reached < LOW_SAMPLE_SESSIONS, confusionRecoveries: stats?.recoveries ?? 0,
+        };
+      }),
+    };
+  }
+}
+
+export type TemplateAnalyticsService = ReturnType<typeof createTemplateAnalyticsService>;

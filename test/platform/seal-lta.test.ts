@@ -1,0 +1,240 @@
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { PDF, PdfArray, PdfDict, PdfName, PdfRef, PdfStream } from '@libpdf/core';
+import * as pkijs from 'pkijs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCertificate, pemEncode } from '../../src/platform/crypto/certificates.ts';
+import { checkPdfSignature } from '../../src/platform/crypto/verify-signature.ts';
+import { readSignatures } from '../../src/platform/pdf/read-signatures.ts';
+import { appendSignature } from '../../src/platform/signing/append-signature.ts';
+import { vriKey } from '../../src/platform/signing/long-term.ts';
+import { createPlatformSeal, type PlatformSeal } from '../../src/platform/signing/platform-seal.ts';
+import { makePdf } from '../helpers/pdf-fixtures.ts';
+import { startTsaServer, type TsaServer } from '../helpers/tsa-server.ts';
+
+const run = promisify(execFile);
+const PUBLIC_URL = 'https://sign.example.test';
+
+let work: string;
+let tsa: TsaServer;
+let seal: PlatformSeal;
+let plain: PlatformSeal;
+let caPem: string;
+let nssDir: string;
+
+beforeAll(async () => {
+  work = await fs.mkdtemp(path.join(os.tmpdir(), 'seal-lta-'));
+  tsa = await startTsaServer();
+  const dataDir = path.join(work, 'data');
+  seal = createPlatformSeal({ dataDir, tsaUrl: tsa.url, publicUrl: PUBLIC_URL });
+  plain = createPlatformSeal({ dataDir });
+  caPem = pemEncode(await seal.ca.certificateDer(), 'CERTIFICATE');
+  nssDir = path.join(work, 'nss');
+  await fs.mkdir(nssDir);
+  await run('certutil', ['-N', '-d', `sql:${nssDir}`, '--empty-password']);
+  await run('certutil', ['-A', '-d', `sql:${nssDir}`, '-n', 'platform-ca', '-t', 'C,C,C', '-a', '-i', await writeTemp('ca.pem', caPem)]);
+});
+
+afterAll(async () => {
+  await tsa?.close();
+  await fs.rm(work, { recursive: true, force: true });
+});
+
+async function writeTemp(name: string, bytes: Uint8Array | string): Promise<string> {
+  const file = path.join(work, `${crypto.randomUUID()}-${name}`);
+  await fs.writeFile(file, bytes);
+  return file;
+}
+
+async function pdfsig(pdf: Uint8Array): Promise<Record<string, string>[]> {
+  const file = await writeTemp('sealed.pdf', pdf);
+  // pdfsig exits non-zero when one signature is not verified (poppler 22.12 does not verify document time-stamps).
+  const { stdout } = await run('pdfsig', ['-nssdir', `sql:${nssDir}`, file]).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+  return stdout.split(/^Signature #\d+:$/m).slice(1).map((block) => ({
+    ...Object.fromEntries([...block.matchAll(/^ *- ([^:\n]+): (.*)$/gm)].map((m) => [m[1], m[2].trim()])),
+    raw: block,
+  }));
+}
+
+function isPrefix(earlier: Uint8Array, later: Uint8Array): boolean {
+  return later.length > earlier.length && Buffer.from(later.subarray(0, earlier.length)).equals(Buffer.from(earlier));
+}
+
+function digestOf(pdf: Uint8Array, byteRange: number[]) {
+  return (algorithm: string) => crypto.createHash(algorithm)
+    .update(pdf.subarray(byteRange[0], byteRange[0] + byteRange[1]))
+    .update(pdf.subarray(byteRange[2], byteRange[2] + byteRange[3]))
+    .digest();
+}
+
+/** The latest revision's catalog and its /DSS, read through the newest cross-reference section. */
+async function securityStore(pdf: Uint8Array) {
+  const doc = await PDF.load(pdf);
+  const resolve = (ref: PdfRef) => doc.getObject(ref);
+  const dss = doc.getCatalog().getDict('DSS', resolve);
+  const streams = (array: PdfArray | undefined) => (array?.toArray() ?? []).map((item) => {
+    const stream = item instanceof PdfRef ? resolve(item) : item;
+    if (!(stream instanceof PdfStream)) throw new Error('A DSS entry is not a stream');
+    return new Uint8Array(stream.getDecodedData());
+  });
+  const vri = dss?.getDict('VRI', resolve);
+  return {
+    dss,
+    certs: streams(dss?.getArray('Certs', resolve)),
+    crls: streams(dss?.getArray('CRLs', resolve)),
+    vri: vri ? Object.fromEntries([...vri].map(([key, value]) => {
+      const entry = value instanceof PdfRef ? resolve(value) : value;
+      if (!(entry instanceof PdfDict)) throw new Error('A VRI entry is not a dictionary');
+      return [key.value, { certs: streams(entry.getArray('Cert', resolve)), crls: streams(entry.getArray('CRL', resolve)) }];
+    })) : {},
+  };
+}
+
+describe('the platform seal with TSA_URL (PAdES B-LTA)', () => {
+  let original: Uint8Array;
+  let sealed: Uint8Array;
+  beforeAll(async () => {
+    original = await makePdf(2);
+    const before = tsa.requests();
+    sealed = await appendSignature(original, await seal.signer({ reason: 'Workflow completed' }));
+    // One time-stamp over the seal's signature value, one over the document.
+    expect(tsa.requests()).toBe(before + 2);
+  });
+
+  it('keeps the original as a prefix and ends with a document time-stamp after the DSS revision, the seal before both', async () => {
+    expect(isPrefix(original, sealed)).toBe(true);
+    const signatures = await readSignatures(sealed);
+    expect(signatures.map((s) => [s.fieldName, s.subFilter])).toEqual([['PlatformSeal', 'ETSI.CAdES.detached'], ['DocumentTimeStamp', 'ETSI.RFC3161']]);
+    const [sealSignature, docTimestamp] = signatures;
+    // The seal revision (everything up to the end of its ByteRange) is a prefix; the DSS revision comes after it.
+    const sealRevisionEnd = sealSignature.byteRange[2] + sealSignature.byteRange[3];
+    const sealRevision = sealed.subarray(0, sealRevisionEnd);
+    expect((await securityStore(sealRevision)).dss).toBeUndefined();
+    const dssRevisionEnd = docTimestamp.byteRange[0] + docTimestamp.byteRange[1] + (docTimestamp.byteRange[2] - docTimestamp.byteRange[1]) + docTimestamp.byteRange[3];
+    expect(dssRevisionEnd).toBe(sealed.length);
+    // The document time-stamp covers the whole file (all but its own /Contents) and is its own revision.
+    expect(docTimestamp.byteRange[0]).toBe(0);
+    const timestampDict = Buffer.from(sealed).toString('latin1').slice(sealRevisionEnd);
+    expect(timestampDict).toMatch(/\/Type\s*\/DocTimeStamp/);
+    expect(timestampDict).toMatch(/\/DSS/);
+    const stampAt = timestampDict.search(/\/Type\s*\/DocTimeStamp/);
+    expect(timestampDict.search(/\/Type\s*\/DSS/)).toBeLessThan(stampAt);
+  });
+
+  it('is reported valid by pdfsig for the seal (trusted chain), and the document time-stamp verifies against the TSA root', async () => {
+    const reports = await pdfsig(sealed);
+    expect(reports).toHaveLength(2);
+    expect(reports[0]['Signature Field Name']).toBe('PlatformSeal');
+    expect(reports[0]['Signature Validation']).toBe('Signature is Valid.');
+    expect(reports[0]['Certificate Validation']).toBe('Certificate is Trusted.');
+    expect(reports[1]['Signature Field Name']).toBe('DocumentTimeStamp');
+    // poppler 22.12 lists an ETSI.RFC3161 signature but does not verify it ("Signature Type: unknown"):
+    // the token is checked by openssl over the same byte ranges instead, and by the service's own verifier.
+    const [, docTimestamp] = await readSignatures(sealed);
+    const digest = digestOf(sealed, docTimestamp.byteRange)('sha256');
+    const token = await writeTemp('doc-ts.der', docTimestamp.contents);
+    const tsaRoot = await writeTemp('tsa-root.pem', tsa.caCertificatePem);
+    const { stdout } = await run('openssl', ['ts', '-verify', '-in', token, '-token_in', '-digest', digest.toString('hex'), '-CAfile', tsaRoot]);
+    expect(stdout).toContain('Verification: OK');
+    const tampered = Uint8Array.from(sealed);
+    tampered[10] ^= 1;
+    const otherDigest = digestOf(tampered, docTimestamp.byteRange)('sha256');
+    await expect(run('openssl', ['ts', '-verify', '-in', token, '-token_in', '-digest', otherDigest.toString('hex'), '-CAfile', tsaRoot])).rejects.toThrow();
+
+    const anchors = [parseCertificate(await seal.ca.certificateDer())];
+    const checks = await Promise.all((await readSignatures(sealed)).map((s) => checkPdfSignature(digestOf(sealed, s.byteRange), s.contents, anchors, { documentTimestamp: s.subFilter === 'ETSI.RFC3161' })));
+    expect(checks.map((c) => [c.integrity, c.problem])).toEqual([['VALID', null], ['VALID', null]]);
+    expect(checks[0].certificate?.trustedByPlatform).toBe(true);
+    expect(checks[0].timestamp).not.toBeNull();
+  });
+
+  it('holds in the final catalog a DSS with the seal chain, a CRL signed by the platform CA and a VRI entry keyed by the seal', async () => {
+    const identity = await seal.identity();
+    const store = await securityStore(sealed);
+    expect(store.dss).toBeInstanceOf(PdfDict);
+    expect(store.dss?.get('Type')).toEqual(PdfName.of('DSS'));
+    const hex = (items: Uint8Array[]) => items.map((i) => Buffer.from(i).toString('hex'));
+    expect(hex(store.certs)).toEqual(expect.arrayContaining(hex([identity.certificateDer, ...identity.chainDer])));
+    expect(store.crls).toHaveLength(1);
+    const crlFile = await writeTemp('ca.crl', store.crls[0]);
+    const caFile = await writeTemp('ca.pem', caPem);
+    const { stderr, stdout } = await run('openssl', ['crl', '-inform', 'DER', '-in', crlFile, '-CAfile', caFile, '-noout', '-verify', '-issuer', '-nextupdate']);
+    expect(stderr + stdout).toContain('verify OK');
+    expect(stdout).toContain(`issuer=${identity.chainPem.length === 1 ? 'O = Signature Service, CN = Signature Service Root CA' : ''}`);
+    // A CRL signed by another key does not verify: the check above can fail.
+    await expect(run('openssl', ['crl', '-inform', 'DER', '-in', crlFile, '-CAfile', await writeTemp('tsa.pem', tsa.caCertificatePem), '-noout', '-verify'])).rejects.toThrow();
+
+    const [sealSignature] = await readSignatures(sealed);
+    const sealContents = Buffer.from(sealed).subarray(sealSignature.byteRange[1] + 1, sealSignature.byteRange[2] - 1);
+    const key = vriKey(Buffer.from(sealContents.toString('latin1'), 'hex'));
+    expect(key).toMatch(/^[0-9A-F]{40}$/);
+    expect(Object.keys(store.vri)).toEqual([key]);
+    expect(hex(store.vri[key].certs)).toEqual(expect.arrayContaining(hex([identity.certificateDer])));
+    expect(hex(store.vri[key].crls)).toEqual(hex(store.crls));
+  });
+
+  it('issues a seal certificate naming the CRL and the CA certificate under PUBLIC_URL', async () => {
+    const identity = await seal.identity();
+    const { stdout } = await run('openssl', ['x509', '-in', await writeTemp('seal.pem', identity.certificatePem), '-noout', '-text']);
+    expect(stdout).toMatch(/X509v3 CRL Distribution Points:\s+Full Name:\s+URI:https:\/\/sign\.example\.test\/pki\/v1\/ca\.crl/);
+    expect(stdout).toMatch(/CA Issuers - URI:https:\/\/sign\.example\.test\/pki\/v1\/ca\.crt/);
+  });
+
+  it('keeps an earlier signature valid and extends an existing DSS when a sealed file is sealed again', async () => {
+    const again = await appendSignature(sealed, await seal.signer({ reason: 'Certificate of completion' }));
+    expect(isPrefix(sealed, again)).toBe(true);
+    const reports = await pdfsig(again);
+    expect(reports.map((r) => r['Signature Field Name'])).toEqual(['PlatformSeal', 'DocumentTimeStamp', 'PlatformSeal2', 'DocumentTimeStamp2']);
+    expect(reports[0]['Signature Validation']).toBe('Signature is Valid.');
+    expect(reports[2]['Signature Validation']).toBe('Signature is Valid.');
+    const store = await securityStore(again);
+    expect(Object.keys(store.vri)).toHaveLength(2);
+  });
+
+  it('fails, appending nothing usable, when the TSA refuses the document time-stamp', async () => {
+    const refusing = await startTsaServer({ refuse: true });
+    try {
+      const failing = createPlatformSeal({ dataDir: path.join(work, 'data'), tsaUrl: refusing.url });
+      await expect(appendSignature(await makePdf(1), await failing.signer({}))).rejects.toThrow(/refused/);
+    } finally {
+      await refusing.close();
+    }
+  });
+});
+
+describe('the platform seal without TSA_URL', () => {
+  it('stays PAdES B-B: one signature over the whole file, no DSS, no time-stamp', async () => {
+    const original = await makePdf(1);
+    const sealed = await appendSignature(original, await plain.signer({}));
+    const reports = await pdfsig(sealed);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]['Signature Validation']).toBe('Signature is Valid.');
+    expect(reports[0].raw).toContain('Total document signed');
+    expect((await securityStore(sealed)).dss).toBeUndefined();
+  });
+});
+
+describe('the platform CA CRL', () => {
+  it('lists nothing revoked, is current, and names only certificates the platform CA issued', async () => {
+    const der = await seal.ca.crl();
+    const crl = pkijs.CertificateRevocationList.fromBER(der);
+    expect(crl.revokedCertificates ?? []).toEqual([]);
+    expect(crl.thisUpdate.value.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(crl.nextUpdate!.value.getTime()).toBeGreaterThan(Date.now() + 6 * 86_400_000);
+    expect(await seal.ca.crl()).toBe(der);
+    const identity = await seal.identity();
+    expect(await seal.ca.revocationData([identity.certificateDer, ...identity.chainDer])).toEqual([der]);
+    // The TSA's certificate comes from another CA: no CRL of ours vouches for it.
+    const [tokenSignature] = await readSignatures(await appendSignature(await makePdf(1), await seal.signer({})));
+    const signedData = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(tokenSignature.contents).content });
+    const tokenDer = new Uint8Array(signedData.signerInfos[0].unsignedAttrs!.attributes[0].values[0].toBER(false));
+    const tsaCertificates = (new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(tokenDer).content }).certificates ?? [])
+      .map((c) => new Uint8Array((c as pkijs.Certificate).toSchema().toBER(false)));
+    expect(tsaCertificates.length).toBeGreaterThan(0);
+    expect(await seal.ca.revocationData(tsaCertificates)).toEqual([]);
+  });
+});

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createUser, guestToken } from '../helpers/factories.ts';
+import { wantsMail } from '../../src/modules/users/users.service.ts';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+const ALL_ON = { workflowCompleted: true, workflowDeclined: true, workflowDelegated: true, workflowVoided: true, commentAdded: true, documentOpened: true };
+
+describe('notification preferences', () => {
+  it('are all on by default; a PUT changes the members it names and keeps the others', async () => {
+    const user = await createUser(t);
+    expect((await t.request('GET', '/user/v1/settings/notifications', { token: user.token })).body).toEqual(ALL_ON);
+    const first = await t.request('PUT', '/user/v1/settings/notifications', { token: user.token, body: { commentAdded: false, documentOpened: false } });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ ...ALL_ON, commentAdded: false, documentOpened: false });
+    const second = await t.request('PUT', '/user/v1/settings/notifications', { token: user.token, body: { documentOpened: true, unknownMail: false } });
+    expect(second.body).toEqual({ ...ALL_ON, commentAdded: false });
+    expect((await t.request('GET', '/user/v1/settings/notifications', { token: user.token })).body).toEqual(second.body);
+    // Another user is untouched.
+    expect((await t.request('GET', '/user/v1/settings/notifications', { token: (await createUser(t)).token })).body).toEqual(ALL_ON);
+    // What mail senders ask: optional kinds follow the preference, the others are always wanted.
+    expect(await wantsMail(t.platform.db, user.userId, 'COMMENT_ADDED')).toBe(false);
+    expect(await wantsMail(t.platform.db, user.userId, 'COMPLETED')).toBe(true);
+    expect(await wantsMail(t.platform.db, user.userId, 'COMMENCE')).toBe(true);
+  });
+
+  it('refuses a value that is not a boolean, and callers that are not users', async () => {
+    const user = await createUser(t);
+    expect((await t.request('PUT', '/user/v1/settings/notifications', { token: user.token, body: { commentAdded: 'no' } })).status).toBe(400);
+    expect((await t.request('PUT', '/user/v1/settings/notifications', { token: user.token, body: [] })).status).toBe(400);
+    const guest = await guestToken(t, { id: 1, userId: user.userId, workflowId: 1 });
+    for (const method of ['GET', 'PUT']) {
+      expect((await t.request(method, '/user/v1/settings/notifications')).status).toBe(401);
+      expect((await t.request(method, '/user/v1/settings/notifications', { token: guest, body: {} })).status).toBe(403);
+    }
+  });
+});
+
+describe('locale', () => {
+  it('is en by default and takes any BCP 47 tag, stored canonical and shown in the profile', async () => {
+    const user = await createUser(t);
+    expect((await t.request('GET', '/user/v1/settings/locale', { token: user.token })).body).toEqual({ locale: 'en' });
+    const res = await t.request('PUT', '/user/v1/settings/locale', { token: user.token, body: { locale: 'de-ch' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ locale: 'de-CH' });
+    expect((await t.request('GET', '/user/v1/settings/locale', { token: user.token })).body).toEqual({ locale: 'de-CH' });
+    expect((await t.request('GET', '/user/v1/settings/profile', { token: user.token })).body.locale).toBe('de-CH');
+  });
+
+  it('refuses what is not a language tag', async () => {
+    const user = await createUser(t);
+    for (const locale of ['', 'e', 'english please', 'de_CH', 'x'.repeat(40), 'en-abcdefghi']) {
+      const res = await t.request('PUT', '/user/v1/settings/locale', { token: user.token, body: { locale } });
+      expect(res.status, locale).toBe(400);
+    }
+    expect((await t.request('PUT', '/user/v1/settings/locale', { token: user.token, body: {} })).status).toBe(400);
+    expect((await t.request('GET', '/user/v1/settings/locale', { token: user.token })).body).toEqual({ locale: 'en' });
+    const guest = await guestToken(t, { id: 1, userId: user.userId, workflowId: 1 });
+    expect((await t.request('PUT', '/user/v1/settings/locale', { token: guest, body: { locale: 'fr' } })).status).toBe(403);
+    expect((await t.request('GET', '/user/v1/settings/locale')).status).toBe(401);
+  });
+});
