@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createUser, type TestUser } from '../helpers/factories.ts';
+import { test } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { type TestUser } from '../helpers/factories.ts';
 import { signIn, signUp } from '../helpers/auth.ts';
 import { draftForSending, guestFromMail, commence } from '../helpers/signing.ts';
 import { pngDataUrl } from '../helpers/ceremony.ts';
@@ -11,29 +12,22 @@ import { fields, users } from '../../src/platform/db/schema/index.ts';
  * Issue 7 item 1: signing up with a guest recipient's email must not open that recipient's envelopes through
  * the new account until the address is verified by the link mailed at sign-up (RUNTIME.md "Accounts").
  */
-let t: TestApp;
-let owner: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olive Owner' });
-});
-afterAll(async () => { await t?.close(); });
 
-function verificationCode(text: string): string {
+function verificationCode(t: TestApp, text: string): string {
   const escaped = t.config.publicUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const match = new RegExp(`${escaped}/verify-email/([A-Za-z0-9_-]+)`).exec(text);
   if (!match) throw new Error(`no verification link in: ${text}`);
   return match[1];
 }
 
-async function verificationCodeFor(email: string): Promise<string> {
+async function verificationCodeFor(t: TestApp, email: string): Promise<string> {
   const mails = await t.mails({ to: email, kind: 'EMAIL_VERIFICATION' });
   expect(mails.length, `verification mails to ${email}`).toBeGreaterThan(0);
-  return verificationCode(mails.at(-1)!.textBody);
+  return verificationCode(t, mails.at(-1)!.textBody);
 }
 
 /** Everything a recipient's account could do with the workflow, as status codes. */
-async function reach(token: string, workflowId: number, documentId: number) {
+async function reach(t: TestApp, token: string, workflowId: number, documentId: number) {
   const list = await t.request('GET', '/document/v1?page=0&size=50', { token });
   const counts = await t.request('GET', '/document/v1/count/documents-status', { token });
   return {
@@ -48,7 +42,7 @@ async function reach(token: string, workflowId: number, documentId: number) {
 }
 
 describe('sign-up over a guest recipient\'s email', () => {
-  it('refuses the takeover before verification and allows it after', async () => {
+  test('refuses the takeover before verification and allows it after', async ({ app: t, owner }) => {
     const { workflow, document, rows } = await draftForSending(t, owner, { recipients: [{ name: 'Vera Victim' }] });
     const victimEmail = rows[0].email;
     expect((await commence(t, owner, workflow.id)).status).toBe(200);
@@ -58,7 +52,7 @@ describe('sign-up over a guest recipient\'s email', () => {
     expect(attacker.userId).toBe(rows[0].userId);
     const session = await signIn(t, victimEmail, 'attacker password');
 
-    const before = await reach(session.accessToken, workflow.id, document.id);
+    const before = await reach(t, session.accessToken, workflow.id, document.id);
     expect(before).toMatchObject({ listed: false, detail: 404, document: 404, recipients: 404, history: 404, download: 404 });
     expect(before.counts).toMatchObject({ sentDocCount: 0, pendingDocCount: 0 });
     // Nor can the account sign: the ceremony answers as for a workflow it cannot see.
@@ -72,7 +66,7 @@ describe('sign-up over a guest recipient\'s email', () => {
     expect((await t.request('GET', `/workflow/v1/${workflow.id}/recipients`, { token: guest.token })).status).toBe(200);
 
     // Opening the mailed link (the mailbox owner) verifies the address.
-    const code = await verificationCodeFor(victimEmail);
+    const code = await verificationCodeFor(t, victimEmail);
     const page = await t.request('GET', `/verify-email/${code}`, { headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
@@ -80,54 +74,54 @@ describe('sign-up over a guest recipient\'s email', () => {
     const [row] = await t.platform.db.select().from(users).where(eq(users.id, attacker.userId));
     expect(row.emailVerifiedAt).not.toBeNull();
 
-    const after = await reach(session.accessToken, workflow.id, document.id);
+    const after = await reach(t, session.accessToken, workflow.id, document.id);
     expect(after).toMatchObject({ listed: true, detail: 200, document: 200, recipients: 200, history: 200, download: 200 });
     expect(after.counts).toMatchObject({ sentDocCount: 1, pendingDocCount: 1 });
     const signed = await sign();
     expect(signed.status, JSON.stringify(signed.body)).toBe(200);
   });
 
-  it('an unverified account does not see workflows addressed to it after sign-up either', async () => {
+  test('an unverified account does not see workflows addressed to it after sign-up either', async ({ app: t, owner }) => {
     const account = await signUp(t, { name: 'Fresh Account' });
     const session = await signIn(t, account.email, account.password);
     const { workflow, document } = await draftForSending(t, owner, { recipients: [{ name: 'Fresh Account', email: account.email }] });
     expect((await commence(t, owner, workflow.id)).status).toBe(200);
-    const before = await reach(session.accessToken, workflow.id, document.id);
+    const before = await reach(t, session.accessToken, workflow.id, document.id);
     expect(before).toMatchObject({ listed: false, detail: 404, history: 404, download: 404 });
 
-    const res = await t.request('POST', '/auth/v1/verify-email', { body: { code: await verificationCodeFor(account.email) } });
+    const res = await t.request('POST', '/auth/v1/verify-email', { body: { code: await verificationCodeFor(t, account.email) } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ verified: true });
-    expect(await reach(session.accessToken, workflow.id, document.id)).toMatchObject({ listed: true, detail: 200, history: 200 });
+    expect(await reach(t, session.accessToken, workflow.id, document.id)).toMatchObject({ listed: true, detail: 200, history: 200 });
   });
 
-  it('the new account works at once for its own workflows', async () => {
+  test('the new account works at once for its own workflows', async ({ app: t }) => {
     const account = await signUp(t, { name: 'Own Work' });
     const session = await signIn(t, account.email, account.password);
     const asOwner: TestUser = { ...account, token: session.accessToken };
     const { workflow, document } = await draftForSending(t, asOwner, { recipients: [{ name: 'Someone Else' }] });
-    const own = await reach(session.accessToken, workflow.id, document.id);
+    const own = await reach(t, session.accessToken, workflow.id, document.id);
     expect(own).toMatchObject({ listed: true, detail: 200, document: 200, recipients: 200, history: 200 });
     expect((await commence(t, asOwner, workflow.id)).status).toBe(200);
   });
 });
 
 describe('verification links', () => {
-  it('the sign-up mail carries $PUBLIC_URL/verify-email/<code> in its text part, through the platform mail', async () => {
+  test('the sign-up mail carries $PUBLIC_URL/verify-email/<code> in its text part, through the platform mail', async ({ app: t }) => {
     const account = await signUp(t, { name: 'Mail Reader' });
     const mails = await t.mails({ to: account.email, kind: 'EMAIL_VERIFICATION' });
     expect(mails).toHaveLength(1);
     expect(mails[0].organizationId).toBeNull();
-    expect(verificationCode(mails[0].textBody)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(verificationCode(t, mails[0].textBody)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // Only the digest is stored.
     const [row] = await t.platform.db.select().from(users).where(eq(users.id, account.userId));
     expect(row.emailVerifiedAt).toBeNull();
-    expect(row.emailVerificationHash).not.toContain(verificationCode(mails[0].textBody));
+    expect(row.emailVerificationHash).not.toContain(verificationCode(t, mails[0].textBody));
   });
 
-  it('JSON clients get {verified: true}; opening the link again answers the same', async () => {
+  test('JSON clients get {verified: true}; opening the link again answers the same', async ({ app: t }) => {
     const account = await signUp(t, { name: 'Json Client' });
-    const code = await verificationCodeFor(account.email);
+    const code = await verificationCodeFor(t, account.email);
     for (let i = 0; i < 2; i++) {
       const res = await t.request('GET', `/verify-email/${code}`, { headers: { accept: 'application/json' } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -135,9 +129,9 @@ describe('verification links', () => {
     }
   });
 
-  it('garbage, unknown and expired codes answer 400 LINK_EXPIRED (HTML page for browsers) and verify nothing', async () => {
+  test('garbage, unknown and expired codes answer 400 LINK_EXPIRED (HTML page for browsers) and verify nothing', async ({ app: t }) => {
     const account = await signUp(t, { name: 'Slow Clicker' });
-    const code = await verificationCodeFor(account.email);
+    const code = await verificationCodeFor(t, account.email);
     await t.platform.db.update(users).set({ emailVerificationExpiresAt: new Date(Date.now() - 1000) }).where(eq(users.id, account.userId));
     for (const bad of [code, 'garbage', 'A'.repeat(43), `${code.slice(0, -1)}${code.endsWith('A') ? 'B' : 'A'}`]) {
       const json = await t.request('POST', '/auth/v1/verify-email', { body: { code: bad } });
@@ -154,15 +148,15 @@ describe('verification links', () => {
     expect(row.emailVerifiedAt).toBeNull();
   });
 
-  it('resend mails a new link that replaces the old one, at most 5 a day, and nothing once verified', async () => {
+  test('resend mails a new link that replaces the old one, at most 5 a day, and nothing once verified', async ({ app: t }) => {
     const account = await signUp(t, { name: 'Lost Mail' });
     const { accessToken } = await signIn(t, account.email, account.password);
     const resend = () => t.request('POST', '/auth/v1/verify-email/resend', { token: accessToken });
-    const oldCode = await verificationCodeFor(account.email);
+    const oldCode = await verificationCodeFor(t, account.email);
     const res = await resend();
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ verified: false, mailed: true });
-    const newCode = await verificationCodeFor(account.email);
+    const newCode = await verificationCodeFor(t, account.email);
     expect(newCode).not.toBe(oldCode);
     expect((await t.request('POST', '/auth/v1/verify-email', { body: { code: oldCode } })).body.message).toBe('LINK_EXPIRED');
 
@@ -173,14 +167,14 @@ describe('verification links', () => {
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
     expect(await t.mails({ to: account.email, kind: 'EMAIL_VERIFICATION' })).toHaveLength(6);
 
-    expect((await t.request('POST', '/auth/v1/verify-email', { body: { code: await verificationCodeFor(account.email) } })).status).toBe(200);
+    expect((await t.request('POST', '/auth/v1/verify-email', { body: { code: await verificationCodeFor(t, account.email) } })).status).toBe(200);
     expect((await resend()).body).toEqual({ verified: true, mailed: false });
   });
 
-  it('one account\'s code does not verify another account', async () => {
+  test('one account\'s code does not verify another account', async ({ app: t }) => {
     const first = await signUp(t, { name: 'First Person' });
     const second = await signUp(t, { name: 'Second Person' });
-    expect((await t.request('POST', '/auth/v1/verify-email', { body: { code: await verificationCodeFor(first.email) } })).status).toBe(200);
+    expect((await t.request('POST', '/auth/v1/verify-email', { body: { code: await verificationCodeFor(t, first.email) } })).status).toBe(200);
     const rows = await t.platform.db.select().from(users).where(eq(users.id, second.userId));
     expect(rows[0].emailVerifiedAt).toBeNull();
   });

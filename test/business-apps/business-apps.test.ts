@@ -1,28 +1,23 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createDraftWorkflow, createUser, guestToken, insertRecipient, type TestUser } from '../helpers/factories.ts';
+import { fileUser, test as base } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { createDraftWorkflow, guestToken, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { uploadFile } from '../helpers/documents.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { businessApps } from '../../src/platform/db/schema/index.ts';
 import { appBody, clientSignin, expectError, memberOf, registerApp } from './helpers.ts';
 
-let t: TestApp;
-let owner: TestUser;
-let outsider: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olga Owner' });
-  outsider = await createUser(t, { name: 'Otto Outsider' });
+const test = base.extend<{ outsider: TestUser }>({
+  outsider: fileUser({ name: 'Otto Outsider' }),
 });
-afterAll(async () => { await t?.close(); });
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
-const storedApp = async (id: number) => (await t.platform.db.select().from(businessApps).where(eq(businessApps.id, id)))[0];
+const storedApp = async (t: TestApp, id: number) => (await t.platform.db.select().from(businessApps).where(eq(businessApps.id, id)))[0];
 
 describe('POST /organization/v1/apps', () => {
-  it('registers the app and answers RUNTIME.md\'s shape with both secrets, stored hashed and encrypted', async () => {
+  test('registers the app and answers RUNTIME.md\'s shape with both secrets, stored hashed and encrypted', async ({ app: t, owner }) => {
     const body = appBody({ callbackUrl: 'https://partner.example.com/hooks#ignored' });
     const res = await t.request('POST', '/organization/v1/apps', { token: owner.token, body });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -30,7 +25,7 @@ describe('POST /organization/v1/apps', () => {
       id: expect.any(Number), clientId: body.clientId, appName: body.appName, callbackUrl: 'https://partner.example.com/hooks', status: true,
       clientSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
     });
-    const row = await storedApp(res.body.id);
+    const row = await storedApp(t, res.body.id);
     expect(row.organizationId).toBe(owner.organizationId);
     expect(row.secretHash).toBe(sha256(res.body.clientSecret));
     expect(row.webhookSecret).not.toContain(res.body.webhookSecret.slice(6));
@@ -50,7 +45,7 @@ describe('POST /organization/v1/apps', () => {
     expect(await t.platform.tokens.verify(session.body.accessToken)).toMatchObject({ type: 'CLIENT', appId: res.body.id, organizationId: owner.organizationId });
   });
 
-  it('stores a disabled app when status is false, and defaults to enabled', async () => {
+  test('stores a disabled app when status is false, and defaults to enabled', async ({ app: t, owner }) => {
     const disabled = await registerApp(t, owner.token, { status: false });
     expect(disabled.status).toBe(false);
     expectError(await clientSignin(t, disabled, owner.email), 401, 'INVALID_CLIENT');
@@ -60,7 +55,7 @@ describe('POST /organization/v1/apps', () => {
     expect(res.body.status).toBe(true);
   });
 
-  it('answers 409 for a client id used anywhere and for an app name the organization uses (ignoring case)', async () => {
+  test('answers 409 for a client id used anywhere and for an app name the organization uses (ignoring case)', async ({ app: t, owner, outsider }) => {
     const first = await registerApp(t, owner.token);
     expectError(await t.request('POST', '/organization/v1/apps', { token: owner.token, body: appBody({ clientId: first.clientId }) }), 409, 'BUSINESS_APP_CLIENT_ID_TAKEN');
     expectError(await t.request('POST', '/organization/v1/apps', { token: outsider.token, body: appBody({ clientId: first.clientId }) }), 409, 'BUSINESS_APP_CLIENT_ID_TAKEN');
@@ -71,7 +66,7 @@ describe('POST /organization/v1/apps', () => {
     expect((await t.request('POST', '/organization/v1/apps', { token: outsider.token, body: appBody({ appName: first.appName }) })).status).toBe(200);
   });
 
-  it('answers 409 to one of two concurrent registrations with the same client id', async () => {
+  test('answers 409 to one of two concurrent registrations with the same client id', async ({ app: t, owner }) => {
     const body = appBody();
     const answers = await Promise.all([
       t.request('POST', '/organization/v1/apps', { token: owner.token, body }),
@@ -81,7 +76,7 @@ describe('POST /organization/v1/apps', () => {
     expect(answers.find((a) => a.status === 409)!.body.message).toBe('BUSINESS_APP_CLIENT_ID_TAKEN');
   });
 
-  it('refuses callback URLs that are not https, carry credentials, or lead to private, loopback or metadata addresses (400 18101)', async () => {
+  test('refuses callback URLs that are not https, carry credentials, or lead to private, loopback or metadata addresses (400 18101)', async ({ app: t, owner }) => {
     for (const callbackUrl of [
       'http://partner.example.com/hooks', 'ftp://partner.example.com/hooks', 'not a url', '/relative/path',
       'https://user:secret@partner.example.com/hooks', 'https://127.0.0.1/hooks', 'https://10.1.2.3/hooks', 'https://192.168.1.20:8443/x',
@@ -94,7 +89,7 @@ describe('POST /organization/v1/apps', () => {
     }
   });
 
-  it('answers 400 for malformed bodies and values past each limit', async () => {
+  test('answers 400 for malformed bodies and values past each limit', async ({ app: t, owner }) => {
     const bad: Record<string, unknown>[] = [
       {}, appBody({ clientId: undefined }), appBody({ appName: undefined }), appBody({ callbackUrl: undefined }),
       appBody({ clientId: 'ab' }), appBody({ clientId: 'x'.repeat(101) }), appBody({ clientId: 'has space' }), appBody({ clientId: '-leading' }),
@@ -114,7 +109,7 @@ describe('POST /organization/v1/apps', () => {
 });
 
 describe('who may manage business apps', () => {
-  it('refuses no token (401), a guest (403), members without the right (403), and a CLIENT token even of the owner (403)', async () => {
+  test('refuses no token (401), a guest (403), members without the right (403), and a CLIENT token even of the owner (403)', async ({ app: t, owner }) => {
     const app = await registerApp(t, owner.token);
     const viewer = await memberOf(t, owner, [{ moduleName: 'BUSINESS_APPS', accessRights: { canView: true, canEdit: false } }]);
     const editor = await memberOf(t, owner, [{ moduleName: 'BUSINESS_APPS', accessRights: { canView: true } }]);
@@ -148,7 +143,7 @@ describe('who may manage business apps', () => {
     expect(toggled.body.status).toBe(false);
   });
 
-  it('answers 404 to another organization\'s owner and never lists another organization\'s apps', async () => {
+  test('answers 404 to another organization\'s owner and never lists another organization\'s apps', async ({ app: t, owner, outsider }) => {
     const app = await registerApp(t, owner.token);
     expectError(await t.request('GET', `/organization/v1/apps/${app.id}`, { token: outsider.token }), 404, 'NOT_FOUND');
     expectError(await t.request('PUT', `/organization/v1/apps/${app.id}/status`, { token: outsider.token, body: { status: false } }), 404, 'NOT_FOUND');
@@ -156,10 +151,10 @@ describe('who may manage business apps', () => {
     expectError(await t.request('GET', '/organization/v1/apps/999999', { token: owner.token }), 404, 'NOT_FOUND');
     const theirs = await t.request('GET', '/organization/v1/apps', { token: outsider.token });
     expect(theirs.body.map((a: { id: number }) => a.id)).not.toContain(app.id);
-    expect((await storedApp(app.id)).status).toBe(true);
+    expect((await storedApp(t, app.id)).status).toBe(true);
   });
 
-  it('answers 400 for malformed status and rotation bodies and ids', async () => {
+  test('answers 400 for malformed status and rotation bodies and ids', async ({ app: t, owner }) => {
     const app = await registerApp(t, owner.token);
     for (const body of [{}, { status: 'false' }, { status: null }]) {
       expect((await t.request('PUT', `/organization/v1/apps/${app.id}/status`, { token: owner.token, body })).status).toBe(400);
@@ -173,7 +168,7 @@ describe('who may manage business apps', () => {
 });
 
 describe('disabling and rotating', () => {
-  it('a disabled app\'s access and refresh tokens stop working, and re-enabling does not revive them', async () => {
+  test('a disabled app\'s access and refresh tokens stop working, and re-enabling does not revive them', async ({ app: t, owner }) => {
     const app = await registerApp(t, owner.token);
     const session = (await clientSignin(t, app, owner.email)).body;
     expect((await t.request('GET', '/user/v1/settings/profile', { token: session.accessToken })).status).toBe(200);
@@ -190,7 +185,7 @@ describe('disabling and rotating', () => {
     expect((await clientSignin(t, app, owner.email)).status).toBe(200);
   });
 
-  it('rotating the client secret refuses the old one and revokes the app\'s refresh tokens; the user\'s own session survives', async () => {
+  test('rotating the client secret refuses the old one and revokes the app\'s refresh tokens; the user\'s own session survives', async ({ app: t, owner }) => {
     const app = await registerApp(t, owner.token);
     const session = (await clientSignin(t, app, owner.email)).body;
     const own = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'PASSWORD', username: owner.email, password: owner.password } });
@@ -202,27 +197,27 @@ describe('disabling and rotating', () => {
     expect((await clientSignin(t, { clientId: app.clientId, clientSecret: rotated.body.clientSecret }, owner.email)).status).toBe(200);
     expectError(await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'REFRESH_TOKEN', refreshToken: session.refreshToken } }), 401, 'INVALID_REFRESH_TOKEN');
     expect((await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'REFRESH_TOKEN', refreshToken: own.body.refreshToken } })).status).toBe(200);
-    expect(t.platform.secrets.decrypt((await storedApp(app.id)).webhookSecret!)).toBe(app.webhookSecret);
+    expect(t.platform.secrets.decrypt((await storedApp(t, app.id)).webhookSecret!)).toBe(app.webhookSecret);
   });
 
-  it('rotating the webhook secret, or both, answers the new ones and stores them', async () => {
+  test('rotating the webhook secret, or both, answers the new ones and stores them', async ({ app: t, owner }) => {
     const app = await registerApp(t, owner.token);
     const webhook = await t.request('POST', `/organization/v1/apps/${app.id}/secrets`, { token: owner.token, body: { secret: 'WEBHOOK' } });
     expect(Object.keys(webhook.body).sort()).toEqual(['appName', 'callbackUrl', 'clientId', 'id', 'status', 'webhookSecret']);
     expect(webhook.body.webhookSecret).not.toBe(app.webhookSecret);
-    expect(t.platform.secrets.decrypt((await storedApp(app.id)).webhookSecret!)).toBe(webhook.body.webhookSecret);
+    expect(t.platform.secrets.decrypt((await storedApp(t, app.id)).webhookSecret!)).toBe(webhook.body.webhookSecret);
     expect((await clientSignin(t, app, owner.email)).status).toBe(200);
 
     const both = await t.request('POST', `/organization/v1/apps/${app.id}/secrets`, { token: owner.token, body: { secret: 'BOTH' } });
     expect(both.body).toMatchObject({ clientSecret: expect.any(String), webhookSecret: expect.stringMatching(/^whsec_/) });
-    const row = await storedApp(app.id);
+    const row = await storedApp(t, app.id);
     expect(row.secretHash).toBe(sha256(both.body.clientSecret));
     expect(t.platform.secrets.decrypt(row.webhookSecret!)).toBe(both.body.webhookSecret);
   });
 });
 
 describe('a CLIENT token', () => {
-  it('creates workflows as its user and reads them; another organization\'s workflow is 404', async () => {
+  test('creates workflows as its user and reads them; another organization\'s workflow is 404', async ({ app: t, owner, outsider }) => {
     const app = await registerApp(t, owner.token);
     const client = (await clientSignin(t, app, owner.email)).body.accessToken as string;
     const upload = await uploadFile(t, client, 'contract.pdf', await makePdf(1));

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createDraftWorkflow, createUser, guestToken, insertField, insertRecipient, type TestUser } from '../helpers/factories.ts';
+import { fileUser, test as base } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { createDraftWorkflow, guestToken, insertField, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { PDF } from '@libpdf/core';
 import { updateWorkflow } from '../helpers/document-list.ts';
@@ -9,23 +10,16 @@ import { isPng, makeDocx, makeEncryptedPdf, makeSignedFieldPdf, replaceFile, sen
 import { UPLOAD_LIMIT_BYTES } from '../../src/app.ts';
 import { documents, fields } from '../../src/platform/db/schema/index.ts';
 
-let t: TestApp;
-let owner: TestUser;
-let signer: TestUser;
-let stranger: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-  signer = await createUser(t, { name: 'Sam Signer' });
-  stranger = await createUser(t, { name: 'Stan Stranger' });
+const test = base.extend<{ signer: TestUser; stranger: TestUser }>({
+  signer: fileUser({ name: 'Sam Signer' }),
+  stranger: fileUser({ name: 'Stan Stranger' }),
 });
-afterAll(async () => { await t?.close(); });
 
-const documentRow = async (id: number) => (await t.platform.db.select().from(documents).where(eq(documents.id, id)))[0];
-const fieldIds = async (documentId: number) => (await t.platform.db.select().from(fields).where(eq(fields.documentId, documentId))).map((f) => f.id);
+const documentRow = async (t: TestApp, id: number) => (await t.platform.db.select().from(documents).where(eq(documents.id, id)))[0];
+const fieldIds = async (t: TestApp, documentId: number) => (await t.platform.db.select().from(fields).where(eq(fields.documentId, documentId))).map((f) => f.id);
 
 /** A draft uploaded through the API (1 Letter page), with a recipient to hang fields on. */
-async function uploadedDraft(pages = 1) {
+async function uploadedDraft(t: TestApp, owner: TestUser, signer: TestUser, pages = 1) {
   const res = await uploadFile(t, owner.token, 'Original.pdf', await makePdf(pages));
   expect(res.status).toBe(201);
   const row = await insertRecipient(t, res.body.workflowId, { userId: signer.userId, name: 'Sam Signer', email: signer.email });
@@ -33,10 +27,10 @@ async function uploadedDraft(pages = 1) {
 }
 
 describe('PUT /document/v1/{docId} multipart: replace the PDF', () => {
-  it('swaps the file, page count, page sizes, size and thumbnail; keeps name, position and fields; answers the document', async () => {
-    const draft = await uploadedDraft(1);
+  test('swaps the file, page count, page sizes, size and thumbnail; keeps name, position and fields; answers the document', async ({ app: t, owner, signer }) => {
+    const draft = await uploadedDraft(t, owner, signer, 1);
     const field = await insertField(t, { workflowId: draft.workflowId, documentId: draft.documentId, recipientId: draft.recipient.id, fieldType: 'SIGNATURE', pageNo: 1 });
-    const oldRow = await documentRow(draft.documentId);
+    const oldRow = await documentRow(t, draft.documentId);
     const bytes = await makePdf(3, { size: 'a4' });
 
     const res = await replaceFile(t, owner.token, draft.documentId, 'Revised.pdf', bytes);
@@ -48,23 +42,23 @@ describe('PUT /document/v1/{docId} multipart: replace the PDF', () => {
     expect(isPng(res.body.thumbnailBase64)).toBe(true);
     expect(res.body.thumbnailBase64).not.toBe(draft.thumbnail);
 
-    const row = await documentRow(draft.documentId);
+    const row = await documentRow(t, draft.documentId);
     expect(row.blobKey).not.toBe(oldRow.blobKey);
     expect(row.pageSizes).toEqual(Array.from({ length: 3 }, () => ({ width: 595.28, height: 841.89, rotation: 0 })));
     expect(Buffer.from(await t.platform.blobs.get(row.blobKey)).equals(Buffer.from(bytes))).toBe(true);
-    expect(await fieldIds(draft.documentId)).toEqual([field.id]);
+    expect(await fieldIds(t, draft.documentId)).toEqual([field.id]);
 
     const detail = await t.request('GET', `/document/v1/${draft.documentId}`, { token: owner.token });
     expect(detail.body).toMatchObject({ pages: 3, size: bytes.length });
   });
 
-  it('refuses a file that would leave a field off its page, naming the fields; nothing changes', async () => {
-    const draft = await uploadedDraft(3);
+  test('refuses a file that would leave a field off its page, naming the fields; nothing changes', async ({ app: t, owner, signer }) => {
+    const draft = await uploadedDraft(t, owner, signer, 3);
     const onPage3 = await insertField(t, { workflowId: draft.workflowId, documentId: draft.documentId, recipientId: draft.recipient.id, fieldType: 'TEXT', pageNo: 3 });
     const nearRightEdge = await insertField(t, { workflowId: draft.workflowId, documentId: draft.documentId, recipientId: draft.recipient.id, fieldType: 'TEXT', pageNo: 1, box: { x: 500, y: 72, width: 100, height: 20 } });
     const fits = await insertField(t, { workflowId: draft.workflowId, documentId: draft.documentId, recipientId: draft.recipient.id, fieldType: 'TEXT', pageNo: 2 });
     const before = await storedState(t);
-    const rowBefore = await documentRow(draft.documentId);
+    const rowBefore = await documentRow(t, draft.documentId);
 
     // Two pages: page 3 is gone. Three pages 400 points wide: the field at x 500-600 no longer fits.
     const narrow = PDF.create();
@@ -78,17 +72,17 @@ describe('PUT /document/v1/{docId} multipart: replace the PDF', () => {
       for (const id of expected) expect(res.body.errorDescription).toContain(String(id));
     }
     expect(await storedState(t)).toEqual(before);
-    expect(await documentRow(draft.documentId)).toEqual(rowBefore);
-    expect((await fieldIds(draft.documentId)).sort()).toEqual([onPage3.id, nearRightEdge.id, fits.id].sort());
+    expect(await documentRow(t, draft.documentId)).toEqual(rowBefore);
+    expect((await fieldIds(t, draft.documentId)).sort()).toEqual([onPage3.id, nearRightEdge.id, fits.id].sort());
 
     // A 3-page Letter replacement keeps every field in place.
     expect((await replaceFile(t, owner.token, draft.documentId, 'Same shape.pdf', await makePdf(3))).status).toBe(200);
   });
 
-  it('accepts PDF only, and applies the upload checks; nothing changes on refusal', async () => {
-    const draft = await uploadedDraft(1);
+  test('accepts PDF only, and applies the upload checks; nothing changes on refusal', async ({ app: t, owner, signer }) => {
+    const draft = await uploadedDraft(t, owner, signer, 1);
     const pdf = await makePdf(2);
-    const rowBefore = await documentRow(draft.documentId);
+    const rowBefore = await documentRow(t, draft.documentId);
     const before = await storedState(t);
     const cases: Array<[string, Uint8Array | string, string]> = [
       ['Revised.docx', makeDocx(), 'INVALID_DOCUMENT_TYPE'],
@@ -114,11 +108,11 @@ describe('PUT /document/v1/{docId} multipart: replace the PDF', () => {
     expect(missing.body.message).toBe('BAD_REQUEST_BODY');
 
     expect(await storedState(t)).toEqual(before);
-    expect(await documentRow(draft.documentId)).toEqual(rowBefore);
+    expect(await documentRow(t, draft.documentId)).toEqual(rowBefore);
   });
 
-  it('refuses more than 25 MB with INVALID_DOCUMENT_SIZE and stores nothing', async () => {
-    const draft = await uploadedDraft(1);
+  test('refuses more than 25 MB with INVALID_DOCUMENT_SIZE and stores nothing', async ({ app: t, owner, signer }) => {
+    const draft = await uploadedDraft(t, owner, signer, 1);
     const before = await storedState(t);
     const big = new Uint8Array(UPLOAD_LIMIT_BYTES + 1);
     big.set(Buffer.from('%PDF-1.7\n'));
@@ -128,9 +122,9 @@ describe('PUT /document/v1/{docId} multipart: replace the PDF', () => {
     expect(await storedState(t)).toEqual(before);
   });
 
-  it('owner only, DRAFT only: 404 for outsiders and unknown ids, INVALID_WORKFLOW_OWNER for a recipient, INVALID_WORKFLOW_STATUS once sent, 403 for a guest token', async () => {
-    const draft = await uploadedDraft(1);
-    const sent = await uploadedDraft(1);
+  test('owner only, DRAFT only: 404 for outsiders and unknown ids, INVALID_WORKFLOW_OWNER for a recipient, INVALID_WORKFLOW_STATUS once sent, 403 for a guest token', async ({ app: t, owner, signer, stranger }) => {
+    const draft = await uploadedDraft(t, owner, signer, 1);
+    const sent = await uploadedDraft(t, owner, signer, 1);
     await updateWorkflow(t, sent.workflowId, { status: 'SENT' });
     const pdf = await makePdf(1);
     const before = await storedState(t);
@@ -154,19 +148,19 @@ describe('PUT /document/v1/{docId} multipart: replace the PDF', () => {
 });
 
 describe('PUT /document/v1/{docId} JSON: rename', () => {
-  it('renames the document (trimmed), not its workflow, and answers the document', async () => {
-    const draft = await uploadedDraft(1);
+  test('renames the document (trimmed), not its workflow, and answers the document', async ({ app: t, owner, signer }) => {
+    const draft = await uploadedDraft(t, owner, signer, 1);
     const res = await t.request('PUT', `/document/v1/${draft.documentId}`, { token: owner.token, body: { name: '  Master agreement v2  ' } });
     expect(res.status).toBe(200);
     // The answer is the updated document: `name` is the document's new name; the workflow keeps its own.
     expect(res.body).toMatchObject({ id: draft.documentId, documentName: 'Master agreement v2', name: 'Master agreement v2', workflowName: 'Original', pages: 1 });
-    expect((await documentRow(draft.documentId)).name).toBe('Master agreement v2');
+    expect((await documentRow(t, draft.documentId)).name).toBe('Master agreement v2');
     const exactly50 = 'x'.repeat(50);
     expect((await t.request('PUT', `/document/v1/${draft.documentId}`, { token: owner.token, body: { name: ` ${exactly50} ` } })).body.documentName).toBe(exactly50);
   });
 
-  it('refuses empty, whitespace-only, too long or missing names', async () => {
-    const draft = await uploadedDraft(1);
+  test('refuses empty, whitespace-only, too long or missing names', async ({ app: t, owner, signer }) => {
+    const draft = await uploadedDraft(t, owner, signer, 1);
     const cases: Array<[unknown, string]> = [
       [{ name: '   ' }, 'INVALID_REQUEST_BODY'],
       [{ name: '' }, 'BAD_REQUEST_BODY'],
@@ -185,11 +179,11 @@ describe('PUT /document/v1/{docId} JSON: rename', () => {
     const empty = await t.request('PUT', `/document/v1/${draft.documentId}`, { token: owner.token });
     expect(empty.status).toBe(400);
     expect(empty.body.message).toBe('BAD_REQUEST_BODY');
-    expect((await documentRow(draft.documentId)).name).toBe('Original');
+    expect((await documentRow(t, draft.documentId)).name).toBe('Original');
   });
 
-  it('allows the owner in any status but VOID; others get 404 or INVALID_WORKFLOW_OWNER', async () => {
-    const draft = await uploadedDraft(1);
+  test('allows the owner in any status but VOID; others get 404 or INVALID_WORKFLOW_OWNER', async ({ app: t, owner, signer, stranger }) => {
+    const draft = await uploadedDraft(t, owner, signer, 1);
     await updateWorkflow(t, draft.workflowId, { status: 'COMPLETED' });
     expect((await t.request('PUT', `/document/v1/${draft.documentId}`, { token: owner.token, body: { name: 'Signed copy' } })).status).toBe(200);
     expect((await t.request('PUT', `/document/v1/${draft.documentId}`, { token: signer.token, body: { name: 'Mine' } })).body.message).toBe('INVALID_WORKFLOW_OWNER');
@@ -198,10 +192,10 @@ describe('PUT /document/v1/{docId} JSON: rename', () => {
     const voided = await t.request('PUT', `/document/v1/${draft.documentId}`, { token: owner.token, body: { name: 'Too late' } });
     expect(voided.status).toBe(400);
     expect(voided.body.message).toBe('INVALID_WORKFLOW_STATUS');
-    expect((await documentRow(draft.documentId)).name).toBe('Signed copy');
+    expect((await documentRow(t, draft.documentId)).name).toBe('Signed copy');
   });
 
-  it('a document created by the factories (not uploaded) can be renamed too', async () => {
+  test('a document created by the factories (not uploaded) can be renamed too', async ({ app: t, owner }) => {
     const { document } = await createDraftWorkflow(t, owner);
     const res = await t.request('PUT', `/document/v1/${document.id}`, { token: owner.token, body: { name: 'Renamed' } });
     expect(res.status).toBe(200);

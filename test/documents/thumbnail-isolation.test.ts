@@ -1,7 +1,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createUser, type TestUser } from '../helpers/factories.ts';
+import { describe, expect } from 'vitest';
+import { test } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import type { TestUser } from '../helpers/factories.ts';
 import { isPng, pngSize, uploadFile } from '../helpers/documents.ts';
 import { makeContentBombPdf, makeImageBombPdf } from '../helpers/pdf-bombs.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
@@ -14,18 +15,13 @@ import { makePdf } from '../helpers/pdf-fixtures.ts';
  */
 const STALL_BOUND_MS = 400;
 
-let t: TestApp;
-let owner: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t);
+test.beforeAll(async ({ app: t, owner }) => {
   // Warm up: the first render starts a worker and loads pdf.js there.
   await uploadFile(t, owner.token, 'warm-up.pdf', await makePdf(1));
 });
-afterAll(async () => { await t?.close(); });
 
 /** Uploads `pdf` while probing health; answers the upload and the slowest health answer and event-loop delay. */
-async function uploadWhileProbing(name: string, pdf: Uint8Array) {
+async function uploadWhileProbing(t: TestApp, owner: TestUser, name: string, pdf: Uint8Array) {
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   let done = false;
@@ -49,10 +45,10 @@ async function uploadWhileProbing(name: string, pdf: Uint8Array) {
 }
 
 describe('page-1 thumbnails of decompression bombs', () => {
-  it('an image inflating to 100 MB of pixels: health keeps answering; the upload succeeds with a thumbnail', async () => {
+  test('an image inflating to 100 MB of pixels: health keeps answering; the upload succeeds with a thumbnail', async ({ app: t, owner }) => {
     const pdf = makeImageBombPdf();
     expect(pdf.byteLength).toBeLessThan(150_000);
-    const { upload, slowestHealthMs, probes, maxLoopDelayMs } = await uploadWhileProbing('image-bomb.pdf', pdf);
+    const { upload, slowestHealthMs, probes, maxLoopDelayMs } = await uploadWhileProbing(t, owner, 'image-bomb.pdf', pdf);
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
     expect(isPng(upload.body.thumbnailBase64)).toBe(true);
     expect(pngSize(upload.body.thumbnailBase64).width).toBe(200);
@@ -61,11 +57,11 @@ describe('page-1 thumbnails of decompression bombs', () => {
     expect(maxLoopDelayMs).toBeLessThan(STALL_BOUND_MS);
   });
 
-  it('a content stream inflating to 100 MB of drawing operators: stopped at the time limit, the upload succeeds with a blank page-shaped thumbnail', async () => {
+  test('a content stream inflating to 100 MB of drawing operators: stopped at the time limit, the upload succeeds with a blank page-shaped thumbnail', async ({ app: t, owner }) => {
     const pdf = makeContentBombPdf();
     expect(pdf.byteLength).toBeLessThan(300_000);
     const started = performance.now();
-    const { upload, slowestHealthMs, probes, maxLoopDelayMs } = await uploadWhileProbing('content-bomb.pdf', pdf);
+    const { upload, slowestHealthMs, probes, maxLoopDelayMs } = await uploadWhileProbing(t, owner, 'content-bomb.pdf', pdf);
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
     expect(performance.now() - started).toBeLessThan(20_000);
     expect(pngSize(upload.body.thumbnailBase64)).toEqual({ width: 200, height: 259 });

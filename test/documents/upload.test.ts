@@ -1,31 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createDraftWorkflow, createUser, guestToken, insertRecipient, type TestUser } from '../helpers/factories.ts';
+import { fileUser, test as base } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { createDraftWorkflow, guestToken, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { makeGeometryPdf } from '../helpers/pdf-sealing-fixtures.ts';
 import { updateWorkflow } from '../helpers/document-list.ts';
 import { isPng, makeDoc, makeDocx, pngSize, storedState, uploadFile } from '../helpers/documents.ts';
 import { activities, documents, folders, recipients, workflows } from '../../src/platform/db/schema/index.ts';
 
-let t: TestApp;
-let owner: TestUser;
-let other: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-  other = await createUser(t, { name: 'Oscar Other' });
+const test = base.override({ ownerName: 'Olivia Owner' }).extend<{ other: TestUser }>({
+  other: fileUser({ name: 'Oscar Other' }),
 });
-afterAll(async () => { await t?.close(); });
 
-const workflowRow = async (id: number) => (await t.platform.db.select().from(workflows).where(eq(workflows.id, id)))[0];
-const documentRow = async (id: number) => (await t.platform.db.select().from(documents).where(eq(documents.id, id)))[0];
-const documentsOf = async (workflowId: number) => t.platform.db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position));
-const activitiesOf = async (workflowId: number) => t.platform.db.select().from(activities).where(eq(activities.workflowId, workflowId)).orderBy(asc(activities.id));
-const recipientsOf = async (workflowId: number) => t.platform.db.select().from(recipients).where(eq(recipients.workflowId, workflowId));
+const workflowRow = async (t: TestApp, id: number) => (await t.platform.db.select().from(workflows).where(eq(workflows.id, id)))[0];
+const documentRow = async (t: TestApp, id: number) => (await t.platform.db.select().from(documents).where(eq(documents.id, id)))[0];
+const documentsOf = async (t: TestApp, workflowId: number) => t.platform.db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position));
+const activitiesOf = async (t: TestApp, workflowId: number) => t.platform.db.select().from(activities).where(eq(activities.workflowId, workflowId)).orderBy(asc(activities.id));
+const recipientsOf = async (t: TestApp, workflowId: number) => t.platform.db.select().from(recipients).where(eq(recipients.workflowId, workflowId));
 
 describe('POST /document/v1: PDF into a new workflow', () => {
-  it('creates a DRAFT workflow around a 1-page PDF, stores the file, thumbnail and page geometry, and records the upload', async () => {
+  test('creates a DRAFT workflow around a 1-page PDF, stores the file, thumbnail and page geometry, and records the upload', async ({ app: t, owner }) => {
     const bytes = await makePdf(1);
     const res = await uploadFile(t, owner.token, 'Service Agreement.pdf', bytes);
     expect(res.status).toBe(201);
@@ -33,31 +28,31 @@ describe('POST /document/v1: PDF into a new workflow', () => {
     expect(isPng(res.body.thumbnailBase64)).toBe(true);
     expect(pngSize(res.body.thumbnailBase64)).toEqual({ width: 200, height: 259 });
 
-    const workflow = await workflowRow(res.body.workflowId);
+    const workflow = await workflowRow(t, res.body.workflowId);
     expect(workflow).toMatchObject({
       ownerUserId: owner.userId, organizationId: owner.organizationId, name: 'Service Agreement', status: 'DRAFT',
       sequence: 'UNORDERED', signType: 'COUNTERSIGN', folderId: null, timeZone: 'UTC',
     });
-    const document = await documentRow(res.body.id);
+    const document = await documentRow(t, res.body.id);
     expect(document).toMatchObject({ workflowId: workflow.id, name: 'Service Agreement', position: 0, size: bytes.length, pages: 1, thumbnailBase64: res.body.thumbnailBase64 });
     expect(document.pageSizes).toEqual([{ width: 612, height: 792, rotation: 0 }]);
     expect(Buffer.from(await t.platform.blobs.get(document.blobKey)).equals(Buffer.from(bytes))).toBe(true);
-    expect(await recipientsOf(workflow.id)).toEqual([]);
+    expect(await recipientsOf(t, workflow.id)).toEqual([]);
 
-    const [activity] = await activitiesOf(workflow.id);
+    const [activity] = await activitiesOf(t, workflow.id);
     expect(activity).toMatchObject({ kind: 'DOCUMENT_UPLOADED', action: 'Created', userId: owner.userId, userName: 'Olivia Owner', status: 'DRAFT' });
     expect(activity.sentence).toBe('Olivia Owner uploaded Service Agreement.pdf');
   });
 
-  it('reads the page count and each page\'s size of a 3-page A4 PDF', async () => {
+  test('reads the page count and each page\'s size of a 3-page A4 PDF', async ({ app: t, owner }) => {
     const res = await uploadFile(t, owner.token, 'three.PDF', await makePdf(3, { size: 'a4' }));
     expect(res.status).toBe(201);
-    const document = await documentRow(res.body.id);
+    const document = await documentRow(t, res.body.id);
     expect(document.pages).toBe(3);
     expect(document.pageSizes).toEqual(Array.from({ length: 3 }, () => ({ width: 595.28, height: 841.89, rotation: 0 })));
   });
 
-  it('stores the visible size after CropBox and /Rotate, inherited ones included', async () => {
+  test('stores the visible size after CropBox and /Rotate, inherited ones included', async ({ app: t, owner }) => {
     const cases: Array<[Parameters<typeof makeGeometryPdf>[0], { width: number; height: number; rotation: number }]> = [
       [{ rotate: 90 }, { width: 792, height: 612, rotation: 90 }],
       [{ rotate: 270, inherit: true }, { width: 792, height: 612, rotation: 270 }],
@@ -69,49 +64,49 @@ describe('POST /document/v1: PDF into a new workflow', () => {
     for (const [spec, expected] of cases) {
       const res = await uploadFile(t, owner.token, 'geometry.pdf', await makeGeometryPdf(spec));
       expect(res.status, JSON.stringify(spec)).toBe(201);
-      expect((await documentRow(res.body.id)).pageSizes, JSON.stringify(spec)).toEqual([expected]);
+      expect((await documentRow(t, res.body.id)).pageSizes, JSON.stringify(spec)).toEqual([expected]);
     }
   });
 
-  it('trims the name taken from the file name to 50 characters and drops any directory part', async () => {
+  test('trims the name taken from the file name to 50 characters and drops any directory part', async ({ app: t, owner }) => {
     const long = `${'A'.repeat(45)} and more words.pdf`;
     const res = await uploadFile(t, owner.token, `C:\\Users\\me\\${long}`, await makePdf(1));
     expect(res.status).toBe(201);
-    const workflow = await workflowRow(res.body.workflowId);
+    const workflow = await workflowRow(t, res.body.workflowId);
     expect(workflow.name).toBe(`${'A'.repeat(45)} and`);
-    expect((await documentRow(res.body.id)).name).toBe(workflow.name);
-    expect((await activitiesOf(workflow.id))[0].sentence).toBe(`Olivia Owner uploaded ${long}`);
+    expect((await documentRow(t, res.body.id)).name).toBe(workflow.name);
+    expect((await activitiesOf(t, workflow.id))[0].sentence).toBe(`Olivia Owner uploaded ${long}`);
   });
 });
 
 describe('POST /document/v1: Word', () => {
-  it('converts a .docx with LibreOffice and keeps only the PDF', async () => {
+  test('converts a .docx with LibreOffice and keeps only the PDF', async ({ app: t, owner }) => {
     const res = await uploadFile(t, owner.token, 'Offer letter.docx', makeDocx(['First page', 'Second page'], { pageBreaks: true }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(isPng(res.body.thumbnailBase64)).toBe(true);
-    const document = await documentRow(res.body.id);
+    const document = await documentRow(t, res.body.id);
     expect(document.name).toBe('Offer letter');
     expect(document.pages).toBe(2);
     const stored = await t.platform.blobs.get(document.blobKey);
     expect(Buffer.from(stored.subarray(0, 5)).toString()).toBe('%PDF-');
     expect(document.size).toBe(stored.length);
     expect((document.pageSizes as any[])[0].rotation).toBe(0);
-    expect((await activitiesOf(res.body.workflowId))[0].sentence).toBe('Olivia Owner uploaded Offer letter.docx');
+    expect((await activitiesOf(t, res.body.workflowId))[0].sentence).toBe('Olivia Owner uploaded Offer letter.docx');
   });
 
-  it('converts a Word 97-2003 .doc', async () => {
+  test('converts a Word 97-2003 .doc', async ({ app: t, owner }) => {
     const res = await uploadFile(t, owner.token, 'legacy.doc', await makeDoc(['Old format', 'Page two', 'Page three']));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect((await documentRow(res.body.id)).pages).toBe(3);
+    expect((await documentRow(t, res.body.id)).pages).toBe(3);
   });
 });
 
 describe('POST /document/v1: workflow options', () => {
-  it('SELF creates the owner\'s own SIGNER row; signType follows sequence and sequence follows signType', async () => {
+  test('SELF creates the owner\'s own SIGNER row; signType follows sequence and sequence follows signType', async ({ app: t, owner }) => {
     const self = await uploadFile(t, owner.token, 'self.pdf', await makePdf(1), { query: { sequence: 'SELF' } });
     expect(self.status).toBe(201);
-    expect(await workflowRow(self.body.workflowId)).toMatchObject({ sequence: 'SELF', signType: 'SELFSIGN' });
-    const rows = await recipientsOf(self.body.workflowId);
+    expect(await workflowRow(t, self.body.workflowId)).toMatchObject({ sequence: 'SELF', signType: 'SELFSIGN' });
+    const rows = await recipientsOf(t, self.body.workflowId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ userId: owner.userId, name: 'Olivia Owner', email: owner.email, role: 'SIGNER', status: 'PENDING' });
     const listed = await t.request('GET', `/workflow/v1/${self.body.workflowId}/recipients`, { token: owner.token });
@@ -129,12 +124,12 @@ describe('POST /document/v1: workflow options', () => {
     for (const [query, sequence, signType] of bySignType) {
       const res = await uploadFile(t, owner.token, 'mode.pdf', await makePdf(1), { query });
       expect(res.status, JSON.stringify(query)).toBe(201);
-      expect(await workflowRow(res.body.workflowId), JSON.stringify(query)).toMatchObject({ sequence, signType });
-      expect((await recipientsOf(res.body.workflowId)).length).toBe(sequence === 'SELF' ? 1 : 0);
+      expect(await workflowRow(t, res.body.workflowId), JSON.stringify(query)).toMatchObject({ sequence, signType });
+      expect((await recipientsOf(t, res.body.workflowId)).length).toBe(sequence === 'SELF' ? 1 : 0);
     }
   });
 
-  it('refuses contradictory or unknown sequence and signType before storing anything', async () => {
+  test('refuses contradictory or unknown sequence and signType before storing anything', async ({ app: t, owner }) => {
     const before = await storedState(t);
     for (const query of [{ sequence: 'SELF', signType: 'COUNTERSIGN' }, { sequence: 'ORDERED', signType: 'POWERSURVEY' }, { sequence: 'SURVEY', signType: 'SELFSIGN' }]) {
       const res = await uploadFile(t, owner.token, 'mode.pdf', await makePdf(1), { query });
@@ -150,14 +145,14 @@ describe('POST /document/v1: workflow options', () => {
     expect(await storedState(t)).toEqual(before);
   });
 
-  it('keeps the IANA part of timeZone, from the multipart part (which wins) or the query', async () => {
+  test('keeps the IANA part of timeZone, from the multipart part (which wins) or the query', async ({ app: t, owner }) => {
     const fromPart = await uploadFile(t, owner.token, 'tz.pdf', await makePdf(1), { fields: { timeZone: 'Asia/Kolkata GMT+05:30' }, query: { timeZone: 'Europe/Paris' } });
     expect(fromPart.status).toBe(201);
-    expect((await workflowRow(fromPart.body.workflowId)).timeZone).toBe('Asia/Kolkata');
+    expect((await workflowRow(t, fromPart.body.workflowId)).timeZone).toBe('Asia/Kolkata');
     const fromQuery = await uploadFile(t, owner.token, 'tz.pdf', await makePdf(1), { query: { timeZone: 'America/New_York GMT-05:00' } });
-    expect((await workflowRow(fromQuery.body.workflowId)).timeZone).toBe('America/New_York');
+    expect((await workflowRow(t, fromQuery.body.workflowId)).timeZone).toBe('America/New_York');
     const bare = await uploadFile(t, owner.token, 'tz.pdf', await makePdf(1), { fields: { timeZone: 'Europe/Berlin' } });
-    expect((await workflowRow(bare.body.workflowId)).timeZone).toBe('Europe/Berlin');
+    expect((await workflowRow(t, bare.body.workflowId)).timeZone).toBe('Europe/Berlin');
 
     const before = await storedState(t);
     for (const timeZone of ['Mars/Olympus GMT+01:00', 'GMT+05:30', 'Asia/Kolkata banana', '<script>']) {
@@ -169,12 +164,12 @@ describe('POST /document/v1: workflow options', () => {
     expect(await storedState(t)).toEqual(before);
   });
 
-  it('files the new workflow in the caller\'s folder; someone else\'s folder is 404', async () => {
+  test('files the new workflow in the caller\'s folder; someone else\'s folder is 404', async ({ app: t, owner, other }) => {
     const [mine] = await t.platform.db.insert(folders).values({ userId: owner.userId, name: 'Contracts' }).returning();
     const [theirs] = await t.platform.db.insert(folders).values({ userId: other.userId, name: 'Theirs' }).returning();
     const res = await uploadFile(t, owner.token, 'filed.pdf', await makePdf(1), { query: { folderId: mine.id } });
     expect(res.status).toBe(201);
-    expect((await workflowRow(res.body.workflowId)).folderId).toBe(mine.id);
+    expect((await workflowRow(t, res.body.workflowId)).folderId).toBe(mine.id);
 
     const before = await storedState(t);
     for (const folderId of [theirs.id, 999999]) {
@@ -187,7 +182,7 @@ describe('POST /document/v1: workflow options', () => {
 });
 
 describe('POST /document/v1?workflowId=: append to a draft', () => {
-  it('appends at the next position and records the upload; mode parameters are ignored', async () => {
+  test('appends at the next position and records the upload; mode parameters are ignored', async ({ app: t, owner }) => {
     const first = await uploadFile(t, owner.token, 'Main.pdf', await makePdf(1));
     const second = await uploadFile(t, owner.token, 'Annex A.pdf', await makePdf(2), { query: { workflowId: first.body.workflowId, sequence: 'SELF', signType: 'POWERSURVEY', timeZone: 'Mars/Base' } });
     expect(second.status).toBe(201);
@@ -195,17 +190,17 @@ describe('POST /document/v1?workflowId=: append to a draft', () => {
     const third = await uploadFile(t, owner.token, 'Annex B.docx', makeDocx(['Annex B']), { query: { workflowId: first.body.workflowId } });
     expect(third.status, JSON.stringify(third.body)).toBe(201);
 
-    const docs = await documentsOf(first.body.workflowId);
+    const docs = await documentsOf(t, first.body.workflowId);
     expect(docs.map((d) => [d.name, d.position, d.pages])).toEqual([['Main', 0, 1], ['Annex A', 1, 2], ['Annex B', 2, 1]]);
-    const workflow = await workflowRow(first.body.workflowId);
+    const workflow = await workflowRow(t, first.body.workflowId);
     expect(workflow).toMatchObject({ name: 'Main', sequence: 'UNORDERED', signType: 'COUNTERSIGN', timeZone: 'UTC' });
-    expect(await recipientsOf(workflow.id)).toEqual([]);
-    expect((await activitiesOf(workflow.id)).map((a) => a.sentence)).toEqual([
+    expect(await recipientsOf(t, workflow.id)).toEqual([]);
+    expect((await activitiesOf(t, workflow.id)).map((a) => a.sentence)).toEqual([
       'Olivia Owner uploaded Main.pdf', 'Olivia Owner uploaded Annex A.pdf', 'Olivia Owner uploaded Annex B.docx',
     ]);
   });
 
-  it('refuses a workflow the caller cannot see (404), does not own (INVALID_WORKFLOW_OWNER) or that is past DRAFT (INVALID_WORKFLOW_STATUS)', async () => {
+  test('refuses a workflow the caller cannot see (404), does not own (INVALID_WORKFLOW_OWNER) or that is past DRAFT (INVALID_WORKFLOW_STATUS)', async ({ app: t, owner, other }) => {
     const othersDraft = await createDraftWorkflow(t, other);
     const othersSent = await createDraftWorkflow(t, other);
     await insertRecipient(t, othersSent.workflow.id, { userId: owner.userId, name: 'Olivia Owner', email: owner.email });
@@ -229,12 +224,12 @@ describe('POST /document/v1?workflowId=: append to a draft', () => {
       expect(res.body.message).toBe(message);
     }
     expect(await storedState(t)).toEqual(before);
-    expect(await documentsOf(othersDraft.workflow.id)).toHaveLength(1);
+    expect(await documentsOf(t, othersDraft.workflow.id)).toHaveLength(1);
   });
 });
 
 describe('POST /document/v1: callers', () => {
-  it('needs a signed-in user: no token is 401, a signing-link (guest) token is 403', async () => {
+  test('needs a signed-in user: no token is 401, a signing-link (guest) token is 403', async ({ app: t, owner, other }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
     const row = await insertRecipient(t, workflow.id, { userId: other.userId, name: 'Oscar Other', email: other.email });
     const before = await storedState(t);
@@ -246,10 +241,10 @@ describe('POST /document/v1: callers', () => {
     expect(await storedState(t)).toEqual(before);
   });
 
-  it('uploads in parallel into one workflow get distinct positions', async () => {
+  test('uploads in parallel into one workflow get distinct positions', async ({ app: t, owner }) => {
     const first = await uploadFile(t, owner.token, 'Base.pdf', await makePdf(1));
     const results = await Promise.all([1, 2, 3, 4].map(async (n) => uploadFile(t, owner.token, `Part ${n}.pdf`, await makePdf(n), { query: { workflowId: first.body.workflowId } })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
-    expect((await documentsOf(first.body.workflowId)).map((d) => d.position)).toEqual([0, 1, 2, 3, 4]);
+    expect((await documentsOf(t, first.body.workflowId)).map((d) => d.position)).toEqual([0, 1, 2, 3, 4]);
   });
 });

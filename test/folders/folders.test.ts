@@ -1,62 +1,55 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { fileUser, test as base } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { readWorkflow, updateWorkflow } from '../helpers/document-list.ts';
 import { folders } from '../../src/platform/db/schema/index.ts';
 
-let t: TestApp;
-let owner: TestUser;
-let other: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-  other = await createUser(t, { name: 'Oscar Other' });
-});
-afterAll(async () => { await t?.close(); });
+const test = base.override({ ownerName: 'Olivia Owner' }).extend<{ other: TestUser }>({ other: fileUser({ name: 'Oscar Other' }) });
 
-const create = (folderName: unknown, token = owner.token) => t.request('POST', '/workflow/v1/user/folders', { token, body: { folderName } });
-const foldersOf = async (user: TestUser) => t.platform.db.select().from(folders).where(eq(folders.userId, user.userId));
+const create = (t: TestApp, owner: TestUser, folderName: unknown, token = owner.token) => t.request('POST', '/workflow/v1/user/folders', { token, body: { folderName } });
+const foldersOf = async (t: TestApp, user: TestUser) => t.platform.db.select().from(folders).where(eq(folders.userId, user.userId));
 
 describe('creating and renaming folders', () => {
-  it('accepts 1 and 50 characters, stores the name trimmed, and answers {id, folderName, documentsCount}', async () => {
-    const one = await create('A');
+  test('accepts 1 and 50 characters, stores the name trimmed, and answers {id, folderName, documentsCount}', async ({ app: t, owner }) => {
+    const one = await create(t, owner, 'A');
     expect(one.status).toBe(200);
     expect(one.body).toEqual({ id: expect.any(Number), folderName: 'A', documentsCount: 0 });
-    expect((await create('F'.repeat(50))).body.folderName).toBe('F'.repeat(50));
-    expect((await create('  Contracts  ')).body.folderName).toBe('Contracts');
+    expect((await create(t, owner, 'F'.repeat(50))).body.folderName).toBe('F'.repeat(50));
+    expect((await create(t, owner, '  Contracts  ')).body.folderName).toBe('Contracts');
   });
 
-  it('refuses 51 characters, empty and whitespace-only names, writing nothing', async () => {
-    const before = (await foldersOf(owner)).length;
-    const long = await create('F'.repeat(51));
+  test('refuses 51 characters, empty and whitespace-only names, writing nothing', async ({ app: t, owner }) => {
+    const before = (await foldersOf(t, owner)).length;
+    const long = await create(t, owner, 'F'.repeat(51));
     expect(long.status).toBe(400);
     expect(long.body.message).toBe('BAD_REQUEST_BODY');
-    expect((await create('')).status).toBe(400);
-    const blank = await create('   ');
+    expect((await create(t, owner, '')).status).toBe(400);
+    const blank = await create(t, owner, '   ');
     expect(blank.status).toBe(400);
     expect(blank.body.message).toBe('INVALID_REQUEST_BODY');
-    expect((await create(12)).status).toBe(400);
-    expect((await foldersOf(owner)).length).toBe(before);
+    expect((await create(t, owner, 12)).status).toBe(400);
+    expect((await foldersOf(t, owner)).length).toBe(before);
   });
 
-  it('refuses a name the user already has, ignoring case (409); another user may use it', async () => {
-    await create('Invoices');
-    const dup = await create(' invoices ');
+  test('refuses a name the user already has, ignoring case (409); another user may use it', async ({ app: t, owner, other }) => {
+    await create(t, owner, 'Invoices');
+    const dup = await create(t, owner, ' invoices ');
     expect(dup.status).toBe(409);
     expect(dup.body.message).toBe('CONFLICT');
-    expect((await create('Invoices', other.token)).status).toBe(200);
+    expect((await create(t, owner, 'Invoices', other.token)).status).toBe(200);
   });
 
-  it('two concurrent creates of one name leave one folder and one 409', async () => {
-    const results = await Promise.all([create('Race'), create('RACE')]);
+  test('two concurrent creates of one name leave one folder and one 409', async ({ app: t, owner }) => {
+    const results = await Promise.all([create(t, owner, 'Race'), create(t, owner, 'RACE')]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect((await foldersOf(owner)).filter((f) => f.name.toLowerCase() === 'race')).toHaveLength(1);
+    expect((await foldersOf(t, owner)).filter((f) => f.name.toLowerCase() === 'race')).toHaveLength(1);
   });
 
-  it('renames with the same rules; only the owner\'s folder', async () => {
-    const folder = (await create('Drafts 2024')).body;
-    await create('Archive');
+  test('renames with the same rules; only the owner\'s folder', async ({ app: t, owner, other }) => {
+    const folder = (await create(t, owner, 'Drafts 2024')).body;
+    await create(t, owner, 'Archive');
     const renamed = await t.request('PUT', `/workflow/v1/user/folders/${folder.id}`, { token: owner.token, body: { folderName: ' Drafts 2025 ' } });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toEqual({ id: folder.id, folderName: 'Drafts 2025', documentsCount: 0 });
@@ -66,15 +59,15 @@ describe('creating and renaming folders', () => {
     expect((await t.request('PUT', `/workflow/v1/user/folders/${folder.id}`, { token: owner.token, body: { folderName: 'F'.repeat(51) } })).status).toBe(400);
     expect((await t.request('PUT', `/workflow/v1/user/folders/${folder.id}`, { token: owner.token, body: { folderName: ' ' } })).body.message).toBe('INVALID_REQUEST_BODY');
     expect((await t.request('PUT', `/workflow/v1/user/folders/${folder.id}`, { token: other.token, body: { folderName: 'Mine' } })).status).toBe(404);
-    expect((await foldersOf(owner)).find((f) => f.id === folder.id)!.name).toBe('DRAFTS 2025');
+    expect((await foldersOf(t, owner)).find((f) => f.id === folder.id)!.name).toBe('DRAFTS 2025');
   });
 });
 
 describe('listing folders', () => {
-  it('lists only the caller\'s folders by name, and pages them with a literal search', async () => {
+  test('lists only the caller\'s folders by name, and pages them with a literal search', async ({ app: t, owner, other }) => {
     const user = await createUser(t, { name: 'Lara Lister' });
-    for (const name of ['beta', 'Alpha', 'gamma 100%', 'Gamma_x', 'delta']) await create(name, user.token);
-    await create('Alien', other.token);
+    for (const name of ['beta', 'Alpha', 'gamma 100%', 'Gamma_x', 'delta']) await create(t, owner, name, user.token);
+    await create(t, owner, 'Alien', other.token);
     const all = await t.request('GET', '/workflow/v1/user/folders', { token: user.token });
     expect(all.status).toBe(200);
     expect(all.body.map((f: any) => f.folderName)).toEqual(['Alpha', 'beta', 'delta', 'gamma 100%', 'Gamma_x']);
@@ -94,8 +87,8 @@ describe('listing folders', () => {
 });
 
 describe('filing workflows', () => {
-  it('files one workflow, a comma-separated list in the path, or a list in the body; counts follow', async () => {
-    const folder = (await create('Leases')).body;
+  test('files one workflow, a comma-separated list in the path, or a list in the body; counts follow', async ({ app: t, owner }) => {
+    const folder = (await create(t, owner, 'Leases')).body;
     const [a, b, c] = await Promise.all([createDraftWorkflow(t, owner), createDraftWorkflow(t, owner), createDraftWorkflow(t, owner)]);
     const one = await t.request('PUT', `/workflow/v1/user/folders/${folder.id}/${a.workflow.id}`, { token: owner.token });
     expect(one.status).toBe(200);
@@ -103,7 +96,7 @@ describe('filing workflows', () => {
     const two = await t.request('PUT', `/workflow/v1/user/folders/${folder.id}/${b.workflow.id},${c.workflow.id}`, { token: owner.token });
     expect(two.body.documentsCount).toBe(3);
 
-    const second = (await create('Elsewhere')).body;
+    const second = (await create(t, owner, 'Elsewhere')).body;
     const moved = await t.request('PUT', `/workflow/v1/user/folders/${second.id}/workflows`, { token: owner.token, body: { workflowIds: `${a.workflow.id}, ${b.workflow.id}` } });
     expect(moved.body.documentsCount).toBe(2);
     const list = await t.request('GET', '/workflow/v1/user/folders', { token: owner.token });
@@ -113,8 +106,8 @@ describe('filing workflows', () => {
     expect((await t.request('GET', '/workflow/v1/user/folders', { token: owner.token })).body.find((f: any) => f.id === folder.id).documentsCount).toBe(0);
   });
 
-  it('is all or nothing: a workflow that is not the caller\'s own is 404 and nothing moves', async () => {
-    const folder = (await create('Strict')).body;
+  test('is all or nothing: a workflow that is not the caller\'s own is 404 and nothing moves', async ({ app: t, owner, other }) => {
+    const folder = (await create(t, owner, 'Strict')).body;
     const mine = await createDraftWorkflow(t, owner);
     const theirs = await createDraftWorkflow(t, other);
     // Even a workflow the caller can see as a recipient cannot be filed.
@@ -127,13 +120,13 @@ describe('filing workflows', () => {
     }
     expect((await readWorkflow(t, mine.workflow.id)).folderId).toBeNull();
     // Another user's folder is 404 too.
-    const alien = (await create('Alien folder', other.token)).body;
+    const alien = (await create(t, owner, 'Alien folder', other.token)).body;
     expect((await t.request('PUT', `/workflow/v1/user/folders/${alien.id}/${mine.workflow.id}`, { token: owner.token })).status).toBe(404);
     expect((await readWorkflow(t, mine.workflow.id)).folderId).toBeNull();
   });
 
-  it('refuses malformed id lists with 400', async () => {
-    const folder = (await create('Malformed')).body;
+  test('refuses malformed id lists with 400', async ({ app: t, owner }) => {
+    const folder = (await create(t, owner, 'Malformed')).body;
     const wf = await createDraftWorkflow(t, owner);
     for (const ids of ['abc', `${wf.workflow.id},,1`, '0', '1;2', '99999999999']) {
       const res = await t.request('PUT', `/workflow/v1/user/folders/${folder.id}/${encodeURIComponent(ids)}`, { token: owner.token });
@@ -148,14 +141,14 @@ describe('filing workflows', () => {
 });
 
 describe('DELETE /workflow/v1/user/folders/{folderId}', () => {
-  it('deletes the folder and leaves its workflows unfiled, still listed', async () => {
-    const folder = (await create('Temporary')).body;
+  test('deletes the folder and leaves its workflows unfiled, still listed', async ({ app: t, owner, other }) => {
+    const folder = (await create(t, owner, 'Temporary')).body;
     const wf = await createDraftWorkflow(t, owner, { name: 'Kept after folder delete' });
     await t.request('PUT', `/workflow/v1/user/folders/${folder.id}/${wf.workflow.id}`, { token: owner.token });
     expect((await t.request('DELETE', `/workflow/v1/user/folders/${folder.id}`, { token: other.token })).status).toBe(404);
     const res = await t.request('DELETE', `/workflow/v1/user/folders/${folder.id}`, { token: owner.token });
     expect(res.status).toBe(204);
-    expect((await foldersOf(owner)).some((f) => f.id === folder.id)).toBe(false);
+    expect((await foldersOf(t, owner)).some((f) => f.id === folder.id)).toBe(false);
     const stored = await readWorkflow(t, wf.workflow.id);
     expect(stored.folderId).toBeNull();
     expect(stored.deletedAt).toBeNull();

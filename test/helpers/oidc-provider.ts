@@ -52,6 +52,8 @@ export async function startOidcProvider(options: { clients: ProviderClient[] }):
     scopes: ['openid', 'email', 'profile'],
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
     extraParams: ['idp_hint'],
+    // Explicit lifetimes: the provider's defaults work but print a NOTICE per artifact into the test output.
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, RefreshToken: 86400 },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     // The provider's console warnings about its development defaults are not what these tests are about.
     renderError: async (ctx: any, out: any) => { ctx.type = 'json'; ctx.body = out; },

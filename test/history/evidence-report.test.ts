@@ -1,29 +1,23 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createDraftWorkflow, createUser, guestToken, insertRecipient, type TestUser } from '../helpers/factories.ts';
+import { describe, expect } from 'vitest';
+import { fileUser, test as base } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { createDraftWorkflow, guestToken, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { addActivity, markCompleted, markSent, setRecipient, setWorkflow } from '../helpers/envelope-states.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { loadSealIdentity } from '../../src/platform/crypto/seal-identity.ts';
 
-let t: TestApp;
-let owner: TestUser;
-let signer: TestUser;
-let outsider: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-  signer = await createUser(t, { name: 'Sam Signer' });
-  outsider = await createUser(t);
+const test = base.override({ ownerName: 'Olivia Owner' }).extend<{ signer: TestUser; outsider: TestUser }>({
+  signer: fileUser({ name: 'Sam Signer' }),
+  outsider: fileUser(),
 });
-afterAll(async () => { await t?.close(); });
 
-const report = (id: number, token: string) => t.request('GET', `/workflow/v1/evidence-report/${id}`, { token });
+const report = (t: TestApp, id: number, token: string) => t.request('GET', `/workflow/v1/evidence-report/${id}`, { token });
 const CONSENT_TEXT = 'I agree that my electronic signature is the legal equivalent of my handwritten signature & I consent to "electronic" records.';
 
 /** A completed two-party envelope with a realistic trail; the signer's name carries markup. */
-async function completedEnvelope(signerName = 'Sam Signer') {
+async function completedEnvelope(t: TestApp, owner: TestUser, signer: TestUser, signerName = 'Sam Signer') {
   const { workflow, document } = await createDraftWorkflow(t, owner, { name: 'Supply <b>contract</b>' });
   const recipient = await insertRecipient(t, workflow.id, { userId: signer.userId, name: signerName, email: signer.email });
   const base = { workflowId: workflow.id };
@@ -40,18 +34,18 @@ async function completedEnvelope(signerName = 'Sam Signer') {
 }
 
 describe('GET /workflow/v1/evidence-report/{id}', () => {
-  it('answers 400 INVALID_WORKFLOW_STATUS before completion', async () => {
+  test('answers 400 INVALID_WORKFLOW_STATUS before completion', async ({ app: t, owner }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
-    const draft = await report(workflow.id, owner.token);
+    const draft = await report(t, workflow.id, owner.token);
     expect(draft.status).toBe(400);
     expect(draft.body.message).toBe('INVALID_WORKFLOW_STATUS');
     await setWorkflow(t, workflow.id, { status: 'SENT' });
-    expect((await report(workflow.id, owner.token)).body.message).toBe('INVALID_WORKFLOW_STATUS');
+    expect((await report(t, workflow.id, owner.token)).body.message).toBe('INVALID_WORKFLOW_STATUS');
   });
 
-  it('reports every event, the consent, the document hashes, the seal certificate and an intact chain', async () => {
-    const { workflow, document, sealedKey, textHash } = await completedEnvelope();
-    const res = await report(workflow.id, owner.token);
+  test('reports every event, the consent, the document hashes, the seal certificate and an intact chain', async ({ app: t, owner, signer }) => {
+    const { workflow, document, sealedKey, textHash } = await completedEnvelope(t, owner, signer);
+    const res = await report(t, workflow.id, owner.token);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html; charset=utf-8/);
     expect(res.headers['content-security-policy']).toContain("default-src 'none'");
@@ -76,40 +70,40 @@ describe('GET /workflow/v1/evidence-report/{id}', () => {
     expect(html).not.toContain('<b>contract</b>');
   });
 
-  it('escapes markup in user-supplied names', async () => {
-    const { workflow } = await completedEnvelope('<script>alert(1)</script>');
-    const html: string = (await report(workflow.id, owner.token)).raw;
+  test('escapes markup in user-supplied names', async ({ app: t, owner, signer }) => {
+    const { workflow } = await completedEnvelope(t, owner, signer, '<script>alert(1)</script>');
+    const html: string = (await report(t, workflow.id, owner.token)).raw;
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 
-  it('flags an activity row edited in the database as TAMPERED at its row', async () => {
-    const { workflow } = await completedEnvelope();
+  test('flags an activity row edited in the database as TAMPERED at its row', async ({ app: t, owner, signer }) => {
+    const { workflow } = await completedEnvelope(t, owner, signer);
     const rows = await t.platform.db.execute(sql`select id from activities where workflow_id = ${workflow.id} order by id`);
     const ids = (rows as any).rows.map((r: any) => Number(r.id));
     await t.platform.db.execute(sql`update activities set sentence = 'Sam Signer declined' where id = ${ids[3]}`);
-    const html: string = (await report(workflow.id, owner.token)).raw;
+    const html: string = (await report(t, workflow.id, owner.token)).raw;
     expect(html).toContain('TAMPERED');
     expect(html).toContain(`broken at row 4 (activity id ${ids[3]})`);
     expect(html).not.toContain('INTACT');
   });
 
-  it('flags a deleted activity row at the row after it', async () => {
-    const { workflow } = await completedEnvelope();
+  test('flags a deleted activity row at the row after it', async ({ app: t, owner, signer }) => {
+    const { workflow } = await completedEnvelope(t, owner, signer);
     const rows = await t.platform.db.execute(sql`select id from activities where workflow_id = ${workflow.id} order by id`);
     const ids = (rows as any).rows.map((r: any) => Number(r.id));
     await t.platform.db.execute(sql`delete from activities where id = ${ids[1]}`);
-    const html: string = (await report(workflow.id, owner.token)).raw;
+    const html: string = (await report(t, workflow.id, owner.token)).raw;
     expect(html).toContain(`broken at row 2 (activity id ${ids[2]})`);
   });
 
-  it('follows the history access rules', async () => {
-    const { workflow, recipient } = await completedEnvelope();
-    expect((await report(workflow.id, signer.token)).status).toBe(200);
-    expect((await report(workflow.id, await guestToken(t, recipient))).status).toBe(200);
-    expect((await report(workflow.id, outsider.token)).status).toBe(404);
+  test('follows the history access rules', async ({ app: t, owner, signer, outsider }) => {
+    const { workflow, recipient } = await completedEnvelope(t, owner, signer);
+    expect((await report(t, workflow.id, signer.token)).status).toBe(200);
+    expect((await report(t, workflow.id, await guestToken(t, recipient))).status).toBe(200);
+    expect((await report(t, workflow.id, outsider.token)).status).toBe(404);
     const self = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
     await setWorkflow(t, self.workflow.id, { status: 'COMPLETED' });
-    expect((await report(self.workflow.id, outsider.token)).body.message).toBe('INVALID_WORKFLOW_OWNER');
+    expect((await report(t, self.workflow.id, outsider.token)).body.message).toBe('INVALID_WORKFLOW_OWNER');
   });
 });

@@ -1,20 +1,12 @@
 import { unzipSync } from 'fflate';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createUser, type TestUser } from '../helpers/factories.ts';
+import { expect } from 'vitest';
+import { test } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 import { commence, documentRows, draftWithRecipients, pdfsig, recipientRow, saveAll, tokenFromMail, waitForSeal } from '../helpers/ceremony.ts';
 import { createReminderService } from '../../src/modules/reminders/reminders.service.ts';
 import { createSigningCodes, loadSigningCodeKey } from '../../src/modules/signing/signing-codes.ts';
 
-let t: TestApp;
-let owner: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-});
-afterAll(async () => { await t?.close(); });
-
-async function raw(url: string, token: string) {
+async function raw(t: TestApp, url: string, token: string) {
   const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
   return { status: res.statusCode, headers: res.headers, bytes: new Uint8Array(res.rawPayload), text: res.body };
 }
@@ -23,7 +15,7 @@ async function raw(url: string, token: string) {
  * One envelope through the other modules' endpoints (settings, commence, guest links, fields/save, the
  * seal job), read back through history, reminders, the evidence report and the downloads.
  */
-it('history, reminders, evidence report and downloads follow a real envelope from commence to seal', async () => {
+test('history, reminders, evidence report and downloads follow a real envelope from commence to seal', async ({ app: t, owner }) => {
   const { workflow, document, parties, fieldIds } = await draftWithRecipients(t, owner, {
     sequence: 'UNORDERED',
     recipients: [{ name: 'Alice Signer', fields: [{ fieldType: 'SIGNATURE' }] }, { name: 'Bob Signer', fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'TEXT', fieldRequired: true }] }],
@@ -71,17 +63,17 @@ it('history, reminders, evidence report and downloads follow a real envelope fro
   expect(actions.at(-1)).toBe('Completed');
 
   const [stored] = await documentRows(t, workflow.id);
-  const report = await raw(`/workflow/v1/evidence-report/${workflow.id}`, bobToken);
+  const report = await raw(t, `/workflow/v1/evidence-report/${workflow.id}`, bobToken);
   expect(report.status).toBe(200);
   expect(report.text).toContain('INTACT');
   expect(report.text).toContain(stored.blobKey);
   expect(report.text).toContain(stored.sealedBlobKey!);
   expect(report.text).toContain('matches the text below');
 
-  const file = await raw(`/document/v1/download/${workflow.id}?selectedOption=downloadDocument&documentId=${document.id}`, aliceToken);
+  const file = await raw(t, `/document/v1/download/${workflow.id}?selectedOption=downloadDocument&documentId=${document.id}`, aliceToken);
   expect(file.status).toBe(200);
   expect((await pdfsig(file.bytes)).allValid).toBe(true);
-  const zip = await raw(`/document/v1/download/${workflow.id}?selectedOption=downloadAll`, owner.token);
+  const zip = await raw(t, `/document/v1/download/${workflow.id}?selectedOption=downloadAll`, owner.token);
   const entries = unzipSync(zip.bytes);
   expect(Object.keys(entries)).toHaveLength(2);
   for (const bytes of Object.values(entries)) expect((await pdfsig(bytes)).allValid).toBe(true);

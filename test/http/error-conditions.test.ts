@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createDraftWorkflow, createUser, type TestUser } from '../helpers/factories.ts';
+import { describe, expect } from 'vitest';
+import { test } from '../helpers/fixtures.ts';
+import { createDraftWorkflow } from '../helpers/factories.ts';
 import { setWorkflow } from '../helpers/envelope-states.ts';
 import { uploadFile } from '../helpers/documents.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
@@ -9,17 +9,8 @@ import { makePdf } from '../helpers/pdf-fixtures.ts';
  * SPEC.md "Errors", common conditions: the errorDescription of each condition is the condition's own text,
  * whatever the case; what the service says about the case travels in responseBody.detail.
  */
-let t: TestApp;
-let owner: TestUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t);
-});
-afterAll(async () => { await t?.close(); });
-
 describe('common conditions keep SPEC.md\'s errorDescription', () => {
-  it('Invalid workflow status, with the case in responseBody.detail', async () => {
+  test('Invalid workflow status, with the case in responseBody.detail', async ({ app: t, owner }) => {
     const { workflow, document } = await createDraftWorkflow(t, owner);
     await setWorkflow(t, workflow.id, { status: 'VOID' });
     const res = await t.request('PUT', `/document/v1/${document.id}`, { token: owner.token, body: { name: 'Renamed' } });
@@ -28,20 +19,20 @@ describe('common conditions keep SPEC.md\'s errorDescription', () => {
     expect(res.body.responseBody.detail).toMatch(/VOID/);
   });
 
-  it('Invalid document type', async () => {
+  test('Invalid document type', async ({ app: t, owner }) => {
     const res = await uploadFile(t, owner.token, 'notes.txt', await makePdf(1));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ message: 'INVALID_DOCUMENT_TYPE', errorDescription: 'Invalid document type' });
     expect(res.body.responseBody.detail).toContain('notes.txt');
   });
 
-  it('Link or code expired', async () => {
+  test('Link or code expired', async ({ app: t }) => {
     const res = await t.request('GET', '/auth/v1/getGuestToken/not-a-real-code');
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ message: 'LINK_EXPIRED', errorDescription: 'Link or code expired' });
   });
 
-  it('keeps a case-specific description for errors that are not common conditions', async () => {
+  test('keeps a case-specific description for errors that are not common conditions', async ({ app: t, owner }) => {
     const { document } = await createDraftWorkflow(t, owner);
     const res = await t.request('PUT', `/document/v1/${document.id}`, { token: owner.token, body: { name: 'x'.repeat(51) } });
     expect(res.status).toBe(400);

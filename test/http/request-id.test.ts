@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-
-let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+import { describe, expect } from 'vitest';
+import { test } from '../helpers/fixtures.ts';
 
 describe('request ids', () => {
-  it('answers every request with an X-Request-Id, and error bodies carry the same id', async () => {
+  test('answers every request with an X-Request-Id, and error bodies carry the same id', async ({ app: t }) => {
     const ok = await t.request('GET', '/admin/internal/health');
     expect(ok.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const missing = await t.request('GET', '/no/such/route');
@@ -18,14 +14,14 @@ describe('request ids', () => {
     expect(unauthorized.body.requestId).not.toBe(missing.body.requestId);
   });
 
-  it('keeps a well-formed id from a proxy and replaces one that could forge log lines', async () => {
+  test('keeps a well-formed id from a proxy and replaces one that could forge log lines', async ({ app: t }) => {
     const kept = await t.request('GET', '/admin/internal/health', { headers: { 'x-request-id': 'edge-proxy-1234abcd' } });
     expect(kept.headers['x-request-id']).toBe('edge-proxy-1234abcd');
     const replaced = await t.request('GET', '/admin/internal/health', { headers: { 'x-request-id': 'x\n{"level":60}' } });
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('gives router errors (a malformed URL) an id too', async () => {
+  test('gives router errors (a malformed URL) an id too', async ({ app: t }) => {
     const res = await t.app.inject({ method: 'GET', url: '/document/v1/%E0%A4%A' });
     expect(res.statusCode).toBe(400);
     expect(JSON.parse(res.body).requestId).toBe(res.headers['x-request-id']);

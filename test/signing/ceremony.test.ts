@@ -1,32 +1,24 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { activities } from '../../src/platform/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createDraftWorkflow, createUser, guestToken, insertField, insertRecipient, type TestUser } from '../helpers/factories.ts';
+import { test } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { createDraftWorkflow, createUser, guestToken, insertField, insertRecipient } from '../helpers/factories.ts';
 import { markSent, setRecipient, setWorkflow } from '../helpers/envelope-states.ts';
 import { fieldRow, pngDataUrl, recipientRow, sentEnvelope, workflowRow } from '../helpers/ceremony.ts';
 
-let t: TestApp;
-let owner: TestUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-});
-afterAll(async () => t?.close());
-
-async function save(token: string, documentId: number, body: unknown) {
+async function save(t: TestApp, token: string, documentId: number, body: unknown) {
   return t.request('POST', `/workflow/v1/${documentId}/fields/save`, { token, body });
 }
 
 describe('fields/save: whose fields', () => {
-  it('a guest acting on another recipient\'s field gets 403 and nothing is written', async () => {
+  test('a guest acting on another recipient\'s field gets 403 and nothing is written', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }]);
-    const res = await save(env.aliceToken, env.document.id, [{ id: env.bobSignature.id, type: 'SIGNATURE', value: pngDataUrl() }]);
+    const res = await save(t, env.aliceToken, env.document.id, [{ id: env.bobSignature.id, type: 'SIGNATURE', value: pngDataUrl() }]);
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('USER_NOT_HAVE_ACCESS');
-    const mixed = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }, { id: env.bobSignature.id, type: 'SIGNATURE', value: pngDataUrl() }]);
+    const mixed = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }, { id: env.bobSignature.id, type: 'SIGNATURE', value: pngDataUrl() }]);
     expect(mixed.status).toBe(403);
     expect((await fieldRow(t, env.fields[0].id)).value).toBeNull();
     expect((await recipientRow(t, env.alice.id)).status).toBe('SENT');
@@ -34,23 +26,23 @@ describe('fields/save: whose fields', () => {
     expect(sign.status).toBe(403);
   });
 
-  it('a field or document of another workflow is 404, whoever asks', async () => {
+  test('a field or document of another workflow is 404, whoever asks', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }]);
     const other = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }]);
-    const foreignField = await save(env.aliceToken, env.document.id, [{ id: other.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
+    const foreignField = await save(t, env.aliceToken, env.document.id, [{ id: other.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
     expect(foreignField.status).toBe(404);
-    const foreignDocument = await save(env.aliceToken, other.document.id, [{ id: other.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
+    const foreignDocument = await save(t, env.aliceToken, other.document.id, [{ id: other.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
     expect(foreignDocument.status).toBe(404);
-    const missingDocument = await save(env.aliceToken, 2_000_000_000, []);
+    const missingDocument = await save(t, env.aliceToken, 2_000_000_000, []);
     expect(missingDocument.status).toBe(404);
-    const missingField = await save(env.aliceToken, env.document.id, [{ id: 2_000_000_000, type: 'TEXT', value: 'x' }]);
+    const missingField = await save(t, env.aliceToken, env.document.id, [{ id: 2_000_000_000, type: 'TEXT', value: 'x' }]);
     expect(missingField.status).toBe(404);
     const foreignSign = await t.request('POST', `/workflow/v1/${other.workflow.id}/sign`, { token: env.aliceToken, body: { id: other.fields[0].id, image: pngDataUrl() } });
     expect(foreignSign.status).toBe(404);
     expect((await fieldRow(t, other.fields[0].id)).value).toBeNull();
   });
 
-  it('a STAMP cannot be filled by a hidden assistant row: neither the signer\'s nor one on its own row', async () => {
+  test('a STAMP cannot be filled by a hidden assistant row: neither the signer\'s nor one on its own row', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'STAMP' }, { fieldType: 'SIGNATURE' }]);
     const assistantUser = await createUser(t, { name: 'Ann Assistant' });
     const assistant = await insertRecipient(t, env.workflow.id, { userId: assistantUser.userId, name: 'Ann Assistant', email: assistantUser.email, recipientOrder: 3 });
@@ -59,46 +51,46 @@ describe('fields/save: whose fields', () => {
     const ownText = await insertField(t, { workflowId: env.workflow.id, documentId: env.document.id, recipientId: assistant.id, fieldType: 'TEXT' });
     const assistantToken = await guestToken(t, assistant);
 
-    const onBehalf = await save(assistantToken, env.document.id, [{ id: env.fields[0].id, type: 'STAMP', value: pngDataUrl() }]);
+    const onBehalf = await save(t, assistantToken, env.document.id, [{ id: env.fields[0].id, type: 'STAMP', value: pngDataUrl() }]);
     expect(onBehalf.status).toBe(403);
     expect(onBehalf.body.errorDescription).toMatch(/STAMP reserved for the recipient/);
-    const own = await save(assistantToken, env.document.id, [{ id: ownStamp.id, type: 'STAMP', value: pngDataUrl() }]);
+    const own = await save(t, assistantToken, env.document.id, [{ id: ownStamp.id, type: 'STAMP', value: pngDataUrl() }]);
     expect(own.status).toBe(403);
     expect(own.body.errorDescription).toMatch(/assistant/);
     // The assistant's other fields are its own to fill.
-    const text = await save(assistantToken, env.document.id, [{ id: ownText.id, type: 'TEXT', value: 'pre-reviewed' }]);
+    const text = await save(t, assistantToken, env.document.id, [{ id: ownText.id, type: 'TEXT', value: 'pre-reviewed' }]);
     expect(text.status, JSON.stringify(text.body)).toBe(200);
     // The person the STAMP belongs to fills it.
-    const byOwner = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'STAMP', value: pngDataUrl(30, 30) }]);
+    const byOwner = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'STAMP', value: pngDataUrl(30, 30) }]);
     expect(byOwner.status).toBe(200);
     expect((await fieldRow(t, ownStamp.id)).value).toBeNull();
   });
 
-  it('signatureAssetId: a positive id is stored, null, 0 and negative leave it, and other types refuse one', async () => {
+  test('signatureAssetId: a positive id is stored, null, 0 and negative leave it, and other types refuse one', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'INITIALS' }, { fieldType: 'TEXT' }, { fieldType: 'SIGNATURE' }]);
     const [initials, text] = env.fields;
-    const first = await save(env.aliceToken, env.document.id, [{ id: initials.id, type: 'INITIALS', value: pngDataUrl(), signatureAssetId: 17 }]);
+    const first = await save(t, env.aliceToken, env.document.id, [{ id: initials.id, type: 'INITIALS', value: pngDataUrl(), signatureAssetId: 17 }]);
     expect(first.status).toBe(200);
     expect((await fieldRow(t, initials.id)).signatureAssetId).toBe(17);
     for (const signatureAssetId of [null, 0, -4]) {
-      const res = await save(env.aliceToken, env.document.id, [{ id: initials.id, type: 'INITIALS', value: pngDataUrl(8, 8), signatureAssetId }]);
+      const res = await save(t, env.aliceToken, env.document.id, [{ id: initials.id, type: 'INITIALS', value: pngDataUrl(8, 8), signatureAssetId }]);
       expect(res.status).toBe(200);
       expect((await fieldRow(t, initials.id)).signatureAssetId).toBe(17);
     }
-    const onText = await save(env.aliceToken, env.document.id, [{ id: text.id, type: 'TEXT', value: 'x', signatureAssetId: 3 }]);
+    const onText = await save(t, env.aliceToken, env.document.id, [{ id: text.id, type: 'TEXT', value: 'x', signatureAssetId: 3 }]);
     expect(onText.status).toBe(400);
     expect(onText.body.message).toBe('INVALID_FIELD_VALUE');
   });
 });
 
 describe('who may act, and when', () => {
-  it('records the consent once, on the first save, with the disclosure text and its hash', async () => {
+  test('records the consent once, on the first save, with the disclosure text and its hash', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'TEXT' }, { fieldType: 'SIGNATURE' }]);
     const res = await t.request('POST', `/workflow/v1/${env.document.id}/fields/save`, {
       token: env.aliceToken, body: [{ id: env.fields[0].id, type: 'TEXT', value: 'a' }], headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)' },
     });
     expect(res.status).toBe(200);
-    await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'TEXT', value: 'b' }]);
+    await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'TEXT', value: 'b' }]);
     const rows = (await t.platform.db.select().from(activities).where(eq(activities.workflowId, env.workflow.id))).filter((a) => a.kind === 'CONSENT_ACCEPTED');
     expect(rows).toHaveLength(1);
     const disclosure = await t.request('GET', '/workflow/v1/signing/disclosure');
@@ -118,12 +110,12 @@ describe('who may act, and when', () => {
     });
   });
 
-  it('a finished recipient\'s token can read but not act', async () => {
+  test('a finished recipient\'s token can read but not act', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }]);
-    const done = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
+    const done = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
     expect(done.body.recipientStatus).toBe('SIGNED');
     const signed = (await fieldRow(t, env.fields[0].id)).value;
-    const again = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl(9, 9) }]);
+    const again = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl(9, 9) }]);
     expect(again.status).toBe(400);
     expect(again.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
     const sign = await t.request('POST', `/workflow/v1/${env.workflow.id}/sign`, { token: env.aliceToken, body: { id: env.fields[0].id, image: pngDataUrl(9, 9) } });
@@ -133,11 +125,11 @@ describe('who may act, and when', () => {
     expect(read.status).toBe(200);
   });
 
-  it('VOID and COMPLETED workflows are read-only', async () => {
+  test('VOID and COMPLETED workflows are read-only', async ({ app: t, owner }) => {
     for (const status of ['VOID', 'COMPLETED']) {
       const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }]);
       await setWorkflow(t, env.workflow.id, { status });
-      const res = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
+      const res = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('INVALID_WORKFLOW_STATUS');
       const sign = await t.request('POST', `/workflow/v1/${env.workflow.id}/sign`, { token: env.aliceToken, body: { id: env.fields[0].id, image: pngDataUrl() } });
@@ -146,34 +138,34 @@ describe('who may act, and when', () => {
     }
   });
 
-  it('ORDERED: a recipient whose turn has not come cannot act; the owner who is no recipient cannot either', async () => {
+  test('ORDERED: a recipient whose turn has not come cannot act; the owner who is no recipient cannot either', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }], { sequence: 'ORDERED' });
-    const early = await save(env.bobToken, env.document.id, [{ id: env.bobSignature.id, type: 'SIGNATURE', value: pngDataUrl() }]);
+    const early = await save(t, env.bobToken, env.document.id, [{ id: env.bobSignature.id, type: 'SIGNATURE', value: pngDataUrl() }]);
     expect(early.status).toBe(400);
     expect(early.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
-    const byOwner = await save(owner.token, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
+    const byOwner = await save(t, owner.token, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
     expect(byOwner.status).toBe(400);
     expect(byOwner.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
   });
 
-  it('a DRAFT (not self-signed) cannot be signed yet', async () => {
+  test('a DRAFT (not self-signed) cannot be signed yet', async ({ app: t, owner }) => {
     const { workflow, document } = await createDraftWorkflow(t, owner);
     const alice = await insertRecipient(t, workflow.id, { userId: (await createUser(t)).userId, name: 'Alice Signer', email: `a-${crypto.randomUUID()}@example.com` });
     const field = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: alice.id, fieldType: 'SIGNATURE' });
-    const res = await save(await guestToken(t, alice), document.id, [{ id: field.id, type: 'SIGNATURE', value: pngDataUrl() }]);
+    const res = await save(t, await guestToken(t, alice), document.id, [{ id: field.id, type: 'SIGNATURE', value: pngDataUrl() }]);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('INVALID_WORKFLOW_STATUS');
   });
 
-  it('an identity-enforced recipient must pass the one-time code first', async () => {
+  test('an identity-enforced recipient must pass the one-time code first', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }]);
     await setRecipient(t, env.alice.id, { enforceIdentity: true });
-    const res = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
+    const res = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: pngDataUrl() }]);
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('IDENTITY_NOT_VERIFIED');
   });
 
-  it('/sign takes only SIGNATURE and INITIALS fields', async () => {
+  test('/sign takes only SIGNATURE and INITIALS fields', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'TEXT' }, { fieldType: 'INITIALS' }]);
     const onText = await t.request('POST', `/workflow/v1/${env.workflow.id}/sign`, { token: env.aliceToken, body: { id: env.fields[0].id, image: pngDataUrl() } });
     expect(onText.status).toBe(400);
@@ -186,7 +178,7 @@ describe('who may act, and when', () => {
     expect(ok.body).toMatchObject({ recipientStatus: 'SIGNED', workflowStatus: 'SENT', savedFieldIds: [env.fields[1].id] });
   });
 
-  it('approve: refused to a SIGNER; an APPROVER approves with a comment', async () => {
+  test('approve: refused to a SIGNER; an APPROVER approves with a comment', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }]);
     const bySigner = await t.request('POST', `/workflow/v1/${env.workflow.id}/approve`, { token: env.aliceToken, body: { comment: 'fine' } });
     expect(bySigner.status).toBe(400);
@@ -199,7 +191,7 @@ describe('who may act, and when', () => {
     const early = await t.request('POST', `/workflow/v1/${env.workflow.id}/approve`, { token: approverUser.token, body: {} });
     expect(early.status).toBe(400);
     expect(early.body.message).toBe('REQUIRED_FIELD_EMPTY');
-    await save(approverUser.token, env.document.id, [{ id: required.id, type: 'TEXT', value: 'checked' }]);
+    await save(t, approverUser.token, env.document.id, [{ id: required.id, type: 'TEXT', value: 'checked' }]);
     expect((await recipientRow(t, approver.id)).status).toBe('SENT');
     const res = await t.request('POST', `/workflow/v1/${env.workflow.id}/approve`, { token: approverUser.token, body: { comment: '  Looks right.  ' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -213,7 +205,7 @@ describe('who may act, and when', () => {
     expect((await workflowRow(t, env.workflow.id)).status).toBe('SENT');
   });
 
-  it('every ceremony route refuses a call without a token', async () => {
+  test('every ceremony route refuses a call without a token', async ({ app: t }) => {
     for (const url of ['/workflow/v1/1/fields/save', '/workflow/v1/1/sign', '/workflow/v1/1/approve']) {
       const res = await t.request('POST', url, { body: {} });
       expect(res.status).toBe(401);

@@ -1,37 +1,30 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { documents, organizations, packages } from '../../src/platform/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { test } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { commence, draftForSending, guestFromMail, linkFromMail, onlyMail } from '../helpers/signing.ts';
 
-let t: TestApp;
-let owner: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-});
-afterAll(async () => { await t?.close(); });
-
-async function credits(organizationId: number): Promise<number> {
+async function credits(t: TestApp, organizationId: number): Promise<number> {
   const [row] = await t.platform.db.select({ credits: organizations.credits }).from(organizations).where(eq(organizations.id, organizationId));
   return row.credits;
 }
 
-async function recipientStatuses(token: string, workflowId: number): Promise<Record<string, string>> {
+async function recipientStatuses(t: TestApp, token: string, workflowId: number): Promise<Record<string, string>> {
   const res = await t.request('GET', `/workflow/v1/${workflowId}/recipients`, { token });
   expect(res.status).toBe(200);
   return Object.fromEntries(res.body.map((r: any) => [r.name, r.status]));
 }
 
-async function historyActions(token: string, workflowId: number): Promise<string[]> {
+async function historyActions(t: TestApp, token: string, workflowId: number): Promise<string[]> {
   const res = await t.request('GET', `/workflow/v1/${workflowId}/history`, { token });
   expect(res.status).toBe(200);
   return res.body.activities.map((a: any) => a.action);
 }
 
 describe('POST /workflow/v1/{id}/commence: ORDERED', () => {
-  it('notifies a leading CC row first, then mails only the first action-required recipient, and debits one credit', async () => {
+  test('notifies a leading CC row first, then mails only the first action-required recipient, and debits one credit', async ({ app: t, owner }) => {
     const { workflow, rows } = await draftForSending(t, owner, {
       sequence: 'ORDERED',
       name: 'Office lease',
@@ -43,13 +36,13 @@ describe('POST /workflow/v1/{id}/commence: ORDERED', () => {
       ],
     });
     const [carol, sam, amy, dan] = rows;
-    const before = await credits(owner.organizationId);
+    const before = await credits(t, owner.organizationId);
 
     const res = await commence(t, owner, workflow.id, { title: 'Please sign the lease', message: 'Two copies, one for each of us.' });
     expect(res.status, res.raw).toBe(200);
     expect(res.body).toMatchObject({ workflowId: workflow.id, status: 'SENT', dispatchedRecipientIds: [sam.id], credits: before - 1 });
     expect(new Date(res.body.sentAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
-    expect(await credits(owner.organizationId)).toBe(before - 1);
+    expect(await credits(t, owner.organizationId)).toBe(before - 1);
 
     const ccMail = await onlyMail(t, carol.email, 'CC_NOTIFICATION');
     const commenceMail = await onlyMail(t, sam.email, 'COMMENCE');
@@ -62,11 +55,11 @@ describe('POST /workflow/v1/{id}/commence: ORDERED', () => {
     expect(await t.mails({ to: amy.email })).toHaveLength(0);
     expect(await t.mails({ to: dan.email })).toHaveLength(0);
 
-    expect(await recipientStatuses(owner.token, workflow.id)).toEqual({ 'Carol Copy': 'SKIPPED', 'Sam Signer': 'SENT', 'Amy Approver': 'PENDING', 'Dan Copy': 'PENDING' });
-    expect(await historyActions(owner.token, workflow.id)).toContain('Sent');
+    expect(await recipientStatuses(t, owner.token, workflow.id)).toEqual({ 'Carol Copy': 'SKIPPED', 'Sam Signer': 'SENT', 'Amy Approver': 'PENDING', 'Dan Copy': 'PENDING' });
+    expect(await historyActions(t, owner.token, workflow.id)).toContain('Sent');
   });
 
-  it('dispatches the next recipient when one finishes, notifying the CC row reached on the way', async () => {
+  test('dispatches the next recipient when one finishes, notifying the CC row reached on the way', async ({ app: t, owner }) => {
     const { workflow, rows } = await draftForSending(t, owner, {
       sequence: 'ORDERED',
       recipients: [{ name: 'Amy Approver', role: 'APPROVER' }, { name: 'Carl Copy', role: 'CC' }, { name: 'Sue Signer' }],
@@ -82,12 +75,12 @@ describe('POST /workflow/v1/{id}/commence: ORDERED', () => {
 
     await onlyMail(t, carl.email, 'CC_NOTIFICATION');
     await onlyMail(t, sue.email, 'COMMENCE');
-    expect(await recipientStatuses(owner.token, workflow.id)).toEqual({ 'Amy Approver': 'APPROVED', 'Carl Copy': 'SKIPPED', 'Sue Signer': 'SENT' });
+    expect(await recipientStatuses(t, owner.token, workflow.id)).toEqual({ 'Amy Approver': 'APPROVED', 'Carl Copy': 'SKIPPED', 'Sue Signer': 'SENT' });
   });
 });
 
 describe('POST /workflow/v1/{id}/commence: UNORDERED', () => {
-  it('mails every signer and approver at once, notifies CC rows, and uses the workflow name as the subject without a title', async () => {
+  test('mails every signer and approver at once, notifies CC rows, and uses the workflow name as the subject without a title', async ({ app: t, owner }) => {
     const { workflow, rows } = await draftForSending(t, owner, {
       sequence: 'UNORDERED',
       name: 'Team charter',
@@ -108,91 +101,91 @@ describe('POST /workflow/v1/{id}/commence: UNORDERED', () => {
     expect(links.size).toBe(3);
     await onlyMail(t, dot.email, 'CC_NOTIFICATION');
     expect(await t.mails({ to: dot.email, kind: 'COMMENCE' })).toHaveLength(0);
-    expect(await recipientStatuses(owner.token, workflow.id)).toEqual({ 'Ann Signer': 'SENT', 'Ben Signer': 'SENT', 'Cid Approver': 'SENT', 'Dot Copy': 'SKIPPED' });
+    expect(await recipientStatuses(t, owner.token, workflow.id)).toEqual({ 'Ann Signer': 'SENT', 'Ben Signer': 'SENT', 'Cid Approver': 'SENT', 'Dot Copy': 'SKIPPED' });
   });
 });
 
 describe('POST /workflow/v1/{id}/commence: refusals', () => {
-  async function expectRefused(workflowId: number, status: number, message: string, token = owner.token) {
+  async function expectRefused(t: TestApp, owner: TestUser, workflowId: number, status: number, message: string, token = owner.token) {
     const res = await t.request('POST', `/workflow/v1/${workflowId}/commence`, { token, body: { title: 'x' } });
     expect(res.status, res.raw).toBe(status);
     expect(res.body).toMatchObject({ success: false, httpStatusCode: status, message });
     return res;
   }
 
-  it('refuses a workflow without recipients, with only CC rows, or with a signer who has no signature field', async () => {
+  test('refuses a workflow without recipients, with only CC rows, or with a signer who has no signature field', async ({ app: t, owner }) => {
     const empty = await createDraftWorkflow(t, owner);
-    await expectRefused(empty.workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
+    await expectRefused(t, owner, empty.workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
 
     const ccOnly = await draftForSending(t, owner, { recipients: [{ name: 'Cee Copy', role: 'CC' }] });
-    await expectRefused(ccOnly.workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
+    await expectRefused(t, owner, ccOnly.workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
 
     const unsigned = await draftForSending(t, owner, { recipients: [{ name: 'Has Field' }, { name: 'No Field', signatureField: false }, { name: 'Ok Approver', role: 'APPROVER' }] });
-    const res = await expectRefused(unsigned.workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
+    const res = await expectRefused(t, owner, unsigned.workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
     expect(res.body.errorDescription).toContain('No Field');
     expect(res.body.responseBody.recipientsWithoutSignatureField).toEqual([{ recipientId: unsigned.rows[1].id, name: 'No Field', emailAddress: unsigned.rows[1].email }]);
     expect(await t.mails({ to: unsigned.rows[0].email })).toHaveLength(0);
   });
 
-  it('refuses a workflow without a document', async () => {
+  test('refuses a workflow without a document', async ({ app: t, owner }) => {
     const { workflow, document } = await draftForSending(t, owner, { recipients: [{ name: 'Sam Signer' }] });
     await t.platform.db.delete(documents).where(eq(documents.id, document.id));
-    await expectRefused(workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
+    await expectRefused(t, owner, workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
   });
 
-  it('refuses SELF workflows; a SURVEY goes through the Power Survey checks (test/surveys)', async () => {
+  test('refuses SELF workflows; a SURVEY goes through the Power Survey checks (test/surveys)', async ({ app: t, owner }) => {
     const self = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
-    await expectRefused(self.workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
+    await expectRefused(t, owner, self.workflow.id, 400, 'OPERATION_IS_NOT_ALLOWED');
     const survey = await createDraftWorkflow(t, owner, { sequence: 'SURVEY' });
-    await expectRefused(survey.workflow.id, 400, 'SURVEY_SIGNATURE_FIELD');
+    await expectRefused(t, owner, survey.workflow.id, 400, 'SURVEY_SIGNATURE_FIELD');
   });
 
-  it('refuses a second commence with INVALID_WORKFLOW_STATUS and debits nothing more', async () => {
+  test('refuses a second commence with INVALID_WORKFLOW_STATUS and debits nothing more', async ({ app: t, owner }) => {
     const { workflow } = await draftForSending(t, owner, { recipients: [{ name: 'Sam Signer' }] });
     expect((await commence(t, owner, workflow.id)).status).toBe(200);
-    const after = await credits(owner.organizationId);
-    await expectRefused(workflow.id, 400, 'INVALID_WORKFLOW_STATUS');
-    expect(await credits(owner.organizationId)).toBe(after);
+    const after = await credits(t, owner.organizationId);
+    await expectRefused(t, owner, workflow.id, 400, 'INVALID_WORKFLOW_STATUS');
+    expect(await credits(t, owner.organizationId)).toBe(after);
   });
 
-  it('answers INVALID_WORKFLOW_OWNER to a recipient who can see the workflow, 404 to outsiders, 403 to a guest token', async () => {
+  test('answers INVALID_WORKFLOW_OWNER to a recipient who can see the workflow, 404 to outsiders, 403 to a guest token', async ({ app: t, owner }) => {
     const recipientUser = await createUser(t, { name: 'Rita Recipient' });
     const outsider = await createUser(t, { name: 'Otto Outsider' });
     const { workflow } = await draftForSending(t, owner, { recipients: [{ name: 'Sam Signer' }] });
     await insertRecipient(t, workflow.id, { userId: recipientUser.userId, name: recipientUser.name, email: recipientUser.email, role: 'APPROVER' });
     // While DRAFT the recipient cannot see it at all.
-    await expectRefused(workflow.id, 404, 'NOT_FOUND', recipientUser.token);
-    await expectRefused(workflow.id, 404, 'NOT_FOUND', outsider.token);
+    await expectRefused(t, owner, workflow.id, 404, 'NOT_FOUND', recipientUser.token);
+    await expectRefused(t, owner, workflow.id, 404, 'NOT_FOUND', outsider.token);
     expect((await commence(t, owner, workflow.id)).status).toBe(200);
-    await expectRefused(workflow.id, 400, 'INVALID_WORKFLOW_OWNER', recipientUser.token);
-    await expectRefused(workflow.id, 404, 'NOT_FOUND', outsider.token);
+    await expectRefused(t, owner, workflow.id, 400, 'INVALID_WORKFLOW_OWNER', recipientUser.token);
+    await expectRefused(t, owner, workflow.id, 404, 'NOT_FOUND', outsider.token);
     const { token } = await guestFromMail(t, recipientUser.email);
-    await expectRefused(workflow.id, 403, 'USER_NOT_HAVE_ACCESS', token);
-    await expectRefused(999_999, 404, 'NOT_FOUND');
+    await expectRefused(t, owner, workflow.id, 403, 'USER_NOT_HAVE_ACCESS', token);
+    await expectRefused(t, owner, 999_999, 404, 'NOT_FOUND');
   });
 
-  it('refuses an expired package (16003), a plan without sharing, and an empty credit balance, changing nothing', async () => {
+  test('refuses an expired package (16003), a plan without sharing, and an empty credit balance, changing nothing', async ({ app: t, owner }) => {
     const sender = await createUser(t, { name: 'Pat Plan' });
     const { workflow, rows } = await draftForSending(t, sender, { recipients: [{ name: 'Sam Signer' }] });
     const [org] = await t.platform.db.select().from(organizations).where(eq(organizations.id, sender.organizationId));
 
     await t.platform.db.update(organizations).set({ packageExpiresAt: new Date(Date.now() - 1000) }).where(eq(organizations.id, org.id));
-    const expired = await expectRefused(workflow.id, 400, 'PACKAGE_EXPIRED', sender.token);
+    const expired = await expectRefused(t, owner, workflow.id, 400, 'PACKAGE_EXPIRED', sender.token);
     expect(expired.body.errorCode).toBe(16003);
     await t.platform.db.update(organizations).set({ packageExpiresAt: org.packageExpiresAt }).where(eq(organizations.id, org.id));
 
     const [noSharing] = await t.platform.db.insert(packages).values({ name: 'Viewer', credits: 10, duration: 30, servicePlan: 'VIEW', preset: false, allowSharing: false }).returning();
     await t.platform.db.update(organizations).set({ packageId: noSharing.id }).where(eq(organizations.id, org.id));
-    await expectRefused(workflow.id, 400, 'SHARING_NOT_ALLOWED', sender.token);
+    await expectRefused(t, owner, workflow.id, 400, 'SHARING_NOT_ALLOWED', sender.token);
     await t.platform.db.update(organizations).set({ packageId: org.packageId }).where(eq(organizations.id, org.id));
 
     await t.platform.db.update(organizations).set({ credits: 0 }).where(eq(organizations.id, org.id));
-    await expectRefused(workflow.id, 400, 'INSUFFICIENT_CREDITS', sender.token);
-    expect(await credits(org.id)).toBe(0);
+    await expectRefused(t, owner, workflow.id, 400, 'INSUFFICIENT_CREDITS', sender.token);
+    expect(await credits(t, org.id)).toBe(0);
 
     expect(await t.mails({ to: rows[0].email })).toHaveLength(0);
-    expect(await recipientStatuses(sender.token, workflow.id)).toEqual({ 'Sam Signer': 'PENDING' });
-    expect(await historyActions(sender.token, workflow.id)).not.toContain('Sent');
+    expect(await recipientStatuses(t, sender.token, workflow.id)).toEqual({ 'Sam Signer': 'PENDING' });
+    expect(await historyActions(t, sender.token, workflow.id)).not.toContain('Sent');
 
     await t.platform.db.update(organizations).set({ credits: 1 }).where(eq(organizations.id, org.id));
     const sent = await commence(t, sender, workflow.id);
@@ -200,7 +193,7 @@ describe('POST /workflow/v1/{id}/commence: refusals', () => {
     expect(sent.body.credits).toBe(0);
   });
 
-  it('rejects a malformed body with 400 BAD_REQUEST_BODY', async () => {
+  test('rejects a malformed body with 400 BAD_REQUEST_BODY', async ({ app: t, owner }) => {
     const { workflow } = await draftForSending(t, owner, { recipients: [{ name: 'Sam Signer' }] });
     for (const body of [{ title: 42 }, { title: 'x'.repeat(201) }, { message: ['a'] }]) {
       const res = await t.request('POST', `/workflow/v1/${workflow.id}/commence`, { token: owner.token, body });
@@ -211,18 +204,18 @@ describe('POST /workflow/v1/{id}/commence: refusals', () => {
 });
 
 describe('POST /workflow/v1/{id}/commence: concurrency', () => {
-  it('two simultaneous commences of one workflow: exactly one succeeds, one credit, one set of mails', async () => {
+  test('two simultaneous commences of one workflow: exactly one succeeds, one credit, one set of mails', async ({ app: t }) => {
     const sender = await createUser(t, { name: 'Rae Racer' });
     const { workflow, rows } = await draftForSending(t, sender, { recipients: [{ name: 'Sam Signer' }] });
-    const before = await credits(sender.organizationId);
+    const before = await credits(t, sender.organizationId);
     const results = await Promise.all([commence(t, sender, workflow.id), commence(t, sender, workflow.id)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     expect(results.find((r) => r.status === 400)!.body.message).toBe('INVALID_WORKFLOW_STATUS');
-    expect(await credits(sender.organizationId)).toBe(before - 1);
+    expect(await credits(t, sender.organizationId)).toBe(before - 1);
     await onlyMail(t, rows[0].email, 'COMMENCE');
   });
 
-  it('the last credit goes to exactly one of two workflows sent at the same time', async () => {
+  test('the last credit goes to exactly one of two workflows sent at the same time', async ({ app: t }) => {
     const sender = await createUser(t, { name: 'Lu Lastcredit' });
     const first = await draftForSending(t, sender, { recipients: [{ name: 'Sam Signer' }] });
     const second = await draftForSending(t, sender, { recipients: [{ name: 'Sal Signer' }] });
@@ -230,7 +223,7 @@ describe('POST /workflow/v1/{id}/commence: concurrency', () => {
     const results = await Promise.all([commence(t, sender, first.workflow.id), commence(t, sender, second.workflow.id)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     expect(results.find((r) => r.status === 400)!.body.message).toBe('INSUFFICIENT_CREDITS');
-    expect(await credits(sender.organizationId)).toBe(0);
+    expect(await credits(t, sender.organizationId)).toBe(0);
     const mailed = (await t.mails({ to: first.rows[0].email, kind: 'COMMENCE' })).length + (await t.mails({ to: second.rows[0].email, kind: 'COMMENCE' })).length;
     expect(mailed).toBe(1);
   });

@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createUser, insertField, insertRecipient, type TestUser } from '../helpers/factories.ts';
+import { describe, expect } from 'vitest';
+import { test } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { createUser, insertField, insertRecipient } from '../helpers/factories.ts';
 import { commence, draftForSending, guestFromMail, linkFromMail, onlyMail, redeem } from '../helpers/signing.ts';
 
-let t: TestApp;
-let owner: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-});
-afterAll(async () => { await t?.close(); });
-
-const decline = (workflowId: number, token: string, body: unknown) => t.request('POST', `/workflow/v1/${workflowId}/decline`, { token, body });
-const rejectDetails = (workflowId: number, token: string) => t.request('GET', `/workflow/v1/${workflowId}/reject-details`, { token });
+const decline = (t: TestApp, workflowId: number, token: string, body: unknown) => t.request('POST', `/workflow/v1/${workflowId}/decline`, { token, body });
+const rejectDetails = (t: TestApp, workflowId: number, token: string) => t.request('GET', `/workflow/v1/${workflowId}/reject-details`, { token });
 
 describe('POST /workflow/v1/{id}/decline', () => {
-  it('voids the workflow, stores the reason for reject-details, records Declined and tells the owner and the others reached', async () => {
+  test('voids the workflow, stores the reason for reject-details, records Declined and tells the owner and the others reached', async ({ app: t, owner }) => {
     const { workflow, rows } = await draftForSending(t, owner, {
       sequence: 'ORDERED',
       recipients: [{ name: 'Carol Copy', role: 'CC' }, { name: 'Amy Approver', role: 'APPROVER' }, { name: 'Sam Signer' }],
@@ -24,13 +17,13 @@ describe('POST /workflow/v1/{id}/decline', () => {
     expect((await commence(t, owner, workflow.id)).status).toBe(200);
     const { token } = await guestFromMail(t, amy.email);
 
-    expect(await rejectDetails(workflow.id, owner.token)).toMatchObject({ status: 200, body: [] });
-    const res = await decline(workflow.id, token, { reason: '  The amounts are wrong.  ' });
+    expect(await rejectDetails(t, workflow.id, owner.token)).toMatchObject({ status: 200, body: [] });
+    const res = await decline(t, workflow.id, token, { reason: '  The amounts are wrong.  ' });
     expect(res.status, res.raw).toBe(200);
     expect(res.body).toMatchObject({ workflowId: workflow.id, status: 'VOID', recipientId: amy.id, reason: 'The amounts are wrong.' });
 
     for (const caller of [owner.token, token]) {
-      const details = await rejectDetails(workflow.id, caller);
+      const details = await rejectDetails(t, workflow.id, caller);
       expect(details.status).toBe(200);
       expect(details.body).toEqual([{ recipientId: amy.id, name: 'Amy Approver', email: amy.email, role: 'APPROVER', reason: 'The amounts are wrong.', rejectedAt: res.body.rejectedAt }]);
     }
@@ -50,30 +43,30 @@ describe('POST /workflow/v1/{id}/decline', () => {
     expect(await t.mails({ to: amy.email, kind: 'VOIDED' })).toHaveLength(0);
 
     // VOID is read-only: a second decline, or one by the next signer, is refused.
-    expect((await decline(workflow.id, token, { reason: 'again' })).body.message).toBe('INVALID_WORKFLOW_STATUS');
+    expect((await decline(t, workflow.id, token, { reason: 'again' })).body.message).toBe('INVALID_WORKFLOW_STATUS');
     // The link still opens the (void) workflow for reading.
     const { code } = linkFromMail(t, await onlyMail(t, amy.email, 'COMMENCE'));
     expect((await redeem(t, code)).status).toBe(200);
   });
 
-  it('requires a reason of 1-1000 characters after trimming', async () => {
+  test('requires a reason of 1-1000 characters after trimming', async ({ app: t, owner }) => {
     const { workflow, rows } = await draftForSending(t, owner, { recipients: [{ name: 'Sam Signer' }] });
     expect((await commence(t, owner, workflow.id)).status).toBe(200);
     const { token } = await guestFromMail(t, rows[0].email);
     for (const body of [{ reason: '   ' }, { reason: '' }, { reason: 'x'.repeat(1001) }]) {
-      const res = await decline(workflow.id, token, body);
+      const res = await decline(t, workflow.id, token, body);
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('INVALID_REQUEST_BODY');
     }
     for (const body of [{}, { reason: 7 }]) {
-      const res = await decline(workflow.id, token, body);
+      const res = await decline(t, workflow.id, token, body);
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('BAD_REQUEST_BODY');
     }
-    expect((await decline(workflow.id, token, { reason: 'x'.repeat(1000) })).status).toBe(200);
+    expect((await decline(t, workflow.id, token, { reason: 'x'.repeat(1000) })).status).toBe(200);
   });
 
-  it('refuses callers who may not decline now', async () => {
+  test('refuses callers who may not decline now', async ({ app: t, owner }) => {
     const registered = await createUser(t, { name: 'Reg Signer' });
     const outsider = await createUser(t, { name: 'Otto Outsider' });
     const { workflow, document, rows } = await draftForSending(t, owner, {
@@ -84,18 +77,18 @@ describe('POST /workflow/v1/{id}/decline', () => {
     await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: later.id, fieldType: 'SIGNATURE' });
 
     // Before sending: not SENT.
-    expect((await decline(workflow.id, owner.token, { reason: 'no' })).body.message).toBe('INVALID_WORKFLOW_STATUS');
+    expect((await decline(t, workflow.id, owner.token, { reason: 'no' })).body.message).toBe('INVALID_WORKFLOW_STATUS');
     expect((await commence(t, owner, workflow.id)).status).toBe(200);
 
     const cc = linkFromMail(t, await onlyMail(t, rows[0].email, 'CC_NOTIFICATION'));
     const ccToken = (await redeem(t, cc.code)).body.accessToken;
-    expect((await decline(workflow.id, ccToken, { reason: 'no' })).body.message).toBe('OPERATION_IS_NOT_ALLOWED');
+    expect((await decline(t, workflow.id, ccToken, { reason: 'no' })).body.message).toBe('OPERATION_IS_NOT_ALLOWED');
     // Not yet this registered signer's turn.
-    expect((await decline(workflow.id, registered.token, { reason: 'no' })).body.message).toBe('OPERATION_IS_NOT_ALLOWED');
+    expect((await decline(t, workflow.id, registered.token, { reason: 'no' })).body.message).toBe('OPERATION_IS_NOT_ALLOWED');
     // The owner holds no row.
-    expect((await decline(workflow.id, owner.token, { reason: 'no' })).body.message).toBe('OPERATION_IS_NOT_ALLOWED');
-    expect((await decline(workflow.id, outsider.token, { reason: 'no' })).status).toBe(404);
-    expect((await rejectDetails(workflow.id, outsider.token)).status).toBe(404);
-    expect((await rejectDetails(workflow.id, registered.token)).status).toBe(200);
+    expect((await decline(t, workflow.id, owner.token, { reason: 'no' })).body.message).toBe('OPERATION_IS_NOT_ALLOWED');
+    expect((await decline(t, workflow.id, outsider.token, { reason: 'no' })).status).toBe(404);
+    expect((await rejectDetails(t, workflow.id, outsider.token)).status).toBe(404);
+    expect((await rejectDetails(t, workflow.id, registered.token)).status).toBe(200);
   });
 });

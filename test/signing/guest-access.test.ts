@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createUser, type TestUser } from '../helpers/factories.ts';
+import { describe, expect } from 'vitest';
+import { test } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import type { TestUser } from '../helpers/factories.ts';
 import { setWorkflow } from '../helpers/envelope-states.ts';
 import { createSigningCodes } from '../../src/modules/signing/signing-codes.ts';
 import { commence, draftForSending, guestFromMail, linkFromMail, onlyMail, redeem, signingCodesOf } from '../helpers/signing.ts';
 
-let t: TestApp;
-let owner: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-});
-afterAll(async () => { await t?.close(); });
-
-async function sentWorkflow(names: string[] = ['Sam Signer', 'Sue Signer']) {
+async function sentWorkflow(t: TestApp, owner: TestUser, names: string[] = ['Sam Signer', 'Sue Signer']) {
   const draft = await draftForSending(t, owner, { recipients: names.map((name) => ({ name })) });
   const res = await commence(t, owner, draft.workflow.id, { title: 'Contract' });
   expect(res.status, res.raw).toBe(200);
@@ -26,8 +19,8 @@ function expectLinkExpired(res: { status: number; body: any }) {
 }
 
 describe('GET /auth/v1/getGuestToken/{code}', () => {
-  it('turns the code of the mailed link into a guest session for that row, recording Opened once', async () => {
-    const { workflow, rows } = await sentWorkflow();
+  test('turns the code of the mailed link into a guest session for that row, recording Opened once', async ({ app: t, owner }) => {
+    const { workflow, rows } = await sentWorkflow(t, owner);
     const [sam] = rows;
     const mail = await onlyMail(t, sam.email, 'COMMENCE');
     const { url, code } = linkFromMail(t, mail);
@@ -55,9 +48,9 @@ describe('GET /auth/v1/getGuestToken/{code}', () => {
     expect(opened[0].userName).toBe('Sam Signer');
   });
 
-  it('scopes the token to its workflow and row', async () => {
-    const first = await sentWorkflow();
-    const second = await sentWorkflow(['Tim Signer']);
+  test('scopes the token to its workflow and row', async ({ app: t, owner }) => {
+    const first = await sentWorkflow(t, owner);
+    const second = await sentWorkflow(t, owner, ['Tim Signer']);
     const { token } = await guestFromMail(t, first.rows[0].email);
 
     expect((await t.request('GET', `/workflow/v1/${second.workflow.id}/recipients`, { token })).status).toBe(404);
@@ -74,8 +67,8 @@ describe('GET /auth/v1/getGuestToken/{code}', () => {
     expect(declined.body.recipientId).toBe(first.rows[0].id);
   });
 
-  it('answers LINK_EXPIRED for garbage, tampered, expired and foreign-key codes', async () => {
-    const { workflow, rows } = await sentWorkflow();
+  test('answers LINK_EXPIRED for garbage, tampered, expired and foreign-key codes', async ({ app: t, owner }) => {
+    const { workflow, rows } = await sentWorkflow(t, owner);
     const { code } = linkFromMail(t, await onlyMail(t, rows[0].email, 'COMMENCE'));
 
     expectLinkExpired(await redeem(t, 'garbage'));
@@ -95,14 +88,14 @@ describe('GET /auth/v1/getGuestToken/{code}', () => {
     expectLinkExpired(await redeem(t, foreign));
   });
 
-  it('answers LINK_EXPIRED once the workflow is deleted', async () => {
-    const { workflow, rows } = await sentWorkflow(['Del Signer']);
+  test('answers LINK_EXPIRED once the workflow is deleted', async ({ app: t, owner }) => {
+    const { workflow, rows } = await sentWorkflow(t, owner, ['Del Signer']);
     const { code } = linkFromMail(t, await onlyMail(t, rows[0].email, 'COMMENCE'));
     await setWorkflow(t, workflow.id, { deletedAt: new Date() });
     expectLinkExpired(await redeem(t, code));
   });
 
-  it('codes of one recipient are not guessable: every mint differs', async () => {
+  test('codes of one recipient are not guessable: every mint differs', async ({ app: t }) => {
     const codes = signingCodesOf(t);
     const expiresAt = new Date(Date.now() + 60_000);
     const minted = new Set(Array.from({ length: 20 }, () => codes.mint(1, 1, expiresAt)));
@@ -112,8 +105,8 @@ describe('GET /auth/v1/getGuestToken/{code}', () => {
 });
 
 describe('GET /sign/{code}', () => {
-  it('answers the signing page (which redeems the code in the browser), without redeeming it', async () => {
-    const { workflow, rows } = await sentWorkflow(['Page Signer']);
+  test('answers the signing page (which redeems the code in the browser), without redeeming it', async ({ app: t, owner }) => {
+    const { workflow, rows } = await sentWorkflow(t, owner, ['Page Signer']);
     const { code } = linkFromMail(t, await onlyMail(t, rows[0].email, 'COMMENCE'));
 
     const page = await t.request('GET', `/sign/${code}`, { headers: { accept: 'text/html' } });

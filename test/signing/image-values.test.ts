@@ -1,21 +1,15 @@
 import zlib from 'node:zlib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createDraftWorkflow, createUser, insertField, type TestUser } from '../helpers/factories.ts';
+import { describe, expect } from 'vitest';
+import { test } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { createDraftWorkflow, insertField } from '../helpers/factories.ts';
 import { documentRows, fieldRow, pdfsig, pngBytes, sentEnvelope, waitForSeal } from '../helpers/ceremony.ts';
 
 /**
  * Issue 7 item 7: an image value is decoded in full when it is saved and stored re-encoded as a plain PNG, so
  * that whatever is accepted seals. A PNG whose header is fine but whose data is not is refused.
  */
-let t: TestApp;
-let owner: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-});
-afterAll(async () => t?.close());
 
 // ------------------------------------------------------------------------------------------------------
 // PNG files built byte by byte, for the cases a drawing library would never produce
@@ -116,10 +110,10 @@ async function storedImage(value: string) {
   };
 }
 
-const save = (token: string, documentId: number, body: unknown) => t.request('POST', `/workflow/v1/${documentId}/fields/save`, { token, body });
+const save = (t: TestApp, token: string, documentId: number, body: unknown) => t.request('POST', `/workflow/v1/${documentId}/fields/save`, { token, body });
 
 describe('image values are decoded in full and stored as plain PNG', () => {
-  it('refuses PNGs whose header is fine but whose image data is not, on fields/save and on sign', async () => {
+  test('refuses PNGs whose header is fine but whose image data is not, on fields/save and on sign', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }, { fieldType: 'IMAGE' }]);
     const [signature, image] = env.fields;
     const spec: PngSpec = { width: 40, height: 12, colourType: 6, bitDepth: 8, pixel: rgba };
@@ -142,7 +136,7 @@ describe('image values are decoded in full and stored as plain PNG', () => {
       ['bytes after IEND', Buffer.concat([buildPng(spec), Buffer.from('trailing')]), /after its IEND/],
     ];
     for (const [label, bytes, reason] of cases) {
-      const res = await save(env.aliceToken, env.document.id, [{ id: image.id, type: 'IMAGE', value: dataUrl(bytes) }]);
+      const res = await save(t, env.aliceToken, env.document.id, [{ id: image.id, type: 'IMAGE', value: dataUrl(bytes) }]);
       expect(res.status, `${label}: ${res.raw}`).toBe(400);
       expect(res.body.message, label).toBe('INVALID_FIELD_VALUE');
       expect(res.body.errorDescription, label).toMatch(reason);
@@ -155,25 +149,25 @@ describe('image values are decoded in full and stored as plain PNG', () => {
     expect((await fieldRow(t, image.id)).value).toBeNull();
   });
 
-  it('refuses JPEG, which the decoder cannot be trusted with', async () => {
+  test('refuses JPEG, which the decoder cannot be trusted with', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'IMAGE' }]);
     const canvas = createCanvas(20, 10);
     canvas.getContext('2d').fillRect(0, 0, 20, 10);
     const jpeg = await canvas.encode('jpeg');
-    const res = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: `data:image/jpeg;base64,${jpeg.toString('base64')}` }]);
+    const res = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: `data:image/jpeg;base64,${jpeg.toString('base64')}` }]);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('INVALID_FIELD_VALUE');
     expect(res.body.errorDescription).toMatch(/PNG only/);
     // A JPEG labelled as PNG is not a PNG either.
-    const disguised = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: dataUrl(jpeg) }]);
+    const disguised = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: dataUrl(jpeg) }]);
     expect(disguised.body.message).toBe('INVALID_FIELD_VALUE');
   });
 
-  it('stores an interlaced PNG as a plain RGBA PNG with the same pixels, without ancillary chunks', async () => {
+  test('stores an interlaced PNG as a plain RGBA PNG with the same pixels, without ancillary chunks', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }, { fieldType: 'IMAGE' }]);
     const [signature] = env.fields;
     const withText = buildPng({ ...interlacedRgba, extraChunks: [chunk('tEXt', Buffer.from('Comment\0hello'))] });
-    const res = await save(env.aliceToken, env.document.id, [{ id: signature.id, type: 'SIGNATURE', value: dataUrl(withText) }]);
+    const res = await save(t, env.aliceToken, env.document.id, [{ id: signature.id, type: 'SIGNATURE', value: dataUrl(withText) }]);
     expect(res.status, res.raw).toBe(200);
     const stored = await storedImage((await fieldRow(t, signature.id)).value!);
     expect(stored).toMatchObject({ width: 37, height: 23, bitDepth: 8, colourType: 6, interlace: 0 });
@@ -181,25 +175,25 @@ describe('image values are decoded in full and stored as plain PNG', () => {
     for (const [x, y] of [[0, 0], [36, 22], [5, 17], [20, 3]]) expect(stored.pixel(x, y)).toEqual(rgba(x, y));
   });
 
-  it('scales an image larger than 2048 px down, keeping its proportions', async () => {
+  test('scales an image larger than 2048 px down, keeping its proportions', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'IMAGE' }]);
-    const res = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: dataUrl(pngBytes(3000, 600)) }]);
+    const res = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: dataUrl(pngBytes(3000, 600)) }]);
     expect(res.status, res.raw).toBe(200);
     const stored = await storedImage((await fieldRow(t, env.fields[0].id)).value!);
     expect([stored.width, stored.height]).toEqual([2048, 410]);
   });
 
-  it('refuses an image above 16.7 million pixels even within 8000 px a side', async () => {
+  test('refuses an image above 16.7 million pixels even within 8000 px a side', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'IMAGE' }]);
     // 5000 x 4000 black pixels at 1 bit: a few kilobytes that would decode to 80 MB of RGBA.
     const spec: PngSpec = { width: 5000, height: 4000, colourType: 0, bitDepth: 1, pixel: () => [0] };
     const huge = buildPng(spec, { imageData: zlib.deflateSync(Buffer.alloc((1 + 5000 / 8) * 4000)) });
-    const res = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: dataUrl(huge) }]);
+    const res = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: dataUrl(huge) }]);
     expect(res.status).toBe(400);
     expect(res.body.errorDescription).toMatch(/pixels/);
   });
 
-  it('completes and seals an envelope signed with interlaced, palette, 16-bit and grey images (pdfsig valid)', async () => {
+  test('completes and seals an envelope signed with interlaced, palette, 16-bit and grey images (pdfsig valid)', async ({ app: t, owner }) => {
     const { workflow, document, selfRecipient } = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
     const at = (y: number) => ({ x: 72, y, width: 180, height: 60 });
     const field = (fieldType: string, y: number) => insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType, box: at(y) });
@@ -208,7 +202,7 @@ describe('image values are decoded in full and stored as plain PNG', () => {
     const image = await field('IMAGE', 240);
     const stamp = await field('STAMP', 320);
     const palette = [[255, 0, 0], [0, 128, 0], [0, 0, 255], [255, 255, 255]];
-    const res = await save(owner.token, document.id, [
+    const res = await save(t, owner.token, document.id, [
       { id: signature.id, type: 'SIGNATURE', value: dataUrl(buildPng(interlacedRgba)) },
       { id: initials.id, type: 'INITIALS', value: dataUrl(buildPng({ width: 30, height: 30, colourType: 4, bitDepth: 16, interlaced: true, pixel: (x, y) => [x * 2000, y * 2000] })) },
       { id: image.id, type: 'IMAGE', value: dataUrl(buildPng({ width: 33, height: 9, colourType: 3, bitDepth: 2, interlaced: true, palette, transparency: [255, 255, 255, 0], pixel: (x, y) => [(x + y) % 4] })) },

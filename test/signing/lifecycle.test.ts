@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createUser, type TestUser } from '../helpers/factories.ts';
+import { describe, expect } from 'vitest';
+import { test } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 import {
   activityKinds, commence, documentRows, draftWithRecipients, mailRows, pdfsig, pngDataUrl, recipientRow, saveAll, tokenFromMail, waitForSeal, workflowRow,
 } from '../helpers/ceremony.ts';
 
-let t: TestApp;
-let owner: TestUser;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-});
-afterAll(async () => t?.close());
-
-async function sealJobCount(workflowId: number): Promise<number> {
+async function sealJobCount(t: TestApp, workflowId: number): Promise<number> {
   const { rows } = await t.platform.database.sql.executeSql("select count(*)::int as n from pgboss.job where name = 'workflow.seal' and data->>'workflowId' = $1", [String(workflowId)]);
   return rows[0].n;
 }
 
 describe('ORDERED with a CC and an approver, over HTTP and mail', () => {
-  it('walks signer, CC, approver, signer; completes; seals; mails everyone the sealed PDF', async () => {
+  test('walks signer, CC, approver, signer; completes; seals; mails everyone the sealed PDF', async ({ app: t, owner }) => {
     const { workflow, document, parties, fieldIds } = await draftWithRecipients(t, owner, {
       sequence: 'ORDERED',
       recipients: [
@@ -60,7 +51,7 @@ describe('ORDERED with a CC and an approver, over HTTP and mail', () => {
 
     const sealed = await waitForSeal(t, workflow.id);
     expect(sealed.sealStatus).toBe('SEALED');
-    expect(await sealJobCount(workflow.id)).toBe(1);
+    expect(await sealJobCount(t, workflow.id)).toBe(1);
     const [doc] = await documentRows(t, workflow.id);
     const bytes = await t.platform.blobs.get(doc.sealedBlobKey!);
     const report = await pdfsig(bytes);
@@ -93,7 +84,7 @@ describe('ORDERED with a CC and an approver, over HTTP and mail', () => {
 });
 
 describe('UNORDERED over HTTP and mail', () => {
-  it('dispatches both at once; the second signature completes it', async () => {
+  test('dispatches both at once; the second signature completes it', async ({ app: t, owner }) => {
     const { workflow, document, parties, fieldIds } = await draftWithRecipients(t, owner, {
       sequence: 'UNORDERED',
       recipients: [{ name: 'Una One', fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'NAME' }] }, { name: 'Tom Two', fields: [{ fieldType: 'SIGNATURE' }] }],
@@ -110,7 +101,7 @@ describe('UNORDERED over HTTP and mail', () => {
 });
 
 describe('racing final actions', () => {
-  it('two UNORDERED signers finishing at once complete the workflow once: one Completed, one seal job, one set of mails', async () => {
+  test('two UNORDERED signers finishing at once complete the workflow once: one Completed, one seal job, one set of mails', async ({ app: t, owner }) => {
     const { workflow, document, parties, fieldIds } = await draftWithRecipients(t, owner, {
       sequence: 'UNORDERED',
       recipients: [{ name: 'Rae Racer', fields: [{ fieldType: 'SIGNATURE' }] }, { name: 'Rex Racer', fields: [{ fieldType: 'SIGNATURE' }] }],
@@ -124,12 +115,12 @@ describe('racing final actions', () => {
     const kinds = await activityKinds(t, workflow.id);
     expect(kinds.filter((k) => k === 'COMPLETED')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'SIGNED')).toHaveLength(2);
-    expect(await sealJobCount(workflow.id)).toBe(1);
+    expect(await sealJobCount(t, workflow.id)).toBe(1);
     const mails = await mailRows(t, workflow.id, 'COMPLETED');
     expect(mails.map((m) => m.toAddress).sort()).toEqual([parties[0].user.email, parties[1].user.email, owner.email].sort());
   });
 
-  it('the same signer submitting twice at once signs once', async () => {
+  test('the same signer submitting twice at once signs once', async ({ app: t, owner }) => {
     const { workflow, document, parties, fieldIds } = await draftWithRecipients(t, owner, {
       sequence: 'UNORDERED',
       recipients: [{ name: 'Dee Double', fields: [{ fieldType: 'SIGNATURE' }] }, { name: 'Otto Other', fields: [{ fieldType: 'SIGNATURE' }] }],
@@ -149,7 +140,7 @@ describe('racing final actions', () => {
     expect(finals.map((r) => r.status).sort()).toEqual([200, 400]);
     await waitForSeal(t, workflow.id);
     expect((await activityKinds(t, workflow.id)).filter((k) => k === 'COMPLETED')).toHaveLength(1);
-    expect(await sealJobCount(workflow.id)).toBe(1);
+    expect(await sealJobCount(t, workflow.id)).toBe(1);
     expect(await mailRows(t, workflow.id, 'COMPLETED')).toHaveLength(3);
     expect((await workflowRow(t, workflow.id)).status).toBe('COMPLETED');
   });

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { describe, expect } from 'vitest';
+import { test as base } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, insertField, type TestUser } from '../helpers/factories.ts';
 import { activityKinds, documentRows, mailRows, pdfsig, pngDataUrl, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
 
-let t: TestApp;
-let owner: TestUser;
+const test = base.override({ ownerName: 'Sally Self' });
 
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Sally Self' });
-});
-afterAll(async () => t?.close());
-
-async function selfDraft() {
+async function selfDraft(t: TestApp, owner: TestUser) {
   const { workflow, document, selfRecipient } = await createDraftWorkflow(t, owner, { sequence: 'SELF', pages: 2 });
   const signature = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType: 'SIGNATURE', pageNo: 2, box: { x: 72, y: 600, width: 180, height: 50 } });
   const name = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType: 'NAME', fieldRequired: true, box: { x: 72, y: 100, width: 200, height: 24 } });
@@ -21,8 +15,8 @@ async function selfDraft() {
 }
 
 describe('self-signing', () => {
-  it('the owner fills and signs a DRAFT with their own token: COMPLETED, sealed, valid for pdfsig, no mail', async () => {
-    const { workflow, document, selfRecipient, signature, name, date } = await selfDraft();
+  test('the owner fills and signs a DRAFT with their own token: COMPLETED, sealed, valid for pdfsig, no mail', async ({ app: t, owner }) => {
+    const { workflow, document, selfRecipient, signature, name, date } = await selfDraft(t, owner);
 
     const partial = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, {
       token: owner.token,
@@ -59,8 +53,8 @@ describe('self-signing', () => {
 
   });
 
-  it('a COMPLETED self-signed workflow is read-only', async () => {
-    const { workflow, document, signature, name } = await selfDraft();
+  test('a COMPLETED self-signed workflow is read-only', async ({ app: t, owner }) => {
+    const { workflow, document, signature, name } = await selfDraft(t, owner);
     const done = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, {
       token: owner.token,
       body: [{ id: name.id, type: 'NAME', value: 'Sally Self' }, { id: signature.id, type: 'SIGNATURE', value: pngDataUrl() }],
@@ -72,8 +66,8 @@ describe('self-signing', () => {
     await waitForSeal(t, workflow.id);
   });
 
-  it('nobody else can act on the owner\'s self-sign draft', async () => {
-    const { workflow, document, name } = await selfDraft();
+  test('nobody else can act on the owner\'s self-sign draft', async ({ app: t, owner }) => {
+    const { workflow, document, name } = await selfDraft(t, owner);
     const stranger = await createUser(t);
     const res = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, { token: stranger.token, body: [{ id: name.id, type: 'NAME', value: 'Intruder' }] });
     expect(res.status).toBe(404);

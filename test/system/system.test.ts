@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-
-let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+import { describe, expect } from 'vitest';
+import { test } from '../helpers/fixtures.ts';
 
 describe('public endpoints', () => {
-  it('health answers 200 once the database answers', async () => {
+  test('health answers 200 once the database answers', async ({ app: t }) => {
     const res = await t.request('GET', '/admin/internal/health');
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('UP');
   });
 
-  it('app settings carry branding as a JSON string, the survey limit and the IDP flag', async () => {
+  test('app settings carry branding as a JSON string, the survey limit and the IDP flag', async ({ app: t }) => {
     const res = await t.request('GET', '/auth/v1/app_settings');
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body.branding).primaryColor).toMatch(/^#[0-9A-F]{6}$/i);
@@ -21,7 +17,7 @@ describe('public endpoints', () => {
     expect(res.body.locale).toBe('en');
   });
 
-  it('packages are paginated zero-based and searchable', async () => {
+  test('packages are paginated zero-based and searchable', async ({ app: t }) => {
     const all = await t.request('GET', '/auth/v1/packages');
     expect(all.status).toBe(200);
     expect(all.body.totalElements).toBe(3);
@@ -34,7 +30,7 @@ describe('public endpoints', () => {
     expect(none.body.totalElements).toBe(0);
   });
 
-  it('bad query parameters give the standard 400 body', async () => {
+  test('bad query parameters give the standard 400 body', async ({ app: t }) => {
     for (const query of ['size=x', 'page=-1', 'size=0', `search=${'a'.repeat(300)}`]) {
       const res = await t.request('GET', `/auth/v1/packages?${query}`);
       expect(res.status).toBe(400);
@@ -43,14 +39,14 @@ describe('public endpoints', () => {
     }
   });
 
-  it('unknown routes give 404 in the standard body', async () => {
+  test('unknown routes give 404 in the standard body', async ({ app: t }) => {
     const res = await t.request('GET', '/no/such/route');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ httpStatusCode: 404, success: false, message: 'ROUTE_NOT_FOUND' });
     expect(res.body).not.toHaveProperty('responseBody');
   });
 
-  it('serves the OpenAPI document and the reference page', async () => {
+  test('serves the OpenAPI document and the reference page', async ({ app: t }) => {
     const json = await t.request('GET', '/docs/json');
     expect(json.status).toBe(200);
     expect(json.body.openapi).toMatch(/^3\./);

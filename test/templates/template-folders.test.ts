@@ -1,35 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createUser, guestToken, type TestUser } from '../helpers/factories.ts';
+import { describe, expect } from 'vitest';
+import { fileUser, test as base } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { guestToken, type TestUser } from '../helpers/factories.ts';
 import { addMember, createRole, grant } from '../organizations/org-helpers.ts';
 import { createTemplate, sourceWorkflow, templatesMember } from './template-helpers.ts';
 
-let t: TestApp;
-let owner: TestUser;
-let outsider: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-  outsider = await createUser(t, { name: 'Oscar Outsider' });
-});
-afterAll(async () => { await t?.close(); });
+const test = base.override({ ownerName: 'Olivia Owner' }).extend<{ outsider: TestUser }>({ outsider: fileUser({ name: 'Oscar Outsider' }) });
 
-const create = (body: unknown, token = owner.token) => t.request('POST', '/organization/v1/template-folders', { token, body });
+const create = (t: TestApp, owner: TestUser, body: unknown, token = owner.token) => t.request('POST', '/organization/v1/template-folders', { token, body });
 
 describe('template folders', () => {
-  it('creates, lists children and the tree, renames; 409 for a name taken under the same parent only', async () => {
-    const root = await create({ name: ' Contracts ' });
+  test('creates, lists children and the tree, renames; 409 for a name taken under the same parent only', async ({ app: t, owner, outsider }) => {
+    const root = await create(t, owner, { name: ' Contracts ' });
     expect(root.status).toBe(200);
     expect(root.body).toMatchObject({ name: 'Contracts', parentFolderId: null });
-    const child = await create({ name: 'Sales', parentFolderId: root.body.id });
+    const child = await create(t, owner, { name: 'Sales', parentFolderId: root.body.id });
     expect(child.body.parentFolderId).toBe(root.body.id);
-    const dup = await create({ name: 'contracts' });
+    const dup = await create(t, owner, { name: 'contracts' });
     expect([dup.status, dup.body.message, dup.body.errorCode]).toEqual([409, 'TEMPLATE_FOLDER_EXISTS', 19003]);
-    expect((await create({ name: 'Contracts', parentFolderId: root.body.id })).status).toBe(200);
-    const missing = await create({ name: 'X', parentFolderId: 999999 });
+    expect((await create(t, owner, { name: 'Contracts', parentFolderId: root.body.id })).status).toBe(200);
+    const missing = await create(t, owner, { name: 'X', parentFolderId: 999999 });
     expect([missing.status, missing.body.message]).toEqual([404, 'TEMPLATE_FOLDER_NOT_FOUND']);
-    expect((await create({ name: ' ' })).body.message).toBe('INVALID_REQUEST_BODY');
-    expect((await create({ name: 'N'.repeat(51) })).status).toBe(400);
+    expect((await create(t, owner, { name: ' ' })).body.message).toBe('INVALID_REQUEST_BODY');
+    expect((await create(t, owner, { name: 'N'.repeat(51) })).status).toBe(400);
 
     const roots = await t.request('GET', '/organization/v1/template-folders', { token: owner.token });
     expect(roots.body.map((f: any) => f.name)).toEqual(['Contracts']);
@@ -46,9 +39,9 @@ describe('template folders', () => {
     expect((await t.request('PUT', '/organization/v1/rename/template-folders', { token: outsider.token, body: { id: child.body.id, name: 'Mine' } })).status).toBe(404);
   });
 
-  it('deletes with ids: empty list 400, a non-empty folder 400, a parent with its child in one call', async () => {
-    const parent = await create({ name: 'To delete' });
-    const child = await create({ name: 'Inner', parentFolderId: parent.body.id });
+  test('deletes with ids: empty list 400, a non-empty folder 400, a parent with its child in one call', async ({ app: t, owner }) => {
+    const parent = await create(t, owner, { name: 'To delete' });
+    const child = await create(t, owner, { name: 'Inner', parentFolderId: parent.body.id });
     expect((await t.request('DELETE', '/organization/v1/template-folders', { token: owner.token })).status).toBe(400);
     const nonEmpty = await t.request('DELETE', `/organization/v1/template-folders?ids=${parent.body.id}`, { token: owner.token });
     expect([nonEmpty.status, nonEmpty.body.message]).toEqual([400, 'TEMPLATE_FOLDER_NOT_EMPTY']);
@@ -60,13 +53,13 @@ describe('template folders', () => {
     expect((await t.request('DELETE', `/organization/v1/template-folders?ids=${parent.body.id}`, { token: owner.token })).status).toBe(404);
   });
 
-  it('access: owner only; unknown role 400; a restricted folder hides its contents and subtree from other roles', async () => {
+  test('access: owner only; unknown role 400; a restricted folder hides its contents and subtree from other roles', async ({ app: t, owner, outsider }) => {
     const admitted = await createRole(t, owner, { permissions: [grant('TEMPLATES', { canView: true, canAdd: true })] });
     const excluded = await createRole(t, owner, { permissions: [grant('TEMPLATES', { canView: true, canAdd: true })] });
     const insider = await addMember(t, owner, admitted.id, 'Ines Insider');
     const other = await addMember(t, owner, excluded.id, 'Eve Excluded');
-    const folder = await create({ name: 'Restricted' });
-    const sub = await create({ name: 'Below', parentFolderId: folder.body.id });
+    const folder = await create(t, owner, { name: 'Restricted' });
+    const sub = await create(t, owner, { name: 'Below', parentFolderId: folder.body.id });
     const source = await sourceWorkflow(t, owner);
     const template = await createTemplate(t, owner.token, { name: 'Secret', workflowId: source.workflow.id, folderId: sub.body.id });
     const url = `/organization/v1/template-folders/${folder.body.id}/access`;
@@ -88,7 +81,7 @@ describe('template folders', () => {
     expect((await t.request('GET', '/organization/v1/templates/all', { token: other.token })).body).not.toContainEqual(expect.objectContaining({ id: template.id }));
     expect((await t.request('GET', '/organization/v1/template-folders/tree', { token: other.token })).body.map((f: any) => f.name)).not.toContain('Restricted');
     expect((await t.request('GET', `/organization/v1/template-folders?parentFolderId=${sub.body.id}`, { token: other.token })).status).toBe(404);
-    expect((await create({ name: 'Sneak', parentFolderId: sub.body.id }, other.token)).status).toBe(404);
+    expect((await create(t, owner, { name: 'Sneak', parentFolderId: sub.body.id }, other.token)).status).toBe(404);
     // The admitted role and the owner see everything.
     expect((await t.request('GET', `/organization/v1/templates/${template.id}`, { token: insider.token })).status).toBe(200);
     const tree = await t.request('GET', '/organization/v1/template-folders/tree', { token: insider.token });
@@ -98,11 +91,11 @@ describe('template folders', () => {
     expect((await t.request('GET', `/organization/v1/templates/${template.id}`, { token: other.token })).status).toBe(200);
   });
 
-  it('no token 401, a guest 403, a member without TEMPLATES 403', async () => {
+  test('no token 401, a guest 403, a member without TEMPLATES 403', async ({ app: t, owner }) => {
     const source = await sourceWorkflow(t, owner);
     const guest = await guestToken(t, source.parties[0].row);
     const { member } = await templatesMember(t, owner, null, 'Nina Noright');
-    const folder = await create({ name: 'Guarded' });
+    const folder = await create(t, owner, { name: 'Guarded' });
     const routes: [string, string, unknown?][] = [
       ['GET', '/organization/v1/template-folders'], ['GET', '/organization/v1/template-folders/tree'], ['POST', '/organization/v1/template-folders', { name: 'A' }],
       ['PUT', '/organization/v1/rename/template-folders', { id: folder.body.id, name: 'B' }], ['DELETE', `/organization/v1/template-folders?ids=${folder.body.id}`],

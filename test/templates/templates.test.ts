@@ -1,33 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { organizations, recipients, templates, workflows } from '../../src/platform/db/schema/index.ts';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createUser, guestToken, type TestUser } from '../helpers/factories.ts';
+import { fileUser, test as base } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { guestToken, type TestUser } from '../helpers/factories.ts';
 import { insertBusinessApp } from '../helpers/auth.ts';
 import { countWorkflows, createTemplate, sourceWorkflow, templatesMember, workflowOf } from './template-helpers.ts';
 import { addMember, ALL_ALLOWED, createRole, grant } from '../organizations/org-helpers.ts';
 
-let t: TestApp;
-let owner: TestUser;
-let outsider: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-  outsider = await createUser(t, { name: 'Oscar Outsider' });
+const test = base.extend<{ outsider: TestUser }>({
+  outsider: fileUser({ name: 'Oscar Outsider' }),
 });
-afterAll(async () => { await t?.close(); });
 
 let counter = 0;
 const uniqueName = (base = 'Template') => `${base} ${String.fromCharCode(65 + (counter++ % 26))}${String.fromCharCode(65 + Math.floor(counter / 26) % 26)}`;
 
-async function labelledTemplate(labels: { order: number; label: string }[] = [{ order: 2, label: 'Client' }], extra: Record<string, unknown> = {}) {
+async function labelledTemplate(t: TestApp, owner: TestUser, labels: { order: number; label: string }[] = [{ order: 2, label: 'Client' }], extra: Record<string, unknown> = {}) {
   const source = await sourceWorkflow(t, owner);
   const template = await createTemplate(t, owner.token, { name: uniqueName(), workflowId: source.workflow.id, recipientLabels: labels, ...extra });
   return { source, template };
 }
 
 describe('creating a template from a workflow', () => {
-  it('snapshots documents, recipient slots with labels, fields with styling and reminders; later edits of the source change nothing', async () => {
+  test('snapshots documents, recipient slots with labels, fields with styling and reminders; later edits of the source change nothing', async ({ app: t, owner }) => {
     const source = await sourceWorkflow(t, owner);
     const res = await t.request('POST', '/organization/v1/templates', { token: owner.token, body: {
       name: '  Sales contract ', description: 'NDA', workflowId: source.workflow.id, recipientLabels: [{ order: 2, label: ' Client ' }, { order: 1, label: '  ' }],
@@ -63,7 +58,7 @@ describe('creating a template from a workflow', () => {
     expect((await t.request('GET', `/workflow/v1/${used.body.id}/recipients`, { token: owner.token })).status).toBe(200);
   });
 
-  it('refuses bad sources and labels: another user\'s workflow 404, SELF 400, a label beyond the slots 400, reminders without interval 400', async () => {
+  test('refuses bad sources and labels: another user\'s workflow 404, SELF 400, a label beyond the slots 400, reminders without interval 400', async ({ app: t, owner, outsider }) => {
     const theirs = await sourceWorkflow(t, outsider);
     expect((await t.request('POST', '/organization/v1/templates', { token: owner.token, body: { name: 'X', workflowId: theirs.workflow.id } })).status).toBe(404);
     const source = await sourceWorkflow(t, owner);
@@ -79,7 +74,7 @@ describe('creating a template from a workflow', () => {
     expect([selfRes.status, selfRes.body.message]).toEqual([400, 'OPERATION_IS_NOT_ALLOWED']);
   });
 
-  it('a name taken in the same folder is 409 (ignoring case); another folder may reuse it', async () => {
+  test('a name taken in the same folder is 409 (ignoring case); another folder may reuse it', async ({ app: t, owner }) => {
     const source = await sourceWorkflow(t, owner);
     await createTemplate(t, owner.token, { name: 'Lease', workflowId: source.workflow.id });
     const dup = await t.request('POST', '/organization/v1/templates', { token: owner.token, body: { name: 'LEASE', workflowId: source.workflow.id } });
@@ -91,8 +86,8 @@ describe('creating a template from a workflow', () => {
 });
 
 describe('reading, renaming, moving, cloning, deleting', () => {
-  it('lists a page and all, reads one, downloads the source document', async () => {
-    const { template } = await labelledTemplate();
+  test('lists a page and all, reads one, downloads the source document', async ({ app: t, owner }) => {
+    const { template } = await labelledTemplate(t, owner);
     const page = await t.request('GET', '/organization/v1/templates?page=0&size=2', { token: owner.token });
     expect(page.status).toBe(200);
     expect(page.body.content).toHaveLength(2);
@@ -108,9 +103,9 @@ describe('reading, renaming, moving, cloning, deleting', () => {
     expect((await t.request('GET', '/organization/v1/templates/999999', { token: owner.token })).status).toBe(404);
   });
 
-  it('renames (409 on a taken name), moves (all or nothing), clones with its own snapshot, deletes with ids repeated', async () => {
-    const { template: a } = await labelledTemplate();
-    const { template: b } = await labelledTemplate();
+  test('renames (409 on a taken name), moves (all or nothing), clones with its own snapshot, deletes with ids repeated', async ({ app: t, owner }) => {
+    const { template: a } = await labelledTemplate(t, owner);
+    const { template: b } = await labelledTemplate(t, owner);
     expect((await t.request('PUT', '/organization/v1/rename/templates', { token: owner.token, body: { id: a.id, name: b.name.toLowerCase() } })).status).toBe(409);
     const renamed = await t.request('PUT', '/organization/v1/rename/templates', { token: owner.token, body: { id: a.id, name: 'Renamed one' } });
     expect(renamed.body.name).toBe('Renamed one');
@@ -142,8 +137,8 @@ describe('reading, renaming, moving, cloning, deleting', () => {
     expect((await t.request('PUT', '/organization/v1/rename/templates', { token: owner.token, body: { id: b.id, name: 'Renamed one' } })).status).toBe(200);
   });
 
-  it('update: overwrite false changes settings only; overwrite true retakes the snapshot', async () => {
-    const { source, template } = await labelledTemplate();
+  test('update: overwrite false changes settings only; overwrite true retakes the snapshot', async ({ app: t, owner }) => {
+    const { source, template } = await labelledTemplate(t, owner);
     const base = { id: template.id, name: template.name, workflowId: source.workflow.id };
     const other = await sourceWorkflow(t, owner);
     const refused = await t.request('PUT', '/organization/v1/templates', { token: owner.token, body: { ...base, workflowId: other.workflow.id } });
@@ -162,8 +157,8 @@ describe('reading, renaming, moving, cloning, deleting', () => {
 });
 
 describe('dispatch and apply', () => {
-  it('apply: overrides fill the placeholder, names are collapsed, the rest falls back; DRAFT and no mail', async () => {
-    const { template } = await labelledTemplate();
+  test('apply: overrides fill the placeholder, names are collapsed, the rest falls back; DRAFT and no mail', async ({ app: t, owner }) => {
+    const { template } = await labelledTemplate(t, owner);
     const mailsBefore = (await t.mails()).length;
     const res = await t.request('POST', `/workflow/v1/templates/${template.id}/apply`, { token: owner.token, body: [
       { recipientIndex: 2, name: '  Carla   de   Vries ', emailAddress: 'Carla@Example.com', recipientColor: '#00AA00' },
@@ -177,8 +172,8 @@ describe('dispatch and apply', () => {
     expect((await t.mails()).length).toBe(mailsBefore);
   });
 
-  it('refuses every override rule with nothing created', async () => {
-    const { template } = await labelledTemplate();
+  test('refuses every override rule with nothing created', async ({ app: t, owner }) => {
+    const { template } = await labelledTemplate(t, owner);
     const before = await countWorkflows(t);
     const apply = (body: unknown) => t.request('POST', `/workflow/v1/templates/${template.id}/apply`, { token: owner.token, body });
     const fill = { recipientIndex: 2, name: 'Carla Vries', emailAddress: 'carla@example.com' };
@@ -213,8 +208,8 @@ describe('dispatch and apply', () => {
     expect((await apply([{}, { name: 'Dora Diaz', emailAddress: 'dora@example.com' }])).status).toBe(200);
   });
 
-  it('dispatch sends at once (mails, SENT, a credit) in one transaction; a refusal of sending leaves nothing', async () => {
-    const { template } = await labelledTemplate();
+  test('dispatch sends at once (mails, SENT, a credit) in one transaction; a refusal of sending leaves nothing', async ({ app: t, owner }) => {
+    const { template } = await labelledTemplate(t, owner);
     const res = await t.request('POST', `/workflow/v1/templates/${template.id}/dispatch`, { token: owner.token, body: [{ recipientIndex: 2, name: 'Carla Vries', emailAddress: 'carla.dispatch@example.com' }] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const made = await workflowOf(t, res.body.id);
@@ -231,8 +226,8 @@ describe('dispatch and apply', () => {
     await t.platform.db.update(organizations).set({ credits: 100 }).where(eq(organizations.id, owner.organizationId));
   });
 
-  it('a partner\'s CLIENT token applies for its user', async () => {
-    const { template } = await labelledTemplate();
+  test('a partner\'s CLIENT token applies for its user', async ({ app: t, owner }) => {
+    const { template } = await labelledTemplate(t, owner);
     const app = await insertBusinessApp(t, owner.organizationId);
     const token = await t.platform.tokens.sign({ sub: String(owner.userId), type: 'CLIENT', organizationId: owner.organizationId, appId: app.appId }, 600);
     const res = await t.request('POST', `/workflow/v1/templates/${template.id}/apply`, { token, body: [{ recipientIndex: 2, name: 'Paula Partner', emailAddress: 'paula@example.com' }] });
@@ -242,8 +237,8 @@ describe('dispatch and apply', () => {
 });
 
 describe('who may call', () => {
-  it('no token 401, a guest 403, a member without TEMPLATES 403, another organization 404, rights per action', async () => {
-    const { source, template } = await labelledTemplate();
+  test('no token 401, a guest 403, a member without TEMPLATES 403, another organization 404, rights per action', async ({ app: t, owner, outsider }) => {
+    const { source, template } = await labelledTemplate(t, owner);
     const fill = [{ recipientIndex: 2, name: 'Carla Vries', emailAddress: 'carla.rights@example.com' }];
     const routes: [string, string, unknown?][] = [
       ['GET', '/organization/v1/templates'], ['GET', '/organization/v1/templates/all'], ['GET', `/organization/v1/templates/${template.id}`],
@@ -275,8 +270,8 @@ describe('who may call', () => {
     expect((await t.request('DELETE', `/organization/v1/templates?ids=${template.id}`, { token: viewer.token })).status).toBe(403);
   });
 
-  it('a role without allowDocUseTemplates may read but not use templates', async () => {
-    const { template } = await labelledTemplate();
+  test('a role without allowDocUseTemplates may read but not use templates', async ({ app: t, owner }) => {
+    const { template } = await labelledTemplate(t, owner);
     const role = await createRole(t, owner, { permissions: [grant('TEMPLATES', { canView: true })], signatureSettings: { ...ALL_ALLOWED, allowDocUseTemplates: false } });
     const member = await addMember(t, owner, role.id, 'Uma User');
     expect((await t.request('GET', `/organization/v1/templates/${template.id}`, { token: member.token })).status).toBe(200);

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import { describe, expect } from 'vitest';
+import { test } from '../helpers/fixtures.ts';
 import { createUser, guestToken } from '../helpers/factories.ts';
 import { wantsMail } from '../../src/modules/users/users.service.ts';
-
-let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
 
 const ALL_ON = { workflowCompleted: true, workflowDeclined: true, workflowDelegated: true, workflowVoided: true, commentAdded: true, documentOpened: true };
 
 describe('notification preferences', () => {
-  it('are all on by default; a PUT changes the members it names and keeps the others', async () => {
+  test('are all on by default; a PUT changes the members it names and keeps the others', async ({ app: t }) => {
     const user = await createUser(t);
     expect((await t.request('GET', '/user/v1/settings/notifications', { token: user.token })).body).toEqual(ALL_ON);
     const first = await t.request('PUT', '/user/v1/settings/notifications', { token: user.token, body: { commentAdded: false, documentOpened: false } });
@@ -27,7 +23,7 @@ describe('notification preferences', () => {
     expect(await wantsMail(t.platform.db, user.userId, 'COMMENCE')).toBe(true);
   });
 
-  it('refuses a value that is not a boolean, and callers that are not users', async () => {
+  test('refuses a value that is not a boolean, and callers that are not users', async ({ app: t }) => {
     const user = await createUser(t);
     expect((await t.request('PUT', '/user/v1/settings/notifications', { token: user.token, body: { commentAdded: 'no' } })).status).toBe(400);
     expect((await t.request('PUT', '/user/v1/settings/notifications', { token: user.token, body: [] })).status).toBe(400);
@@ -40,7 +36,7 @@ describe('notification preferences', () => {
 });
 
 describe('locale', () => {
-  it('is en by default and takes any BCP 47 tag, stored canonical and shown in the profile', async () => {
+  test('is en by default and takes any BCP 47 tag, stored canonical and shown in the profile', async ({ app: t }) => {
     const user = await createUser(t);
     expect((await t.request('GET', '/user/v1/settings/locale', { token: user.token })).body).toEqual({ locale: 'en' });
     const res = await t.request('PUT', '/user/v1/settings/locale', { token: user.token, body: { locale: 'de-ch' } });
@@ -50,7 +46,7 @@ describe('locale', () => {
     expect((await t.request('GET', '/user/v1/settings/profile', { token: user.token })).body.locale).toBe('de-CH');
   });
 
-  it('refuses what is not a language tag', async () => {
+  test('refuses what is not a language tag', async ({ app: t }) => {
     const user = await createUser(t);
     for (const locale of ['', 'e', 'english please', 'de_CH', 'x'.repeat(40), 'en-abcdefghi']) {
       const res = await t.request('PUT', '/user/v1/settings/locale', { token: user.token, body: { locale } });

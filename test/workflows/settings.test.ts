@@ -1,36 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createDraftWorkflow, createUser, guestToken, insertRecipient, type TestUser } from '../helpers/factories.ts';
+import { describe, expect } from 'vitest';
+import { fileUser, test as base } from '../helpers/fixtures.ts';
+import type { TestApp } from '../helpers/test-app.ts';
+import { createDraftWorkflow, guestToken, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { readWorkflow, updateWorkflow } from '../helpers/document-list.ts';
 import { eq } from 'drizzle-orm';
 import { recipients } from '../../src/platform/db/schema/index.ts';
 
-let t: TestApp;
-let owner: TestUser;
-let signer: TestUser;
-let stranger: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await createUser(t, { name: 'Olivia Owner' });
-  signer = await createUser(t, { name: 'Sam Signer' });
-  stranger = await createUser(t, { name: 'Stan Stranger' });
+const test = base.extend<{ signer: TestUser; stranger: TestUser }>({
+  signer: fileUser({ name: 'Sam Signer' }),
+  stranger: fileUser({ name: 'Stan Stranger' }),
 });
-afterAll(async () => { await t?.close(); });
 
 /** A workflow of `owner` with `signer` as recipient, moved to SENT so the signer can see it. */
-async function sentWithSigner() {
+async function sentWithSigner(t: TestApp, owner: TestUser, signer: TestUser) {
   const { workflow } = await createDraftWorkflow(t, owner);
   const row = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email });
   await updateWorkflow(t, workflow.id, { status: 'SENT', sentAt: new Date() });
   return { workflow, row };
 }
 
-async function recipientsOf(workflowId: number) {
+async function recipientsOf(t: TestApp, workflowId: number) {
   return t.platform.db.select().from(recipients).where(eq(recipients.workflowId, workflowId)).orderBy(recipients.id);
 }
 
 describe('PUT /workflow/v1/rename/{workflowId}', () => {
-  it('accepts 1 and 50 characters, stores the name trimmed, and answers the settings', async () => {
+  test('accepts 1 and 50 characters, stores the name trimmed, and answers the settings', async ({ app: t, owner }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
     const one = await t.request('PUT', `/workflow/v1/rename/${workflow.id}`, { token: owner.token, body: { name: 'A' } });
     expect(one.status).toBe(200);
@@ -41,7 +35,7 @@ describe('PUT /workflow/v1/rename/{workflowId}', () => {
     expect((await readWorkflow(t, workflow.id)).name).toBe('Lease 2025');
   });
 
-  it('refuses 51 characters, an empty name and a whitespace-only name, changing nothing', async () => {
+  test('refuses 51 characters, an empty name and a whitespace-only name, changing nothing', async ({ app: t, owner }) => {
     const { workflow } = await createDraftWorkflow(t, owner, { name: 'Original' });
     const long = await t.request('PUT', `/workflow/v1/rename/${workflow.id}`, { token: owner.token, body: { name: 'N'.repeat(51) } });
     expect(long.status).toBe(400);
@@ -54,8 +48,8 @@ describe('PUT /workflow/v1/rename/{workflowId}', () => {
     expect((await readWorkflow(t, workflow.id)).name).toBe('Original');
   });
 
-  it('is owner only: a recipient gets INVALID_WORKFLOW_OWNER, a stranger 404, a signing-link token 403', async () => {
-    const { workflow, row } = await sentWithSigner();
+  test('is owner only: a recipient gets INVALID_WORKFLOW_OWNER, a stranger 404, a signing-link token 403', async ({ app: t, owner, signer, stranger }) => {
+    const { workflow, row } = await sentWithSigner(t, owner, signer);
     const byRecipient = await t.request('PUT', `/workflow/v1/rename/${workflow.id}`, { token: signer.token, body: { name: 'Mine now' } });
     expect(byRecipient.status).toBe(400);
     expect(byRecipient.body.message).toBe('INVALID_WORKFLOW_OWNER');
@@ -66,8 +60,8 @@ describe('PUT /workflow/v1/rename/{workflowId}', () => {
     expect((await readWorkflow(t, workflow.id)).name).toBe('Test agreement');
   });
 
-  it('renames a SENT workflow but not a VOID one (read-only)', async () => {
-    const { workflow } = await sentWithSigner();
+  test('renames a SENT workflow but not a VOID one (read-only)', async ({ app: t, owner, signer }) => {
+    const { workflow } = await sentWithSigner(t, owner, signer);
     expect((await t.request('PUT', `/workflow/v1/rename/${workflow.id}`, { token: owner.token, body: { name: 'Renamed while out' } })).status).toBe(200);
     await updateWorkflow(t, workflow.id, { status: 'VOID' });
     const res = await t.request('PUT', `/workflow/v1/rename/${workflow.id}`, { token: owner.token, body: { name: 'After void' } });
@@ -78,7 +72,7 @@ describe('PUT /workflow/v1/rename/{workflowId}', () => {
 });
 
 describe('GET /workflow/v1/sequence/{workflowId}', () => {
-  it('answers a bare boolean, true only for ORDERED, to the owner, a recipient and the workflow\'s signing-link token', async () => {
+  test('answers a bare boolean, true only for ORDERED, to the owner, a recipient and the workflow\'s signing-link token', async ({ app: t, owner, signer }) => {
     const ordered = await createDraftWorkflow(t, owner, { sequence: 'ORDERED' });
     const unordered = await createDraftWorkflow(t, owner);
     const res = await t.request('GET', `/workflow/v1/sequence/${ordered.workflow.id}`, { token: owner.token });
@@ -86,30 +80,30 @@ describe('GET /workflow/v1/sequence/{workflowId}', () => {
     expect(res.raw).toBe('true');
     expect((await t.request('GET', `/workflow/v1/sequence/${unordered.workflow.id}`, { token: owner.token })).raw).toBe('false');
 
-    const { workflow, row } = await sentWithSigner();
+    const { workflow, row } = await sentWithSigner(t, owner, signer);
     expect((await t.request('GET', `/workflow/v1/sequence/${workflow.id}`, { token: signer.token })).raw).toBe('false');
     expect((await t.request('GET', `/workflow/v1/sequence/${workflow.id}`, { token: await guestToken(t, row) })).status).toBe(200);
   });
 
-  it('hides the workflow from strangers, from a recipient of a DRAFT and from another workflow\'s signing-link token', async () => {
+  test('hides the workflow from strangers, from a recipient of a DRAFT and from another workflow\'s signing-link token', async ({ app: t, owner, signer, stranger }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
     await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email });
     expect((await t.request('GET', `/workflow/v1/sequence/${workflow.id}`, { token: stranger.token })).status).toBe(404);
     expect((await t.request('GET', `/workflow/v1/sequence/${workflow.id}`, { token: signer.token })).status).toBe(404);
-    const other = await sentWithSigner();
+    const other = await sentWithSigner(t, owner, signer);
     expect((await t.request('GET', `/workflow/v1/sequence/${workflow.id}`, { token: await guestToken(t, other.row) })).status).toBe(404);
   });
 });
 
 describe('PUT /workflow/v1/{workflowId} and PUT /document/v1/sequence/{workflowId}', () => {
-  it('switches to ORDERED, numbering recipients that have no order in their current order', async () => {
+  test('switches to ORDERED, numbering recipients that have no order in their current order', async ({ app: t, owner, signer, stranger }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
     const a = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email });
     const b = await insertRecipient(t, workflow.id, { userId: stranger.userId, name: 'Stan Stranger', email: stranger.email });
     const res = await t.request('PUT', `/workflow/v1/${workflow.id}`, { token: owner.token, body: { sequence: 'ORDERED' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ sequence: 'ORDERED', signType: 'COUNTERSIGN' });
-    expect((await recipientsOf(workflow.id)).map((r) => [r.id, r.recipientOrder])).toEqual([[a.id, 1], [b.id, 2]]);
+    expect((await recipientsOf(t, workflow.id)).map((r) => [r.id, r.recipientOrder])).toEqual([[a.id, 1], [b.id, 2]]);
     expect((await t.request('GET', `/workflow/v1/sequence/${workflow.id}`, { token: owner.token })).raw).toBe('true');
     // Same effect through the documents path.
     const back = await t.request('PUT', `/document/v1/sequence/${workflow.id}`, { token: owner.token, body: { sequence: 'UNORDERED' } });
@@ -117,32 +111,32 @@ describe('PUT /workflow/v1/{workflowId} and PUT /document/v1/sequence/{workflowI
     expect((await readWorkflow(t, workflow.id)).sequence).toBe('UNORDERED');
   });
 
-  it('keeps valid existing orders when switching to ORDERED', async () => {
+  test('keeps valid existing orders when switching to ORDERED', async ({ app: t, owner, signer, stranger }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
     const a = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email, recipientOrder: 5 });
     const b = await insertRecipient(t, workflow.id, { userId: stranger.userId, name: 'Stan Stranger', email: stranger.email, recipientOrder: 2 });
     await t.request('PUT', `/workflow/v1/${workflow.id}`, { token: owner.token, body: { sequence: 'ORDERED' } });
-    const rows = await recipientsOf(workflow.id);
+    const rows = await recipientsOf(t, workflow.id);
     expect(rows.find((r) => r.id === a.id)!.recipientOrder).toBe(5);
     expect(rows.find((r) => r.id === b.id)!.recipientOrder).toBe(2);
   });
 
-  it('into SELF: creates the owner\'s own row when there is none and switches reminders off', async () => {
+  test('into SELF: creates the owner\'s own row when there is none and switches reminders off', async ({ app: t, owner, signer }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
     await updateWorkflow(t, workflow.id, { reminderEnabled: true, reminderIntervalDays: 3 });
     const res = await t.request('PUT', `/document/v1/sequence/${workflow.id}`, { token: owner.token, body: { sequence: 'SELF' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ sequence: 'SELF', signType: 'SELFSIGN', reminder: { enabled: false, intervalDays: null, offsetMinutes: null } });
-    const rows = await recipientsOf(workflow.id);
+    const rows = await recipientsOf(t, workflow.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ userId: owner.userId, email: owner.email, role: 'SIGNER' });
     // Out of SELF the owner's row stays as an ordinary signer.
     await t.request('PUT', `/workflow/v1/${workflow.id}`, { token: owner.token, body: { sequence: 'UNORDERED' } });
-    expect(await recipientsOf(workflow.id)).toHaveLength(1);
+    expect(await recipientsOf(t, workflow.id)).toHaveLength(1);
     expect((await readWorkflow(t, workflow.id)).signType).toBe('COUNTERSIGN');
   });
 
-  it('refuses SELF while other recipients exist, and SURVEY with a non-SIGNER, writing nothing', async () => {
+  test('refuses SELF while other recipients exist, and SURVEY with a non-SIGNER, writing nothing', async ({ app: t, owner, signer }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
     await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email, role: 'APPROVER' });
     for (const sequence of ['SELF', 'SURVEY']) {
@@ -151,11 +145,11 @@ describe('PUT /workflow/v1/{workflowId} and PUT /document/v1/sequence/{workflowI
       expect(res.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
     }
     expect((await readWorkflow(t, workflow.id)).sequence).toBe('UNORDERED');
-    expect(await recipientsOf(workflow.id)).toHaveLength(1);
+    expect(await recipientsOf(t, workflow.id)).toHaveLength(1);
   });
 
-  it('is owner and DRAFT only, and refuses an unknown mode', async () => {
-    const { workflow } = await sentWithSigner();
+  test('is owner and DRAFT only, and refuses an unknown mode', async ({ app: t, owner, signer, stranger }) => {
+    const { workflow } = await sentWithSigner(t, owner, signer);
     const byRecipient = await t.request('PUT', `/workflow/v1/${workflow.id}`, { token: signer.token, body: { sequence: 'ORDERED' } });
     expect(byRecipient.body.message).toBe('INVALID_WORKFLOW_OWNER');
     const sent = await t.request('PUT', `/workflow/v1/${workflow.id}`, { token: owner.token, body: { sequence: 'ORDERED' } });
@@ -169,17 +163,17 @@ describe('PUT /workflow/v1/{workflowId} and PUT /document/v1/sequence/{workflowI
 });
 
 describe('PUT /workflow/v1/{workflowId}/reminder', () => {
-  const put = (workflowId: number, body: unknown, token = owner.token) => t.request('PUT', `/workflow/v1/${workflowId}/reminder`, { token, body });
+  const put = (t: TestApp, owner: TestUser, workflowId: number, body: unknown, token = owner.token) => t.request('PUT', `/workflow/v1/${workflowId}/reminder`, { token, body });
 
-  it('intervalDays: 1 and 30 are stored, 0 and 31 are BAD_REQUEST_BODY and change nothing', async () => {
+  test('intervalDays: 1 and 30 are stored, 0 and 31 are BAD_REQUEST_BODY and change nothing', async ({ app: t, owner }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
     for (const days of [1, 30]) {
-      const res = await put(workflow.id, { enabled: true, intervalDays: days });
+      const res = await put(t, owner, workflow.id, { enabled: true, intervalDays: days });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ enabled: true, intervalDays: days, offsetMinutes: null });
     }
     for (const days of [0, 31, 2.5, -1]) {
-      const res = await put(workflow.id, { enabled: true, intervalDays: days });
+      const res = await put(t, owner, workflow.id, { enabled: true, intervalDays: days });
       expect(res.status, `intervalDays ${days}`).toBe(400);
       expect(res.body.message).toBe('BAD_REQUEST_BODY');
     }
@@ -187,60 +181,60 @@ describe('PUT /workflow/v1/{workflowId}/reminder', () => {
     expect([stored.reminderEnabled, stored.reminderIntervalDays, stored.reminderOffsetMinutes]).toEqual([true, 30, null]);
   });
 
-  it('offsetMinutes: 1 and 1439 are stored, 0 and 1440 are BAD_REQUEST_BODY', async () => {
+  test('offsetMinutes: 1 and 1439 are stored, 0 and 1440 are BAD_REQUEST_BODY', async ({ app: t, owner }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
     for (const minutes of [1, 1439]) {
-      expect((await put(workflow.id, { enabled: true, offsetMinutes: minutes })).body).toEqual({ enabled: true, intervalDays: null, offsetMinutes: minutes });
+      expect((await put(t, owner, workflow.id, { enabled: true, offsetMinutes: minutes })).body).toEqual({ enabled: true, intervalDays: null, offsetMinutes: minutes });
     }
     for (const minutes of [0, 1440]) {
-      const res = await put(workflow.id, { enabled: true, offsetMinutes: minutes });
+      const res = await put(t, owner, workflow.id, { enabled: true, offsetMinutes: minutes });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('BAD_REQUEST_BODY');
     }
     expect((await readWorkflow(t, workflow.id)).reminderOffsetMinutes).toBe(1439);
   });
 
-  it('a valid offsetMinutes wins over intervalDays; an invalid one leaves a valid intervalDays in charge', async () => {
+  test('a valid offsetMinutes wins over intervalDays; an invalid one leaves a valid intervalDays in charge', async ({ app: t, owner }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
-    expect((await put(workflow.id, { enabled: true, intervalDays: 5, offsetMinutes: 90 })).body).toEqual({ enabled: true, intervalDays: null, offsetMinutes: 90 });
-    expect((await put(workflow.id, { enabled: true, intervalDays: 5, offsetMinutes: 1440 })).body).toEqual({ enabled: true, intervalDays: 5, offsetMinutes: null });
-    expect((await put(workflow.id, { enabled: true, intervalDays: 31, offsetMinutes: 0 })).status).toBe(400);
-    expect((await put(workflow.id, { enabled: true })).status).toBe(400);
-    expect((await put(workflow.id, { enabled: true, intervalDays: null, offsetMinutes: null })).status).toBe(400);
+    expect((await put(t, owner, workflow.id, { enabled: true, intervalDays: 5, offsetMinutes: 90 })).body).toEqual({ enabled: true, intervalDays: null, offsetMinutes: 90 });
+    expect((await put(t, owner, workflow.id, { enabled: true, intervalDays: 5, offsetMinutes: 1440 })).body).toEqual({ enabled: true, intervalDays: 5, offsetMinutes: null });
+    expect((await put(t, owner, workflow.id, { enabled: true, intervalDays: 31, offsetMinutes: 0 })).status).toBe(400);
+    expect((await put(t, owner, workflow.id, { enabled: true })).status).toBe(400);
+    expect((await put(t, owner, workflow.id, { enabled: true, intervalDays: null, offsetMinutes: null })).status).toBe(400);
   });
 
-  it('enabled false turns reminders off and clears both values, whatever else is sent', async () => {
+  test('enabled false turns reminders off and clears both values, whatever else is sent', async ({ app: t, owner }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
-    await put(workflow.id, { enabled: true, intervalDays: 7 });
-    const res = await put(workflow.id, { enabled: false, intervalDays: 99, offsetMinutes: 5000 });
+    await put(t, owner, workflow.id, { enabled: true, intervalDays: 7 });
+    const res = await put(t, owner, workflow.id, { enabled: false, intervalDays: 99, offsetMinutes: 5000 });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ enabled: false, intervalDays: null, offsetMinutes: null });
     const stored = await readWorkflow(t, workflow.id);
     expect([stored.reminderEnabled, stored.reminderIntervalDays, stored.reminderOffsetMinutes]).toEqual([false, null, null]);
   });
 
-  it('on a SELF workflow enabled is forced to false without an error', async () => {
+  test('on a SELF workflow enabled is forced to false without an error', async ({ app: t, owner }) => {
     const { workflow } = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
-    const res = await put(workflow.id, { enabled: true, intervalDays: 3 });
+    const res = await put(t, owner, workflow.id, { enabled: true, intervalDays: 3 });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ enabled: false, intervalDays: null, offsetMinutes: null });
-    expect((await put(workflow.id, { enabled: true, intervalDays: 0 })).status).toBe(200);
+    expect((await put(t, owner, workflow.id, { enabled: true, intervalDays: 0 })).status).toBe(200);
   });
 
-  it('is owner only (INVALID_WORKFLOW_OWNER) and DRAFT only (INVALID_WORKFLOW_STATUS); malformed bodies are 400', async () => {
-    const { workflow } = await sentWithSigner();
-    const byRecipient = await put(workflow.id, { enabled: true, intervalDays: 3 }, signer.token);
+  test('is owner only (INVALID_WORKFLOW_OWNER) and DRAFT only (INVALID_WORKFLOW_STATUS); malformed bodies are 400', async ({ app: t, owner, signer, stranger }) => {
+    const { workflow } = await sentWithSigner(t, owner, signer);
+    const byRecipient = await put(t, owner, workflow.id, { enabled: true, intervalDays: 3 }, signer.token);
     expect(byRecipient.status).toBe(400);
     expect(byRecipient.body.message).toBe('INVALID_WORKFLOW_OWNER');
-    const sent = await put(workflow.id, { enabled: true, intervalDays: 3 });
+    const sent = await put(t, owner, workflow.id, { enabled: true, intervalDays: 3 });
     expect(sent.status).toBe(400);
     expect(sent.body.message).toBe('INVALID_WORKFLOW_STATUS');
-    expect((await put(workflow.id, { enabled: true, intervalDays: 3 }, stranger.token)).status).toBe(404);
+    expect((await put(t, owner, workflow.id, { enabled: true, intervalDays: 3 }, stranger.token)).status).toBe(404);
     expect((await readWorkflow(t, workflow.id)).reminderEnabled).toBe(false);
 
     const draft = await createDraftWorkflow(t, owner);
-    expect((await put(draft.workflow.id, { enabled: 'yes', intervalDays: 3 })).status).toBe(400);
-    expect((await put(draft.workflow.id, { enabled: true, intervalDays: '3' })).status).toBe(400);
-    expect((await put(draft.workflow.id, { intervalDays: 3 })).status).toBe(400);
+    expect((await put(t, owner, draft.workflow.id, { enabled: 'yes', intervalDays: 3 })).status).toBe(400);
+    expect((await put(t, owner, draft.workflow.id, { enabled: true, intervalDays: '3' })).status).toBe(400);
+    expect((await put(t, owner, draft.workflow.id, { intervalDays: 3 })).status).toBe(400);
   });
 });

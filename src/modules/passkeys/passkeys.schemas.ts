@@ -78,7 +78,8 @@ export const AssertionBody = Type.Object({
   response: Type.Object({
     clientDataJSON: Base64Url(8192, 'base64url'),
     authenticatorData: Base64Url(8192, 'base64url'),
-    signature: Base64Url(2048, 'base64url'),
+    // ML-DSA-44 (offered first by @simplewebauthn/server where the runtime supports it) signs with 2420 bytes.
+    signature: Base64Url(8192, 'base64url'),
     userHandle: Type.Optional(Type.String({ maxLength: 1024 })),
   }),
   clientExtensionResults: ClientExtensionResults,

@@ -7,8 +7,8 @@ type Step = 'password' | 'totp';
 
 /**
  * The service's own sign-in page (used when no external identity provider is configured): password, then a TOTP
- * code when the account has two-factor sign-in. It completes like a provider would: the browser is sent to the
- * web session's callback with a code. Opened without a state, it starts a sign-in first.
+ * code when the account has two-factor sign-in; or a passkey or a smart card (OtherMethods.tsx). It completes like a
+ * provider would: the browser is sent to the web session's callback with a code. Opened without a state, it starts a sign-in first.
  */
 export function SignInPage() {
   const state = new URLSearchParams(window.location.search).get('state');
@@ -19,6 +19,7 @@ export function SignInPage() {
   const [rememberMe, setRememberMe] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; restart?: boolean } | null>(null);
+  const [attempt, setAttempt] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -34,6 +35,7 @@ export function SignInPage() {
   async function submit(credentials: Credentials) {
     setBusy(true);
     setError(null);
+    setAttempt((n) => n + 1);
     const outcome = await authorize(state!, credentials, rememberMe);
     if (outcome.kind === 'redirect') {
       window.location.assign(outcome.redirectUrl);
@@ -49,7 +51,10 @@ export function SignInPage() {
 
   function onPassword(event: FormEvent) {
     event.preventDefault();
-    if (!email.trim() || !password) return setError({ message: text.missingFields });
+    if (!email.trim() || !password) {
+      setAttempt((n) => n + 1);
+      return setError({ message: text.missingFields });
+    }
     void submit({ grant_type: 'PASSWORD', username: email.trim(), password });
   }
 
@@ -86,8 +91,8 @@ export function SignInPage() {
               <button type="submit" className="primary" disabled={busy}>{busy ? text.submitting : text.submit}</button>
             </div>
           </form>
-          {/* Passkey and smart-card sign-in plug in here (see OtherMethods.tsx). */}
-          <OtherMethods complete={(credentials) => void submit(credentials)} busy={busy} />
+          <OtherMethods complete={(credentials) => void submit(credentials)} busy={busy} email={email} rememberMe={rememberMe}
+            onStart={() => setError(null)} attempt={attempt} />
         </>
       ) : (
         <form onSubmit={onCode} noValidate>
