@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadImage } from '@napi-rs/canvas';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser, guestToken, type TestUser } from '../helpers/factories.ts';
-import { pngBytes, pngDataUrl } from '../helpers/ceremony.ts';
+import { pngBytes, pngDataUrl, pngChunk } from '../helpers/ceremony.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -212,14 +212,7 @@ describe('legacy PUT /user/v1/settings/signatures', () => {
 
 /** A 4-bit palette PNG of random pixels: small as sent, large once each pixel is 4 bytes. */
 function noisePalettePng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
+  const chunk = pngChunk;
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
