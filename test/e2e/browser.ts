@@ -1,5 +1,5 @@
+import { freePort } from '../helpers/free-port.ts';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
@@ -16,17 +16,6 @@ export const SCREENSHOT_DIR = path.resolve('test-results/e2e');
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** A port nobody holds now, so PUBLIC_URL (the base of mailed links) can name it before the service listens. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The service on a real loopback port, its mailed links pointing there. */
 export async function startService(): Promise<{ t: TestApp; baseUrl: string }> {

@@ -1,5 +1,5 @@
+import { freePort } from '../helpers/free-port.ts';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,16 +18,6 @@ let browser: Browser;
 let ca: TestCa;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signin-e2e-'));
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   // Passkeys need a secure context whose host is a domain (an IP address cannot be an RP id): the page is
