@@ -3,16 +3,17 @@
 // alone (1 connection) and under load (32 connections, ~10 s). Goal: p99 <= 20 ms at 32 connections on PostgreSQL.
 // Run: npm run bench:org-lists   (DATABASE_URL=postgres://... uses a scratch database on that server)
 // BENCH_SECONDS overrides the duration.
-import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { findDefaultPackage } from '../src/modules/billing/billing.repo.ts';
 import { createAccount } from '../src/modules/users/accounts.ts';
 import { startBenchServer } from './bench-server.ts';
+import { backendPids, formatLoad, measureHttp } from './http-load.ts';
 
 const ORGANIZATIONS = 100;
 const MEMBERS = 50;
 const ROLES = 20;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const server = await startBenchServer({ name: 'org-lists' });
 const { built } = server;
 const { db } = built.platform;
@@ -48,6 +49,7 @@ try {
   const token = await built.platform.tokens.sign({ sub: String(me.userId), type: 'USER', organizationId: me.organizationId }, 3600);
   const address = await server.listen();
   const headers = { authorization: `Bearer ${token}` };
+  const cpu = { databasePids: () => backendPids(built.platform.database) };
   const scenarios = [
     ['members, first page', '/organization/v1/users?page=0&size=20'],
     ['members, all 50', '/organization/v1/users?page=0&size=50'],
@@ -61,11 +63,13 @@ try {
     if (check.statusCode !== 200) throw new Error(`${url} answered ${check.statusCode}: ${check.body}`);
     const body = check.json();
     const shape = Array.isArray(body) ? `${body.length} items` : `totalElements ${body.totalElements}, ${body.content.length} items`;
-    const alone = await autocannon({ url: `${address}${url}`, connections: 1, duration: Math.max(2, SECONDS / 4), headers });
-    const result = await autocannon({ url: `${address}${url}`, connections: 32, duration: SECONDS, headers });
-    console.log(`${kind} ${label.padEnd(24)} alone p50 ${String(alone.latency.p50).padStart(3)} ms | 32 connections: p50 ${String(result.latency.p50).padStart(4)} ms  `
-      + `p99 ${String(result.latency.p99).padStart(4)} ms  ${result.requests.average.toFixed(0).padStart(4)} req/s  non-2xx ${result.non2xx}  errors ${result.errors}  (${shape})`);
+    // Load from a separate process (bench/http-load.ts), as a client sees the service.
+    const alone = await measureHttp({ url: address, paths: [url], connections: 1, seconds: Math.max(2, SECONDS / 4), headers }, cpu);
+    const result = await measureHttp({ url: address, paths: [url], connections: CONNECTIONS, seconds: SECONDS, headers }, cpu);
+    console.log(`${kind} ${label.padEnd(24)} alone p50 ${String(alone.p50).padStart(3)} ms | ${CONNECTIONS} connections: ${formatLoad(result)}  (${shape})`);
   }
+  // Requests the load process abandoned at its deadline may still be running: let them finish before closing.
+  await new Promise((resolve) => setTimeout(resolve, 500));
 } finally {
   await server.close();
 }

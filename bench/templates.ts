@@ -4,14 +4,15 @@
 // under load (32 connections).
 // Run: node bench/templates.ts (Node 24: node_modules/.bin/node; DATABASE_URL=postgres://... uses a scratch database on that server)
 // BENCH_WORKFLOWS and BENCH_SECONDS override the sizes.
-import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { findDefaultPackage } from '../src/modules/billing/billing.repo.ts';
 import { createAccount } from '../src/modules/users/accounts.ts';
 import { startBenchServer } from './bench-server.ts';
+import { backendPids, formatLoad, measureHttp } from './http-load.ts';
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const TEMPLATES = 100;
 const server = await startBenchServer({ name: 'templates' });
 const { built } = server;
@@ -70,6 +71,7 @@ try {
   const typical = ids[1];
   const address = await server.listen();
   const headers = { authorization: `Bearer ${token}` };
+  const cpu = { databasePids: () => backendPids(built.platform.database) };
   const scenarios = [
     ['list, first page', '/organization/v1/templates?page=0&size=20'],
     ['all (id, name)', '/organization/v1/templates/all'],
@@ -86,11 +88,13 @@ try {
     if (check.statusCode !== 200) throw new Error(`${url} answered ${check.statusCode}: ${check.body}`);
     const body = check.json();
     const shape = Array.isArray(body) ? `${body.length} items` : 'totalElements' in body ? `totalElements ${body.totalElements}` : 'counts' in body ? `total ${body.counts.total}` : 'sampleSize' in body ? `sample ${body.sampleSize}` : `sessions ${body.totalSessions}`;
-    const alone = await autocannon({ url: `${address}${url}`, connections: 1, duration: Math.max(2, SECONDS / 4), headers });
-    const result = await autocannon({ url: `${address}${url}`, connections: 32, duration: SECONDS, headers });
-    console.log(`${kind} ${label.padEnd(26)} alone p50 ${String(alone.latency.p50).padStart(3)} ms | 32 connections: p50 ${String(result.latency.p50).padStart(4)} ms  `
-      + `p99 ${String(result.latency.p99).padStart(4)} ms  ${result.requests.average.toFixed(0).padStart(5)} req/s  non-2xx ${result.non2xx}  errors ${result.errors}  (${shape})`);
+    // Load from a separate process (bench/http-load.ts), as a client sees the service.
+    const alone = await measureHttp({ url: address, paths: [url], connections: 1, seconds: Math.max(2, SECONDS / 4), headers }, cpu);
+    const result = await measureHttp({ url: address, paths: [url], connections: CONNECTIONS, seconds: SECONDS, headers }, cpu);
+    console.log(`${kind} ${label.padEnd(26)} alone p50 ${String(alone.p50).padStart(3)} ms | ${CONNECTIONS} connections: ${formatLoad(result)}  (${shape})`);
   }
+  // Requests the load process abandoned at its deadline may still be running: let them finish before closing.
+  await new Promise((resolve) => setTimeout(resolve, 500));
 } finally {
   await server.close();
 }

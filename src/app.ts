@@ -7,6 +7,7 @@ import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
 import { registerValidation } from './http/validation.ts';
 import { registerRequestId, requestId } from './http/request-id.ts';
 import { registerRequestMetrics } from './http/request-metrics.ts';
+import { registerGracefulClose } from './http/graceful-close.ts';
 import { metricsRoutes } from './modules/metrics/metrics.routes.ts';
 import { registerAuthentication, type RouteAuth } from './http/authenticate.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -30,13 +31,15 @@ import { createIdTokenVerifier } from './platform/auth/id-token.ts';
 import { registerSessionCookie } from './http/session-cookie.ts';
 import { createWebSessionService } from './modules/web-session/web-session.service.ts';
 import { cookieSessionActions, webSessionRoutes } from './modules/web-session/web-session.routes.ts';
-import { createUsersService } from './modules/users/users.service.ts';
+import { addresseeWantsMail, createUsersService } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createPasskeyService } from './modules/passkeys/passkeys.service.ts';
 import { passkeyRoutes } from './modules/passkeys/passkeys.routes.ts';
 import { createSmartCardService } from './modules/smart-card/smart-card.service.ts';
 import { smartCardRoutes } from './modules/smart-card/smart-card.routes.ts';
 import { createSignatureLibraryService } from './modules/signature-library/signature-library.service.ts';
+import { createSignerKeyService } from './modules/signer-keys/signer-keys.service.ts';
+import { signerKeyRoutes } from './modules/signer-keys/signer-keys.routes.ts';
 import { signatureLibraryRoutes } from './modules/signature-library/signature-library.routes.ts';
 import { createHistoryService } from './modules/history/history.service.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
@@ -102,6 +105,9 @@ import { templateFolderRoutes } from './modules/templates/template-folders.route
 import { createTemplateAnalyticsService } from './modules/templates/template-analytics.service.ts';
 import { createFieldEventService } from './modules/templates/field-events.service.ts';
 import { templateAnalyticsRoutes } from './modules/templates/template-analytics.routes.ts';
+import { createCscClient } from './platform/csc/csc-client.ts';
+import { createRemoteSigningService } from './modules/remote-signing/remote-signing.service.ts';
+import { remoteSigningRoutes } from './modules/remote-signing/remote-signing.routes.ts';
 
 /** Uploads above this are refused (SPEC.md Limits). */
 export const UPLOAD_LIMIT_BYTES = 25 * 1024 * 1024;
@@ -111,15 +117,26 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
 
-export type App = { app: FastifyInstance; platform: Platform; routes: RouteAuth[]; close(): Promise<void> };
+export type App = {
+  app: FastifyInstance;
+  platform: Platform;
+  routes: RouteAuth[];
+  /**
+   * The graceful shutdown: stops accepting requests and fetching jobs, lets the requests in flight and the jobs
+   * running finish within `timeoutMs` (default SHUTDOWN_TIMEOUT_MS; jobs still running then go back to the queue),
+   * then stops the workers and closes the database, last, when nothing uses it any more.
+   */
+  close(options?: { timeoutMs?: number }): Promise<void>;
+};
 
 /**
  * The table of contents: builds the platform adapters, the HTTP plugins in order, then every module by
  * explicit import. Nothing is registered by directory scanning.
  */
 export async function buildApp(config: Config, overrides: PlatformOverrides = {}): Promise<App> {
-  // The mail routing asks the plan (entitlements) whether an organization's own mail provider may be used.
-  const platform = await createPlatform(config, overrides, { allowsCustomMail });
+  // The mail routing asks the plan (entitlements) whether an organization's own mail provider may be used; the
+  // outbox asks the addressee's notification preferences (users) whether an optional mail is wanted.
+  const platform = await createPlatform(config, overrides, { allowsCustomMail, wantsMail: addresseeWantsMail });
   const securityHeaders = { https: config.publicUrl.startsWith('https:') };
 
   // The platform's logger, seen as Fastify's base type so the plugins' default FastifyInstance types accept the app.
@@ -144,6 +161,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   // 1. HTTP plumbing: errors, validation, who is calling, multipart, OpenAPI.
   registerRequestId(app);
   registerRequestMetrics(app, platform.metrics);
+  const http = registerGracefulClose(app);
   registerErrorHandling(app);
   registerSecurityHeaders(app, securityHeaders);
   registerValidation(app, [ErrorResponse]);
@@ -198,9 +216,11 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const identity = createIdentityService({ db: platform.db, outbox: platform.outbox });
   const declines = createDeclineService({ db: platform.db, outbox: platform.outbox, surveys });
   const delegations = createDelegateService({ db: platform.db, routing });
-  const ceremony = createCeremonyService({ db: platform.db, jobs: platform.jobs, outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes });
+  // Personal signing keys of useDigitalCert signers, certified by the platform CA.
+  const signerKeys = createSignerKeyService({ db: platform.db, ca: platform.seal.ca });
+  const ceremony = createCeremonyService({ db: platform.db, jobs: platform.jobs, outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes, blobs: platform.blobs, signerKeys });
   const sealing: SealJobDeps = { db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, seal: platform.seal, log: platform.log, seals, testDelayMs: config.sealTestDelayMs, onOutcome: (outcome) => platform.metrics.seals.labels(outcome).inc() };
-  const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, seal: platform.seal, seals });
+  const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, seal: platform.seal, seals, renderer: thumbnails });
   const reminders = createReminderService({ db: platform.db, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, log: platform.log });
   // Every job (job-registry.ts), defined before platform.jobs.start() below.
   defineJobs(platform, { sealing, reminders, surveys: { db: platform.db, jobs: platform.jobs, routing } });
@@ -222,6 +242,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(cloudImportRoutes(cloudImport));
   await app.register(verifyRoutes(verifier));
   await app.register(pkiRoutes(platform.seal.ca));
+  await app.register(signerKeyRoutes(signerKeys));
   await app.register(metricsRoutes({
     metrics: platform.metrics,
     token: config.metricsToken,
@@ -237,6 +258,11 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(historyRoutes(history));
   await app.register(downloadRoutes(downloads));
   await app.register(ceremonyRoutes(ceremony));
+  // Remote (CSC) signing: the provider is reached under the outbound rules and sends signers back to the web app's /csc/callback.
+  await app.register(remoteSigningRoutes(createRemoteSigningService({
+    db: platform.db, blobs: platform.blobs, secrets: platform.secrets, ceremony,
+    csc: config.csc ? createCscClient({ ...config.csc, redirectUri: `${config.publicUrl}/csc/callback` }, platform.outbound) : null,
+  })));
   await app.register(commenceRoutes(commence));
   await app.register(guestAccessRoutes(guestAccess));
   await app.register(identityRoutes(identity));
@@ -256,7 +282,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(templateRoutes(createTemplateService({ db: platform.db, blobs: platform.blobs, routing })));
   await app.register(templateFolderRoutes(createTemplateFolderService({ db: platform.db })));
   await app.register(templateAnalyticsRoutes(createTemplateAnalyticsService({ db: platform.db }), createFieldEventService({ db: platform.db })));
-  await app.register(webAppRoutes());
+  await app.register(webAppRoutes({ secure: webSessionOptions.secure }));
 
   // 4. Start-up work: the job workers (the preset packages are seeded by migration 0008).
   await platform.jobs.start();
@@ -269,11 +295,17 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
     app,
     platform,
     routes,
-    async close() {
-      await app.close();
+    async close(options = {}) {
+      const timeoutMs = options.timeoutMs ?? config.shutdownTimeoutMs;
+      const deadline = Date.now() + timeoutMs;
+      // Requests and jobs drain together: a request may wait for a job of this process (a download for its seal).
+      const [answered] = await Promise.all([
+        http.close(deadline),
+        platform.jobs.stop({ graceMs: timeoutMs }),
+        webhookDispatcher.stop(),
+      ]);
+      if (answered.cut > 0) platform.logger.warn(`shutdown: ${answered.cut} request(s) still in flight after ${timeoutMs} ms were cut`);
       await thumbnails.close();
-      await webhookDispatcher.stop();
-      await platform.jobs.stop();
       platform.mailRouting.close();
       platform.mailTransport.close();
       await platform.database.close();

@@ -31,6 +31,8 @@ export type Config = {
   sealWaitSeconds: number;
   /** Tests only (SEAL_TEST_DELAY_MS): each seal attempt waits this long first, a window to kill the process in. */
   sealTestDelayMs: number;
+  /** SIGTERM/SIGINT: how long in-flight requests and running jobs get to finish before the rest is cut off (and the jobs requeued). */
+  shutdownTimeoutMs: number;
   /**
    * Which peers may set X-Forwarded-For (the client address the audit trail records): false (no proxy, the
    * socket's address), a hop count, or addresses/CIDRs (and proxy-addr's names loopback, linklocal, uniquelocal).
@@ -58,6 +60,8 @@ export type Config = {
   cloudImportKeys: { boxAppKey: string | undefined; drive: { clientId: string; apiKey: string } | undefined };
   /** Where organizations' own mail providers are reached (MAIL_EMAIL_API_URL...): the real services unless tests point them elsewhere. */
   mailProviders: { emailApiUrl: string; cloudMailEndpoint: string | undefined; oauth2LoginUrl: string; oauth2ApiUrl: string };
+  /** A remote signing service speaking the CSC API v2 (connector CSC_2; CSC_BASE_URL...); unset: remote signing is off. */
+  csc: { baseUrl: string; clientId: string; clientSecret: string; timeoutMs: number } | undefined;
 };
 
 /** The box provider's shared-link and download hosts. */
@@ -93,6 +97,7 @@ export const EnvSchema = Type.Object({
   JOB_POLL_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 0.5, description: 'how often job workers poll when nothing wakes them; below 0.5 counts as 0.5' }),
   SEAL_WAIT_SECONDS: Type.Integer({ minimum: 1, default: 20, description: 'how long reads of a just-completed workflow wait for its seal before 503' }),
   SEAL_TEST_DELAY_MS: Type.Integer({ minimum: 0, default: 0, description: 'tests only: each seal attempt first waits this long' }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 20000, description: 'on SIGTERM/SIGINT, how long in-flight requests and running jobs get to finish' }),
   TRUST_PROXY: Type.Optional(Type.String({ description: 'which peers may set X-Forwarded-For: a hop count or addresses/CIDRs; unset: none' })),
   UPLOADS_PER_MINUTE: Type.Integer({ minimum: 1, default: 60, description: 'uploads and replacements per account per rolling minute' }),
   CLOUD_IMPORT_ALLOWED_HOSTS: Type.Optional(Type.String({ description: 'comma-separated hosts cloud import may fetch from; default: the box provider\'s' })),
@@ -115,6 +120,10 @@ export const EnvSchema = Type.Object({
   MAIL_CLOUD_MAIL_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'organizations\' CLOUD_MAIL provider (Amazon SES v2); unset: https://email.<REGION>.amazonaws.com' })),
   MAIL_OAUTH2_LOGIN_URL: Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', default: 'https://login.microsoftonline.com', description: 'token authority of organizations\' OAUTH2_MAIL provider (Microsoft identity platform)' }),
   MAIL_OAUTH2_API_URL: Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', default: 'https://graph.microsoft.com', description: 'API of organizations\' OAUTH2_MAIL provider (Microsoft Graph)' }),
+  CSC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an https:// URL (http:// only on a loopback host)', description: 'a remote signing service speaking the CSC API v2 (its API under <base>/csc/v2/); unset: remote signing is off' })),
+  CSC_CLIENT_ID: Type.Optional(Type.String({ description: 'this service\'s OAuth 2.0 client id at CSC_BASE_URL (required with it)' })),
+  CSC_CLIENT_SECRET: Type.Optional(Type.String({ description: 'this service\'s OAuth 2.0 client secret at CSC_BASE_URL (required with it)' })),
+  CSC_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 120, default: 10, expected: 'a number of seconds above 0, at most 120', description: 'how long one request to the CSC provider may take before it counts as unreachable' }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -206,6 +215,22 @@ function issuerProblems(prefix: 'OIDC' | 'IDP', issuer: string | undefined, clie
   return problems;
 }
 
+/**
+ * CSC_BASE_URL needs this service's client id and secret (a confidential client: it lists users' credentials with
+ * them); the signer's authorization codes and tokens travel to it, so https, except on a loopback host.
+ */
+function cscProblems(values: Env): string[] {
+  if (!values.CSC_BASE_URL) return [];
+  const problems: string[] = [];
+  if (!values.CSC_CLIENT_ID) problems.push('CSC_CLIENT_ID is unset: CSC_BASE_URL needs its client id');
+  if (!values.CSC_CLIENT_SECRET) problems.push('CSC_CLIENT_SECRET is unset: CSC_BASE_URL needs its client secret');
+  const url = new URL(values.CSC_BASE_URL);
+  if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+    problems.push(`CSC_BASE_URL=${JSON.stringify(values.CSC_BASE_URL)}: expected https:// (http:// only on a loopback host)`);
+  }
+  return problems;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   let values: Env | undefined;
@@ -226,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`${values.DRIVE_CLIENT_ID === undefined ? 'DRIVE_CLIENT_ID' : 'DRIVE_API_KEY'} is unset: DRIVE_CLIENT_ID and DRIVE_API_KEY are set together or not at all`);
   }
   if (values) problems.push(...issuerProblems('OIDC', values.OIDC_ISSUER, values.OIDC_CLIENT_ID), ...issuerProblems('IDP', values.IDP_ISSUER, values.IDP_CLIENT_ID));
+  if (values) problems.push(...cscProblems(values));
   if (!values || problems.length > 0) throw new ConfigError(problems);
   const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
   return {
@@ -246,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollSeconds: values.JOB_POLL_SECONDS,
     sealWaitSeconds: values.SEAL_WAIT_SECONDS,
     sealTestDelayMs: values.SEAL_TEST_DELAY_MS,
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     trustProxy,
     uploadsPerMinute: values.UPLOADS_PER_MINUTE,
     cloudImportAllowedHosts: values.CLOUD_IMPORT_ALLOWED_HOSTS
@@ -268,5 +295,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       oauth2LoginUrl: values.MAIL_OAUTH2_LOGIN_URL,
       oauth2ApiUrl: values.MAIL_OAUTH2_API_URL,
     },
+    csc: values.CSC_BASE_URL
+      ? { baseUrl: values.CSC_BASE_URL.replace(/\/+$/, ''), clientId: values.CSC_CLIENT_ID!, clientSecret: values.CSC_CLIENT_SECRET!, timeoutMs: Math.round(values.CSC_TIMEOUT_SECONDS * 1000) }
+      : undefined,
   };
 }

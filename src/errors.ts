@@ -104,6 +104,34 @@ export const ERRORS = {
   INVALID_FIELD_VALUE: { status: 400, code: 15002, description: 'Invalid field value' },
   REQUIRED_FIELD_EMPTY: { status: 400, code: 15003, description: 'A required field is empty' },
 
+  /** Wrong signing password for a `useDigitalCert` signer's key; responseBody.attemptsLeft. Counted like sign-in failures, per key (email). */
+  SIGNING_PASSWORD_INVALID: { status: 400, code: 15101, description: 'Wrong signing password' },
+  /** A DIGITAL_SIGNATURE of a `useDigitalCert` recipient is signed with its signing password: the save entry must carry `password`. */
+  SIGNING_PASSWORD_REQUIRED: { status: 400, code: 15102, description: 'The signing password is required' },
+  /** The first signing password (it provisions the signer's key) is too short; responseBody.minLength. */
+  SIGNING_PASSWORD_TOO_SHORT: { status: 400, code: 15103, description: 'The signing password is too short' },
+  /** The field's value is already part of a signed revision of the document: what was signed cannot change. */
+  SIGNED_FIELD_LOCKED: { status: 400, code: 15104, description: 'The field is already signed into the document' },
+  /** Another signature was appended to the document after this one was prepared (remote signing): prepare again. */
+  SIGNER_REVISION_STALE: { status: 409, code: 15105, description: 'The document changed since the signature was prepared' },
+  /** A signature value that does not verify against the prepared hash and the signer's certificate; nothing was appended. */
+  SIGNER_SIGNATURE_MISMATCH: { status: 422, code: 15106, description: 'The signature does not match the prepared hash' },
+  /** signatureAssetId names no library entry of the signing recipient's user (someone else's, or none). */
+  SIGNATURE_ASSET_NOT_FOUND: { status: 400, code: 15107, description: 'The signature library entry is not the signer\'s' },
+
+  /** Remote signing asked for while CSC_BASE_URL is unset. */
+  CSC_NOT_CONFIGURED: { status: 400, code: 15201, description: 'Remote signing is not configured on this service' },
+  /** RUNTIME.md: the CSC provider cannot be reached (or is too slow, answers 5xx, refuses this service's own client credentials). */
+  CSC_PROVIDER_UNAVAILABLE: { status: 503, code: 15202, description: 'The remote signing provider cannot be reached; try again later' },
+  /** RUNTIME.md 422: a wrong, reused or expired code, or the provider refusing the authorization or the signature. */
+  CSC_AUTHORIZATION_INVALID: { status: 422, code: 15203, description: 'The remote signing authorization is not valid' },
+  /** RUNTIME.md 422: the hash (or the batch's set of items) is not what was prepared for this signer, or the preparation expired or was used. */
+  CSC_HASH_NOT_PREPARED: { status: 422, code: 15204, description: 'The hash is not one prepared for this signature' },
+  /** RUNTIME.md 422: the credential is not among the signer's credentials at the provider, cannot sign now, or does not allow the qualifier. */
+  CSC_CREDENTIAL_INVALID: { status: 422, code: 15205, description: 'The credential cannot be used for this signature' },
+  /** The qualifier is not one the workflow's organization's plan offers (its package's quota for it is 0). */
+  QUALIFIER_NOT_IN_PLAN: { status: 400, code: 15206, description: 'The plan does not offer this kind of signature' },
+
   INSUFFICIENT_CREDITS: { status: 400, code: 16001, description: 'Insufficient credit balance' },
   /** The signer's personal quota (SPEC.md Limits); responseBody.qualifier says which of the three. */
   SIGNATURE_QUOTA_EXCEEDED: { status: 400, code: 16002, description: 'Electronic, Advanced or Qualified signature quota exceeded' },

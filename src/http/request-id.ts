@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { withLogger } from '../platform/logger.ts';
 
 /** An id a proxy in front may hand us; anything else (too long, odd characters that could forge log lines) is replaced. */
 const ACCEPTED_ID = /^[A-Za-z0-9._:-]{8,64}$/;
@@ -21,4 +22,8 @@ export function setRequestIdHeader(reply: FastifyReply): void {
 
 export function registerRequestId(app: FastifyInstance): void {
   app.addHook('onRequest', async (_request, reply) => { setRequestIdHeader(reply); });
+  // The rest of the request (hooks, handler, the services it calls) runs with the request's logger as the current
+  // one, so what a service logs through its `Log` carries this reqId. A callback hook: `done` inside run() keeps the
+  // context for everything the request does afterwards (the pattern @fastify/request-context uses).
+  app.addHook('onRequest', (request, _reply, done) => { withLogger(request.log, done); });
 }

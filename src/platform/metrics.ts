@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The service's Prometheus metrics, one registry per service instance (tests run several in one process).
@@ -26,9 +26,16 @@ export function createMetrics() {
     labelNames: ['queue', 'state'] as const,
     registers: [registry],
   });
+  const requestsInFlight = new Gauge({
+    name: 'http_requests_in_flight',
+    help: 'HTTP requests received and not yet answered (what a graceful shutdown waits for)',
+    registers: [registry],
+  });
   const mails = new Counter({ name: 'mail_deliveries_total', help: 'Mail delivery attempts by outcome (sent, failed)', labelNames: ['outcome'] as const, registers: [registry] });
   const seals = new Counter({ name: 'seals_total', help: 'Seals of completed workflows by outcome (sealed, failed)', labelNames: ['outcome'] as const, registers: [registry] });
-  return { registry, requestSeconds, jobSeconds, queueDepth, mails, seals };
+  // The process's own figures (CPU, resident memory, heap, event-loop lag, open handles), standard names.
+  collectDefaultMetrics({ register: registry });
+  return { registry, requestSeconds, requestsInFlight, jobSeconds, queueDepth, mails, seals };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { openDatabase, type Database, type Db, type DbOrTx } from './db/client.ts';
 import { createJobQueue, type JobQueue } from './jobs/queue.ts';
-import { createOutbox, type Outbox } from './mail/outbox.ts';
+import { createOutbox, type MailPreference, type Outbox } from './mail/outbox.ts';
 import { createMailBrandingLookup } from './mail/branding.ts';
 import { createFileTransport, createSmtpTransport, type MailTransport } from './mail/transport.ts';
 import { createFsBlobStore } from './storage/fs-blob-store.ts';
@@ -58,6 +58,8 @@ export type PlatformOverrides = {
 export type PlatformPolicies = {
   /** Whether an organization's plan lets its mail go through its own provider (SPEC.md "Email settings"). */
   allowsCustomMail: (db: DbOrTx, organizationId: number) => Promise<boolean>;
+  /** Whether the addressee wants an optional mail of this kind (their notification preferences); unset: every mail is queued. */
+  wantsMail?: MailPreference;
 };
 
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}, policies: PlatformPolicies): Promise<Platform> {
@@ -89,7 +91,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     database,
     db: database.db,
     jobs,
-    outbox: createOutbox(jobs, createMailBrandingLookup(config.publicUrl)),
+    outbox: createOutbox(jobs, createMailBrandingLookup(config.publicUrl), policies.wantsMail),
     blobs,
     tokens: createTokenSigner(loadTokenSecret(config.dataDir, config.jwtSecret)),
     seal: createPlatformSeal({ dataDir: config.dataDir, tsaUrl: config.tsaUrl, publicUrl: config.publicUrl }),

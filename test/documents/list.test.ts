@@ -36,7 +36,7 @@ describe('GET /document/v1: what the list holds', () => {
     expect(ids(page)).toEqual([second.workflow.id, first.workflow.id]);
     const [item, draft] = page.content;
     expect(item).toEqual({
-      workflowId: second.workflow.id, documentCount: 2, recipientCount: 1, name: 'Second', ownerName: 'Olivia Owner', status: 'SENT',
+      workflowId: second.workflow.id, documentCount: 2, recipientCount: 1, name: 'Second', ownerName: 'Olivia Owner', ownerUserId: owner.userId, status: 'SENT',
       sequence: 'UNORDERED', anyDigitalSignature: true, isPowerSurvey: false, isPowerSurveyChild: false,
       recipientId: null, recipientRole: null, enforceIdentity: null, folderId: null,
       dateCreated: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), dateSent: expect.stringMatching(/Z$/),

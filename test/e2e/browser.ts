@@ -6,8 +6,9 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { expect } from 'vitest';
 import { PDF } from '@libpdf/core';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+import type { Config } from '../../src/config.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
-import { documents, workflows } from '../../src/platform/db/schema/index.ts';
+import { uploadFile } from '../helpers/documents.ts';
 import { addField, addRecipients } from '../helpers/recipients.ts';
 import { commence } from '../helpers/ceremony.ts';
 
@@ -17,11 +18,11 @@ export const SCREENSHOT_DIR = path.resolve('test-results/e2e');
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 
-/** The service on a real loopback port, its mailed links pointing there. */
-export async function startService(): Promise<{ t: TestApp; baseUrl: string }> {
+/** The service on a real loopback port, its mailed links pointing there; `config` adds settings (a CSC provider...). */
+export async function startService(config: Partial<Config> = {}): Promise<{ t: TestApp; baseUrl: string }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ publicUrl: baseUrl });
+  const t = await createTestApp({ ...config, publicUrl: baseUrl });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { t, baseUrl };
 }
@@ -85,22 +86,14 @@ export async function contractPdf(pages = 1): Promise<Uint8Array> {
 }
 
 export type FieldSpec = { fieldType: string; fieldRequired?: boolean; label?: string; options?: string[]; pageNo?: number; box?: { x: number; y: number; width: number; height: number }; styling?: Record<string, unknown> };
-export type RecipientSpec = { name: string; email: string; role?: 'SIGNER' | 'APPROVER' | 'CC'; order?: number; enforceIdentity?: boolean; recipientPassword?: string; fields?: FieldSpec[] };
+export type RecipientSpec = { name: string; email: string; role?: 'SIGNER' | 'APPROVER' | 'CC'; order?: number; enforceIdentity?: boolean; recipientPassword?: string; useDigitalCert?: boolean; fields?: FieldSpec[] };
 
-/**
- * A DRAFT holding one contract PDF, stored directly (upload has its own tests; these are about the page).
- * Everything after it goes through the API.
- */
+/** A DRAFT holding one contract PDF, uploaded as a sender would (so it has its thumbnail and its first page's picture). */
 async function draftWithDocument(t: TestApp, owner: TestUser, sequence: 'ORDERED' | 'UNORDERED', pages: number) {
-  const blob = await t.platform.blobs.put(await contractPdf(pages));
-  return t.platform.db.transaction(async (tx) => {
-    const [workflow] = await tx.insert(workflows).values({ ownerUserId: owner.userId, organizationId: owner.organizationId, name: 'Service agreement', sequence, signType: 'COUNTERSIGN' }).returning();
-    const [document] = await tx.insert(documents).values({
-      workflowId: workflow.id, name: 'Service agreement', blobKey: blob.key, size: blob.size, pages,
-      pageSizes: Array.from({ length: pages }, () => ({ width: A4.width, height: A4.height, rotation: 0 })),
-    }).returning();
-    return { workflowId: workflow.id, documentId: document.id };
-  });
+  const response = await uploadFile(t, owner.token, 'Service agreement.pdf', await contractPdf(pages), { query: { sequence, signType: 'COUNTERSIGN' } });
+  expect(response.status, response.raw).toBe(201);
+  const { id, workflowId } = response.body as { id: number; workflowId: number };
+  return { workflowId, documentId: id };
 }
 
 /**
@@ -111,7 +104,7 @@ export async function sendEnvelope(t: TestApp, owner: TestUser, spec: { sequence
   const { workflowId, documentId } = await draftWithDocument(t, owner, spec.sequence ?? 'UNORDERED', spec.pages ?? 1);
   const colors = ['#1A56DB', '#C2410C', '#047857', '#7E22CE'];
   const rows = await addRecipients(t, owner.token, workflowId, spec.recipients.map((r, i) => ({
-    name: r.name, emailAddress: r.email, useDigitalCert: false, recipientColor: colors[i % colors.length], recipientRole: r.role ?? 'SIGNER',
+    name: r.name, emailAddress: r.email, useDigitalCert: r.useDigitalCert ?? false, recipientColor: colors[i % colors.length], recipientRole: r.role ?? 'SIGNER',
     recipientOrder: spec.sequence === 'ORDERED' ? (r.order ?? i + 1) : undefined, enforceIdentity: r.enforceIdentity ?? false,
     ...(r.recipientPassword ? { recipientPassword: r.recipientPassword } : {}),
   })));

@@ -13,6 +13,8 @@ import { mailOutbox } from '../../src/platform/db/schema/index.ts';
 
 export type TestApp = App & {
   config: Config;
+  /** On PostgreSQL, the URL of this app's database (a second instance opens its own connections to it); else undefined. */
+  databaseUrl?: string;
   /** JSON request through app.inject; `token` becomes a bearer header. */
   request(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, any>; raw: string }>;
   /** Mail rows delivered (or pending) so far, oldest first; waits for the outbox to drain first. */
@@ -33,6 +35,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, platformOve
   const testApp: TestApp = {
     ...built,
     config,
+    databaseUrl: serverDatabase?.url,
     async request(method, url, options = {}) {
       const headers: Record<string, string> = { ...(options.headers ?? {}) };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -71,7 +74,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, platformOve
 }
 
 /** A fresh database for one app: a copy of the migrated template on PostgreSQL, or of the migrated dump on PGlite. */
-async function openTestDatabase(): Promise<{ database: Database; serverDatabase: { name: string; adminUrl: string } | null }> {
+async function openTestDatabase(): Promise<{ database: Database; serverDatabase: { name: string; adminUrl: string; url: string } | null }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const template = fs.readFileSync(inject('pgliteTemplate'));
@@ -96,7 +99,7 @@ async function openTestDatabase(): Promise<{ database: Database; serverDatabase:
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { database: await openDatabase({ databaseUrl: url.toString() }), serverDatabase: { name, adminUrl: serverUrl } };
+  return { database: await openDatabase({ databaseUrl: url.toString() }), serverDatabase: { name, adminUrl: serverUrl, url: url.toString() } };
 }
 
 export { eq };

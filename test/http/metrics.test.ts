@@ -51,6 +51,9 @@ describe('GET /metrics', () => {
     expect(sample(text, 'mail_deliveries_total{outcome="sent"}')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'job_latency_seconds_count{queue="workflow.seal",outcome="completed"}')).toBeGreaterThanOrEqual(1);
     expect(text).toContain('# TYPE job_queue_depth gauge');
+    // Every earlier request was counted down when answered: the scrape itself is the one in flight.
+    expect(sample(text, 'http_requests_in_flight')).toBe(1);
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
   it('does not exist without METRICS_TOKEN', async () => {

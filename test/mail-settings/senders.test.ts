@@ -148,7 +148,7 @@ describe('the settings test speaks each provider\'s protocol', () => {
 
 /** Queues one mail of the organization, as a workflow would, and waits for its delivery attempt(s) to match `until`. */
 async function queueMail(organizationId: number, to: string, subject: string) {
-  const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { organizationId, to, subject, text: `Body of ${subject}`, kind: 'TEST' }));
+  const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { organizationId, to, subject, text: `Body of ${subject}`, kind: 'TEST' })) as number; // kind TEST is never optional: always queued
   t.platform.outbox.notify();
   return id;
 }

@@ -35,6 +35,7 @@ describe('configuration', () => {
       jobPollSeconds: 0.5,
       sealWaitSeconds: 20,
       sealTestDelayMs: 0,
+      shutdownTimeoutMs: 20000,
       trustProxy: false,
       uploadsPerMinute: 60,
       cloudImportAllowedHosts: DEFAULT_CLOUD_IMPORT_HOSTS,

@@ -44,7 +44,7 @@ async function startSmtpPeer(password?: string) {
 }
 
 async function send(t: TestApp, organizationId: number, subject: string) {
-  const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { organizationId, to: 'ann@example.com', subject, text: 'Body text', kind: 'TEST' }));
+  const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { organizationId, to: 'ann@example.com', subject, text: 'Body text', kind: 'TEST' })) as number; // kind TEST is never optional: always queued
   t.platform.outbox.notify();
   for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
     const [row] = await t.platform.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
@@ -110,7 +110,7 @@ describe('mail routing per organization', () => {
       emailMode: 'ORG_MANAGED', provider: 'SMTP',
       configurations: encryptConfigurations({ SMTP_SERVER: '127.0.0.1', SMTP_PORT: String(organizationPeer.port), SSL_TLS: 'NONE', AUTHENTICATION: 'true', USER_ID: 'mailer', PASSWORD: 's3cret pass', EMAIL_FROM: 'x@acme.example' }, foreign),
     });
-    const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { organizationId: owner.organizationId, to: 'ann@example.com', subject: 'Never', text: 'x', kind: 'TEST' }));
+    const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { organizationId: owner.organizationId, to: 'ann@example.com', subject: 'Never', text: 'x', kind: 'TEST' })) as number; // kind TEST is never optional: always queued
     t.platform.outbox.notify();
     await new Promise((r) => setTimeout(r, 1500));
     const [row] = await t.platform.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));

@@ -37,7 +37,7 @@ async function startSmtpPeer(refuse: number) {
 }
 
 async function enqueue(t: TestApp, mail: Partial<OutgoingMail> = {}) {
-  const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { to: 'ann@example.com', subject: 'Hello', text: 'Body text', kind: 'TEST', ...mail }));
+  const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { to: 'ann@example.com', subject: 'Hello', text: 'Body text', kind: 'TEST', ...mail })) as number; // kind TEST is never optional: always queued
   t.platform.outbox.notify();
   return id;
 }

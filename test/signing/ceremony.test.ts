@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { activities } from '../../src/platform/db/schema/index.ts';
+import { activities, signatureAssets } from '../../src/platform/db/schema/index.ts';
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, guestToken, insertField, insertRecipient } from '../helpers/factories.ts';
@@ -66,16 +66,30 @@ describe('fields/save: whose fields', () => {
     expect((await fieldRow(t, ownStamp.id)).value).toBeNull();
   });
 
-  test('signatureAssetId: a positive id is stored, null, 0 and negative leave it, and other types refuse one', async ({ app: t, owner }) => {
+  test('signatureAssetId: an entry of the signer\'s own library is stored; null, 0 and negative leave it; someone else\'s or a missing one is 400; other types refuse one', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'INITIALS' }, { fieldType: 'TEXT' }, { fieldType: 'SIGNATURE' }]);
     const [initials, text] = env.fields;
-    const first = await save(t, env.aliceToken, env.document.id, [{ id: initials.id, type: 'INITIALS', value: pngDataUrl(), signatureAssetId: 17 }]);
+    const libraryEntry = async (userId: number) => (await t.platform.db.insert(signatureAssets).values({ userId, kind: 'INITIALS', name: 'Initials', image: pngDataUrl() }).returning())[0].id;
+    const own = await libraryEntry(env.alice.userId);
+    const bobs = await libraryEntry(env.bob.userId);
+    const first = await save(t, env.aliceToken, env.document.id, [{ id: initials.id, type: 'INITIALS', value: pngDataUrl(), signatureAssetId: own }]);
     expect(first.status).toBe(200);
-    expect((await fieldRow(t, initials.id)).signatureAssetId).toBe(17);
+    expect((await fieldRow(t, initials.id)).signatureAssetId).toBe(own);
     for (const signatureAssetId of [null, 0, -4]) {
       const res = await save(t, env.aliceToken, env.document.id, [{ id: initials.id, type: 'INITIALS', value: pngDataUrl(8, 8), signatureAssetId }]);
       expect(res.status).toBe(200);
-      expect((await fieldRow(t, initials.id)).signatureAssetId).toBe(17);
+      expect((await fieldRow(t, initials.id)).signatureAssetId).toBe(own);
+    }
+    // Another person's entry answers exactly like one that does not exist, and nothing of the save is written.
+    for (const signatureAssetId of [bobs, bobs + 1000]) {
+      const res = await save(t, env.aliceToken, env.document.id, [
+        { id: text.id, type: 'TEXT', value: 'not written' },
+        { id: initials.id, type: 'INITIALS', value: pngDataUrl(9, 9), signatureAssetId },
+      ]);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ message: 'SIGNATURE_ASSET_NOT_FOUND', errorCode: 15107 });
+      expect((await fieldRow(t, initials.id)).signatureAssetId).toBe(own);
+      expect((await fieldRow(t, text.id)).value).toBeNull();
     }
     const onText = await save(t, env.aliceToken, env.document.id, [{ id: text.id, type: 'TEXT', value: 'x', signatureAssetId: 3 }]);
     expect(onText.status).toBe(400);

@@ -9,6 +9,7 @@ import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { documentRows, pdfsig, pngDataUrl, waitForSeal } from '../helpers/ceremony.ts';
 import { startS3Server, type S3TestServer } from '../helpers/s3-server.ts';
 import { BlobTooLargeError } from '../../src/platform/storage/blob-store.ts';
+import { logoPart, pngImage, putBranding, settings } from '../branding/branding-forms.ts';
 
 /** S3_BUCKET: every stored file goes to the bucket (a real S3-compatible server), none to DATA_DIR/blobs. */
 let s3: S3TestServer;
@@ -44,6 +45,19 @@ describe('S3 blob store', () => {
     expect(s3.keys()).toContain(`blobs/${first.key}`);
   });
 
+  it('opens a stored blob as a stream with its size, and refuses a key that is not stored before any byte', async () => {
+    const bytes = new Uint8Array(2 * 1024 * 1024 + 13).map((_, i) => (i * 31) & 255);
+    const { key } = await t.platform.blobs.put(bytes);
+    const { stream, size } = await t.platform.blobs.open(key);
+    expect(size).toBe(bytes.byteLength);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    // More than one chunk: the body came as a stream, not as one buffer.
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Buffer.concat(chunks).equals(Buffer.from(bytes))).toBe(true);
+    await expect(t.platform.blobs.open('f'.repeat(64))).rejects.toThrow();
+  });
+
   it('stages locally while hashing, commits to the bucket, and leaves nothing behind on discard or when too large', async () => {
     const payload = Buffer.alloc(3 * 1024 * 1024, 7);
     const staged = await t.platform.blobs.stage(Readable.from([payload.subarray(0, 1000), payload.subarray(1000)]), 10 * 1024 * 1024);
@@ -76,8 +90,24 @@ describe('S3 blob store', () => {
 
     const download = await t.app.inject({ method: 'GET', url: `/document/v1/download/${workflow.id}?selectedOption=downloadDocument&documentId=${document.id}`, headers: { authorization: `Bearer ${owner.token}` } });
     expect(download.statusCode, download.body.slice(0, 300)).toBe(200);
+    // Streamed from the bucket with the stored object's length.
+    expect(Number(download.headers['content-length'])).toBe(row.sealedSize);
+    expect(download.rawPayload.length).toBe(row.sealedSize);
     const report = await pdfsig(download.rawPayload);
     expect(report.allValid, report.output).toBe(true);
+    expect(localBlobs()).toEqual([]);
+  });
+
+  it('keeps an organization\'s logo in the bucket and serves it from there (mails link to it)', async () => {
+    const res = await putBranding(t, owner.token, [settings({ primaryColor: '#123456' }), logoPart(pngImage(64, 32))]);
+    expect(res.status, JSON.stringify(res.body)).toBe(204);
+    const branding = await t.request('GET', '/organization/v1/branding', { token: owner.token });
+    const logoKey = /\/branding\/v1\/logos\/([0-9a-f]{64})$/.exec(branding.body.logoUrl)?.[1];
+    expect(logoKey).toBeTruthy();
+    expect(s3.keys()).toContain(`blobs/${logoKey}`);
+    const logo = await t.app.inject({ method: 'GET', url: `/branding/v1/logos/${logoKey}` });
+    expect(logo.statusCode).toBe(200);
+    expect(logo.rawPayload.subarray(1, 4).toString()).toBe('PNG');
     expect(localBlobs()).toEqual([]);
   });
 });

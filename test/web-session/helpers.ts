@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import { buildApp, type App } from '../../src/app.ts';
+import { openDatabase } from '../../src/platform/db/client.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { freePort } from '../helpers/free-port.ts';
 
@@ -17,11 +18,14 @@ export async function startService(overrides: Partial<Config> = {}, port?: numbe
 
 /**
  * A second instance of the service on the same database and DATA_DIR (keys), as RUNTIME.md's several instances;
- * on its own loopback port. Closing it leaves the shared database to the first instance.
+ * on its own loopback port. On PostgreSQL it opens its own connection pool to the database, as another process
+ * would, so nothing passes between the two instances but the database; the embedded database belongs to one
+ * process, so there the second app shares the first one's client (several instances need PostgreSQL). Closing it
+ * leaves the database to the first instance.
  */
 export async function startSecondInstance(t: TestApp, overrides: Partial<Config> = {}): Promise<{ second: App; baseUrl: string; close(): Promise<void> }> {
   const port = await freePort();
-  const database = { ...t.platform.database, close: async () => {} };
+  const database = t.databaseUrl ? await openDatabase({ databaseUrl: t.databaseUrl }) : { ...t.platform.database, close: async () => {} };
   const second = await buildApp({ ...t.config, ...overrides }, { database, log: () => {} });
   await second.app.listen({ port, host: '127.0.0.1' });
   return { second, baseUrl: `http://127.0.0.1:${port}`, close: () => second.close() };

@@ -359,6 +359,8 @@ describe('several instances', () => {
   it('a session made on one instance works on the other, and a logout on the other ends it on the first', async () => {
     const other = await startSecondInstance(t);
     try {
+      // On PostgreSQL the instances share nothing but the database: each has its own connection pool.
+      if (t.databaseUrl) expect(other.second.platform.database.db).not.toBe(t.platform.database.db);
       providerAccount();
       const browser = new CookieBrowser();
       await signInWithBrowser(browser);

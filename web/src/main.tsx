@@ -1,24 +1,27 @@
-import { createRoot } from 'react-dom/client';
+/**
+ * The web app's entry: kept tiny so it runs as soon as it arrives. A signing link (/sign/<code>) starts its
+ * requests and the PDF worker here (signing/start.ts), before React and the page's chunks are even compiled, then
+ * loads the signing page alone; every other path loads app.tsx (sign-in, the CSC return, the sender's workspace).
+ * Vite preloads each chunk's imports in parallel with it.
+ */
 import './shared/styles.css';
-import { locale, t } from './i18n/i18n.ts';
-import { SigningPage } from './signing/SigningPage.tsx';
-import { CscCallback } from './signing/CscCallback.tsx';
-import { SignInPage } from './signin/SignInPage.tsx';
+import { startSigning } from './signing/start.ts';
 
-/** The pages of the web app, by path. The sender's workspace (served at /) will join them here. */
-function App() {
-  const path = window.location.pathname;
-  const signing = /^\/sign\/([^/]+)\/?$/.exec(path);
-  if (signing) return <SigningPage code={decodeURIComponent(signing[1])} />;
-  if (path === '/csc/callback') return <CscCallback />;
-  if (path === '/signin') return <SignInPage />;
-  return (
-    <main id="main" className="message">
-      <h1>{t.notFoundTitle}</h1>
-      <p>{t.notFoundText}</p>
-    </main>
-  );
-}
+const root = document.getElementById('root')!;
+const signing = /^\/sign\/([^/]+)\/?$/.exec(window.location.pathname);
 
-document.documentElement.lang = locale;
-createRoot(document.getElementById('root')!).render(<App />);
+const loading = signing
+  ? (() => {
+    const code = decodeURIComponent(signing[1]);
+    startSigning(code);
+    return import('./signing/signing-app.tsx').then((page) => page.mount(root, code));
+  })()
+  : import('./app.tsx').then((app) => app.mount(root));
+
+// A chunk that failed to download (a deploy replaced it, the network dropped) leaves a sentence, not a blank page.
+loading.catch(() => {
+  const message = document.createElement('p');
+  message.setAttribute('role', 'alert');
+  message.textContent = 'The page could not be loaded. Please reload it.';
+  root.replaceChildren(message);
+});

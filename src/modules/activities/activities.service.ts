@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
-import { findActivities, findLastHash, insertActivity, lockChain, type ActivityRow } from './activities.repo.ts';
+import { findActivities, findLastHash, findLastHashes, insertActivities, insertActivity, lockChain, lockChains, type ActivityRow } from './activities.repo.ts';
 
 export type { ActivityRow } from './activities.repo.ts';
 import type { RequestContext } from '../../http/request-context.ts';
-import { queueWebhookEvents } from '../webhooks/webhook-events.ts';
+import { queueWebhookEvents, queueWebhookEventsForMany } from '../webhooks/webhook-events.ts';
 
 export type ActivityInput = {
   workflowId: number;
@@ -50,7 +50,37 @@ export function activityHash(row: Omit<ActivityRow, 'id' | 'hash'>): string {
 export async function recordActivity(tx: Tx, input: ActivityInput): Promise<ActivityRow> {
   await lockChain(tx, input.workflowId);
   const previousHash = await findLastHash(tx, input.workflowId);
-  const row = {
+  const row = activityRow(input, previousHash ?? '', new Date(Math.floor(Date.now())));
+  const inserted = await insertActivity(tx, { ...row, hash: activityHash(row) });
+  // A change that is a webhook event (sent, opened, signed, ...) queues its deliveries in this same transaction.
+  await queueWebhookEvents(tx, inserted);
+  return inserted;
+}
+
+/**
+ * recordActivity for many activities at once (a Power Survey batch sending hundreds of children): the same chains
+ * and locks, in a handful of statements instead of four per activity. Activities of one workflow chain in the
+ * order given. Returns the rows in that order.
+ */
+export async function recordActivities(tx: Tx, inputs: ActivityInput[]): Promise<ActivityRow[]> {
+  if (inputs.length === 0) return [];
+  const workflowIds = inputs.map((input) => input.workflowId);
+  await lockChains(tx, workflowIds);
+  const last = await findLastHashes(tx, workflowIds);
+  const createdAt = new Date(Math.floor(Date.now()));
+  const rows = inputs.map((input) => {
+    const row = activityRow(input, last.get(input.workflowId) ?? '', createdAt);
+    const hashed = { ...row, hash: activityHash(row) };
+    last.set(input.workflowId, hashed.hash);
+    return hashed;
+  });
+  const inserted = await insertActivities(tx, rows);
+  await queueWebhookEventsForMany(tx, inserted);
+  return inserted;
+}
+
+function activityRow(input: ActivityInput, prevHash: string, createdAt: Date): Omit<ActivityRow, 'id' | 'hash'> {
+  return {
     workflowId: input.workflowId,
     kind: input.kind,
     action: input.action,
@@ -64,13 +94,9 @@ export async function recordActivity(tx: Tx, input: ActivityInput): Promise<Acti
     status: input.status ?? '',
     consent: input.consent ?? null,
     // Millisecond precision so the stored timestamp hashes the same after a round trip.
-    createdAt: new Date(Math.floor(Date.now())),
-    prevHash: previousHash ?? '',
+    createdAt,
+    prevHash,
   };
-  const inserted = await insertActivity(tx, { ...row, hash: activityHash(row) });
-  // A change that is a webhook event (sent, opened, signed, ...) queues its deliveries in this same transaction.
-  await queueWebhookEvents(tx, inserted);
-  return inserted;
 }
 
 export async function listActivities(db: DbOrTx, workflowId: number): Promise<ActivityRow[]> {

@@ -11,7 +11,7 @@ import {
   VerifyEmailBody, VerifyEmailParams, VerifyEmailResponse,
 } from './auth.schemas.ts';
 import { EMAIL_VERIFICATION_DAYS } from './email-verification.ts';
-import { verificationPage, wantsHtml } from './verification-page.ts';
+import { verificationResponse, wantsHtml } from './verification-page.ts';
 
 const error = Type.Ref('ErrorResponse');
 
@@ -114,7 +114,7 @@ export function authRoutes(auth: AuthService, sso: SsoService, cookieSessions: C
       schema: {
         tags: ['Authentication'],
         summary: 'The mailed verification link',
-        description: `${VERIFY_DESCRIPTION} Public page: a browser (Accept naming text/html) gets a short HTML page (200, or 400 for a code that does not verify); `
+        description: `${VERIFY_DESCRIPTION} Public page: a browser (Accept naming text/html) gets the web app's confirmation page (200, or 400 for a code that does not verify), which confirms again with POST /auth/v1/verify-email and offers a signed-in user a new link; `
           + 'any other client gets JSON {verified: true} or the LINK_EXPIRED error body.',
         params: VerifyEmailParams,
         produces: ['text/html', 'application/json'],
@@ -131,7 +131,8 @@ export function authRoutes(auth: AuthService, sso: SsoService, cookieSessions: C
         if (failure instanceof AppError && failure.code === 'LINK_EXPIRED') return false;
         throw failure;
       });
-      return reply.status(verified ? 200 : 400).headers(verificationPage.headers).type('text/html; charset=utf-8').send(verificationPage.render(verified));
+      const page = verificationResponse(verified);
+      return reply.status(verified ? 200 : 400).headers(page.headers).type('text/html; charset=utf-8').send(page.html);
     });
 
     app.get('/auth/v1/refresh-session', {

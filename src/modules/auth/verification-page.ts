@@ -1,4 +1,4 @@
-/** The small page a browser gets from the mailed verification link (no script, nothing loaded from elsewhere). */
+import { WEB_PAGE_HEADERS, webShellWithNotice } from '../webapp/webapp-shell.ts';
 
 /** HTML when the browser names it; JSON for API clients and anything else. */
 export function wantsHtml(accept: string | undefined): boolean {
@@ -12,6 +12,22 @@ function page(title: string, text: string): string {
     + `</head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
 }
 
+const NOTICES = {
+  verified: { title: 'Email address confirmed', text: 'Thank you. Documents sent to this address now also appear in your account. You can close this page.' },
+  expired: { title: 'This link has expired', text: 'This confirmation link is not valid any more. Sign in and ask for a new one, or use the link of the most recent mail.' },
+};
+
+/**
+ * What a browser gets from the mailed verification link: the web app's page (web/src/workspace/VerifyEmailPage.tsx,
+ * which confirms with POST /auth/v1/verify-email and offers a signed-in user a new link), with the outcome of this
+ * GET as its <noscript> text; the small static page below when the web app has not been built.
+ */
+export function verificationResponse(verified: boolean): { headers: Record<string, string>; html: string } {
+  const shell = webShellWithNotice(verified ? NOTICES.verified : NOTICES.expired);
+  if (shell !== null) return { headers: WEB_PAGE_HEADERS, html: shell };
+  return { headers: verificationPage.headers, html: verificationPage.render(verified) };
+}
+
 export const verificationPage = {
   headers: {
     'cache-control': 'no-store',
@@ -20,8 +36,7 @@ export const verificationPage = {
     'x-robots-tag': 'noindex',
   },
   render(verified: boolean): string {
-    return verified
-      ? page('Email address confirmed', 'Thank you. Documents sent to this address now also appear in your account. You can close this page.')
-      : page('This link has expired', 'This confirmation link is not valid any more. Sign in and ask for a new one, or use the link of the most recent mail.');
+    const notice = verified ? NOTICES.verified : NOTICES.expired;
+    return page(notice.title, notice.text);
   },
 };

@@ -51,6 +51,13 @@ export async function findSignatureQuota(db: DbOrTx, organizationId: number, use
   return row ?? null;
 }
 
+/** The package's per-member quota of each qualifier for the organization (null: no plan). */
+export async function findPackageQuotas(db: DbOrTx, organizationId: number): Promise<Record<SignatureQualifier, number> | null> {
+  const [row] = await db.select({ ELECTRONIC: packages.quotaElectronic, ADVANCED: packages.quotaAdvanced, QUALIFIED: packages.quotaQualified })
+    .from(organizations).innerJoin(packages, eq(packages.id, organizations.packageId)).where(eq(organizations.id, organizationId));
+  return row ?? null;
+}
+
 /** Counts one signature only while the count is under `quota`, so racing signatures cannot overrun it. Returns the new count, or null. */
 export async function countOneSignature(db: DbOrTx, membershipId: number, qualifier: SignatureQualifier, quota: number): Promise<number | null> {
   const used = memberships[USED[qualifier]];

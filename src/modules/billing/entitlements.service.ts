@@ -1,6 +1,10 @@
 import { AppError } from '../../errors.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { countOneSignature, debitCreditsAtOnce, debitOneCredit, findMemberSignatureSettings, findOrganizationPlan, findSignatureQuota, type SignatureQualifier } from './entitlements.repo.ts';
+import {
+  countOneSignature, debitCreditsAtOnce, debitOneCredit, findMemberSignatureSettings, findOrganizationPlan, findPackageQuotas, findSignatureQuota, type SignatureQualifier,
+} from './entitlements.repo.ts';
+
+export type { SignatureQualifier } from './entitlements.repo.ts';
 
 /**
  * Every plan decision of an organization (SPEC.md "Package", "Limits", "Errors"), in one place. Each function
@@ -101,6 +105,31 @@ export async function signatureAllowance(db: DbOrTx, signer: { organizationId: n
   if (!row) return { allowed: true, remaining: null };
   const remaining = Math.max(0, quotaOf(row, qualifier) - row.used);
   return { allowed: roleSettingAllows(row.roleSettings, ROLE_SIGN_FLAGS[qualifier]) && remaining > 0, remaining };
+}
+
+/**
+ * Throws what countSignature would (ROLE_SIGNATURE_NOT_ALLOWED, SIGNATURE_QUOTA_EXCEEDED) without counting: a
+ * remote (CSC) signature is checked before the signer is sent to the provider, and counted when it is appended.
+ */
+export async function assertSignatureAllowed(db: DbOrTx, signer: { organizationId: number; userId: number }, qualifier: SignatureQualifier): Promise<void> {
+  const row = await findSignatureQuota(db, signer.organizationId, signer.userId, qualifier);
+  if (!row) return;
+  if (!roleSettingAllows(row.roleSettings, ROLE_SIGN_FLAGS[qualifier])) {
+    throw new AppError('ROLE_SIGNATURE_NOT_ALLOWED', `Your role in this organization does not allow ${QUALIFIER_NAMES[qualifier].toLowerCase()} signatures`, { qualifier });
+  }
+  const quota = quotaOf(row, qualifier);
+  if (row.used >= quota) throw new AppError('SIGNATURE_QUOTA_EXCEEDED', `${QUALIFIER_NAMES[qualifier]} signature quota exceeded: ${row.used} of ${quota} used`, { qualifier, quota, used: row.used });
+}
+
+/**
+ * The kinds of signature the organization's plan offers (RUNTIME.md service-plan-qualifier): those its package
+ * gives a quota above 0. A plan without advanced or qualified quota offers only electronic signatures, to members
+ * and to the guests who sign its workflows alike.
+ */
+export async function qualifiersInPlan(db: DbOrTx, organizationId: number): Promise<SignatureQualifier[]> {
+  const quotas = await findPackageQuotas(db, organizationId);
+  if (!quotas) return [];
+  return (['ELECTRONIC', 'ADVANCED', 'QUALIFIED'] as const).filter((qualifier) => quotas[qualifier] > 0);
 }
 
 /** SPEC.md "Email settings": custom mail routing is available only when the plan allows it. */

@@ -11,7 +11,7 @@ export async function copyDocumentsToMany(tx: DbOrTx, fromWorkflowId: number, to
   const sources = await findDocumentsInPositionOrder(tx, fromWorkflowId);
   const values: NewDocument[] = toWorkflowIds.flatMap((workflowId) => sources.map((source) => ({
     workflowId, name: source.name, position: source.position, blobKey: source.blobKey, size: source.size,
-    pages: source.pages, pageSizes: source.pageSizes, thumbnailBase64: source.thumbnailBase64,
+    pages: source.pages, pageSizes: source.pageSizes, thumbnailBase64: source.thumbnailBase64, pictureBlobKey: source.pictureBlobKey,
   })));
   const inserted = await insertDocuments(tx, values);
   const copies = new Map<number, Map<number, number>>();

@@ -1,13 +1,15 @@
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.ts';
+import { executePrepared, type DbOrTx } from '../../platform/db/client.ts';
 import { comments, documents, fields, workflows } from '../../platform/db/schema/index.ts';
 import { likeContains } from '../workflows/workflow-ids.ts';
 
 /**
- * What one list filter selects. `workflowStatus` is the workflow's own status; `recipientStatuses` narrows to
- * workflows where the caller holds an action-taking (non-CC) row in one of those recipient statuses.
+ * What one list filter selects: `workflowStatus`, the workflow's own status; `action`, the action filters (Pending,
+ * Signed, Viewed), which read the caller's own recipient rows of SENT workflows (their recipient statuses are
+ * spelled out in migration 0020_document_list_triggers.sql, which keeps the list's read model).
  */
-export type ListFilter = { workflowStatus?: string; recipientStatuses?: readonly string[] };
+export type ListAction = 'PENDING' | 'SIGNED' | 'VIEWED';
+export type ListFilter = { workflowStatus?: string; action?: ListAction };
 export type ListCriteria = { userId: number; filter: ListFilter; folderId?: number; search?: string };
 
 /** One document-list item as the queries return it (before the response mapper). */
@@ -35,76 +37,53 @@ export type { DocumentRow } from './documents.repo.ts';
 import type { DocumentRow } from './documents.repo.ts';
 
 /*
- * Visibility (RUNTIME.md "Document list") as disjoint branches, so each walks its own index in id order:
- *   owned:     the caller's workflows (not deleted; Power Survey children included, flagged isPowerSurveyChild),
- *   recipient: workflows past DRAFT where the caller holds a row, minus those already in `owned`.
- * A filter on the caller's own row needs only the recipient rows: such workflows are SENT, so each is visible
- * through that row, whoever owns it.
- * A branch is either a plain condition on `workflows w`, or "the caller's recipient rows (`rows`), then their
- * workflows (`where`)": that one is counted by probing each row's workflow by primary key, since a person holds
- * few rows compared with the whole table, while the planner would otherwise scan every workflow.
+ * Visibility (RUNTIME.md "Document list") is kept by the database in workflow_list_entries: one row per (user,
+ * workflow) the user's list can show (their own workflows, and others' from SENT on where they hold a recipient
+ * row), with the action flags; and the totals in the workflow_list_counts ledger (schema/document-list.ts). A page
+ * is one walk of the caller's entries newest first; a total is a sum over the caller's few ledger rows.
+ *
+ * Until the caller's email is verified, workflows others addressed to it are reached only through their signing
+ * links (RUNTIME.md "Accounts"): entries and ledger rows of workflows the caller does not own count only for a
+ * verified caller. The check is one primary-key probe, evaluated once per statement.
  */
-type Branch = { rows?: SQL; where: SQL };
-
-function ownedBranch(c: ListCriteria): Branch {
-  return { where: sql`w.owner_user_id = ${c.userId} and w.deleted_at is null${extra(c)}` };
+function verified(userId: number): SQL {
+  return sql`exists (select 1 from users v where v.id = ${userId} and v.email_verified_at is not null)`;
 }
 
-/**
- * The caller's recipient rows, but, until the caller's email is verified, only those of the caller's own
- * workflows: rows others addressed to an account whose address is unproven are reached only through their
- * signing links (RUNTIME.md "Accounts"). The verified check is one primary-key probe evaluated once per
- * statement; the ownership probe runs only for an unverified caller.
- */
-function addressedRows(userId: number): SQL {
-  return sql`r.user_id = ${userId} and (exists (select 1 from users v where v.id = ${userId} and v.email_verified_at is not null)
-    or exists (select 1 from workflows o where o.id = r.workflow_id and o.owner_user_id = ${userId}))`;
+const ACTION_COLUMN: Record<ListAction, SQL> = { PENDING: sql`e.pending`, SIGNED: sql`e.signed`, VIEWED: sql`e.viewed` };
+
+/** The caller's entries `e` a criteria selects (without the search). */
+function entriesWhere(c: ListCriteria): SQL {
+  const { action, workflowStatus } = c.filter;
+  const parts = [sql`e.user_id = ${c.userId}`];
+  if (action) parts.push(ACTION_COLUMN[action]);
+  else parts.push(workflowStatus ? sql`e.status = ${workflowStatus}` : sql`e.status is not null`);
+  // A folder holds only the caller's own workflows; with an action filter, survey children never (they are filed nowhere).
+  if (c.folderId !== undefined) parts.push(action ? sql`e.owned and not e.child and e.folder_id = ${c.folderId}` : sql`e.owned and e.folder_id = ${c.folderId}`);
+  parts.push(sql`(e.owned or ${verified(c.userId)})`);
+  return sql.join(parts, sql` and `);
 }
 
-function recipientBranch(c: ListCriteria): Branch {
-  return {
-    rows: addressedRows(c.userId),
-    // A Power Survey parent is its owner's alone: its recipients act on their own child workflows.
-    where: sql`w.status <> 'DRAFT' and w.deleted_at is null and w.owner_user_id <> ${c.userId} and not (w.sequence = 'SURVEY' and w.parent_workflow_id is null)${extra(c)}`,
-  };
+/** The caller's ledger rows `c` whose sum is the total of a criteria without search. */
+function ledgerWhere(c: ListCriteria): SQL {
+  const { action, workflowStatus } = c.filter;
+  const parts = [sql`c.user_id = ${c.userId}`];
+  if (action) {
+    parts.push(sql`c.scope = 'ACTION' and c.status = ${action}`);
+    if (c.folderId !== undefined) parts.push(sql`c.owned and c.folder_id = ${c.folderId}`);
+  } else {
+    parts.push(c.folderId !== undefined ? sql`c.scope = 'OWNED' and c.folder_id = ${c.folderId}` : sql`c.scope in ('OWNED', 'RECEIVED')`);
+    if (workflowStatus) parts.push(sql`c.status = ${workflowStatus}`);
+  }
+  parts.push(sql`(c.owned or ${verified(c.userId)})`);
+  return sql.join(parts, sql` and `);
 }
 
-function rowFilterBranch(c: ListCriteria): Branch {
-  const statuses = sql.join((c.filter.recipientStatuses ?? []).map((s) => sql`${s}`), sql`, `);
-  const inFolder = c.folderId === undefined ? sql`` : sql` and w.owner_user_id = ${c.userId} and w.parent_workflow_id is null`;
-  return {
-    rows: sql`${addressedRows(c.userId)} and r.role <> 'CC' and r.status in (${statuses})`,
-    where: sql`w.status <> 'DRAFT' and w.deleted_at is null and (w.sequence <> 'SURVEY' or w.parent_workflow_id is not null or w.owner_user_id = ${c.userId})${inFolder}${extra(c)}`,
-  };
-}
-
-function extra(c: ListCriteria): SQL {
-  const parts: SQL[] = [];
-  if (c.filter.workflowStatus) parts.push(sql` and w.status = ${c.filter.workflowStatus}`);
-  if (c.folderId !== undefined) parts.push(sql` and w.folder_id = ${c.folderId}`);
-  // lower() ... like: same result as ilike here, and markedly cheaper per row.
-  if (c.search) parts.push(sql` and lower(w.name) like lower(${likeContains(c.search)})`);
-  return sql.join(parts, sql``);
-}
-
-/** The branches a criteria needs: a folder holds only the caller's own workflows; nobody else's DRAFT is visible. */
-function branches(c: ListCriteria): Branch[] {
-  if (c.filter.recipientStatuses) return [rowFilterBranch(c)];
-  if (c.folderId !== undefined || c.filter.workflowStatus === 'DRAFT') return [ownedBranch(c)];
-  return [ownedBranch(c), recipientBranch(c)];
-}
-
-/** `w` rows of a branch, for selecting in id order. */
-function branchFrom(b: Branch): SQL {
-  return b.rows ? sql`workflows w where w.id in (select r.workflow_id from recipients r where ${b.rows}) and ${b.where}` : sql`workflows w where ${b.where}`;
-}
-
-/** `w` rows of a branch, for counting or aggregating (`columns` are read from `w`). */
-function branchProbe(b: Branch, columns: SQL): SQL {
-  if (!b.rows) return sql`select ${columns} from workflows w where ${b.where}`;
-  // limit 1 keeps the lateral subquery from being flattened into a join the planner would hash.
-  return sql`select x.* from (select distinct r.workflow_id from recipients r where ${b.rows}) m
-    cross join lateral (select ${columns} from workflows w where w.id = m.workflow_id and ${b.where} limit 1) x`;
+/** Entries `e` with their workflows `w`, narrowed by the search (a substring of the name, any case; wildcards literal). */
+function searchedEntries(c: ListCriteria): SQL {
+  // lower() ... like: same result as ilike here, markedly cheaper per row, and what the trigram index is built on.
+  return sql`workflow_list_entries e join workflows w on w.id = e.workflow_id
+    where ${entriesWhere(c)} and lower(w.name) like lower(${likeContains(c.search ?? '')})`;
 }
 
 /** The item columns for workflows `w`; `me` is the caller's own row (the one that can still act, if any). */
@@ -131,15 +110,10 @@ function toItemRow(row: Record<string, unknown>): ListItemRow {
   };
 }
 
-/**
- * One page, newest first, in one statement: each branch yields its own top `offset + limit` ids through its
- * index, the union is cut to the page, and only the page's rows get their counts and the caller's row.
- */
+/** One page, newest first, in one statement: the page's entries first, then only those rows get their counts and the caller's row. */
 export async function findListPage(db: DbOrTx, c: ListCriteria, limit: number, offset: number): Promise<ListItemRow[]> {
-  const top = limit + offset;
-  const parts = branches(c).map((b) => sql`(select w.id from ${branchFrom(b)} order by w.id desc limit ${top})`);
-  const result = await db.execute(sql`with page as (
-      select id from (${sql.join(parts, sql` union all `)}) ids order by id desc limit ${limit} offset ${offset}
+  const result = await executePrepared(db, sql`with page as (
+      select e.workflow_id as id from workflow_list_entries e where ${entriesWhere(c)} order by e.workflow_id desc limit ${limit} offset ${offset}
     )
     ${itemSelect(c.userId)}
     where w.id in (select id from page)
@@ -147,24 +121,62 @@ export async function findListPage(db: DbOrTx, c: ListCriteria, limit: number, o
   return (result.rows as Record<string, unknown>[]).map(toItemRow);
 }
 
+/** The list items of the given workflows as `userId` sees them, newest first. */
+export async function findListItems(db: DbOrTx, userId: number, workflowIds: number[]): Promise<ListItemRow[]> {
+  if (workflowIds.length === 0) return [];
+  // One array parameter, so the text (and the prepared statement) is the same for every page.
+  const result = await executePrepared(db, sql`${itemSelect(userId)} where w.id = any(${`{${workflowIds.join(',')}}`}::int[]) order by w.id desc`);
+  return (result.rows as Record<string, unknown>[]).map(toItemRow);
+}
+
+/** The total of a criteria without search: a sum over the caller's ledger rows, however many workflows it counts. */
 export async function countList(db: DbOrTx, c: ListCriteria): Promise<number> {
-  const parts = branches(c).map((b) => sql`(select count(*) from (${branchProbe(b, sql`1 as one`)}) b)`);
-  const result = await db.execute(sql`select (${sql.join(parts, sql` + `)})::int as total`);
+  const result = await executePrepared(db, sql`select coalesce(sum(c.n), 0)::int as total from workflow_list_counts c where ${ledgerWhere(c)}`);
   return Number((result.rows[0] as { total: number }).total);
 }
 
-/** Counts for the status tiles, in one statement, each equal to the list's totalElements under that filter. */
-export async function countByStatus(db: DbOrTx, userId: number, rowFilters: Record<'pending' | 'signed', ListFilter>) {
-  const all: ListCriteria = { userId, filter: {} };
-  const rowCount = (filter: ListFilter) => sql`(select count(*) from (${branchProbe(rowFilterBranch({ userId, filter }), sql`1 as one`)}) b)::int`;
-  const result = await db.execute(sql`select
-      count(*) filter (where v.status = 'DRAFT')::int as draft,
-      count(*) filter (where v.status = 'SENT')::int as sent,
-      count(*) filter (where v.status = 'COMPLETED')::int as completed,
-      count(*) filter (where v.status = 'VOID')::int as void,
-      ${rowCount(rowFilters.pending)} as pending,
-      ${rowCount(rowFilters.signed)} as signed
-    from (${branchProbe(ownedBranch(all), sql`w.status`)} union all ${branchProbe(recipientBranch(all), sql`w.status`)}) v`);
+export type SearchResult = { ids: number[]; total: number; snapshot: string; verified: boolean };
+
+/**
+ * A search: one page of workflow ids and the total, with the snapshot they were read in and whether the caller was
+ * verified then. Both stay exact while `isSnapshotCurrent` holds for that snapshot (document-list-search.ts).
+ */
+export async function searchList(db: DbOrTx, c: ListCriteria, limit: number, offset: number): Promise<SearchResult> {
+  // The matches once (the total needs them all anyway), then the page from them: a walk newest first would read
+  // every entry when a common term matches only old workflows.
+  const result = await db.execute(sql`with matched as materialized (select e.workflow_id from ${searchedEntries(c)})
+    select array(select m.workflow_id from matched m order by m.workflow_id desc limit ${limit} offset ${offset}) as ids,
+      (select count(*) from matched)::int as total, pg_current_snapshot()::text as snapshot, ${verified(c.userId)} as verified`);
+  const row = result.rows[0] as { ids: number[]; total: number; snapshot: string; verified: boolean };
+  return { ids: row.ids.map(Number), total: Number(row.total), snapshot: row.snapshot, verified: row.verified };
+}
+
+/** One page of a search's workflow ids, newest first. */
+export async function findSearchIds(db: DbOrTx, c: ListCriteria, limit: number, offset: number): Promise<number[]> {
+  const result = await db.execute(sql`select e.workflow_id as id from ${searchedEntries(c)} order by e.workflow_id desc limit ${limit} offset ${offset}`);
+  return (result.rows as { id: number }[]).map((r) => Number(r.id));
+}
+
+/**
+ * Whether the caller's list is what it was in `snapshot`: every change to which workflows a user's list holds, or
+ * to their names, appends ledger rows in the writing transaction (so does a fold of the ledger), so if all the
+ * user's rows were committed before the snapshot, nothing changed since. Also answers whether the caller is
+ * verified now.
+ */
+export async function isSnapshotCurrent(db: DbOrTx, userId: number, snapshot: string): Promise<{ current: boolean; verified: boolean }> {
+  const result = await executePrepared(db, sql`select not exists (select 1 from workflow_list_counts c
+      where c.user_id = ${userId} and not pg_visible_in_snapshot(c.txid, ${snapshot}::pg_snapshot)) as current, ${verified(userId)} as verified`);
+  const row = result.rows[0] as { current: boolean; verified: boolean };
+  return { current: row.current, verified: row.verified };
+}
+
+/** Counts for the status tiles, in one statement over the caller's ledger rows, each equal to the list's totalElements under that filter. */
+export async function countByStatus(db: DbOrTx, userId: number) {
+  const listed = (status: string) => sql`coalesce(sum(c.n) filter (where c.scope in ('OWNED', 'RECEIVED') and c.status = ${status}), 0)::int`;
+  const acting = (action: ListAction) => sql`coalesce(sum(c.n) filter (where c.scope = 'ACTION' and c.status = ${action}), 0)::int`;
+  const result = await executePrepared(db, sql`select ${listed('DRAFT')} as draft, ${listed('SENT')} as sent, ${listed('COMPLETED')} as completed,
+      ${listed('VOID')} as void, ${acting('PENDING')} as pending, ${acting('SIGNED')} as signed
+    from workflow_list_counts c where c.user_id = ${userId} and (c.owned or ${verified(userId)})`);
   return result.rows[0] as Record<'draft' | 'sent' | 'completed' | 'void' | 'pending' | 'signed', number>;
 }
 

@@ -6,16 +6,18 @@ import { assertOwner, findEditableWorkflow, findWorkflowForCaller, type Workflow
 import { parseIdList } from '../workflows/workflow-ids.ts';
 import {
   countByStatus, countList, deleteDocuments, findChildWorkflowIds, findDocuments,
-  findListItem, findListPage, setDocumentPosition, softDeleteWorkflows, type DocumentRow, type ListFilter, type ListItemRow,
+  findListItem, findListItems, findListPage, setDocumentPosition, softDeleteWorkflows, type DocumentRow, type ListFilter, type ListItemRow,
 } from './document-list.repo.ts';
 import { findDocument, findDocumentsOfWorkflow } from './documents.repo.ts';
+import { createListSearch } from './document-list-search.ts';
 import type { DocumentOrderEntry, ListQuery } from './document-list.schemas.ts';
 
 /**
  * The list's status filters (SPEC.md labels, matched ignoring case). Draft, Sent, Completed, Voided and Approved
- * are the workflow's own status. The other three read the caller's own recipient row in a SENT workflow:
- * Pending = action required (the caller's turn: row SENT or VIEWED, not CC); Signed = waiting for others (the
- * caller has signed or approved, the workflow is still out); Viewed = the caller opened it and has not acted yet.
+ * are the workflow's own status. The other three read the caller's own non-CC recipient rows in a SENT workflow:
+ * Pending = action required (the caller's turn: row SENT or VIEWED); Signed = waiting for others (the caller has
+ * signed or approved, the workflow is still out); Viewed = the caller opened it and has not acted yet. The database
+ * keeps which workflows each filter holds (migration 0020_document_list_triggers.sql).
  */
 export const LIST_FILTERS: Record<string, ListFilter> = {
   ALL: {},
@@ -25,9 +27,9 @@ export const LIST_FILTERS: Record<string, ListFilter> = {
   VOIDED: { workflowStatus: 'VOID' },
   VOID: { workflowStatus: 'VOID' },
   APPROVED: { workflowStatus: 'APPROVED' },
-  PENDING: { workflowStatus: 'SENT', recipientStatuses: ['SENT', 'VIEWED'] },
-  SIGNED: { workflowStatus: 'SENT', recipientStatuses: ['SIGNED', 'APPROVED'] },
-  VIEWED: { workflowStatus: 'SENT', recipientStatuses: ['VIEWED'] },
+  PENDING: { action: 'PENDING' },
+  SIGNED: { action: 'SIGNED' },
+  VIEWED: { action: 'VIEWED' },
 };
 
 /** Statuses a workflow may be deleted in: not while it is out for signature. */
@@ -50,6 +52,7 @@ function withCallerRow(item: ListItemRow, access: WorkflowAccess): ListItemRow {
 }
 
 export function createDocumentListService({ db }: { db: Db }) {
+  const listSearch = createListSearch(db);
   return { list, countStatuses, documentDetail, workflowDocuments, deleteDocumentsById, deleteWorkflows, deleteWorkflowList, changeDocumentOrder };
 
   async function list(caller: UserCaller, query: ListQuery): Promise<{ rows: ListItemRow[]; total: number }> {
@@ -57,15 +60,16 @@ export function createDocumentListService({ db }: { db: Db }) {
     const folderId = query.folderID ?? query.folderId;
     if (folderId !== undefined && !(await findOwnFolder(db, caller.userId, folderId))) throw new AppError('NOT_FOUND', 'Folder not found');
     const criteria = { userId: caller.userId, filter, folderId, search: query.searchValue?.trim() || undefined };
-    const [rows, total] = await Promise.all([
-      findListPage(db, criteria, query.size, query.page * query.size),
-      countList(db, criteria),
-    ]);
+    if (criteria.search) {
+      const { ids, total } = await listSearch.find(criteria, query.size, query.page * query.size);
+      return { rows: await findListItems(db, caller.userId, ids), total };
+    }
+    const [rows, total] = await Promise.all([findListPage(db, criteria, query.size, query.page * query.size), countList(db, criteria)]);
     return { rows, total };
   }
 
   async function countStatuses(caller: UserCaller) {
-    return countByStatus(db, caller.userId, { pending: LIST_FILTERS.PENDING, signed: LIST_FILTERS.SIGNED });
+    return countByStatus(db, caller.userId);
   }
 
   async function itemFor(tx: DbOrTx, caller: Caller, access: WorkflowAccess): Promise<ListItemRow> {

@@ -55,7 +55,7 @@ export async function copyDocumentRows(db: DbOrTx, fromWorkflowId: number, toWor
   for (const source of sources) {
     const [row] = await db.insert(documents).values({
       workflowId: toWorkflowId, name: source.name, position: source.position, blobKey: source.blobKey, size: source.size,
-      pages: source.pages, pageSizes: source.pageSizes, thumbnailBase64: source.thumbnailBase64,
+      pages: source.pages, pageSizes: source.pageSizes, thumbnailBase64: source.thumbnailBase64, pictureBlobKey: source.pictureBlobKey,
     }).returning({ id: documents.id });
     ids.set(source.id, row.id);
   }

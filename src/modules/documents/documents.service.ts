@@ -32,7 +32,8 @@ import {
 export type ReceivedFile = { fileName: string; format: DocumentFormat; staged: StagedBlob };
 
 /** What the stored document will be: always a PDF (Word files are converted), with its page geometry. */
-type PreparedPdf = { staged: StagedBlob; pages: number; pageSizes: PageSize[]; thumbnailBase64: string };
+/** `picture`: page 1 drawn at PICTURE_WIDTH, staged like the file and committed with it (the signing page's first paint). */
+type PreparedPdf = { staged: StagedBlob; pages: number; pageSizes: PageSize[]; thumbnailBase64: string; picture: StagedBlob | null };
 
 export type DocumentServiceDeps = {
   db: Db;
@@ -142,13 +143,14 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         }
         const document = await insertDocument(tx, {
           workflowId, name: baseName, position, blobKey: pdf.staged.key, size: pdf.staged.size,
-          pages: pdf.pages, pageSizes: pdf.pageSizes, thumbnailBase64: pdf.thumbnailBase64,
+          pages: pdf.pages, pageSizes: pdf.pageSizes, thumbnailBase64: pdf.thumbnailBase64, pictureBlobKey: pdf.picture?.key ?? null,
         });
         await recordActivity(tx, {
           workflowId, kind: 'DOCUMENT_UPLOADED', action: 'Created', sentence: `${user.name} uploaded ${displayName(file.fileName)}`,
           userId: user.id, userName: user.name, status: 'DRAFT', context,
         });
         await blobs.commit(pdf.staged);
+        if (pdf.picture) await blobs.commit(pdf.picture);
         return { id: document.id, workflowId, thumbnailBase64: pdf.thumbnailBase64 };
       });
     } finally {
@@ -177,8 +179,10 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         }
         await updateDocument(tx, documentId, {
           blobKey: pdf.staged.key, size: pdf.staged.size, pages: pdf.pages, pageSizes: pdf.pageSizes, thumbnailBase64: pdf.thumbnailBase64,
+          pictureBlobKey: pdf.picture?.key ?? null,
         });
         await blobs.commit(pdf.staged);
+        if (pdf.picture) await blobs.commit(pdf.picture);
         return documentId;
       });
     } finally {
@@ -217,16 +221,24 @@ export function createDocumentService(deps: DocumentServiceDeps) {
   /** Validates and, for Word, converts; returns the PDF to store. Throws the API's errors; writes nothing visible. */
   async function prepare(file: ReceivedFile): Promise<PreparedPdf> {
     if (file.staged.size === 0) throw new AppError('INVALID_DOCUMENT_SIZE', `"${file.fileName}" is empty`);
-    const original = new Uint8Array(await fsp.readFile(file.staged.path));
+    // The file once in memory (the parser needs it whole), without a second copy; the thumbnail worker reads the
+    // staged file itself, so an accepted upload costs about its own size in memory, not several times it.
+    const read = await fsp.readFile(file.staged.path);
+    const original = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     if (file.format === 'pdf') {
       if (!hasPdfHeader(original)) throw new AppError('INVALID_DOCUMENT_TYPE', `"${file.fileName}" is named .pdf but is not a PDF (no %PDF- header)`);
-      return { staged: file.staged, ...(await readPdf(original, file.fileName, 'upload')) };
+      return { staged: file.staged, ...(await readPdf(original, file.staged.path, file.fileName, 'upload')) };
     }
     const problem = checkWordContent(original, file.format);
     if (problem) throw new AppError('INVALID_DOCUMENT_TYPE', `"${file.fileName}" is not a Word document: ${problem}`);
     const pdf = await convert(file);
-    const info = await readPdf(pdf, file.fileName, 'conversion');
-    return { staged: await blobs.stageBytes(pdf), ...info };
+    const staged = await blobs.stageBytes(pdf);
+    try {
+      return { staged, ...(await readPdf(pdf, staged.path, file.fileName, 'conversion')) };
+    } catch (error) {
+      await blobs.discard(staged);
+      throw error;
+    }
   }
 
   async function convert(file: ReceivedFile): Promise<Uint8Array> {
@@ -240,11 +252,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     }
   }
 
-  async function readPdf(bytes: Uint8Array, fileName: string, origin: 'upload' | 'conversion') {
+  async function readPdf(bytes: Uint8Array, path: string, fileName: string, origin: 'upload' | 'conversion') {
     try {
       const info = await inspectPdf(bytes);
-      const thumbnail = await deps.thumbnails.render(bytes, info.pageSizes[0]);
-      return { ...info, thumbnailBase64: Buffer.from(thumbnail).toString('base64') };
+      const { thumbnail, picture } = await deps.thumbnails.renderUpload({ path }, info.pageSizes[0]);
+      return { ...info, thumbnailBase64: Buffer.from(thumbnail).toString('base64'), picture: picture ? await blobs.stageBytes(picture) : null };
     } catch (error) {
       if (error instanceof QueueFullError) throw busy('thumbnail renders', deps.thumbnails.retryAfterSeconds);
       if (origin === 'conversion' && (error instanceof PdfRejectedError || error instanceof PdfRenderError)) {
@@ -262,7 +274,10 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
   async function discardAll(file: ReceivedFile, prepared: PreparedPdf[]): Promise<void> {
     await blobs.discard(file.staged);
-    for (const pdf of prepared) await blobs.discard(pdf.staged);
+    for (const pdf of prepared) {
+      await blobs.discard(pdf.staged);
+      if (pdf.picture) await blobs.discard(pdf.picture);
+    }
   }
 }
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { callerOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { DownloadService } from './downloads.service.ts';
-import { DownloadParams, DownloadQuery, FileResponse, contentDisposition } from './downloads.schemas.ts';
+import { DownloadParams, DownloadQuery, FileResponse, PageImageQuery, contentDisposition } from './downloads.schemas.ts';
 
 export function downloadRoutes(downloads: DownloadService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -29,11 +29,43 @@ export function downloadRoutes(downloads: DownloadService): FastifyPluginAsyncTy
     }, async (request, reply) => {
       const { selectedOption, documentId } = request.query;
       const file = await downloads.download(callerOf(request), request.params.workflowId, selectedOption, documentId);
-      return reply
+      reply
         .type(file.contentType)
         .header('content-disposition', contentDisposition(file.filename))
+        .header('x-content-type-options', 'nosniff');
+      if ('stream' in file) return reply.header('content-length', file.size).send(file.stream);
+      return reply.send(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
+    });
+
+    app.get('/document/v1/page-image/:workflowId', {
+      schema: {
+        tags: ['Documents'],
+        summary: 'A picture (JPEG) of one page of a document, as downloadDocument would answer it',
+        description: 'Same callers as download (owner or recipient, a signing-link token too; a DRAFT only for its owner, 404 otherwise). '
+          + 'The page as downloadDocument shows it (the sealed file once sealed), drawn on white at the asked width rounded up to a multiple of 200 '
+          + '(at most 2000; X-Image-Width says which; X-Page-Width and X-Page-Height give the page in points, the space of its fields\' boxes). Without documentId, the workflow\'s first document (X-Document-Id says which). '
+          + 'Page 1 of an uploaded file is drawn at upload, 800 pixels wide, and answered from storage for any width up to 800. '
+          + 'The signing page shows it while its PDF engine loads. 404 when documentId is not a document of this workflow '
+          + 'or the page does not exist; 503 SERVICE_UNAVAILABLE with Retry-After when too many pages are being drawn. Answers an ETag (If-None-Match: 304).',
+        params: DownloadParams,
+        querystring: PageImageQuery,
+        produces: ['image/jpeg'],
+        response: { 200: Type.String({ description: 'The JPEG' }), 304: Type.Null({ description: 'Not modified' }), ...errorResponses, 503: Type.Ref('ErrorResponse') },
+      },
+      config: { auth: 'participant' },
+    }, async (request, reply) => {
+      const { documentId, page = 1, width = 800 } = request.query;
+      const ifNoneMatch = request.headers['if-none-match'];
+      const picture = await downloads.pageImage(callerOf(request), request.params.workflowId, documentId, page, width, typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined);
+      // Private: it shows the document. Revalidated on every use (cheap: a 304 draws nothing).
+      reply.header('cache-control', 'private, no-cache').header('etag', picture.etag).header('x-document-id', picture.documentId)
+        .header('x-page-width', picture.pageSize.width).header('x-page-height', picture.pageSize.height);
+      if ('notModified' in picture) return reply.code(304).send(null);
+      return reply
+        .type('image/jpeg')
+        .header('x-image-width', picture.width)
         .header('x-content-type-options', 'nosniff')
-        .send(Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength));
+        .send(Buffer.from(picture.jpeg.buffer, picture.jpeg.byteOffset, picture.jpeg.byteLength));
     });
   };
 }

@@ -10,6 +10,12 @@ export const DownloadQuery = Type.Object({
   documentId: Type.Optional(IdParam),
 });
 
+export const PageImageQuery = Type.Object({
+  documentId: Type.Optional(IdParam),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1, description: 'Page number, from 1' })),
+  width: Type.Optional(Type.Integer({ minimum: 50, maximum: 4000, default: 800, description: 'Wanted width in pixels; rounded up to a multiple of 200, at most 2000 (the answer\'s X-Image-Width)' })),
+});
+
 export const FileResponse = Type.String({ description: 'The file bytes (application/pdf or application/zip) with a Content-Disposition attachment name' });
 
 /**

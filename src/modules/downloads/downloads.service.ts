@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { zipSync } from 'fflate';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
@@ -12,13 +14,70 @@ import { findWorkflowForCaller, type WorkflowRow } from '../workflows/workflow-a
 import { SEAL_RETRY_AFTER_SECONDS, type SealWaiter } from '../signing/seal-waiter.ts';
 import { renderCertificateOfCompletion } from './certificate-of-completion.ts';
 import { isFinishedStatus } from '../workflows/workflow-status.ts';
+import { QueueFullError } from '../../platform/pdf/bounded-queue.ts';
+import { PICTURE_WIDTH, PdfRenderError, type ThumbnailRenderer } from '../../platform/pdf/render-thumbnail.ts';
+import { PageImageCache } from './page-image-cache.ts';
+
+/** `pageSize`: the page in points (its visible box), the space its fields' boxes are given in. */
+export type PageImage = { documentId: number; etag: string; pageSize: { width: number; height: number } } & ({ notModified: true } | { jpeg: Uint8Array; width: number });
 
 export type DownloadOption = 'downloadDocument' | 'downloadAll' | 'downloadCoc';
-export type DownloadFile = { bytes: Uint8Array; contentType: string; filename: string };
+/** A file built in memory (a zip, a certificate), or a stored file passed through as a stream (a document). */
+export type DownloadFile = { contentType: string; filename: string } & ({ bytes: Uint8Array } | { stream: Readable; size: number });
 export type DownloadService = ReturnType<typeof createDownloadService>;
 
-export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pick<PlatformSeal, 'signer'>; seals: SealWaiter }) {
-  return { download };
+/** Widths a page picture is rendered at: a requested width is rounded up to the next step, so the cache holds few variants. */
+const PAGE_IMAGE_WIDTH_STEP = 200;
+const PAGE_IMAGE_MAX_WIDTH = 2000;
+
+export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pick<PlatformSeal, 'signer'>; seals: SealWaiter; renderer: ThumbnailRenderer }) {
+  const pictures = new PageImageCache();
+  return { download, pageImage };
+
+  /**
+   * A JPEG of one page of a document, as downloadDocument would answer it (the sealed file once sealed), `width`
+   * pixels wide rounded up to PAGE_IMAGE_WIDTH_STEP. The signing page shows it while its PDF engine loads (the
+   * first page of a long document in well under a second). Same access as download. Rendered in the bounded
+   * worker pool (503 with Retry-After when it is full) and kept in a bounded memory cache: a file's bytes never
+   * change under its key, so a cached picture is never stale.
+   */
+  async function pageImage(caller: Caller, workflowId: number, documentId: number | undefined, page: number, width: number, ifNoneMatch?: string): Promise<PageImage> {
+    const access = await findWorkflowForCaller(deps.db, caller, workflowId);
+    const workflow = await deps.seals.awaitSeal(access.workflow);
+    // Without documentId: the workflow's first document (the signing page asks before it has read the list).
+    const document = documentId !== undefined ? await findWorkflowDocument(deps.db, workflow.id, documentId)
+      : (await findWorkflowDocuments(deps.db, workflow.id))[0] ?? null;
+    if (!document) throw new AppError('NOT_FOUND', 'Document not found in this workflow');
+    if (page > document.pages) throw new AppError('NOT_FOUND', `The document has ${document.pages} page(s); there is no page ${page}`);
+    const key = documentKey(workflow, document);
+    // Every upload records each page's size; a row without them (written around the upload) is taken as Letter.
+    const size = (document.pageSizes as { width: number; height: number }[])[page - 1] ?? { width: 612, height: 792 };
+    const pageSize = { width: size.width, height: size.height };
+    // Page 1 of the uploaded file was drawn at upload (PICTURE_WIDTH wide): a signer's first paint reads it, draws nothing.
+    if (page === 1 && width <= PICTURE_WIDTH && document.pictureBlobKey && key === document.blobKey) {
+      const etag = `"${document.pictureBlobKey.slice(0, 27)}"`;
+      if (ifNoneMatch === etag) return { notModified: true, etag, documentId: document.id, pageSize };
+      return { jpeg: await deps.blobs.get(document.pictureBlobKey), width: PICTURE_WIDTH, etag, documentId: document.id, pageSize };
+    }
+    const stepped = Math.min(PAGE_IMAGE_MAX_WIDTH, Math.ceil(width / PAGE_IMAGE_WIDTH_STEP) * PAGE_IMAGE_WIDTH_STEP);
+    // The file key is its content hash: the tag changes exactly when the picture does (e.g. once the seal is applied).
+    const etag = `"${createHash('sha256').update(`${key}:${page}:${stepped}`).digest('base64url').slice(0, 27)}"`;
+    if (ifNoneMatch === etag) return { notModified: true, etag, documentId: document.id, pageSize };
+    const jpeg = await pictures.get(`${key}:${page}:${stepped}`, async () => {
+      const bytes = await deps.blobs.get(key);
+      try {
+        return await deps.renderer.render(bytes, pageSize, { page, width: stepped });
+      } catch (error) {
+        if (error instanceof QueueFullError) {
+          throw new AppError('SERVICE_UNAVAILABLE', 'Too many pages are being drawn; try again shortly', undefined, { retryAfterSeconds: deps.renderer.retryAfterSeconds });
+        }
+        // The file was checked at upload; one pdf.js cannot draw now is answered like a missing picture.
+        if (error instanceof PdfRenderError) throw new AppError('NOT_FOUND', 'This page cannot be drawn; download the document instead');
+        throw error;
+      }
+    });
+    return { jpeg, width: stepped, etag, documentId: document.id, pageSize };
+  }
 
   /**
    * Owner or recipient of the workflow (a finished recipient's signing-link token too); DRAFT workflows
@@ -42,7 +101,8 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
   async function downloadDocument(workflow: WorkflowRow, documentId: number): Promise<DownloadFile> {
     const document = await findWorkflowDocument(deps.db, workflow.id, documentId);
     if (!document) throw new AppError('NOT_FOUND', 'Document not found in this workflow');
-    return { bytes: await documentBytes(workflow, document), contentType: 'application/pdf', filename: pdfName(document.name) };
+    // Streamed from the store (a local file or the S3 bucket): a 25 MB contract does not pass through memory whole.
+    return { ...(await deps.blobs.open(documentKey(workflow, document))), contentType: 'application/pdf', filename: pdfName(document.name) };
   }
 
   async function downloadCertificate(workflow: WorkflowRow, viewer: HistoryViewer): Promise<DownloadFile> {
@@ -71,12 +131,16 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
     return { bytes: zipSync(entries), contentType: 'application/zip', filename: `${safeBaseName(workflow.name, 'workflow')}.zip` };
   }
 
+  async function documentBytes(workflow: WorkflowRow, document: DocumentRow): Promise<Uint8Array> {
+    return deps.blobs.get(documentKey(workflow, document));
+  }
+
   /**
    * The sealed file when there is one. A COMPLETED workflow whose seal failed has no final file (the source
    * lacks the signatures), so that is refused rather than answered with the unsigned original.
    */
-  async function documentBytes(workflow: WorkflowRow, document: DocumentRow): Promise<Uint8Array> {
-    if (document.sealedBlobKey) return deps.blobs.get(document.sealedBlobKey);
+  function documentKey(workflow: WorkflowRow, document: DocumentRow): string {
+    if (document.sealedBlobKey) return document.sealedBlobKey;
     if (isFinishedStatus(workflow.status)) {
       if (workflow.sealStatus === 'FAILED') {
         throw new AppError('SEAL_FAILED', 'Sealing of this workflow failed after every retry; the signed document is not available', { detail: workflow.sealError ?? '' });
@@ -84,7 +148,7 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
       // Unreachable after awaitSeal() unless the row changed under us: never pass the source off as the result.
       throw new AppError('SERVICE_UNAVAILABLE', 'The signed document is still being sealed; try again shortly', undefined, { retryAfterSeconds: SEAL_RETRY_AFTER_SECONDS });
     }
-    return deps.blobs.get(document.blobKey);
+    return document.blobKey;
   }
 
   async function certificateOf(record: EnvelopeRecord): Promise<Uint8Array> {

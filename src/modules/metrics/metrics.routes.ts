@@ -14,8 +14,9 @@ export function metricsRoutes(deps: { metrics: Metrics; token: string | undefine
       schema: {
         tags: ['Operations'],
         summary: 'Prometheus metrics',
-        description: 'Prometheus text format: http_request_duration_seconds (by route template, method, status), job_queue_depth (by queue and state, '
-          + 'read when scraped), job_latency_seconds (due to done, by queue and outcome), mail_deliveries_total and seals_total (by outcome). '
+        description: 'Prometheus text format: http_request_duration_seconds (by route template, method, status), http_requests_in_flight, '
+          + 'job_queue_depth (by queue and state, read when scraped), job_latency_seconds (due to done, by queue and outcome), mail_deliveries_total '
+          + 'and seals_total (by outcome), and the process_* / nodejs_* defaults (CPU, memory, event-loop lag). '
           + 'Needs `Authorization: Bearer <METRICS_TOKEN>`; without METRICS_TOKEN configured the endpoint does not exist (404). Wrong or missing token: 401.',
         response: { 200: Type.String(), 401: Type.Ref('ErrorResponse'), 404: Type.Ref('ErrorResponse') },
       },

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { signatureAssets, signatureSettings, users } from '../../platform/db/schema/index.ts';
 
@@ -67,4 +67,11 @@ export async function findSignatureSettings(db: DbOrTx, userId: number): Promise
 export async function upsertSignatureSettings(db: DbOrTx, userId: number, values: { source: string; cscUserName: string | null }): Promise<void> {
   await db.insert(signatureSettings).values({ userId, ...values })
     .onConflictDoUpdate({ target: signatureSettings.userId, set: { ...values, updatedAt: new Date() } });
+}
+
+/** Which of `ids` are entries of `userId`'s library. */
+export async function findAssetIdsOfUser(db: DbOrTx, userId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.select({ id: signatureAssets.id }).from(signatureAssets).where(and(eq(signatureAssets.userId, userId), inArray(signatureAssets.id, ids)));
+  return new Set(rows.map((r) => r.id));
 }

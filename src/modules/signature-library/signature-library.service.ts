@@ -3,7 +3,7 @@ import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
 import { normalizeImageValue } from '../signing/field-values.ts';
 import {
-  clearDefault, countAssetsOfKind, deleteAsset, findAsset, findAssets, findDefaultAsset, findSignatureSettings, insertAsset, lockLibrary,
+  clearDefault, countAssetsOfKind, deleteAsset, findAsset, findAssetIdsOfUser, findAssets, findDefaultAsset, findSignatureSettings, insertAsset, lockLibrary,
   promoteNewest, updateAsset, upsertSignatureSettings, type AssetValues, type SignatureAssetRow,
 } from './signature-library.repo.ts';
 import type { AssetKind, LegacySignaturesBody, LegacySignaturesResponse, LibraryEntryBody } from './signature-library.schemas.ts';
@@ -175,6 +175,14 @@ function megabytes(bytes: number): string {
 export async function findDigitalSignatureSettings(db: DbOrTx, userId: number): Promise<{ source: string; cscUserName: string | null } | null> {
   const row = await findSignatureSettings(db, userId);
   return row ? { source: row.source, cscUserName: row.cscUserName } : null;
+}
+
+/**
+ * Which of `assetIds` are entries of `userId`'s own library: the ceremony's check of a saved field's
+ * signatureAssetId (a signer links only their own entries; SPEC.md rule 1: the id is never dereferenced).
+ */
+export async function findOwnAssetIds(db: DbOrTx, userId: number, assetIds: number[]): Promise<Set<number>> {
+  return findAssetIdsOfUser(db, userId, assetIds);
 }
 
 export type SignatureLibraryService = ReturnType<typeof createSignatureLibraryService>;

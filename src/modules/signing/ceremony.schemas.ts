@@ -9,6 +9,9 @@ import { FIELD_TYPES, MAX_IMAGE_BYTES, MAX_IMAGE_DIMENSION, MAX_IMAGE_PIXELS, ST
  */
 export const CEREMONY_BODY_LIMIT = 12 * 1024 * 1024;
 
+/** Longest signing password accepted (argon2id hashes whatever it gets; this only bounds the work). */
+export const SIGNING_PASSWORD_MAX_LENGTH = 1024;
+
 /** Entries per fields/save call. */
 export const MAX_SAVE_ENTRIES = 500;
 
@@ -24,7 +27,8 @@ export const WorkflowIdParams = Type.Object({ workflowId: IdParam });
 const FieldValue = Type.Union([Type.String(), Type.Boolean(), Type.Number(), Type.Null()], {
   description: `By type: SIGNATURE, INITIALS, STAMP, IMAGE ${IMAGE_RULES}; CHECKBOX true/false (boolean or string); NUMBER a finite number `
     + `(number or decimal string); DATE an ISO date YYYY-MM-DD; EMAIL an email address; DROPDOWN one of the field's options; `
-    + `TEXT, NAME and DIGITAL_SIGNATURE (the text its appearance shows) at most ${TEXT_LIMITS.TEXT} characters, NOTE and TEXTAREA at most ${TEXT_LIMITS.TEXTAREA}. Strings are trimmed. `
+    + `TEXT and NAME at most ${TEXT_LIMITS.TEXT} characters, NOTE and TEXTAREA at most ${TEXT_LIMITS.TEXTAREA}; DIGITAL_SIGNATURE what its appearance shows: `
+    + `the signer's signature image (a PNG data URL as for SIGNATURE) or text of at most ${TEXT_LIMITS.DIGITAL_SIGNATURE} characters. Strings are trimmed. `
     + 'null, "" or whitespace clears the field, except that SIGNATURE and INITIALS can never be submitted empty and a required field '
     + 'only with a value (a required CHECKBOX only ticked): 400 REQUIRED_FIELD_EMPTY.',
 });
@@ -35,7 +39,18 @@ export const SaveFieldEntry = Type.Object({
   type: Type.Enum(FIELD_TYPES, { description: 'must equal the field\'s fieldType (else 400 INVALID_FIELD)' }),
   signatureAssetId: Type.Optional(Type.Union([Type.Integer(), Type.Null()], {
     description: 'SIGNATURE, INITIALS, STAMP: link to the saved library entry the image came from; never dereferenced. '
-      + 'null, 0 or negative leave the stored link unchanged. A positive id on another type is 400 INVALID_FIELD_VALUE.',
+      + 'null, 0 or negative leave the stored link unchanged. A positive id must be an entry of the signing recipient\'s own library '
+      + '(its user\'s), else 400 SIGNATURE_ASSET_NOT_FOUND (someone else\'s entry answers exactly like one that does not exist); '
+      + 'on another type it is 400 INVALID_FIELD_VALUE.',
+  })),
+  password: Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: SIGNING_PASSWORD_MAX_LENGTH,
+    description: 'DIGITAL_SIGNATURE of a useDigitalCert recipient only (required there: 400 SIGNING_PASSWORD_REQUIRED): the signer\'s signing '
+      + 'password. Its first use provisions the person\'s signing key (at least 8 characters, else 400 SIGNING_PASSWORD_TOO_SHORT); later '
+      + 'uses, in any workflow, must give the same password: wrong is 400 SIGNING_PASSWORD_INVALID with responseBody.attemptsLeft, 10 '
+      + 'wrong within 15 minutes lock the key (401 ACCOUNT_TEMPORARILY_LOCKED with Retry-After, until 15 minutes after the last). '
+      + 'The save then appends the signer\'s PAdES signature to the document as its own incremental update. On any other entry 400 INVALID_REQUEST_BODY.',
   })),
 });
 export type SaveFieldEntry = Static<typeof SaveFieldEntry>;

@@ -4,24 +4,36 @@ import type { RequestContext } from '../../http/request-context.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
+import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { assertMaySign, countSignature } from '../billing/entitlements.service.ts';
+import type { SignerKeyService, UnlockedSignerKey } from '../signer-keys/signer-keys.service.ts';
+import { findOwnAssetIds } from '../signature-library/signature-library.service.ts';
 import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { actingRecipient } from './acting-recipient.ts';
 import { advanceAfterFinish, SEAL_JOB } from './completion.ts';
 import { recordConsentOnce } from './consent.ts';
 import { findDocumentWorkflowId, findFieldsByIds, findFieldsOfRecipient, setFieldValue, updateRecipient } from './signing.repo.ts';
 import {
-  IMAGE_FIELD_TYPES, LIBRARY_FIELD_TYPES, SIGNATURE_FIELD_TYPES, isBlank, isFilled, normalizeFieldValue, normalizeImageValue, type FieldRow, type RawValue,
+  LIBRARY_FIELD_TYPES, SIGNATURE_FIELD_TYPES, hasImageValue, isBlank, isFilled, normalizeFieldValue, normalizeImageValue, type FieldRow, type RawValue,
 } from './field-values.ts';
+import { appendLocalSignerRevision, findDrawnFieldIds } from './signer-revisions.ts';
 import type { SigningCodes } from './signing-codes.ts';
 import type { ApproveBody, CeremonyResponse, SaveFieldEntry, SignBody } from './ceremony.schemas.ts';
 
-export type CeremonyDeps = { db: Db; jobs: JobQueue; outbox: Outbox; publicUrl: string; codes: SigningCodes };
+export type CeremonyDeps = {
+  db: Db; jobs: JobQueue; outbox: Outbox; publicUrl: string; codes: SigningCodes;
+  /** Where signed revisions are stored (signer-revisions.ts). */
+  blobs: BlobStore;
+  /** Opens a useDigitalCert signer's key with the signing password (modules/signer-keys). */
+  signerKeys: Pick<SignerKeyService, 'unlock'>;
+};
 export type CeremonyService = ReturnType<typeof createCeremonyService>;
 
 type Outcome = { response: CeremonyResponse; completed: boolean };
-type Write = { field: FieldRow; value: string | null; signatureAssetId: number | null };
+/** A wrong signing password: the transaction commits (the failure is counted) and the call fails after it. */
+type PasswordFailure = { signingPasswordFailure: { attemptsLeft: number } };
+type Write = { field: FieldRow; value: string | null; signatureAssetId: number | null; password?: string };
 
 /**
  * The signing ceremony (RUNTIME.md): a recipient fills its fields, signs, or approves. Every call locks the
@@ -30,7 +42,24 @@ type Write = { field: FieldRow; value: string | null; signatureAssetId: number |
  */
 export function createCeremonyService(deps: CeremonyDeps) {
   const { db } = deps;
-  return { saveFields, signField, approve };
+  return { saveFields, signField, approve, finishAfterSignedFields, notifyAfterCommit };
+
+  /**
+   * DIGITAL_SIGNATURE fields signed in the caller's transaction by another module (remote CSC signing: the signer
+   * revision wrote their values). That counts as saving them: the consent is recorded on the recipient's first
+   * action and the finish check runs, exactly as after fields/save. The caller locked the workflow, commits, then
+   * calls notifyAfterCommit with `completed`.
+   */
+  async function finishAfterSignedFields(tx: Tx, caller: Caller, access: WorkflowAccess, recipient: RecipientRow, fieldIds: number[], context: RequestContext, evidence: string): Promise<Outcome> {
+    const outcome = await applyAndFinish(tx, caller, access, recipient, [], context, evidence);
+    return { ...outcome, response: { ...outcome.response, savedFieldIds: fieldIds } };
+  }
+
+  /** After the commit of finishAfterSignedFields: wakes the mail worker and, on completion, the seal worker. */
+  function notifyAfterCommit(completed: boolean): void {
+    deps.outbox.notify();
+    if (completed) deps.jobs.notify(SEAL_JOB);
+  }
 
   /** POST /workflow/v1/{documentId}/fields/save */
   async function saveFields(caller: Caller, documentId: number, entries: SaveFieldEntry[], context: RequestContext): Promise<CeremonyResponse> {
@@ -45,7 +74,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
     const images = new Map<number, string>();
     for (const entry of entries) {
       const value = entry.value as RawValue;
-      if (IMAGE_FIELD_TYPES.includes(entry.type) && !isBlank(value)) images.set(entry.id, await normalizeImageValue({ id: entry.id, fieldType: entry.type }, value));
+      if (hasImageValue(entry.type, value)) images.set(entry.id, await normalizeImageValue({ id: entry.id, fieldType: entry.type }, value));
     }
     return run(async (tx) => {
       const documentWorkflowId = await findDocumentWorkflowId(tx, documentId);
@@ -54,17 +83,83 @@ export function createCeremonyService(deps: CeremonyDeps) {
       const recipient = actingRecipient(access);
       await assertMaySign(tx, access.workflow.organizationId);
       const owned = await fieldsOfRecipient(tx, access, recipient, entries.map((e) => e.id));
-      const writes = entries.map((entry): Write => {
+      const submitted = entries.map((entry): Write => {
         const field = owned.get(entry.id)!;
         if (entry.type !== field.fieldType) throw new AppError('INVALID_FIELD', `Field ${field.id} is a ${field.fieldType} field, not ${entry.type}`);
         const assetId = entry.signatureAssetId ?? null;
         if (assetId !== null && assetId > 0 && !LIBRARY_FIELD_TYPES.includes(field.fieldType)) {
           throw new AppError('INVALID_FIELD_VALUE', `Field ${field.id}: signatureAssetId applies only to SIGNATURE, INITIALS and STAMP fields`);
         }
-        return { field, value: normalizeFieldValue(field, entry.value as RawValue, images.get(entry.id)), signatureAssetId: assetId !== null && assetId > 0 ? assetId : null };
+        if (entry.password !== undefined && field.fieldType !== 'DIGITAL_SIGNATURE') {
+          throw new AppError('INVALID_REQUEST_BODY', `Field ${field.id}: a password goes only with a DIGITAL_SIGNATURE field`);
+        }
+        return {
+          field,
+          value: normalizeFieldValue(field, entry.value as RawValue, images.get(entry.id)),
+          signatureAssetId: assetId !== null && assetId > 0 ? assetId : null,
+          ...(entry.password !== undefined ? { password: entry.password } : {}),
+        };
       });
-      return applyAndFinish(tx, caller, access, recipient, writes, context, `first save of field values (POST /workflow/v1/${documentId}/fields/save)`);
+      await assertOwnLibraryEntries(tx, recipient, submitted);
+      // A value already signed into the document stays as signed: sent again unchanged it is left alone (a page
+      // re-sending everything on finish), changed it is refused.
+      const drawn = await findDrawnFieldIds(tx, [...new Set(submitted.map((w) => w.field.documentId))]);
+      const locked = submitted.find((w) => drawn.has(w.field.id) && w.value !== w.field.value);
+      if (locked) throw new AppError('SIGNED_FIELD_LOCKED', `Field ${locked.field.id} is already part of a signed revision of the document; what was signed cannot change`);
+      const writes = submitted.filter((w) => !drawn.has(w.field.id));
+      const digital = digitalSignatures(recipient, writes);
+      let key: UnlockedSignerKey | null = null;
+      if (digital.length > 0) {
+        const unlocked = await deps.signerKeys.unlock(tx, { name: recipient.name, email: recipient.email }, digital[0].password);
+        if (!unlocked.unlocked) return { signingPasswordFailure: { attemptsLeft: unlocked.attemptsLeft } };
+        key = unlocked.key;
+      }
+      const evidence = `first save of field values (POST /workflow/v1/${documentId}/fields/save)`;
+      return applyAndFinish(tx, caller, access, recipient, writes, context, evidence, async () => {
+        // After the values are written: each revision draws the signer's saved values, this signature's included.
+        for (const { write } of digital) {
+          await appendLocalSignerRevision(tx, { blobs: deps.blobs }, {
+            workflowId: access.workflow.id,
+            documentId: write.field.documentId,
+            fieldId: write.field.id,
+            recipient,
+            signer: key!,
+            privateKey: key!.privateKey,
+            ...(write.value !== null ? { appearance: write.value } : {}),
+          });
+        }
+      });
     });
+  }
+
+  /**
+   * The DIGITAL_SIGNATURE entries that become the signer's own PAdES signature: those of a useDigitalCert
+   * recipient, which must carry the signing password (one password per save: every entry opens the same key).
+   * A password for a recipient that does not sign with a local certificate is refused.
+   */
+  function digitalSignatures(recipient: RecipientRow, writes: Write[]): { write: Write; password: string }[] {
+    const result: { write: Write; password: string }[] = [];
+    for (const write of writes) {
+      if (write.field.fieldType !== 'DIGITAL_SIGNATURE') continue;
+      const { password } = write;
+      if (!recipient.useDigitalCert) {
+        if (password !== undefined) throw new AppError('OPERATION_IS_NOT_ALLOWED', `Field ${write.field.id}: this recipient does not sign with a personal certificate (useDigitalCert is false), so no signing password applies`);
+        continue;
+      }
+      if (password === undefined) throw new AppError('SIGNING_PASSWORD_REQUIRED', `Field ${write.field.id}: a DIGITAL_SIGNATURE of this recipient is signed with the signing password; send it as "password"`);
+      result.push({ write, password });
+    }
+    if (new Set(result.map((r) => r.password)).size > 1) throw new AppError('INVALID_REQUEST_BODY', 'Every DIGITAL_SIGNATURE entry of one save must carry the same signing password');
+    return result;
+  }
+
+  /** A signatureAssetId links an entry of the signing recipient's own library (its user's); anyone else's is refused like a missing one. */
+  async function assertOwnLibraryEntries(tx: Tx, recipient: RecipientRow, writes: Write[]): Promise<void> {
+    const ids = [...new Set(writes.map((w) => w.signatureAssetId).filter((id): id is number => id !== null))];
+    if (ids.length === 0) return;
+    const own = await findOwnAssetIds(tx, recipient.userId, ids);
+    const foreign = ids.find((id) => !own.has(id));
+    if (foreign !== undefined) throw new AppError('SIGNATURE_ASSET_NOT_FOUND', `signatureAssetId ${foreign} is not an entry of your signature library`);
   }
 
   /** POST /workflow/v1/{workflowId}/sign: one SIGNATURE or INITIALS image, with the same rules and finish check. */
@@ -105,8 +200,12 @@ export function createCeremonyService(deps: CeremonyDeps) {
   }
 
   /** One transaction; after its commit, wakes the mail worker and, on completion, the seal worker. */
-  async function run(work: (tx: Tx) => Promise<Outcome>): Promise<CeremonyResponse> {
+  async function run(work: (tx: Tx) => Promise<Outcome | PasswordFailure>): Promise<CeremonyResponse> {
     const result = await db.transaction(work);
+    if ('signingPasswordFailure' in result) {
+      const { attemptsLeft } = result.signingPasswordFailure;
+      throw new AppError('SIGNING_PASSWORD_INVALID', `Wrong signing password; ${attemptsLeft} attempt(s) left`, { attemptsLeft });
+    }
     deps.outbox.notify();
     if (result.completed) deps.jobs.notify(SEAL_JOB);
     return result.response;
@@ -135,11 +234,15 @@ export function createCeremonyService(deps: CeremonyDeps) {
    * Writes the values, records the consent on the recipient's first save, and finishes a SIGNER when none of
    * its required fields and none of its SIGNATURE or INITIALS fields is empty any more (RUNTIME.md).
    */
-  async function applyAndFinish(tx: Tx, caller: Caller, access: WorkflowAccess, recipient: RecipientRow, writes: Write[], context: RequestContext, evidence: string): Promise<Outcome> {
+  async function applyAndFinish(
+    tx: Tx, caller: Caller, access: WorkflowAccess, recipient: RecipientRow, writes: Write[], context: RequestContext, evidence: string,
+    afterWrites?: () => Promise<void>,
+  ): Promise<Outcome> {
     const now = new Date();
     for (const { field, value, signatureAssetId } of writes) {
       await setFieldValue(tx, field.id, value, value === null ? null : now, signatureAssetId);
     }
+    await afterWrites?.();
     await recordConsentOnce(tx, { caller, recipient, context, evidence, workflowStatus: access.workflow.status });
     const savedFieldIds = writes.map((w) => w.field.id);
     if (recipient.role !== 'SIGNER') return { response: response(access, recipient, savedFieldIds), completed: false };

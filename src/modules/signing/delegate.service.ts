@@ -2,6 +2,7 @@ import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db } from '../../platform/db/client.ts';
+import { hasSignedRevision } from './signer-revisions.ts';
 import { findRecipient, findRecipientOf, insertRecipientRow, isActiveRecipientEmail, moveFieldsEmpty, updateRecipient } from './signing.repo.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { checkRecipientName } from '../recipients/recipient-rules.ts';
@@ -46,6 +47,8 @@ export function createDelegateService(deps: { db: Db; routing: RoutingDeps }) {
         throw new AppError('IDENTITY_NOT_VERIFIED', 'Identity not verified: complete the one-time code challenge before delegating');
       }
 
+      // A personal signature is already part of the document: its signed values cannot move to someone else.
+      if (await hasSignedRevision(tx, original.id)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'This recipient has already signed with their certificate; it can no longer be delegated');
       if (await isActiveRecipientEmail(tx, workflow.id, email)) throw new AppError('DUPLICATE_RECIPIENT', `${email} is already a recipient of this workflow`, { field: 'emailAddress' });
 
       const user = await findOrCreateGuestUser(tx, email, name);

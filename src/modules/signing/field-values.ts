@@ -13,10 +13,16 @@ import { FIELD_TYPES, type FieldType } from '../fields/fields.schemas.ts';
 export { FIELD_TYPES, type FieldType };
 
 /**
- * Types whose value is a PNG image given as a data URL. DIGITAL_SIGNATURE is not among them: its value is
- * the text its appearance shows (e.g. the signer's name), the cryptographic part being remote signing's.
+ * Types whose value is a PNG image given as a data URL. DIGITAL_SIGNATURE is not among them: its value is what
+ * its appearance shows, either text or (from the signing page) the signer's signature image; see hasImageValue.
  */
 export const IMAGE_FIELD_TYPES: readonly string[] = ['SIGNATURE', 'INITIALS', 'STAMP', 'IMAGE'];
+
+/** Whether a submitted value is an image to decode and re-encode: always for the image types, and a data URL on a DIGITAL_SIGNATURE. */
+export function hasImageValue(fieldType: string, raw: RawValue): boolean {
+  if (isBlank(raw)) return false;
+  return IMAGE_FIELD_TYPES.includes(fieldType) || (fieldType === 'DIGITAL_SIGNATURE' && typeof raw === 'string' && /^\s*data:/i.test(raw));
+}
 /** SPEC.md STAMP rule 3: these may never be left empty once submitted, and block finishing while empty. */
 export const SIGNATURE_FIELD_TYPES: readonly string[] = ['SIGNATURE', 'INITIALS'];
 /** signatureAssetId is a link to a saved library entry; only these types carry one (SPEC.md). */
@@ -82,6 +88,7 @@ export function normalizeFieldValue(field: FieldRow, raw: RawValue, normalizedIm
     if (field.fieldRequired) throw new AppError('REQUIRED_FIELD_EMPTY', `Field ${field.id} (${field.fieldType}) is required and cannot be submitted empty`);
     return null;
   }
+  if (field.fieldType === 'DIGITAL_SIGNATURE' && normalizedImage !== undefined) return normalizedImage;
   if (IMAGE_FIELD_TYPES.includes(field.fieldType)) {
     if (normalizedImage === undefined) throw new Error(`Field ${field.id}: image values must go through normalizeImageValue first`);
     return normalizedImage;

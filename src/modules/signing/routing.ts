@@ -1,8 +1,8 @@
 import type { Tx } from '../../platform/db/client.ts';
-import { findWorkflowRow, updateRecipient } from './signing.repo.ts';
+import { findWorkflowRow, updateRecipients } from './signing.repo.ts';
 import { findRecipientsInSigningOrder } from '../workflows/workflow-access.ts';
 import { userDisplayName } from '../users/users.directory.ts';
-import type { Outbox } from '../../platform/mail/outbox.ts';
+import type { OutgoingMail, Outbox } from '../../platform/mail/outbox.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 import { isFinished } from './acting-recipient.ts';
 import { signingLink, type SigningCodes } from './signing-codes.ts';
@@ -33,26 +33,71 @@ export async function advanceRouting(tx: Tx, deps: RoutingDeps, workflowId: numb
   const workflow = await findWorkflowRow(tx, workflowId);
   if (!workflow) throw new Error(`advanceRouting: workflow ${workflowId} does not exist`);
   const rows = await findRecipientsInSigningOrder(tx, workflowId);
+  const [outcome] = await advanceRoutingMany(tx, deps, [workflow], new Map([[workflow.id, rows]]));
+  return outcome;
+}
 
-  const dispatchedRecipientIds: number[] = [];
+/**
+ * advanceRouting for workflows whose rows the caller has already read (`rows`, in signing order, per workflow; one
+ * workflow after a send, a batch of Power Survey children): the same decisions, written with a statement per
+ * distinct new recipient status and one multi-row mail insert (outbox.enqueueMany) for them all. Results are in
+ * the order of `workflows`.
+ */
+export async function advanceRoutingMany(
+  tx: Tx, deps: RoutingDeps, workflows: WorkflowRow[], rows: Map<number, RecipientRow[]>,
+): Promise<{ allDone: boolean; approvalsOnly: boolean; dispatchedRecipientIds: number[] }[]> {
+  const now = new Date();
+  const steps = workflows.map((workflow) => nextStep(workflow, rows.get(workflow.id) ?? []));
+  const senderNames = new Map<number, string>();
+  for (const [index, workflow] of workflows.entries()) {
+    if (steps[index].actions.length > 0 && !senderNames.has(workflow.ownerUserId)) senderNames.set(workflow.ownerUserId, await userDisplayName(tx, workflow.ownerUserId, 'The sender'));
+  }
+  // Rows that move to the same status (a CC row SKIPPED, a dispatched one SENT or, once opened, as it was) are updated together.
+  const byStatus = new Map<string, number[]>();
+  for (const { row, notify } of steps.flatMap((step) => step.actions)) {
+    const status = notify ? 'SKIPPED' : row.status === 'PENDING' ? 'SENT' : row.status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), row.id]);
+  }
+  const updated = new Map<number, RecipientRow>();
+  for (const [status, ids] of byStatus) for (const row of await updateRecipients(tx, ids, { status, dispatchedAt: now })) updated.set(row.id, row);
+  const mails: OutgoingMail[] = workflows.flatMap((workflow, index) => steps[index].actions.map(({ row, notify, delegatedBy }) => {
+    const recipient = updated.get(row.id)!;
+    const { url, expiresAt } = signingLink(deps.codes, deps.publicUrl, recipient, now);
+    const senderName = senderNames.get(workflow.ownerUserId)!;
+    return notify
+      ? ccNotificationMail({ workflow, recipient, senderName, link: url, expiresAt })
+      : commenceMail({ workflow, recipient, senderName, link: url, expiresAt, delegatedBy });
+  }));
+  await deps.outbox.enqueueMany(tx, mails);
+  return steps.map(outcomeOf);
+}
+
+type Step = { actions: { row: RecipientRow; notify: boolean; delegatedBy?: string }[]; allDone: boolean; approvalsOnly: boolean };
+
+/**
+ * What advancing a workflow does, decided from its row and its recipients in signing order (see advanceRouting):
+ * the rows to notify (CC) or dispatch, in that order.
+ */
+function nextStep(workflow: WorkflowRow, rows: RecipientRow[]): Step {
+  const actions: Step['actions'] = [];
   if (workflow.status === 'SENT' && workflow.sequence !== 'SELF') {
-    const senderName = await userDisplayName(tx, workflow.ownerUserId, 'The sender');
-    const now = new Date();
     const reached = workflow.sequence === 'ORDERED' ? reachedInOrder(rows) : rows;
     for (const row of reached) {
       if (row.role === 'CC') {
-        if (row.status === 'PENDING') await notifyCc(tx, deps, workflow, row, senderName, now);
+        if (row.status === 'PENDING') actions.push({ row, notify: true });
       } else if (isActionRequired(row) && !isFinished(row) && !row.dispatchedAt) {
-        const delegator = rows.find((r) => r.delegatedToRecipientId === row.id);
-        await dispatchRecipient(tx, deps, workflow, row, senderName, now, delegator?.name);
-        dispatchedRecipientIds.push(row.id);
+        actions.push({ row, notify: false, delegatedBy: rows.find((r) => r.delegatedToRecipientId === row.id)?.name });
       }
     }
   }
   const allDone = !rows.some((r) => isActionRequired(r) && !isFinished(r));
   // A workflow that only ever asked for approvals ends APPROVED rather than COMPLETED (workflow-status.ts).
   const approvalsOnly = workflow.sequence !== 'SELF' && rows.filter(isActionRequired).every((r) => r.role === 'APPROVER');
-  return { allDone, approvalsOnly, dispatchedRecipientIds };
+  return { actions, allDone, approvalsOnly };
+}
+
+function outcomeOf(step: Step): { allDone: boolean; approvalsOnly: boolean; dispatchedRecipientIds: number[] } {
+  return { allDone: step.allDone, approvalsOnly: step.approvalsOnly, dispatchedRecipientIds: step.actions.filter((a) => !a.notify).map((a) => a.row.id) };
 }
 
 /** ORDERED: the rows the sequence has reached: everything up to and including the first unfinished action-required row. */
@@ -64,21 +109,4 @@ function reachedInOrder(rows: RecipientRow[]): RecipientRow[] {
     if (isActionRequired(row) && !isFinished(row)) break;
   }
   return reached;
-}
-
-/**
- * Hands one recipient its turn: status SENT (a row that already opened its link keeps VIEWED), dispatchedAt,
- * and the commence mail. `delegatedBy` names who passed the task on, for the mail text.
- */
-async function dispatchRecipient(tx: Tx, deps: RoutingDeps, workflow: WorkflowRow, row: RecipientRow, senderName: string, now: Date, delegatedBy?: string): Promise<void> {
-  const status = row.status === 'PENDING' ? 'SENT' : row.status;
-  const updated = await updateRecipient(tx, row.id, { status, dispatchedAt: now });
-  const { url, expiresAt } = signingLink(deps.codes, deps.publicUrl, updated, now);
-  await deps.outbox.enqueue(tx, commenceMail({ workflow, recipient: updated, senderName, link: url, expiresAt, delegatedBy }));
-}
-
-async function notifyCc(tx: Tx, deps: RoutingDeps, workflow: WorkflowRow, row: RecipientRow, senderName: string, now: Date): Promise<void> {
-  const updated = await updateRecipient(tx, row.id, { status: 'SKIPPED', dispatchedAt: now });
-  const { url, expiresAt } = signingLink(deps.codes, deps.publicUrl, updated, now);
-  await deps.outbox.enqueue(tx, ccNotificationMail({ workflow, recipient: updated, senderName, link: url, expiresAt }));
 }

@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import type { Db } from '../../platform/db/client.ts';
 import { findDocumentsInOrder, findFieldsOfWorkflow, findRecipientsById, findStalePendingSeals, findWorkflowRow, lockWorkflowRow, setSealedFile, updateWorkflowRow } from './signing.repo.ts';
 import { userContact } from '../users/users.directory.ts';
@@ -8,6 +9,7 @@ import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { appendSignature } from '../../platform/signing/append-signature.ts';
 import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { stampFields, type StampField } from '../../platform/pdf/stamp-fields.ts';
+import { findSignedRevision, stampsFor } from './signer-revisions.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { SEAL_JOB, type SealJobData } from './completion.ts';
 import { completionMails, sealFailedMail, type SealedDocument } from './completion-mails.ts';
@@ -52,10 +54,10 @@ export const SEAL_REASON = 'Signed electronically by every party; sealed by the 
 
 /**
  * The sealing job. For each document still without a sealed file: draws the workflow's field values onto
- * the source PDF, applies the platform's invisible PAdES seal (B-T with the configured TSA), stores the
- * result and links it to the document. Then, in one transaction, the seal becomes SEALED and the completion
- * mails are queued. Safe to run twice: sealed documents are skipped, and only the run that moves the seal
- * out of PENDING queues mails.
+ * the source PDF (or onto its newest signer revision, drawing only what that did not), applies the platform's
+ * invisible PAdES seal (B-T with the configured TSA), stores the result and links it to the document. Then, in
+ * one transaction, the seal becomes SEALED and the completion mails are queued. Safe to run twice: sealed
+ * documents are skipped, and only the run that moves the seal out of PENDING queues mails.
  */
 export function sealJob(deps: SealJobDeps): JobDefinition<typeof SealJobPayload> {
   return {
@@ -121,7 +123,20 @@ export async function resumeOrphanedSeals(deps: SealJobDeps, now: Date): Promise
   return resumed;
 }
 
+/**
+ * Each seal's steps as they end, `{ workflowId, phase, at }` (`at`: performance.now()): 'started' (the attempt began),
+ * 'read' (the rows and the source file read), 'drawn' (field values stamped), 'signed' (the seal appended), 'stored' (the sealed
+ * file stored and linked), 'committed' (SEALED). For benches and metrics to observe; publishing without a
+ * subscriber costs nothing.
+ */
+export const sealPhases = diagnostics.channel('signature-service.seal-phases');
+export type SealPhase = { workflowId: number; phase: 'started' | 'read' | 'drawn' | 'signed' | 'stored' | 'committed'; at: number };
+const phase = (workflowId: number, name: SealPhase['phase']) => {
+  if (sealPhases.hasSubscribers) sealPhases.publish({ workflowId, phase: name, at: performance.now() } satisfies SealPhase);
+};
+
 export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promise<void> {
+  phase(workflowId, 'started');
   const workflow = await findWorkflowRow(deps.db, workflowId);
   if (!workflow || !isFinishedStatus(workflow.status) || workflow.sealStatus !== 'PENDING') return;
 
@@ -130,20 +145,19 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
   const seal = await deps.seal.signer({ reason: SEAL_REASON });
   for (const document of docs) {
     if (document.sealedBlobKey) continue;
-    const stamps: StampField[] = values
-      .filter((f) => f.documentId === document.id && f.value !== null && f.value !== '')
-      .map((f) => ({
-        pageNo: f.pageNo,
-        box: f.box as StampField['box'],
-        fieldType: f.fieldType,
-        value: f.value!,
-        ...(f.styling ? { styling: f.styling as StampField['styling'] } : {}),
-      }));
-    const source = await deps.blobs.get(document.blobKey);
+    // Signers with their own certificates left signed revisions: start from the newest and draw only what they
+    // did not, so their signatures stay valid byte for byte and the seal is the last revision.
+    const signed = await findSignedRevision(deps.db, document.id);
+    const stamps: StampField[] = stampsFor(values.filter((f) => f.documentId === document.id), signed?.drawnFieldIds ?? new Set());
+    const source = await deps.blobs.get(signed ? signed.blobKey : document.blobKey);
+    phase(workflowId, 'read');
     const stamped = stamps.length > 0 ? await stampFields(source, stamps) : source;
+    phase(workflowId, 'drawn');
     const sealed = await appendSignature(stamped, seal);
+    phase(workflowId, 'signed');
     const stored = await deps.blobs.put(sealed);
     await setSealedFile(deps.db, document.id, stored);
+    phase(workflowId, 'stored');
   }
 
   const queued = await deps.db.transaction(async (tx) => {
@@ -158,11 +172,11 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
     const rows = await findRecipientsById(tx, workflowId);
     const owner = await userContact(tx, locked.ownerUserId);
     const sealedFiles: SealedDocument[] = sealedDocs.map((d) => ({ name: d.name, sealedBlobKey: d.sealedBlobKey!, sealedSize: d.sealedSize ?? 0 }));
-    for (const mail of completionMails({ workflow: locked, owner, recipients: rows, documents: sealedFiles, publicUrl: deps.publicUrl, codes: deps.codes })) {
-      await deps.outbox.enqueue(tx, mail);
-    }
+    // One multi-row insert for the owner's and every recipient's mail.
+    await deps.outbox.enqueueMany(tx, completionMails({ workflow: locked, owner, recipients: rows, documents: sealedFiles, publicUrl: deps.publicUrl, codes: deps.codes }));
     return true;
   });
+  phase(workflowId, 'committed');
   deps.seals?.settled(workflowId);
   if (queued) deps.outbox.notify();
 }

@@ -1,14 +1,14 @@
 import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { recordActivity } from '../activities/activities.service.ts';
+import { recordActivities, recordActivity, type ActivityInput } from '../activities/activities.service.ts';
 import { assertMaySend, debitCredit } from '../billing/entitlements.service.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
-import { nextStatus } from '../workflows/workflow-status.ts';
-import { countDocuments, findRecipientsWithSignatureField, updateWorkflowRow } from './signing.repo.ts';
-import { findRecipientsInSigningOrder } from '../workflows/workflow-access.ts';
+import { nextStatus, type WorkflowStatus } from '../workflows/workflow-status.ts';
+import { countDocuments, countDocumentsMany, findRecipientsWithSignatureField, findRecipientsWithSignatureFieldMany, updateWorkflowRow, updateWorkflowRows } from './signing.repo.ts';
+import { findRecipientsInSigningOrder, findRecipientsInSigningOrderMany } from '../workflows/workflow-access.ts';
 import { userDisplayName } from '../users/users.directory.ts';
-import { advanceRouting, isActionRequired, type RoutingDeps } from './routing.ts';
+import { advanceRoutingMany, isActionRequired, type RoutingDeps } from './routing.ts';
 
 export type SendResult = { workflowId: number; sentAt: Date; dispatchedRecipientIds: number[]; credits: number };
 
@@ -24,8 +24,7 @@ export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: Workf
   if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be sent`);
   if ((await countDocuments(tx, workflow.id)) === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no document to send');
   const rows = await findRecipientsInSigningOrder(tx, workflow.id);
-  if (rows.length === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no recipients: add at least one before sending');
-  if (!rows.some(isActionRequired)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has only CC recipients: add a signer or an approver');
+  assertSendable(rows);
   await assertEverySignerCanSign(tx, workflow.id, rows);
 
   const now = new Date();
@@ -34,10 +33,48 @@ export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: Workf
   const credits = options.prepaid ? options.prepaid.credits : await debitCredit(tx, workflow.organizationId);
 
   const status = nextStatus(workflow.status, 'SEND');
-  await updateWorkflowRow(tx, workflow.id, { status, sentAt: now, statusAt: now, title: message.title, message: message.message });
+  const sent = await updateWorkflowRow(tx, workflow.id, { status, sentAt: now, statusAt: now, title: message.title, message: message.message });
   const senderName = await userDisplayName(tx, sender.userId, 'The owner');
-  await recordActivity(tx, {
-    workflowId: workflow.id,
+  await recordActivity(tx, sentActivity(workflow.id, rows, sender, senderName, status, context));
+  // The rows read above are still the workflow's: the send changed only the workflow row.
+  const [routed] = await advanceRoutingMany(tx, routing, [sent], new Map([[workflow.id, rows]]));
+  return { workflowId: workflow.id, sentAt: now, dispatchedRecipientIds: routed.dispatchedRecipientIds, credits };
+}
+
+/**
+ * sendWorkflow for many prepaid DRAFTs of one sender at once (a Power Survey batch: the children its transaction
+ * has just created, paid for when the parent commenced): the same checks, in the same order and with the same
+ * errors (the first failing workflow's), and the same writes (status, Sent activity, dispatch and mails), in a
+ * handful of multi-row statements for the whole batch instead of some twenty per workflow. Results are in the order
+ * of `workflows`. The caller calls `routing.outbox.notify()` after the commit.
+ */
+export async function sendWorkflows(tx: Tx, routing: RoutingDeps, workflows: WorkflowRow[], sender: { userId: number }, message: { title: string | null; message: string | null }, context: Partial<RequestContext>, options: { prepaid: { credits: number } }): Promise<SendResult[]> {
+  if (workflows.length === 0) return [];
+  const ids = workflows.map((workflow) => workflow.id);
+  for (const workflow of workflows) if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be sent`);
+  const documentCounts = await countDocumentsMany(tx, ids);
+  const rowsOf = await findRecipientsInSigningOrderMany(tx, ids);
+  const signers = workflows.flatMap((workflow) => (rowsOf.get(workflow.id) ?? []).filter((r) => r.role === 'SIGNER' && r.status !== 'DELEGATED'));
+  const withField = await findRecipientsWithSignatureFieldMany(tx, ids, signers.map((r) => r.id));
+  for (const workflow of workflows) {
+    if (!documentCounts.get(workflow.id)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no document to send');
+    const rows = rowsOf.get(workflow.id) ?? [];
+    assertSendable(rows);
+    assertSignersHaveField(rows, withField);
+  }
+
+  const now = new Date();
+  const status = nextStatus('DRAFT', 'SEND');
+  const sent = new Map((await updateWorkflowRows(tx, ids, { status, sentAt: now, statusAt: now, title: message.title, message: message.message })).map((row) => [row.id, row]));
+  const senderName = await userDisplayName(tx, sender.userId, 'The owner');
+  await recordActivities(tx, workflows.map((workflow) => sentActivity(workflow.id, rowsOf.get(workflow.id) ?? [], sender, senderName, status, context)));
+  const routed = await advanceRoutingMany(tx, routing, ids.map((id) => sent.get(id)!), rowsOf);
+  return workflows.map((workflow, index) => ({ workflowId: workflow.id, sentAt: now, dispatchedRecipientIds: routed[index].dispatchedRecipientIds, credits: options.prepaid.credits }));
+}
+
+function sentActivity(workflowId: number, rows: RecipientRow[], sender: { userId: number }, senderName: string, status: WorkflowStatus, context: Partial<RequestContext>): ActivityInput {
+  return {
+    workflowId,
     kind: 'WORKFLOW_SENT',
     action: 'Sent',
     sentence: `${senderName} sent the envelope to ${describeRecipients(rows)}`,
@@ -45,9 +82,13 @@ export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: Workf
     userName: senderName,
     status,
     context,
-  });
-  const routed = await advanceRouting(tx, routing, workflow.id);
-  return { workflowId: workflow.id, sentAt: now, dispatchedRecipientIds: routed.dispatchedRecipientIds, credits };
+  };
+}
+
+/** Content a workflow needs before it can go out: a recipient, and one who must act. */
+function assertSendable(rows: RecipientRow[]): void {
+  if (rows.length === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no recipients: add at least one before sending');
+  if (!rows.some(isActionRequired)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has only CC recipients: add a signer or an approver');
 }
 
 /**
@@ -57,8 +98,11 @@ export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: Workf
  */
 async function assertEverySignerCanSign(tx: Tx, workflowId: number, rows: RecipientRow[]): Promise<void> {
   const signers = rows.filter((r) => r.role === 'SIGNER' && r.status !== 'DELEGATED');
-  const withField = await findRecipientsWithSignatureField(tx, workflowId, signers.map((r) => r.id));
-  const missing = signers.filter((r) => !withField.has(r.id));
+  assertSignersHaveField(rows, await findRecipientsWithSignatureField(tx, workflowId, signers.map((r) => r.id)));
+}
+
+function assertSignersHaveField(rows: RecipientRow[], withField: Set<number>): void {
+  const missing = rows.filter((r) => r.role === 'SIGNER' && r.status !== 'DELEGATED' && !withField.has(r.id));
   if (missing.length === 0) return;
   throw new AppError(
     'OPERATION_IS_NOT_ALLOWED',

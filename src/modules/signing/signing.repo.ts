@@ -79,6 +79,12 @@ export async function updateRecipient(db: DbOrTx, recipientId: number, values: P
   return row;
 }
 
+/** updateRecipient for many rows at once (the same values); answers the updated rows. */
+export async function updateRecipients(db: DbOrTx, recipientIds: number[], values: Partial<typeof recipients.$inferInsert>): Promise<RecipientRow[]> {
+  if (recipientIds.length === 0) return [];
+  return db.update(recipients).set(values).where(inArray(recipients.id, recipientIds)).returning();
+}
+
 export async function insertRecipientRow(db: DbOrTx, values: typeof recipients.$inferInsert): Promise<RecipientRow> {
   const [row] = await db.insert(recipients).values(values).returning();
   return row;
@@ -132,6 +138,31 @@ export async function findRecipientsWithSignatureField(db: DbOrTx, workflowId: n
     or(inArray(fields.fieldType, ['SIGNATURE', 'INITIALS']), and(eq(fields.fieldType, 'DIGITAL_SIGNATURE'), eq(fields.fieldRequired, true))),
   ));
   return new Set(rows.map((r) => r.recipientId!));
+}
+
+/** findRecipientsWithSignatureField over many workflows' recipients at once. */
+export async function findRecipientsWithSignatureFieldMany(db: DbOrTx, workflowIds: number[], recipientIds: number[]): Promise<Set<number>> {
+  if (recipientIds.length === 0) return new Set();
+  const rows = await db.selectDistinct({ recipientId: fields.recipientId }).from(fields).where(and(
+    inArray(fields.workflowId, workflowIds),
+    inArray(fields.recipientId, recipientIds),
+    or(inArray(fields.fieldType, ['SIGNATURE', 'INITIALS']), and(eq(fields.fieldType, 'DIGITAL_SIGNATURE'), eq(fields.fieldRequired, true))),
+  ));
+  return new Set(rows.map((r) => r.recipientId!));
+}
+
+/** countDocuments of many workflows in one statement (a workflow without documents is absent). */
+export async function countDocumentsMany(db: DbOrTx, workflowIds: number[]): Promise<Map<number, number>> {
+  if (workflowIds.length === 0) return new Map();
+  const rows = await db.select({ workflowId: documents.workflowId, total: sql<number>`count(*)::int` }).from(documents)
+    .where(inArray(documents.workflowId, workflowIds)).groupBy(documents.workflowId);
+  return new Map(rows.map((row) => [row.workflowId, row.total]));
+}
+
+/** updateWorkflowRow for many workflows at once (the same values); answers the updated rows. */
+export async function updateWorkflowRows(db: DbOrTx, workflowIds: number[], values: Partial<typeof workflows.$inferInsert>): Promise<WorkflowRow[]> {
+  if (workflowIds.length === 0) return [];
+  return db.update(workflows).set(values).where(inArray(workflows.id, workflowIds)).returning();
 }
 
 export async function countDocuments(db: DbOrTx, workflowId: number): Promise<number> {

@@ -5,7 +5,7 @@ import { recordActivity } from '../activities/activities.service.ts';
 import { copyDocumentsToMany } from '../documents/document-copies.ts';
 import { copyFieldsToMany } from '../fields/field-copies.ts';
 import type { RoutingDeps } from '../signing/routing.ts';
-import { sendWorkflow } from '../signing/send-workflow.ts';
+import { sendWorkflows } from '../signing/send-workflow.ts';
 import { createDraftWorkflows } from '../workflows/workflow-core.ts';
 import type { WorkflowRow } from '../workflows/workflow-access.ts';
 import { nextStatus } from '../workflows/workflow-status.ts';
@@ -35,8 +35,13 @@ export type SurveyDispatchDeps = { db: Db; jobs: JobQueue; routing: RoutingDeps 
  * survey recipient without one (the unique (parentWorkflowId, parentRecipientId) index makes a duplicate
  * impossible even if two runs raced past the lock), each a DRAFT made by the workflow core with a copy of the
  * recipient row, the document and the fields (the unassigned ones given to its one signer), then sent through
- * sendWorkflow, prepaid: the parent paid one credit per recipient at commence. Answers how many were made (0:
- * dispatch is over, or the survey is no longer SENT).
+ * sendWorkflows (sendWorkflow's batch form: a few multi-row statements for the Sent activities, the dispatch, the
+ * outbox rows and their jobs), prepaid: the parent paid one credit per recipient at commence. Answers how many were
+ * made (0: dispatch is over, or the survey is no longer SENT).
+ *
+ * The resume point is the database itself: the survey's recipients that have no child row. A batch commits its
+ * children together with everything that sends them, so after a crash, a retry or a second instance, the next
+ * batch starts from exactly the recipients still without a child; a batch that was rolled back left none.
  */
 export async function dispatchBatch(tx: Tx, deps: SurveyDispatchDeps, parentId: number, batchSize = DISPATCH_BATCH): Promise<number> {
   const parent = await lockSurvey(tx, parentId, 'share');
@@ -74,9 +79,7 @@ export async function dispatchBatch(tx: Tx, deps: SurveyDispatchDeps, parentId: 
     recipientIds: new Map([[pending[index].id, child.recipients[0].id]]),
     unassignedTo: child.recipients[0].id,
   })));
-  for (const child of children) {
-    await sendWorkflow(tx, deps.routing, child.workflow, { userId: parent.ownerUserId }, { title: parent.title, message: parent.message }, {}, { prepaid: { credits: 0 } });
-  }
+  await sendWorkflows(tx, deps.routing, children.map((child) => child.workflow), { userId: parent.ownerUserId }, { title: parent.title, message: parent.message }, {}, { prepaid: { credits: 0 } });
   return children.length;
 }
 

@@ -59,6 +59,23 @@ export async function countSessions(db: DbOrTx, templateId: number, since: Date)
   return result.rows[0].n;
 }
 
+/** The database's current snapshot, as text: what a cached answer is checked against (template-analytics-cache.ts). */
+export async function currentSnapshot(db: DbOrTx): Promise<string> {
+  const result = await db.execute<{ snapshot: string }>(sql`select pg_current_snapshot()::text as snapshot`);
+  return result.rows[0].snapshot;
+}
+
+/**
+ * Whether nothing the template's analytics read has changed since `snapshot`: every such change (a workflow made from
+ * it changing status, times or deletion; field events of it) appends a mark in the writing transaction, so if all
+ * the template's marks were committed before the snapshot, an answer read after it is still exact.
+ */
+export async function isAnalyticsCurrent(db: DbOrTx, templateId: number, snapshot: string): Promise<boolean> {
+  const result = await db.execute<{ current: boolean }>(sql`select not exists (select 1 from template_analytics_marks m
+    where m.template_id = ${templateId} and not pg_visible_in_snapshot(m.txid, ${snapshot}::pg_snapshot)) as current`);
+  return result.rows[0].current;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Field events ingestion
 

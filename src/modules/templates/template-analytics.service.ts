@@ -5,19 +5,28 @@ import type { CompletionResponse, DropOffResponse, TimeToSignResponse } from './
 import { findSnapshotFields } from './templates.repo.ts';
 import { placeholderKey } from './template-instances.ts';
 import { getVisibleTemplate } from './templates.service.ts';
+import { createAnalyticsCache } from './template-analytics-cache.ts';
+import type { TemplateRow } from './templates.repo.ts';
 
 /** A field whose rate rests on fewer reaching sessions than this is flagged lowSample. */
 export const LOW_SAMPLE_SESSIONS = 20;
 
 const round = (value: number | null, places = 2) => (value === null ? null : Math.round(value * 10 ** places) / 10 ** places);
 
-/** Template analytics (SPEC.md "Template analytics"), each one aggregate query over an index; visibility as templates. */
+/**
+ * Template analytics (SPEC.md "Template analytics"), each one aggregate query over an index, kept exact in a cache
+ * until the template's workflows or events change (template-analytics-cache.ts); visibility as templates, checked on
+ * every call.
+ */
 export function createTemplateAnalyticsService({ db }: { db: Db }) {
+  const cache = createAnalyticsCache(db);
+  // The snapshot workflow and when it was taken: an update with overwrite replaces both, so a new key.
+  const keyOf = (kind: string, template: TemplateRow) => `${kind}:${template.id}:${template.workflowId}:${template.snapshotAt.getTime()}`;
   return { completion, timeToSign, full, dropOff };
 
   async function completion(caller: UserCaller, templateId: number): Promise<CompletionResponse> {
     const template = await getVisibleTemplate(db, caller, templateId);
-    const counts = await countByStatus(db, template.id);
+    const counts = await cache.read(keyOf('completion', template), template.id, () => countByStatus(db, template.id));
     const other = counts.total - counts.completed - counts.void - counts.inProgress - counts.draft;
     return {
       templateId: template.id, templateName: template.name,
@@ -28,7 +37,7 @@ export function createTemplateAnalyticsService({ db }: { db: Db }) {
 
   async function timeToSign(caller: UserCaller, templateId: number): Promise<TimeToSignResponse> {
     const template = await getVisibleTemplate(db, caller, templateId);
-    const row = await timeToSignRow(db, template.id);
+    const row = await cache.read(keyOf('time-to-sign', template), template.id, () => timeToSignRow(db, template.id));
     return {
       templateId: template.id, templateName: template.name, sampleSize: row.n,
       avgHours: round(row.avg), medianHours: round(row.median), p90Hours: round(row.p90),
@@ -43,9 +52,9 @@ export function createTemplateAnalyticsService({ db }: { db: Db }) {
 
   async function dropOff(caller: UserCaller, templateId: number): Promise<DropOffResponse> {
     const template = await getVisibleTemplate(db, caller, templateId);
-    const [fields, counts, totalSessions] = await Promise.all([
+    const [fields, counts, totalSessions] = await cache.read(keyOf('drop-off', template), template.id, () => Promise.all([
       findSnapshotFields(db, template.workflowId), dropOffCounts(db, template.id, template.snapshotAt), countSessions(db, template.id, template.snapshotAt),
-    ]);
+    ]));
     const byKey = new Map(counts.map((row) => [row.placeholder_key, row]));
     return {
       templateId: template.id, templateName: template.name, totalSessions, collectingSince: template.snapshotAt.toISOString(),

@@ -7,7 +7,7 @@ import type { Outbox } from '../../platform/mail/outbox.ts';
 import { createSigninLimits } from '../auth/signin-limits.ts';
 import { cloudProvidersGranted } from '../billing/entitlements.service.ts';
 import {
-  consumeTotpStep, findUserById, findUserSettings, setLocale, setPendingTotpSecret, setTwoFactorEnabled, upsertNotificationSettings, type UserRow,
+  consumeTotpStep, findUserByEmail, findUserById, findUserSettings, setLocale, setPendingTotpSecret, setTwoFactorEnabled, upsertNotificationSettings, type UserRow,
 } from './users.repo.ts';
 import { matchTotpStep, newTotpSecret, totpUrl } from './totp.ts';
 import {
@@ -160,4 +160,18 @@ export async function notificationPreferences(db: DbOrTx, userId: number): Promi
 export async function wantsMail(db: DbOrTx, userId: number, mailKind: string): Promise<boolean> {
   const name = (Object.keys(NOTIFICATION_KINDS) as NotificationName[]).find((key) => NOTIFICATION_KINDS[key] === mailKind);
   return name === undefined || (await notificationPreferences(db, userId))[name];
+}
+
+/**
+ * The outbox's question for every mail it queues (app.ts hands it to the platform): whether the person at `address`
+ * wants a mail of this kind. Only the optional kinds (NOTIFICATION_KINDS: completed copies, declined and voided
+ * notices...) are ever held back, and only for a registered user whose address is verified: a guest has no settings,
+ * and an account someone opened with another person's address must not silence that person's mail. Mails a person
+ * needs in order to act (signing requests, reminders, one-time codes) are not optional (docs/decisions.md).
+ */
+export async function addresseeWantsMail(db: DbOrTx, address: string, mailKind: string): Promise<boolean> {
+  if (!(Object.values(NOTIFICATION_KINDS) as string[]).includes(mailKind)) return true;
+  const user = await findUserByEmail(db, address);
+  if (!user || user.isGuest || !user.emailVerifiedAt) return true;
+  return wantsMail(db, user.id, mailKind);
 }

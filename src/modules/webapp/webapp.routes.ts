@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
+import { cookieNames, readCookie } from '../../http/session-cookie.ts';
 import { WEB_ASSETS_DIR, WEB_PAGE_HEADERS, webShellWithNotice } from './webapp-shell.ts';
 
 /** Content types of what Vite emits; anything else is not served. */
@@ -39,14 +40,75 @@ const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 
 const NO_SCRIPT = { title: 'Review and sign', text: 'This page needs JavaScript to show the document.' };
 const SIGNIN_NO_SCRIPT = { title: 'Sign in', text: 'Signing in needs JavaScript.' };
+const WORKSPACE_NO_SCRIPT = { title: 'Review and sign', text: 'This page needs JavaScript.' };
+
+/** A browser asking for a page (an Accept that names text/html); API clients keep getting JSON. */
+function wantsHtml(accept: string | undefined): boolean {
+  return (accept ?? '').toLowerCase().includes('text/html');
+}
+
+/**
+ * The sender's workspace's pages (web/src/workspace/routes.tsx picks the page in the browser). Signed-in pages send
+ * a browser without a session cookie straight to sign-in (cheap: only the cookie's presence is checked here; an
+ * ended session is found by the page's first API call, which sends it to sign-in the same way). `/signup` is public.
+ */
+const WORKSPACE_PAGES: { url: string; signedIn: boolean; summary: string }[] = [
+  { url: '/', signedIn: true, summary: 'The sender\'s workspace: the documents dashboard' },
+  { url: '/envelopes/*', signedIn: true, summary: 'The workspace\'s envelope pages (new, edit, the envelope after sending)' },
+  { url: '/templates', signedIn: true, summary: 'The workspace\'s templates' },
+  { url: '/templates/*', signedIn: true, summary: 'The workspace\'s template pages' },
+  { url: '/organization', signedIn: true, summary: 'The workspace\'s organization settings' },
+  { url: '/organization/*', signedIn: true, summary: 'The workspace\'s organization pages' },
+  { url: '/profile', signedIn: true, summary: 'The workspace\'s profile and settings' },
+  { url: '/profile/*', signedIn: true, summary: 'The workspace\'s profile pages' },
+  { url: '/signup', signedIn: false, summary: 'The sign-up page' },
+];
+
+type Options = { secure: boolean };
 
 /**
  * The web app's files: hashed assets (cached for a year: a new build has new names) and the HTML shell of
  * the pages that are not the signing link (that one lives beside the guest token route, which decides
  * between HTML and JSON).
  */
-export function webAppRoutes(): FastifyPluginAsyncTypebox {
+export function webAppRoutes(options: Options): FastifyPluginAsyncTypebox {
+  const sessionCookie = cookieNames(options.secure).session;
   return async (app) => {
+    for (const page of WORKSPACE_PAGES) {
+      app.get(page.url, {
+        schema: {
+          tags: ['Web app'],
+          summary: page.summary,
+          description: (page.signedIn
+            ? 'A browser (Accept naming text/html) with a web session cookie gets the web app\'s HTML shell; without one it is redirected (302) to '
+              + 'GET /bff/auth/authorize?returnTo=<this path>, which brings it back here after sign-in. '
+            : 'Public. A browser (Accept naming text/html) gets the web app\'s HTML shell. ')
+            + 'Any other client gets 404 ROUTE_NOT_FOUND, as before this page existed: the path is not an API.',
+          querystring: Type.Object({}, { additionalProperties: true }),
+          produces: ['text/html', 'application/json'],
+          response: {
+            200: { description: 'The web app\'s HTML shell', content: { 'text/html': { schema: Type.String() } } },
+            ...(page.signedIn ? { 302: Type.Null({ description: 'Redirect to sign-in (no session cookie)' }) } : {}),
+            404: Type.Ref('ErrorResponse'),
+          },
+          security: [],
+        },
+        config: { auth: 'public' },
+      }, async (request, reply) => {
+        const pathname = request.url.split('?')[0];
+        if (!wantsHtml(request.headers.accept)) throw new AppError('ROUTE_NOT_FOUND', `No endpoint ${request.method} ${pathname}`);
+        if (page.signedIn && !readCookie(request, sessionCookie)) {
+          // request.url is this service's own path (the router matched it); the authorize route checks returnTo again anyway
+          // and takes at most 512 characters (a longer query is dropped rather than refused).
+          const returnTo = request.url.length <= 512 ? request.url : pathname.slice(0, 512);
+          return reply.header('cache-control', 'no-store').redirect(`/bff/auth/authorize?returnTo=${encodeURIComponent(returnTo)}`, 302);
+        }
+        const html = webShellWithNotice(WORKSPACE_NO_SCRIPT);
+        if (html === null) throw new AppError('NOT_FOUND', 'The web app has not been built (npm run build:web)');
+        return reply.headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
+      });
+    }
+
     app.get('/app/assets/:file', {
       schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) },
       config: { auth: 'public' },

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Tx } from '../../platform/db/client.ts';
 import type { ActivityRow } from '../activities/activities.service.ts';
-import { findEventAudience, insertDeliveries } from './webhooks.repo.ts';
+import { findEventAudience, findEventAudiences, insertDeliveries } from './webhooks.repo.ts';
 
 /** RUNTIME.md "Webhooks": a workflow was sent, opened, signed, approved, declined, delegated, completed or voided. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -50,10 +50,27 @@ export type WebhookEventData = {
  * rows to the job queue after the commit.
  */
 export async function queueWebhookEvents(tx: Tx, activity: ActivityRow): Promise<void> {
-  const first = EVENT_OF_KIND[activity.kind];
-  if (!first) return;
+  if (!EVENT_OF_KIND[activity.kind]) return;
   const audience = await findEventAudience(tx, activity.workflowId);
   if (!audience || audience.appIds.length === 0) return;
+  await insertDeliveries(tx, deliveryRows(activity, audience));
+}
+
+/** queueWebhookEvents for many activities (recordActivities): one audience query and one insert for all of them. */
+export async function queueWebhookEventsForMany(tx: Tx, activities: ActivityRow[]): Promise<void> {
+  const events = activities.filter((activity) => EVENT_OF_KIND[activity.kind]);
+  if (events.length === 0) return;
+  const audiences = await findEventAudiences(tx, events.map((activity) => activity.workflowId));
+  const rows = events.flatMap((activity) => {
+    const audience = audiences.get(activity.workflowId);
+    return audience && audience.appIds.length > 0 ? deliveryRows(activity, audience) : [];
+  });
+  if (rows.length > 0) await insertDeliveries(tx, rows);
+}
+
+/** One delivery row per event of `activity` per app that takes webhooks. */
+function deliveryRows(activity: ActivityRow, audience: { workflow: { workflowId: number; name: string; status: string; organizationId: number }; appIds: number[] }) {
+  const first = EVENT_OF_KIND[activity.kind];
   const { workflow } = audience;
   const types: WebhookEventType[] = activity.kind === 'DECLINED' && workflow.status === 'VOID' ? [first, 'workflow.voided'] : [first];
   const data: WebhookEventData = {
@@ -65,7 +82,7 @@ export async function queueWebhookEvents(tx: Tx, activity: ActivityRow): Promise
     action: activity.action,
     sentence: activity.sentence,
   };
-  const rows = types.flatMap((type) => {
+  return types.flatMap((type) => {
     const event: WebhookEvent = { id: crypto.randomUUID(), type, createdAt: activity.createdAt.toISOString(), data };
     const body = JSON.stringify(event);
     return audience.appIds.map((appId) => ({
@@ -73,5 +90,4 @@ export async function queueWebhookEvents(tx: Tx, activity: ActivityRow): Promise
       eventId: event.id, eventType: type, body,
     }));
   });
-  await insertDeliveries(tx, rows);
 }

@@ -17,6 +17,23 @@ export async function findEventAudience(db: DbOrTx, workflowId: number) {
   return { workflow, appIds: rows.flatMap((row) => (row.appId === null ? [] : [row.appId])) };
 }
 
+/** findEventAudience for many workflows in one statement; a workflow that does not exist is absent from the map. */
+export async function findEventAudiences(db: DbOrTx, workflowIds: number[]) {
+  const audiences = new Map<number, { workflow: { workflowId: number; name: string; status: string; organizationId: number }; appIds: number[] }>();
+  if (workflowIds.length === 0) return audiences;
+  const rows = await db.select({
+    workflowId: workflows.id, name: workflows.name, status: workflows.status, organizationId: workflows.organizationId, appId: businessApps.id,
+  }).from(workflows)
+    .leftJoin(businessApps, and(eq(businessApps.organizationId, workflows.organizationId), eq(businessApps.status, true), sql`${businessApps.webhookSecret} is not null`))
+    .where(inArray(workflows.id, [...new Set(workflowIds)]));
+  for (const { appId, ...workflow } of rows) {
+    const audience = audiences.get(workflow.workflowId) ?? { workflow, appIds: [] };
+    if (appId !== null) audience.appIds.push(appId);
+    audiences.set(workflow.workflowId, audience);
+  }
+  return audiences;
+}
+
 export async function insertDeliveries(db: DbOrTx, rows: NewDelivery[]): Promise<DeliveryRow[]> {
   if (rows.length === 0) return [];
   return db.insert(webhookDeliveries).values(rows).returning();

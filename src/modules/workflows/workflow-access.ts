@@ -3,7 +3,7 @@ import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import { assertRecipientPasswordPassed } from '../signing/recipient-password-gate.ts';
 
-import { findLiveWorkflow, findRecipientOfWorkflow, findRecipientsOfWorkflow, findRowsOfUserWithVerification, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
+import { findLiveWorkflow, findRecipientOfWorkflow, findRecipientsOfWorkflow, findRecipientsOfWorkflows, findRowsOfUserWithVerification, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
 
 export type { RecipientRow, WorkflowRow } from './workflows.repo.ts';
 
@@ -80,6 +80,11 @@ export async function findEditableWorkflow(db: DbOrTx, caller: Caller, workflowI
 /** Every recipient row of a workflow, hidden ones included, in signing order: the one definition of that order. */
 export async function findRecipientsInSigningOrder(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
   return findRecipientsOfWorkflow(db, workflowId);
+}
+
+/** findRecipientsInSigningOrder for many workflows (a batch send): workflow id → its rows in signing order. */
+export async function findRecipientsInSigningOrderMany(db: DbOrTx, workflowIds: number[]): Promise<Map<number, RecipientRow[]>> {
+  return findRecipientsOfWorkflows(db, workflowIds);
 }
 
 /** A Power Survey parent (its children are ordinary workflows pointing back at it). */

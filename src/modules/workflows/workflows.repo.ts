@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { recipients, users, workflows } from '../../platform/db/schema/index.ts';
 
@@ -40,6 +40,16 @@ export async function updateWorkflow(db: DbOrTx, workflowId: number, values: Par
 export async function findRecipientsOfWorkflow(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
   return db.select().from(recipients).where(eq(recipients.workflowId, workflowId))
     .orderBy(sql`${recipients.recipientOrder} asc nulls last`, asc(recipients.id));
+}
+
+/** findRecipientsOfWorkflow for many workflows in one statement: each workflow's rows in signing order. */
+export async function findRecipientsOfWorkflows(db: DbOrTx, workflowIds: number[]): Promise<Map<number, RecipientRow[]>> {
+  const byWorkflow = new Map<number, RecipientRow[]>(workflowIds.map((id) => [id, []]));
+  if (workflowIds.length === 0) return byWorkflow;
+  const rows = await db.select().from(recipients).where(inArray(recipients.workflowId, workflowIds))
+    .orderBy(recipients.workflowId, sql`${recipients.recipientOrder} asc nulls last`, asc(recipients.id));
+  for (const row of rows) byWorkflow.get(row.workflowId)?.push(row);
+  return byWorkflow;
 }
 
 export async function insertRecipient(db: DbOrTx, values: NewRecipient): Promise<RecipientRow> {

@@ -9,6 +9,10 @@ export const cryptoEngine = new pkijs.CryptoEngine({ name: 'webcrypto', crypto: 
 export const OID = {
   commonName: '2.5.4.3',
   organization: '2.5.4.10',
+  emailAddress: '1.2.840.113549.1.9.1',
+  subjectAltName: '2.5.29.17',
+  emailProtection: '1.3.6.1.5.5.7.3.4',
+  documentSigning: '1.3.6.1.5.5.7.3.36',
   basicConstraints: '2.5.29.19',
   keyUsage: '2.5.29.15',
   extKeyUsage: '2.5.29.37',
@@ -39,7 +43,10 @@ export const KEY_USAGE = {
 
 export type CertificateSpec = {
   commonName: string;
-  organization: string;
+  /** Omitted: the subject names no organization (a person's signing certificate). */
+  organization?: string;
+  /** A person's address: the subject's emailAddress and a subjectAltName rfc822Name. */
+  email?: string;
   publicKey: webcrypto.CryptoKey;
   notBefore: Date;
   notAfter: Date;
@@ -48,8 +55,9 @@ export type CertificateSpec = {
   signingKey?: webcrypto.CryptoKey;
   isCa: boolean;
   keyUsage: (keyof typeof KEY_USAGE)[];
-  /** Extended key usage OIDs; marked critical (RFC 3161 requires that for time-stamping). */
+  /** Extended key usage OIDs; marked critical (RFC 3161 requires that for time-stamping) unless `extendedKeyUsageCritical` is false. */
   extendedKeyUsage?: string[];
+  extendedKeyUsageCritical?: boolean;
   /** Where verifiers fetch the issuer's CRL (CRL distribution point) and the issuer's certificate (AIA caIssuers). */
   crlUrl?: string;
   issuerCertificateUrl?: string;
@@ -59,8 +67,8 @@ export async function issueCertificate(spec: CertificateSpec): Promise<pkijs.Cer
   const certificate = new pkijs.Certificate();
   certificate.version = 2;
   certificate.serialNumber = new asn1js.Integer({ valueHex: randomSerial() });
-  certificate.subject = makeName(spec.commonName, spec.organization);
-  certificate.issuer = spec.issuer ? spec.issuer.certificate.subject : makeName(spec.commonName, spec.organization);
+  certificate.subject = makeName(spec.commonName, spec.organization, spec.email);
+  certificate.issuer = spec.issuer ? spec.issuer.certificate.subject : makeName(spec.commonName, spec.organization, spec.email);
   certificate.notBefore = toTime(spec.notBefore);
   certificate.notAfter = toTime(spec.notAfter);
   await certificate.subjectPublicKeyInfo.importKey(spec.publicKey, cryptoEngine);
@@ -74,7 +82,10 @@ export async function issueCertificate(spec: CertificateSpec): Promise<pkijs.Cer
       new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: authorityKeyId }) }).toSchema()),
   ];
   if (spec.extendedKeyUsage) {
-    extensions.push(extension(OID.extKeyUsage, true, new pkijs.ExtKeyUsage({ keyPurposes: spec.extendedKeyUsage }).toSchema()));
+    extensions.push(extension(OID.extKeyUsage, spec.extendedKeyUsageCritical ?? true, new pkijs.ExtKeyUsage({ keyPurposes: spec.extendedKeyUsage }).toSchema()));
+  }
+  if (spec.email) {
+    extensions.push(extension(OID.subjectAltName, false, new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 1, value: spec.email })] }).toSchema()));
   }
   if (spec.crlUrl) {
     const point = new pkijs.DistributionPoint({ distributionPoint: [new pkijs.GeneralName({ type: 6, value: spec.crlUrl })] });
@@ -122,7 +133,7 @@ export function parseCertificate(der: Uint8Array): pkijs.Certificate {
 
 /** A name as an RFC 4514 string (most specific attribute first, e.g. `CN=…, O=…`). */
 export function formatName(name: pkijs.RelativeDistinguishedNames): string {
-  const labels: Record<string, string> = { [OID.commonName]: 'CN', [OID.organization]: 'O', '2.5.4.6': 'C', '2.5.4.11': 'OU', '2.5.4.7': 'L', '2.5.4.8': 'ST' };
+  const labels: Record<string, string> = { [OID.commonName]: 'CN', [OID.organization]: 'O', [OID.emailAddress]: 'E', '2.5.4.6': 'C', '2.5.4.11': 'OU', '2.5.4.7': 'L', '2.5.4.8': 'ST' };
   return name.typesAndValues
     .map((tv) => `${labels[tv.type] ?? tv.type}=${String(tv.value.valueBlock.value)}`)
     .reverse()
@@ -140,12 +151,20 @@ export function pemDecode(text: string, label: string): Uint8Array[] {
   return [...text.matchAll(pattern)].map((m) => new Uint8Array(Buffer.from(m[1].replace(/\s+/g, ''), 'base64')));
 }
 
-/** One attribute per RDN (pkijs would put them all into one multi-valued RDN, which reads as `O=… + CN=…`). */
-function makeName(commonName: string, organization: string): pkijs.RelativeDistinguishedNames {
-  const rdn = (type: string, value: string) => new asn1js.Set({
-    value: [new pkijs.AttributeTypeAndValue({ type, value: new asn1js.Utf8String({ value }) }).toSchema()],
+/**
+ * One attribute per RDN (pkijs would put them all into one multi-valued RDN, which reads as `O=… + CN=…`).
+ * emailAddress is an IA5String (PKCS #9), the others UTF8String.
+ */
+function makeName(commonName: string, organization?: string, email?: string): pkijs.RelativeDistinguishedNames {
+  const rdn = (type: string, value: asn1js.Utf8String | asn1js.IA5String) => new asn1js.Set({
+    value: [new pkijs.AttributeTypeAndValue({ type, value }).toSchema()],
   });
-  const der = new asn1js.Sequence({ value: [rdn(OID.organization, organization), rdn(OID.commonName, commonName)] }).toBER(false);
+  const rdns = [
+    ...(organization !== undefined ? [rdn(OID.organization, new asn1js.Utf8String({ value: organization }))] : []),
+    rdn(OID.commonName, new asn1js.Utf8String({ value: commonName })),
+    ...(email !== undefined ? [rdn(OID.emailAddress, new asn1js.IA5String({ value: email }))] : []),
+  ];
+  const der = new asn1js.Sequence({ value: rdns }).toBER(false);
   return pkijs.RelativeDistinguishedNames.fromBER(der);
 }
 

@@ -1,5 +1,7 @@
+import type { webcrypto } from 'node:crypto';
 import { issueCrl, parseCertificate } from './certificates.ts';
-import { loadPlatformCa } from './seal-identity.ts';
+import { PKI_PATHS, loadPlatformCa } from './seal-identity.ts';
+import { issueSignerCertificate, type SignerSubject } from './signer-certificate.ts';
 
 /** What the platform CA publishes (pki module) and hands the long-term seal: its certificate and its CRL. */
 export type PlatformCaPublisher = {
@@ -8,13 +10,20 @@ export type PlatformCaPublisher = {
   crl(): Promise<Uint8Array>;
   /** The CRL for those of `certificatesDer` the platform CA issued (none for a public CA's or a TSA's). */
   revocationData(certificatesDer: Uint8Array[]): Promise<Uint8Array[]>;
+  /**
+   * A person's signing certificate for `publicKey` (signer-certificate.ts), issued by the platform CA and naming
+   * its CRL and certificate under PUBLIC_URL; `chainDer` is the CA certificate.
+   */
+  issueSignerCertificate(subject: SignerSubject, publicKey: webcrypto.CryptoKey): Promise<{ certificateDer: Uint8Array; chainDer: Uint8Array[] }>;
+  /** The issuers a signer certificate of this CA carries in a CMS: the CA certificate. */
+  signerChainDer(): Promise<Uint8Array[]>;
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const REISSUE_AFTER_MS = DAY_MS;
 const CRL_VALIDITY_MS = 7 * DAY_MS;
 
-export function createPlatformCaPublisher(dataDir: string): PlatformCaPublisher {
+export function createPlatformCaPublisher(dataDir: string, publicUrl?: string): PlatformCaPublisher {
   let ca: ReturnType<typeof loadPlatformCa> | null = null;
   let current: { issuedAt: number; der: Promise<Uint8Array> } | null = null;
   const authority = () => {
@@ -44,5 +53,11 @@ export function createPlatformCaPublisher(dataDir: string): PlatformCaPublisher 
       }
       return [];
     },
+    async issueSignerCertificate(subject, publicKey) {
+      const a = await authority();
+      const urls = publicUrl ? { crlUrl: `${publicUrl}${PKI_PATHS.crl}`, issuerCertificateUrl: `${publicUrl}${PKI_PATHS.certificate}` } : {};
+      return { certificateDer: await issueSignerCertificate(a, subject, publicKey, urls), chainDer: [a.certificateDer] };
+    },
+    signerChainDer: async () => [(await authority()).certificateDer],
   };
 }

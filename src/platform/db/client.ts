@@ -1,6 +1,9 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -75,7 +78,8 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
 
 async function openPglite(options: DatabaseOptions): Promise<Database> {
   if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true, mode: 0o700 });
-  const client = await PGlite.create(options.pgliteDir, options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {});
+  // pg_trgm: the document list's name search index (migration 0018).
+  const client = await PGlite.create(options.pgliteDir, { extensions: { pg_trgm }, ...(options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {}) });
   // PGlite writes a new data directory's initial files with mode 0666 (files PostgreSQL creates later are 0600),
   // so the directory is made owner-only once it exists: the database is the service's alone.
   if (options.pgliteDir) restrictDataDir(options.pgliteDir);
@@ -110,4 +114,24 @@ async function pgliteExecute(client: { query: PGlite['query']; exec: PGlite['exe
  */
 function sessionClient(tx: Tx): any {
   return (tx as any).session.client;
+}
+
+/**
+ * A statement PostgreSQL prepares once per connection and then only executes: for the hot reads of list pages, whose
+ * planning costs several times their execution (docs/decisions.md "Document list at 100,000 workflows"). The name is
+ * a digest of the text, so each distinct text is its own statement; use it only for texts drawn from a small set
+ * (values as parameters, never spliced in). PGlite runs it as an ordinary query. Rows as `db.execute` gives them.
+ */
+export async function executePrepared(db: DbOrTx, query: SQL): Promise<{ rows: Record<string, unknown>[] }> {
+  const { session, dialect } = db as unknown as {
+    session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<{ rows: Record<string, unknown>[] }> } };
+    dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  };
+  const built = dialect.sqlToQuery(query);
+  return session.prepareQuery(built, undefined, statementName(built.sql), false).execute();
+}
+
+/** A prepared statement's name for a text (node-postgres keeps one statement per name and connection). */
+export function statementName(text: string): string {
+  return `s_${crypto.createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
 }

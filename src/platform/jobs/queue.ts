@@ -3,7 +3,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
 import { pino } from 'pino';
 import type { Database, Tx } from '../db/client.ts';
-import type { Logger } from '../logger.ts';
+import { withLogger, type Logger } from '../logger.ts';
 
 /**
  * A durable job: a name, its payload schema, its retry policy and a handler. Handlers must be safe to run twice
@@ -45,12 +45,23 @@ export type SendOptions = { startAfter?: Date | number; singletonKey?: string };
 export type JobQueue = {
   define<S extends TSchema>(definition: JobDefinition<S>): void;
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * Stops fetching at once, gives the handlers already running up to `graceMs` (default 5 s) to finish, and puts
+   * the jobs of those still running back in the queue (run again at once, here after a restart or by another
+   * instance; handlers are safe to run twice). The queue can still `send` until the database closes.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
   /**
    * Enqueues inside `tx` so the job commits (or rolls back) with the state change that caused it. Throws when
    * `data` does not match the job's payload schema.
    */
   send<T extends object>(tx: Tx | null, name: string, data: T, options?: SendOptions): Promise<string | null>;
+  /**
+   * `send` for many jobs of one queue in one statement (pg-boss insert, the queue's retry policy), inside `tx`:
+   * what a batch (a survey dispatch's mails) uses instead of a round trip per job. Throws, enqueuing nothing, when
+   * any payload does not match the schema.
+   */
+  sendMany<T extends object>(tx: Tx | null, name: string, data: T[]): Promise<void>;
   /**
    * Whether a job of queue `name` whose payload contains `match` (JSON containment: `{ workflowId: 7 }`) is
    * still waiting or running: the question "is a job for this record still live", without reading pg-boss's tables.
@@ -111,6 +122,8 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
   boss.on('error', (error) => log('job queue error', error));
   let started = false;
   let leaseTimer: NodeJS.Timeout | undefined;
+  /** The lease tick under way, if any: stop() waits for it so no query runs after the database closes. */
+  let pendingTick: Promise<void> = Promise.resolve();
 
   /** Shared database only: renews the lease of every job this process is running and reclaims lapsed ones. */
   async function leaseTick(): Promise<void> {
@@ -180,26 +193,37 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
         worker.start();
       }
       if (shared) {
-        leaseTimer = setInterval(() => { leaseTick().catch((error) => log('job lease renewal failed', error)); }, lease.heartbeatMs);
+        leaseTimer = setInterval(() => {
+          pendingTick = leaseTick().catch((error) => log('job lease renewal failed', error));
+        }, lease.heartbeatMs);
         leaseTimer.unref();
       }
       started = true;
     },
 
-    async stop() {
+    async stop(options = {}) {
       if (!started) return;
       started = false;
+      const graceMs = Math.max(0, options.graceMs ?? STOP_GRACE_MS);
+      // The lease keeps being renewed while handlers finish (on a shared database another instance would
+      // otherwise reclaim a job that is still running here); it stops with them.
+      const unfinished = (await Promise.all([...workers.values()].map((w) => w.stop(graceMs)))).flat();
       clearInterval(leaseTimer);
-      const unfinished = (await Promise.all([...workers.values()].map((w) => w.stop(STOP_GRACE_MS)))).flat();
-      // Handlers still running after the grace period: their jobs go back to the queue for the next start.
+      await pendingTick;
+      // Handlers still running after the grace period: their jobs go back to the queue for the next start (or
+      // another instance, now). Their late outcome is ignored: the job is no longer theirs.
       if (unfinished.length > 0) {
+        for (const worker of workers.values()) worker.abandon();
         await database.sql.executeSql(
           `update pgboss.job set state = 'retry', start_after = now() where name = any($1::text[]) and id = any($2::uuid[]) and state = 'active'`,
           [[...definitions.keys()], unfinished],
-        ).catch((error) => log('could not requeue unfinished jobs at stop', error));
+        ).then(
+          () => logger.warn({ jobIds: unfinished }, `${unfinished.length} job(s) still running at stop were put back in the queue`),
+          (error) => log('could not requeue unfinished jobs at stop', error),
+        );
       }
       workers.clear();
-      await boss.stop({ graceful: true, timeout: STOP_GRACE_MS });
+      await boss.stop({ graceful: true, timeout: 1000 });
     },
 
     async send(tx, name, data, sendOptions = {}) {
@@ -211,6 +235,16 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
         ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
         ...(tx ? { db: database.sqlInTx(tx) } : {}),
       });
+    },
+
+    async sendMany(tx, name, data) {
+      const registered = definitions.get(name);
+      if (!registered) throw new Error(`unknown job ${name}`);
+      for (const item of data) {
+        if (!registered.payload.Check(item)) throw new Error(`job ${name}: invalid payload ${JSON.stringify(item)}: ${payloadProblems(registered, item)}`);
+      }
+      if (data.length === 0) return;
+      await boss.insert(name, data.map((item) => ({ data: item })), tx ? { db: database.sqlInTx(tx) } : {});
     },
 
     notify(name) {
@@ -265,7 +299,11 @@ function attemptSeconds(definition: JobDefinition<TSchema>): number {
 class QueueWorker {
   private readonly running = new Map<string, Promise<void>>();
   private readonly concurrency: number;
+  /** Free slots that make a worker working through a backlog fetch again (see begin()). */
+  private readonly refillBatch: number;
   private stopping = false;
+  /** Set once stop() handed the still-running jobs back to the queue: their outcomes are no longer recorded. */
+  private abandoned = false;
   /** Something happened since the last fetch began (a wake-up, or a slot freed while more jobs wait). */
   private woken = false;
   private alarm: (() => void) | null = null;
@@ -291,6 +329,7 @@ class QueueWorker {
     this.pollMs = pollMs;
     this.logger = logger.child({ job: registered.definition.name });
     this.concurrency = Math.max(1, Math.floor(registered.definition.concurrency ?? 1));
+    this.refillBatch = Math.max(1, Math.ceil(this.concurrency / 4));
   }
 
   start(): void {
@@ -304,6 +343,10 @@ class QueueWorker {
   wake(): void {
     this.woken = true;
     this.alarm?.();
+  }
+
+  abandon(): void {
+    this.abandoned = true;
   }
 
   /** Stops fetching and waits up to `graceMs` for running handlers; returns the ids still running. */
@@ -359,8 +402,11 @@ class QueueWorker {
   private begin(job: FetchedJob): void {
     const run = this.attempt(job).finally(() => {
       this.running.delete(job.id);
-      // A freed slot matters only when the queue may hold more (or the worker was full and asleep).
-      if (this.backlog || this.running.size === this.concurrency - 1) this.wake();
+      // A freed slot matters only when the queue may hold more (or the worker was full and asleep). Working through a
+      // backlog, slots are refilled a quarter of the concurrency at a time: one fetch per few jobs rather than one per
+      // job (a mail burst fetched 16 mails in 16 statements), at the cost of a few slots idling for a moment.
+      const free = this.concurrency - this.running.size;
+      if (this.backlog ? free >= this.refillBatch || this.running.size === 0 : free === 1) this.wake();
     });
     this.running.set(job.id, run);
   }
@@ -409,12 +455,20 @@ class QueueWorker {
     const data = job.data ?? {};
     if (!this.registered.payload.Check(data)) return this.refuse(job, log, data);
     let outcome: { ok: true } | { ok: false; error: unknown };
+    log.debug({ attempt: job.retryCount + 1 }, 'job started');
     try {
-      await withinSeconds(this.definition.handler(data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit, log }), attemptSeconds(this.definition));
+      // The handler's own lines (through the services' `Log`) carry this job's name and id.
+      const run = withLogger(log, () => this.definition.handler(data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit, log }));
+      await withinSeconds(run, attemptSeconds(this.definition));
       outcome = { ok: true };
     } catch (error) {
       outcome = { ok: false, error };
-      log.warn({ err: error, payload: data, attempt: job.retryCount + 1, attempts: job.retryLimit + 1 }, 'job attempt failed');
+      if (!this.abandoned) log.warn({ err: error, payload: data, attempt: job.retryCount + 1, attempts: job.retryLimit + 1 }, 'job attempt failed');
+    }
+    // Handed back to the queue at stop while it ran: it runs again elsewhere, and the database may be gone.
+    if (this.abandoned) {
+      log.info({ ok: outcome.ok }, 'job ended after being handed back at stop; outcome not recorded');
+      return;
     }
     if (job.startAfter) this.onAttempt?.(name, outcome.ok ? 'completed' : 'failed', Math.max(0, Date.now() - new Date(job.startAfter).getTime()) / 1000);
     try {

@@ -14,6 +14,8 @@ export const SIGNIN_FAILURES_PER_ACCOUNT: AttemptRule = { scope: 'signin.account
 export const SIGNIN_FAILURES_PER_ADDRESS: AttemptRule = { scope: 'signin.address', max: 100, windowSeconds: 15 * 60 };
 /** Wrong recipient passwords count like sign-in failures, per recipient row. */
 export const RECIPIENT_PASSWORD_FAILURES: AttemptRule = { scope: 'recipient.password', max: 10, windowSeconds: 15 * 60 };
+/** Wrong signing passwords (useDigitalCert signers) count like sign-in failures, per signing key (its email), across workflows. */
+export const SIGNING_PASSWORD_FAILURES: AttemptRule = { scope: 'signing.password', max: 10, windowSeconds: 15 * 60 };
 /** At most 5 wrong one-time codes per recipient per hour, across every code mailed (a resend does not reset it). */
 export const OTP_FAILURES_PER_RECIPIENT: AttemptRule = { scope: 'otp.failure', max: 5, windowSeconds: 60 * 60 };
 /** At most 10 one-time codes mailed per recipient per day. */

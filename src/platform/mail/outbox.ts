@@ -1,13 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
-import type { Db, Tx } from '../db/client.ts';
-import { mailOutbox } from '../db/schema/index.ts';
+import type { Db, DbOrTx, Tx } from '../db/client.ts';
+import { mailOutbox, organizations } from '../db/schema/index.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
 import type { MailTransport } from './transport.ts';
 import { MailSendError } from './senders/mail-sender.ts';
 import type { MailBrandingLookup } from './branding.ts';
-import { renderMail, type MailTemplate } from './templates/layout.ts';
+import { renderMail, type MailBranding, type MailTemplate } from './templates/layout.ts';
 
 export type OutgoingMail = {
   /** Routes through the organization's email settings when it has them. */
@@ -29,8 +29,17 @@ export const MAIL_DELIVER_JOB = 'mail.deliver';
 export const MailDeliveryPayload = Type.Object({ mailId: Type.Integer({ minimum: 1 }) });
 
 export type Outbox = {
-  /** Inserts the mail and its delivery job inside `tx`: both commit with the state change, or neither does. */
-  enqueue(tx: Tx, mail: OutgoingMail): Promise<number>;
+  /**
+   * Inserts the mail and its delivery job inside `tx`: both commit with the state change, or neither does. Answers
+   * the outbox row's id, or null when the addressee turned this kind of mail off (nothing is queued then).
+   */
+  enqueue(tx: Tx, mail: OutgoingMail): Promise<number | null>;
+  /**
+   * `enqueue` for many mails in one multi-row insert and one job insert (a Power Survey batch): the same rules
+   * (preferences, branding, looked up once per organization); answers the ids in the order of `mails`, null where
+   * held back.
+   */
+  enqueueMany(tx: Tx, mails: OutgoingMail[]): Promise<(number | null)[]>;
   /** Wake the delivery worker; call after the transaction commits. */
   notify(): void;
 };
@@ -39,27 +48,56 @@ export type Outbox = {
  * Picks the transport for a mail: the organization's own routing when configured (resolved by the
  * caller-supplied function), else the platform's.
  */
-export type TransportResolver = (organizationId: number | null) => Promise<{ transport: MailTransport; from: string; route: string }>;
+export type TransportResolver = (organizationId: number | null, known?: { emailSettings: unknown }) => Promise<{ transport: MailTransport; from: string; route: string }>;
 
-export function createOutbox(jobs: JobQueue, brandingOf?: MailBrandingLookup): Outbox {
+/**
+ * Whether the person at `address` wants a mail of `kind` (their notification preferences); the users module
+ * answers it, through app.ts, since platform/ never imports modules/.
+ */
+export type MailPreference = (db: DbOrTx, address: string, kind: string) => Promise<boolean>;
+
+export function createOutbox(jobs: JobQueue, brandingOf?: MailBrandingLookup, wants?: MailPreference): Outbox {
   return {
     async enqueue(tx, unbranded) {
+      // Asked here, where every mail is queued, so no sender can forget it.
+      if (wants && !(await wants(tx, unbranded.to, unbranded.kind))) return null;
       const mail = await inOrganizationBranding(tx, unbranded, brandingOf);
-      const [row] = await tx.insert(mailOutbox).values({
-        organizationId: mail.organizationId ?? null,
-        toAddress: mail.to,
-        subject: mail.subject,
-        textBody: mail.text,
-        htmlBody: mail.html ?? null,
-        attachments: mail.attachments ?? null,
-        kind: mail.kind,
-        workflowId: mail.workflowId ?? null,
-        recipientId: mail.recipientId ?? null,
-      }).returning({ id: mailOutbox.id });
+      const [row] = await tx.insert(mailOutbox).values(outboxRow(mail)).returning({ id: mailOutbox.id });
       await jobs.send(tx, MAIL_DELIVER_JOB, { mailId: row.id });
       return row.id;
     },
+    async enqueueMany(tx, mails) {
+      const wanted: boolean[] = [];
+      for (const mail of mails) wanted.push(!wants || (await wants(tx, mail.to, mail.kind)));
+      const brandings = new Map<number, Promise<MailBranding | null>>();
+      const branded: OutgoingMail[] = [];
+      for (const [index, mail] of mails.entries()) {
+        if (!wanted[index]) continue;
+        branded.push(await inOrganizationBranding(tx, mail, brandingOf && ((db, organizationId) => {
+          if (!brandings.has(organizationId)) brandings.set(organizationId, brandingOf(db, organizationId));
+          return brandings.get(organizationId)!;
+        })));
+      }
+      const ids = branded.length === 0 ? [] : (await tx.insert(mailOutbox).values(branded.map(outboxRow)).returning({ id: mailOutbox.id })).map((row) => row.id);
+      await jobs.sendMany(tx, MAIL_DELIVER_JOB, ids.map((mailId) => ({ mailId })));
+      let next = 0;
+      return wanted.map((kept) => (kept ? ids[next++] : null));
+    },
     notify: () => jobs.notify(MAIL_DELIVER_JOB),
+  };
+}
+
+function outboxRow(mail: OutgoingMail): typeof mailOutbox.$inferInsert {
+  return {
+    organizationId: mail.organizationId ?? null,
+    toAddress: mail.to,
+    subject: mail.subject,
+    textBody: mail.text,
+    htmlBody: mail.html ?? null,
+    attachments: mail.attachments ?? null,
+    kind: mail.kind,
+    workflowId: mail.workflowId ?? null,
+    recipientId: mail.recipientId ?? null,
   };
 }
 
@@ -73,6 +111,16 @@ async function inOrganizationBranding(tx: Tx, mail: OutgoingMail, brandingOf: Ma
   if (!branding) return mail;
   const { subject, text, html } = renderMail(mail.template, branding);
   return { ...mail, subject, text, html };
+}
+
+/**
+ * One Message-ID per outbox row, whichever attempt or instance sends it. Delivery is at least once: a process killed
+ * between the peer's acceptance and the SENT update sends the mail again on the retry, and this header is what lets
+ * the receiving side (and the several-instances test) tell such a repeat from a second mail.
+ */
+export function outboxMessageId(mail: { id: number; createdAt: Date }, from: string): string {
+  const domain = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+  return `<outbox-${mail.id}-${mail.createdAt.getTime().toString(36)}@${domain}>`;
 }
 
 const RETRY_LIMIT = 8;
@@ -96,21 +144,26 @@ export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof Ma
     retryDelayMax: 600,
     concurrency: DELIVERY_CONCURRENCY,
     async handler({ mailId }, meta) {
-      const [mail] = await deps.db.select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
+      // The organization's mail settings come with the row: one round trip instead of two per mail.
+      const [found] = await deps.db.select({ mail: mailOutbox, emailSettings: organizations.emailSettings }).from(mailOutbox)
+        .leftJoin(organizations, eq(organizations.id, mailOutbox.organizationId)).where(eq(mailOutbox.id, mailId));
+      const mail = found?.mail;
       // Already delivered (the job ran twice) or gone: nothing to do.
       if (!mail || mail.status === 'SENT') return;
       let route: string | null = null;
       try {
         // Inside the try: settings that cannot be used (a key this installation lacks) are a failed attempt with its
         // reason recorded, and after the last retry the mail is FAILED rather than retried silently.
-        const resolved = await deps.resolveTransport(mail.organizationId);
+        const resolved = await deps.resolveTransport(mail.organizationId, { emailSettings: found.emailSettings });
         const { transport, from } = resolved;
         route = resolved.route;
         const attachments = [];
         for (const a of (mail.attachments as OutgoingMail['attachments']) ?? []) {
           attachments.push({ filename: a.filename, contentType: a.contentType, content: await deps.blobs.get(a.blobKey) });
         }
-        await transport.send({ from, to: mail.toAddress, subject: mail.subject, text: mail.textBody, html: mail.htmlBody ?? undefined, attachments });
+        await transport.send({
+          from, to: mail.toAddress, subject: mail.subject, text: mail.textBody, html: mail.htmlBody ?? undefined, attachments, messageId: outboxMessageId(mail, from),
+        });
       } catch (error) {
         const isLastAttempt = meta.retryCount >= meta.retryLimit;
         await deps.db.update(mailOutbox).set({

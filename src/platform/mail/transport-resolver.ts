@@ -85,10 +85,12 @@ export function createMailRouting(deps: {
   }
 
   return {
-    async resolve(organizationId) {
+    async resolve(organizationId, known) {
       if (organizationId === null) return platformRoute;
-      const [row] = await deps.db.select({ emailSettings: organizations.emailSettings }).from(organizations).where(eq(organizations.id, organizationId));
-      const settings = row?.emailSettings as StoredEmailSettings | null | undefined;
+      // The delivery job reads the settings with the mail; anyone else has them read here.
+      const emailSettings = known ? known.emailSettings
+        : (await deps.db.select({ emailSettings: organizations.emailSettings }).from(organizations).where(eq(organizations.id, organizationId)))[0]?.emailSettings;
+      const settings = emailSettings as StoredEmailSettings | null | undefined;
       if (!settings || settings.emailMode !== 'ORG_MANAGED' || !settings.provider) {
         retire(organizationId);
         return platformRoute;

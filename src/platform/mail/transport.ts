@@ -11,6 +11,11 @@ export type MailMessage = {
   text: string;
   html?: string;
   attachments?: { filename: string; contentType: string; content: Uint8Array }[];
+  /**
+   * The Message-ID header (`<...@...>`): the same on every attempt at one outbox row, so a mail sent again after a
+   * crash (accepted by the peer, but the process died before recording it) is recognisably the same message.
+   */
+  messageId?: string;
 };
 
 /** An SMTP server given by parts (an organization's settings) rather than by SMTP_URL. */
@@ -69,6 +74,7 @@ export function toNodemailer(message: MailMessage) {
     subject: message.subject,
     text: message.text,
     ...(message.html ? { html: message.html } : {}),
+    ...(message.messageId ? { messageId: message.messageId } : {}),
     attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })),
   };
 }

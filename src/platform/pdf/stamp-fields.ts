@@ -11,7 +11,7 @@ export type StampField = {
   box: { x: number; y: number; width: number; height: number };
   /**
    * SIGNATURE INITIALS STAMP IMAGE: value is a data-URL image (PNG or JPEG); CHECKBOX: 'true'/'false';
-   * DIGITAL_SIGNATURE: the text shown (e.g. the signer's name); TEXT NAME EMAIL NUMBER DROPDOWN NOTE
+   * DIGITAL_SIGNATURE: the text shown (e.g. the signer's name) or a data-URL image of the signature; TEXT NAME EMAIL NUMBER DROPDOWN NOTE
    * TEXTAREA DATE: text.
    */
   fieldType: string;
@@ -178,7 +178,7 @@ function drawField(field: StampField, index: number, page: PDFPage, geometry: Pa
   const background = parseColor(styling?.backgroundColor);
   if (background) body.push(ops.setNonStrokingRGB(...background), ops.rectangle(0, 0, width, height), ops.fill());
 
-  if (IMAGE_TYPES.has(field.fieldType)) {
+  if (IMAGE_TYPES.has(field.fieldType) || isImageSignature(field)) {
     body.push(...drawImage(assets.image(field.value, index), page, width, height));
   } else if (field.fieldType === 'CHECKBOX') {
     body.push(...drawCheckbox(isChecked(field.value), parseColor(styling?.textColor) ?? [0, 0, 0], width, height));
@@ -196,6 +196,11 @@ function drawField(field: StampField, index: number, page: PDFPage, geometry: Pa
     ...body,
     ops.popGraphicsState(),
   ];
+}
+
+/** A DIGITAL_SIGNATURE shows either text or, from the signing page, the signer's drawn signature (a data-URL image). */
+function isImageSignature(field: StampField): boolean {
+  return field.fieldType === 'DIGITAL_SIGNATURE' && /^\s*data:image\//i.test(field.value);
 }
 
 function drawImage(image: PDFImage, page: PDFPage, width: number, height: number): Operator[] {

@@ -20,7 +20,7 @@ export type PlatformSeal = {
 
 export function createPlatformSeal(options: { dataDir: string; tsaUrl?: string; publicUrl?: string }): PlatformSeal {
   const timestamp: Timestamper | undefined = options.tsaUrl ? createTimestampClient(options.tsaUrl) : undefined;
-  const ca = createPlatformCaPublisher(options.dataDir);
+  const ca = createPlatformCaPublisher(options.dataDir, options.publicUrl);
   const tsaUrl = options.tsaUrl;
   const longTerm: LongTermValidation | undefined = tsaUrl
     ? { timestampDigest: (digest) => requestTimestampForDigest(tsaUrl, digest), revocationData: ca.revocationData }

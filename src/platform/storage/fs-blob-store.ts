@@ -46,7 +46,16 @@ export function createFsBlobStore(root: string): BlobStore {
     },
 
     async get(key) {
-      return new Uint8Array(await fsp.readFile(pathOf(key)));
+      // A view of the buffer read, not a copy of it: a 20 MB sealed file is allocated once, not twice.
+      const bytes = await fsp.readFile(pathOf(key));
+      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
+
+    async open(key) {
+      // Opened before answering, so a missing blob is an error here, not a stream that fails after the headers.
+      const handle = await fsp.open(pathOf(key), 'r');
+      const { size } = await handle.stat();
+      return { stream: handle.createReadStream(), size };
     },
 
     async has(key) {

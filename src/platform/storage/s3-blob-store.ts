@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, NotFound, NoSuchKey } from '@aws-sdk/client-s3';
 import type { BlobStore, StagedBlob } from './blob-store.ts';
 import { assertBlobKey, createScratch, sha256Hex } from './scratch.ts';
@@ -80,6 +81,12 @@ export function createS3BlobStore(settings: S3Settings, scratchDir: string): Blo
 
     async putStream(stream, maxBytes) {
       return commit(await scratch.stage(stream, maxBytes));
+    },
+
+    async open(key) {
+      const response = await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) }));
+      if (!(response.Body instanceof Readable)) throw new Error(`blob ${key} has no readable body`);
+      return { stream: response.Body, size: Number(response.ContentLength) };
     },
 
     async get(key) {

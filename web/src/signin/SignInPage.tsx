@@ -21,6 +21,7 @@ export function SignInPage() {
   const [error, setError] = useState<{ message: string; restart?: boolean } | null>(null);
   const [attempt, setAttempt] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
+  const signupOpen = useSignupOpen();
 
   useEffect(() => {
     if (!state) window.location.replace(START_SIGNIN_URL);
@@ -93,6 +94,7 @@ export function SignInPage() {
           </form>
           <OtherMethods complete={(credentials) => void submit(credentials)} busy={busy} email={email} rememberMe={rememberMe}
             onStart={() => setError(null)} attempt={attempt} />
+          {signupOpen && <p className="signup-link">{text.noAccount} <a href="/signup">{text.signUp}</a></p>}
         </>
       ) : (
         <form onSubmit={onCode} noValidate>
@@ -109,6 +111,21 @@ export function SignInPage() {
       )}
     </main>
   );
+}
+
+/** Whether the service takes sign-ups (public app settings); the link to /signup is offered only then. */
+function useSignupOpen(): boolean {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    let live = true;
+    fetch('/auth/v1/app_settings', { headers: { accept: 'application/json' } })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((settings: { signupEnabled?: boolean } | null) => live && setOpen(settings?.signupEnabled === true), () => {});
+    return () => {
+      live = false;
+    };
+  }, []);
+  return open;
 }
 
 function describe(outcome: Extract<SigninOutcome, { kind: 'error' }>): { message: string; restart?: boolean } {

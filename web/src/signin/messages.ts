@@ -1,6 +1,8 @@
 /** The sign-in page's English strings (kept beside the page; the i18n catalogue can absorb them when a second language arrives). */
 export const signinText = {
   title: 'Sign in',
+  noAccount: 'New here?',
+  signUp: 'Create an account',
   intro: 'Sign in to send documents and sign what others sent you.',
   email: 'Email',
   password: 'Password',

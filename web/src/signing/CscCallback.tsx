@@ -8,8 +8,8 @@ export const CSC_RESULT_KEY = 'csc:result';
 
 /**
  * $PUBLIC_URL/csc/callback: the CSC provider's redirect after the signer authorized a signature. Hands the
- * authorization code back to the signing page of this tab and returns there. Remote signing itself does not
- * exist in the service yet; the signing page will read CSC_RESULT_KEY once it does.
+ * authorization code back to the signing page of this tab and returns there, where CscReturn (RemoteSigning.tsx)
+ * reads CSC_RESULT_KEY and completes the signature.
  */
 export function CscCallback() {
   const [lost, setLost] = useState(false);

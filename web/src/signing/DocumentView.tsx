@@ -1,6 +1,15 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { t } from '../i18n/i18n.ts';
-import { documentUrl, openPdf, renderPage, type PdfDocument } from './pdf.ts';
+import type { PdfDocument } from './pdf.ts';
+import { documentUrl, firstPicture, type PagePicture } from './start.ts';
+
+/**
+ * pdf.js, loaded once the first page's picture is up (or known to be missing): its compile and its worker take
+ * about a second of CPU on a modest machine, which would otherwise compete with showing that first page.
+ */
+function pdfEngine(afterPicture: Promise<unknown>) {
+  return afterPicture.then(() => import('./pdf.ts'));
+}
 import type { DocumentItem, Draft, Field, Recipient } from './types.ts';
 import { displayValue, fieldLabel, isImageType } from './field-rules.ts';
 
@@ -67,10 +76,25 @@ function PdfDocumentView(props: ViewProps & { doc: DocumentItem; index: number; 
   const [pdf, setPdf] = useState<PdfDocument | null>(null);
   const [failed, setFailed] = useState(false);
   const [sizes, setSizes] = useState<(Size | null)[]>([]);
+  const [picture, setPicture] = useState<PagePicture | null>(null);
+
+  // The first page's picture from the server (start.ts), when it is there before pdf.js: its shape stands for the page's.
+  useEffect(() => {
+    let cancelled = false;
+    firstPicture(doc.id).then((found) => {
+      if (cancelled || !found) return;
+      setPicture(found);
+      setSizes((current) => current.length > 0 ? current : [{ width: found.width, height: found.height }]);
+    }, () => {});
+    return () => {
+      cancelled = true;
+    };
+  }, [doc.id]);
 
   useEffect(() => {
     let cancelled = false;
-    openPdf(documentUrl(doc.workflowId, doc.id), props.token)
+    pdfEngine(firstPicture(doc.id))
+      .then((engine) => engine.openPdf(documentUrl(doc.workflowId, doc.id), props.token))
       .then(async (loaded) => {
         if (cancelled) return;
         const first = (await loaded.getPage(1)).getViewport({ scale: 1 });
@@ -92,11 +116,12 @@ function PdfDocumentView(props: ViewProps & { doc: DocumentItem; index: number; 
     <article className="pdf-document" aria-label={title}>
       <h3 className="document-title">{title}</h3>
       {failed && <p role="alert">{t.pageFailed}</p>}
-      {pdf && Array.from({ length: pageCount }, (_, i) => (
+      {(pdf || picture) && Array.from({ length: pageCount }, (_, i) => (
         <PageView
           key={i}
           {...props}
           pdf={pdf}
+          picture={i === 0 ? picture : null}
           pageNo={i + 1}
           pageCount={pageCount}
           size={sizes[i] ?? null}
@@ -113,7 +138,7 @@ function PdfDocumentView(props: ViewProps & { doc: DocumentItem; index: number; 
   );
 }
 
-function PageView(props: ViewProps & { doc: DocumentItem; pdf: PdfDocument; pageNo: number; pageCount: number; size: Size | null; fallback: Size; pageWidth: number; onSize(size: Size): void }) {
+function PageView(props: ViewProps & { doc: DocumentItem; pdf: PdfDocument | null; picture: PagePicture | null; pageNo: number; pageCount: number; size: Size | null; fallback: Size; pageWidth: number; onSize(size: Size): void }) {
   const { pdf, pageNo, pageWidth } = props;
   const pageRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -134,12 +159,12 @@ function PageView(props: ViewProps & { doc: DocumentItem; pdf: PdfDocument; page
   }, [near]);
 
   useEffect(() => {
-    if (!near) return;
+    if (!near || !pdf) return;
     let cancelled = false;
     let current: { cancel(): void } | null = null;
     // Rendering again on every zoom step would stutter; wait until the zoom settles.
     const timer = setTimeout(() => {
-      pdf.getPage(pageNo).then((page) => {
+      Promise.all([pdf.getPage(pageNo), import('./pdf.ts')]).then(([page, { renderPage }]) => {
         if (cancelled || !canvasRef.current || !textRef.current) return;
         const base = page.getViewport({ scale: 1 });
         props.onSize({ width: base.width, height: base.height });
@@ -160,13 +185,16 @@ function PageView(props: ViewProps & { doc: DocumentItem; pdf: PdfDocument; page
   }, [near, pageWidth, pdf, pageNo]);
 
   const height = Math.round(pageWidth * (size.height / size.width));
+  const showPicture = props.picture !== null && rendered !== 'yes';
   const pageFields = props.fields.filter((f) => f.documentId === props.doc.id && f.pageNo === pageNo);
   const label = t.pageOf(pageNo, props.pageCount);
   return (
-    <div className="page" id={`page-${props.doc.id}-${pageNo}`} ref={pageRef} role="region" aria-label={label} data-rendered={rendered === 'yes' ? 'true' : undefined} style={{ width: pageWidth, height }}>
+    <div className="page" id={`page-${props.doc.id}-${pageNo}`} ref={pageRef} role="region" aria-label={label} data-rendered={rendered === 'yes' || showPicture ? 'true' : undefined} style={{ width: pageWidth, height }}>
       <canvas ref={canvasRef} className="page-canvas" aria-hidden="true" style={{ width: pageWidth, height }} />
+      {/* The server's picture of the page until pdf.js has drawn it (the text layer comes with pdf.js). */}
+      {showPicture && <img className="page-canvas" src={props.picture!.url} alt="" style={{ width: pageWidth, height }} />}
       <div ref={textRef} className="textLayer" />
-      {rendered === 'no' && <p className="page-status">{t.pageLoading}</p>}
+      {rendered === 'no' && !showPicture && <p className="page-status">{t.pageLoading}</p>}
       {rendered === 'failed' && <p className="page-status" role="alert">{t.pageFailed}</p>}
       {pageFields.map((field) => (
         <FieldBox key={field.id} {...props} field={field} size={size} />

@@ -1,8 +1,10 @@
 import { useId, useState } from 'react';
 import { t } from '../i18n/i18n.ts';
-import { displayValue, fieldLabel, MAX_IMAGE_BYTES, MAX_IMAGE_DIMENSION, TEXT_LIMITS } from './field-rules.ts';
+import { displayValue, fieldLabel, isCertificateSignature, MAX_IMAGE_BYTES, MAX_IMAGE_DIMENSION, TEXT_LIMITS } from './field-rules.ts';
 import { SignatureCapture } from './SignatureCapture.tsx';
-import type { Draft, Field, Recipient } from './types.ts';
+import { SigningPassword } from './SigningPassword.tsx';
+import { LibraryChoices, librarySignInHref } from './SignatureLibrary.tsx';
+import type { Draft, Field, LibraryEntry, Recipient, SignerContext } from './types.ts';
 
 type Props = {
   field: Field;
@@ -13,6 +15,10 @@ type Props = {
   onChange(draft: Draft): void;
   /** An image was adopted (signature, stamp, picture): the guide may move on at once. */
   onAdopted(draft: Draft): void;
+  /** Whether the signer signs DIGITAL_SIGNATURE fields with a personal certificate, and whether its key exists. */
+  context?: SignerContext;
+  /** The signed-in signer's saved signatures, initials and stamps; null when the page knows of none. */
+  library?: LibraryEntry[] | null;
 };
 
 function initials(name: string): string {
@@ -20,7 +26,7 @@ function initials(name: string): string {
 }
 
 /** The input of one field, by its type, with its label and its inline error tied to it. */
-export function FieldEditor({ field, draft, me, error, onChange, onAdopted }: Props) {
+export function FieldEditor({ field, draft, me, error, onChange, onAdopted, context, library = null }: Props) {
   const inputId = `field-input-${field.id}`;
   const errorId = useId();
   const hintId = useId();
@@ -38,17 +44,22 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted }: Pr
     case 'DIGITAL_SIGNATURE': {
       const kind = field.fieldType === 'INITIALS' ? 'initials' : 'signature';
       const image = typeof value === 'string' && value.startsWith('data:image/') ? value : null;
+      const certificate = isCertificateSignature(field, context);
+      const saved = field.fieldType === 'DIGITAL_SIGNATURE' ? [] : (library ?? []).filter((entry) => entry.kind === field.fieldType);
+      const what = kind === 'initials' ? t.initialsWord : t.signatureWord;
       return (
         <div className="field-editor">
-          {image ? <AdoptedImage image={image} alt={t.signaturePreviewAlt(kind === 'initials' ? t.initialsWord : t.signatureWord)} onChange={() => onChange({ ...draft, value: null })} />
-            : <SignatureCapture kind={kind} suggestion={kind === 'initials' ? initials(me.name) : me.name} onAdopt={(dataUrl) => (field.fieldType === 'DIGITAL_SIGNATURE' ? onChange : onAdopted)({ ...draft, value: dataUrl })} />}
-          {field.fieldType === 'DIGITAL_SIGNATURE' && (
-            <label className="stacked" htmlFor={inputId}>
-              {t.signingPasswordLabel}
-              <input id={inputId} type="password" autoComplete="current-password" value={draft?.password ?? ''} onChange={(e) => onChange({ ...draft, value: draft?.value ?? null, password: e.target.value })}
-                aria-invalid={invalid} aria-describedby={describedBy} />
-              <span className="hint" id={hintId}>{t.signingPasswordHint}</span>
-            </label>
+          {image ? <AdoptedImage image={image} alt={t.signaturePreviewAlt(what)} onChange={() => onChange({ ...draft, value: null, signatureAssetId: undefined })} />
+            : (
+              <>
+                <LibraryChoices entries={saved} what={what} onChoose={(entry) => onAdopted({ ...draft, value: entry.image, signatureAssetId: entry.id })} />
+                <SignatureCapture kind={kind} suggestion={kind === 'initials' ? initials(me.name) : me.name}
+                  onAdopt={(dataUrl) => (field.fieldType === 'DIGITAL_SIGNATURE' ? onChange : onAdopted)({ ...draft, value: dataUrl, signatureAssetId: undefined })} />
+                {field.fieldType !== 'DIGITAL_SIGNATURE' && library === null && <p className="hint"><a href={librarySignInHref()}>{t.librarySignIn}</a></p>}
+              </>
+            )}
+          {certificate && (
+            <SigningPassword inputId={inputId} signingKey={context!.signingKey!} draft={draft} invalid={invalid} errorId={error ? errorId : undefined} onChange={onChange} />
           )}
           {errorLine}
         </div>
@@ -58,9 +69,13 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted }: Pr
     case 'STAMP':
       return (
         <div className="field-editor">
+          {field.fieldType === 'STAMP' && (
+            <LibraryChoices entries={(library ?? []).filter((entry) => entry.kind === 'STAMP')} what={t.fieldType.STAMP.toLowerCase()}
+              onChoose={(entry) => onAdopted({ ...draft, value: entry.image, signatureAssetId: entry.id })} />
+          )}
           {field.fieldType === 'STAMP' && <p className="hint" id={hintId}>{t.stampFromFile}</p>}
           {typeof value === 'string' && value.startsWith('data:image/') && <img className="image-preview" src={value} alt={t.imagePreviewAlt} />}
-          <ImageInput id={inputId} label={label} describedBy={describedBy} invalid={invalid} onImage={(dataUrl) => onAdopted({ ...draft, value: dataUrl })} onError={(message) => onChange({ ...draft, value: null, error: message } as Draft)} />
+          <ImageInput id={inputId} label={label} describedBy={describedBy} invalid={invalid} onImage={(dataUrl) => onAdopted({ ...draft, value: dataUrl, signatureAssetId: undefined })} onError={(message) => onChange({ ...draft, value: null, error: message } as Draft)} />
           {errorLine}
         </div>
       );

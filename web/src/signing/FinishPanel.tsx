@@ -23,8 +23,22 @@ type Props = {
   onFinished(outcome: Outcome, result?: CeremonyResult): void;
   onIdentityLost(): void;
   onSaveErrors(errors: Record<number, string>): void;
+  /** The service refused the signing password (wrong, too short, locked): the page returns to that field with `message`. */
+  onSigningPasswordRejected?(message: string): void;
   reload(): Promise<void>;
 };
+
+/** The inline message for a refused signing password, or null when the failure is about something else. */
+function signingPasswordProblem(failure: unknown): string | null {
+  if (!(failure instanceof ApiError)) return null;
+  if (failure.code === 'SIGNING_PASSWORD_INVALID') {
+    const attemptsLeft = (failure.responseBody as { attemptsLeft?: unknown } | undefined)?.attemptsLeft;
+    return t.signingPasswordWrong(typeof attemptsLeft === 'number' ? attemptsLeft : null);
+  }
+  if (failure.code === 'ACCOUNT_TEMPORARILY_LOCKED') return t.signingPasswordLocked;
+  if (failure.code === 'SIGNING_PASSWORD_TOO_SHORT' || failure.code === 'SIGNING_PASSWORD_REQUIRED') return failure.message;
+  return null;
+}
 
 const NAME = /^[\p{L}]+(?: [\p{L}]+)*$/u;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -64,7 +78,14 @@ export function FinishPanel(props: Props) {
         setError(t.finishBlocked(Math.max(1, remaining)));
       }
     } catch (failure) {
-      if (failure instanceof ApiError && (failure.code === 'INVALID_FIELD_VALUE' || failure.code === 'REQUIRED_FIELD_EMPTY')) {
+      const passwordProblem = signingPasswordProblem(failure);
+      if (passwordProblem) {
+        // Announced here and shown again at the password field, where the signer corrects it.
+        setError(passwordProblem);
+        props.onSigningPasswordRejected?.(passwordProblem);
+        return;
+      }
+      if (failure instanceof ApiError && (failure.code === 'INVALID_FIELD_VALUE' || failure.code === 'REQUIRED_FIELD_EMPTY' || failure.code === 'SIGNED_FIELD_LOCKED')) {
         const match = /Field (\d+)/.exec(failure.message);
         if (match) props.onSaveErrors({ [Number(match[1])]: failure.message });
       }

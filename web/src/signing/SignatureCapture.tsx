@@ -78,9 +78,10 @@ export function SignatureCapture({ kind, suggestion, onAdopt }: Props) {
   );
 }
 
-type DrawPadHandle = { isEmpty(): boolean; toDataUrl(): string; clear(): void };
+/** Also the profile's signature library's drawing area (web/src/profile). */
+export type DrawPadHandle = { isEmpty(): boolean; toDataUrl(): string; clear(): void };
 
-function DrawPad({ handle, label, onStroke }: { handle: React.RefObject<DrawPadHandle>; label: string; onStroke(): void }) {
+export function DrawPad({ handle, label, onStroke }: { handle: React.RefObject<DrawPadHandle>; label: string; onStroke(): void }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const strokes = useRef(0);
 

@@ -1,26 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { t } from '../i18n/i18n.ts';
-import { Api, ApiError, loadSession, saveFile, type GuestSession } from '../shared/api.ts';
+import { Api, ApiError, saveFile, type GuestSession } from '../shared/api.ts';
+import { loadAll, startSigning, type Loaded } from './start.ts';
 import { DocumentView } from './DocumentView.tsx';
-import { documentUrl, openPdf } from './pdf.ts';
 import { FieldEditor } from './FieldEditor.tsx';
-import { fieldLabel, isFilled, mustFill, saveEntry, validate, walkOrder } from './field-rules.ts';
+import { fieldLabel, isCertificateSignature, isFilled, mustFill, saveEntry, validate, walkOrder } from './field-rules.ts';
+import { useSignatureLibrary } from './SignatureLibrary.tsx';
 import { ConsentStep, OtpStep, PasswordStep, useFocusOnMount } from './IdentitySteps.tsx';
 import { createTelemetry, type Telemetry } from './telemetry.ts';
 import { Comments } from './Comments.tsx';
 import { FinishPanel, type Outcome } from './FinishPanel.tsx';
-import type { CeremonyResult, Comment, Disclosure, DocumentItem, Draft, Field, Overview, Recipient } from './types.ts';
+import type { CeremonyResult, Comment, Disclosure, DocumentItem, Draft, Field, Overview, Recipient, SignerContext, SigningKeyStatus } from './types.ts';
 import { BrandingContext, accessibleBrandColour, useSenderBranding, type SenderBranding } from './branding.ts';
-
-type Loaded = {
-  session: GuestSession;
-  overview: Overview;
-  documents: DocumentItem[];
-  recipients: Recipient[];
-  fields: Field[];
-  comments: Comment[];
-  disclosure: Disclosure;
-};
+import { CscReturn, RemoteSigning } from './RemoteSigning.tsx';
 
 type Phase =
   | { kind: 'loading' }
@@ -49,27 +41,11 @@ function writeFlag(name: string, session: GuestSession, on: boolean): void {
   }
 }
 
-async function loadAll(api: Api, session: GuestSession): Promise<Loaded> {
-  const id = session.workflowId;
-  const [overview, documents, recipients, fields, comments, disclosure] = await Promise.all([
-    api.get<Overview>(`/workflow/v1/${id}/signing/overview`),
-    // The first document's PDF starts downloading as soon as its id is known (the first page is what the signer waits for).
-    api.get<DocumentItem[]>(`/document/v1/docs-detail/${id}`).then((list) => {
-      const first = list.slice().sort((a, b) => a.position - b.position)[0];
-      if (first) openPdf(documentUrl(id, first.id), api.token).catch(() => {});
-      return list;
-    }),
-    api.get<Recipient[]>(`/workflow/v1/${id}/recipients`),
-    api.get<Field[]>(`/workflow/v1/${id}/all-fields`),
-    api.get<Comment[]>(`/workflow/v1/${id}/comments`),
-    api.get<Disclosure>('/workflow/v1/signing/disclosure'),
-  ]);
-  return { session, overview, documents: documents.slice().sort((a, b) => a.position - b.position), recipients, fields, comments, disclosure };
-}
-
 /** The page a recipient opens from the mailed link `/sign/<code>`. */
 export function SigningPage({ code }: { code: string }) {
-  const api = useMemo(() => new Api(), []);
+  // Begun by main.tsx before this chunk arrived (start.ts); the same start when called again for the same code.
+  const start = useMemo(() => startSigning(code), [code]);
+  const api = start.api;
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [branding, setBranding] = useState<SenderBranding | null>(null);
 
@@ -81,9 +57,9 @@ export function SigningPage({ code }: { code: string }) {
     else document.documentElement.style.removeProperty('--brand-color');
   }, [branding]);
 
-  const load = useCallback(async (session: GuestSession) => {
+  const load = useCallback(async (session: GuestSession, loaded?: Promise<Loaded>) => {
     try {
-      setPhase({ kind: 'ready', data: await loadAll(api, session) });
+      setPhase({ kind: 'ready', data: await (loaded ?? loadAll(api, session)) });
     } catch (error) {
       // A recipient password blocks every read until it is verified (RUNTIME.md): ask for it.
       if (error instanceof ApiError && error.code === 'IDENTITY_NOT_VERIFIED') return setPhase({ kind: 'password', session });
@@ -92,22 +68,17 @@ export function SigningPage({ code }: { code: string }) {
   }, [api]);
 
   useEffect(() => {
-    // Redeemed here, by the page's script, never by the server answering the link: a mail scanner that
-    // fetches the link does not run scripts, so it neither opens the envelope nor records Opened.
-    const stored = loadSession(code);
-    const session = stored ? Promise.resolve(stored) : api.redeem(code);
-    session
+    start.session
       .then((s) => {
-        api.token = s.accessToken;
         // The sender's look is decoration: the page works the same without it, so a failure is ignored.
         api.get<SenderBranding>(`/workflow/v1/${s.workflowId}/branding`).then(setBranding, () => {});
-        return load(s);
+        return load(s, start.loaded);
       })
       .catch((error) => {
         if (error instanceof ApiError && (error.code === 'LINK_EXPIRED' || error.status === 400 || error.status === 404)) setPhase({ kind: 'expired' });
         else setPhase({ kind: 'failed', requestId: error instanceof ApiError ? error.requestId : undefined });
       });
-  }, [api, code, load]);
+  }, [api, start, load]);
 
   function page(phase: Phase) {
     if (phase.kind === 'loading') return <Shell><p role="status" className="centered">{t.opening}</p></Shell>;
@@ -171,9 +142,22 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   const [announcement, setAnnouncement] = useState('');
   const telemetry = useRef<Telemetry | null>(null);
 
-  const myFields = useMemo(() => fields.filter((f) => f.recipientId === me.id), [fields, me.id]);
+  // A DIGITAL_SIGNATURE the service holds a value for is signed into the document (remotely): nothing more to fill there.
+  const myFields = useMemo(() => fields.filter((f) => f.recipientId === me.id && !(f.fieldType === 'DIGITAL_SIGNATURE' && f.value !== null)), [fields, me.id]);
   const walk = useMemo(() => walkOrder(myFields, documents.map((d) => d.id)), [myFields, documents]);
   const canAct = workflowStatus === 'SENT' && me.recipientRole !== 'CC' && (me.status === 'SENT' || me.status === 'VIEWED') && !outcome;
+
+  // A useDigitalCert signer signs its DIGITAL_SIGNATURE fields with its personal certificate: the page asks the
+  // service whether the key exists (create a signing password, or enter it). Until it knows, it asks to enter one.
+  const certificateFields = me.useDigitalCert && myFields.some((f) => f.fieldType === 'DIGITAL_SIGNATURE');
+  const [signingKey, setSigningKey] = useState<SigningKeyStatus | null>(null);
+  useEffect(() => {
+    if (!certificateFields || !canAct) return;
+    api.get<SigningKeyStatus>(`/workflow/v1/${session.workflowId}/signing-key`).then(setSigningKey, () => {});
+  }, [api, session.workflowId, certificateFields, canAct]);
+  const context = useMemo<SignerContext>(() => ({
+    signingKey: signingKey ?? (me.useDigitalCert ? { useDigitalCert: true, provisioned: true, minPasswordLength: 8 } : null),
+  }), [signingKey, me.useDigitalCert]);
 
   // Drafts: what the signer entered, kept in this tab until saved so a reload loses nothing.
   const draftsKey = flag('drafts', session);
@@ -224,6 +208,12 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   const [errors, setErrors] = useState<Record<number, string | null>>({});
   const [saveState, setSaveState] = useState<'idle' | 'saving' | 'saved' | 'local' | 'failed'>('idle');
   const current = walk.find((f) => f.id === currentId) ?? null;
+  // The signed-in signer's saved signatures, initials and stamps (web session only; see SignatureLibrary.tsx), asked for
+  // once the guide first reaches a field that takes one, so a signer with none never waits for (or probes) it.
+  const [libraryWanted, setLibraryWanted] = useState(false);
+  const takesLibraryEntry = canAct && current !== null && ['SIGNATURE', 'INITIALS', 'STAMP'].includes(current.fieldType);
+  useEffect(() => { if (takesLibraryEntry) setLibraryWanted(true); }, [takesLibraryEntry]);
+  const library = useSignatureLibrary(me, libraryWanted);
   const remaining = walk.filter((f) => mustFill(f) && !isFilled(f, drafts[f.id]?.value));
   const requiredCount = walk.filter(mustFill).length;
 
@@ -288,7 +278,7 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
     }
     if (current && !options.skip) {
       const draft = options.draftOverride ?? drafts[current.id];
-      const problem = validate(current, draft);
+      const problem = validate(current, draft, context);
       if (direction === 1 && problem) {
         setErrors((e) => ({ ...e, [current.id]: problem }));
         return;
@@ -317,7 +307,7 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
 
   const updateDraft = (field: Field, draft: Draft) => {
     setDrafts((d) => ({ ...d, [field.id]: draft }));
-    if (errors[field.id]) setErrors((e) => ({ ...e, [field.id]: validate(field, draft) }));
+    if (errors[field.id]) setErrors((e) => ({ ...e, [field.id]: validate(field, draft, context) }));
   };
 
   const finished = (result: Outcome, status?: CeremonyResult) => {
@@ -340,6 +330,14 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
     } catch {
       // nothing kept
     }
+  };
+
+  /** A remote signature came back signed: the signer may be done; otherwise its fields are read again (that one is now signed). */
+  const remoteSigned = async (result: CeremonyResult) => {
+    if (result.recipientStatus === 'SIGNED') return finished({ kind: 'signed' }, result);
+    setAnnouncement(t.cscSigned);
+    const list = await api.get<Field[]>(`/workflow/v1/${session.workflowId}/all-fields`).catch(() => null);
+    if (list) setFields(list);
   };
 
   const identityLost = () => {
@@ -366,9 +364,10 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
           {showGuide && current && (
             <div className="field-panel">
               <h2 className="field-panel-heading">{t.fieldPanelHeading(fieldLabel(current), walk.indexOf(current) + 1, walk.length)}</h2>
-              <FieldEditor field={current} draft={drafts[current.id]} me={me} error={errors[current.id] ?? null}
+              <FieldEditor field={current} draft={drafts[current.id]} me={me} error={errors[current.id] ?? null} context={context} library={library}
                 onChange={(draft) => updateDraft(current, draft)}
                 onAdopted={(draft) => { updateDraft(current, draft); void move(1, { draftOverride: draft }); }} />
+              {current.fieldType === 'DIGITAL_SIGNATURE' && <RemoteSigning api={api} workflowId={session.workflowId} recipientId={me.id} field={current} />}
             </div>
           )}
           <div className="guide">
@@ -392,7 +391,15 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
             )}
           </div>
           <FinishPanel api={api} session={session} me={me} walk={walk} drafts={drafts} ready={showGuide} remaining={remaining.length}
-            documents={documents} onFinished={finished} onIdentityLost={identityLost} onSaveErrors={(list) => setErrors((e) => ({ ...e, ...list }))} reload={reload} />
+            documents={documents} onFinished={finished} onIdentityLost={identityLost} onSaveErrors={(list) => setErrors((e) => ({ ...e, ...list }))} reload={reload}
+            onSigningPasswordRejected={(message) => {
+              const field = walk.find((f) => isCertificateSignature(f, context));
+              if (!field) return;
+              // The refused password is cleared, so the signer types it again rather than resubmitting it.
+              setDrafts((d) => ({ ...d, [field.id]: { ...d[field.id], value: d[field.id]?.value ?? null, password: '', passwordConfirm: '' } }));
+              setErrors((e) => ({ ...e, [field.id]: message }));
+              select(field);
+            }} />
         </div>
       )}>
       <div className="layout">
@@ -409,6 +416,7 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
         <div className="content">
           <div role="status" className="visually-hidden">{announcement}</div>
           {banner}
+          <CscReturn api={api} workflowId={session.workflowId} recipientId={me.id} onSigned={remoteSigned} />
           {(workflowStatus === 'COMPLETED' && sealStatus === 'SEALED') && <Downloads api={api} workflowId={session.workflowId} documents={documents} />}
           {canAct && !consented && (
             <ConsentStep disclosure={disclosure} onAgree={() => { writeFlag('consent', session, true); setConsented(true); }}

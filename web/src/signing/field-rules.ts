@@ -1,5 +1,5 @@
 import { t } from '../i18n/i18n.ts';
-import type { Draft, Field } from './types.ts';
+import type { Draft, Field, SignerContext } from './types.ts';
 
 /** The service's caps (src/modules/signing/field-values.ts), checked here first so errors show as the signer types. */
 export const TEXT_LIMITS: Record<string, number> = { TEXT: 255, NAME: 255, EMAIL: 255, DIGITAL_SIGNATURE: 255, NUMBER: 64, DROPDOWN: 255, TEXTAREA: 5000 };
@@ -55,8 +55,16 @@ export function displayValue(field: Field, value: Draft['value'] | undefined): s
   return String(value);
 }
 
+/**
+ * Whether a DIGITAL_SIGNATURE is made with the signer's personal certificate (a useDigitalCert row): then it is
+ * signed with the signing password, and once signed (a stored value) it is part of the document and done.
+ */
+export function isCertificateSignature(field: Field, context: SignerContext | undefined): boolean {
+  return field.fieldType === 'DIGITAL_SIGNATURE' && Boolean(context?.signingKey?.useDigitalCert);
+}
+
 /** The inline error for a value, or null when the service would accept it. */
-export function validate(field: Field, draft: Draft | undefined): string | null {
+export function validate(field: Field, draft: Draft | undefined, context?: SignerContext): string | null {
   const value = draft?.value;
   if (draft?.error) return draft.error;
   if (!isFilled(field, value)) return mustFill(field) ? t.requiredMissing : null;
@@ -68,7 +76,14 @@ export function validate(field: Field, draft: Draft | undefined): string | null 
     if (field.fieldType === 'EMAIL' && !EMAIL.test(text)) return t.invalidEmail;
     if (field.fieldType === 'DATE' && !ISO_DATE.test(text)) return t.invalidDate;
   }
-  if (field.fieldType === 'DIGITAL_SIGNATURE' && !draft?.password) return t.signingPasswordMissing;
+  if (isCertificateSignature(field, context)) {
+    const key = context!.signingKey!;
+    if (!draft?.password) return t.signingPasswordMissing;
+    if (!key.provisioned) {
+      if ([...draft.password].length < key.minPasswordLength) return t.signingPasswordTooShort(key.minPasswordLength);
+      if (draft.password !== draft.passwordConfirm) return t.signingPasswordMismatch;
+    }
+  }
   return null;
 }
 
@@ -94,6 +109,8 @@ export function saveEntry(field: Field, draft: Draft): Record<string, unknown> {
   if (typeof value === 'string') value = value.trim();
   if (field.fieldType === 'CHECKBOX') value = value === true || value === 'true';
   const entry: Record<string, unknown> = { id: field.id, type: field.fieldType, value: value === '' ? null : value };
-  if (field.fieldType === 'DIGITAL_SIGNATURE') entry.password = draft.password ?? '';
+  // Only a certificate signature carries the password (validate asks for it); the service refuses one elsewhere.
+  if (field.fieldType === 'DIGITAL_SIGNATURE' && draft.password) entry.password = draft.password;
+  if (draft.signatureAssetId !== undefined && typeof value === 'string' && value.startsWith('data:image/')) entry.signatureAssetId = draft.signatureAssetId;
   return entry;
 }

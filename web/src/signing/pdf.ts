@@ -1,11 +1,12 @@
 import * as pdfjs from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { pdfWorker, takeDocument } from './start.ts';
 
-// The worker is one of the app's own hashed files: the Content-Security-Policy allows workers from 'self'.
-// Started as soon as this module loads, so its (large) script is parsed while the page redeems the link and
-// reads the workflow, not after.
+export { documentUrl } from './start.ts';
+
+// The worker (start.ts) is already running on a signing page; the editor starts it when this module loads.
 pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
-pdfjs.GlobalWorkerOptions.workerPort = new Worker(workerUrl, { type: 'module' });
+pdfjs.GlobalWorkerOptions.workerPort = pdfWorker();
 
 export type PdfDocument = pdfjs.PDFDocumentProxy;
 export type PdfPage = pdfjs.PDFPageProxy;
@@ -26,18 +27,17 @@ export function openPdf(url: string, token: string | null): Promise<PdfDocument>
   return pending;
 }
 
-export function documentUrl(workflowId: number, documentId: number): string {
-  return `/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`;
+/**
+ * Forgets a memoized document, so the next openPdf fetches it again (the sender replaced its file). Not destroyed:
+ * a view may still be drawing from it until it remounts.
+ */
+export function forgetPdf(url: string): void {
+  opened.delete(url);
 }
 
-/**
- * The bytes are fetched here rather than by pdf.js, so the download runs while the pdf.js worker is still
- * starting (the download route answers whole files, so pdf.js could not stream it in ranges anyway).
- */
+/** The bytes come from start.ts (often already downloaded while this module was loading). */
 async function load(url: string, token: string | null): Promise<PdfDocument> {
-  const response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, cache: 'no-store' });
-  if (!response.ok) throw new Error(`document download answered ${response.status}`);
-  const data = new Uint8Array(await response.arrayBuffer());
+  const data = await takeDocument(url, token);
   // No eval: the Content-Security-Policy forbids it.
   return pdfjs.getDocument({
     data,

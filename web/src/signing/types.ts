@@ -63,4 +63,22 @@ export type Disclosure = { text: string; textHash: string };
 export type CeremonyResult = { workflowId: number; recipientId: number; recipientStatus: string; workflowStatus: string; sealStatus: string; savedFieldIds: number[] };
 
 /** What the page holds for one of the signer's fields before it is saved: the value, and for DIGITAL_SIGNATURE the password. */
-export type Draft = { value: string | boolean | null; password?: string; /** a problem found on this device (an unreadable image) */ error?: string };
+export type Draft = {
+  value: string | boolean | null;
+  password?: string;
+  /** The repeated signing password, when it creates the signer's key (first use). */
+  passwordConfirm?: string;
+  /** The signed-in user's library entry the image came from (SIGNATURE, INITIALS, STAMP). */
+  signatureAssetId?: number;
+  /** a problem found on this device (an unreadable image) */
+  error?: string;
+};
+
+/** GET /workflow/v1/{workflowId}/signing-key: whether this row signs with a personal certificate, and whether its key exists. */
+export type SigningKeyStatus = { useDigitalCert: boolean; provisioned: boolean; minPasswordLength: number };
+
+/** An entry of the signed-in user's signature library (GET /user/v1/settings/signatures/library, web session). */
+export type LibraryEntry = { id: number; kind: 'SIGNATURE' | 'INITIALS' | 'STAMP'; name: string; image: string; isDefault: boolean };
+
+/** What the field rules need to know about the signer beyond the field itself. */
+export type SignerContext = { signingKey: SigningKeyStatus | null };

@@ -1,6 +1,8 @@
 // The schema drizzle-kit reads and the Drizzle client is typed with: every table, by aggregate.
 export * from './accounts.ts';
 export * from './workflows.ts';
+export * from './document-list.ts';
+export * from './template-analytics.ts';
 export * from './templates.ts';
 export * from './mail.ts';
 export * from './limits.ts';
@@ -10,3 +12,5 @@ export * from './sessions.ts';
 export * from './branding.ts';
 export * from './billing.ts';
 export * from './webhooks.ts';
+export * from './signer-keys.ts';
+export * from './remote-signing.ts';

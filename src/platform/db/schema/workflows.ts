@@ -49,18 +49,16 @@ export const workflows = pgTable('workflows', {
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   index('workflows_owner_idx').on(t.ownerUserId, t.id),
-  index('workflows_owner_status_idx').on(t.ownerUserId, t.status),
   index('workflows_parent_idx').on(t.parentWorkflowId),
   // Repeated commence, a crash mid-dispatch and a restart never make a second child for one survey recipient.
   uniqueIndex('workflows_survey_child_key').on(t.parentWorkflowId, t.parentRecipientId),
   index('workflows_folder_idx').on(t.folderId),
   // Template analytics: counts by status and sent→completed intervals of one template's workflows.
   index('workflows_template_idx').on(t.templateId, t.status, t.sentAt, t.completedAt).where(sql`${t.templateId} is not null and ${t.deletedAt} is null`),
-  // The document list's "own workflows" side. Counts (by status) are index-only scans of the first: without a
-  // third column the btree deduplicates equal keys and stays a fraction of the table, so the planner takes it.
-  // The second walks one status newest first for a filtered page.
-  index('workflows_list_owned_idx').on(t.ownerUserId, t.status).where(sql`${t.deletedAt} is null`),
-  index('workflows_list_owned_status_idx').on(t.ownerUserId, t.status, t.id).where(sql`${t.deletedAt} is null`),
+  // The document list reads workflow_list_entries (schema/document-list.ts), not these rows by owner and status.
+  // The document list's search (a substring of the name, any case): trigrams find the few matches of a rare term
+  // without reading every listed workflow (pg_trgm, migration 0018).
+  index('workflows_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
 ]);
 
 /** A PDF inside a workflow. Files live in the blob store, addressed by SHA-256. */
@@ -76,6 +74,8 @@ export const documents = pgTable('documents', {
   /** Per page: width, height (points, of the visible box) and rotation. */
   pageSizes: jsonb().notNull(),
   thumbnailBase64: text(),
+  /** Page 1 drawn PICTURE_WIDTH pixels wide at upload (PNG in the blob store): the signing page's first paint. */
+  pictureBlobKey: text(),
   sealedBlobKey: text(),
   sealedSize: integer(),
   isViewed: boolean().notNull().default(false),

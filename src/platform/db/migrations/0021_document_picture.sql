@@ -1,0 +1,1 @@
+ALTER TABLE "documents" ADD COLUMN "picture_blob_key" text;
