@@ -85,6 +85,14 @@ type Step = 'prepare' | 'fields' | 'send';
 function Editor({ workflowId, initial }: { workflowId: number; initial: Loaded }) {
   const tracker = useSaveTracker();
   const store = useFieldStore(workflowId, initial.fields, tracker);
+  const saveState: SaveState = store.waiting && tracker.state === 'saved' ? 'saving' : tracker.state;
+  // Closing the tab or leaving the site with a change not yet saved asks first, as a document editor does.
+  useEffect(() => {
+    if (saveState !== 'saving') return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [saveState]);
   const { me } = useMe();
   const [documents, setDocuments] = useState(initial.documents);
   const [recipients, setRecipients] = useState(initial.recipients);
@@ -157,7 +165,7 @@ function Editor({ workflowId, initial }: { workflowId: number; initial: Loaded }
       <div className="ed-head">
         <h1>{text.editTitle}</h1>
         <EnvelopeName workflowId={workflowId} name={name} onName={setName} tracker={tracker} />
-        <SaveIndicator state={tracker.state} retry={() => void store.flush()} />
+        <SaveIndicator state={saveState} retry={() => void store.flush()} />
       </div>
       <nav aria-label={text.stepsNav} className="ed-steps">
         <ol>

@@ -44,6 +44,8 @@ export type FieldError = { error: unknown; text: string };
 
 export type FieldStore = {
   fields: Field[];
+  /** A change is resting before its save: the indicator must not say "saved" yet (the tab could be closed). */
+  waiting: boolean;
   /** The last save error of each field (cleared by its next successful save). */
   errors: Record<number, FieldError>;
   create(documentId: number, input: FieldInput): Promise<Field>;
@@ -60,6 +62,7 @@ export function useFieldStore(workflowId: number, initial: Field[], tracker: Sav
   const [errors, setErrors] = useState<Record<number, FieldError>>({});
   const latest = useRef<Field[]>(initial);
   const timers = useRef(new Map<number, number>());
+  const [waiting, setWaiting] = useState(false);
   const chains = useRef(new Map<number, Promise<void>>());
 
   const apply = useCallback((next: Field[]) => {
@@ -88,6 +91,7 @@ export function useFieldStore(workflowId: number, initial: Field[], tracker: Sav
 
   const saveNow = useCallback((id: number): Promise<void> => {
     timers.current.delete(id);
+    setWaiting(timers.current.size > 0);
     return enqueue(id, async () => {
       const field = latest.current.find((f) => f.id === id);
       if (!field) return;
@@ -105,6 +109,7 @@ export function useFieldStore(workflowId: number, initial: Field[], tracker: Sav
     const timer = timers.current.get(id);
     if (timer !== undefined) window.clearTimeout(timer);
     timers.current.set(id, window.setTimeout(() => void saveNow(id), SAVE_DELAY_MS));
+    setWaiting(true);
   }, [apply, saveNow]);
 
   const create = useCallback(async (documentId: number, input: FieldInput) => {
@@ -117,6 +122,7 @@ export function useFieldStore(workflowId: number, initial: Field[], tracker: Sav
     const timer = timers.current.get(id);
     if (timer !== undefined) window.clearTimeout(timer);
     timers.current.delete(id);
+    setWaiting(timers.current.size > 0);
     await enqueue(id, async () => {
       await tracker.track(deleteField(workflowId, id));
     });
@@ -135,5 +141,5 @@ export function useFieldStore(workflowId: number, initial: Field[], tracker: Sav
 
   const replaceAll = useCallback((next: Field[]) => apply(next), [apply]);
 
-  return useMemo(() => ({ fields, errors, create, change, remove, flush, replaceAll }), [fields, errors, create, change, remove, flush, replaceAll]);
+  return useMemo(() => ({ fields, waiting, errors, create, change, remove, flush, replaceAll }), [fields, waiting, errors, create, change, remove, flush, replaceAll]);
 }
