@@ -13,6 +13,9 @@ export type LoadOptions = {
   connections: number;
   seconds: number;
   headers: Record<string, string>;
+  /** Load before the measured run, at the same connections, left out of every figure (default 1 s; 0: none): a new
+   * pool connection's first statements and the JIT's first compilations are start-up costs, not the steady state. */
+  warmupSeconds?: number;
 };
 
 export type LoadResult = {
@@ -39,9 +42,14 @@ function processCpuMs(pid: number): number {
  * machine is the way latency does: at 32 connections, latency is roughly 32 × CPU per request / cores.
  */
 export async function measureHttp(options: LoadOptions, measure: { databasePids?: () => Promise<number[]> } = {}): Promise<LoadResult> {
-  const before = new Map(((await measure.databasePids?.()) ?? []).map((pid) => [pid, processCpuMs(pid)]));
-  const serviceBefore = process.cpuUsage();
-  const result = await runLoadProcess(options);
+  let before = new Map<number, number>();
+  let serviceBefore = process.cpuUsage();
+  // The child says when its warm-up is over; CPU is counted from then.
+  const startMeasuring = async () => {
+    before = new Map(((await measure.databasePids?.()) ?? []).map((pid) => [pid, processCpuMs(pid)]));
+    serviceBefore = process.cpuUsage();
+  };
+  const result = await runLoadProcess(options, startMeasuring);
   const service = process.cpuUsage(serviceBefore);
   // Backends the pool opened during the run started from nothing.
   const after = (await measure.databasePids?.()) ?? [];
@@ -51,15 +59,25 @@ export async function measureHttp(options: LoadOptions, measure: { databasePids?
   return result;
 }
 
-function runLoadProcess(options: LoadOptions): Promise<LoadResult> {
+function runLoadProcess(options: LoadOptions, warm: () => Promise<void>): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     // Options through stdin: a long list of paths does not fit in argv.
     const child = spawn(process.execPath, [import.meta.filename], { stdio: ['pipe', 'pipe', 'inherit'] });
     child.stdin.end(JSON.stringify(options));
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    let measuring = Promise.resolve();
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      // The warm-up's end is one line, "warm", before the figures: CPU baselines are read as soon as it arrives (a
+      // few milliseconds into the measured run).
+      if (out.startsWith('warm\n')) {
+        out = out.slice(5);
+        measuring = warm();
+      }
+    });
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', async (code) => {
+      await measuring;
       if (code !== 0) reject(new Error(`load process exited with ${code}`));
       else resolve(JSON.parse(out) as LoadResult);
     });
@@ -76,11 +94,10 @@ export function formatLoad(result: LoadResult): string {
 
 async function runChild(options: LoadOptions): Promise<void> {
   let next = 0;
-  const started = process.cpuUsage();
-  const result = await autocannon({
+  const run = (seconds: number) => autocannon({
     url: options.url,
     connections: options.connections,
-    duration: options.seconds,
+    duration: seconds,
     headers: options.headers,
     requests: [{
       setupRequest: (request) => {
@@ -89,6 +106,11 @@ async function runChild(options: LoadOptions): Promise<void> {
       },
     }],
   });
+  const warmup = options.warmupSeconds ?? 1;
+  if (warmup > 0) await run(warmup);
+  process.stdout.write('warm\n');
+  const started = process.cpuUsage();
+  const result = await run(options.seconds);
   const used = process.cpuUsage(started);
   const figures: LoadResult = {
     p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max,

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { preparedStatement } from '../../platform/db/prepared.ts';
 import { businessApps, memberships, recipients, roles, users, workflows } from '../../platform/db/schema/index.ts';
 
 export type BusinessAppRow = typeof businessApps.$inferSelect;
@@ -36,14 +37,21 @@ export async function findGuestSessionTarget(db: DbOrTx, workflowId: number, rec
  * it also brings the membership's ownership and role permissions, which route authorization needs (null: the
  * account no longer stands). A role that is not ACTIVE grants nothing.
  */
+const activeMembershipColumns = { isOwner: memberships.isOwner, roleId: memberships.roleId, rolePermissions: roles.permissions };
+const orgParam = sql.placeholder('organizationId');
+const membershipOfUser = preparedStatement('auth_membership', (db) => db.select(activeMembershipColumns).from(users)
+  .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, orgParam), eq(memberships.status, 'ACTIVE')))
+  .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, orgParam), eq(roles.status, 'ACTIVE')))
+  .where(and(eq(users.id, sql.placeholder('userId')), eq(users.isGuest, false))));
+const membershipOfApp = preparedStatement('auth_membership_app', (db) => db.select(activeMembershipColumns).from(users)
+  .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, orgParam), eq(memberships.status, 'ACTIVE')))
+  .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, orgParam), eq(roles.status, 'ACTIVE')))
+  .innerJoin(businessApps, and(eq(businessApps.id, sql.placeholder('appId')), eq(businessApps.organizationId, orgParam), eq(businessApps.status, true)))
+  .where(and(eq(users.id, sql.placeholder('userId')), eq(users.isGuest, false))));
+
 export async function findActiveMembership(db: DbOrTx, subject: { userId: number; organizationId: number; appId?: number }) {
-  const query = db.select({ isOwner: memberships.isOwner, roleId: memberships.roleId, rolePermissions: roles.permissions }).from(users)
-    .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, subject.organizationId), eq(memberships.status, 'ACTIVE')))
-    .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, subject.organizationId), eq(roles.status, 'ACTIVE')));
   const [row] = subject.appId === undefined
-    ? await query.where(and(eq(users.id, subject.userId), eq(users.isGuest, false)))
-    : await query
-      .innerJoin(businessApps, and(eq(businessApps.id, subject.appId), eq(businessApps.organizationId, subject.organizationId), eq(businessApps.status, true)))
-      .where(and(eq(users.id, subject.userId), eq(users.isGuest, false)));
+    ? await membershipOfUser(db).execute({ userId: subject.userId, organizationId: subject.organizationId })
+    : await membershipOfApp(db).execute({ userId: subject.userId, organizationId: subject.organizationId, appId: subject.appId });
   return row ?? null;
 }

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { preparedShapes, preparedStatement } from '../../platform/db/prepared.ts';
 import { memberships, roles } from '../../platform/db/schema/index.ts';
 import { likeContains } from '../workflows/workflow-ids.ts';
 
@@ -24,9 +25,27 @@ function matching(organizationId: number, filter: RoleFilter): SQL | undefined {
  * One page of the organization's roles, by name (the (organization, name) index gives the order), and the total as
  * a window count in the same statement (the count query runs only for a page past the end).
  */
+const rolePage = preparedShapes('roles_page', (db, shape: string) => {
+  const has = (part: string) => shape.includes(part);
+  const search = sql.placeholder('searchValue');
+  return db.select({ role: roles, membersCount, total: sql<number>`count(*) over()`.mapWith(Number) }).from(roles)
+    .where(and(
+      eq(roles.organizationId, sql.placeholder('organizationId')),
+      has('n') ? ilike(roles.name, sql.placeholder('name')) : undefined,
+      has('d') ? ilike(roles.description, sql.placeholder('description')) : undefined,
+      has('t') ? eq(roles.status, sql.placeholder('status')) : undefined,
+      has('s') ? or(ilike(roles.name, search), ilike(roles.description, search)) : undefined,
+    ))
+    .orderBy(asc(roles.name), asc(roles.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'));
+});
+
 export async function findRoles(db: DbOrTx, organizationId: number, filter: RoleFilter, page: { limit: number; offset: number }): Promise<{ rows: RoleWithCount[]; total: number }> {
-  const rows = await db.select({ role: roles, membersCount, total: sql<number>`count(*) over()`.mapWith(Number) }).from(roles).where(matching(organizationId, filter))
-    .orderBy(asc(roles.name), asc(roles.id)).limit(page.limit).offset(page.offset);
+  // The shape names the filters present (n, d, t, s): at most 16 statements.
+  const shape = `${filter.name ? 'n' : ''}${filter.description ? 'd' : ''}${filter.status ? 't' : ''}${filter.searchValue ? 's' : ''}`;
+  const contains = (value: string | undefined) => (value ? likeContains(value) : undefined);
+  const rows = await rolePage(db, shape).execute({
+    organizationId, name: contains(filter.name), description: contains(filter.description), status: filter.status, searchValue: contains(filter.searchValue), ...page,
+  });
   const total = rows.length > 0 ? rows[0].total : page.offset === 0 ? 0 : await countRoles(db, organizationId, filter);
   return { rows: rows.map((r) => ({ ...r.role, membersCount: r.membersCount })), total };
 }
@@ -53,9 +72,11 @@ export async function findRoleByName(db: DbOrTx, organizationId: number, name: s
   return row ?? null;
 }
 
+const availableRoles = preparedStatement('roles_available', (db) => db.select({ roleId: roles.id, roleName: roles.name }).from(roles)
+  .where(and(eq(roles.organizationId, sql.placeholder('organizationId')), eq(roles.status, 'ACTIVE'))).orderBy(asc(roles.name), asc(roles.id)));
+
 export async function findAvailableRoles(db: DbOrTx, organizationId: number): Promise<{ roleId: number; roleName: string }[]> {
-  return db.select({ roleId: roles.id, roleName: roles.name }).from(roles)
-    .where(and(eq(roles.organizationId, organizationId), eq(roles.status, 'ACTIVE'))).orderBy(asc(roles.name), asc(roles.id));
+  return availableRoles(db).execute({ organizationId });
 }
 
 export type RoleValues = Pick<typeof roles.$inferInsert, 'name' | 'description' | 'status' | 'signatureSettings' | 'permissions'>;
