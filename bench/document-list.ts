@@ -118,12 +118,22 @@ function listUrl(query: ListQuery): string {
  */
 async function explain(db: Db, userId: number, query: ListQuery | null): Promise<string> {
   const plans: string[] = [];
+  const answer = { rows: [{ ids: [], total: 0, snapshot: '1:1:', verified: true, current: true }] };
+  const explainText = async (text: string, params: unknown[]) => {
+    const pool = (db as unknown as { $client: { query(text: string, values: unknown[]): Promise<{ rows: Record<string, string>[] }> } }).$client;
+    await pool.query(text, params);
+    const result = await pool.query(`explain (analyze, buffers) ${text}`, params);
+    plans.push(result.rows.map((row) => Object.values(row)[0]).join('\n'));
+    return answer;
+  };
+  const dialect = (db as unknown as { dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } } }).dialect;
+  // The repo's statements go through db.execute or executePrepared (session.prepareQuery): both are explained.
   const explaining = {
+    dialect,
+    session: { prepareQuery: (built: { sql: string; params: unknown[] }) => ({ execute: () => explainText(built.sql, built.params) }) },
     execute: async (statement: SQL) => {
-      await db.execute(statement);
-      const result = await db.execute(sql`explain (analyze, buffers) ${statement}`);
-      plans.push((result.rows as Record<string, string>[]).map((row) => Object.values(row)[0]).join('\n'));
-      return { rows: [{ ids: [], total: 0, snapshot: '1:1:', verified: true, current: true }] };
+      const built = dialect.sqlToQuery(statement);
+      return explainText(built.sql, built.params);
     },
   } as unknown as Db;
   if (!query) {

@@ -110,15 +110,16 @@ function toItemRow(row: Record<string, unknown>): ListItemRow {
   };
 }
 
-/** One page, newest first, in one statement: the page's entries first, then only those rows get their counts and the caller's row. */
+/**
+ * One page, newest first: the page's workflow ids from the caller's entries, then only those rows get their counts and
+ * the caller's row (findListItems). Two statements, because PostgreSQL cannot reuse a plan across LIMIT/OFFSET
+ * values: as one statement it planned the whole item select again on every request (0.8 ms, more than running it);
+ * split, only the small id walk is planned per request and the item select keeps its generic plan.
+ */
 export async function findListPage(db: DbOrTx, c: ListCriteria, limit: number, offset: number): Promise<ListItemRow[]> {
-  const result = await executePrepared(db, sql`with page as (
-      select e.workflow_id as id from workflow_list_entries e where ${entriesWhere(c)} order by e.workflow_id desc limit ${limit} offset ${offset}
-    )
-    ${itemSelect(c.userId)}
-    where w.id in (select id from page)
-    order by w.id desc`);
-  return (result.rows as Record<string, unknown>[]).map(toItemRow);
+  const page = await executePrepared(db, sql`select e.workflow_id as id from workflow_list_entries e where ${entriesWhere(c)}
+    order by e.workflow_id desc limit ${limit} offset ${offset}`);
+  return findListItems(db, c.userId, page.rows.map((row) => Number(row.id)));
 }
 
 /** The list items of the given workflows as `userId` sees them, newest first. */

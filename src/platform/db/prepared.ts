@@ -6,6 +6,7 @@ import type { DbOrTx } from './client.ts';
  * connection. Measured on the 2-core machine through Drizzle and node-postgres: 0.6-1.0 ms per unnamed query,
  * 0.13 ms prepared (docs/decisions.md "Prepared statements"). Values go in as `sql.placeholder(...)`.
  *
+ * The Drizzle-builder counterpart of `executePrepared` (client.ts), which prepares raw SQL texts by a digest of the text.
  * Only for statements with a fixed text per `name`: a query whose text varies (optional filters) takes one name per
  * shape, and never one whose text depends on how many values a list holds. Inside a transaction the statement is
  * built for that transaction (its connection) and dropped with it; PGlite ignores the name.
