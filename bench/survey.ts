@@ -64,11 +64,20 @@ try {
   const cpuBefore = process.cpuUsage();
   await commence(survey.workflowId, survey.token, 202);
   let dispatched = 0;
+  let childrenSeconds = 0;
+  let nextReport = 10;
   while (dispatched < RECIPIENTS || received < RECIPIENTS) {
     await sleep(50);
-    dispatched = await countChildren(db, survey.workflowId);
+    if (dispatched < RECIPIENTS) dispatched = await countChildren(db, survey.workflowId);
+    const elapsed = (performance.now() - started) / 1000;
+    if (dispatched >= RECIPIENTS && childrenSeconds === 0) childrenSeconds = elapsed;
+    if (elapsed >= nextReport) {
+      console.log(`  after ${nextReport} s: ${dispatched} children, ${received} mails at the peer`);
+      nextReport += 10;
+    }
   }
   const seconds = (performance.now() - started) / 1000;
+  console.log(`  every child existed after ${childrenSeconds.toFixed(1)} s; the last mail arrived ${(seconds - childrenSeconds).toFixed(1)} s later`);
   const cpu = process.cpuUsage(cpuBefore);
   console.log(`${kind} survey dispatch: ${RECIPIENTS} children created and ${received} commence mails accepted by the SMTP peer in ${seconds.toFixed(1)} s `
     + `(${(RECIPIENTS / seconds).toFixed(0)}/s; CPU of this process ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)`);
