@@ -37,17 +37,15 @@ export async function findGuestSessionTarget(db: DbOrTx, workflowId: number, rec
  * it also brings the membership's ownership and role permissions, which route authorization needs (null: the
  * account no longer stands). A role that is not ACTIVE grants nothing.
  */
-const activeMembershipColumns = { isOwner: memberships.isOwner, roleId: memberships.roleId, rolePermissions: roles.permissions };
 const orgParam = sql.placeholder('organizationId');
-const membershipOfUser = preparedStatement('auth_membership', (db) => db.select(activeMembershipColumns).from(users)
+const activeMembership = (db: DbOrTx) => db.select({ isOwner: memberships.isOwner, roleId: memberships.roleId, rolePermissions: roles.permissions }).from(users)
   .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, orgParam), eq(memberships.status, 'ACTIVE')))
-  .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, orgParam), eq(roles.status, 'ACTIVE')))
-  .where(and(eq(users.id, sql.placeholder('userId')), eq(users.isGuest, false))));
-const membershipOfApp = preparedStatement('auth_membership_app', (db) => db.select(activeMembershipColumns).from(users)
-  .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, orgParam), eq(memberships.status, 'ACTIVE')))
-  .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, orgParam), eq(roles.status, 'ACTIVE')))
+  .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, orgParam), eq(roles.status, 'ACTIVE')));
+const registeredUser = and(eq(users.id, sql.placeholder('userId')), eq(users.isGuest, false));
+const membershipOfUser = preparedStatement('auth_membership', (db) => activeMembership(db).where(registeredUser));
+const membershipOfApp = preparedStatement('auth_membership_app', (db) => activeMembership(db)
   .innerJoin(businessApps, and(eq(businessApps.id, sql.placeholder('appId')), eq(businessApps.organizationId, orgParam), eq(businessApps.status, true)))
-  .where(and(eq(users.id, sql.placeholder('userId')), eq(users.isGuest, false))));
+  .where(registeredUser));
 
 export async function findActiveMembership(db: DbOrTx, subject: { userId: number; organizationId: number; appId?: number }) {
   const [row] = subject.appId === undefined
