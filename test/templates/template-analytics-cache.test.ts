@@ -2,6 +2,7 @@ import { describe, expect } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { workflows } from '../../src/platform/db/schema/index.ts';
 import { countByStatus, countSessions, dropOffCounts, timeToSign } from '../../src/modules/templates/template-analytics.repo.ts';
+import { createAnalyticsCache } from '../../src/modules/templates/template-analytics-cache.ts';
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { guestToken, type TestUser } from '../helpers/factories.ts';
@@ -99,5 +100,24 @@ describe('template analytics, cached', () => {
     const [{ n }] = (await t.platform.db.execute(sql`select count(*)::int as n from template_analytics_marks where template_id = ${template.id}`)).rows as { n: number }[];
     expect(n).toBeLessThanOrEqual(33);
     await expectExact(t, owner, template.id, 'after folds');
+  });
+
+  test('many requests at once for a cached answer are all served from the cache, none computes again', async ({ app: t, owner }) => {
+    const source = await sourceWorkflow(t, owner);
+    const template = await createTemplate(t, owner.token, { name: 'Busy', workflowId: source.workflow.id });
+    const cache = createAnalyticsCache(t.platform.db);
+    let computed = 0;
+    const compute = async () => {
+      computed += 1;
+      return countByStatus(t.platform.db, template.id);
+    };
+    const first = await cache.read('busy', template.id, compute);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => cache.read('busy', template.id, compute)));
+    expect(answers.every((answer) => JSON.stringify(answer) === JSON.stringify(first))).toBe(true);
+    expect(computed).toBe(1);
+    // A change to the template's workflows makes the next read compute again, once.
+    await dispatch(t, owner, template.id);
+    await cache.read('busy', template.id, compute);
+    expect(computed).toBe(2);
   });
 });

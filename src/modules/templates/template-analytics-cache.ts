@@ -20,13 +20,16 @@ export function createAnalyticsCache(db: DbOrTx) {
   /** `key` names the aggregate and everything besides the marks it depends on (the template's snapshot). */
   async function read<T>(key: string, templateId: number, compute: () => Promise<T>): Promise<T> {
     const cached = entries.get(key);
-    if (cached) {
-      entries.delete(key);
-      if (await isAnalyticsCurrent(db, templateId, cached.snapshot)) {
-        // Most recently used last (a Map keeps insertion order).
+    // The entry stays in place while it is checked: taken out across the await, every request arriving meanwhile
+    // missed and computed the aggregate again (field drop-off of a 20,000-workflow template: 28 req/s at 32
+    // connections, nearly all of them computing).
+    if (cached && (await isAnalyticsCurrent(db, templateId, cached.snapshot))) {
+      // Most recently used last (a Map keeps insertion order), unless a newer answer replaced it meanwhile.
+      if (entries.get(key) === cached) {
+        entries.delete(key);
         entries.set(key, cached);
-        return cached.value as T;
       }
+      return cached.value as T;
     }
     // The snapshot first: a change committed while computing makes the entry stale at once, never wrong for long.
     const snapshot = await currentSnapshot(db);
