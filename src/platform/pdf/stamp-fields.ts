@@ -2,6 +2,7 @@ import { PDF, PdfDict, PdfRef, ops } from '@libpdf/core';
 import type { PDFImage, PDFPage } from '@libpdf/core';
 import { createFontFaces } from './fonts/font-faces.ts';
 import type { Face } from './fonts/font-faces.ts';
+import { appendDocumentChanges } from './incremental-update.ts';
 import { inherited, visiblePageBox } from './page-geometry.ts';
 
 export type StampField = {
@@ -85,7 +86,7 @@ export async function stampFields(pdf: Uint8Array, fields: StampField[]): Promis
     }
     if (operators.length > 0) page.drawOperators(operators);
   }
-  return doc.save({ incremental: true, subsetFonts: true });
+  return appendDocumentChanges(doc, pdf, { subsetFonts: true });
 }
 
 /**

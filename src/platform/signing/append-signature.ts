@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { joined } from '../pdf/incremental-update.ts';
 import { PDF } from '@libpdf/core';
 import { assembleCadesSignature, cadesSignedAttributes } from '../crypto/cades.ts';
 import type { PdfSigner } from './pdf-signer.ts';
@@ -97,10 +98,7 @@ export async function appendDocumentTimestamp(pdf: Uint8Array, field: SignatureF
 /** The input followed by the update for `field`, Contents zero, and SHA-256 of the ByteRange. */
 function layOut(pdf: Uint8Array, doc: PDF, field: SignatureField, reserve: number, signingTime: Date) {
   const update = buildSignatureUpdate(pdf, doc, field, reserve, signingTime);
-  // Every byte is written below, so the buffer need not be zeroed first.
-  const revision = Buffer.allocUnsafeSlow(pdf.length + update.bytes.length);
-  revision.set(pdf);
-  revision.set(update.bytes, pdf.length);
+  const revision = Buffer.from(joined(pdf, update.bytes));
   const contentsAt = pdf.length + update.contentsStart;
   const documentDigest = crypto.createHash('sha256')
     .update(revision.subarray(0, contentsAt))

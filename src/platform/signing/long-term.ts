@@ -3,6 +3,7 @@ import { PDF, PdfArray, PdfDict, PdfName, PdfRef, PdfStream, PdfString } from '@
 import type { PdfObject } from '@libpdf/core';
 import * as pkijs from 'pkijs';
 import { OID } from '../crypto/certificates.ts';
+import { appendDocumentChanges } from '../pdf/incremental-update.ts';
 import { pdfDate } from './signature-update.ts';
 
 /** What raising a signature to B-LTA needs from outside: a TSA over a digest and the CRLs for the chain. */
@@ -28,7 +29,7 @@ export async function appendSecurityStore(signed: Uint8Array, signatureContents:
   const crls = await ltv.revocationData(certificates);
   const doc = await PDF.load(signed);
   addSecurityStore(doc, signatureContents, certificates, crls);
-  const withStore = await doc.save({ incremental: true });
+  const withStore = await appendDocumentChanges(doc, signed);
   if (withStore.length <= signed.length || !Buffer.from(withStore.buffer, withStore.byteOffset, signed.length).equals(Buffer.from(signed.buffer, signed.byteOffset, signed.length))) {
     throw new Error('The document security store update did not keep the signed file as its prefix');
   }

@@ -1,5 +1,6 @@
 import { PdfArray, PdfBool, PdfDict, PdfName, PdfNull, PdfNumber, PdfRef, PdfStream, PdfString } from '@libpdf/core';
 import type { PDF, PdfObject } from '@libpdf/core';
+import { endsWithoutNewline, trailerEntries, UpdateWriter, writeCrossReference } from '../pdf/incremental-update.ts';
 
 /** The signature's field and the entries of its signature dictionary. */
 export type SignatureField = {
@@ -74,7 +75,7 @@ export function buildSignatureUpdate(pdf: Uint8Array, doc: PDF, field: Signature
     changed.set(firstPage.ref, firstPage.dict);
   }
 
-  const writer = new UpdateWriter(pdf.length, pdf[pdf.length - 1] !== 0x0a && pdf[pdf.length - 1] !== 0x0d);
+  const writer = new UpdateWriter(pdf.length, endsWithoutNewline(pdf));
   const offsets = new Map<number, { offset: number; generation: number }>();
   offsets.set(signatureRef.objectNumber, { offset: writer.position, generation: signatureRef.generation });
   const kind = field.documentTimestamp ? '/Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161' : '/Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached';
@@ -97,95 +98,14 @@ export function buildSignatureUpdate(pdf: Uint8Array, doc: PDF, field: Signature
     writer.text(`${ref.objectNumber} ${ref.generation} obj\n${serialize(obj)}\nendobj\n`);
   }
 
-  const previous = findStartXref(pdf);
-  const usesXrefStream = !startsWith(pdf, previous, 'xref');
   const size = Math.max(trailer.getNumber('Size')?.value ?? 0, ...[...offsets.keys()].map((n) => n + 1));
-  const trailerEntries = [`/Root ${serialize(rootRef)}`, `/Prev ${previous}`];
-  const info = trailer.get('Info');
-  if (info instanceof PdfRef) trailerEntries.push(`/Info ${serialize(info)}`);
-  const id = trailer.get('ID');
-  if (id instanceof PdfArray) trailerEntries.push(`/ID ${serialize(id)}`);
-  const xrefAt = writer.position;
-  if (usesXrefStream) writeXrefStream(writer, offsets, size, xrefAt, trailerEntries);
-  else writeXrefTable(writer, offsets, size, trailerEntries);
-  writer.text(`startxref\n${xrefAt}\n%%EOF\n`);
+  writeCrossReference(writer, pdf, offsets, size, trailerEntries(trailer, rootRef));
 
   const bytes = writer.toBytes();
   const total = pdf.length + bytes.length;
   const byteRange = [0, pdf.length + contentsStart, pdf.length + contentsEnd, total - (pdf.length + contentsEnd)];
   bytes.set(Buffer.from(`[${byteRange.join(' ')}`.padEnd(BYTE_RANGE_PLACEHOLDER.length - 1, ' ') + ']', 'latin1'), byteRangeAt);
   return { bytes, contentsStart, contentsEnd };
-}
-
-function writeXrefTable(writer: UpdateWriter, offsets: Map<number, { offset: number; generation: number }>, size: number, trailer: string[]): void {
-  writer.text('xref\n');
-  for (const run of consecutiveRuns([...offsets.keys()])) {
-    writer.text(`${run[0]} ${run.length}\n`);
-    for (const objectNumber of run) {
-      const { offset, generation } = offsets.get(objectNumber) as { offset: number; generation: number };
-      writer.text(`${String(offset).padStart(10, '0')} ${String(generation).padStart(5, '0')} n \n`);
-    }
-  }
-  writer.text(`trailer\n<< /Size ${size} ${trailer.join(' ')} >>\n`);
-}
-
-/** A PDF 1.5 cross-reference stream (when the original uses them), uncompressed, with fields 1, 4 and 2 bytes wide. */
-function writeXrefStream(
-  writer: UpdateWriter, offsets: Map<number, { offset: number; generation: number }>, size: number, at: number, trailer: string[],
-): void {
-  const own = size;
-  const entries = new Map(offsets).set(own, { offset: at, generation: 0 });
-  const runs = consecutiveRuns([...entries.keys()]);
-  const data = Buffer.alloc(entries.size * 7);
-  let i = 0;
-  for (const run of runs) {
-    for (const objectNumber of run) {
-      const { offset, generation } = entries.get(objectNumber) as { offset: number; generation: number };
-      data.writeUInt8(1, i);
-      data.writeUInt32BE(offset, i + 1);
-      data.writeUInt16BE(generation, i + 5);
-      i += 7;
-    }
-  }
-  const index = runs.map((run) => `${run[0]} ${run.length}`).join(' ');
-  writer.text(`${own} 0 obj\n<< /Type /XRef /Size ${own + 1} /W [1 4 2] /Index [${index}] ${trailer.join(' ')} /Length ${data.length} >>\nstream\n`);
-  writer.bytes(data);
-  writer.text('\nendstream\nendobj\n');
-}
-
-function consecutiveRuns(numbers: number[]): number[][] {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const runs: number[][] = [];
-  for (const n of sorted) {
-    const last = runs.at(-1);
-    if (last && last[last.length - 1] === n - 1) last.push(n);
-    else runs.push([n]);
-  }
-  return runs;
-}
-
-/** Collects the update; `position` is the absolute file offset (the update goes after `base` original bytes). */
-class UpdateWriter {
-  private readonly chunks: Buffer[] = [];
-  private readonly base: number;
-  length = 0;
-  constructor(base: number, needsNewline: boolean) {
-    this.base = base;
-    if (needsNewline) this.text('\n');
-  }
-  get position(): number {
-    return this.base + this.length;
-  }
-  text(value: string): void {
-    this.bytes(Buffer.from(value, 'latin1'));
-  }
-  bytes(value: Buffer): void {
-    this.chunks.push(value);
-    this.length += value.length;
-  }
-  toBytes(): Uint8Array {
-    return new Uint8Array(Buffer.concat(this.chunks, this.length));
-  }
 }
 
 /** PDF syntax for the objects a page, catalog or form holds (streams are always indirect, so never inline here). */
@@ -219,22 +139,6 @@ function escapeName(name: string): string {
     result += byte < 0x21 || byte > 0x7e || delimiter ? `#${byte.toString(16).padStart(2, '0')}` : String.fromCharCode(byte);
   }
   return result;
-}
-
-/** The offset after the last `startxref` keyword: where the newest cross-reference section starts. */
-function findStartXref(pdf: Uint8Array): number {
-  const buffer = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
-  const at = buffer.lastIndexOf('startxref', undefined, 'latin1');
-  if (at === -1) throw new Error('The PDF has no startxref');
-  const match = /^startxref\s+(\d+)/.exec(buffer.subarray(at, at + 40).toString('latin1'));
-  if (!match) throw new Error('The PDF has an unreadable startxref');
-  return Number(match[1]);
-}
-
-function startsWith(pdf: Uint8Array, offset: number, keyword: string): boolean {
-  let at = offset;
-  while (at < pdf.length && (pdf[at] === 0x20 || pdf[at] === 0x0a || pdf[at] === 0x0d || pdf[at] === 0x09)) at++;
-  return Buffer.from(pdf.buffer, pdf.byteOffset + at, Math.min(keyword.length, pdf.length - at)).toString('latin1') === keyword;
 }
 
 function uniqueFieldName(fields: PdfArray, resolve: (ref: PdfRef) => PdfObject | null, base: string): string {
