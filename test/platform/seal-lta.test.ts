@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCertificate, pemEncode } from '../../src/platform/crypto/certificates.ts';
 import { checkPdfSignature } from '../../src/platform/crypto/verify-signature.ts';
 import { readSignatures } from '../../src/platform/pdf/read-signatures.ts';
+import { IncrementalPdf } from '../../src/platform/pdf/incremental-update.ts';
+import { stampFieldsInto } from '../../src/platform/pdf/stamp-fields.ts';
 import { appendSignature } from '../../src/platform/signing/append-signature.ts';
 import { vriKey } from '../../src/platform/signing/long-term.ts';
 import { createPlatformSeal, type PlatformSeal } from '../../src/platform/signing/platform-seal.ts';
@@ -215,6 +217,51 @@ describe('the platform seal without TSA_URL', () => {
     expect(reports[0]['Signature Validation']).toBe('Signature is Valid.');
     expect(reports[0].raw).toContain('Total document signed');
     expect((await securityStore(sealed)).dss).toBeUndefined();
+  });
+});
+
+describe('drawing, seal, DSS and document time-stamp on one parse (IncrementalPdf)', () => {
+  it('appends four updates to a file with a cross-reference stream and a form: each its own section, all valid', async () => {
+    const withForm = await PDF.load(await makePdf(2));
+    const form = withForm.getOrCreateForm();
+    withForm.getPage(0)!.drawField(form.createTextField('customer', { defaultValue: 'ACME' }), { x: 72, y: 500, width: 200, height: 20 });
+    const original = await withForm.save({ useXRefStream: true });
+    expect(Buffer.from(original).includes('/Type /XRef')).toBe(true);
+
+    const file = await IncrementalPdf.open(original);
+    // Text outside Windows-1252 embeds the subsetted font: new objects of several kinds in the first update.
+    stampFieldsInto(file, [
+      { pageNo: 1, box: { x: 72, y: 100, width: 240, height: 30 }, fieldType: 'NAME', value: 'Ada Lovelace Łukasz' },
+      { pageNo: 2, box: { x: 72, y: 100, width: 240, height: 30 }, fieldType: 'TEXT', value: 'second page' },
+    ]);
+    const sealed = await appendSignature(file, await seal.signer({ reason: 'Workflow completed' }));
+    expect(isPrefix(original, sealed)).toBe(true);
+
+    // Four updates after the original, each ending in its own cross-reference stream chained by /Prev.
+    const text = Buffer.from(sealed).toString('latin1');
+    const sections = [...text.matchAll(/(\d+) 0 obj\s*<< \/Type \/XRef .*?\/Prev (\d+)/g)];
+    expect(sections).toHaveLength(4);
+    const numbers = sections.map((m) => Number(m[1]));
+    expect(new Set(numbers).size).toBe(4);
+    const startxrefs = [...text.matchAll(/startxref\s+(\d+)/g)].map((m) => Number(m[1]));
+    expect(sections.map((m) => Number(m[2]))).toEqual(startxrefs.slice(-5, -1));
+    // No update reuses the object number of an earlier cross-reference stream.
+    for (const n of numbers) expect(text.match(new RegExp(`(^|\\s)${n} 0 obj`, 'g'))).toHaveLength(1);
+
+    const reports = await pdfsig(sealed);
+    expect(reports.map((r) => r['Signature Field Name'])).toEqual(['PlatformSeal', 'DocumentTimeStamp']);
+    expect(reports[0]['Signature Validation']).toBe('Signature is Valid.');
+    expect(reports[0]['Certificate Validation']).toBe('Certificate is Trusted.');
+    const anchors = [parseCertificate(await seal.ca.certificateDer())];
+    const checks = await Promise.all((await readSignatures(sealed)).map((s) => checkPdfSignature(digestOf(sealed, s.byteRange), s.contents, anchors, { documentTimestamp: s.subFilter === 'ETSI.RFC3161' })));
+    expect(checks.map((c) => [c.integrity, c.problem])).toEqual([['VALID', null], ['VALID', null]]);
+
+    const reloaded = await PDF.load(sealed);
+    expect(reloaded.getForm()?.getFields().map((f) => f.name).sort()).toEqual(['DocumentTimeStamp', 'PlatformSeal', 'customer']);
+    expect((await securityStore(sealed)).dss).toBeDefined();
+    const { stdout } = await run('pdftotext', [await writeTemp('drawn.pdf', sealed), '-']);
+    expect(stdout).toContain('Ada Lovelace Łukasz');
+    expect(stdout).toContain('second page');
   });
 });
 

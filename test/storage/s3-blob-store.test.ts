@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -43,6 +44,15 @@ describe('S3 blob store', () => {
     expect(await t.platform.blobs.has(first.key)).toBe(true);
     expect(await t.platform.blobs.has('0'.repeat(64))).toBe(false);
     expect(s3.keys()).toContain(`blobs/${first.key}`);
+  });
+
+  it('keeps parts with a known hash as one object under that hash', async () => {
+    const parts = [new TextEncoder().encode(`first ${Date.now()} `), new Uint8Array(crypto.randomBytes(50_000)), new TextEncoder().encode(' last')];
+    const whole = Buffer.concat(parts);
+    const sha256 = crypto.createHash('sha256').update(whole).digest('hex');
+    expect(await t.platform.blobs.put({ parts, sha256, size: whole.length })).toEqual({ key: sha256, size: whole.length });
+    expect(Buffer.from(await t.platform.blobs.get(sha256)).equals(whole)).toBe(true);
+    expect(s3.keys()).toContain(`blobs/${sha256}`);
   });
 
   it('opens a stored blob as a stream with its size, and refuses a key that is not stored before any byte', async () => {

@@ -6,9 +6,10 @@ import { Type } from 'typebox';
 import { NoPayload, type JobDefinition, type JobQueue } from '../../platform/jobs/queue.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
-import { appendSignature } from '../../platform/signing/append-signature.ts';
+import { appendSignatureTo } from '../../platform/signing/append-signature.ts';
 import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
-import { stampFields, type StampField } from '../../platform/pdf/stamp-fields.ts';
+import { IncrementalPdf } from '../../platform/pdf/incremental-update.ts';
+import { stampFieldsInto, type StampField } from '../../platform/pdf/stamp-fields.ts';
 import { findSignedRevision, stampsFor } from './signer-revisions.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { SEAL_JOB, type SealJobData } from './completion.ts';
@@ -151,11 +152,12 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
     const stamps: StampField[] = stampsFor(values.filter((f) => f.documentId === document.id), signed?.drawnFieldIds ?? new Set());
     const source = await deps.blobs.get(signed ? signed.blobKey : document.blobKey);
     phase(workflowId, 'read');
-    const stamped = stamps.length > 0 ? await stampFields(source, stamps) : source;
+    const file = await IncrementalPdf.open(source);
+    stampFieldsInto(file, stamps);
     phase(workflowId, 'drawn');
-    const sealed = await appendSignature(stamped, seal);
+    const sealed = await appendSignatureTo(file, seal);
     phase(workflowId, 'signed');
-    const stored = await deps.blobs.put(sealed);
+    const stored = await deps.blobs.put(sealed.hashedParts());
     await setSealedFile(deps.db, document.id, stored);
     phase(workflowId, 'stored');
   }

@@ -39,7 +39,8 @@ import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { completeSignature, prepareSignature, type PendingSignature } from '../../platform/signing/append-signature.ts';
 import { localKeySigner, remoteHashSigner, type PdfSigner } from '../../platform/signing/pdf-signer.ts';
-import { stampFields, type StampField } from '../../platform/pdf/stamp-fields.ts';
+import { IncrementalPdf } from '../../platform/pdf/incremental-update.ts';
+import { stampFieldsInto, type StampField } from '../../platform/pdf/stamp-fields.ts';
 import { certificateSerialHex, signatureValueForCms } from '../../platform/crypto/signer-certificate.ts';
 import { findDocumentsInOrder, findFieldsOfWorkflow, findRecipientsById, lockWorkflowRow, setFieldValue, type FieldRow } from './signing.repo.ts';
 import {
@@ -160,7 +161,7 @@ export async function completeSignerRevision(
   if (!value) throw new AppError('SIGNER_SIGNATURE_MISMATCH', 'The signature value does not verify against the prepared hash and the signer\'s certificate; nothing was appended');
   const revision = await deps.blobs.get(pending.revisionBlobKey);
   const signed = await completeSignature({
-    revision: new Uint8Array(revision), contentsAt: pending.contentsAt, reserve: pending.reserve, signedAttributes, hashToSign: unb64(pending.hashToSign),
+    revision, contentsAt: pending.contentsAt, reserve: pending.reserve, signedAttributes, hashToSign: unb64(pending.hashToSign),
   }, signer, value);
   return storeCompleted(tx, deps, row, signed, pending.appearance);
 }
@@ -257,8 +258,9 @@ async function layOutRevision(tx: Tx, deps: SignerRevisionDeps, input: PrepareSi
   const stamps = stampsFor([...toDraw, { ...field, value: appearance }], new Set());
   const base = completed.at(-1) ?? null;
   const source = await deps.blobs.get(base ? base.blobKey : document.blobKey);
-  const stamped = await stampFields(new Uint8Array(source), stamps);
-  const pending = await prepareSignature(stamped, signer);
+  const file = await IncrementalPdf.open(new Uint8Array(source.buffer, source.byteOffset, source.byteLength));
+  stampFieldsInto(file, stamps);
+  const pending = await prepareSignature(file, signer);
   const drawnValues = Object.fromEntries(toDraw.map((f) => [String(f.id), valueHash(f.value)]));
   return { pending, baseRevisionId: base?.id ?? null, drawnFieldIds: [...toDraw.map((f) => f.id), field.id], drawnValues, appearance };
 }

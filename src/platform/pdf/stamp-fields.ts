@@ -2,7 +2,7 @@ import { PDF, PdfDict, PdfRef, ops } from '@libpdf/core';
 import type { PDFImage, PDFPage } from '@libpdf/core';
 import { createFontFaces } from './fonts/font-faces.ts';
 import type { Face } from './fonts/font-faces.ts';
-import { appendDocumentChanges } from './incremental-update.ts';
+import { appendDocumentChanges, type IncrementalPdf } from './incremental-update.ts';
 import { inherited, visiblePageBox } from './page-geometry.ts';
 
 export type StampField = {
@@ -55,6 +55,18 @@ type Matrix = [number, number, number, number, number, number];
 export async function stampFields(pdf: Uint8Array, fields: StampField[]): Promise<Uint8Array> {
   if (fields.length === 0) return pdf;
   const doc = await PDF.load(pdf);
+  drawFields(doc, fields);
+  return appendDocumentChanges(doc, pdf, { subsetFonts: true });
+}
+
+/** The same onto a document being updated (the seal and signer revisions draw, then sign, on one parse). */
+export function stampFieldsInto(file: IncrementalPdf, fields: StampField[]): void {
+  if (fields.length === 0) return;
+  drawFields(file.doc, fields);
+  file.appendChanges({ subsetFonts: true });
+}
+
+function drawFields(doc: PDF, fields: StampField[]): void {
   const pageCount = doc.getPageCount();
   const byPage = new Map<number, { field: StampField; index: number }[]>();
   fields.forEach((field, index) => {
@@ -86,7 +98,6 @@ export async function stampFields(pdf: Uint8Array, fields: StampField[]): Promis
     }
     if (operators.length > 0) page.drawOperators(operators);
   }
-  return appendDocumentChanges(doc, pdf, { subsetFonts: true });
 }
 
 /**

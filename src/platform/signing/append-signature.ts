@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import { joined } from '../pdf/incremental-update.ts';
-import { PDF } from '@libpdf/core';
+import { IncrementalPdf } from '../pdf/incremental-update.ts';
 import { assembleCadesSignature, cadesSignedAttributes } from '../crypto/cades.ts';
 import type { PdfSigner } from './pdf-signer.ts';
 import { DOCUMENT_TIMESTAMP_FIELD, appendSecurityStore } from './long-term.ts';
@@ -28,52 +27,55 @@ export type PendingSignature = {
  * Appends one signature to a PDF as an incremental update: earlier bytes (and so earlier signatures) stay
  * byte-identical as a prefix. Needs a signer with its key here (PLATFORM_SEAL, LOCAL_KEY); a remote signer
  * goes through prepareSignature and completeSignature itself. A signer with `longTerm` (the platform seal when
- * TSA_URL is set) is followed by the DSS and a document time-stamp: PAdES B-LTA.
+ * TSA_URL is set) is followed by the DSS and a document time-stamp: PAdES B-LTA. Given an IncrementalPdf (a
+ * caller that drew field values first), the updates go onto it: one parse, one hash, one join in all.
  */
-export async function appendSignature(pdf: Uint8Array, signer: PdfSigner): Promise<Uint8Array> {
+export async function appendSignature(input: Uint8Array | IncrementalPdf, signer: PdfSigner): Promise<Uint8Array> {
+  return (await appendSignatureTo(input instanceof IncrementalPdf ? input : await IncrementalPdf.open(input), signer)).toBytes();
+}
+
+/** The same, answering the file the signature went onto (the input, or a fresh parse of it after a re-layout). */
+export async function appendSignatureTo(input: IncrementalPdf, signer: PdfSigner): Promise<IncrementalPdf> {
   if (!signer.sign) throw new Error(`A ${signer.kind} signer signs in two steps: prepareSignature, then completeSignature`);
+  let file = input;
   const signingTime = new Date();
   let reserve = initialReserve(signer);
   for (;;) {
-    const pending = await prepareSignature(pdf, signer, { reserve, signingTime });
-    const cms = await createCms(pending, signer, await signer.sign(pending.signedAttributes));
-    if (cms.length > pending.reserve) {
-      // A larger TSA token than foreseen: lay the update out again with room for it.
+    const layout = layOut(file, signer.field, reserve, signingTime);
+    const signedAttributes = cadesSignedAttributes(layout.documentDigest, signer.certificateDer);
+    const cms = await createCms({ signedAttributes }, signer, await signer.sign(signedAttributes));
+    if (cms.length > reserve) {
+      // A larger TSA token than foreseen: lay the update out again with room for it, on a fresh parse (the
+      // layout just made changed libpdf's view of the form and page).
       reserve = cms.length + 1024;
+      file = await IncrementalPdf.open(file.toBytes());
       continue;
     }
-    const signed = fillContents(pending, cms);
-    if (!signer.longTerm) return signed;
-    const contents = new Uint8Array(pending.reserve);
+    fillContents({ revision: layout.update.bytes, contentsAt: layout.update.contentsStart }, cms);
+    file.append(layout.update.bytes, layout.update.section);
+    if (!signer.longTerm) return file;
+    const contents = new Uint8Array(reserve);
     contents.set(cms);
-    const withStore = await appendSecurityStore(signed, contents, signer.longTerm);
-    return appendDocumentTimestamp(withStore, { name: DOCUMENT_TIMESTAMP_FIELD }, signer.longTerm.timestampDigest);
+    await appendSecurityStore(file, contents, signer.longTerm);
+    return appendDocumentTimestamp(file, { name: DOCUMENT_TIMESTAMP_FIELD }, signer.longTerm.timestampDigest);
   }
 }
 
 /**
- * Lays out the update for `signer` over `pdf` (libpdf parses the document to find the catalog, form and
- * first page; the update itself is written by signature-update.ts) and digests the ByteRange.
+ * Lays out the update for `signer` (libpdf parses the document to find the catalog, form and first page; the
+ * update itself is written by signature-update.ts), digests the ByteRange and answers the whole revision with
+ * Contents zero, to be completed by completeSignature once the signature value is there.
  */
 export async function prepareSignature(
-  pdf: Uint8Array, signer: PdfSigner, options: { reserve?: number; signingTime?: Date } = {},
+  input: Uint8Array | IncrementalPdf, signer: PdfSigner, options: { reserve?: number; signingTime?: Date } = {},
 ): Promise<PendingSignature> {
-  let doc = await PDF.load(pdf);
-  if (doc.isEncrypted) throw new Error('An encrypted PDF cannot be signed: its signature value would be encrypted too');
-  if (doc.recoveredViaBruteForce) {
-    // Rewriting would break every signature already in the file; an unsigned file is rewritten once.
-    if (Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).includes('/ByteRange')) {
-      throw new Error('The PDF holds signatures but its cross-reference data is broken, so no update can be appended');
-    }
-    pdf = await doc.save();
-    doc = await PDF.load(pdf);
-  }
+  const file = input instanceof IncrementalPdf ? input : await IncrementalPdf.open(input);
   const reserve = options.reserve ?? initialReserve(signer);
-  const { revision, contentsAt, documentDigest } = layOut(pdf, doc, signer.field, reserve, options.signingTime ?? new Date());
+  const { update, documentDigest } = layOut(file, signer.field, reserve, options.signingTime ?? new Date());
   const signedAttributes = cadesSignedAttributes(documentDigest, signer.certificateDer);
   return {
-    revision,
-    contentsAt,
+    revision: file.withUpdate(update.bytes),
+    contentsAt: file.length + update.contentsStart,
     reserve,
     signedAttributes,
     hashToSign: new Uint8Array(crypto.createHash('sha256').update(signedAttributes).digest()),
@@ -82,29 +84,39 @@ export async function prepareSignature(
 
 /**
  * Appends a document time-stamp (PAdES B-LTA) over everything before it: its Contents is the RFC 3161 token
- * the TSA returns for SHA-256 of the two byte ranges.
+ * over the SHA-256 of the ByteRange. When a TSA's token is larger than foreseen, the update is laid out again
+ * with room for it on a fresh parse; the file the time-stamp went onto is answered.
  */
-export async function appendDocumentTimestamp(pdf: Uint8Array, field: SignatureField, timestampDigest: (digest: Uint8Array) => Promise<Uint8Array>): Promise<Uint8Array> {
-  const doc = await PDF.load(pdf);
+export async function appendDocumentTimestamp(
+  input: IncrementalPdf, field: SignatureField, timestampDigest: (digest: Uint8Array) => Promise<Uint8Array>,
+): Promise<IncrementalPdf> {
+  let file = input;
   let reserve = TIMESTAMP_RESERVE;
   for (;;) {
-    const pending = layOut(pdf, doc, { ...field, documentTimestamp: true }, reserve, new Date());
-    const token = await timestampDigest(pending.documentDigest);
-    if (token.length <= reserve) return fillContents(pending, token);
+    const { update, documentDigest } = layOut(file, { ...field, documentTimestamp: true }, reserve, new Date());
+    const token = await timestampDigest(documentDigest);
+    if (token.length <= reserve) {
+      fillContents({ revision: update.bytes, contentsAt: update.contentsStart }, token);
+      file.append(update.bytes, update.section);
+      return file;
+    }
     reserve = token.length + 1024;
+    file = await IncrementalPdf.open(file.toBytes());
   }
 }
 
-/** The input followed by the update for `field`, Contents zero, and SHA-256 of the ByteRange. */
-function layOut(pdf: Uint8Array, doc: PDF, field: SignatureField, reserve: number, signingTime: Date) {
-  const update = buildSignatureUpdate(pdf, doc, field, reserve, signingTime);
-  const revision = Buffer.from(joined(pdf, update.bytes));
-  const contentsAt = pdf.length + update.contentsStart;
-  const documentDigest = crypto.createHash('sha256')
-    .update(revision.subarray(0, contentsAt))
-    .update(revision.subarray(pdf.length + update.contentsEnd))
+/**
+ * The update for `field` after what `file` holds, Contents zero, and the SHA-256 of the ByteRange: the running
+ * digest of the file so far continued over the update around its Contents. libpdf's view of the form and first
+ * page now includes the new field: the caller appends this update or parses the file again.
+ */
+function layOut(file: IncrementalPdf, field: SignatureField, reserve: number, signingTime: Date) {
+  const update = buildSignatureUpdate(file, field, reserve, signingTime);
+  const documentDigest = file.digestSoFar()
+    .update(update.bytes.subarray(0, update.contentsStart))
+    .update(update.bytes.subarray(update.contentsEnd))
     .digest();
-  return { revision: new Uint8Array(revision.buffer, revision.byteOffset, revision.length), contentsAt, documentDigest };
+  return { update, documentDigest: new Uint8Array(documentDigest) };
 }
 
 /**
@@ -117,7 +129,7 @@ export async function completeSignature(pending: PendingSignature, signer: PdfSi
   return fillContents(pending, cms);
 }
 
-function createCms(pending: PendingSignature, signer: PdfSigner, signatureValue: Uint8Array): Promise<Uint8Array> {
+function createCms(pending: Pick<PendingSignature, 'signedAttributes'>, signer: PdfSigner, signatureValue: Uint8Array): Promise<Uint8Array> {
   return assembleCadesSignature({
     signedAttributes: pending.signedAttributes,
     signatureValue,

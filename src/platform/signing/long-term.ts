@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import { PDF, PdfArray, PdfDict, PdfName, PdfRef, PdfStream, PdfString } from '@libpdf/core';
-import type { PdfObject } from '@libpdf/core';
+import { PdfArray, PdfDict, PdfName, PdfRef, PdfStream, PdfString } from '@libpdf/core';
+import type { PDF, PdfObject } from '@libpdf/core';
 import * as pkijs from 'pkijs';
 import { OID } from '../crypto/certificates.ts';
-import { appendDocumentChanges } from '../pdf/incremental-update.ts';
+import type { IncrementalPdf } from '../pdf/incremental-update.ts';
 import { pdfDate } from './signature-update.ts';
 
 /** What raising a signature to B-LTA needs from outside: a TSA over a digest and the CRLs for the chain. */
@@ -20,20 +20,14 @@ export const DOCUMENT_TIMESTAMP_FIELD = 'DocumentTimeStamp';
  * PAdES B-LT over a freshly signed file: one incremental update adds the document security store (catalog
  * /DSS: /Certs, /CRLs and a /VRI entry keyed by the uppercase SHA-1 of the signature's /Contents bytes).
  * Only the signature just made is served: earlier signatures of an uploaded file may name hosts of anyone's
- * choosing, so nothing is fetched for them (an existing DSS is kept and extended). The update is appended:
- * the signed file stays a byte-identical prefix, which is checked. append-signature.ts then adds the
- * document time-stamp (B-LTA).
+ * choosing, so nothing is fetched for them (an existing DSS is kept and extended). The update is appended
+ * to `file`, after the signature. append-signature.ts then adds the document time-stamp (B-LTA).
  */
-export async function appendSecurityStore(signed: Uint8Array, signatureContents: Uint8Array, ltv: LongTermValidation): Promise<Uint8Array> {
+export async function appendSecurityStore(file: IncrementalPdf, signatureContents: Uint8Array, ltv: LongTermValidation): Promise<void> {
   const certificates = cmsCertificates(signatureContents);
   const crls = await ltv.revocationData(certificates);
-  const doc = await PDF.load(signed);
-  addSecurityStore(doc, signatureContents, certificates, crls);
-  const withStore = await appendDocumentChanges(doc, signed);
-  if (withStore.length <= signed.length || !Buffer.from(withStore.buffer, withStore.byteOffset, signed.length).equals(Buffer.from(signed.buffer, signed.byteOffset, signed.length))) {
-    throw new Error('The document security store update did not keep the signed file as its prefix');
-  }
-  return withStore;
+  addSecurityStore(file.doc, signatureContents, certificates, crls);
+  file.appendChanges();
 }
 
 /** The certificates a CMS carries, and those of the signature time-stamp inside it (its TSA's), DER, once each. */
@@ -97,11 +91,4 @@ function addSecurityStore(doc: PDF, contents: Uint8Array, certificates: Uint8Arr
 /** ETSI EN 319 142-1 5.4.2: uppercase hex SHA-1 of the signature's /Contents string (its padding included). */
 export function vriKey(contents: Uint8Array): string {
   return crypto.createHash('sha1').update(contents).digest('hex').toUpperCase();
-}
-
-function uniqueName(doc: PDF): string {
-  const taken = new Set(doc.getForm()?.getFields().map((f) => f.name) ?? []);
-  let name = DOCUMENT_TIMESTAMP_FIELD;
-  for (let n = 2; taken.has(name); n++) name = `${DOCUMENT_TIMESTAMP_FIELD}${n}`;
-  return name;
 }

@@ -1,6 +1,6 @@
 import { PdfArray, PdfBool, PdfDict, PdfName, PdfNull, PdfNumber, PdfRef, PdfStream, PdfString } from '@libpdf/core';
-import type { PDF, PdfObject } from '@libpdf/core';
-import { endsWithoutNewline, trailerEntries, UpdateWriter, writeCrossReference } from '../pdf/incremental-update.ts';
+import type { PdfObject } from '@libpdf/core';
+import { UpdateWriter, writeCrossReference, type IncrementalPdf } from '../pdf/incremental-update.ts';
 
 /** The signature's field and the entries of its signature dictionary. */
 export type SignatureField = {
@@ -21,7 +21,7 @@ const SIG_FLAGS = 3;
 /** Ten digits per ByteRange number: room for any offset below 10 GB, patched in place and padded by spaces. */
 const BYTE_RANGE_PLACEHOLDER = '[0 0000000000 0000000000 0000000000]';
 
-export type Update = { bytes: Uint8Array; contentsStart: number; contentsEnd: number };
+export type Update = { bytes: Uint8Array; contentsStart: number; contentsEnd: number; section: { xrefAt: number; size: number } };
 
 /**
  * The incremental update: signature dictionary, signature field (merged with its invisible widget), the
@@ -29,7 +29,8 @@ export type Update = { bytes: Uint8Array; contentsStart: number; contentsEnd: nu
  * in the original's style and the trailer. ByteRange is final; Contents is a zero-filled hex string whose
  * position (relative to the update) is returned.
  */
-export function buildSignatureUpdate(pdf: Uint8Array, doc: PDF, field: SignatureField, reserve: number, signingTime: Date): Update {
+export function buildSignatureUpdate(file: IncrementalPdf, field: SignatureField, reserve: number, signingTime: Date): Update {
+  const doc = file.doc;
   const resolve = (ref: PdfRef) => doc.getObject(ref);
   const trailer = doc.context.info.trailer;
   const rootRef = trailer.getRef('Root');
@@ -75,7 +76,8 @@ export function buildSignatureUpdate(pdf: Uint8Array, doc: PDF, field: Signature
     changed.set(firstPage.ref, firstPage.dict);
   }
 
-  const writer = new UpdateWriter(pdf.length, endsWithoutNewline(pdf));
+  const base = file.updateBase();
+  const writer = new UpdateWriter(base.length, base.needsNewline);
   const offsets = new Map<number, { offset: number; generation: number }>();
   offsets.set(signatureRef.objectNumber, { offset: writer.position, generation: signatureRef.generation });
   const kind = field.documentTimestamp ? '/Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161' : '/Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached';
@@ -98,14 +100,13 @@ export function buildSignatureUpdate(pdf: Uint8Array, doc: PDF, field: Signature
     writer.text(`${ref.objectNumber} ${ref.generation} obj\n${serialize(obj)}\nendobj\n`);
   }
 
-  const size = Math.max(trailer.getNumber('Size')?.value ?? 0, ...[...offsets.keys()].map((n) => n + 1));
-  writeCrossReference(writer, pdf, offsets, size, trailerEntries(trailer, rootRef));
+  const section = writeCrossReference(writer, file, offsets);
 
   const bytes = writer.toBytes();
-  const total = pdf.length + bytes.length;
-  const byteRange = [0, pdf.length + contentsStart, pdf.length + contentsEnd, total - (pdf.length + contentsEnd)];
+  const total = base.length + bytes.length;
+  const byteRange = [0, base.length + contentsStart, base.length + contentsEnd, total - (base.length + contentsEnd)];
   bytes.set(Buffer.from(`[${byteRange.join(' ')}`.padEnd(BYTE_RANGE_PLACEHOLDER.length - 1, ' ') + ']', 'latin1'), byteRangeAt);
-  return { bytes, contentsStart, contentsEnd };
+  return { bytes, contentsStart, contentsEnd, section };
 }
 
 /** PDF syntax for the objects a page, catalog or form holds (streams are always indirect, so never inline here). */

@@ -18,8 +18,11 @@ export type StagedBlob = {
  * twice keeps one copy and a key proves the content.
  */
 export type BlobStore = {
-  /** Stores bytes already in memory; returns the key. */
-  put(bytes: Uint8Array): Promise<{ key: string; size: number }>;
+  /**
+   * Stores bytes already in memory; returns the key. Parts with their SHA-256 already known (an IncrementalPdf
+   * hashed them as they grew) are stored as they are: neither joined nor hashed again.
+   */
+  put(bytes: Uint8Array | HashedParts): Promise<{ key: string; size: number }>;
   /** Streams into storage while hashing; throws BlobTooLargeError (and keeps nothing) when more than maxBytes arrive. */
   putStream(stream: Readable, maxBytes: number): Promise<{ key: string; size: number }>;
   /**
@@ -40,6 +43,9 @@ export type BlobStore = {
   open(key: string): Promise<{ stream: Readable; size: number }>;
   has(key: string): Promise<boolean>;
 };
+
+/** A file as consecutive parts, with the hex SHA-256 and size of the whole, computed by whoever holds the parts. */
+export type HashedParts = { parts: Uint8Array[]; sha256: string; size: number };
 
 export class BlobTooLargeError extends Error {
   readonly maxBytes: number;

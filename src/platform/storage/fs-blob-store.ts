@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { BlobStore, StagedBlob } from './blob-store.ts';
 import { PRIVATE_DIR_MODE } from './data-dir.ts';
-import { assertBlobKey, createScratch, sha256Hex } from './scratch.ts';
+import { assertBlobKey, createScratch, hashedParts } from './scratch.ts';
 
 /**
  * Blobs under DATA_DIR/blobs/ab/abcdef…. New content is written to DATA_DIR/blobs/tmp first and renamed into
@@ -36,9 +36,10 @@ export function createFsBlobStore(root: string): BlobStore {
     commit,
 
     async put(bytes) {
-      const key = sha256Hex(bytes);
-      if (fs.existsSync(pathOf(key))) return { key, size: bytes.byteLength };
-      return commit(await scratch.stageBytes(bytes));
+      // Hashed once: the scratch file takes the hash along rather than computing it again.
+      const whole = hashedParts(bytes);
+      if (fs.existsSync(pathOf(whole.sha256))) return { key: whole.sha256, size: whole.size };
+      return commit(await scratch.stageBytes(whole));
     },
 
     async putStream(stream, maxBytes) {

@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, NotFound, NoSuchKey } from '@aws-sdk/client-s3';
 import type { BlobStore, StagedBlob } from './blob-store.ts';
-import { assertBlobKey, createScratch, sha256Hex } from './scratch.ts';
+import { assertBlobKey, createScratch, hashedParts } from './scratch.ts';
 
 export type S3Settings = {
   bucket: string;
@@ -72,11 +72,12 @@ export function createS3BlobStore(settings: S3Settings, scratchDir: string): Blo
     has,
 
     async put(bytes) {
-      const key = sha256Hex(bytes);
+      const { parts, sha256: key, size } = hashedParts(bytes);
       if (!(await has(key))) {
-        await client.send(new PutObjectCommand({ Bucket: settings.bucket, Key: objectKey(key), Body: bytes, ContentLength: bytes.byteLength, ContentType: 'application/octet-stream' }));
+        const body = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+        await client.send(new PutObjectCommand({ Bucket: settings.bucket, Key: objectKey(key), Body: body, ContentLength: size, ContentType: 'application/octet-stream' }));
       }
-      return { key, size: bytes.byteLength };
+      return { key, size };
     },
 
     async putStream(stream, maxBytes) {

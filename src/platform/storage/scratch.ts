@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobTooLargeError, type StagedBlob } from './blob-store.ts';
+import { BlobTooLargeError, type HashedParts, type StagedBlob } from './blob-store.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './data-dir.ts';
 
 /**
@@ -44,10 +44,11 @@ export function createScratch(dir: string) {
       return { key: hash.digest('hex'), size, path: file };
     },
 
-    async stageBytes(bytes: Uint8Array): Promise<StagedBlob> {
+    async stageBytes(bytes: Uint8Array | HashedParts): Promise<StagedBlob> {
       const file = scratchFile();
-      await fsp.writeFile(file, bytes, { mode: PRIVATE_FILE_MODE });
-      return { key: sha256Hex(bytes), size: bytes.byteLength, path: file };
+      const { parts, sha256, size } = hashedParts(bytes);
+      await fsp.writeFile(file, parts, { mode: PRIVATE_FILE_MODE });
+      return { key: sha256, size, path: file };
     },
 
     async discard(staged: StagedBlob): Promise<void> {
@@ -58,6 +59,11 @@ export function createScratch(dir: string) {
 }
 
 export type Scratch = ReturnType<typeof createScratch>;
+
+/** Bytes as parts with their hash (computed here for plain bytes). */
+export function hashedParts(bytes: Uint8Array | HashedParts): HashedParts {
+  return bytes instanceof Uint8Array ? { parts: [bytes], sha256: sha256Hex(bytes), size: bytes.byteLength } : bytes;
+}
 
 export function sha256Hex(bytes: Uint8Array): string {
   return crypto.createHash('sha256').update(bytes).digest('hex');
