@@ -1,4 +1,4 @@
-// 1. Seal cost against the floor of hashing the same bytes: sealPdf (PAdES B-B, incremental) versus one
+// 1. Seal cost against the floor of hashing the same bytes: the seal (PAdES B-B, incremental, as seal-job.ts makes it) versus one
 // SHA-256 of the whole file with node:crypto, on a ~1 MB and a ~20 MB PDF (pages carrying incompressible
 // images, as a scanned document does). Goal: seal within 3x hashing + 10 ms.
 // 2. End to end, over HTTP against the service listening on 127.0.0.1: from the answer to the final signing call
@@ -13,7 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadSealIdentity } from '../src/platform/crypto/seal-identity.ts';
 import type { SealIdentity } from '../src/platform/crypto/seal-identity.ts';
-import { sealPdf } from '../src/platform/pdf/seal-pdf.ts';
+import { IncrementalPdf } from '../src/platform/pdf/incremental-update.ts';
+import { appendSignatureTo } from '../src/platform/signing/append-signature.ts';
+import { platformSealSigner } from '../src/platform/signing/pdf-signer.ts';
 import { buildPdf } from './image-pdf.ts';
 import { subscribe } from 'node:diagnostics_channel';
 import { eq, and } from 'drizzle-orm';
@@ -47,7 +49,7 @@ async function measure(runs: number, pdf: Uint8Array, identity: SealIdentity) {
   };
   for (let i = 0; i < runs; i++) {
     await sample('hash', () => crypto.createHash('sha256').update(pdf).digest());
-    await sample('seal', () => sealPdf(pdf, identity));
+    await sample('seal', () => seal(pdf, identity));
   }
   return {
     wall: { hash: median(wall.hash), seal: median(wall.seal) },
@@ -55,15 +57,20 @@ async function measure(runs: number, pdf: Uint8Array, identity: SealIdentity) {
   };
 }
 
+/** The seal as the seal job makes it: on one parse, the result kept as parts with their SHA-256 for the blob store. */
+async function seal(pdf: Uint8Array, identity: SealIdentity) {
+  return (await appendSignatureTo(await IncrementalPdf.open(pdf), platformSealSigner(identity, {}))).hashedParts();
+}
+
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-seal-'));
 try {
   const identity = await loadSealIdentity(dataDir);
   for (const [label, pages, imageBytes, runs] of [['~1 MB', 5, 200_000, 15], ['~20 MB', 100, 200_000, 9]] as const) {
     const pdf = await buildPdf(pages, imageBytes);
-    await sealPdf(pdf, identity); // warm-up: JIT and key import
+    for (let i = 0; i < 3; i++) await seal(pdf, identity); // warm-up: JIT and key import
     const { wall, cpu } = await measure(runs, pdf, identity);
     const verdict = (m: { hash: number; seal: number }) =>
-      `sha256 ${m.hash.toFixed(1)} ms, sealPdf ${m.seal.toFixed(1)} ms, budget ${(3 * m.hash + 10).toFixed(1)} ms: ${m.seal <= 3 * m.hash + 10 ? 'within' : 'OVER'}`;
+      `sha256 ${m.hash.toFixed(1)} ms, seal ${m.seal.toFixed(1)} ms, budget ${(3 * m.hash + 10).toFixed(1)} ms: ${m.seal <= 3 * m.hash + 10 ? 'within' : 'OVER'}`;
     console.log(`${label} (${(pdf.length / 1e6).toFixed(1)} MB, ${pages} pages), medians of ${runs}:`);
     console.log(`  wall: ${verdict(wall)}`);
     console.log(`  cpu:  ${verdict(cpu)}`);

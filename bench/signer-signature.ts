@@ -1,8 +1,8 @@
 // A signer's own PAdES signature (useDigitalCert, issue 12 item 1) over a ~20 MB PDF, against the floor of hashing
 // the same bytes: goal within 3x SHA-256 of the file + 10 ms.
-// Parts, each a median: `signature` (lay out the incremental update, digest the byte ranges, sign the signed
-// attributes with the signer's P-256 key, assemble the CMS: what signer-revisions.ts does per signature once the
-// key is open), `with drawing` (the same after drawing the signer's signature image into the page, as its own update on the
+// Parts, each a median: `signature` (parse, lay out the incremental update, digest the byte ranges, sign the signed
+// attributes with the signer's P-256 key, assemble the CMS, hand the parts and their SHA-256 on: what
+// signer-revisions.ts does per signature once the key is open), `with drawing` (the same after drawing the signer's signature image into the page, as its own update on the
 // same parse), and the fixed costs that do not grow with the file: opening the wrapped key
 // (argon2id, 19 MiB, 2 passes) and, on first use, issuing the certificate.
 // Run: node bench/signer-signature.ts   (BENCH_RUNS sets the runs, default 25: with 9 the median moved 34-85 ms between runs, GC of the 20 MB copies landing in a few samples)
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { createPlatformCaPublisher } from '../src/platform/crypto/platform-ca.ts';
 import { unwrapKey, wrapKey } from '../src/platform/crypto/key-wrap.ts';
 import { generateSignerKeyPair, importSignerKey } from '../src/platform/crypto/signer-certificate.ts';
-import { completeSignature, prepareSignature } from '../src/platform/signing/append-signature.ts';
+import { appendSignatureTo } from '../src/platform/signing/append-signature.ts';
 import { localKeySigner } from '../src/platform/signing/pdf-signer.ts';
 import { IncrementalPdf } from '../src/platform/pdf/incremental-update.ts';
 import { stampFieldsInto } from '../src/platform/pdf/stamp-fields.ts';
@@ -45,9 +45,11 @@ try {
   const { certificateDer, chainDer } = await ca.issueSignerCertificate({ name: 'Bench Signer', email: 'bench@example.com' }, keys.publicKey);
   const wrapped = await wrapKey(keys.privateKeyPkcs8, 'bench signing password');
   const signer = localKeySigner({ certificateDer, chainDer, privateKey: keys.privateKey }, { signerName: 'Bench Signer', reason: 'bench' });
+  // As appendLocalSignerRevision does: the signature appended on the parse, the result kept as hashed parts (what
+  // the blob store writes), never joined into one 20 MB buffer.
   const sign = async (pdf: Uint8Array | IncrementalPdf) => {
-    const pending = await prepareSignature(pdf, signer);
-    return completeSignature(pending, signer, await signer.sign!(pending.signedAttributes));
+    const signed = await appendSignatureTo(pdf instanceof IncrementalPdf ? pdf : await IncrementalPdf.open(pdf), signer);
+    return signed.hashedParts();
   };
   const image = pngDataUrl(400, 150, 3);
 

@@ -37,7 +37,7 @@ import type { webcrypto } from 'node:crypto';
 import { AppError } from '../../errors.ts';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
-import { completeSignature, prepareSignature, type PendingSignature } from '../../platform/signing/append-signature.ts';
+import { appendSignatureTo, completeSignature, prepareSignature } from '../../platform/signing/append-signature.ts';
 import { localKeySigner, remoteHashSigner, type PdfSigner } from '../../platform/signing/pdf-signer.ts';
 import { IncrementalPdf } from '../../platform/pdf/incremental-update.ts';
 import { stampFieldsInto, type StampField } from '../../platform/pdf/stamp-fields.ts';
@@ -98,9 +98,10 @@ export const SIGNER_REASON = 'Signed with a personal signing certificate';
 
 /** Step 1 (see the top of this file): lays the revision out and stores it as PENDING. */
 export async function prepareSignerRevision(tx: Tx, deps: SignerRevisionDeps, input: PrepareSignerRevisionInput): Promise<PreparedSignerRevision> {
-  const layout = await layOutRevision(tx, deps, input, remoteHashSigner(input.signer, signatureDetails(input.recipient)));
+  const layout = await layOutRevision(tx, deps, input);
+  const pending = await prepareSignature(layout.file, remoteHashSigner(input.signer, signatureDetails(input.recipient)));
   await deletePendingRevisionsOfField(tx, input.fieldId);
-  const stored = await deps.blobs.put(layout.pending.revision);
+  const stored = await deps.blobs.put(pending.revision);
   const certificate = b64(input.signer.certificateDer);
   const data = {
     workflowId: input.workflowId,
@@ -109,10 +110,10 @@ export async function prepareSignerRevision(tx: Tx, deps: SignerRevisionDeps, in
     recipientId: input.recipient.id,
     baseRevisionId: layout.baseRevisionId,
     revisionBlobKey: stored.key,
-    contentsAt: layout.pending.contentsAt,
-    reserve: layout.pending.reserve,
-    signedAttributes: b64(layout.pending.signedAttributes),
-    hashToSign: b64(layout.pending.hashToSign),
+    contentsAt: pending.contentsAt,
+    reserve: pending.reserve,
+    signedAttributes: b64(pending.signedAttributes),
+    hashToSign: b64(pending.hashToSign),
     certificate,
     chain: input.signer.chainDer.map(b64),
     appearance: layout.appearance,
@@ -133,7 +134,7 @@ export async function prepareSignerRevision(tx: Tx, deps: SignerRevisionDeps, in
     pending: data,
     certificateSerial: certificateSerialHex(input.signer.certificateDer),
   });
-  return { revisionId: row.id, hash: layout.pending.hashToSign, pending: { revisionId: row.id, ...data } };
+  return { revisionId: row.id, hash: pending.hashToSign, pending: { revisionId: row.id, ...data } };
 }
 
 /** Step 2 (see the top of this file): the signature value into the prepared revision, which becomes the working one. */
@@ -174,9 +175,10 @@ export async function appendLocalSignerRevision(
   tx: Tx, deps: SignerRevisionDeps, input: PrepareSignerRevisionInput & { privateKey: webcrypto.CryptoKey },
 ): Promise<CompletedSignerRevision> {
   const signer = localKeySigner({ ...input.signer, privateKey: input.privateKey }, signatureDetails(input.recipient));
-  const layout = await layOutRevision(tx, deps, input, signer);
-  const signed = await completeSignature(layout.pending, signer, await signer.sign!(layout.pending.signedAttributes));
-  const stored = await deps.blobs.put(signed);
+  const layout = await layOutRevision(tx, deps, input);
+  // Signed on the same parse as the drawing and stored as its parts: no 20 MB join, one SHA-256 in all.
+  const signed = await appendSignatureTo(layout.file, signer);
+  const stored = await deps.blobs.put(signed.hashedParts());
   const now = new Date();
   const row = await insertRevision(tx, {
     workflowId: input.workflowId,
@@ -233,9 +235,10 @@ export function stampsFor(fields: FieldRow[], drawn: Set<number>): StampField[] 
 
 // ---------------------------------------------------------------------------------------------------------
 
-type Layout = { pending: PendingSignature; baseRevisionId: number | null; drawnFieldIds: number[]; drawnValues: Record<string, string>; appearance: string };
+/** The document with the values drawn (the signature not yet laid out), and what the revision records about them. */
+type Layout = { file: IncrementalPdf; baseRevisionId: number | null; drawnFieldIds: number[]; drawnValues: Record<string, string>; appearance: string };
 
-async function layOutRevision(tx: Tx, deps: SignerRevisionDeps, input: PrepareSignerRevisionInput, signer: PdfSigner): Promise<Layout> {
+async function layOutRevision(tx: Tx, deps: SignerRevisionDeps, input: PrepareSignerRevisionInput): Promise<Layout> {
   const workflow = await lockWorkflowRow(tx, input.workflowId);
   if (!workflow) throw new AppError('NOT_FOUND', 'Workflow not found');
   const document = (await findDocumentsInOrder(tx, input.workflowId)).find((d) => d.id === input.documentId);
@@ -260,9 +263,8 @@ async function layOutRevision(tx: Tx, deps: SignerRevisionDeps, input: PrepareSi
   const source = await deps.blobs.get(base ? base.blobKey : document.blobKey);
   const file = await IncrementalPdf.open(new Uint8Array(source.buffer, source.byteOffset, source.byteLength));
   stampFieldsInto(file, stamps);
-  const pending = await prepareSignature(file, signer);
   const drawnValues = Object.fromEntries(toDraw.map((f) => [String(f.id), valueHash(f.value)]));
-  return { pending, baseRevisionId: base?.id ?? null, drawnFieldIds: [...toDraw.map((f) => f.id), field.id], drawnValues, appearance };
+  return { file, baseRevisionId: base?.id ?? null, drawnFieldIds: [...toDraw.map((f) => f.id), field.id], drawnValues, appearance };
 }
 
 async function storeCompleted(tx: Tx, deps: SignerRevisionDeps, row: SignerRevisionRow, signed: Uint8Array, appearance: string): Promise<CompletedSignerRevision> {
