@@ -4,6 +4,7 @@ import type { Platform } from './platform/platform.ts';
 import { mailDeliveryJob } from './platform/mail/outbox.ts';
 import { sealJob, sealWatchdogJob, type SealJobDeps } from './modules/signing/seal-job.ts';
 import { reminderSweepJob } from './modules/reminders/reminders.jobs.ts';
+import { preparationSweepJob } from './modules/remote-signing/preparation-sweep.ts';
 import type { ReminderService } from './modules/reminders/reminders.service.ts';
 import { webhookDeliveryJob } from './modules/webhooks/webhooks.jobs.ts';
 import { surveyDispatchJob, surveyOutcomeJob, type SurveyDispatchDeps } from './modules/surveys/survey-dispatch.ts';
@@ -26,6 +27,7 @@ export function jobDefinitions(platform: Platform, modules: JobModules): JobDefi
     sealJob(modules.sealing),
     sealWatchdogJob(modules.sealing),
     reminderSweepJob(modules.reminders),
+    preparationSweepJob(platform.db),
     surveyDispatchJob(modules.surveys),
     surveyOutcomeJob(modules.surveys),
     webhookDeliveryJob({ db: platform.db, outbound: platform.outbound, secrets: platform.secrets }),

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { memberships } from '../../src/platform/db/schema/index.ts';
+import { memberships, remoteSignaturePreparations, signerRevisions } from '../../src/platform/db/schema/index.ts';
+import { PREPARATION_GRACE_MS, sweepExpiredPreparations } from '../../src/modules/remote-signing/preparation-sweep.ts';
 import { createUser, insertField } from '../helpers/factories.ts';
 import { sentEnvelope, pdfsig, pngDataUrl, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
 import { createTestApp } from '../helpers/test-app.ts';
@@ -176,6 +177,51 @@ describe('remote (CSC) signing over HTTP', () => {
     const ok = await sign(aliceToken, { code });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect((await workflowRow(app, workflow.id)).status).toBe('SENT');
+  });
+
+  test('expired preparations are swept an hour after expiry: an unused one with its pending revision, a used one alone; completed signatures stay', async ({ app, owner, csc }) => {
+    await useEnterprisePlan(app, owner);
+    const first = await sentEnvelope(app, owner, [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }]);
+    const second = await sentEnvelope(app, owner, [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }]);
+    const [credential] = await csc.addCredentials(first.alice.email, 'Alice Signer', [{ signatureQualifier: 'eu_eidas_qes' }]);
+    await csc.addCredentials(second.alice.email, 'Alice Signer', [{ signatureQualifier: 'eu_eidas_qes' }]);
+    const prepare = (e: typeof first) => app.request('POST', `/workflow/v1/${e.workflow.id}/sign/csc`, { token: e.aliceToken, body: { id: e.fields[0].id, connectorName: CSC, qualifier: 'QES' } });
+    const used = await prepare(first);
+    const abandoned = await prepare(second);
+    expect([used.status, abandoned.status]).toEqual([200, 200]);
+    const { code } = await csc.authorize(used.body.authorizeUrl);
+    const signed = await app.request('POST', `/workflow/v1/${first.workflow.id}/signature/csc`, {
+      token: first.aliceToken, body: { hash: used.body.hash, code, connectorName: CSC, qualifier: 'QES', credentialID: credential },
+    });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+
+    const rows = async () => ({
+      preparations: (await app.platform.db.select().from(remoteSignaturePreparations)).filter((p) => [first.workflow.id, second.workflow.id].includes(p.workflowId)).length,
+      pending: (await app.platform.db.select().from(signerRevisions).where(eq(signerRevisions.status, 'PENDING'))).filter((r) => r.workflowId === second.workflow.id).length,
+    });
+    expect(await rows()).toEqual({ preparations: 2, pending: 1 });
+    const [preparation] = await app.platform.db.select().from(remoteSignaturePreparations).where(eq(remoteSignaturePreparations.workflowId, second.workflow.id));
+    // Just inside the grace: nothing goes.
+    await sweepExpiredPreparations(app.platform.db, new Date(preparation.expiresAt.getTime() + PREPARATION_GRACE_MS - 1000));
+    expect(await rows()).toEqual({ preparations: 2, pending: 1 });
+    const swept = await sweepExpiredPreparations(app.platform.db, new Date(preparation.expiresAt.getTime() + PREPARATION_GRACE_MS + 1000));
+    expect(swept.revisions).toBeGreaterThanOrEqual(1);
+    expect(await rows()).toEqual({ preparations: 0, pending: 0 });
+    expect(await appended(app, first.document.id, first.fields[0].id)).toMatchObject({ revisions: 1 });
+
+    // The abandoned hash can no longer be signed; preparing the field again and signing works.
+    const { code: late } = await csc.authorize(abandoned.body.authorizeUrl);
+    const stale = await app.request('POST', `/workflow/v1/${second.workflow.id}/signature/csc`, {
+      token: second.aliceToken, body: { hash: abandoned.body.hash, code: late, connectorName: CSC, qualifier: 'QES', credentialID: abandoned.body.credentialID },
+    });
+    expect([stale.status, stale.body.message]).toEqual([422, 'CSC_HASH_NOT_PREPARED']);
+    const again = await prepare(second);
+    const { code: fresh } = await csc.authorize(again.body.authorizeUrl);
+    const ok = await app.request('POST', `/workflow/v1/${second.workflow.id}/signature/csc`, {
+      token: second.aliceToken, body: { hash: again.body.hash, code: fresh, connectorName: CSC, qualifier: 'QES', credentialID: again.body.credentialID },
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(await appended(app, second.document.id, second.fields[0].id)).toMatchObject({ revisions: 1 });
   });
 
   test('a provider that times out, answers 401, or signs another hash: refused, nothing appended, the preparation still usable', async ({ app, owner, csc }) => {

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { fields, recipients, remoteSignaturePreparations } from '../../platform/db/schema/index.ts';
 
@@ -45,4 +45,15 @@ export async function claimPreparations(db: DbOrTx, ids: number[], now: Date): P
     .where(and(inArray(remoteSignaturePreparations.id, ids), isNull(remoteSignaturePreparations.usedAt), gt(remoteSignaturePreparations.expiresAt, now)))
     .returning({ id: remoteSignaturePreparations.id });
   return rows.map((row) => row.id);
+}
+
+/** Up to `limit` preparations that expired before `before`, oldest first: their ids, revisions and whether used. */
+export async function findExpiredPreparations(db: DbOrTx, before: Date, limit: number) {
+  return db.select({ id: remoteSignaturePreparations.id, revisionId: remoteSignaturePreparations.revisionId, usedAt: remoteSignaturePreparations.usedAt })
+    .from(remoteSignaturePreparations).where(lt(remoteSignaturePreparations.expiresAt, before))
+    .orderBy(remoteSignaturePreparations.expiresAt).limit(limit);
+}
+
+export async function deletePreparations(db: DbOrTx, ids: number[]): Promise<void> {
+  if (ids.length > 0) await db.delete(remoteSignaturePreparations).where(inArray(remoteSignaturePreparations.id, ids));
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { signerRevisions } from '../../platform/db/schema/index.ts';
 
@@ -47,4 +47,11 @@ export async function hasCompletedRevisionOf(db: DbOrTx, recipientId: number): P
   const [row] = await db.select({ id: signerRevisions.id }).from(signerRevisions)
     .where(and(eq(signerRevisions.recipientId, recipientId), eq(signerRevisions.status, 'COMPLETED'))).limit(1);
   return Boolean(row);
+}
+
+/** Deletes the PENDING revisions among `ids` (a completed one is never touched); returns how many went. */
+export async function deletePendingRevisions(db: DbOrTx, ids: number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db.delete(signerRevisions).where(and(inArray(signerRevisions.id, ids), eq(signerRevisions.status, 'PENDING'))).returning({ id: signerRevisions.id });
+  return rows.length;
 }

@@ -44,7 +44,7 @@ import { stampFieldsInto, type StampField } from '../../platform/pdf/stamp-field
 import { certificateSerialHex, signatureValueForCms } from '../../platform/crypto/signer-certificate.ts';
 import { findDocumentsInOrder, findFieldsOfWorkflow, findRecipientsById, lockWorkflowRow, setFieldValue, type FieldRow } from './signing.repo.ts';
 import {
-  deletePendingRevisionsOfField, findCompletedRevisions, hasCompletedRevisionOf, findRevision, findWorkingRevision, insertRevision, markRevisionCompleted,
+  deletePendingRevisions, deletePendingRevisionsOfField, findCompletedRevisions, hasCompletedRevisionOf, findRevision, findWorkingRevision, insertRevision, markRevisionCompleted,
   type SignerRevisionRow,
 } from './signer-revisions.repo.ts';
 
@@ -308,4 +308,13 @@ function b64(bytes: Uint8Array): string {
 
 function unb64(text: string): Uint8Array {
   return new Uint8Array(Buffer.from(text, 'base64'));
+}
+
+/**
+ * Drops prepared revisions whose signature will never come (their remote preparation expired unused): the rows
+ * go; a revision completed meanwhile is kept. Their blobs stay in the content-addressed store, as every blob does
+ * (there is no blob collection yet). Returns how many went.
+ */
+export async function discardPendingSignerRevisions(db: DbOrTx, revisionIds: number[]): Promise<number> {
+  return deletePendingRevisions(db, revisionIds);
 }
