@@ -198,7 +198,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const documents = createDocumentService({
     db: platform.db, blobs: platform.blobs, uploadLimitBytes: UPLOAD_LIMIT_BYTES, converter: wordConverter, thumbnails, uploadsPerMinute: config.uploadsPerMinute,
   });
-  const verifier = createVerifyService({ db: platform.db, blobs: platform.blobs, seal: platform.seal });
+  const verifier = createVerifyService({ db: platform.db, seal: platform.seal });
   const cloudImport = createCloudImportService({ outbound: platform.outbound, blobs: platform.blobs, allowedHosts: config.cloudImportAllowedHosts });
   const comments = createCommentService({ db: platform.db, log: platform.log });
   const folders = createFolderService({ db: platform.db });

@@ -122,6 +122,16 @@ describe('POST /verify/v1', () => {
     expect(res.body.message).toBe('INVALID_DOCUMENT_SIZE');
   });
 
+  it('stores nothing: no blob and no scratch file after verifications, accepted or refused', async () => {
+    const files = () => fs.readdirSync(path.join(t.config.dataDir, 'blobs'), { recursive: true }).filter((f) => fs.statSync(path.join(t.config.dataDir, 'blobs', String(f))).isFile()).sort();
+    const before = files();
+    const fresh = await makePdf(1);
+    expect((await verify(fresh)).status).toBe(200);
+    expect((await verify(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(25 * 1024 * 1024, 0x20)]))).status).toBe(400);
+    expect((await verify(Buffer.from('not a pdf'))).status).toBe(400);
+    expect(files()).toEqual(before);
+  });
+
   it('limits one address to 30 verifications a minute, with Retry-After', async () => {
     const app = await createTestApp();
     try {
