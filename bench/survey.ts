@@ -1,4 +1,4 @@
-// Power Survey at scale, on a real SMTP peer on loopback (smtp-server, in this process):
+// Power Survey at scale, on a real SMTP peer on loopback (smtp-server, in a process of its own: bench/smtp-peer.ts):
 //  1. dispatch: a survey of BENCH_RECIPIENTS (default 10,000) recipients is commenced; timed from the commence call
 //     until every child exists and the peer has accepted every commence mail (goal on PostgreSQL: <= 30 s);
 //  2. a second commence: answers 202 and creates nothing (children, commence mails, debits);
@@ -7,12 +7,11 @@
 //     a second survey, a new one is started on the same database, and the dispatch must finish with no duplicate.
 // Run: npm run bench:survey   (DATABASE_URL=postgres://... npm run bench:survey uses a scratch database there;
 // phase 4 needs PostgreSQL: the embedded database belongs to one process).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { findDefaultPackage } from '../src/modules/billing/billing.repo.ts';
@@ -41,16 +40,17 @@ if (process.argv[2] === 'serve') {
   await new Promise(() => {});
 }
 
+// The SMTP peer runs in a process of its own (bench/smtp-peer.ts), as a real mail server would: in this process its
+// parsing of 10,000 mails shared the service's event loop.
 let received = 0;
-const peer = new SMTPServer({
-  authOptional: true, disabledCommands: ['STARTTLS'], disableReverseLookup: true, logger: false,
-  onData(stream, _session, callback) {
-    stream.on('data', () => {});
-    stream.on('end', () => { received += 1; callback(); });
-  },
+const peer = fork(path.join(import.meta.dirname, 'smtp-peer.ts'));
+const peerPort = await new Promise<number>((resolve) => {
+  peer.on('message', (message: { port?: number; received?: number }) => {
+    if (message.port !== undefined) resolve(message.port);
+    if (message.received !== undefined) received = message.received;
+  });
 });
-await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
-const smtpUrl = `smtp://127.0.0.1:${(peer.server.address() as { port: number }).port}`;
+const smtpUrl = `smtp://127.0.0.1:${peerPort}`;
 
 const server = await startBenchServer({ name: 'survey', config: { smtpUrl, mailFrom: 'bench@example.com', jobPollSeconds: 0.5 }, overrides: { log: () => {} } });
 const { built } = server;
@@ -122,7 +122,7 @@ try {
   }
 } finally {
   await server.close();
-  await new Promise<void>((resolve) => peer.close(() => resolve()));
+  peer.kill();
 }
 
 async function killDuringDispatch(databaseUrl: string): Promise<void> {

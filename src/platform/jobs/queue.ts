@@ -129,9 +129,14 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
   async function leaseTick(): Promise<void> {
     const running = [...workers.values()].flatMap((w) => w.runningIds());
     if (running.length > 0) {
+      // Rows locked by something else are skipped, never waited for: a batch of jobs being completed (pg-boss's
+      // complete, one statement for many rows) locks the same rows in another order, and waiting made the two
+      // deadlock (seen in a 10,000-mail burst: the completion failed, the mail job ran again after its lease). A job
+      // skipped here is being completed or failed; one still running is renewed on the next tick, well inside its lease.
       await database.sql.executeSql(
         `update pgboss.job set expire_seconds = ceil(extract(epoch from now() - started_on))::int + $3
-         where name = any($1::text[]) and id = any($2::uuid[]) and state = 'active'`,
+         where name = any($1::text[]) and id in (
+           select id from pgboss.job where name = any($1::text[]) and id = any($2::uuid[]) and state = 'active' for update skip locked)`,
         [[...definitions.keys()], running, lease.seconds],
       );
     }
@@ -151,7 +156,8 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
     const { rows: requeued } = await database.sql.executeSql(
       `update pgboss.job set state = 'retry', start_after = now()${shared ? `, expire_seconds = ${Math.ceil(lease.seconds)}` : ''},
          output = jsonb_build_object('message', 'worker lost while the job was active; run again')
-       where name = any($1::text[]) and state = 'active' and retry_count < retry_limit and ${lapsed}
+       where name = any($1::text[]) and id in (
+         select id from pgboss.job where name = any($1::text[]) and state = 'active' and retry_count < retry_limit and ${lapsed} for update skip locked)
        returning id, name`,
       [names],
     );
