@@ -64,7 +64,8 @@ export async function appendSignatureTo(input: IncrementalPdf, signer: PdfSigner
 /**
  * Lays out the update for `signer` (libpdf parses the document to find the catalog, form and first page; the
  * update itself is written by signature-update.ts), digests the ByteRange and answers the whole revision with
- * Contents zero, to be completed by completeSignature once the signature value is there.
+ * Contents zero, to be completed by completeSignature once the signature value is there. A given IncrementalPdf is
+ * spent: libpdf's view of it now holds the laid-out field, which its bytes do not.
  */
 export async function prepareSignature(
   input: Uint8Array | IncrementalPdf, signer: PdfSigner, options: { reserve?: number; signingTime?: Date } = {},
