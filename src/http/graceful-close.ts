@@ -21,7 +21,12 @@ export function registerGracefulClose(app: FastifyInstance): HttpCloser {
   // A set rather than a counter: a request the client aborted may see both onRequestAbort and onResponse.
   const open = new Set<object>();
   let closing = false;
-  app.addHook('onRequest', async (request) => { open.add(request); });
+  app.addHook('onRequest', async (request, reply) => {
+    open.add(request);
+    // Every answer ends with 'close', also one whose client closed the socket before this process saw its last write
+    // complete: Fastify then runs neither onResponse nor onRequestAbort ("stream closed prematurely").
+    reply.raw.once('close', () => open.delete(request));
+  });
   app.addHook('onResponse', async (request) => { open.delete(request); });
   app.addHook('onRequestAbort', async (request) => { open.delete(request); });
   app.addHook('onSend', async (_request, reply) => {

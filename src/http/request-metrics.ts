@@ -8,13 +8,16 @@ const counted = new WeakSet<object>();
  * and the requests in flight (counted down once, whether the request was answered or aborted).
  */
 export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onRequest', async (request) => {
-    counted.add(request);
-    metrics.requestsInFlight.inc();
-  });
   const done = (request: object) => {
     if (counted.delete(request)) metrics.requestsInFlight.dec();
   };
+  app.addHook('onRequest', async (request, reply) => {
+    counted.add(request);
+    metrics.requestsInFlight.inc();
+    // An answer whose socket closed before its last write was seen to complete gets neither onResponse nor
+    // onRequestAbort ("stream closed prematurely"), only 'close'.
+    reply.raw.once('close', () => done(request));
+  });
   app.addHook('onRequestAbort', async (request) => { done(request); });
   app.addHook('onResponse', async (request, reply) => {
     done(request);

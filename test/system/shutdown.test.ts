@@ -111,7 +111,12 @@ describe('SIGTERM', () => {
     // Structured logs, read once the process has ended and written everything: the request's lines carry its id (the
     // one answered in X-Request-Id), a job's lines the job's queue and id, also those a module writes through its
     // plain `Log` (the sign-up mail, written as a file here).
-    expect(service.logLines().filter((line) => line.reqId === requestId).map((line) => line.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    // Its last line is Fastify's "request completed", or "stream closed prematurely" when the client, holding the whole
+    // body of an answer marked `connection: close`, closed the socket before this process saw its last write complete
+    // (seen once in a CI rehearsal, the file intact): both are the request's end, logged with its id.
+    const requestLines = service.logLines().filter((line) => line.reqId === requestId).map((line) => line.msg);
+    expect(requestLines[0]).toBe('incoming request');
+    expect(requestLines.at(-1)).toMatch(/^(request completed|stream closed prematurely)$/);
     const mailLine = service.logLines().find((line) => String(line.msg).startsWith('mail to ') && String(line.msg).includes('written to'));
     expect(mailLine).toMatchObject({ job: 'mail.deliver', jobId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(service.logLines().find((line) => String(line.msg).includes('waits SEAL_TEST_DELAY_MS'))).toMatchObject({ job: 'workflow.seal', jobId: expect.any(String), workflowId });

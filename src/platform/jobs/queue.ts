@@ -4,6 +4,7 @@ import { Compile, type Validator } from 'typebox/compile';
 import { pino } from 'pino';
 import type { Database, Tx } from '../db/client.ts';
 import { withLogger, type Logger } from '../logger.ts';
+import { batchPerTurn } from '../db/batch-per-turn.ts';
 
 /**
  * A durable job: a name, its payload schema, its retry policy and a handler. Handlers must be safe to run twice
@@ -316,8 +317,15 @@ class QueueWorker {
   /** The last fetch filled every free slot, so more jobs may be waiting. */
   private backlog = false;
   private loop: Promise<void> | null = null;
-  /** Successes waiting to be recorded together (see complete()). */
-  private completing: { ids: string[]; recorded: Promise<void> } | null = null;
+  /**
+   * Records a success. Jobs that end in the same turn of the event loop are completed by one statement: in a
+   * burst that saves a query per job, which on the embedded database (one statement at a time) is most of
+   * the queue's own cost.
+   */
+  private readonly complete = batchPerTurn<string, void>(async (ids) => {
+    await this.boss.complete(this.definition.name, ids);
+    return ids.map(() => undefined);
+  });
   private readonly boss: PgBoss;
   private readonly database: Database;
   private readonly registered: Registered;
@@ -415,24 +423,6 @@ class QueueWorker {
       if (this.backlog ? free >= this.refillBatch || this.running.size === 0 : free === 1) this.wake();
     });
     this.running.set(job.id, run);
-  }
-
-  /**
-   * Records a success. Jobs that end in the same turn of the event loop are completed by one statement: in a
-   * burst that saves a query per job, which on the embedded database (one statement at a time) is most of
-   * the queue's own cost.
-   */
-  private complete(id: string): Promise<void> {
-    if (!this.completing) {
-      const batch = { ids: [] as string[], recorded: Promise.resolve() };
-      batch.recorded = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-        this.completing = null;
-        await this.boss.complete(this.definition.name, batch.ids);
-      });
-      this.completing = batch;
-    }
-    this.completing.ids.push(id);
-    return this.completing.recorded;
   }
 
   /**

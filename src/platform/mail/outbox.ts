@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import type { Db, DbOrTx, Tx } from '../db/client.ts';
 import { preparedStatement } from '../db/prepared.ts';
+import { batchPerTurn } from '../db/batch-per-turn.ts';
 import { mailOutbox, organizations } from '../db/schema/index.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
@@ -132,18 +133,33 @@ const RETRY_LIMIT = 8;
  */
 const DELIVERY_CONCURRENCY = 16;
 
-// The delivery job's two statements on every mail, prepared once (src/platform/db/prepared.ts): unprepared through
-// Drizzle they cost about half of a delivery's CPU in this process.
-const mailToDeliver = preparedStatement('mail_to_deliver', (db) => db.select({ mail: mailOutbox, emailSettings: organizations.emailSettings }).from(mailOutbox)
-  .leftJoin(organizations, eq(organizations.id, mailOutbox.organizationId)).where(eq(mailOutbox.id, sql.placeholder('mailId'))));
-const markMailSent = preparedStatement('mail_sent', (db) => db.update(mailOutbox)
+// The delivery job's two statements on every mail, prepared once (src/platform/db/prepared.ts; unprepared through Drizzle
+// they cost about half of a delivery's CPU in this process) and shared by the deliveries of one event-loop turn
+// (batch-per-turn.ts): the jobs of one fetch read their rows together, and the mails whose peer answered in the same
+// poll are marked SENT together. The ids travel as one array literal, so the statement's text never depends on the count.
+const mailsToDeliver = preparedStatement('mails_to_deliver', (db) => db.select({ mail: mailOutbox, emailSettings: organizations.emailSettings }).from(mailOutbox)
+  .leftJoin(organizations, eq(organizations.id, mailOutbox.organizationId)).where(sql`${mailOutbox.id} = any(${sql.placeholder('mailIds')}::int[])`));
+const markMailsSent = preparedStatement('mails_sent', (db) => db.update(mailOutbox)
   .set({ status: 'SENT', sentAt: sql`${sql.placeholder('sentAt')}::timestamptz`, attempts: sql`${mailOutbox.attempts} + 1`, lastError: null, route: sql`${sql.placeholder('route')}::text` })
-  .where(eq(mailOutbox.id, sql.placeholder('mailId'))));
+  .where(sql`${mailOutbox.id} = any(${sql.placeholder('mailIds')}::int[])`));
+
+const idArray = (ids: number[]) => `{${ids.join(',')}}`;
 
 export type MailDeliveryDeps = { db: Db; blobs: BlobStore; resolveTransport: TransportResolver; onOutcome?: (outcome: 'sent' | 'failed') => void };
 
 /** The delivery job: sends one outbox row; a refusal throws so pg-boss retries it with backoff. */
 export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof MailDeliveryPayload> {
+  const readMail = batchPerTurn(async (mailIds: number[]) => {
+    const rows = await mailsToDeliver(deps.db).execute({ mailIds: idArray([...new Set(mailIds)]) });
+    const byId = new Map(rows.map((row) => [row.mail.id, row]));
+    return mailIds.map((id) => byId.get(id));
+  });
+  const markSent = batchPerTurn(async (sent: { mailId: number; route: string | null }[]) => {
+    const sentAt = new Date();
+    const byRoute = Map.groupBy(sent, (mail) => mail.route);
+    for (const [route, mails] of byRoute) await markMailsSent(deps.db).execute({ mailIds: idArray(mails.map((mail) => mail.mailId)), route, sentAt });
+    return sent.map(() => undefined);
+  });
   return {
     name: MAIL_DELIVER_JOB,
     payload: MailDeliveryPayload,
@@ -154,7 +170,7 @@ export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof Ma
     concurrency: DELIVERY_CONCURRENCY,
     async handler({ mailId }, meta) {
       // The organization's mail settings come with the row: one round trip instead of two per mail.
-      const [found] = await mailToDeliver(deps.db).execute({ mailId });
+      const found = await readMail(mailId);
       const mail = found?.mail;
       // Already delivered (the job ran twice) or gone: nothing to do.
       if (!mail || mail.status === 'SENT') return;
@@ -184,7 +200,7 @@ export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof Ma
         deps.onOutcome?.('failed');
         throw error;
       }
-      await markMailSent(deps.db).execute({ mailId, route, sentAt: new Date() });
+      await markSent({ mailId, route });
       deps.onOutcome?.('sent');
     },
   };
