@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { fileUser, test as base } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { guestToken, type TestUser } from '../helpers/factories.ts';
+import { createUser, guestToken, type TestUser } from '../helpers/factories.ts';
 import { addMember, createRole, grant } from '../organizations/org-helpers.ts';
 import { createTemplate, sourceWorkflow, templatesMember } from './template-helpers.ts';
 
@@ -89,6 +89,40 @@ describe('template folders', () => {
     // Switching the override off opens it again.
     await t.request('PUT', url, { token: owner.token, body: { roleIds: [admitted.id], overrideEnabled: false } });
     expect((await t.request('GET', `/organization/v1/templates/${template.id}`, { token: other.token })).status).toBe(200);
+  });
+
+  test('the paged list and `all` leave hidden folders out under every filter: folder, root (0), search, a page past the end', async ({ app: t }) => {
+    // An organization of its own: the file's owner holds the other tests' templates.
+    const owner = await createUser(t, { name: 'Lena Lister' });
+    const admitted = await createRole(t, owner, { permissions: [grant('TEMPLATES', { canView: true })] });
+    const excluded = await createRole(t, owner, { permissions: [grant('TEMPLATES', { canView: true })] });
+    const other = await addMember(t, owner, excluded.id, 'Eve Excluded');
+    const open = await create(t, owner, { name: 'Open' });
+    const closed = await create(t, owner, { name: 'Closed' });
+    await t.request('PUT', `/organization/v1/template-folders/${closed.body.id}/access`, { token: owner.token, body: { roleIds: [admitted.id], overrideEnabled: true } });
+    const source = await sourceWorkflow(t, owner);
+    const atRoot = await createTemplate(t, owner.token, { name: 'Lease at root', workflowId: source.workflow.id });
+    const inOpen = await createTemplate(t, owner.token, { name: 'Lease in open', workflowId: source.workflow.id, folderId: open.body.id });
+    const inClosed = await createTemplate(t, owner.token, { name: 'Lease in closed', workflowId: source.workflow.id, folderId: closed.body.id });
+    const list = async (token: string, query: string) => {
+      const res = await t.request('GET', `/organization/v1/templates?${query}`, { token });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { ids: res.body.content.map((template: any) => template.id), total: res.body.totalElements };
+    };
+    expect(await list(other.token, 'page=0&size=10')).toEqual({ ids: [inOpen.id, atRoot.id], total: 2 });
+    expect(await list(owner.token, 'page=0&size=10')).toEqual({ ids: [inClosed.id, inOpen.id, atRoot.id], total: 3 });
+    expect(await list(other.token, 'page=0&size=10&folderId=0')).toEqual({ ids: [atRoot.id], total: 1 });
+    expect(await list(other.token, `page=0&size=10&folderId=${open.body.id}`)).toEqual({ ids: [inOpen.id], total: 1 });
+    expect(await list(other.token, `page=0&size=10&folderId=${closed.body.id}`)).toEqual({ ids: [], total: 0 });
+    expect(await list(other.token, 'page=0&size=10&searchValue=IN%20')).toEqual({ ids: [inOpen.id], total: 1 });
+    expect(await list(owner.token, 'page=0&size=10&searchValue=lease%20in')).toEqual({ ids: [inClosed.id, inOpen.id], total: 2 });
+    // A page past the end still says how many there are.
+    expect(await list(other.token, 'page=5&size=1')).toEqual({ ids: [], total: 2 });
+    expect(await list(other.token, 'page=1&size=1')).toEqual({ ids: [atRoot.id], total: 2 });
+    const all = await t.request('GET', '/organization/v1/templates/all', { token: other.token });
+    expect(all.body).toEqual([{ id: atRoot.id, name: 'Lease at root' }, { id: inOpen.id, name: 'Lease in open' }]);
+    const allInOpen = await t.request('GET', `/organization/v1/templates/all?folderId=${open.body.id}`, { token: other.token });
+    expect(allInOpen.body).toEqual([{ id: inOpen.id, name: 'Lease in open' }]);
   });
 
   test('no token 401, a guest 403, a member without TEMPLATES 403', async ({ app: t, owner }) => {

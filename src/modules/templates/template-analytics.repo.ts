@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.ts';
+import { executePrepared, type DbOrTx } from '../../platform/db/client.ts';
 import { documents, fieldEvents, fields, recipients, templateInstanceFields, workflows } from '../../platform/db/schema/index.ts';
 
 /**
@@ -71,9 +71,10 @@ export async function currentSnapshot(db: DbOrTx): Promise<string> {
  * the template's marks were committed before the snapshot, an answer read after it is still exact.
  */
 export async function isAnalyticsCurrent(db: DbOrTx, templateId: number, snapshot: string): Promise<boolean> {
-  const result = await db.execute<{ current: boolean }>(sql`select not exists (select 1 from template_analytics_marks m
+  // Prepared: asked on every analytics request (the cache's freshness check).
+  const result = await executePrepared(db, sql`select not exists (select 1 from template_analytics_marks m
     where m.template_id = ${templateId} and not pg_visible_in_snapshot(m.txid, ${snapshot}::pg_snapshot)) as current`);
-  return result.rows[0].current;
+  return result.rows[0].current as boolean;
 }
 
 // ---------------------------------------------------------------------------------------------------------

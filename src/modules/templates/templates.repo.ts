@@ -1,5 +1,6 @@
-import { and, asc, count, eq, ilike, inArray, isNull, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { preparedShapes, preparedStatement } from '../../platform/db/prepared.ts';
 import { documents, fields, recipients, templateInstanceFields, templates, workflows } from '../../platform/db/schema/index.ts';
 import { likeContains } from '../workflows/workflow-ids.ts';
 
@@ -7,36 +8,52 @@ export type TemplateRow = typeof templates.$inferSelect;
 export type TemplateValues = typeof templates.$inferInsert;
 
 /** Live templates of the organization outside the hidden folders, optionally in one folder and matching a search. */
-function visible(organizationId: number, hidden: number[], filter: { folderId?: number | null; search?: string }): SQL {
-  return and(
-    eq(templates.organizationId, organizationId), isNull(templates.deletedAt),
-    hidden.length > 0 ? or(isNull(templates.folderId), notInArray(templates.folderId, hidden)) : undefined,
-    filter.folderId === undefined ? undefined : filter.folderId === null ? isNull(templates.folderId) : eq(templates.folderId, filter.folderId),
-    filter.search ? ilike(templates.name, likeContains(filter.search)) : undefined,
-  )!;
-}
-
 export type TemplateFilter = { folderId?: number | null; search?: string };
 
-/** Newest first. */
-export async function findTemplates(db: DbOrTx, organizationId: number, hidden: number[], filter: TemplateFilter, page?: { limit: number; offset: number }): Promise<TemplateRow[]> {
-  const query = db.select().from(templates).where(visible(organizationId, hidden, filter)).orderBy(sql`${templates.id} desc`);
-  return page ? query.limit(page.limit).offset(page.offset) : query;
+// The list's statements run on every page and every picker: prepared once per shape of the filter
+// (src/platform/db/prepared.ts), the hidden folders as one array value so the text never depends on their count.
+type FilterShape = `${'hidden' | 'all'}:${'any' | 'root' | 'folder'}:${'search' | 'plain'}`;
+const shapeOf = (hidden: number[], filter: TemplateFilter): FilterShape =>
+  `${hidden.length > 0 ? 'hidden' : 'all'}:${filter.folderId === undefined ? 'any' : filter.folderId === null ? 'root' : 'folder'}:${filter.search ? 'search' : 'plain'}`;
+function visible(shape: FilterShape): SQL {
+  const [hidden, folder, search] = shape.split(':');
+  return and(
+    eq(templates.organizationId, sql.placeholder('organizationId')), isNull(templates.deletedAt),
+    hidden === 'hidden' ? sql`(${templates.folderId} is null or not (${templates.folderId} = any(${sql.placeholder('hidden')}::int[])))` : undefined,
+    folder === 'root' ? isNull(templates.folderId) : folder === 'folder' ? eq(templates.folderId, sql.placeholder('folderId')) : undefined,
+    search === 'search' ? ilike(templates.name, sql.placeholder('search')) : undefined,
+  )!;
+}
+const filterValues = (organizationId: number, hidden: number[], filter: TemplateFilter) => ({
+  organizationId, hidden: `{${hidden.join(',')}}`, folderId: filter.folderId ?? undefined, search: filter.search ? likeContains(filter.search) : undefined,
+});
+
+/** Newest first, with the total as a window count: one statement per page (the count runs alone only past the end). */
+const templatePage = preparedShapes('templates_page', (db, shape: FilterShape) => db
+  .select({ template: templates, total: sql<number>`count(*) over()`.mapWith(Number) }).from(templates).where(visible(shape))
+  .orderBy(sql`${templates.id} desc`).limit(sql.placeholder('limit')).offset(sql.placeholder('offset')));
+const templateNames = preparedShapes('templates_names', (db, shape: FilterShape) => db
+  .select({ id: templates.id, name: templates.name }).from(templates).where(visible(shape)).orderBy(asc(sql`lower(${templates.name})`), asc(templates.id)));
+const templateCount = preparedShapes('templates_count', (db, shape: FilterShape) => db.select({ n: count() }).from(templates).where(visible(shape)));
+
+export async function findTemplatePage(db: DbOrTx, organizationId: number, hidden: number[], filter: TemplateFilter, page: { limit: number; offset: number }): Promise<{ rows: TemplateRow[]; total: number }> {
+  const shape = shapeOf(hidden, filter);
+  const found = await templatePage(db, shape).execute({ ...filterValues(organizationId, hidden, filter), ...page });
+  const total = found.length > 0 ? found[0].total : page.offset === 0 ? 0 : (await templateCount(db, shape).execute(filterValues(organizationId, hidden, filter)))[0].n;
+  return { rows: found.map((row) => row.template), total };
 }
 
 export async function findTemplateNames(db: DbOrTx, organizationId: number, hidden: number[], filter: TemplateFilter): Promise<{ id: number; name: string }[]> {
-  return db.select({ id: templates.id, name: templates.name }).from(templates).where(visible(organizationId, hidden, filter)).orderBy(asc(sql`lower(${templates.name})`), asc(templates.id));
+  return templateNames(db, shapeOf(hidden, filter)).execute(filterValues(organizationId, hidden, filter));
 }
 
-export async function countTemplates(db: DbOrTx, organizationId: number, hidden: number[], filter: TemplateFilter): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(templates).where(visible(organizationId, hidden, filter));
-  return row.n;
-}
+const templateById = preparedStatement('template_by_id', (db) => db.select().from(templates)
+  .where(and(eq(templates.id, sql.placeholder('templateId')), eq(templates.organizationId, sql.placeholder('organizationId')), isNull(templates.deletedAt))));
 
-/** A live template of the organization (folder access is the service's check). */
 export async function findTemplate(db: DbOrTx, organizationId: number, templateId: number, options: { lock?: boolean } = {}): Promise<TemplateRow | null> {
-  const query = db.select().from(templates).where(and(eq(templates.id, templateId), eq(templates.organizationId, organizationId), isNull(templates.deletedAt)));
-  const [row] = options.lock ? await query.for('update') : await query;
+  const [row] = options.lock
+    ? await db.select().from(templates).where(and(eq(templates.id, templateId), eq(templates.organizationId, organizationId), isNull(templates.deletedAt))).for('update')
+    : await templateById(db).execute({ templateId, organizationId });
   return row ?? null;
 }
 

@@ -12,7 +12,7 @@ import { withNameConflict } from './name-conflict.ts';
 import { getVisibleFolder, hiddenFoldersFor } from './template-folders.service.ts';
 import { findSlots, instantiate, takeSnapshot, type Instantiation } from './template-instances.ts';
 import {
-  countDocumentsOf, countTemplates, findFirstDocument, findTemplate, findTemplateByName, findTemplateNames, findTemplates, findWorkflowRow,
+  countDocumentsOf, findFirstDocument, findTemplate, findTemplateByName, findTemplateNames, findTemplatePage, findWorkflowRow,
   insertTemplate, softDeleteTemplates, updateTemplate, type TemplateFilter, type TemplateRow,
 } from './templates.repo.ts';
 import { TEMPLATE_NAME_MAX, type CreateTemplateBody, type TemplatesPageQuery, type UpdateTemplateBody } from './templates.schemas.ts';
@@ -48,10 +48,7 @@ export function createTemplateService(deps: TemplateServiceDeps) {
   async function list(caller: UserCaller, query: TemplatesPageQuery) {
     const hidden = [...(await hiddenFoldersFor(db, caller))];
     const filter = toFilter(query.folderId, query.searchValue);
-    const [rows, total] = await Promise.all([
-      findTemplates(db, caller.organizationId, hidden, filter, { limit: query.size, offset: query.page * query.size }),
-      countTemplates(db, caller.organizationId, hidden, filter),
-    ]);
+    const { rows, total } = await findTemplatePage(db, caller.organizationId, hidden, filter, { limit: query.size, offset: query.page * query.size });
     return { rows, total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
   }
 
