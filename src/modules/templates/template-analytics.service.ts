@@ -26,28 +26,19 @@ export function createTemplateAnalyticsService({ db }: { db: Db }) {
 
   async function completion(caller: UserCaller, templateId: number): Promise<CompletionResponse> {
     const template = await getVisibleTemplate(db, caller, templateId);
-    const counts = await cache.read(keyOf('completion', template), template.id, () => countByStatus(db, template.id));
-    const other = counts.total - counts.completed - counts.void - counts.inProgress - counts.draft;
-    return {
-      templateId: template.id, templateName: template.name,
-      completionRate: counts.total === 0 ? 0 : round(counts.completed / counts.total, 4)!,
-      counts: { ...counts, other },
-    };
+    return completionOf(template, await cache.read(keyOf('completion', template), template.id, () => countByStatus(db, template.id)));
   }
 
   async function timeToSign(caller: UserCaller, templateId: number): Promise<TimeToSignResponse> {
     const template = await getVisibleTemplate(db, caller, templateId);
-    const row = await cache.read(keyOf('time-to-sign', template), template.id, () => timeToSignRow(db, template.id));
-    return {
-      templateId: template.id, templateName: template.name, sampleSize: row.n,
-      avgHours: round(row.avg), medianHours: round(row.median), p90Hours: round(row.p90),
-      distribution: { under1h: row.under1h, under1d: row.under1d, under3d: row.under3d, under7d: row.under7d, over7d: row.over7d },
-    };
+    return timeToSignOf(template, await cache.read(keyOf('time-to-sign', template), template.id, () => timeToSignRow(db, template.id)));
   }
 
+  /** Both aggregates as one cache entry: one read of the template and one freshness check per request, not two each. */
   async function full(caller: UserCaller, templateId: number) {
-    const [completed, time] = await Promise.all([completion(caller, templateId), timeToSign(caller, templateId)]);
-    return { ...completed, timeToSign: time };
+    const template = await getVisibleTemplate(db, caller, templateId);
+    const [counts, row] = await cache.read(keyOf('full', template), template.id, () => Promise.all([countByStatus(db, template.id), timeToSignRow(db, template.id)]));
+    return { ...completionOf(template, counts), timeToSign: timeToSignOf(template, row) };
   }
 
   async function dropOff(caller: UserCaller, templateId: number): Promise<DropOffResponse> {
@@ -74,3 +65,20 @@ export function createTemplateAnalyticsService({ db }: { db: Db }) {
 }
 
 export type TemplateAnalyticsService = ReturnType<typeof createTemplateAnalyticsService>;
+
+function completionOf(template: TemplateRow, counts: Awaited<ReturnType<typeof countByStatus>>): CompletionResponse {
+  const other = counts.total - counts.completed - counts.void - counts.inProgress - counts.draft;
+  return {
+    templateId: template.id, templateName: template.name,
+    completionRate: counts.total === 0 ? 0 : round(counts.completed / counts.total, 4)!,
+    counts: { ...counts, other },
+  };
+}
+
+function timeToSignOf(template: TemplateRow, row: Awaited<ReturnType<typeof timeToSignRow>>): TimeToSignResponse {
+  return {
+    templateId: template.id, templateName: template.name, sampleSize: row.n,
+    avgHours: round(row.avg), medianHours: round(row.median), p90Hours: round(row.p90),
+    distribution: { under1h: row.under1h, under1d: row.under1d, under3d: row.under3d, under7d: row.under7d, over7d: row.over7d },
+  };
+}
