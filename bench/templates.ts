@@ -3,7 +3,7 @@
 // events (5 rows), inserted in bulk; then autocannon against a running app, each scenario alone (1 connection) and
 // under load (32 connections).
 // Run: node bench/templates.ts (Node 24: node_modules/.bin/node; DATABASE_URL=postgres://... uses a scratch database on that server)
-// BENCH_WORKFLOWS and BENCH_SECONDS override the sizes.
+// BENCH_WORKFLOWS and BENCH_SECONDS override the sizes; BENCH_ONLY (a regular expression on the scenario names) picks scenarios.
 import { sql } from 'drizzle-orm';
 import { findDefaultPackage } from '../src/modules/billing/billing.repo.ts';
 import { createAccount } from '../src/modules/users/accounts.ts';
@@ -13,6 +13,7 @@ import { backendPids, formatLoad, measureHttp } from './http-load.ts';
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const TEMPLATES = 100;
 const server = await startBenchServer({ name: 'templates' });
 const { built } = server;
@@ -84,6 +85,7 @@ try {
     ['field drop-off, heavy', `/workflow/v1/templates/${heavy}/field-drop-off`],
   ] as const;
   for (const [label, url] of scenarios) {
+    if (ONLY && !ONLY.test(label)) continue;
     const check = await built.app.inject({ method: 'GET', url, headers });
     if (check.statusCode !== 200) throw new Error(`${url} answered ${check.statusCode}: ${check.body}`);
     const body = check.json();

@@ -10,6 +10,7 @@ import type { Draft } from '../signing/types.ts';
 import { clampBox, tint } from './field-kinds.ts';
 import { editorText as text } from './messages.ts';
 import type { Box, EnvelopeDocument, Field, PageSize, Recipient } from './types.ts';
+import { useNearScreen } from '../shared/near-screen.ts';
 
 /** US Letter: the shape assumed for a page until pdf.js has measured it. */
 const LETTER: PageSize = { width: 612, height: 792 };
@@ -113,20 +114,9 @@ function PageView(props: PagesProps & { doc: EnvelopeDocument; pdf: PdfDocument;
   const pageRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const textRef = useRef<HTMLDivElement>(null);
-  const [near, setNear] = useState(pageNo === 1);
+  const near = useNearScreen(pageRef, pageNo === 1);
   const [rendered, setRendered] = useState<'no' | 'yes' | 'failed'>('no');
   const size = sizeOf(props.sizes, doc.id, pageNo);
-
-  // Drawn when it comes near the screen: a long document opens at once.
-  useEffect(() => {
-    const element = pageRef.current;
-    if (!element || near) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
-    }, { rootMargin: '150% 0px' });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [near]);
 
   useEffect(() => {
     if (!near) return;

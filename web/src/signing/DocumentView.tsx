@@ -12,6 +12,7 @@ function pdfEngine(afterPicture: Promise<unknown>) {
 }
 import type { DocumentItem, Draft, Field, Recipient } from './types.ts';
 import { displayValue, fieldLabel, isImageType } from './field-rules.ts';
+import { useNearScreen } from '../shared/near-screen.ts';
 
 /** Zoom steps, as multiples of "fit to width": small enough to see a whole page, large enough to read an A1 drawing. */
 const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4, 6];
@@ -143,20 +144,9 @@ function PageView(props: ViewProps & { doc: DocumentItem; pdf: PdfDocument | nul
   const pageRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const textRef = useRef<HTMLDivElement>(null);
-  const [near, setNear] = useState(pageNo === 1);
+  const near = useNearScreen(pageRef, pageNo === 1);
   const [rendered, setRendered] = useState<'no' | 'yes' | 'failed'>('no');
   const size = props.size ?? props.fallback;
-
-  // Pages are drawn only when they come near the screen: a 100-page document shows its first page at once.
-  useEffect(() => {
-    const element = pageRef.current;
-    if (!element || near) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
-    }, { rootMargin: '150% 0px' });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [near]);
 
   useEffect(() => {
     if (!near || !pdf) return;
