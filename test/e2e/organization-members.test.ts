@@ -96,6 +96,13 @@ describe('the organization screens in Chromium: members and roles', { timeout: 3
       await edit.getByLabel('Electronic signatures until renewed').fill('25');
       await edit.getByRole('button', { name: 'Save changes' }).click();
       await status(page, 'Role Template editors saved.');
+      const roleSearch = page.getByRole('search');
+      await roleSearch.getByLabel('Search roles by name or description').fill('no such role');
+      await roleSearch.getByRole('button', { name: 'Search' }).click();
+      await expect.poll(() => page.getByRole('rowheader', { name: 'Template editors' }).count()).toBe(0);
+      await roleSearch.getByLabel('Search roles by name or description').fill('EDITORS');
+      await roleSearch.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('rowheader', { name: 'Template editors' }).waitFor();
 
       const roles = (await t.request('GET', '/user/v1/roles', { token: owner.token })).body.content as any[];
       const role = roles.find((r) => r.name === 'Template editors');
@@ -200,6 +207,16 @@ describe('the organization screens in Chromium: members and roles', { timeout: 3
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
       await signInThrough(page, baseUrl, owner, '/organization/members');
+      // The search applies when submitted: only the matching member stays; an empty search shows everyone again.
+      await page.getByRole('row', { name: /Nina Newcomer/ }).waitFor();
+      const search = page.getByRole('search').getByLabel('Search members by name or email');
+      await search.fill('  mia ');
+      await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+      await expect.poll(() => page.getByRole('row', { name: /Nina Newcomer/ }).count()).toBe(0);
+      await page.getByRole('row', { name: /Mia Member/ }).waitFor();
+      await search.fill('');
+      await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('row', { name: /Nina Newcomer/ }).waitFor();
       await page.getByRole('button', { name: 'Change role of Mia Member' }).click();
       const roleDialog = page.getByRole('dialog', { name: 'Change the role of Mia Member' });
       await roleDialog.getByLabel('Role').selectOption({ label: 'Reviewers' });

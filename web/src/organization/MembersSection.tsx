@@ -1,8 +1,8 @@
 /** Members and invitations: invite, change role, renew a quota, remove or withdraw, transfer the ownership. */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { formatDateTime } from '../workspace/ui.tsx';
 import { useMe } from '../workspace/session-api.ts';
-import { ApiErrorText, FormDialog, Pager, StatusLine, TextField, fieldIssues, useResource } from './kit.tsx';
+import { ApiErrorText, FormDialog, Pager, SearchForm, StatusLine, TextField, fieldIssues, useResource } from './kit.tsx';
 import { orgText as text } from './messages.ts';
 import { orgApi, type Member } from './org-api.ts';
 
@@ -18,16 +18,14 @@ type Action =
 export function MembersSection({ isOwner }: { isOwner: boolean }) {
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
-  const [searchInput, setSearchInput] = useState('');
   const [status, setStatus] = useState('');
   const members = useResource(() => orgApi.members({ page, size: PAGE_SIZE, searchValue: search || undefined, status: status || undefined }), [page, search, status]);
   const [action, setAction] = useState<Action | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
-  function onSearch(event: FormEvent) {
-    event.preventDefault();
+  function onSearch(term: string) {
     setPage(0);
-    setSearch(searchInput.trim());
+    setSearch(term);
   }
   function finished(message: string) {
     setAction(null);
@@ -42,13 +40,7 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
         {isOwner && <button type="button" className="ws-button ws-button--primary" onClick={() => setAction({ kind: 'invite' })}>{text.inviteMember}</button>}
       </div>
       <div className="ws-toolbar">
-        <form role="search" className="ws-search" onSubmit={onSearch}>
-          <div>
-            <label htmlFor="st-member-search">{text.searchMembers}</label>
-            <input id="st-member-search" type="search" value={searchInput} onChange={(e) => setSearchInput(e.target.value)} />
-          </div>
-          <button type="submit" className="ws-button">{text.search}</button>
-        </form>
+        <SearchForm id="st-member-search" label={text.searchMembers} buttonLabel={text.search} onSearch={onSearch} />
         <div>
           <label htmlFor="st-member-status">{text.statusFilter}</label>
           <select id="st-member-status" value={status} onChange={(e) => { setPage(0); setStatus(e.target.value); }}>

@@ -1,6 +1,6 @@
 /** Roles: the list, and a role's name, status, signing rights and quotas, and its module permissions (checkboxes). */
-import { useState, type FormEvent } from 'react';
-import { ApiErrorText, FormDialog, Pager, StatusLine, TextField, fieldIssues, useResource } from './kit.tsx';
+import { useState } from 'react';
+import { ApiErrorText, FormDialog, Pager, SearchForm, StatusLine, TextField, fieldIssues, useResource } from './kit.tsx';
 import { ConfirmAction } from './MembersSection.tsx';
 import { orgText as text } from './messages.ts';
 import { MODULES, RIGHTS, orgApi, type AccessRights, type ModuleName, type Role, type RoleBody, type SignatureSettings } from './org-api.ts';
@@ -21,16 +21,14 @@ const NEW_ROLE: RoleBody = {
 export function RolesSection() {
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
-  const [searchInput, setSearchInput] = useState('');
   const roles = useResource(() => orgApi.roles({ page, size: PAGE_SIZE, searchValue: search || undefined }), [page, search]);
   const [editing, setEditing] = useState<{ role: Role | null } | null>(null);
   const [deleting, setDeleting] = useState<Role | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
-  function onSearch(event: FormEvent) {
-    event.preventDefault();
+  function onSearch(term: string) {
     setPage(0);
-    setSearch(searchInput.trim());
+    setSearch(term);
   }
 
   return (
@@ -39,13 +37,7 @@ export function RolesSection() {
         <h2 id="st-section-title">{text.sectionTitles.roles}</h2>
         <button type="button" className="ws-button ws-button--primary" onClick={() => setEditing({ role: null })}>{text.newRole}</button>
       </div>
-      <form role="search" className="ws-search ws-toolbar" onSubmit={onSearch}>
-        <div>
-          <label htmlFor="st-role-search">{text.searchRoles}</label>
-          <input id="st-role-search" type="search" value={searchInput} onChange={(e) => setSearchInput(e.target.value)} />
-        </div>
-        <button type="submit" className="ws-button">{text.search}</button>
-      </form>
+      <SearchForm id="st-role-search" label={text.searchRoles} buttonLabel={text.search} toolbar onSearch={onSearch} />
       <StatusLine message={done} />
       {roles.error ? <ApiErrorText error={roles.error} /> : null}
       {roles.loading && !roles.data && <p role="status" className="ws-loading">{text.loading}</p>}

@@ -138,6 +138,24 @@ export function StatusLine({ message }: { message: string | null }) {
   return <p role="status" className="st-status">{message ?? ''}</p>;
 }
 
+/** A list's search box: the term is applied (trimmed) when submitted, not on every keystroke. */
+export function SearchForm({ id, label, buttonLabel, toolbar = false, onSearch }: { id: string; label: string; buttonLabel: string; toolbar?: boolean; onSearch: (term: string) => void }) {
+  const [value, setValue] = useState('');
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onSearch(value.trim());
+  }
+  return (
+    <form role="search" className={toolbar ? 'ws-search ws-toolbar' : 'ws-search'} onSubmit={submit}>
+      <div>
+        <label htmlFor={id}>{label}</label>
+        <input id={id} type="search" value={value} onChange={(event) => setValue(event.target.value)} />
+      </div>
+      <button type="submit" className="ws-button">{buttonLabel}</button>
+    </form>
+  );
+}
+
 /** A section navigation (Members, Roles, ...): links, the current one marked for assistive technology. */
 export function SectionNav({ label, items }: { label: string; items: { to: string; label: string }[] }) {
   const { pathname } = useLocation();

@@ -4,12 +4,12 @@
  * send (the dispatch form), analytics, rename, move, copy, delete. What the member's role does not allow answers
  * 403; the API's sentence is shown next to the action.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, navigate, useSearchParams } from '../workspace/router.tsx';
 import type { PageProps } from '../workspace/routes.tsx';
 import { useMe } from '../workspace/session-api.ts';
 import { formatDateTime, useTitle } from '../workspace/ui.tsx';
-import { ApiErrorText, FormDialog, Pager, StatusLine, TextField, fieldIssues, useResource } from '../organization/kit.tsx';
+import { ApiErrorText, FormDialog, Pager, SearchForm, StatusLine, TextField, fieldIssues, useResource } from '../organization/kit.tsx';
 import { ConfirmAction } from '../organization/MembersSection.tsx';
 import { orgApi } from '../organization/org-api.ts';
 import { templatesText as text } from './messages.ts';
@@ -44,7 +44,6 @@ export function TemplatesPage(_props: PageProps) {
   const selected = folderParam === null ? null : Number(folderParam);
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
-  const [searchInput, setSearchInput] = useState('');
   const tree = useResource(() => templatesApi.tree(), []);
   const list = useResource(() => templatesApi.list({ page, size: PAGE_SIZE, folderId: selected ?? undefined, searchValue: search || undefined }), [page, selected, search]);
   const [dialog, setDialog] = useState<Dialog | null>(null);
@@ -61,10 +60,9 @@ export function TemplatesPage(_props: PageProps) {
     setPage(0);
     navigate(id === null ? '/templates' : `/templates?folder=${id}`);
   }
-  function onSearch(event: FormEvent) {
-    event.preventDefault();
+  function onSearch(term: string) {
     setPage(0);
-    setSearch(searchInput.trim());
+    setSearch(term);
   }
   function finished(message: string, reloadTree = false) {
     setDialog(null);
@@ -131,13 +129,7 @@ export function TemplatesPage(_props: PageProps) {
               </div>
             </div>
           )}
-          <form role="search" className="ws-search ws-toolbar" onSubmit={onSearch}>
-            <div>
-              <label htmlFor="tp-search">{text.searchTemplates}</label>
-              <input id="tp-search" type="search" value={searchInput} onChange={(e) => setSearchInput(e.target.value)} />
-            </div>
-            <button type="submit" className="ws-button">{text.search}</button>
-          </form>
+          <SearchForm id="tp-search" label={text.searchTemplates} buttonLabel={text.search} toolbar onSearch={onSearch} />
           <StatusLine message={done} />
           {list.error ? <ApiErrorText error={list.error} /> : null}
           {list.loading && !list.data && <p role="status" className="ws-loading">{text.loading}</p>}
