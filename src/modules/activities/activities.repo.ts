@@ -1,5 +1,6 @@
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
+import { intArray } from '../../platform/db/prepared.ts';
 import { activities } from '../../platform/db/schema/index.ts';
 
 export type ActivityRow = typeof activities.$inferSelect;
@@ -17,7 +18,7 @@ export async function lockChains(tx: Tx, workflowIds: number[]): Promise<void> {
   const ids = [...new Set(workflowIds)].sort((a, b) => a - b);
   if (ids.length === 0) return;
   // One array parameter (a text literal of integers), taken in array order.
-  await tx.execute(sql`select pg_advisory_xact_lock(${ACTIVITY_LOCK_SPACE}, id) from unnest(${`{${ids.join(',')}}`}::int[]) as t(id)`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${ACTIVITY_LOCK_SPACE}, id) from unnest(${intArray(ids)}::int[]) as t(id)`);
 }
 
 /** The newest hash of each workflow's chain (absent: no activity yet), one statement. */

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { executePrepared, type DbOrTx } from '../../platform/db/client.ts';
+import { intArray } from '../../platform/db/prepared.ts';
 import { comments, documents, fields, workflows } from '../../platform/db/schema/index.ts';
 import { likeContains } from '../workflows/workflow-ids.ts';
 
@@ -126,7 +127,7 @@ export async function findListPage(db: DbOrTx, c: ListCriteria, limit: number, o
 export async function findListItems(db: DbOrTx, userId: number, workflowIds: number[]): Promise<ListItemRow[]> {
   if (workflowIds.length === 0) return [];
   // One array parameter, so the text (and the prepared statement) is the same for every page.
-  const result = await executePrepared(db, sql`${itemSelect(userId)} where w.id = any(${`{${workflowIds.join(',')}}`}::int[]) order by w.id desc`);
+  const result = await executePrepared(db, sql`${itemSelect(userId)} where w.id = any(${intArray(workflowIds)}::int[]) order by w.id desc`);
   return (result.rows as Record<string, unknown>[]).map(toItemRow);
 }
 

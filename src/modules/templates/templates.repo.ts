@@ -1,13 +1,12 @@
 import { and, asc, count, eq, ilike, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { preparedShapes, preparedStatement } from '../../platform/db/prepared.ts';
+import { intArray, preparedShapes, preparedStatement } from '../../platform/db/prepared.ts';
 import { documents, fields, recipients, templateInstanceFields, templates, workflows } from '../../platform/db/schema/index.ts';
 import { likeContains } from '../workflows/workflow-ids.ts';
 
 export type TemplateRow = typeof templates.$inferSelect;
 export type TemplateValues = typeof templates.$inferInsert;
 
-/** Live templates of the organization outside the hidden folders, optionally in one folder and matching a search. */
 export type TemplateFilter = { folderId?: number | null; search?: string };
 
 // The list's statements run on every page and every picker: prepared once per shape of the filter
@@ -15,6 +14,7 @@ export type TemplateFilter = { folderId?: number | null; search?: string };
 type FilterShape = `${'hidden' | 'all'}:${'any' | 'root' | 'folder'}:${'search' | 'plain'}`;
 const shapeOf = (hidden: number[], filter: TemplateFilter): FilterShape =>
   `${hidden.length > 0 ? 'hidden' : 'all'}:${filter.folderId === undefined ? 'any' : filter.folderId === null ? 'root' : 'folder'}:${filter.search ? 'search' : 'plain'}`;
+/** Live templates of the organization outside the hidden folders, optionally in one folder and matching a search. */
 function visible(shape: FilterShape): SQL {
   const [hidden, folder, search] = shape.split(':');
   return and(
@@ -25,7 +25,7 @@ function visible(shape: FilterShape): SQL {
   )!;
 }
 const filterValues = (organizationId: number, hidden: number[], filter: TemplateFilter) => ({
-  organizationId, hidden: `{${hidden.join(',')}}`, folderId: filter.folderId ?? undefined, search: filter.search ? likeContains(filter.search) : undefined,
+  organizationId, hidden: intArray(hidden), folderId: filter.folderId ?? undefined, search: filter.search ? likeContains(filter.search) : undefined,
 });
 
 /** Newest first, with the total as a window count: one statement per page (the count runs alone only past the end). */
@@ -47,13 +47,13 @@ export async function findTemplateNames(db: DbOrTx, organizationId: number, hidd
   return templateNames(db, shapeOf(hidden, filter)).execute(filterValues(organizationId, hidden, filter));
 }
 
-const templateById = preparedStatement('template_by_id', (db) => db.select().from(templates)
-  .where(and(eq(templates.id, sql.placeholder('templateId')), eq(templates.organizationId, sql.placeholder('organizationId')), isNull(templates.deletedAt))));
+const liveTemplate = and(eq(templates.id, sql.placeholder('templateId')), eq(templates.organizationId, sql.placeholder('organizationId')), isNull(templates.deletedAt));
+const templateById = preparedStatement('template_by_id', (db) => db.select().from(templates).where(liveTemplate));
+const templateByIdLocked = preparedStatement('template_by_id_locked', (db) => db.select().from(templates).where(liveTemplate).for('update'));
 
+/** A live template of the organization (folder access is the service's check). */
 export async function findTemplate(db: DbOrTx, organizationId: number, templateId: number, options: { lock?: boolean } = {}): Promise<TemplateRow | null> {
-  const [row] = options.lock
-    ? await db.select().from(templates).where(and(eq(templates.id, templateId), eq(templates.organizationId, organizationId), isNull(templates.deletedAt))).for('update')
-    : await templateById(db).execute({ templateId, organizationId });
+  const [row] = await (options.lock ? templateByIdLocked : templateById)(db).execute({ templateId, organizationId });
   return row ?? null;
 }
 

@@ -35,3 +35,11 @@ export function preparedShapes<Q extends { prepare(name: string): unknown }, S e
     return statement(db);
   };
 }
+
+/**
+ * A list of integer ids as one parameter value (`= any($1::int[])`): the statement's text stays the same whatever
+ * the count, so one prepared statement serves every list. The ids come from the database or are validated integers.
+ */
+export function intArray(ids: readonly number[]): string {
+  return `{${ids.join(',')}}`;
+}

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import type { Db, DbOrTx, Tx } from '../db/client.ts';
-import { preparedStatement } from '../db/prepared.ts';
+import { intArray, preparedStatement } from '../db/prepared.ts';
 import { batchPerTurn } from '../db/batch-per-turn.ts';
 import { mailOutbox, organizations } from '../db/schema/index.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -143,21 +143,19 @@ const markMailsSent = preparedStatement('mails_sent', (db) => db.update(mailOutb
   .set({ status: 'SENT', sentAt: sql`${sql.placeholder('sentAt')}::timestamptz`, attempts: sql`${mailOutbox.attempts} + 1`, lastError: null, route: sql`${sql.placeholder('route')}::text` })
   .where(sql`${mailOutbox.id} = any(${sql.placeholder('mailIds')}::int[])`));
 
-const idArray = (ids: number[]) => `{${ids.join(',')}}`;
-
 export type MailDeliveryDeps = { db: Db; blobs: BlobStore; resolveTransport: TransportResolver; onOutcome?: (outcome: 'sent' | 'failed') => void };
 
 /** The delivery job: sends one outbox row; a refusal throws so pg-boss retries it with backoff. */
 export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof MailDeliveryPayload> {
   const readMail = batchPerTurn(async (mailIds: number[]) => {
-    const rows = await mailsToDeliver(deps.db).execute({ mailIds: idArray([...new Set(mailIds)]) });
+    const rows = await mailsToDeliver(deps.db).execute({ mailIds: intArray([...new Set(mailIds)]) });
     const byId = new Map(rows.map((row) => [row.mail.id, row]));
     return mailIds.map((id) => byId.get(id));
   });
   const markSent = batchPerTurn(async (sent: { mailId: number; route: string | null }[]) => {
     const sentAt = new Date();
     const byRoute = Map.groupBy(sent, (mail) => mail.route);
-    for (const [route, mails] of byRoute) await markMailsSent(deps.db).execute({ mailIds: idArray(mails.map((mail) => mail.mailId)), route, sentAt });
+    for (const [route, mails] of byRoute) await markMailsSent(deps.db).execute({ mailIds: intArray(mails.map((mail) => mail.mailId)), route, sentAt });
     return sent.map(() => undefined);
   });
   return {
