@@ -1,5 +1,5 @@
 /** Personal folders in the dashboard's sidebar: the list (each a filter of the document list), create and rename. */
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../shared/api.ts';
 import { dashboardText as text } from './messages.ts';
 import { Link } from './router.tsx';
@@ -45,7 +45,9 @@ export function FolderDialog({ open, folder, onClose, onSaved }: { open: boolean
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
-  useEffect(() => {
+  // A layout effect: the name set here is rendered before the browser paints the dialog it opens. From a plain effect
+  // the dialog showed an empty field for a moment (a CI browser test read '' instead of the folder's name).
+  useLayoutEffect(() => {
     const element = dialog.current;
     if (!element) return;
     if (open && !element.open) {
