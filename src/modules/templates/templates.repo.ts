@@ -38,8 +38,9 @@ const templateCount = preparedShapes('templates_count', (db, shape: FilterShape)
 
 export async function findTemplatePage(db: DbOrTx, organizationId: number, hidden: number[], filter: TemplateFilter, page: { limit: number; offset: number }): Promise<{ rows: TemplateRow[]; total: number }> {
   const shape = shapeOf(hidden, filter);
-  const found = await templatePage(db, shape).execute({ ...filterValues(organizationId, hidden, filter), ...page });
-  const total = found.length > 0 ? found[0].total : page.offset === 0 ? 0 : (await templateCount(db, shape).execute(filterValues(organizationId, hidden, filter)))[0].n;
+  const values = filterValues(organizationId, hidden, filter);
+  const found = await templatePage(db, shape).execute({ ...values, ...page });
+  const total = found.length > 0 ? found[0].total : page.offset === 0 ? 0 : (await templateCount(db, shape).execute(values))[0].n;
   return { rows: found.map((row) => row.template), total };
 }
 

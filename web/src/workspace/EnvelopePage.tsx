@@ -4,7 +4,7 @@
  * report, and void (decline, for a recipient whose turn it is) or delete where the service allows them.
  * Power Survey parents list their recipients' child workflows with the survey's progress and the CSV export.
  */
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, saveFile } from '../shared/api.ts';
 import { envelopeText as text, roleText, shellText, statusText } from './messages.ts';
 import type { PageProps } from './routes.tsx';
@@ -183,7 +183,9 @@ function DelegateDialog({ workflowId, recipient, onClose, onDone }: { workflowId
   const [email, setEmail] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
+  // A layout effect, as FolderDialog's: the cleared fields are rendered before the dialog is painted, so a second
+  // delegation never shows the previous one's name, address or error for a moment.
+  useLayoutEffect(() => {
     const element = dialog.current;
     if (!element) return;
     if (recipient && !element.open) {
