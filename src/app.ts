@@ -10,6 +10,7 @@ import { registerRequestMetrics } from './http/request-metrics.ts';
 import { registerGracefulClose } from './http/graceful-close.ts';
 import { metricsRoutes } from './modules/metrics/metrics.routes.ts';
 import { registerAuthentication, type RouteAuth } from './http/authenticate.ts';
+import { createMembershipCache } from './modules/auth/membership-cache.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './http/security-headers.ts';
 import { ErrorResponse } from './http/schemas.ts';
@@ -169,7 +170,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   // Before authentication: a web session's cookie becomes the bearer token that authentication then checks.
   // The service is created below; requests only arrive after ready().
   registerSessionCookie(app, { secure: securityHeaders.https, publicUrl: config.publicUrl, sessions: () => webSessions });
-  const routes = registerAuthentication(app, platform.tokens, platform.db);
+  const routes = registerAuthentication(app, platform.tokens, createMembershipCache(platform.database));
   await app.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 1024 } });
   await registerOpenApi(app);
 

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { TokenSigner } from '../platform/auth/jwt.ts';
-import type { Db } from '../platform/db/client.ts';
-import { findActiveMembership } from '../modules/auth/auth.repo.ts';
+import type { MembershipCache } from '../modules/auth/membership-cache.ts';
 import { assertAuthorized, assertValidPolicy, toModuleGrants, type AuthPolicy, type Membership } from './authorize.ts';
 
 /**
@@ -27,7 +26,7 @@ declare module 'fastify' {
 export type RouteAuth = { method: string; url: string; auth: AuthPolicy; schema: { body?: unknown; querystring?: unknown } };
 
 /** Installs the caller resolution; returns the live list of routes with their policy (for the route-auth test). */
-export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner, db: Db): RouteAuth[] {
+export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner, memberships: MembershipCache): RouteAuth[] {
   const routes: RouteAuth[] = [];
   app.decorateRequest('caller', null);
 
@@ -46,7 +45,7 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner
     if (!policy || policy === 'public') return;
     const identity = await resolveCaller(request, tokens);
     if (!identity) throw new AppError('UNAUTHORIZED', 'A valid bearer token is required');
-    const caller = identity.kind === 'user' ? { ...identity, membership: await membershipOf(db, identity) } : identity;
+    const caller = identity.kind === 'user' ? { ...identity, membership: await membershipOf(memberships, identity) } : identity;
     assertAuthorized(policy, caller);
     request.caller = caller;
   });
@@ -56,10 +55,11 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner
 /**
  * An access token outlives nothing it was issued on: a removed account, a membership that ended or a disabled
  * business app ends it at once, not when it expires (guest tokens are re-checked at refresh). The same query
- * brings the ownership and role grants, so authorization costs no further round trip.
+ * brings the ownership and role grants, so authorization costs no further round trip; the process keeps what it
+ * found until the database announces a change (membership-cache.ts).
  */
-async function membershipOf(db: Db, identity: TokenUser): Promise<Membership> {
-  const row = await findActiveMembership(db, identity);
+async function membershipOf(memberships: MembershipCache, identity: TokenUser): Promise<Membership> {
+  const row = await memberships.find(identity);
   if (!row) throw new AppError('UNAUTHORIZED', 'The account, its membership or the business app behind this token no longer exists or is disabled');
   return { isOwner: row.isOwner, roleId: row.roleId, grants: toModuleGrants(row.rolePermissions) };
 }

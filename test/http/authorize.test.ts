@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { registerAuthentication } from '../../src/http/authenticate.ts';
+import { createMembershipCache } from '../../src/modules/auth/membership-cache.ts';
 import { registerErrorHandling } from '../../src/http/error-handler.ts';
 import type { AuthPolicy } from '../../src/http/authorize.ts';
 import { memberships, roles } from '../../src/platform/db/schema/index.ts';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   t = await createTestApp();
   app = Fastify();
   registerErrorHandling(app);
-  registerAuthentication(app, t.platform.tokens, t.platform.db);
+  registerAuthentication(app, t.platform.tokens, createMembershipCache(t.platform.database));
   for (const [name, policy] of Object.entries(POLICIES)) {
     app.get(`/test/${name}`, { config: { auth: policy } }, async (request) => ({ caller: request.caller }));
   }
@@ -103,7 +104,7 @@ describe('organization-scoped route policies', () => {
 
   it('a route whose policy is not one of the documented forms refuses to register', async () => {
     const bad = Fastify();
-    registerAuthentication(bad, t.platform.tokens, t.platform.db);
+    registerAuthentication(bad, t.platform.tokens, createMembershipCache(t.platform.database));
     for (const auth of [{ owner: false }, { module: 'TEMPLATE', right: 'canEdit' }, { module: 'TEMPLATES', right: 'canSign' }, 'owner']) {
       expect(() => bad.get(`/x/${crypto.randomUUID()}`, { config: { auth: auth as AuthPolicy } }, async () => ({})), JSON.stringify(auth)).toThrow(/invalid config.auth/);
     }

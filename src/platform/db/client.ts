@@ -32,8 +32,35 @@ export type Database = {
   /** Raw SQL inside an open Drizzle transaction (so a job is enqueued in the same commit). */
   sqlInTx(tx: Tx): SqlExecutor;
   ping(): Promise<void>;
+  /**
+   * Runs `handler` on every notification of `channel` that reaches this process, and whenever one may have been
+   * missed (a new PostgreSQL connection: while none was open, nothing listened). A notification of a transaction
+   * committed through this process reaches the handler before that commit returns; one committed elsewhere, as soon
+   * as an idle connection of this process reads it.
+   */
+  onNotify(channel: NotifyChannel, handler: () => void): void;
   close(): Promise<void>;
 };
+
+/**
+ * The channels every connection LISTENs on, and the migrations whose triggers NOTIFY them: access_changed, a change
+ * to a membership, role, user or business app (0023).
+ */
+const NOTIFY_CHANNELS = ['access_changed'] as const;
+export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];
+
+function notifyHandlers() {
+  const handlers = new Map<string, Set<() => void>>();
+  return {
+    add(channel: NotifyChannel, handler: () => void) {
+      if (!handlers.has(channel)) handlers.set(channel, new Set());
+      handlers.get(channel)!.add(handler);
+    },
+    run(channel: string) {
+      for (const handler of handlers.get(channel) ?? []) handler();
+    },
+  };
+}
 
 export const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 
@@ -54,7 +81,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPostgres(databaseUrl: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+  // Every connection listens before it is handed out, so that a notification of a transaction it commits arrives
+  // (before ReadyForQuery) before the commit returns, and one committed elsewhere is read by whichever connection is
+  // idle. A new connection also runs the handlers: while none was open, nothing listened.
+  const notified = notifyHandlers();
+  const onConnect = async (client: pg.ClientBase) => {
+    client.on('notification', (message) => notified.run(message.channel));
+    await client.query(NOTIFY_CHANNELS.map((channel) => `listen ${channel}`).join('; '));
+    for (const channel of NOTIFY_CHANNELS) notified.run(channel);
+  };
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20, onConnect });
   // An idle client dropped by the server must not crash the process.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema, casing: 'snake_case' });
@@ -72,6 +108,7 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
     sql: { executeSql: async (text, values) => pool.query(text, values as any[]) },
     sqlInTx: (tx) => ({ executeSql: async (text, values) => sessionClient(tx).query(text, values) }),
     ping: async () => { await pool.query('select 1'); },
+    onNotify: notified.add,
     close: () => pool.end(),
   };
 }
@@ -85,12 +122,17 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   if (options.pgliteDir) restrictDataDir(options.pgliteDir);
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
   await migratePglite(db as any, { migrationsFolder });
+  // One session: its own notifications are handed to the listeners (as microtasks queued while the committing
+  // statement's answer is read) before that statement returns.
+  const notified = notifyHandlers();
+  for (const channel of NOTIFY_CHANNELS) await client.listen(channel, () => notified.run(channel));
   return {
     kind: 'pglite',
     db,
     sql: { executeSql: (text, values) => pgliteExecute(client, text, values) },
     sqlInTx: (tx) => ({ executeSql: (text, values) => pgliteExecute(sessionClient(tx), text, values) }),
     ping: async () => { await client.query('select 1'); },
+    onNotify: notified.add,
     close: () => client.close(),
   };
 }
