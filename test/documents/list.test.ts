@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, guestToken, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { addDocument, updateRecipient, updateWorkflow } from '../helpers/document-list.ts';
+import { createListSearch } from '../../src/modules/documents/document-list-search.ts';
+import { findSearchIds, isSnapshotCurrent, searchList } from '../../src/modules/documents/document-list.repo.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -171,6 +173,25 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
     expect(ids(await list(owner, '?searchValue=E_V'))).toEqual([underscore.workflow.id]);
     expect((await list(owner, '?searchValue=nothing-like-it')).totalElements).toBe(0);
     expect(ids(await list(owner, '?searchValue=LEASE&status=Draft'))).toEqual([lease.workflow.id]);
+  });
+
+  it('a search is run once for many concurrent requests, and again once after a change to the list', async () => {
+    const owner = await createUser(t);
+    const first = await workflowIn(owner, 'DRAFT', 'Concurrent Lease A');
+    await workflowIn(owner, 'DRAFT', 'Concurrent Lease B');
+    let searches = 0;
+    const search = createListSearch(t.platform.db, {
+      searchList: async (...args) => { searches += 1; return searchList(...args); },
+      findSearchIds, isSnapshotCurrent,
+    });
+    const criteria = { userId: owner.userId, filter: {}, search: 'concurrent lease' };
+    expect((await search.find(criteria, 20, 0)).total).toBe(2);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => search.find(criteria, 20, 0)));
+    expect(answers.map((a) => a.total)).toEqual(Array(20).fill(2));
+    expect(searches).toBe(1);
+    await updateWorkflow(t, first.workflow.id, { name: 'Renamed' });
+    expect((await search.find(criteria, 20, 0)).total).toBe(1);
+    expect(searches).toBe(2);
   });
 
   it('folderID narrows to one of the caller\'s folders; someone else\'s folder is 404', async () => {
