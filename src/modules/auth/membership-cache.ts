@@ -18,7 +18,7 @@ export type MembershipCache = {
  * Why a revocation still takes effect at once: a change committed through this process is announced to the
  * committing connection before its COMMIT returns, so no later request of this process can find the old entry; a
  * change committed by another instance empties this cache as soon as one of this process's idle connections reads
- * the notification (well under a millisecond on one network). A read that was under way when a change was announced
+ * the notification (one network delivery after the commit). A read that was under way when a change was announced
  * is answered but not kept (`generation`), so a membership read before a change cannot be stored after it. Only
  * memberships found are kept: a refusal is always read again. Entries also expire (`ttlMs`), a backstop should a
  * notification be lost with its connection.

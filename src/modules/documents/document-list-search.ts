@@ -37,7 +37,7 @@ export function createListSearch(db: DbOrTx, reads = { searchList, findSearchIds
         }
         let ids = cached.pages.get(pageKey);
         if (!ids) {
-          // Read after the check: if the list changes meanwhile, the next check sees it and drops the whole entry.
+          // Read after the check: if the list changes meanwhile, the next check sees it and the entry is searched anew.
           ids = await searchIds(db, c, limit, offset);
           remember(cached, pageKey, limit, ids);
         }
