@@ -9,24 +9,23 @@ import { startSecondInstance } from '../web-session/helpers.ts';
 import { createMembershipCache } from '../../src/modules/auth/membership-cache.ts';
 import { memberships, roles } from '../../src/platform/db/schema/index.ts';
 import type { TestApp } from '../helpers/test-app.ts';
+import type { TestUser } from '../helpers/factories.ts';
+import { memberOf } from '../billing/organization-callers.ts';
 
 const subjectOf = (user: { userId: number; organizationId: number }) => ({ userId: user.userId, organizationId: user.organizationId });
 
-/** A member of `owner`'s organization with a role; its token acts there. */
-async function memberWithRole(t: TestApp, owner: { userId: number; organizationId: number }) {
-  const user = await createUser(t, { name: 'Cached Member' });
-  const [role] = await t.platform.db.insert(roles).values({ organizationId: owner.organizationId, name: `Role ${user.userId}`, description: 'cache test', status: 'ACTIVE', signatureSettings: { allowSignElectronic: true, allowSignAdvanced: false, allowSignQualified: false, allowDocSend: true, allowDocUseTemplates: true, quotaElectronic: 100, quotaAdvanced: 0, quotaQualified: 0 }, permissions: [{ moduleName: 'USERS', accessRights: { canView: true, canAdd: false, canEdit: false, canDelete: false } }] }).returning();
-  await t.platform.db.insert(memberships).values({ organizationId: owner.organizationId, userId: user.userId, roleId: role.id, status: 'ACTIVE', name: 'Cached Member', joinedAt: new Date() });
-  const token = await t.platform.tokens.sign({ sub: String(user.userId), type: 'USER', organizationId: owner.organizationId }, 600);
-  return { user, role, token, subject: { userId: user.userId, organizationId: owner.organizationId } };
+/** A member of `owner`'s organization whose role lets it view the members; its token acts there. */
+async function memberWithRole(t: TestApp, owner: TestUser) {
+  const member = await memberOf(t, owner, { USERS: { canView: true } });
+  return { user: member, roleId: member.roleId, token: member.token, subject: subjectOf(member) };
 }
 
 describe('membership cache', () => {
   test('keeps a membership it found until a change to what it was read from is announced', async ({ app: t, owner }) => {
     const cache = createMembershipCache(t.platform.database);
-    const { role, subject } = await memberWithRole(t, owner);
+    const { roleId, subject } = await memberWithRole(t, owner);
     const first = await cache.find(subject);
-    expect(first?.roleId).toBe(role.id);
+    expect(first?.roleId).toBe(roleId);
     expect(await cache.find(subject)).toBe(first);
 
     // A column the check does not read announces nothing: the entry stays.
@@ -34,7 +33,7 @@ describe('membership cache', () => {
     expect(await cache.find(subject)).toBe(first);
 
     // Each table the check reads empties the cache the moment its change commits (here: through this process).
-    await t.platform.db.update(roles).set({ permissions: [] }).where(eq(roles.id, role.id));
+    await t.platform.db.update(roles).set({ permissions: [] }).where(eq(roles.id, roleId));
     const afterRole = await cache.find(subject);
     expect(afterRole).not.toBe(first);
     expect(afterRole?.rolePermissions).toEqual([]);
@@ -80,11 +79,11 @@ describe('membership cache', () => {
   });
 
   test('over HTTP: a role taken away through the API applies to the member\'s very next request', async ({ app: t, owner }) => {
-    const { role, token } = await memberWithRole(t, owner);
+    const { roleId, token } = await memberWithRole(t, owner);
     const users = () => t.request('GET', '/organization/v1/users?page=0&size=5', { token });
     expect((await users()).status).toBe(200);
     expect((await users()).status).toBe(200);
-    const replaced = await t.request('PUT', `/user/v1/roles/${role.id}/permissions`, {
+    const replaced = await t.request('PUT', `/user/v1/roles/${roleId}/permissions`, {
       token: owner.token, body: [{ moduleName: 'USERS', accessRights: { canView: false, canAdd: false, canEdit: false, canDelete: false } }],
     });
     expect(replaced.status, JSON.stringify(replaced.body)).toBeLessThan(300);

@@ -6,10 +6,10 @@ import { businessApps, memberships, organizations, roles } from '../../src/platf
 
 /**
  * Callers of an organization's routes, written directly (the members and roles endpoints are another
- * module's): a member whose ACTIVE role grants `grants` (module → rights; omitted rights are false here), and a
+ * module's): a member whose ACTIVE role (`roleId`) grants `grants` (module → rights; omitted rights are false here), and a
  * business app's client token acting as the owner.
  */
-export async function memberOf(t: TestApp, owner: TestUser, grants: Record<string, Partial<Record<'canView' | 'canAdd' | 'canEdit' | 'canDelete', boolean>>> = {}): Promise<TestUser> {
+export async function memberOf(t: TestApp, owner: TestUser, grants: Record<string, Partial<Record<'canView' | 'canAdd' | 'canEdit' | 'canDelete', boolean>>> = {}): Promise<TestUser & { roleId: number }> {
   const user = await createUser(t);
   const permissions = Object.entries(grants).map(([moduleName, rights]) => ({
     moduleName, accessRights: { canView: false, canAdd: false, canEdit: false, canDelete: false, ...rights },
@@ -22,7 +22,7 @@ export async function memberOf(t: TestApp, owner: TestUser, grants: Record<strin
   }).returning();
   await t.platform.db.insert(memberships).values({ organizationId: owner.organizationId, userId: user.userId, roleId: role.id, status: 'ACTIVE' });
   const token = await t.platform.tokens.sign({ sub: String(user.userId), type: 'USER', organizationId: owner.organizationId }, 3600);
-  return { ...user, organizationId: owner.organizationId, token };
+  return { ...user, organizationId: owner.organizationId, token, roleId: role.id };
 }
 
 export async function clientTokenOf(t: TestApp, owner: TestUser): Promise<string> {
