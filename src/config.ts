@@ -13,6 +13,8 @@ export type Config = {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Connections the service keeps to PostgreSQL at most (requests and jobs share them). */
+  databasePoolSize: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   signupEnabled: boolean;
@@ -85,6 +87,7 @@ export const EnvSchema = Type.Object({
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'base of every link the service emails; default http://localhost:$PORT' })),
   DATA_DIR: Type.String({ default: './data', description: 'embedded database, stored files, generated keys and certificates' }),
   DATABASE_URL: Type.Optional(Type.String({ description: 'a PostgreSQL server to use instead of the embedded database' })),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 4, maximum: 1000, default: 20, description: 'with DATABASE_URL: connections to PostgreSQL at most, shared by requests and jobs (docs/decisions.md "Database pool size")' }),
   SMTP_URL: Type.Optional(Type.String({ description: 'outbound mail; unset: mails are written as .eml files under DATA_DIR/outbox' })),
   MAIL_FROM: Type.String({ default: 'no-reply@localhost', description: 'sender of platform mail' }),
   SIGNUP_ENABLED: Type.Boolean({ default: true, description: 'whether POST /auth/v1/signup is open' }),
@@ -260,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     dataDir: path.resolve(values.DATA_DIR),
     databaseUrl: values.DATABASE_URL,
+    databasePoolSize: values.DATABASE_POOL_SIZE,
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,
     signupEnabled: values.SIGNUP_ENABLED,

@@ -65,7 +65,7 @@ export type PlatformPolicies = {
 export async function createPlatform(config: Config, overrides: PlatformOverrides = {}, policies: PlatformPolicies): Promise<Platform> {
   const logger = createLogger(config.logLevel);
   const log = overrides.log ?? logTo(logger);
-  const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pgdata') }));
+  const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, pgliteDir: path.join(config.dataDir, 'pgdata') }));
   const metrics = createMetrics();
   const jobs = createJobQueue(database, {
     pollSeconds: config.jobPollSeconds,

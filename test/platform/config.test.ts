@@ -24,6 +24,7 @@ describe('configuration', () => {
       publicUrl: 'http://localhost:8080',
       dataDir: path.resolve('./data'),
       databaseUrl: undefined,
+      databasePoolSize: 20,
       smtpUrl: undefined,
       mailFrom: 'no-reply@localhost',
       signupEnabled: true,
@@ -54,11 +55,11 @@ describe('configuration', () => {
 
   it('reads set variables as their types', () => {
     const config = loadConfig({
-      PORT: '3000', PUBLIC_URL: 'https://sign.example.com/', JOB_POLL_SECONDS: '2.5', SEAL_WAIT_SECONDS: '5', UPLOADS_PER_MINUTE: '10',
+      PORT: '3000', PUBLIC_URL: 'https://sign.example.com/', JOB_POLL_SECONDS: '2.5', SEAL_WAIT_SECONDS: '5', UPLOADS_PER_MINUTE: '10', DATABASE_POOL_SIZE: '6',
       LOG_LEVEL: 'debug', TRUST_PROXY: '2', CLOUD_IMPORT_ALLOWED_HOSTS: 'a.example, *.b.example', S3_BUCKET: 'files', S3_ENDPOINT: 'http://127.0.0.1:9000',
     });
     expect(config).toMatchObject({
-      port: 3000, publicUrl: 'https://sign.example.com', jobPollSeconds: 2.5, sealWaitSeconds: 5, uploadsPerMinute: 10, logLevel: 'debug', trustProxy: 2,
+      port: 3000, publicUrl: 'https://sign.example.com', jobPollSeconds: 2.5, sealWaitSeconds: 5, uploadsPerMinute: 10, databasePoolSize: 6, logLevel: 'debug', trustProxy: 2,
       cloudImportAllowedHosts: ['a.example', '*.b.example'], s3: { bucket: 'files', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1' },
     });
   });
@@ -77,6 +78,8 @@ describe('configuration', () => {
     expect(problems({ PORT: '8o80' })).toEqual(['PORT="8o80": expected a whole number from 0 to 65535']);
     expect(problems({ PORT: '70000' })).toEqual(['PORT="70000": expected a whole number from 0 to 65535']);
     expect(problems({ SEAL_WAIT_SECONDS: '1.5' })).toEqual(['SEAL_WAIT_SECONDS="1.5": expected a whole number of at least 1']);
+    // Fewer than 4 could leave a transaction waiting for a connection that its own job or request holds.
+    expect(problems({ DATABASE_POOL_SIZE: '3' })).toEqual(['DATABASE_POOL_SIZE="3": expected a whole number from 4 to 1000']);
     expect(problems({ UPLOADS_PER_MINUTE: '0' })).toEqual(['UPLOADS_PER_MINUTE="0": expected a whole number of at least 1']);
     expect(problems({ SEAL_TEST_DELAY_MS: '-5' })).toEqual(['SEAL_TEST_DELAY_MS="-5": expected a whole number of at least 0']);
   });

@@ -36,4 +36,15 @@ describe('file-system blob store', () => {
     expect(stored.key).toBe(crypto.createHash('sha256').update(bytes).digest('hex'));
     expect(Buffer.from(await blobs.get(stored.key)).equals(Buffer.from(bytes))).toBe(true);
   });
+
+  it('reads a blob back whole, a large one (many times a read call\'s chunk) and an empty one alike; a missing one is an error', async () => {
+    for (const size of [5 * 1024 * 1024 + 7, 0]) {
+      const bytes = new Uint8Array(crypto.randomBytes(size));
+      const { key } = await blobs.put(bytes);
+      const read = await blobs.get(key);
+      expect(read.byteLength).toBe(size);
+      expect(crypto.createHash('sha256').update(read).digest('hex')).toBe(key);
+    }
+    await expect(blobs.get('0'.repeat(64))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
 });

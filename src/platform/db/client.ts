@@ -69,6 +69,8 @@ const MIGRATION_LOCK_KEY = 727_001;
 
 export type DatabaseOptions = {
   databaseUrl?: string;
+  /** PostgreSQL connections at most (default 20). */
+  poolSize?: number;
   /** PGlite data directory; undefined keeps it in memory. */
   pgliteDir?: string;
   /** A PGlite data dump to start from (tests: a migrated template). */
@@ -76,11 +78,11 @@ export type DatabaseOptions = {
 };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 20);
   return openPglite(options);
 }
 
-async function openPostgres(databaseUrl: string): Promise<Database> {
+async function openPostgres(databaseUrl: string, poolSize: number): Promise<Database> {
   // Every connection listens before it is handed out, so that a notification of a transaction it commits arrives
   // (before ReadyForQuery) before the commit returns, and one committed elsewhere is read by whichever connection is
   // idle. A new connection also runs the handlers: while none was open, nothing listened.
@@ -90,7 +92,7 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
     await client.query(NOTIFY_CHANNELS.map((channel) => `listen ${channel}`).join('; '));
     for (const channel of NOTIFY_CHANNELS) notified.run(channel);
   };
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20, onConnect });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, onConnect });
   // An idle client dropped by the server must not crash the process.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema, casing: 'snake_case' });

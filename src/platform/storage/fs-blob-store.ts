@@ -47,9 +47,25 @@ export function createFsBlobStore(root: string): BlobStore {
     },
 
     async get(key) {
-      // A view of the buffer read, not a copy of it: a 20 MB sealed file is allocated once, not twice.
-      const bytes = await fsp.readFile(pathOf(key));
-      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      // Into one buffer of the file's size, in as few reads as the kernel allows: readFile reads 512 KB per trip
+      // through the thread pool (20 MB: 7.5 ms here, read whole: 4 ms). Blobs never change once stored (the key is
+      // their SHA-256), so the size read first stays true.
+      const handle = await fsp.open(pathOf(key), 'r');
+      try {
+        const { size } = await handle.stat();
+        // Not zero-filled (every byte is read over) and never from the shared pool (a view of it would expose its neighbours).
+        const slow = Buffer.allocUnsafeSlow(size);
+        const bytes = new Uint8Array(slow.buffer, slow.byteOffset, size);
+        let filled = 0;
+        while (filled < size) {
+          const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+          if (bytesRead === 0) throw new Error(`blob ${key} ended after ${filled} of ${size} bytes`);
+          filled += bytesRead;
+        }
+        return bytes;
+      } finally {
+        await handle.close();
+      }
     },
 
     async open(key) {
