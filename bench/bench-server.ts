@@ -45,7 +45,8 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
       url.pathname = `/${name}`;
       databaseUrl = url.toString();
     }
-    const config: Config = { ...loadConfig({}), dataDir, databaseUrl, logLevel: 'warn', port: 0, ...options.config };
+    // The pool size is the one setting a bench run may choose from the environment (DATABASE_POOL_SIZE).
+    const config: Config = { ...loadConfig({ DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '' }), dataDir, databaseUrl, logLevel: 'warn', port: 0, ...options.config };
     built = await buildApp(config, options.overrides);
   } catch (error) {
     await cleanUp();

@@ -2,7 +2,8 @@
 // invited) and 20 roles, inserted in bulk; then autocannon against a running app, one owner's lists: each scenario
 // alone (1 connection) and under load (32 connections, ~10 s). Goal: p99 <= 20 ms at 32 connections on PostgreSQL.
 // Run: npm run bench:org-lists   (DATABASE_URL=postgres://... uses a scratch database on that server)
-// BENCH_SECONDS overrides the duration.
+// BENCH_SECONDS overrides the duration; BENCH_ONLY (a regular expression on the scenario names) picks scenarios;
+// DATABASE_POOL_SIZE the service's pool (bench-server.ts).
 import { sql } from 'drizzle-orm';
 import { findDefaultPackage } from '../src/modules/billing/billing.repo.ts';
 import { createAccount } from '../src/modules/users/accounts.ts';
@@ -14,6 +15,7 @@ const MEMBERS = 50;
 const ROLES = 20;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const server = await startBenchServer({ name: 'org-lists' });
 const { built } = server;
 const { db } = built.platform;
@@ -59,6 +61,7 @@ try {
     ['roles, available', '/user/v1/roles/available'],
   ] as const;
   for (const [label, url] of scenarios) {
+    if (ONLY && !ONLY.test(label)) continue;
     const check = await built.app.inject({ method: 'GET', url, headers });
     if (check.statusCode !== 200) throw new Error(`${url} answered ${check.statusCode}: ${check.body}`);
     const body = check.json();
