@@ -78,7 +78,7 @@ describe('configuration', () => {
     expect(problems({ PORT: '8o80' })).toEqual(['PORT="8o80": expected a whole number from 0 to 65535']);
     expect(problems({ PORT: '70000' })).toEqual(['PORT="70000": expected a whole number from 0 to 65535']);
     expect(problems({ SEAL_WAIT_SECONDS: '1.5' })).toEqual(['SEAL_WAIT_SECONDS="1.5": expected a whole number of at least 1']);
-    // Fewer than 4 could leave a transaction waiting for a connection that its own job or request holds.
+    // Fewer than 4: one job queue's transactions (seal, survey: 4 at a time) could hold every connection.
     expect(problems({ DATABASE_POOL_SIZE: '3' })).toEqual(['DATABASE_POOL_SIZE="3": expected a whole number from 4 to 1000']);
     expect(problems({ UPLOADS_PER_MINUTE: '0' })).toEqual(['UPLOADS_PER_MINUTE="0": expected a whole number of at least 1']);
     expect(problems({ SEAL_TEST_DELAY_MS: '-5' })).toEqual(['SEAL_TEST_DELAY_MS="-5": expected a whole number of at least 0']);
