@@ -11,6 +11,7 @@ import { registerGracefulClose } from './http/graceful-close.ts';
 import { metricsRoutes } from './modules/metrics/metrics.routes.ts';
 import { registerAuthentication, type RouteAuth } from './http/authenticate.ts';
 import { createMembershipCache } from './modules/auth/membership-cache.ts';
+import { createOrganizationCache } from './platform/db/organization-cache.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './http/security-headers.ts';
 import { ErrorResponse } from './http/schemas.ts';
@@ -271,8 +272,10 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(delegateRoutes(delegations));
   await app.register(signingOverviewRoutes(createSigningOverviewService({ db: platform.db })));
   await app.register(surveyRoutes(surveys));
-  await app.register(roleRoutes(createRoleService({ db: platform.db })));
-  await app.register(organizationRoutes(createOrganizationService({ db: platform.db, outbox: platform.outbox, billing, publicUrl: config.publicUrl }), config.publicUrl));
+  const roleLists = createOrganizationCache(platform.database, 'members_roles_changed');
+  await app.register(roleRoutes(createRoleService({ db: platform.db, lists: roleLists })));
+  const memberLists = createOrganizationCache(platform.database, 'members_roles_changed');
+  await app.register(organizationRoutes(createOrganizationService({ db: platform.db, outbox: platform.outbox, billing, publicUrl: config.publicUrl, lists: memberLists }), config.publicUrl));
   await app.register(businessAppRoutes(createBusinessAppService({
     db: platform.db, secrets: platform.secrets, allowPrivateCallbacks: config.outboundAllowPrivate, resolve: resolveWithDns,
   })));

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TBoolean, type TInteger, type TNumber, type TSchema, type TString, type TUnsafe } from 'typebox';
 
 /** The standard error body, for OpenAPI. */
 export const ErrorResponse = Type.Object({
@@ -18,6 +18,16 @@ export const errorResponses = {
   403: Type.Ref('ErrorResponse'),
   404: Type.Ref('ErrorResponse'),
 } as const;
+
+/**
+ * A response value that may be null, as a JSON Schema type list (`["string", "null"]`, OpenAPI 3.1) rather than
+ * `anyOf`: Fastify's serializer picks an `anyOf` branch by running the validator on the value (for a date-time, three
+ * regular expressions per value), a type list by `typeof`. On the member list, 10.8% of the service's CPU went to
+ * checking the formats of invitedAt and joinedAt. For response fields of one scalar type; requests keep `anyOf`.
+ */
+export function Nullable<T extends TString | TInteger | TNumber | TBoolean>(schema: T, options: { description?: string } = {}): TUnsafe<Static<T> | null> {
+  return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [schema.type, 'null'] });
+}
 
 export const IdParam = Type.Integer({ minimum: 1, maximum: 2147483647 });
 

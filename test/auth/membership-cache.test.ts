@@ -7,6 +7,7 @@ import { test } from '../helpers/fixtures.ts';
 import { createUser } from '../helpers/factories.ts';
 import { startSecondInstance } from '../web-session/helpers.ts';
 import { createMembershipCache } from '../../src/modules/auth/membership-cache.ts';
+import type { NotifyHandler } from '../../src/platform/db/client.ts';
 import { memberships, roles } from '../../src/platform/db/schema/index.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import type { TestUser } from '../helpers/factories.ts';
@@ -54,10 +55,10 @@ describe('membership cache', () => {
 
   test('a read under way when a change is announced is answered but not kept', async ({ app: t }) => {
     const user = await createUser(t, { name: 'In Flight' });
-    let announce = () => {};
+    let announce: NotifyHandler = () => {};
     const cache = createMembershipCache({ db: t.platform.db, onNotify: (_channel, handler) => { announce = handler; } });
     const reading = cache.find(subjectOf(user));
-    announce();
+    announce('');
     const answered = await reading;
     expect(answered).not.toBeNull();
     const next = await cache.find(subjectOf(user));

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdParam } from '../../http/schemas.ts';
+import { IdParam, Nullable } from '../../http/schemas.ts';
 import { IdListString } from '../workflows/workflow-ids.ts';
 import type { DocumentDetail } from './document-list.service.ts';
 import type { ListItemRow } from './document-list.repo.ts';
@@ -31,12 +31,12 @@ const itemProperties = {
   anyDigitalSignature: Type.Boolean({ description: 'some recipient signs with a digital certificate (useDigitalCert)' }),
   isPowerSurvey: Type.Boolean({ description: 'a Power Survey parent' }),
   isPowerSurveyChild: Type.Boolean({ description: 'one recipient\'s child workflow of a Power Survey' }),
-  recipientId: Type.Union([Type.Integer(), Type.Null()], { description: 'the caller\'s own recipient row (owner included when they are also a recipient); null when the caller holds none' }),
-  recipientRole: Type.Union([Type.String(), Type.Null()], { description: 'SIGNER, APPROVER or CC of that row' }),
-  enforceIdentity: Type.Union([Type.Boolean(), Type.Null()], { description: 'whether that row must pass the one-time code' }),
-  folderId: Type.Union([Type.Integer(), Type.Null()], { description: 'the owner\'s personal folder holding it; null for workflows the caller does not own' }),
+  recipientId: Nullable(Type.Integer(), { description: 'the caller\'s own recipient row (owner included when they are also a recipient); null when the caller holds none' }),
+  recipientRole: Nullable(Type.String(), { description: 'SIGNER, APPROVER or CC of that row' }),
+  enforceIdentity: Nullable(Type.Boolean(), { description: 'whether that row must pass the one-time code' }),
+  folderId: Nullable(Type.Integer(), { description: 'the owner\'s personal folder holding it; null for workflows the caller does not own' }),
   dateCreated: Type.String({ format: 'date-time', description: 'ISO 8601 (UTC)' }),
-  dateSent: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'ISO 8601 (UTC); null while DRAFT' }),
+  dateSent: Nullable(Type.String({ format: 'date-time' }), { description: 'ISO 8601 (UTC); null while DRAFT' }),
 };
 
 export const ListItem = Type.Object(itemProperties);

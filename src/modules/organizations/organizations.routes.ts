@@ -32,10 +32,7 @@ export function organizationRoutes(organizations: OrganizationService, publicUrl
     app.get('/organization/v1/users', {
       schema: { tags, summary: 'Members, one page', description: `The owner first, then in the order they were invited; invitations (INVITED, DECLINED) included. ${USERS_RIGHT('canView')} ${NO_APPS}`, querystring: MembersQuery, response: { 200: MemberPage, ...errorResponses } },
       config: { auth: { module: 'USERS', right: 'canView' } },
-    }, async (request) => {
-      const page = await organizations.listMembers(personOf(request), request.query);
-      return { ...page, content: page.content.map(toMemberResponse) };
-    });
+    }, async (request) => organizations.listMembers(personOf(request), request.query));
 
     app.get('/organization/v1/user/:userId', {
       schema: { tags, summary: 'One member', description: `${SCOPE} ${USERS_RIGHT('canView')} ${NO_APPS}`, params: MemberParams, response: { 200: MemberResponse, ...errorResponses } },

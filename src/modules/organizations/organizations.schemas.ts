@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdParam, NumberedPage } from '../../http/schemas.ts';
+import { IdParam, NumberedPage, Nullable } from '../../http/schemas.ts';
 import { EMAIL_MAX, NAME_LIMITS, PASSWORD_LIMITS } from '../auth/auth.schemas.ts';
 import type { MemberRow } from './organizations.repo.ts';
 
@@ -62,8 +62,8 @@ export const MemberResponse = Type.Object({
   userId: Type.Integer(),
   name: Type.String({ description: 'the name the organization gave the member, else the account\'s' }),
   emailAddress: Type.String(),
-  roleId: Type.Union([Type.Integer(), Type.Null()]),
-  roleName: Type.Union([Type.String(), Type.Null()]),
+  roleId: Nullable(Type.Integer()),
+  roleName: Nullable(Type.String()),
   status: Type.String({ description: 'INVITED, ACTIVE or DECLINED' }),
   isOwner: Type.Boolean(),
   isJoinedUser: Type.Boolean({ description: 'true once the member accepted (status ACTIVE)' }),
@@ -71,8 +71,8 @@ export const MemberResponse = Type.Object({
   usedElectronic: Type.Integer(),
   usedAdvanced: Type.Integer(),
   usedQualified: Type.Integer(),
-  invitedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  joinedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  invitedAt: Nullable(Type.String({ format: 'date-time' })),
+  joinedAt: Nullable(Type.String({ format: 'date-time' })),
 });
 
 export const MemberPage = NumberedPage(MemberResponse);
@@ -81,7 +81,7 @@ export const InvitationResponse = Type.Object({
   organizationId: Type.Integer(),
   orgName: Type.String(),
   status: Type.String({ description: 'INVITED, or ACTIVE / DECLINED after the answer' }),
-  roleName: Type.Union([Type.String(), Type.Null()]),
+  roleName: Nullable(Type.String()),
   invitedBy: Type.Union([Type.String(), Type.Null()]),
   expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });

@@ -16,10 +16,7 @@ export function roleRoutes(roles: RoleService): FastifyPluginAsyncTypebox {
     app.get('/user/v1/roles', {
       schema: { tags, summary: 'Roles, one page', description: `By name. Filters combine: name, description (substrings, ignoring case), status, searchValue (name or description). ${RIGHTS}`, querystring: RolesQuery, response: { 200: RolePage, ...errorResponses } },
       config: { auth: { module: 'ROLES', right: 'canView' } },
-    }, async (request) => {
-      const page = await roles.list(userOf(request), request.query);
-      return { ...page, content: page.content.map(toRoleResponse) };
-    });
+    }, async (request) => roles.list(userOf(request), request.query));
 
     app.get('/user/v1/roles/available', {
       schema: { tags, summary: 'Roles a member can be given', description: 'The ACTIVE roles of the caller\'s organization as {roleId, roleName}, by name. Any member of the organization may read it (names only).', response: { 200: AvailableRoles, ...errorResponses } },

@@ -3,11 +3,12 @@ import type { UserCaller } from '../../http/authenticate.ts';
 import { ORGANIZATION_MODULES } from '../../http/authorize.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
+import type { OrganizationCache } from '../../platform/db/organization-cache.ts';
 import {
   countMembersByRole, deleteRoles, findAvailableRoles, findRole, findRoleByName, findRoles, findRoleWithCount, insertRole, updateRole,
   type RoleWithCount,
 } from './roles.repo.ts';
-import type { PermissionsIn, RoleBody, RolesQuery, StoredPermission } from './roles.schemas.ts';
+import { toRoleResponse, type PermissionsIn, type RoleBody, type RolesQuery, type StoredPermission } from './roles.schemas.ts';
 
 export type RoleService = ReturnType<typeof createRoleService>;
 
@@ -15,13 +16,22 @@ export type RoleService = ReturnType<typeof createRoleService>;
  * Custom roles of the caller's organization (SPEC.md "Role", "Organization: roles"). A role of another
  * organization does not exist for the caller (404). Who may call what is the route's ROLES module right.
  */
-export function createRoleService({ db }: { db: Db }) {
+/**
+ * `lists` keeps the pages and the available list per organization until a role or membership of it changes
+ * (migration 0024's notifications).
+ */
+export function createRoleService({ db, lists }: { db: Db; lists: OrganizationCache }) {
   return { list, get, create, update, replacePermissions, remove, available };
 
   async function list(caller: UserCaller, query: RolesQuery) {
     const filter = { name: query.name, description: query.description, status: query.status, searchValue: query.searchValue };
-    const { rows, total } = await findRoles(db, caller.organizationId, filter, { limit: query.size, offset: query.page * query.size });
-    return { content: rows, totalElements: total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
+    const key = JSON.stringify(['page', filter.name, filter.description, filter.status, filter.searchValue, query.page, query.size]);
+    // Kept as the answer's items, mapped once.
+    const { content, total } = await lists.read(caller.organizationId, key, async () => {
+      const { rows, total } = await findRoles(db, caller.organizationId, filter, { limit: query.size, offset: query.page * query.size });
+      return { content: rows.map(toRoleResponse), total };
+    });
+    return { content, totalElements: total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
   }
 
   async function get(caller: UserCaller, roleId: number): Promise<RoleWithCount> {
@@ -96,7 +106,7 @@ export function createRoleService({ db }: { db: Db }) {
   }
 
   function available(caller: UserCaller) {
-    return findAvailableRoles(db, caller.organizationId);
+    return lists.read(caller.organizationId, 'available', () => findAvailableRoles(db, caller.organizationId));
   }
 }
 

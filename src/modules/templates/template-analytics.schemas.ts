@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdParam } from '../../http/schemas.ts';
+import { IdParam, Nullable } from '../../http/schemas.ts';
 
 export const FIELD_EVENT_TYPES = ['SESSION_START', 'FIELD_VIEWED', 'FIELD_FOCUSED', 'FIELD_GLANCED', 'FIELD_FILLED', 'SUBMITTED'] as const;
 export type FieldEventType = (typeof FIELD_EVENT_TYPES)[number];
@@ -18,7 +18,7 @@ export const CompletionResponse = Type.Object({
 }, { description: 'Over the workflows made from the template (use, apply, dispatch) that are not deleted' });
 export type CompletionResponse = Static<typeof CompletionResponse>;
 
-const Hours = Type.Union([Type.Number(), Type.Null()], { description: 'hours, 2 decimals; null when sampleSize is 0' });
+const Hours = Nullable(Type.Number(), { description: 'hours, 2 decimals; null when sampleSize is 0' });
 export const TimeToSignResponse = Type.Object({
   templateId: Type.Integer(),
   templateName: Type.String(),
@@ -42,7 +42,7 @@ export const DropOffResponse = Type.Object({
     placeholderKey: Type.String({ description: 'the template field (stable for one snapshot)' }),
     fieldType: Type.String(),
     pageNo: Type.Integer(),
-    label: Type.Union([Type.String(), Type.Null()]),
+    label: Nullable(Type.String()),
     reached: Type.Integer({ description: 'sessions in which the signer viewed, focused or filled the field' }),
     completed: Type.Integer({ description: 'sessions in which the signer filled it' }),
     dropOffRate: Type.Number({ description: '(reached - completed) / reached; 0 when reached is 0' }),

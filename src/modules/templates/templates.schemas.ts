@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdParam, NumberedPage } from '../../http/schemas.ts';
+import { IdParam, NumberedPage, Nullable } from '../../http/schemas.ts';
 import type { TemplateRow } from './templates.repo.ts';
 
 export const TEMPLATE_NAME_MAX = 50;
@@ -65,11 +65,11 @@ export const TemplateResponse = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   description: Type.String(),
-  workflowId: Type.Union([Type.Integer(), Type.Null()], { description: 'the source workflow of the current snapshot' }),
-  folderId: Type.Union([Type.Integer(), Type.Null()]),
+  workflowId: Nullable(Type.Integer(), { description: 'the source workflow of the current snapshot' }),
+  folderId: Nullable(Type.Integer()),
   recipientLabels: Type.Array(Type.Object({ order: Type.Integer(), label: Type.String() })),
   reminderEnabled: Type.Boolean(),
-  reminderIntervalDays: Type.Union([Type.Integer(), Type.Null()]),
+  reminderIntervalDays: Nullable(Type.Integer()),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
@@ -84,7 +84,7 @@ export const RecipientSlot = Type.Object({
   emailAddress: Type.String(),
   role: Type.String({ description: 'SIGNER, APPROVER or CC' }),
   order: Type.Integer({ description: '1-based position: the recipientIndex of dispatch and apply' }),
-  label: Type.Union([Type.String(), Type.Null()], { description: 'non-blank: a placeholder that dispatch and apply must fill' }),
+  label: Nullable(Type.String(), { description: 'non-blank: a placeholder that dispatch and apply must fill' }),
 });
 export const RecipientSlots = Type.Array(RecipientSlot);
 

@@ -36,28 +36,32 @@ export type Database = {
    * Runs `handler` on every notification of `channel` that reaches this process, and whenever one may have been
    * missed (a new PostgreSQL connection: while none was open, nothing listened). A notification of a transaction
    * committed through this process reaches the handler before that commit returns; one committed elsewhere, as soon
-   * as an idle connection of this process reads it.
+   * as an idle connection of this process reads it. The handler gets the notification's payload, or undefined when
+   * one may have been missed.
    */
-  onNotify(channel: NotifyChannel, handler: () => void): void;
+  onNotify(channel: NotifyChannel, handler: NotifyHandler): void;
   close(): Promise<void>;
 };
 
 /**
  * The channels every connection LISTENs on, and the migrations whose triggers NOTIFY them: access_changed, a change
- * to a membership, role, user or business app (0023).
+ * to a membership, role, user or business app (0023); members_roles_changed, a change to what an organization's member
+ * and role lists show, with the organization's id (0024).
  */
-const NOTIFY_CHANNELS = ['access_changed'] as const;
+const NOTIFY_CHANNELS = ['access_changed', 'members_roles_changed'] as const;
 export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];
+/** `payload` undefined: notifications may have been missed (a new connection), so assume anything changed. */
+export type NotifyHandler = (payload: string | undefined) => void;
 
 function notifyHandlers() {
-  const handlers = new Map<string, Set<() => void>>();
+  const handlers = new Map<string, Set<NotifyHandler>>();
   return {
-    add(channel: NotifyChannel, handler: () => void) {
+    add(channel: NotifyChannel, handler: NotifyHandler) {
       if (!handlers.has(channel)) handlers.set(channel, new Set());
       handlers.get(channel)!.add(handler);
     },
-    run(channel: string) {
-      for (const handler of handlers.get(channel) ?? []) handler();
+    run(channel: string, payload: string | undefined) {
+      for (const handler of handlers.get(channel) ?? []) handler(payload);
     },
   };
 }
@@ -88,9 +92,9 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
   // idle. A new connection also runs the handlers: while none was open, nothing listened.
   const notified = notifyHandlers();
   const onConnect = async (client: pg.ClientBase) => {
-    client.on('notification', (message) => notified.run(message.channel));
+    client.on('notification', (message) => notified.run(message.channel, message.payload ?? ''));
     await client.query(NOTIFY_CHANNELS.map((channel) => `listen ${channel}`).join('; '));
-    for (const channel of NOTIFY_CHANNELS) notified.run(channel);
+    for (const channel of NOTIFY_CHANNELS) notified.run(channel, undefined);
   };
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, onConnect });
   // An idle client dropped by the server must not crash the process.
@@ -127,7 +131,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   // One session: its own notifications are handed to the listeners (as microtasks queued while the committing
   // statement's answer is read) before that statement returns.
   const notified = notifyHandlers();
-  for (const channel of NOTIFY_CHANNELS) await client.listen(channel, () => notified.run(channel));
+  for (const channel of NOTIFY_CHANNELS) await client.listen(channel, (payload) => notified.run(channel, payload));
   return {
     kind: 'pglite',
     db,

@@ -1,0 +1,68 @@
+import type { Database, NotifyChannel } from './client.ts';
+
+export type OrganizationCache = {
+  /**
+   * The answer kept for the organization under `key`, or `compute`'s (kept unless a change was announced meanwhile).
+   * `key` names the read and every value it depends on besides the organization's rows.
+   */
+  read<T>(organizationId: number, key: string, compute: () => Promise<T>): Promise<T>;
+};
+
+type Pages = Map<string, { value: unknown; expiresAt: number }>;
+
+/**
+ * Answers of an organization's reads kept per process, forgotten when the database announces a change to that
+ * organization on `channel` (a trigger's NOTIFY with the organization's id as the payload; an empty payload, or a
+ * notification possibly missed, forgets every organization). Built for the member and role lists, read far more often
+ * than they change (docs/decisions.md "Member and role lists are cached per process").
+ *
+ * Exact for this process: a change committed through it is announced to the committing connection before its COMMIT
+ * returns, so a later request never sees the old page; another instance's change, one network delivery after its
+ * commit. A read under way when its organization's change is announced is answered but not kept: each organization's
+ * pages live in their own map, which an announcement replaces, and a read stores into the map it started with only
+ * if that map is still the organization's. Entries also expire (`ttlMs`), a backstop should a notification be lost.
+ * At most `maxOrganizations` organizations (the least recently read forgotten first) and `maxPerOrganization`
+ * answers each (searches are keys too, so the oldest goes first).
+ */
+export function createOrganizationCache(
+  database: Pick<Database, 'onNotify'>, channel: NotifyChannel,
+  options: { ttlMs?: number; maxOrganizations?: number; maxPerOrganization?: number } = {},
+): OrganizationCache {
+  const ttlMs = options.ttlMs ?? 60_000;
+  const maxOrganizations = options.maxOrganizations ?? 1_000;
+  const maxPerOrganization = options.maxPerOrganization ?? 50;
+  const organizations = new Map<number, Pages>();
+  database.onNotify(channel, (payload) => {
+    const organizationId = payload ? Number(payload) : NaN;
+    if (Number.isSafeInteger(organizationId)) organizations.delete(organizationId);
+    else organizations.clear();
+  });
+
+  function pagesOf(organizationId: number): Pages {
+    let pages = organizations.get(organizationId);
+    if (pages) {
+      // Most recently read last: a Map iterates in insertion order.
+      organizations.delete(organizationId);
+    } else {
+      pages = new Map();
+      if (organizations.size >= maxOrganizations) organizations.delete(organizations.keys().next().value!);
+    }
+    organizations.set(organizationId, pages);
+    return pages;
+  }
+
+  return {
+    async read<T>(organizationId: number, key: string, compute: () => Promise<T>): Promise<T> {
+      const pages = pagesOf(organizationId);
+      const entry = pages.get(key);
+      if (entry && entry.expiresAt > performance.now()) return entry.value as T;
+      const value = await compute();
+      if (organizations.get(organizationId) === pages) {
+        pages.delete(key);
+        if (pages.size >= maxPerOrganization) pages.delete(pages.keys().next().value!);
+        pages.set(key, { value, expiresAt: performance.now() + ttlMs });
+      }
+      return value;
+    },
+  };
+}
