@@ -52,14 +52,21 @@ try {
   const address = await server.listen();
   const headers = { authorization: `Bearer ${token}` };
   const cpu = { databasePids: () => backendPids(built.platform.database) };
+  // Lists are kept per process until the organization changes (src/platform/db/organization-cache.ts): the churn
+  // scenarios write to the organization 10 times a second while loading, each write forgetting its pages.
   const scenarios = [
     ['members, first page', '/organization/v1/users?page=0&size=20'],
+    ['members, first page, 10 writes/s', '/organization/v1/users?page=0&size=20'],
     ['members, all 50', '/organization/v1/users?page=0&size=50'],
     ['members, search', '/organization/v1/users?searchValue=member%204&size=20'],
     ['roles, first page', '/user/v1/roles?page=0&size=20'],
     ['roles, search + status', '/user/v1/roles?searchValue=role%201&status=ACTIVE&size=20'],
     ['roles, available', '/user/v1/roles/available'],
+    ['roles, first page, 10 writes/s', '/user/v1/roles?page=0&size=20'],
   ] as const;
+  // A member's signature count, as signing writes it (entitlements.repo.ts).
+  const write = () => db.execute(sql`update memberships set used_electronic = used_electronic + 1
+    where id = (select min(id) from memberships where organization_id = ${me.organizationId} and not is_owner)`);
   for (const [label, url] of scenarios) {
     if (ONLY && !ONLY.test(label)) continue;
     const check = await built.app.inject({ method: 'GET', url, headers });
@@ -67,9 +74,11 @@ try {
     const body = check.json();
     const shape = Array.isArray(body) ? `${body.length} items` : `totalElements ${body.totalElements}, ${body.content.length} items`;
     // Load from a separate process (bench/http-load.ts), as a client sees the service.
+    const churn = label.includes('writes/s') ? setInterval(() => void write(), 100) : null;
     const alone = await measureHttp({ url: address, paths: [url], connections: 1, seconds: Math.max(2, SECONDS / 4), headers }, cpu);
     const result = await measureHttp({ url: address, paths: [url], connections: CONNECTIONS, seconds: SECONDS, headers }, cpu);
-    console.log(`${kind} ${label.padEnd(24)} alone p50 ${String(alone.p50).padStart(3)} ms | ${CONNECTIONS} connections: ${formatLoad(result)}  (${shape})`);
+    if (churn) clearInterval(churn);
+    console.log(`${kind} ${label.padEnd(33)} alone p50 ${String(alone.p50).padStart(3)} ms | ${CONNECTIONS} connections: ${formatLoad(result)}  (${shape})`);
   }
   // Requests the load process abandoned at its deadline may still be running: let them finish before closing.
   await new Promise((resolve) => setTimeout(resolve, 500));

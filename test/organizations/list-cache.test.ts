@@ -50,6 +50,25 @@ describe('organization cache', () => {
     expect(await read(2)).toBe(await theirs);
   });
 
+  test('requests for a page being read share that read; a read that fails is not kept', async () => {
+    const { cache } = cacheWithAnnouncer();
+    let computed = 0;
+    let release = () => {};
+    const slow = () => cache.read(1, 'page', () => new Promise<number>((resolve) => { computed++; release = () => resolve(computed); }));
+    const first = slow();
+    const second = slow();
+    release();
+    expect(await first).toBe(1);
+    expect(await second).toBe(1);
+    expect(computed).toBe(1);
+
+    let attempts = 0;
+    const failing = () => cache.read(2, 'page', async () => { attempts++; throw new Error('database went away'); });
+    await expect(failing()).rejects.toThrow('database went away');
+    await expect(failing()).rejects.toThrow('database went away');
+    expect(attempts).toBe(2);
+  });
+
   test('bounded: answers per organization and organizations, the oldest first; entries expire', async () => {
     const { read } = cacheWithAnnouncer({ maxPerOrganization: 2, maxOrganizations: 2 });
     const k1 = await read(1, 'k1');

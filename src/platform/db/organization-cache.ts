@@ -8,7 +8,7 @@ export type OrganizationCache = {
   read<T>(organizationId: number, key: string, compute: () => Promise<T>): Promise<T>;
 };
 
-type Pages = Map<string, { value: unknown; expiresAt: number }>;
+type Pages = Map<string, { answer: Promise<unknown>; expiresAt: number }>;
 
 /**
  * Answers of an organization's reads kept per process, forgotten when the database announces a change to that
@@ -20,7 +20,9 @@ type Pages = Map<string, { value: unknown; expiresAt: number }>;
  * returns, so a later request never sees the old page; another instance's change, one network delivery after its
  * commit. A read under way when its organization's change is announced is answered but not kept: each organization's
  * pages live in their own map, which an announcement replaces, and a read stores into the map it started with only
- * if that map is still the organization's. Entries also expire (`ttlMs`), a backstop should a notification be lost.
+ * if that map is still the organization's. A read under way is shared by the requests for the same page that arrive
+ * meanwhile (after a change, 32 clients would otherwise run the same statement 32 times); one that fails is not kept.
+ * Entries also expire (`ttlMs`), a backstop should a notification be lost.
  * At most `maxOrganizations` organizations (the least recently read forgotten first) and `maxPerOrganization`
  * answers each (searches are keys too, so the oldest goes first).
  */
@@ -52,17 +54,21 @@ export function createOrganizationCache(
   }
 
   return {
-    async read<T>(organizationId: number, key: string, compute: () => Promise<T>): Promise<T> {
+    read<T>(organizationId: number, key: string, compute: () => Promise<T>): Promise<T> {
       const pages = pagesOf(organizationId);
       const entry = pages.get(key);
-      if (entry && entry.expiresAt > performance.now()) return entry.value as T;
-      const value = await compute();
-      if (organizations.get(organizationId) === pages) {
-        pages.delete(key);
-        if (pages.size >= maxPerOrganization) pages.delete(pages.keys().next().value!);
-        pages.set(key, { value, expiresAt: performance.now() + ttlMs });
-      }
-      return value;
+      if (entry && entry.expiresAt > performance.now()) return entry.answer as Promise<T>;
+      const answer = compute();
+      // Current while it runs; kept for ttlMs once answered, unless an announcement replaced the map meanwhile.
+      const shared = { answer, expiresAt: Infinity };
+      pages.delete(key);
+      if (pages.size >= maxPerOrganization) pages.delete(pages.keys().next().value!);
+      pages.set(key, shared);
+      answer.then(
+        () => { shared.expiresAt = performance.now() + ttlMs; },
+        () => { if (pages.get(key) === shared) pages.delete(key); },
+      );
+      return answer;
     },
   };
 }
