@@ -283,9 +283,10 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(mailSettingsRoutes(createMailSettingsService({
     db: platform.db, secrets: platform.secrets, mailRouting: platform.mailRouting, allowPrivate: config.outboundAllowPrivate, log: platform.log,
   })));
-  await app.register(templateRoutes(createTemplateService({ db: platform.db, blobs: platform.blobs, routing })));
+  const templateLists = createOrganizationCache(platform.database, 'templates_changed');
+  await app.register(templateRoutes(createTemplateService({ db: platform.db, blobs: platform.blobs, routing, lists: templateLists })));
   await app.register(templateFolderRoutes(createTemplateFolderService({ db: platform.db })));
-  await app.register(templateAnalyticsRoutes(createTemplateAnalyticsService({ db: platform.db }), createFieldEventService({ db: platform.db })));
+  await app.register(templateAnalyticsRoutes(createTemplateAnalyticsService({ db: platform.db, lists: templateLists }), createFieldEventService({ db: platform.db })));
   await app.register(webAppRoutes({ secure: webSessionOptions.secure }));
 
   // 4. Start-up work: the job workers (the preset packages are seeded by migration 0008).

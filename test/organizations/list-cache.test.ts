@@ -8,7 +8,8 @@ import { startSecondInstance } from '../web-session/helpers.ts';
 import type { NotifyHandler } from '../../src/platform/db/client.ts';
 import { createOrganizationCache } from '../../src/platform/db/organization-cache.ts';
 import { memberships, roles, users } from '../../src/platform/db/schema/index.ts';
-import { addMember, createRole, roleBody } from './org-helpers.ts';
+import { createTemplate, sourceWorkflow, templatesMember } from '../templates/template-helpers.ts';
+import { addMember, createRole, grant, roleBody } from './org-helpers.ts';
 
 /** A cache whose notifications the test sends itself. */
 function cacheWithAnnouncer(options: Parameters<typeof createOrganizationCache>[2] = {}) {
@@ -69,17 +70,19 @@ describe('organization cache', () => {
     expect(attempts).toBe(2);
   });
 
-  test('bounded: answers per organization and organizations, the oldest first; entries expire', async () => {
-    const { read } = cacheWithAnnouncer({ maxPerOrganization: 2, maxOrganizations: 2 });
+  test('bounded: answers per organization and in all, the oldest first; entries expire', async () => {
+    const { read } = cacheWithAnnouncer({ maxPerOrganization: 2, maxEntries: 3 });
     const k1 = await read(1, 'k1');
     const k2 = await read(1, 'k2');
     await read(1, 'k3');
     expect(await read(1, 'k2')).toBe(k2);
     expect(await read(1, 'k1')).not.toBe(k1);
     const two = await read(2);
-    await read(1, 'k1');
-    await read(3);
-    // Organization 1 was read last, so 2 went when 3 came.
+    const k1Again = await read(1, 'k1');
+    const three = await read(3);
+    // Four answers: organization 2, read least recently, went when 3 came; 1 and 3 stay.
+    expect(await read(1, 'k1')).toBe(k1Again);
+    expect(await read(3)).toBe(three);
     expect(await read(2)).not.toBe(two);
 
     const expiring = cacheWithAnnouncer({ ttlMs: 0 });
@@ -240,5 +243,75 @@ describe('member and role lists over HTTP: every change shows on the very next r
       await outside.end();
     }
     await vi.waitFor(async () => expect((await lists.roles()).content[0].name).toBe('Outside After'), { timeout: 2000, interval: 5 });
+  });
+});
+
+describe('template list and names over HTTP: every change shows on the very next read, for each viewer', () => {
+  test('a template created, renamed, moved into a restricted folder, the folder opened, deleted: lists, the template and its analytics', async ({ app: t }) => {
+    const owner = await createUser(t, { name: 'Tia Templater' });
+    const { role, member } = await templatesMember(t, owner, { canView: true });
+    const read = async (token: string) => {
+      const page = await t.request('GET', '/organization/v1/templates?page=0&size=20', { token });
+      const all = await t.request('GET', '/organization/v1/templates/all', { token });
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      expect(all.status).toBe(200);
+      const names = page.body.content.map((template: any) => template.name);
+      // The page and the names agree (each is cached on its own).
+      expect(all.body.map((template: any) => template.name).sort()).toEqual([...names].sort());
+      return names;
+    };
+    expect(await read(owner.token)).toEqual([]);
+    expect(await read(member.token)).toEqual([]);
+
+    const source = await sourceWorkflow(t, owner);
+    const template = await createTemplate(t, owner.token, { name: 'Lease', workflowId: source.workflow.id });
+    expect(await read(owner.token)).toEqual(['Lease']);
+    expect(await read(member.token)).toEqual(['Lease']);
+
+    // One template and its analytics start from the same kept read of the template.
+    const one = async (token: string) => {
+      const [single, analytics] = await Promise.all([`/organization/v1/templates/${template.id}`, `/organization/v1/templates/${template.id}/analytics`]
+        .map((url) => t.request('GET', url, { token })));
+      expect(analytics.status).toBe(single.status);
+      return single.status === 200 ? [single.body.name, analytics.body.templateName] : single.status;
+    };
+    expect(await one(member.token)).toEqual(['Lease', 'Lease']);
+
+    expect((await t.request('PUT', '/organization/v1/rename/templates', { token: owner.token, body: { id: template.id, name: 'Lease 2027' } })).status).toBe(200);
+    expect(await read(member.token)).toEqual(['Lease 2027']);
+    expect(await one(member.token)).toEqual(['Lease 2027', 'Lease 2027']);
+
+    // A folder only another role sees: the member loses the template, the owner keeps it.
+    const other = await createRole(t, owner);
+    const folder = await t.request('POST', '/organization/v1/template-folders', { token: owner.token, body: { name: 'Restricted' } });
+    const access = `/organization/v1/template-folders/${folder.body.id}/access`;
+    expect((await t.request('PUT', access, { token: owner.token, body: { roleIds: [other.id], overrideEnabled: true } })).status).toBeLessThan(300);
+    expect((await t.request('PUT', '/organization/v1/templates/move', { token: owner.token, body: { ids: [template.id], folderId: folder.body.id } })).status).toBe(200);
+    expect(await read(owner.token)).toEqual(['Lease 2027']);
+    expect(await read(member.token)).toEqual([]);
+    expect(await one(member.token)).toBe(404);
+    expect(await one(owner.token)).toEqual(['Lease 2027', 'Lease 2027']);
+    expect((await t.request('PUT', access, { token: owner.token, body: { roleIds: [other.id, role.id], overrideEnabled: true } })).status).toBeLessThan(300);
+    expect(await read(member.token)).toEqual(['Lease 2027']);
+    expect(await one(member.token)).toEqual(['Lease 2027', 'Lease 2027']);
+
+    expect((await t.request('DELETE', `/organization/v1/templates?ids=${template.id}`, { token: owner.token })).status).toBeLessThan(300);
+    expect(await read(owner.token)).toEqual([]);
+    expect(await read(member.token)).toEqual([]);
+    expect(await one(owner.token)).toBe(404);
+  });
+
+  test('a member\'s role changed: the view follows the new role at once (the role is part of what is kept)', async ({ app: t }) => {
+    const owner = await createUser(t);
+    const admitted = await createRole(t, owner, { permissions: [grant('TEMPLATES', { canView: true })] });
+    const { member } = await templatesMember(t, owner, { canView: true });
+    const folder = await t.request('POST', '/organization/v1/template-folders', { token: owner.token, body: { name: 'Admitted Only' } });
+    expect((await t.request('PUT', `/organization/v1/template-folders/${folder.body.id}/access`, { token: owner.token, body: { roleIds: [admitted.id], overrideEnabled: true } })).status).toBeLessThan(300);
+    const source = await sourceWorkflow(t, owner);
+    await createTemplate(t, owner.token, { name: 'Inside', workflowId: source.workflow.id, folderId: folder.body.id });
+    const names = async () => (await t.request('GET', '/organization/v1/templates', { token: member.token })).body.content.map((template: any) => template.name);
+    expect(await names()).toEqual([]);
+    expect((await t.request('PUT', '/organization/v1/user_role', { token: owner.token, body: { userId: member.userId, roleId: admitted.id } })).status).toBe(200);
+    expect(await names()).toEqual(['Inside']);
   });
 });

@@ -1,10 +1,11 @@
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
+import type { OrganizationCache } from '../../platform/db/organization-cache.ts';
 import { countByStatus, countSessions, dropOffCounts, timeToSign as timeToSignRow } from './template-analytics.repo.ts';
 import type { CompletionResponse, DropOffResponse, TimeToSignResponse } from './template-analytics.schemas.ts';
 import { findSnapshotFields } from './templates.repo.ts';
 import { placeholderKey } from './template-instances.ts';
-import { getVisibleTemplate } from './templates.service.ts';
+import { readVisibleTemplate } from './templates.service.ts';
 import { createAnalyticsCache } from './template-analytics-cache.ts';
 import type { TemplateRow } from './templates.repo.ts';
 
@@ -16,33 +17,33 @@ const round = (value: number | null, places = 2) => (value === null ? null : Mat
 /**
  * Template analytics (SPEC.md "Template analytics"), each one aggregate query over an index, kept exact in a cache
  * until the template's workflows or events change (template-analytics-cache.ts); visibility as templates, checked on
- * every call.
+ * every call (through the template service's cache, `lists`, which a change of a template or folder empties).
  */
-export function createTemplateAnalyticsService({ db }: { db: Db }) {
+export function createTemplateAnalyticsService({ db, lists }: { db: Db; lists: OrganizationCache }) {
   const cache = createAnalyticsCache(db);
   // The snapshot workflow and when it was taken: an update with overwrite replaces both, so a new key.
   const keyOf = (kind: string, template: TemplateRow) => `${kind}:${template.id}:${template.workflowId}:${template.snapshotAt.getTime()}`;
   return { completion, timeToSign, full, dropOff };
 
   async function completion(caller: UserCaller, templateId: number): Promise<CompletionResponse> {
-    const template = await getVisibleTemplate(db, caller, templateId);
+    const template = await readVisibleTemplate(lists, db, caller, templateId);
     return completionOf(template, await cache.read(keyOf('completion', template), template.id, () => countByStatus(db, template.id)));
   }
 
   async function timeToSign(caller: UserCaller, templateId: number): Promise<TimeToSignResponse> {
-    const template = await getVisibleTemplate(db, caller, templateId);
+    const template = await readVisibleTemplate(lists, db, caller, templateId);
     return timeToSignOf(template, await cache.read(keyOf('time-to-sign', template), template.id, () => timeToSignRow(db, template.id)));
   }
 
   /** Both aggregates as one cache entry: one read of the template and one freshness check per request, not two each. */
   async function full(caller: UserCaller, templateId: number) {
-    const template = await getVisibleTemplate(db, caller, templateId);
+    const template = await readVisibleTemplate(lists, db, caller, templateId);
     const [counts, row] = await cache.read(keyOf('full', template), template.id, () => Promise.all([countByStatus(db, template.id), timeToSignRow(db, template.id)]));
     return { ...completionOf(template, counts), timeToSign: timeToSignOf(template, row) };
   }
 
   async function dropOff(caller: UserCaller, templateId: number): Promise<DropOffResponse> {
-    const template = await getVisibleTemplate(db, caller, templateId);
+    const template = await readVisibleTemplate(lists, db, caller, templateId);
     const [fields, counts, totalSessions] = await cache.read(keyOf('drop-off', template), template.id, () => Promise.all([
       findSnapshotFields(db, template.workflowId), dropOffCounts(db, template.id, template.snapshotAt), countSessions(db, template.id, template.snapshotAt),
     ]));

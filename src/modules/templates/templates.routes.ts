@@ -25,10 +25,7 @@ export function templateRoutes(templates: TemplateService): FastifyPluginAsyncTy
     app.get('/organization/v1/templates', {
       schema: { tags, summary: 'Templates, one page', description: `Newest first. ${VISIBLE}`, querystring: TemplatesPageQuery, response: { 200: TemplatePage, ...errorResponses } },
       config: { auth: view },
-    }, async (request) => {
-      const page = await templates.list(userOf(request), request.query);
-      return { content: page.rows.map(toTemplateResponse), totalElements: page.total, totalPages: page.totalPages, number: page.number, size: page.size };
-    });
+    }, async (request) => templates.list(userOf(request), request.query));
 
     app.get('/organization/v1/templates/all', {
       schema: { tags, summary: 'Every visible template, id and name', description: `By name. ${VISIBLE}`, querystring: AllTemplatesQuery, response: { 200: TemplateNames, ...errorResponses } },

@@ -2,6 +2,7 @@ import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
+import type { OrganizationCache } from '../../platform/db/organization-cache.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { assertMayUseTemplates } from '../billing/entitlements.service.ts';
 import type { RoutingDeps } from '../signing/routing.ts';
@@ -15,9 +16,10 @@ import {
   countDocumentsOf, findFirstDocument, findTemplate, findTemplateByName, findTemplateNames, findTemplatePage, findWorkflowRow,
   insertTemplate, softDeleteTemplates, updateTemplate, type TemplateFilter, type TemplateRow,
 } from './templates.repo.ts';
-import { TEMPLATE_NAME_MAX, type CreateTemplateBody, type TemplatesPageQuery, type UpdateTemplateBody } from './templates.schemas.ts';
+import { TEMPLATE_NAME_MAX, toTemplateResponse, type CreateTemplateBody, type TemplatesPageQuery, type UpdateTemplateBody } from './templates.schemas.ts';
 
-export type TemplateServiceDeps = { db: Db; blobs: BlobStore; routing: RoutingDeps };
+/** `lists` keeps the list pages and names per organization until a template or folder of it changes (migration 0024). */
+export type TemplateServiceDeps = { db: Db; blobs: BlobStore; routing: RoutingDeps; lists: OrganizationCache };
 
 /**
  * A live template of the caller's organization that folder access lets the caller see; anything else is 404,
@@ -31,7 +33,26 @@ export async function getVisibleTemplate(db: DbOrTx, caller: UserCaller, templat
   return template;
 }
 
+/**
+ * getVisibleTemplate for a read outside any transaction, kept per organization and viewer until a template or folder
+ * of the organization changes: the one-template read and every analytics request start with it. A refusal (404) is
+ * not kept, so it is read again every time.
+ */
+export function readVisibleTemplate(lists: OrganizationCache, db: Db, caller: UserCaller, templateId: number): Promise<TemplateRow> {
+  return lists.read(caller.organizationId, JSON.stringify(['template', viewerOf(caller), templateId]), () => getVisibleTemplate(db, caller, templateId));
+}
+
 const nameConflict = <T>(work: () => Promise<T>) => withNameConflict('TEMPLATE_NAME_TAKEN', 'Another template of this folder has this name', work);
+
+/** What the caller's view of the list depends on besides the organization's templates and folders: folder access. */
+function viewerOf(caller: UserCaller): string {
+  return caller.membership.isOwner ? 'owner' : `role ${caller.membership.roleId}`;
+}
+
+/** The folder filter in a cache key: every folder, the root, or one folder (JSON would write undefined as null). */
+function folderKey(filter: TemplateFilter): string {
+  return filter.folderId === undefined ? 'any' : filter.folderId === null ? 'root' : `folder ${filter.folderId}`;
+}
 
 function toFilter(folderId: number | undefined, search?: string): TemplateFilter {
   return { folderId: folderId === undefined ? undefined : folderId === 0 ? null : folderId, search: search?.trim() || undefined };
@@ -42,22 +63,29 @@ function toFilter(folderId: number | undefined, search?: string): TemplateFilter
  * right instantiate, narrowed by folder access. The snapshot is a hidden workflow (template-instances.ts).
  */
 export function createTemplateService(deps: TemplateServiceDeps) {
-  const { db, blobs, routing } = deps;
+  const { db, blobs, routing, lists } = deps;
   return { list, names, get, create, update, rename, move, clone, remove, download, slots, use };
 
+  /** One page, as the answer's items (kept per organization and viewer, mapped once). */
   async function list(caller: UserCaller, query: TemplatesPageQuery) {
-    const hidden = [...(await hiddenFoldersFor(db, caller))];
     const filter = toFilter(query.folderId, query.searchValue);
-    const { rows, total } = await findTemplatePage(db, caller.organizationId, hidden, filter, { limit: query.size, offset: query.page * query.size });
-    return { rows, total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
+    const key = JSON.stringify(['page', viewerOf(caller), folderKey(filter), filter.search ?? '', query.page, query.size]);
+    const { content, total } = await lists.read(caller.organizationId, key, async () => {
+      const hidden = [...(await hiddenFoldersFor(db, caller))];
+      const { rows, total } = await findTemplatePage(db, caller.organizationId, hidden, filter, { limit: query.size, offset: query.page * query.size });
+      return { content: rows.map(toTemplateResponse), total };
+    });
+    return { content, totalElements: total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
   }
 
   async function names(caller: UserCaller, folderId: number | undefined) {
-    return findTemplateNames(db, caller.organizationId, [...(await hiddenFoldersFor(db, caller))], toFilter(folderId));
+    const filter = toFilter(folderId);
+    return lists.read(caller.organizationId, JSON.stringify(['names', viewerOf(caller), folderKey(filter)]), async () =>
+      findTemplateNames(db, caller.organizationId, [...(await hiddenFoldersFor(db, caller))], filter));
   }
 
   async function get(caller: UserCaller, templateId: number): Promise<TemplateRow> {
-    return getVisibleTemplate(db, caller, templateId);
+    return readVisibleTemplate(lists, db, caller, templateId);
   }
 
   async function assertNameFree(tx: DbOrTx, caller: UserCaller, folderId: number | null, name: string, exceptId?: number): Promise<void> {

@@ -23,34 +23,54 @@ type Pages = Map<string, { answer: Promise<unknown>; expiresAt: number }>;
  * if that map is still the organization's. A read under way is shared by the requests for the same page that arrive
  * meanwhile (after a change, 32 clients would otherwise run the same statement 32 times); one that fails is not kept.
  * Entries also expire (`ttlMs`), a backstop should a notification be lost.
- * At most `maxOrganizations` organizations (the least recently read forgotten first) and `maxPerOrganization`
- * answers each (searches are keys too, so the oldest goes first).
+ * At most `maxEntries` answers in all (the least recently read organization's all forgotten first) and
+ * `maxPerOrganization` for one organization (every search term is a key: the oldest goes first). An answer is a page
+ * of at most a few dozen items, so the defaults bound a cache to some tens of megabytes.
  */
 export function createOrganizationCache(
   database: Pick<Database, 'onNotify'>, channel: NotifyChannel,
-  options: { ttlMs?: number; maxOrganizations?: number; maxPerOrganization?: number } = {},
+  options: { ttlMs?: number; maxEntries?: number; maxPerOrganization?: number } = {},
 ): OrganizationCache {
   const ttlMs = options.ttlMs ?? 60_000;
-  const maxOrganizations = options.maxOrganizations ?? 1_000;
-  const maxPerOrganization = options.maxPerOrganization ?? 50;
+  const maxEntries = options.maxEntries ?? 2_000;
+  const maxPerOrganization = Math.min(options.maxPerOrganization ?? 200, maxEntries);
   const organizations = new Map<number, Pages>();
+  let entries = 0;
   database.onNotify(channel, (payload) => {
     const organizationId = payload ? Number(payload) : NaN;
-    if (Number.isSafeInteger(organizationId)) organizations.delete(organizationId);
-    else organizations.clear();
+    if (Number.isSafeInteger(organizationId)) forget(organizationId);
+    else {
+      organizations.clear();
+      entries = 0;
+    }
   });
 
+  function forget(organizationId: number): void {
+    entries -= organizations.get(organizationId)?.size ?? 0;
+    organizations.delete(organizationId);
+  }
+
   function pagesOf(organizationId: number): Pages {
-    let pages = organizations.get(organizationId);
-    if (pages) {
-      // Most recently read last: a Map iterates in insertion order.
-      organizations.delete(organizationId);
-    } else {
-      pages = new Map();
-      if (organizations.size >= maxOrganizations) organizations.delete(organizations.keys().next().value!);
-    }
+    const pages = organizations.get(organizationId) ?? new Map();
+    // Most recently read last: a Map iterates in insertion order.
+    organizations.delete(organizationId);
     organizations.set(organizationId, pages);
     return pages;
+  }
+
+  /** Keeps `shared` under `key`, making room: first within the organization, then the least recently read ones. */
+  function keep(organizationId: number, pages: Pages, key: string, shared: Pages extends Map<string, infer E> ? E : never): void {
+    if (pages.delete(key)) entries--;
+    if (pages.size >= maxPerOrganization) {
+      pages.delete(pages.keys().next().value!);
+      entries--;
+    }
+    pages.set(key, shared);
+    entries++;
+    for (const oldest of organizations.keys()) {
+      if (entries <= maxEntries || oldest === organizationId) break;
+      forget(oldest);
+    }
   }
 
   return {
@@ -59,14 +79,17 @@ export function createOrganizationCache(
       const entry = pages.get(key);
       if (entry && entry.expiresAt > performance.now()) return entry.answer as Promise<T>;
       const answer = compute();
-      // Current while it runs; kept for ttlMs once answered, unless an announcement replaced the map meanwhile.
+      // Current while it runs; kept for ttlMs once answered. An announcement meanwhile drops the map it is in.
       const shared = { answer, expiresAt: Infinity };
-      pages.delete(key);
-      if (pages.size >= maxPerOrganization) pages.delete(pages.keys().next().value!);
-      pages.set(key, shared);
+      keep(organizationId, pages, key, shared);
       answer.then(
         () => { shared.expiresAt = performance.now() + ttlMs; },
-        () => { if (pages.get(key) === shared) pages.delete(key); },
+        () => {
+          if (organizations.get(organizationId) === pages && pages.get(key) === shared) {
+            pages.delete(key);
+            entries--;
+          }
+        },
       );
       return answer;
     },
