@@ -11,7 +11,7 @@ import { registerGracefulClose } from './http/graceful-close.ts';
 import { metricsRoutes } from './modules/metrics/metrics.routes.ts';
 import { registerAuthentication, type RouteAuth } from './http/authenticate.ts';
 import { createMembershipCache } from './modules/auth/membership-cache.ts';
-import { createOrganizationCache } from './platform/db/organization-cache.ts';
+import { createNotifiedCache } from './platform/db/notified-cache.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './http/security-headers.ts';
 import { ErrorResponse } from './http/schemas.ts';
@@ -272,9 +272,9 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(delegateRoutes(delegations));
   await app.register(signingOverviewRoutes(createSigningOverviewService({ db: platform.db })));
   await app.register(surveyRoutes(surveys));
-  const roleLists = createOrganizationCache(platform.database, 'members_roles_changed');
+  const roleLists = createNotifiedCache(platform.database, 'members_roles_changed');
   await app.register(roleRoutes(createRoleService({ db: platform.db, lists: roleLists })));
-  const memberLists = createOrganizationCache(platform.database, 'members_roles_changed');
+  const memberLists = createNotifiedCache(platform.database, 'members_roles_changed');
   await app.register(organizationRoutes(createOrganizationService({ db: platform.db, outbox: platform.outbox, billing, publicUrl: config.publicUrl, lists: memberLists }), config.publicUrl));
   await app.register(businessAppRoutes(createBusinessAppService({
     db: platform.db, secrets: platform.secrets, allowPrivateCallbacks: config.outboundAllowPrivate, resolve: resolveWithDns,
@@ -283,10 +283,10 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(mailSettingsRoutes(createMailSettingsService({
     db: platform.db, secrets: platform.secrets, mailRouting: platform.mailRouting, allowPrivate: config.outboundAllowPrivate, log: platform.log,
   })));
-  const templateLists = createOrganizationCache(platform.database, 'templates_changed');
+  const templateLists = createNotifiedCache(platform.database, 'templates_changed');
   await app.register(templateRoutes(createTemplateService({ db: platform.db, blobs: platform.blobs, routing, lists: templateLists })));
   await app.register(templateFolderRoutes(createTemplateFolderService({ db: platform.db })));
-  await app.register(templateAnalyticsRoutes(createTemplateAnalyticsService({ db: platform.db, lists: templateLists }), createFieldEventService({ db: platform.db })));
+  await app.register(templateAnalyticsRoutes(createTemplateAnalyticsService({ db: platform.db, lists: templateLists, answers: createNotifiedCache(platform.database, 'template_analytics_changed') }), createFieldEventService({ db: platform.db })));
   await app.register(webAppRoutes({ secure: webSessionOptions.secure }));
 
   // 4. Start-up work: the job workers (the preset packages are seeded by migration 0008).

@@ -6,15 +6,15 @@ import { createUser, type TestUser } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { startSecondInstance } from '../web-session/helpers.ts';
 import type { NotifyHandler } from '../../src/platform/db/client.ts';
-import { createOrganizationCache } from '../../src/platform/db/organization-cache.ts';
+import { createNotifiedCache } from '../../src/platform/db/notified-cache.ts';
 import { memberships, roles, users } from '../../src/platform/db/schema/index.ts';
 import { createTemplate, sourceWorkflow, templatesMember } from '../templates/template-helpers.ts';
 import { addMember, createRole, grant, roleBody } from './org-helpers.ts';
 
 /** A cache whose notifications the test sends itself. */
-function cacheWithAnnouncer(options: Parameters<typeof createOrganizationCache>[2] = {}) {
+function cacheWithAnnouncer(options: Parameters<typeof createNotifiedCache>[2] = {}) {
   let announce: NotifyHandler = () => {};
-  const cache = createOrganizationCache({ onNotify: (_channel, handler) => { announce = handler; } }, 'members_roles_changed', options);
+  const cache = createNotifiedCache({ onNotify: (_channel, handler) => { announce = handler; } }, 'members_roles_changed', options);
   let computed = 0;
   const read = (organizationId: number, key = 'page') => cache.read(organizationId, key, async () => ({ organizationId, key, n: ++computed }));
   return { cache, read, announce: (payload: string | undefined) => announce(payload), computed: () => computed };
@@ -71,7 +71,7 @@ describe('organization cache', () => {
   });
 
   test('bounded: answers per organization and in all, the oldest first; entries expire', async () => {
-    const { read } = cacheWithAnnouncer({ maxPerOrganization: 2, maxEntries: 3 });
+    const { read } = cacheWithAnnouncer({ maxPerGroup: 2, maxEntries: 3 });
     const k1 = await read(1, 'k1');
     const k2 = await read(1, 'k2');
     await read(1, 'k3');

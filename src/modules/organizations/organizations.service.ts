@@ -2,7 +2,7 @@ import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
-import type { OrganizationCache } from '../../platform/db/organization-cache.ts';
+import type { NotifiedCache } from '../../platform/db/notified-cache.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import { createAccount, setActingOrganization } from '../users/accounts.ts';
@@ -20,7 +20,7 @@ import {
 import { toMemberResponse, type InviteBody, type InviteResponseBody, type InviteSignupBody, type MembersQuery, type MemberUpdateBody, type OwnershipBody, type RenewBody } from './organizations.schemas.ts';
 
 /** `lists` keeps member pages per organization until a membership, role or member's account changes (migration 0024). */
-type Deps = { db: Db; outbox: Outbox; billing: BillingService; publicUrl: string; lists: OrganizationCache };
+type Deps = { db: Db; outbox: Outbox; billing: BillingService; publicUrl: string; lists: NotifiedCache };
 export type OrganizationService = ReturnType<typeof createOrganizationService>;
 
 const USED_COLUMNS = { ELECTRONIC: 'usedElectronic', ADVANCED: 'usedAdvanced', QUALIFIED: 'usedQualified' } as const;

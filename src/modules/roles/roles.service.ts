@@ -3,7 +3,7 @@ import type { UserCaller } from '../../http/authenticate.ts';
 import { ORGANIZATION_MODULES } from '../../http/authorize.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
-import type { OrganizationCache } from '../../platform/db/organization-cache.ts';
+import type { NotifiedCache } from '../../platform/db/notified-cache.ts';
 import {
   countMembersByRole, deleteRoles, findAvailableRoles, findRole, findRoleByName, findRoles, findRoleWithCount, insertRole, updateRole,
   type RoleWithCount,
@@ -20,7 +20,7 @@ export type RoleService = ReturnType<typeof createRoleService>;
  * `lists` keeps the pages and the available list per organization until a role or membership of it changes
  * (migration 0024's notifications).
  */
-export function createRoleService({ db, lists }: { db: Db; lists: OrganizationCache }) {
+export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache }) {
   return { list, get, create, update, replacePermissions, remove, available };
 
   async function list(caller: UserCaller, query: RolesQuery) {

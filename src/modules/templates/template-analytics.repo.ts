@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { executePrepared, type DbOrTx } from '../../platform/db/client.ts';
+import type { DbOrTx } from '../../platform/db/client.ts';
 import { documents, fieldEvents, fields, recipients, templateInstanceFields, workflows } from '../../platform/db/schema/index.ts';
 
 /**
@@ -57,24 +57,6 @@ export async function countSessions(db: DbOrTx, templateId: number, since: Date)
   const result = await db.execute<{ n: number }>(sql`select count(*)::int as n from (select distinct session_id, recipient_id from field_events
     where template_id = ${templateId} and received_at >= ${since.toISOString()}) s`);
   return result.rows[0].n;
-}
-
-/** The database's current snapshot, as text: what a cached answer is checked against (template-analytics-cache.ts). */
-export async function currentSnapshot(db: DbOrTx): Promise<string> {
-  const result = await db.execute<{ snapshot: string }>(sql`select pg_current_snapshot()::text as snapshot`);
-  return result.rows[0].snapshot;
-}
-
-/**
- * Whether nothing the template's analytics read has changed since `snapshot`: every such change (a workflow made from
- * it changing status, times or deletion; field events of it) appends a mark in the writing transaction, so if all
- * the template's marks were committed before the snapshot, an answer read after it is still exact.
- */
-export async function isAnalyticsCurrent(db: DbOrTx, templateId: number, snapshot: string): Promise<boolean> {
-  // Prepared: asked on every analytics request (the cache's freshness check).
-  const result = await executePrepared(db, sql`select not exists (select 1 from template_analytics_marks m
-    where m.template_id = ${templateId} and not pg_visible_in_snapshot(m.txid, ${snapshot}::pg_snapshot)) as current`);
-  return result.rows[0].current as boolean;
 }
 
 // ---------------------------------------------------------------------------------------------------------

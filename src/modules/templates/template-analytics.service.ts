@@ -1,12 +1,11 @@
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
-import type { OrganizationCache } from '../../platform/db/organization-cache.ts';
+import type { NotifiedCache } from '../../platform/db/notified-cache.ts';
 import { countByStatus, countSessions, dropOffCounts, timeToSign as timeToSignRow } from './template-analytics.repo.ts';
 import type { CompletionResponse, DropOffResponse, TimeToSignResponse } from './template-analytics.schemas.ts';
 import { findSnapshotFields } from './templates.repo.ts';
 import { placeholderKey } from './template-instances.ts';
 import { readVisibleTemplate } from './templates.service.ts';
-import { createAnalyticsCache } from './template-analytics-cache.ts';
 import type { TemplateRow } from './templates.repo.ts';
 
 /** A field whose rate rests on fewer reaching sessions than this is flagged lowSample. */
@@ -15,36 +14,36 @@ export const LOW_SAMPLE_SESSIONS = 20;
 const round = (value: number | null, places = 2) => (value === null ? null : Math.round(value * 10 ** places) / 10 ** places);
 
 /**
- * Template analytics (SPEC.md "Template analytics"), each one aggregate query over an index, kept exact in a cache
- * until the template's workflows or events change (template-analytics-cache.ts); visibility as templates, checked on
- * every call (through the template service's cache, `lists`, which a change of a template or folder empties).
+ * Template analytics (SPEC.md "Template analytics"), each one aggregate query over an index, kept per template
+ * (`answers`) until the database announces a change to what they read: a workflow made from the template changing
+ * status, times or deletion, or field events of it (migration 0025). Visibility as templates, checked on every call
+ * (through the template service's cache, `lists`, which a change of a template or folder empties).
  */
-export function createTemplateAnalyticsService({ db, lists }: { db: Db; lists: OrganizationCache }) {
-  const cache = createAnalyticsCache(db);
+export function createTemplateAnalyticsService({ db, lists, answers }: { db: Db; lists: NotifiedCache; answers: NotifiedCache }) {
   // The snapshot workflow and when it was taken: an update with overwrite replaces both, so a new key.
-  const keyOf = (kind: string, template: TemplateRow) => `${kind}:${template.id}:${template.workflowId}:${template.snapshotAt.getTime()}`;
+  const keyOf = (kind: string, template: TemplateRow) => `${kind}:${template.workflowId}:${template.snapshotAt.getTime()}`;
   return { completion, timeToSign, full, dropOff };
 
   async function completion(caller: UserCaller, templateId: number): Promise<CompletionResponse> {
     const template = await readVisibleTemplate(lists, db, caller, templateId);
-    return completionOf(template, await cache.read(keyOf('completion', template), template.id, () => countByStatus(db, template.id)));
+    return completionOf(template, await answers.read(template.id, keyOf('completion', template), () => countByStatus(db, template.id)));
   }
 
   async function timeToSign(caller: UserCaller, templateId: number): Promise<TimeToSignResponse> {
     const template = await readVisibleTemplate(lists, db, caller, templateId);
-    return timeToSignOf(template, await cache.read(keyOf('time-to-sign', template), template.id, () => timeToSignRow(db, template.id)));
+    return timeToSignOf(template, await answers.read(template.id, keyOf('time-to-sign', template), () => timeToSignRow(db, template.id)));
   }
 
-  /** Both aggregates as one cache entry: one read of the template and one freshness check per request, not two each. */
+  /** Both aggregates as one answer. */
   async function full(caller: UserCaller, templateId: number) {
     const template = await readVisibleTemplate(lists, db, caller, templateId);
-    const [counts, row] = await cache.read(keyOf('full', template), template.id, () => Promise.all([countByStatus(db, template.id), timeToSignRow(db, template.id)]));
+    const [counts, row] = await answers.read(template.id, keyOf('full', template), () => Promise.all([countByStatus(db, template.id), timeToSignRow(db, template.id)]));
     return { ...completionOf(template, counts), timeToSign: timeToSignOf(template, row) };
   }
 
   async function dropOff(caller: UserCaller, templateId: number): Promise<DropOffResponse> {
     const template = await readVisibleTemplate(lists, db, caller, templateId);
-    const [fields, counts, totalSessions] = await cache.read(keyOf('drop-off', template), template.id, () => Promise.all([
+    const [fields, counts, totalSessions] = await answers.read(template.id, keyOf('drop-off', template), () => Promise.all([
       findSnapshotFields(db, template.workflowId), dropOffCounts(db, template.id, template.snapshotAt), countSessions(db, template.id, template.snapshotAt),
     ]));
     const byKey = new Map(counts.map((row) => [row.placeholder_key, row]));

@@ -2,7 +2,7 @@ import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
-import type { OrganizationCache } from '../../platform/db/organization-cache.ts';
+import type { NotifiedCache } from '../../platform/db/notified-cache.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { assertMayUseTemplates } from '../billing/entitlements.service.ts';
 import type { RoutingDeps } from '../signing/routing.ts';
@@ -19,7 +19,7 @@ import {
 import { TEMPLATE_NAME_MAX, toTemplateResponse, type CreateTemplateBody, type TemplatesPageQuery, type UpdateTemplateBody } from './templates.schemas.ts';
 
 /** `lists` keeps the list pages and names per organization until a template or folder of it changes (migration 0024). */
-export type TemplateServiceDeps = { db: Db; blobs: BlobStore; routing: RoutingDeps; lists: OrganizationCache };
+export type TemplateServiceDeps = { db: Db; blobs: BlobStore; routing: RoutingDeps; lists: NotifiedCache };
 
 /**
  * A live template of the caller's organization that folder access lets the caller see; anything else is 404,
@@ -38,7 +38,7 @@ export async function getVisibleTemplate(db: DbOrTx, caller: UserCaller, templat
  * of the organization changes: the one-template read and every analytics request start with it. A refusal (404) is
  * not kept, so it is read again every time.
  */
-export function readVisibleTemplate(lists: OrganizationCache, db: Db, caller: UserCaller, templateId: number): Promise<TemplateRow> {
+export function readVisibleTemplate(lists: NotifiedCache, db: Db, caller: UserCaller, templateId: number): Promise<TemplateRow> {
   return lists.read(caller.organizationId, JSON.stringify(['template', viewerOf(caller), templateId]), () => getVisibleTemplate(db, caller, templateId));
 }
 

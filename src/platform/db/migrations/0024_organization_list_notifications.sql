@@ -1,6 +1,6 @@
 -- Changes to what an organization's lists show are announced with the organization's id as the payload (an empty
 -- payload: every organization), on one channel per group of lists. Every connection of every instance LISTENs, and
--- the per-process caches of those lists (src/platform/db/organization-cache.ts) forget the organization's answers
+-- the per-process caches of those lists (src/platform/db/notified-cache.ts) forget the organization's answers
 -- when they hear one. PostgreSQL folds equal notifications of one transaction into one, delivered at its commit (to the
 -- committing connection before its COMMIT returns).
 --

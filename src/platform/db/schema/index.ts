@@ -2,7 +2,6 @@
 export * from './accounts.ts';
 export * from './workflows.ts';
 export * from './document-list.ts';
-export * from './template-analytics.ts';
 export * from './templates.ts';
 export * from './mail.ts';
 export * from './limits.ts';
