@@ -15,8 +15,6 @@ export type RoleService = ReturnType<typeof createRoleService>;
 /**
  * Custom roles of the caller's organization (SPEC.md "Role", "Organization: roles"). A role of another
  * organization does not exist for the caller (404). Who may call what is the route's ROLES module right.
- */
-/**
  * `lists` keeps the pages and the available list per organization until a role or membership of it changes
  * (migration 0024's notifications).
  */
