@@ -70,8 +70,8 @@ describe('organization cache', () => {
     expect(attempts).toBe(2);
   });
 
-  test('bounded: answers per organization and in all, the oldest first; entries expire', async () => {
-    const { read } = cacheWithAnnouncer({ maxPerGroup: 2, maxEntries: 3 });
+  test('bounded: answers per group, and weight in all (the least recently read group first); entries expire', async () => {
+    const { read } = cacheWithAnnouncer({ maxPerGroup: 2, maxWeight: 3 });
     const k1 = await read(1, 'k1');
     const k2 = await read(1, 'k2');
     await read(1, 'k3');
@@ -80,10 +80,18 @@ describe('organization cache', () => {
     const two = await read(2);
     const k1Again = await read(1, 'k1');
     const three = await read(3);
-    // Four answers: organization 2, read least recently, went when 3 came; 1 and 3 stay.
+    // Weight 4: group 2, read least recently, went when 3 came; 1 and 3 stay.
     expect(await read(1, 'k1')).toBe(k1Again);
     expect(await read(3)).toBe(three);
     expect(await read(2)).not.toBe(two);
+
+    // A page weighs its items once answered: a page of 1,000 pushes out everything older, and is kept alone.
+    const pages = cacheWithAnnouncer({ maxWeight: 1_000 });
+    const small = await pages.cache.read(1, 'small', async () => [1, 2, 3], (items) => items.length);
+    expect(await pages.cache.read(1, 'small', async () => [], (items) => items.length)).toBe(small);
+    const big = await pages.cache.read(2, 'big', async () => Array.from({ length: 1_000 }, (_, i) => i), (items) => items.length);
+    expect(await pages.cache.read(2, 'big', async () => [], (items) => items.length)).toBe(big);
+    expect(await pages.cache.read(1, 'small', async () => [9], (items) => items.length)).toEqual([9]);
 
     const expiring = cacheWithAnnouncer({ ttlMs: 0 });
     const once = await expiring.read(1);

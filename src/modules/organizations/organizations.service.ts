@@ -43,7 +43,7 @@ export function createOrganizationService({ db, outbox, billing, publicUrl, list
     const { content, total } = await lists.read(caller.organizationId, key, async () => {
       const { rows, total } = await findMembers(db, caller.organizationId, filter, { limit: query.size, offset: query.page * query.size });
       return { content: rows.map(toMemberResponse), total };
-    });
+    }, (page) => page.content.length);
     return { content, totalElements: total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
   }
 

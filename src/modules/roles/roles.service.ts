@@ -28,7 +28,7 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
     const { content, total } = await lists.read(caller.organizationId, key, async () => {
       const { rows, total } = await findRoles(db, caller.organizationId, filter, { limit: query.size, offset: query.page * query.size });
       return { content: rows.map(toRoleResponse), total };
-    });
+    }, (page) => page.content.length);
     return { content, totalElements: total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
   }
 
@@ -104,7 +104,7 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
   }
 
   function available(caller: UserCaller) {
-    return lists.read(caller.organizationId, 'available', () => findAvailableRoles(db, caller.organizationId));
+    return lists.read(caller.organizationId, 'available', () => findAvailableRoles(db, caller.organizationId), (found) => found.length);
   }
 }
 

@@ -74,14 +74,14 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       const hidden = [...(await hiddenFoldersFor(db, caller))];
       const { rows, total } = await findTemplatePage(db, caller.organizationId, hidden, filter, { limit: query.size, offset: query.page * query.size });
       return { content: rows.map(toTemplateResponse), total };
-    });
+    }, (page) => page.content.length);
     return { content, totalElements: total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
   }
 
   async function names(caller: UserCaller, folderId: number | undefined) {
     const filter = toFilter(folderId);
     return lists.read(caller.organizationId, JSON.stringify(['names', viewerOf(caller), folderKey(filter)]), async () =>
-      findTemplateNames(db, caller.organizationId, [...(await hiddenFoldersFor(db, caller))], filter));
+      findTemplateNames(db, caller.organizationId, [...(await hiddenFoldersFor(db, caller))], filter), (found) => found.length);
   }
 
   async function get(caller: UserCaller, templateId: number): Promise<TemplateRow> {

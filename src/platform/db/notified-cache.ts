@@ -4,12 +4,14 @@ export type NotifiedCache = {
   /**
    * The answer kept for the group (an organization, a template) under `key`, or `compute`'s (kept unless a change of
    * the group was announced meanwhile). `key` names the read and every value it depends on besides the group's rows.
+   * `weight` is what the answer counts against the cache's bound, in items (default 1, a single row); for a list, a
+   * function of the answer giving its length.
    */
-  read<T>(groupId: number, key: string, compute: () => Promise<T>): Promise<T>;
+  read<T>(groupId: number, key: string, compute: () => Promise<T>, weight?: number | ((answer: T) => number)): Promise<T>;
 };
 
-type Answers = Map<string, { answer: Promise<unknown>; expiresAt: number }>;
-type Entry = Answers extends Map<string, infer E> ? E : never;
+type Entry = { answer: Promise<unknown>; expiresAt: number; weight: number };
+type Group = { answers: Map<string, Entry>; weight: number };
 
 /**
  * Answers of reads kept per process per group, forgotten when the database announces a change to the group on
@@ -24,73 +26,90 @@ type Entry = Answers extends Map<string, infer E> ? E : never;
  * still the group's. A read under way is shared by the requests for the same key that arrive meanwhile (after a
  * change, 32 clients would otherwise run the same statement 32 times): while the map stands, nothing was announced
  * since that read began. One that fails is not kept. Entries also expire (`ttlMs`), a backstop should a notification
- * be lost. At most `maxEntries` answers in all (the least recently read group's all forgotten first) and `maxPerGroup`
- * for one group (every search term is a key: the oldest goes first). An answer is a page of at most a few dozen
- * items, so the defaults bound a cache to some tens of megabytes.
+ * be lost. Bounded by weight, so that pages of a thousand items (the largest size a list takes) cannot fill memory:
+ * at most `maxWeight` in all (about 40,000 items by default, some tens of megabytes; the least recently read group's
+ * answers all go first) and `maxPerGroup` answers for one group (every search term is a key: the oldest goes first).
  */
 export function createNotifiedCache(
   database: Pick<Database, 'onNotify'>, channel: NotifyChannel,
-  options: { ttlMs?: number; maxEntries?: number; maxPerGroup?: number } = {},
+  options: { ttlMs?: number; maxWeight?: number; maxPerGroup?: number } = {},
 ): NotifiedCache {
   const ttlMs = options.ttlMs ?? 60_000;
-  const maxEntries = options.maxEntries ?? 2_000;
-  const maxPerGroup = Math.min(options.maxPerGroup ?? 200, maxEntries);
-  const groups = new Map<number, Answers>();
-  let entries = 0;
+  const maxWeight = options.maxWeight ?? 40_000;
+  const maxPerGroup = options.maxPerGroup ?? 200;
+  const groups = new Map<number, Group>();
+  let weight = 0;
   database.onNotify(channel, (payload) => {
     const groupId = payload ? Number(payload) : NaN;
     if (Number.isSafeInteger(groupId)) forget(groupId);
     else {
       groups.clear();
-      entries = 0;
+      weight = 0;
     }
   });
 
   function forget(groupId: number): void {
-    entries -= groups.get(groupId)?.size ?? 0;
+    weight -= groups.get(groupId)?.weight ?? 0;
     groups.delete(groupId);
   }
 
-  function answersOf(groupId: number): Answers {
-    const answers = groups.get(groupId) ?? new Map();
+  function groupOf(groupId: number): Group {
+    const group = groups.get(groupId) ?? { answers: new Map(), weight: 0 };
     // Most recently read last: a Map iterates in insertion order.
     groups.delete(groupId);
-    groups.set(groupId, answers);
-    return answers;
+    groups.set(groupId, group);
+    return group;
   }
 
-  /** Keeps `entry` under `key`, making room: first within the group, then the least recently read groups go. */
-  function keep(groupId: number, answers: Answers, key: string, entry: Entry): void {
-    if (answers.delete(key)) entries--;
-    if (answers.size >= maxPerGroup) {
-      answers.delete(answers.keys().next().value!);
-      entries--;
-    }
-    answers.set(key, entry);
-    entries++;
+  function drop(group: Group, key: string): void {
+    const entry = group.answers.get(key);
+    if (!entry) return;
+    group.answers.delete(key);
+    group.weight -= entry.weight;
+    weight -= entry.weight;
+  }
+
+  /** Keeps `entry` under `key`, making room within the group first. */
+  function keep(groupId: number, group: Group, key: string, entry: Entry): void {
+    drop(group, key);
+    if (group.answers.size >= maxPerGroup) drop(group, group.answers.keys().next().value!);
+    group.answers.set(key, entry);
+    group.weight += entry.weight;
+    weight += entry.weight;
+    shrink(groupId, group);
+  }
+
+  /** Back under maxWeight: the least recently read groups go, then `group`'s oldest answers (never its newest). */
+  function shrink(groupId: number, group: Group): void {
     for (const oldest of groups.keys()) {
-      if (entries <= maxEntries || oldest === groupId) break;
+      if (weight <= maxWeight || oldest === groupId) break;
       forget(oldest);
     }
+    while (weight > maxWeight && group.answers.size > 1) drop(group, group.answers.keys().next().value!);
   }
 
   return {
-    read<T>(groupId: number, key: string, compute: () => Promise<T>): Promise<T> {
-      const answers = answersOf(groupId);
-      const kept = answers.get(key);
+    read<T>(groupId: number, key: string, compute: () => Promise<T>, weightOf: number | ((answer: T) => number) = 1): Promise<T> {
+      const group = groupOf(groupId);
+      const kept = group.answers.get(key);
       if (kept && kept.expiresAt > performance.now()) return kept.answer as Promise<T>;
       const answer = compute();
-      // Current while it runs; kept for ttlMs once answered. An announcement meanwhile drops the map it is in.
-      const entry = { answer, expiresAt: Infinity };
-      keep(groupId, answers, key, entry);
+      // Current while it runs; kept for ttlMs once answered. An announcement meanwhile drops the group it is in.
+      const entry: Entry = { answer, expiresAt: Infinity, weight: typeof weightOf === 'number' ? Math.max(1, weightOf) : 1 };
+      keep(groupId, group, key, entry);
+      const current = () => groups.get(groupId) === group && group.answers.get(key) === entry;
       answer.then(
-        () => { entry.expiresAt = performance.now() + ttlMs; },
-        () => {
-          if (groups.get(groupId) === answers && answers.get(key) === entry) {
-            answers.delete(key);
-            entries--;
+        (value) => {
+          entry.expiresAt = performance.now() + ttlMs;
+          if (typeof weightOf === 'function' && current()) {
+            const grown = Math.max(1, weightOf(value)) - entry.weight;
+            entry.weight += grown;
+            group.weight += grown;
+            weight += grown;
+            shrink(groupId, group);
           }
         },
+        () => { if (current()) drop(group, key); },
       );
       return answer;
     },
