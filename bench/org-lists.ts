@@ -52,7 +52,7 @@ try {
   const address = await server.listen();
   const headers = { authorization: `Bearer ${token}` };
   const cpu = { databasePids: () => backendPids(built.platform.database) };
-  // Lists are kept per process until the organization changes (src/platform/db/organization-cache.ts): the churn
+  // Lists are kept per process until the organization changes (src/platform/db/notified-cache.ts): the churn
   // scenarios write to the organization 10 times a second while loading, each write forgetting its pages.
   const scenarios = [
     ['members, first page', '/organization/v1/users?page=0&size=20'],
