@@ -43,9 +43,10 @@ export function createTemplateAnalyticsService({ db, lists, answers }: { db: Db;
 
   async function dropOff(caller: UserCaller, templateId: number): Promise<DropOffResponse> {
     const template = await readVisibleTemplate(lists, db, caller, templateId);
+    // Weighs its rows, like a list page: a template's fields across thousands of templates count as what they hold.
     const [fields, counts, totalSessions] = await answers.read(template.id, keyOf('drop-off', template), () => Promise.all([
       findSnapshotFields(db, template.workflowId), dropOffCounts(db, template.id, template.snapshotAt), countSessions(db, template.id, template.snapshotAt),
-    ]));
+    ]), ([fields, counts]) => fields.length + counts.length);
     const byKey = new Map(counts.map((row) => [row.placeholder_key, row]));
     return {
       templateId: template.id, templateName: template.name, totalSessions, collectingSince: template.snapshotAt.toISOString(),
