@@ -5,6 +5,7 @@
 //           a recipient (Pending, Viewed, Signed), a seventh of them in a folder, 1% deleted;
 //   spread  the same number of workflows over 1,000 owners, each workflow with two recipients among the others.
 // Goals: p99 <= 20 ms at 32 connections on PostgreSQL over 100,000; <= 50 ms at 4 connections embedded over 10,000.
+// The scenarios marked "10 writes/s" change the owner's list ten times a second during the load.
 // Run: npm run bench:list   (DATABASE_URL=postgres://... uses a scratch database on that server)
 // BENCH_WORKFLOWS (default 100,000 on PostgreSQL, 10,000 embedded), BENCH_SECONDS (10), BENCH_CONNECTIONS,
 // BENCH_LAYOUT (one, spread, or both: the default on PostgreSQL; embedded: one), BENCH_ONLY (a regular expression on
@@ -77,7 +78,21 @@ async function runLayout(layout: 'one' | 'spread') {
       { label: 'search, new term each time', query: { searchValue: 'agreement 1' }, fresh: true },
       { label: 'page 200', query: { page: 200 } },
       { label: 'status counts', query: null },
+      // Pages and counts are kept per process per user until the database announces a change to the user's list
+      // (migration 0026): with the owner's workflows changing 10 times a second, each change empties the owner's
+      // answers and the next requests read again.
+      { label: 'All, first page, 10 writes/s', query: {}, writes: true },
+      { label: 'Sent, 10 writes/s', query: { status: 'Sent' }, writes: true },
+      { label: 'status counts, 10 writes/s', query: null, writes: true },
     ];
+    // A write the owner's list shows: one of the 20 newest workflows renamed, or one of their recipients viewing.
+    let written = 0;
+    const write = async () => {
+      written++;
+      const [{ id }] = (await db.execute<{ id: number }>(sql`select max(workflow_id) - ${written % 20} as id from workflow_list_entries where user_id = ${me.user.id}`)).rows;
+      if (written % 2 === 0) await db.execute(sql`update workflows set name = ${`Agreement renamed ${written}`} where id = ${id}`);
+      else await db.execute(sql`update recipients set status = case when status = 'SENT' then 'VIEWED' else 'SENT' end where workflow_id = ${id} and user_id <> ${me.user.id}`);
+    };
     for (const scenario of scenarios) {
       if (ONLY && !ONLY.test(scenario.label)) continue;
       const paths = scenario.fresh
@@ -93,7 +108,9 @@ async function runLayout(layout: 'one' | 'spread') {
       }
       // One connection first: the latency of a request on its own, without queueing behind the others.
       const alone = await measureHttp({ url: address, paths, connections: 1, seconds: Math.max(2, SECONDS / 4), headers }, cpu);
+      const churn = scenario.writes ? setInterval(() => void write(), 100) : null;
       const loaded = await measureHttp({ url: address, paths, connections: CONNECTIONS, seconds: SECONDS, headers }, cpu);
+      if (churn) clearInterval(churn);
       console.log(`${kind} ${layout.padEnd(6)} ${scenario.label.padEnd(28)} alone p50 ${String(alone.p50).padStart(3)} ms | ${CONNECTIONS} connections: ${formatLoad(loaded)}  (${shape})`);
     }
     // Requests the load process abandoned at its deadline may still be running: let them finish before closing.
@@ -104,7 +121,7 @@ async function runLayout(layout: 'one' | 'spread') {
 }
 
 type ListQuery = { status?: string; folderID?: number; searchValue?: string; page?: number };
-type Scenario = { label: string; query: ListQuery | null; fresh?: boolean };
+type Scenario = { label: string; query: ListQuery | null; fresh?: boolean; writes?: boolean };
 
 function listUrl(query: ListQuery): string {
   const params = new URLSearchParams({ size: '20' });

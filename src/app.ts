@@ -192,7 +192,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   });
   const smartCards = createSmartCardService({ db: platform.db, tokens: platform.tokens, outbox: platform.outbox, outbound: platform.outbound, caFile: config.smartCardCaFile });
   const workflowSettings = createWorkflowService({ db: platform.db });
-  const documentList = createDocumentListService({ db: platform.db });
+  const documentList = createDocumentListService({ db: platform.db, lists: createNotifiedCache(platform.database, 'document_lists_changed') });
   // Heavy document work, bounded and kept off the event loop: sandboxed LibreOffice, thumbnails in worker threads.
   const wordConverter = createWordConverter({ sofficePath: config.sofficePath, searchPath: config.conversionSearchPath, log: (message) => app.log.info(message) });
   void wordConverter.isolation();

@@ -4,7 +4,7 @@ import { errorResponses } from '../../http/schemas.ts';
 import type { DocumentListService } from './document-list.service.ts';
 import {
   ChangeSequenceBody, DeleteDocumentsBody, DeleteResult, DeleteWorkflowsBody, DocIdParams, DocumentDetailList, DocumentDetailResponse,
-  ListPage, ListQuery, StatusCounts, WorkflowIdParams, toDocumentDetail, toListItem,
+  ListPage, ListQuery, StatusCounts, WorkflowIdParams, toDocumentDetail,
 } from './document-list.schemas.ts';
 
 const READERS = 'Readable by the owner, by a recipient once the workflow has left DRAFT, and by the signing-link token of this workflow; 404 for anyone else.';
@@ -27,8 +27,8 @@ export function documentListRoutes(documents: DocumentListService): FastifyPlugi
       },
       config: { auth: 'user' },
     }, async (request) => {
-      const { rows, total } = await documents.list(userOf(request), request.query);
-      return { content: rows.map(toListItem), totalElements: total };
+      const { content, total } = await documents.list(userOf(request), request.query);
+      return { content, totalElements: total };
     });
 
     app.get('/document/v1/count/documents-status', {

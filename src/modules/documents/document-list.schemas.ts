@@ -40,6 +40,7 @@ const itemProperties = {
 };
 
 export const ListItem = Type.Object(itemProperties);
+export type ListItem = Static<typeof ListItem>;
 export const ListPage = Type.Object({ content: Type.Array(ListItem), totalElements: Type.Integer() });
 
 export const DocumentDetailResponse = Type.Object({
@@ -82,7 +83,7 @@ export const DocumentOrderEntry = Type.Object({
 export type DocumentOrderEntry = Static<typeof DocumentOrderEntry>;
 export const ChangeSequenceBody = Type.Array(DocumentOrderEntry, { minItems: 1, maxItems: 1000 });
 
-export function toListItem(row: ListItemRow): Static<typeof ListItem> {
+export function toListItem(row: ListItemRow): ListItem {
   return {
     workflowId: row.workflowId,
     documentCount: row.documentCount,

@@ -1,6 +1,7 @@
 import { AppError } from '../../errors.ts';
 import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
+import type { NotifiedCache } from '../../platform/db/notified-cache.ts';
 import { findOwnFolder } from '../folders/folders.service.ts';
 import { assertOwner, findEditableWorkflow, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { parseIdList } from '../workflows/workflow-ids.ts';
@@ -10,7 +11,7 @@ import {
 } from './document-list.repo.ts';
 import { findDocument, findDocumentsOfWorkflow } from './documents.repo.ts';
 import { createListSearch } from './document-list-search.ts';
-import type { DocumentOrderEntry, ListQuery } from './document-list.schemas.ts';
+import { toListItem, type DocumentOrderEntry, type ListItem, type ListQuery } from './document-list.schemas.ts';
 
 /**
  * The list's status filters (SPEC.md labels, matched ignoring case). Draft, Sent, Completed, Voided and Approved
@@ -51,25 +52,33 @@ function withCallerRow(item: ListItemRow, access: WorkflowAccess): ListItemRow {
   return { ...item, recipientId: row?.id ?? null, recipientRole: row?.role ?? null, enforceIdentity: row?.enforceIdentity ?? null };
 }
 
-export function createDocumentListService({ db }: { db: Db }) {
+/**
+ * `lists` keeps each user's list pages and status counts, as answered, until the database announces a change to what
+ * that user's list shows (migration 0026; docs/decisions.md "Lists and analytics are cached per process").
+ */
+export function createDocumentListService({ db, lists }: { db: Db; lists: NotifiedCache }) {
   const listSearch = createListSearch(db);
   return { list, countStatuses, documentDetail, workflowDocuments, deleteDocumentsById, deleteWorkflows, deleteWorkflowList, changeDocumentOrder };
 
-  async function list(caller: UserCaller, query: ListQuery): Promise<{ rows: ListItemRow[]; total: number }> {
+  async function list(caller: UserCaller, query: ListQuery): Promise<{ content: ListItem[]; total: number }> {
     const filter = parseFilter(query.status);
     const folderId = query.folderID ?? query.folderId;
-    if (folderId !== undefined && !(await findOwnFolder(db, caller.userId, folderId))) throw new AppError('NOT_FOUND', 'Folder not found');
     const criteria = { userId: caller.userId, filter, folderId, search: query.searchValue?.trim() || undefined };
-    if (criteria.search) {
-      const { ids, total } = await listSearch.find(criteria, query.size, query.page * query.size);
-      return { rows: await findListItems(db, caller.userId, ids), total };
-    }
-    const [rows, total] = await Promise.all([findListPage(db, criteria, query.size, query.page * query.size), countList(db, criteria)]);
-    return { rows, total };
+    // Every value the answer depends on besides the user's rows; the search last, so any text in it is unambiguous.
+    const key = `list ${filter.workflowStatus ?? ''} ${filter.action ?? ''} ${folderId ?? 'any'} ${query.page} ${query.size} ${criteria.search ?? ''}`;
+    return lists.read(caller.userId, key, async () => {
+      if (folderId !== undefined && !(await findOwnFolder(db, caller.userId, folderId))) throw new AppError('NOT_FOUND', 'Folder not found');
+      if (criteria.search) {
+        const { ids, total } = await listSearch.find(criteria, query.size, query.page * query.size);
+        return { content: (await findListItems(db, caller.userId, ids)).map(toListItem), total };
+      }
+      const [rows, total] = await Promise.all([findListPage(db, criteria, query.size, query.page * query.size), countList(db, criteria)]);
+      return { content: rows.map(toListItem), total };
+    }, (answer) => answer.content.length);
   }
 
   async function countStatuses(caller: UserCaller) {
-    return countByStatus(db, caller.userId);
+    return lists.read(caller.userId, 'counts', () => countByStatus(db, caller.userId));
   }
 
   async function itemFor(tx: DbOrTx, caller: Caller, access: WorkflowAccess): Promise<ListItemRow> {

@@ -47,9 +47,10 @@ export type Database = {
  * The channels every connection LISTENs on, and the migrations whose triggers NOTIFY them: access_changed, a change
  * to a membership, role, user or business app (0023); members_roles_changed and templates_changed, a change to what an
  * organization's member and role lists, or its template list, show, with the organization's id (0024);
- * template_analytics_changed, a change to what a template's analytics read, with the template's id (0025).
+ * template_analytics_changed, a change to what a template's analytics read, with the template's id (0025);
+ * document_lists_changed, a change to what users' document lists show, with their ids comma-separated (0026).
  */
-const NOTIFY_CHANNELS = ['access_changed', 'members_roles_changed', 'templates_changed', 'template_analytics_changed'] as const;
+const NOTIFY_CHANNELS = ['access_changed', 'members_roles_changed', 'templates_changed', 'template_analytics_changed', 'document_lists_changed'] as const;
 export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];
 /** `payload` undefined: notifications may have been missed (a new connection), so assume anything changed. */
 export type NotifyHandler = (payload: string | undefined) => void;

@@ -15,9 +15,9 @@ type Group = { answers: Map<string, Entry>; weight: number };
 
 /**
  * Answers of reads kept per process per group, forgotten when the database announces a change to the group on
- * `channel` (a trigger's NOTIFY with the group's id as the payload; an empty payload, or a notification possibly
- * missed, forgets every group). For reads far more frequent than the writes that change them: an organization's member,
- * role and template lists, a template's analytics (docs/decisions.md "Lists and analytics are cached per process").
+ * `channel` (a trigger's NOTIFY with the group's id as the payload, or several ids comma-separated; an empty payload,
+ * or a notification possibly missed, forgets every group). For reads far more frequent than the writes that change them: an organization's member,
+ * role and template lists, a template's analytics, a user's document list (docs/decisions.md "Lists and analytics are cached per process").
  *
  * Exact for this process: a change committed through it is announced to the committing connection before its COMMIT
  * returns, so a later request never sees the old answer; another instance's change, one network delivery after its
@@ -40,8 +40,9 @@ export function createNotifiedCache(
   const groups = new Map<number, Group>();
   let weight = 0;
   database.onNotify(channel, (payload) => {
-    const groupId = payload ? Number(payload) : NaN;
-    if (Number.isSafeInteger(groupId)) forget(groupId);
+    // One group id, or several comma-separated (document lists: every viewer of the workflows a statement changed).
+    const groupIds = payload ? payload.split(',').map(Number) : [NaN];
+    if (groupIds.every(Number.isSafeInteger)) groupIds.forEach(forget);
     else {
       groups.clear();
       weight = 0;
