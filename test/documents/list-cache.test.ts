@@ -1,7 +1,7 @@
 import { describe, expect, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { test } from '../helpers/fixtures.ts';
+import { listenTo } from '../helpers/notifications.ts';
 import { createDraftWorkflow, createUser, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { addDocument, updateRecipient, updateWorkflow } from '../helpers/document-list.ts';
 import type { TestApp } from '../helpers/test-app.ts';
@@ -27,34 +27,16 @@ function reader(t: TestApp, user: TestUser) {
   };
 }
 
-/** Every payload heard on document_lists_changed until a marker sent after `work`, as sets of user ids. */
+/** The notifications of document_lists_changed, and the user ids one write announced (sorted, without repeats). */
 async function listening(t: TestApp) {
-  const heard: string[] = [];
-  let listener: pg.Client | null = null;
-  // PostgreSQL: a connection of its own hears notifications in commit order; PGlite has one session, in order too.
-  if (t.databaseUrl) {
-    listener = new pg.Client({ connectionString: t.databaseUrl });
-    await listener.connect();
-    listener.on('notification', (message) => heard.push(message.payload ?? ''));
-    await listener.query('listen document_lists_changed');
-  } else {
-    t.platform.database.onNotify('document_lists_changed', (payload) => heard.push(payload ?? ''));
-  }
-  let markers = 0;
+  const heard = await listenTo(t, 'document_lists_changed');
   return {
-    async after(work: () => Promise<unknown>): Promise<string[]> {
-      await work();
-      const marker = `marker ${++markers}`;
-      await t.platform.db.execute(sql`select pg_notify('document_lists_changed', ${marker})`);
-      await vi.waitFor(() => expect(heard).toContain(marker), { timeout: 2000, interval: 5 });
-      return heard.splice(0, heard.length).filter((payload) => !payload.startsWith('marker'));
-    },
-    /** The user ids announced, sorted and without repeats. */
+    after: heard.after,
     async users(work: () => Promise<unknown>): Promise<number[]> {
-      const payloads = await this.after(work);
+      const payloads = await heard.after(work);
       return [...new Set(payloads.flatMap((p) => p.split(',').map(Number)))].sort((a, b) => a - b);
     },
-    close: async () => { await listener?.end(); },
+    close: heard.close,
   };
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, vi } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { test } from '../helpers/fixtures.ts';
+import { listenTo } from '../helpers/notifications.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { startSecondInstance } from '../web-session/helpers.ts';
@@ -99,27 +100,8 @@ describe('organization cache', () => {
   });
 
   test('the triggers announce the organization whose lists a write changes, and nothing for columns no list shows', async ({ app: t }) => {
-    // What one write announced: every notification heard until a marker sent after it. On PostgreSQL by one
-    // connection of its own, which hears notifications in commit order (the pool's connections each read theirs when
-    // idle, so one could still bring an earlier write's after this one's); PGlite has one session, in order too.
-    const heard: string[] = [];
-    let listener: pg.Client | null = null;
-    if (t.databaseUrl) {
-      listener = new pg.Client({ connectionString: t.databaseUrl });
-      await listener.connect();
-      listener.on('notification', (message) => heard.push(message.payload ?? ''));
-      await listener.query('listen members_roles_changed');
-    } else {
-      t.platform.database.onNotify('members_roles_changed', (payload) => heard.push(payload ?? ''));
-    }
-    let markers = 0;
-    const after = async (work: () => Promise<unknown>) => {
-      await work();
-      const marker = `marker ${++markers}`;
-      await t.platform.db.execute(sql`select pg_notify('members_roles_changed', ${marker})`);
-      await vi.waitFor(() => expect(heard).toContain(marker), { timeout: 2000, interval: 5 });
-      return heard.splice(0, heard.length).filter((payload) => !payload.startsWith('marker'));
-    };
+    const heard = await listenTo(t, 'members_roles_changed');
+    const after = (work: () => Promise<unknown>) => heard.after(work);
     try {
       const owner = await createUser(t);
       const role = await createRole(t, owner);
@@ -140,7 +122,7 @@ describe('organization cache', () => {
         .where(and(eq(memberships.userId, member.userId), eq(memberships.organizationId, owner.organizationId))));
       expect(moved).toEqual(expect.arrayContaining([org, String(other.organizationId)]));
     } finally {
-      await listener?.end();
+      await heard.close();
     }
   });
 });
