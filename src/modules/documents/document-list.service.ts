@@ -54,7 +54,7 @@ function withCallerRow(item: ListItemRow, access: WorkflowAccess): ListItemRow {
 
 /**
  * `lists` keeps each user's list pages and status counts, as answered, until the database announces a change to what
- * that user's list shows (migration 0026; docs/decisions.md "Lists and analytics are cached per process").
+ * that user's list shows (migration 0026; docs/decisions.md "The document list is cached per process too").
  */
 export function createDocumentListService({ db, lists }: { db: Db; lists: NotifiedCache }) {
   const listSearch = createListSearch(db);
