@@ -175,6 +175,27 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
     expect(ids(await list(owner, '?searchValue=LEASE&status=Draft'))).toEqual([lease.workflow.id]);
   });
 
+  it('a search walking the caller\'s entries and one through the trigram index answer the same (small lists walk, large ones use the index)', async () => {
+    const owner = await createUser(t);
+    const other = await createUser(t);
+    const names = ['Office Lease 2025', 'Discount 100% final', 'file_v2', 'filev2 other', 'Back\\slash lease', 'ÉTÉ lease', 'LEASE renewal'];
+    for (const [index, name] of names.entries()) await workflowIn(owner, ['DRAFT', 'SENT', 'COMPLETED'][index % 3], name);
+    const incoming = await workflowIn(other, 'SENT', 'Incoming lease');
+    const row = await insertRecipient(t, incoming.workflow.id, { userId: owner.userId, name: 'Olivia Owner', email: owner.email });
+    await updateRecipient(t, row.id, { status: 'SENT' });
+    for (const search of ['lease', 'LEASE', '%', '_', 'e_v', '\\', 'été', 'no such name', 'o']) {
+      for (const filter of [{}, { workflowStatus: 'DRAFT' }, { action: 'PENDING' as const }]) {
+        const criteria = { userId: owner.userId, filter, search };
+        const walked = await searchList(t.platform.db, criteria, 3, 0, Infinity);
+        const indexed = await searchList(t.platform.db, criteria, 3, 0, -1);
+        expect(walked.total, JSON.stringify(criteria)).toBe(indexed.total);
+        expect(walked.ids).toEqual(indexed.ids);
+        expect(await findSearchIds(t.platform.db, criteria, 3, 1, Infinity)).toEqual(await findSearchIds(t.platform.db, criteria, 3, 1, -1));
+      }
+    }
+    expect((await searchList(t.platform.db, { userId: owner.userId, filter: {}, search: 'lease' }, 20, 0, Infinity)).total).toBe(5);
+  });
+
   it('a search is run once for many concurrent requests, and again once after a change to the list', async () => {
     const owner = await createUser(t);
     const first = await workflowIn(owner, 'DRAFT', 'Concurrent Lease A');
