@@ -31,7 +31,9 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
   let scratch: string | null = null;
   const cleanUp = async () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (scratch && serverUrl) await adminQuery(serverUrl, `drop database if exists "${scratch}" with (force)`);
+    // BENCH_KEEP_DATABASE=1 leaves the scratch database for a look with psql afterwards (its name is printed).
+    if (scratch && serverUrl && process.env.BENCH_KEEP_DATABASE === '1') console.log(`kept database ${scratch}`);
+    else if (scratch && serverUrl) await adminQuery(serverUrl, `drop database if exists "${scratch}" with (force)`);
   };
 
   let built: App;

@@ -4,6 +4,7 @@ import { createDraftWorkflow, createUser, guestToken, insertRecipient, type Test
 import { addDocument, updateRecipient, updateWorkflow } from '../helpers/document-list.ts';
 import { createListSearch } from '../../src/modules/documents/document-list-search.ts';
 import { findSearchIds, isSnapshotCurrent, searchList } from '../../src/modules/documents/document-list.repo.ts';
+import { probeOptions } from '../../src/modules/documents/search-probe.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -183,7 +184,7 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
     const incoming = await workflowIn(other, 'SENT', 'Incoming lease');
     const row = await insertRecipient(t, incoming.workflow.id, { userId: owner.userId, name: 'Olivia Owner', email: owner.email });
     await updateRecipient(t, row.id, { status: 'SENT' });
-    for (const search of ['lease', 'LEASE', '%', '_', 'e_v', '\\', 'été', 'no such name', 'o']) {
+    for (const search of ['lease', 'LEASE', '%', '_', 'e_v', '\\', 'été', 'no such name', 'o', 'office lease', 'Lease 2025', 'été lease', '100% final', 'v2 oth']) {
       for (const filter of [{}, { workflowStatus: 'DRAFT' }, { action: 'PENDING' as const }]) {
         const criteria = { userId: owner.userId, filter, search };
         const walked = await searchList(t.platform.db, criteria, 3, 0, Infinity);
@@ -191,6 +192,12 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
         expect(walked.total, JSON.stringify(criteria)).toBe(indexed.total);
         expect(walked.ids).toEqual(indexed.ids);
         expect(await findSearchIds(t.platform.db, criteria, 3, 1, Infinity)).toEqual(await findSearchIds(t.platform.db, criteria, 3, 1, -1));
+        // The index asked for a part of the term (search-probe.ts), each part the term offers: the same answer.
+        for (const searchProbe of probeOptions(search)) {
+          const probed = await searchList(t.platform.db, { ...criteria, searchProbe }, 3, 0, -1);
+          expect({ total: probed.total, ids: probed.ids }, `${JSON.stringify(criteria)} via ${searchProbe}`).toEqual({ total: walked.total, ids: walked.ids });
+          expect(await findSearchIds(t.platform.db, { ...criteria, searchProbe }, 3, 1, -1)).toEqual(await findSearchIds(t.platform.db, criteria, 3, 1, Infinity));
+        }
       }
     }
     expect((await searchList(t.platform.db, { userId: owner.userId, filter: {}, search: 'lease' }, 20, 0, Infinity)).total).toBe(5);

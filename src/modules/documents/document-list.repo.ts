@@ -11,7 +11,11 @@ import { likeContains } from '../workflows/workflow-ids.ts';
  */
 export type ListAction = 'PENDING' | 'SIGNED' | 'VIEWED';
 export type ListFilter = { workflowStatus?: string; action?: ListAction };
-export type ListCriteria = { userId: number; filter: ListFilter; folderId?: number; search?: string };
+/**
+ * `searchProbe`: a part of `search` to ask the trigram index for instead of the whole term (search-probe.ts); every
+ * name it finds is then checked for the whole term.
+ */
+export type ListCriteria = { userId: number; filter: ListFilter; folderId?: number; search?: string; searchProbe?: string };
 
 /** One document-list item as the queries return it (before the response mapper). */
 export type ListItemRow = {
@@ -94,7 +98,10 @@ export const SEARCH_WALK_LIMIT = 1000;
  */
 function searchedEntries(c: ListCriteria, walk: boolean): SQL {
   // lower() ... like: same result as ilike here, markedly cheaper per row, and what the trigram index is built on.
-  const matches = walk ? sql`strpos(lower(w.name), lower(${c.search ?? ''})) > 0` : sql`lower(w.name) like lower(${likeContains(c.search ?? '')})`;
+  const contains = sql`strpos(lower(w.name), lower(${c.search ?? ''})) > 0`;
+  const matches = walk ? contains
+    : c.searchProbe ? sql`lower(w.name) like lower(${likeContains(c.searchProbe)}) and ${contains}`
+    : sql`lower(w.name) like lower(${likeContains(c.search ?? '')})`;
   return sql`workflow_list_entries e join workflows w on w.id = e.workflow_id where ${entriesWhere(c)} and ${matches}`;
 }
 
@@ -162,7 +169,7 @@ export type SearchResult = { ids: number[]; total: number; snapshot: string; ver
 export async function searchList(db: DbOrTx, c: ListCriteria, limit: number, offset: number, walkLimit = SEARCH_WALK_LIMIT): Promise<SearchResult> {
   // The matches once (the total needs them all anyway), then the page from them: a walk newest first would read
   // every entry when a common term matches only old workflows.
-  const result = await db.execute(sql`with matched as materialized (select e.workflow_id from ${searchedEntries(c, await searchByWalking(db, c, walkLimit))})
+  const result = await executePrepared(db, sql`with matched as materialized (select e.workflow_id from ${searchedEntries(c, await searchByWalking(db, c, walkLimit))})
     select array(select m.workflow_id from matched m order by m.workflow_id desc limit ${limit} offset ${offset}) as ids,
       (select count(*) from matched)::int as total, pg_current_snapshot()::text as snapshot, ${verified(c.userId)} as verified`);
   const row = result.rows[0] as { ids: number[]; total: number; snapshot: string; verified: boolean };
@@ -171,7 +178,7 @@ export async function searchList(db: DbOrTx, c: ListCriteria, limit: number, off
 
 /** One page of a search's workflow ids, newest first. */
 export async function findSearchIds(db: DbOrTx, c: ListCriteria, limit: number, offset: number, walkLimit = SEARCH_WALK_LIMIT): Promise<number[]> {
-  const result = await db.execute(sql`select e.workflow_id as id from ${searchedEntries(c, await searchByWalking(db, c, walkLimit))}
+  const result = await executePrepared(db, sql`select e.workflow_id as id from ${searchedEntries(c, await searchByWalking(db, c, walkLimit))}
     order by e.workflow_id desc limit ${limit} offset ${offset}`);
   return (result.rows as { id: number }[]).map((r) => Number(r.id));
 }
@@ -233,4 +240,19 @@ export async function findChildWorkflowIds(db: DbOrTx, parentIds: number[]): Pro
   const rows = await db.select({ id: workflows.id }).from(workflows)
     .where(and(inArray(workflows.parentWorkflowId, parentIds), isNull(workflows.deletedAt)));
   return rows.map((r) => r.id);
+}
+
+/**
+ * The trigrams of the newest `limit` workflow names as the name index holds them, with the share of those names holding
+ * each, and how many workflows the index covers (the planner's estimate once the table has been analysed, else a count).
+ */
+export async function sampleNameTrigrams(db: DbOrTx, limit: number): Promise<{ names: number; sampled: number; share: Map<string, number> }> {
+  const result = await db.execute(sql`with sample as (select lower(w.name) as name from workflows w order by w.id desc limit ${limit})
+    select t.trigram, count(*)::int as n, (select count(*) from sample)::int as sampled,
+      (select case when c.reltuples > 0 then c.reltuples::bigint else (select count(*) from workflows) end from pg_class c where c.oid = 'workflows'::regclass)::float8 as names
+    from sample s cross join lateral unnest(show_trgm(s.name)) as t(trigram) group by t.trigram`);
+  const rows = result.rows as { trigram: string; n: number; sampled: number; names: number }[];
+  const sampled = rows[0]?.sampled ?? 0;
+  const share = new Map(rows.map((row) => [row.trigram, row.n / sampled]));
+  return { names: Math.max(Number(rows[0]?.names ?? 0), sampled), sampled, share };
 }

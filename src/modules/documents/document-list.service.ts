@@ -11,6 +11,7 @@ import {
 } from './document-list.repo.ts';
 import { findDocument, findDocumentsOfWorkflow } from './documents.repo.ts';
 import { createListSearch } from './document-list-search.ts';
+import { createSearchProbes } from './search-probe.ts';
 import { toListItem, type DocumentOrderEntry, type ListItem, type ListQuery } from './document-list.schemas.ts';
 
 /**
@@ -58,6 +59,7 @@ function withCallerRow(item: ListItemRow, access: WorkflowAccess): ListItemRow {
  */
 export function createDocumentListService({ db, lists }: { db: Db; lists: NotifiedCache }) {
   const listSearch = createListSearch(db);
+  const searchProbes = createSearchProbes(db);
   return { list, countStatuses, documentDetail, workflowDocuments, deleteDocumentsById, deleteWorkflows, deleteWorkflowList, changeDocumentOrder };
 
   async function list(caller: UserCaller, query: ListQuery): Promise<{ content: ListItem[]; total: number }> {
@@ -69,7 +71,8 @@ export function createDocumentListService({ db, lists }: { db: Db; lists: Notifi
     return lists.read(caller.userId, key, async () => {
       if (folderId !== undefined && !(await findOwnFolder(db, caller.userId, folderId))) throw new AppError('NOT_FOUND', 'Folder not found');
       if (criteria.search) {
-        const { ids, total } = await listSearch.find(criteria, query.size, query.page * query.size);
+        const searched = { ...criteria, searchProbe: searchProbes.choose(criteria.search) };
+        const { ids, total } = await listSearch.find(searched, query.size, query.page * query.size);
         return { content: (await findListItems(db, caller.userId, ids)).map(toListItem), total };
       }
       const [rows, total] = await Promise.all([findListPage(db, criteria, query.size, query.page * query.size), countList(db, criteria)]);

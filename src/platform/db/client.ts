@@ -95,7 +95,10 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
   const notified = notifyHandlers();
   const onConnect = async (client: pg.ClientBase) => {
     client.on('notification', (message) => notified.run(message.channel, message.payload ?? ''));
-    await client.query(NOTIFY_CHANNELS.map((channel) => `listen ${channel}`).join('; '));
+    // Named statements (executePrepared) keep one generic plan per connection: left to choose, PostgreSQL planned the
+    // list's item select anew on every call (its custom plans for one or two ids look cheaper than the generic one),
+    // and planning cost more than running it. Unnamed statements (every other query) are planned per call regardless.
+    await client.query(['set plan_cache_mode = force_generic_plan', ...NOTIFY_CHANNELS.map((channel) => `listen ${channel}`)].join('; '));
     for (const channel of NOTIFY_CHANNELS) notified.run(channel, undefined);
   };
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, onConnect });
@@ -167,7 +170,8 @@ function sessionClient(tx: Tx): any {
 }
 
 /**
- * A statement PostgreSQL prepares once per connection and then only executes: for the hot reads of list pages, whose
+ * A statement PostgreSQL prepares and plans once per connection (a generic plan: the pool sets plan_cache_mode) and
+ * then only executes: for the hot reads of list pages, whose
  * planning costs several times their execution (docs/decisions.md "Document list at 100,000 workflows"). The name is
  * a digest of the text, so each distinct text is its own statement; use it only for texts drawn from a small set
  * (values as parameters, never spliced in). PGlite runs it as an ordinary query. Rows as `db.execute` gives them.
