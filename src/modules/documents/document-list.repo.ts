@@ -13,9 +13,10 @@ export type ListAction = 'PENDING' | 'SIGNED' | 'VIEWED';
 export type ListFilter = { workflowStatus?: string; action?: ListAction };
 /**
  * `searchProbe`: a part of `search` to ask the trigram index for instead of the whole term (search-probe.ts); every
- * name it finds is then checked for the whole term.
+ * name it finds is then checked for the whole term. `entries`: the caller's entries under the other filters, when
+ * the caller knows them (countList), so that a search need not count them again to choose walk or index.
  */
-export type ListCriteria = { userId: number; filter: ListFilter; folderId?: number; search?: string; searchProbe?: string };
+export type ListCriteria = { userId: number; filter: ListFilter; folderId?: number; search?: string; searchProbe?: string; entries?: number };
 
 /** One document-list item as the queries return it (before the response mapper). */
 export type ListItemRow = {
@@ -107,7 +108,7 @@ function searchedEntries(c: ListCriteria, walk: boolean): SQL {
 
 /** Whether the caller's entries under the criteria's other filters are few enough to walk (one look at the ledger). */
 async function searchByWalking(db: DbOrTx, c: ListCriteria, walkLimit: number): Promise<boolean> {
-  return (await countList(db, { ...c, search: undefined })) <= walkLimit;
+  return (c.entries ?? await countList(db, { ...c, search: undefined })) <= walkLimit;
 }
 
 /** The item columns for workflows `w`; `me` is the caller's own row (the one that can still act, if any). */
