@@ -45,6 +45,15 @@ describe('GET /document/v1: what the list holds', () => {
       dateCreated: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), dateSent: expect.stringMatching(/Z$/),
     });
     expect(draft).toMatchObject({ documentCount: 1, recipientCount: 0, anyDigitalSignature: false, dateSent: null, status: 'DRAFT' });
+    // A search brings its page's items back with the search itself (as JSON): the same items, field for field, for
+    // the owner and for a recipient, whether the search is new (searchValue) or kept (same term, another request).
+    expect((await list(owner, '?searchValue=s')).content).toEqual(page.content);
+    expect((await list(owner, '?searchValue=s&size=5')).content).toEqual(page.content);
+    await updateWorkflow(t, first.workflow.id, { status: 'SENT', sentAt: new Date() });
+    await insertRecipient(t, first.workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email, role: 'APPROVER' });
+    const signerPage = await list(signer);
+    expect(signerPage.content.length).toBe(2);
+    expect((await list(signer, '?searchValue=s')).content).toEqual(signerPage.content);
   });
 
   it('shows a workflow to its recipient only from SENT on, with that recipient\'s row', async () => {

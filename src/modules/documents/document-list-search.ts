@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { findSearchIds, isSnapshotCurrent, searchList, type ListCriteria } from './document-list.repo.ts';
+import { findSearchIds, isSnapshotCurrent, searchList, type ListCriteria, type ListItemRow } from './document-list.repo.ts';
 
 /** Searches remembered per process (the least recently used is forgotten first), pages per search, and the largest page kept. */
 const MAX_SEARCHES = 2000;
@@ -14,13 +14,15 @@ type Entry = { snapshot: string; verified: boolean; total: number; pages: Map<st
  * again and again, so a search's total and pages are kept with the database snapshot they were read in, and reused
  * while the caller's list has not changed since that snapshot: one look at the caller's few ledger rows instead of
  * the search (docs/decisions.md "Document list at 100,000 workflows"). Exact across instances: the check is the
- * database's, not this process's memory. Only workflow ids are kept; the items are read fresh every time.
+ * database's, not this process's memory. Only workflow ids are kept; the items are read fresh every time (with the
+ * search itself when it runs anew).
  */
 export function createListSearch(db: DbOrTx, reads = { searchList, findSearchIds, isSnapshotCurrent }) {
   const { searchList: search, findSearchIds: searchIds, isSnapshotCurrent: snapshotCurrent } = reads;
   const cache = new Map<string, Entry>();
 
-  async function find(c: ListCriteria, limit: number, offset: number): Promise<{ ids: number[]; total: number }> {
+  /** The page's ids and the total; a search run anew also brings the page's items (`items`), a kept one does not. */
+  async function find(c: ListCriteria, limit: number, offset: number): Promise<{ ids: number[]; total: number; items?: ListItemRow[] }> {
     const key = JSON.stringify([c.userId, c.filter.workflowStatus ?? null, c.filter.action ?? null, c.folderId ?? null, c.search]);
     const pageKey = `${offset}:${limit}`;
     const cached = cache.get(key);
@@ -49,7 +51,7 @@ export function createListSearch(db: DbOrTx, reads = { searchList, findSearchIds
     remember(entry, pageKey, limit, found.ids);
     cache.set(key, entry);
     if (cache.size > MAX_SEARCHES) cache.delete(cache.keys().next().value as string);
-    return { ids: found.ids, total: found.total };
+    return { ids: found.ids, total: found.total, items: found.items };
   }
 
   function remember(entry: Entry, pageKey: string, limit: number, ids: number[]) {

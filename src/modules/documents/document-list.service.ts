@@ -75,8 +75,8 @@ export function createDocumentListService({ db, lists }: { db: Db; lists: Notifi
         // How many entries the search would walk decides walk or index: kept like the pages, one statement less per new term.
         const entries = await lists.read(caller.userId, `entries ${filterKey}`, () => countList(db, { ...criteria, search: undefined }));
         const searched = { ...criteria, searchProbe: searchProbes.choose(criteria.search), entries };
-        const { ids, total } = await listSearch.find(searched, query.size, query.page * query.size);
-        return { content: (await findListItems(db, caller.userId, ids)).map(toListItem), total };
+        const found = await listSearch.find(searched, query.size, query.page * query.size);
+        return { content: (found.items ?? await findListItems(db, caller.userId, found.ids)).map(toListItem), total: found.total };
       }
       const [rows, total] = await Promise.all([findListPage(db, criteria, query.size, query.page * query.size), countList(db, criteria)]);
       return { content: rows.map(toListItem), total };

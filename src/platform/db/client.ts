@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { SQL } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { is, type SQL } from 'drizzle-orm';
+import { drizzle as drizzlePglite, PgliteSession } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -183,6 +183,14 @@ export async function executePrepared(db: DbOrTx, query: SQL): Promise<{ rows: R
   };
   const built = dialect.sqlToQuery(query);
   return session.prepareQuery(built, undefined, statementName(built.sql), false).execute();
+}
+
+/**
+ * Whether statements on this handle keep their plans (PostgreSQL: a named statement is planned once per connection)
+ * rather than being planned on every call (PGlite, in this process, where there is no round trip to save either).
+ */
+export function keepsPlans(db: DbOrTx): boolean {
+  return !is((db as unknown as { session: unknown }).session, PgliteSession);
 }
 
 /** A prepared statement's name for a text (node-postgres keeps one statement per name and connection). */
