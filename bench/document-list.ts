@@ -137,7 +137,7 @@ function listUrl(query: ListQuery): string {
  */
 async function explain(db: Db, userId: number, query: ListQuery | null): Promise<string> {
   const plans: string[] = [];
-  const answer = { rows: [{ ids: [], total: 0, snapshot: '1:1:', verified: true, current: true }] };
+  const answer = { rows: [{ ids: [], total: 0, snapshot: '1:1:', verified: true, current: true, items: [] }] };
   const explainText = async (text: string, params: unknown[]) => {
     const pool = (db as unknown as { $client: { query(text: string, values: unknown[]): Promise<{ rows: Record<string, string>[] }> } }).$client;
     await pool.query(text, params);

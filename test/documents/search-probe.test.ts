@@ -88,4 +88,15 @@ describe('search probes: which part of a term the trigram index is asked for', (
     expect(res.status).toBe(200);
     expect(res.body.content.map((item: { name: string }) => item.name)).toEqual(['Agreement 123']);
   });
+
+  it('samples names from the whole table, not the newest: newer names unlike the older ones do not mislead the choice', async () => {
+    await t.platform.db.execute(sql`insert into workflows (owner_user_id, organization_id, name, sequence, sign_type, status)
+      select ${owner.userId}, ${owner.organizationId}, 'Incoming ' || g, 'UNORDERED', 'COUNTERSIGN', 'DRAFT' from generate_series(1, 150) g`);
+    const probes = createSearchProbes(t.platform.db, { sampleNames: 150 });
+    await probes.refresh();
+    // The 150 newest are all "Incoming": drawn from them alone, "agreement" looked rare and nothing was chosen.
+    const probe = probes.choose('agreement 123');
+    expect(probe).toBeDefined();
+    expect(probe).not.toMatch(/agreement/);
+  });
 });

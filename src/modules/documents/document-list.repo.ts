@@ -256,16 +256,21 @@ export async function findChildWorkflowIds(db: DbOrTx, parentIds: number[]): Pro
 }
 
 /**
- * The trigrams of the newest `limit` workflow names as the name index holds them, with the share of those names holding
- * each, and how many workflows the index covers (the planner's estimate once the table has been analysed, else a count).
+ * The trigrams of about `limit` workflow names drawn at random from all of them (each row with the same chance:
+ * the newest rows alone misled the choice, e.g. a sender's 2,000 newest "Incoming …" over 100,000 older "Agreement …"
+ * made "agreement" look rare), as the name index holds them, with the share of the drawn names holding each, and how
+ * many workflows the index covers (the planner's estimate once the table has been analysed, else a count).
  */
 export async function sampleNameTrigrams(db: DbOrTx, limit: number): Promise<{ names: number; sampled: number; share: Map<string, number> }> {
-  const result = await db.execute(sql`with sample as (select lower(w.name) as name from workflows w order by w.id desc limit ${limit})
-    select t.trigram, count(*)::int as n, (select count(*) from sample)::int as sampled,
-      (select case when c.reltuples > 0 then c.reltuples::bigint else (select count(*) from workflows) end from pg_class c where c.oid = 'workflows'::regclass)::float8 as names
+  const counted = await db.execute(sql`select (select case when c.reltuples > 0 then c.reltuples::bigint else (select count(*) from workflows) end
+    from pg_class c where c.oid = 'workflows'::regclass)::float8 as names`);
+  const names = Number((counted.rows[0] as { names: number }).names);
+  const percent = names > 0 ? Math.min(100, (100 * limit) / names) : 100;
+  const result = await db.execute(sql`with sample as (select lower(w.name) as name from workflows w tablesample bernoulli (${percent}) limit ${limit})
+    select t.trigram, count(*)::int as n, (select count(*) from sample)::int as sampled
     from sample s cross join lateral unnest(show_trgm(s.name)) as t(trigram) group by t.trigram`);
-  const rows = result.rows as { trigram: string; n: number; sampled: number; names: number }[];
+  const rows = result.rows as { trigram: string; n: number; sampled: number }[];
   const sampled = rows[0]?.sampled ?? 0;
   const share = new Map(rows.map((row) => [row.trigram, row.n / sampled]));
-  return { names: Math.max(Number(rows[0]?.names ?? 0), sampled), sampled, share };
+  return { names: Math.max(names, sampled), sampled, share };
 }

@@ -86,12 +86,16 @@ export function chooseProbe(term: string, stats: TrigramStats): string | undefin
   return best;
 }
 
-/** Names sampled for the stats (the newest workflows), and how long the stats are trusted before they are read again. */
-const SAMPLE_NAMES = 10_000;
+/**
+ * Names sampled for the stats (drawn at random), and how long the stats are trusted before they are read again.
+ * 2,000 tell a trigram held by most names from a rare one, which is all the choice needs; on the embedded database
+ * the read runs in this process.
+ */
+const SAMPLE_NAMES = 2_000;
 const STATS_MAX_AGE_MS = 10 * 60_000;
 
 /**
- * Trigram stats for choosing search probes, read from the newest names now and then, in the background: a search never
+ * Trigram stats for choosing search probes, read from sampled names now and then, in the background: a search never
  * waits for them, and until they are read (or if reading fails) searches ask the index for the whole term, as before.
  */
 export function createSearchProbes(db: DbOrTx, options: { sampleNames?: number; maxAgeMs?: number } = {}) {
