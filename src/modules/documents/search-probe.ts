@@ -98,9 +98,8 @@ const STATS_MAX_AGE_MS = 10 * 60_000;
  * Trigram stats for choosing search probes, read from sampled names now and then, in the background: a search never
  * waits for them, and until they are read (or if reading fails) searches ask the index for the whole term, as before.
  */
-export function createSearchProbes(db: DbOrTx, options: { sampleNames?: number; maxAgeMs?: number } = {}) {
+export function createSearchProbes(db: DbOrTx, options: { sampleNames?: number } = {}) {
   const sampleNames = options.sampleNames ?? SAMPLE_NAMES;
-  const maxAgeMs = options.maxAgeMs ?? STATS_MAX_AGE_MS;
   let stats: TrigramStats | undefined;
   let readAt = -Infinity;
   let reading: Promise<void> | undefined;
@@ -115,7 +114,7 @@ export function createSearchProbes(db: DbOrTx, options: { sampleNames?: number; 
 
   /** The probe for a search term (undefined: the whole term); starts a read of the stats when they are missing or old. */
   function choose(term: string): string | undefined {
-    if (performance.now() - readAt > maxAgeMs) void refresh();
+    if (performance.now() - readAt > STATS_MAX_AGE_MS) void refresh();
     return stats ? chooseProbe(term, stats) : undefined;
   }
 
