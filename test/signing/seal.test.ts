@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activities } from '../../src/platform/db/schema/index.ts';
@@ -81,6 +83,10 @@ describe('the sealing job', () => {
     expect(sealed.sealStatus).toBe('SEALED');
     const [doc] = await documentRows(t, workflow.id);
     expect((await pdfsig(await t.platform.blobs.get(doc.sealedBlobKey!))).allValid).toBe(true);
+    // Kept over the source document: the sealed file on disk is the update alone, not a second copy of the source.
+    const kept = path.join(t.config.dataDir, 'blobs', doc.sealedBlobKey!.slice(0, 2), doc.sealedBlobKey!);
+    expect(fs.existsSync(kept)).toBe(false);
+    expect(fs.statSync(`${kept}.appended`).size).toBe(doc.sealedSize! - document.size + `base ${document.blobKey} ${document.size}\n`.length);
     const mails = await t.mails({ kind: 'COMPLETED' });
     expect(mails.filter((m) => m.workflowId === workflow.id).map((m) => m.toAddress).sort()).toEqual([signer.email, owner.email].sort());
   });

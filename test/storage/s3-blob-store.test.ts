@@ -55,6 +55,29 @@ describe('S3 blob store', () => {
     expect(s3.keys()).toContain(`blobs/${sha256}`);
   });
 
+  it('keeps parts that name their stored base as an object of the appended bytes only, and reads it back whole (get, open, has)', async () => {
+    const original = new Uint8Array(crypto.randomBytes(1_500_000));
+    const base = await t.platform.blobs.put(original);
+    const update = new Uint8Array(crypto.randomBytes(4_000));
+    const whole = Buffer.concat([original, update]);
+    const sha256 = crypto.createHash('sha256').update(whole).digest('hex');
+    expect(await t.platform.blobs.put({ parts: [original, update], sha256, size: whole.length, base })).toEqual({ key: sha256, size: whole.length });
+    expect(s3.keys()).toContain(`blobs/${sha256}.appended`);
+    expect(s3.keys()).not.toContain(`blobs/${sha256}`);
+    expect(await t.platform.blobs.has(sha256)).toBe(true);
+    expect(Buffer.from(await t.platform.blobs.get(sha256)).equals(whole)).toBe(true);
+    const { stream, size } = await t.platform.blobs.open(sha256);
+    expect(size).toBe(whole.length);
+    expect(Buffer.concat(await stream.toArray()).equals(whole)).toBe(true);
+    // Its base missing from the bucket: stored whole.
+    const lone = new Uint8Array(crypto.randomBytes(2_000));
+    const loneWhole = Buffer.concat([lone, update]);
+    const loneKey = crypto.createHash('sha256').update(loneWhole).digest('hex');
+    await t.platform.blobs.put({ parts: [lone, update], sha256: loneKey, size: loneWhole.length, base: { key: crypto.createHash('sha256').update(lone).digest('hex'), size: lone.length } });
+    expect(s3.keys()).toContain(`blobs/${loneKey}`);
+    expect(Buffer.from(await t.platform.blobs.get(loneKey)).equals(loneWhole)).toBe(true);
+  });
+
   it('opens a stored blob as a stream with its size, and refuses a key that is not stored before any byte', async () => {
     const bytes = new Uint8Array(2 * 1024 * 1024 + 13).map((_, i) => (i * 31) & 255);
     const { key } = await t.platform.blobs.put(bytes);
@@ -96,7 +119,9 @@ describe('S3 blob store', () => {
     expect(signed.status, JSON.stringify(signed.body)).toBe(200);
     expect((await waitForSeal(t, workflow.id)).sealStatus).toBe('SEALED');
     const [row] = await documentRows(t, workflow.id);
-    expect(s3.keys()).toContain(`blobs/${row.sealedBlobKey}`);
+    // Kept over the uploaded document: only the update went to the bucket.
+    expect(s3.keys()).toContain(`blobs/${row.sealedBlobKey}.appended`);
+    expect(s3.keys()).toContain(`blobs/${document.blobKey}`);
 
     const download = await t.app.inject({ method: 'GET', url: `/document/v1/download/${workflow.id}?selectedOption=downloadDocument&documentId=${document.id}`, headers: { authorization: `Bearer ${owner.token}` } });
     expect(download.statusCode, download.body.slice(0, 300)).toBe(200);

@@ -202,10 +202,11 @@ describe.skipIf(!postgres)('three instances on one database and one bucket', () 
     const resealer = holderOf('workflow.seal', (line) => line.workflowId === workflowId);
     expect(resealer && resealer !== sealer).toBe(true);
 
-    // Exactly once: one seal job (its lost attempt counted), one new object in the bucket (the sealed file).
+    // Exactly once: one seal job (its lost attempt counted), one new object in the bucket (the sealed file, kept
+    // over its source as the appended update: appended-blob.ts).
     const [row] = await database.query('select sealed_blob_key from documents where id = $1', [documentId]);
     const added = [...new Set(s3.keys())].filter((key) => !bucketBefore.has(key));
-    expect(added).toEqual([`blobs/${row.sealed_blob_key}`]);
+    expect(added).toEqual([`blobs/${row.sealed_blob_key}.appended`]);
     const jobs = await database.query("select state, retry_count from pgboss.job where name = 'workflow.seal' and data->>'workflowId' = $1", [String(workflowId)]);
     expect(jobs).toEqual([{ state: 'completed', retry_count: 1 }]);
 

@@ -150,9 +150,11 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
     // did not, so their signatures stay valid byte for byte and the seal is the last revision.
     const signed = await findSignedRevision(deps.db, document.id);
     const stamps: StampField[] = stampsFor(values.filter((f) => f.documentId === document.id), signed?.drawnFieldIds ?? new Set());
-    const source = await deps.blobs.get(signed ? signed.blobKey : document.blobKey);
+    const sourceKey = signed ? signed.blobKey : document.blobKey;
+    const source = await deps.blobs.get(sourceKey);
     phase(workflowId, 'read');
-    const file = await IncrementalPdf.open(source);
+    // Kept over its source: only the update is written (appended-blob.ts).
+    const file = await IncrementalPdf.open(source, sourceKey);
     stampFieldsInto(file, stamps);
     phase(workflowId, 'drawn');
     const sealed = await appendSignatureTo(file, seal);

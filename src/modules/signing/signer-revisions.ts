@@ -260,8 +260,9 @@ async function layOutRevision(tx: Tx, deps: SignerRevisionDeps, input: PrepareSi
     && f.recipientId !== null && (finished.has(f.recipientId) || (f.recipientId === input.recipient.id && f.fieldType !== 'DIGITAL_SIGNATURE')));
   const stamps = stampsFor([...toDraw, { ...field, value: appearance }], new Set());
   const base = completed.at(-1) ?? null;
-  const source = await deps.blobs.get(base ? base.blobKey : document.blobKey);
-  const file = await IncrementalPdf.open(new Uint8Array(source.buffer, source.byteOffset, source.byteLength));
+  const sourceKey = base ? base.blobKey : document.blobKey;
+  const source = await deps.blobs.get(sourceKey);
+  const file = await IncrementalPdf.open(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), sourceKey);
   stampFieldsInto(file, stamps);
   const drawnValues = Object.fromEntries(toDraw.map((f) => [String(f.id), valueHash(f.value)]));
   return { file, baseRevisionId: base?.id ?? null, drawnFieldIds: [...toDraw.map((f) => f.id), field.id], drawnValues, appearance };

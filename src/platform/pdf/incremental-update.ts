@@ -54,9 +54,12 @@ export class IncrementalPdf {
   private readonly hash: crypto.Hash;
   private base: UpdateBase;
   private joinedBytes: Uint8Array | null = null;
+  /** The stored blob the original bytes are, when known: a store then keeps only the updates (HashedParts.base). */
+  private readonly baseBlob: { key: string; size: number } | undefined;
 
-  constructor(doc: PDF, original: Uint8Array) {
+  constructor(doc: PDF, original: Uint8Array, baseBlobKey?: string) {
     this.doc = doc;
+    this.baseBlob = baseBlobKey ? { key: baseBlobKey, size: original.length } : undefined;
     this.parts = [original];
     this.hash = crypto.createHash('sha256').update(original);
     const previousXref = findStartXref(original);
@@ -72,19 +75,20 @@ export class IncrementalPdf {
   /**
    * Loads a PDF to be updated. An encrypted one is refused (a signature value would be encrypted too); one whose
    * cross-reference data libpdf had to rebuild is rewritten once, unless it holds signatures, which rewriting
-   * would break.
+   * would break. `blobKey`: the stored blob `pdf` was read from (kept as the base of what this file becomes).
    */
-  static async open(pdf: Uint8Array): Promise<IncrementalPdf> {
-    let doc = await PDF.load(pdf);
+  static async open(pdf: Uint8Array, blobKey?: string): Promise<IncrementalPdf> {
+    const doc = await PDF.load(pdf);
     if (doc.isEncrypted) throw new Error('An encrypted PDF cannot be signed: its signature value would be encrypted too');
     if (doc.recoveredViaBruteForce) {
       if (Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).includes('/ByteRange')) {
         throw new Error('The PDF holds signatures but its cross-reference data is broken, so no update can be appended');
       }
-      pdf = await doc.save();
-      doc = await PDF.load(pdf);
+      // Rewritten once: no longer the stored blob's bytes, so no base.
+      const rewritten = await doc.save();
+      return new IncrementalPdf(await PDF.load(rewritten), rewritten);
     }
-    return new IncrementalPdf(doc, pdf);
+    return new IncrementalPdf(doc, pdf, blobKey);
   }
 
   get length(): number {
@@ -142,7 +146,7 @@ export class IncrementalPdf {
 
   /** The parts with the SHA-256 of the whole, for a blob store to keep without joining or hashing them again. */
   hashedParts(): HashedParts {
-    return { parts: [...this.parts], sha256: this.hash.copy().digest('hex'), size: this.base.length };
+    return { parts: [...this.parts], sha256: this.hash.copy().digest('hex'), size: this.base.length, ...(this.baseBlob ? { base: this.baseBlob } : {}) };
   }
 
   /** The bytes so far followed by `update`, in one allocation (a revision stored before it is complete). */

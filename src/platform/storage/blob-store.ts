@@ -20,7 +20,8 @@ export type StagedBlob = {
 export type BlobStore = {
   /**
    * Stores bytes already in memory; returns the key. Parts with their SHA-256 already known (an IncrementalPdf
-   * hashed them as they grew) are stored as they are: neither joined nor hashed again.
+   * hashed them as they grew) are stored as they are: neither joined nor hashed again; over their base when they
+   * name a stored one (only the appended bytes are written).
    */
   put(bytes: Uint8Array | HashedParts): Promise<{ key: string; size: number }>;
   /** Streams into storage while hashing; throws BlobTooLargeError (and keeps nothing) when more than maxBytes arrive. */
@@ -44,8 +45,12 @@ export type BlobStore = {
   has(key: string): Promise<boolean>;
 };
 
-/** A file as consecutive parts, with the hex SHA-256 and size of the whole, computed by whoever holds the parts. */
-export type HashedParts = { parts: Uint8Array[]; sha256: string; size: number };
+/**
+ * A file as consecutive parts, with the hex SHA-256 and size of the whole, computed by whoever holds the parts.
+ * `base`: the first part is exactly the stored blob of that key (an update appended to a stored PDF), so a store may
+ * keep only the rest and point at it (appended-blob.ts).
+ */
+export type HashedParts = { parts: Uint8Array[]; sha256: string; size: number; base?: { key: string; size: number } };
 
 export class BlobTooLargeError extends Error {
   readonly maxBytes: number;

@@ -4,6 +4,11 @@ import { Readable } from 'node:stream';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, NotFound, NoSuchKey } from '@aws-sdk/client-s3';
 import type { BlobStore, StagedBlob } from './blob-store.ts';
 import { assertBlobKey, createScratch, hashedParts } from './scratch.ts';
+import { APPENDED_SUFFIX, appendedParts, concatStreams, keepsBase, parseAppendedHeader } from './appended-blob.ts';
+
+function isMissing(error: unknown): boolean {
+  return error instanceof NotFound || error instanceof NoSuchKey || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+}
 
 export type S3Settings = {
   bucket: string;
@@ -36,13 +41,47 @@ export function createS3BlobStore(settings: S3Settings, scratchDir: string): Blo
     return `blobs/${key}`;
   };
 
-  async function has(key: string): Promise<boolean> {
+  async function exists(objectName: string): Promise<boolean> {
     try {
-      await client.send(new HeadObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) }));
+      await client.send(new HeadObjectCommand({ Bucket: settings.bucket, Key: objectName }));
       return true;
     } catch (error) {
-      if (error instanceof NotFound || error instanceof NoSuchKey || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+      if (isMissing(error)) return false;
       throw error;
+    }
+  }
+
+  async function has(key: string): Promise<boolean> {
+    return (await exists(objectKey(key))) || exists(objectKey(key) + APPENDED_SUFFIX);
+  }
+
+  /**
+   * The object of `key` as a stream with its size; kept over a base (appended-blob.ts), the base's stream followed
+   * by the appended bytes. Rejects before any byte when the key is not stored.
+   */
+  async function openStream(key: string): Promise<{ stream: Readable; size: number }> {
+    try {
+      const response = await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) }));
+      if (!(response.Body instanceof Readable)) throw new Error(`blob ${key} has no readable body`);
+      return { stream: response.Body, size: Number(response.ContentLength) };
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      let appended: Uint8Array;
+      try {
+        const response = await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) + APPENDED_SUFFIX }));
+        if (!response.Body) throw new Error(`blob ${key} has no body`);
+        appended = await response.Body.transformToByteArray();
+      } catch (other) {
+        throw isMissing(other) ? error : other;
+      }
+      const header = parseAppendedHeader(appended, key);
+      const base = await openStream(header.baseKey);
+      if (base.size !== header.baseSize) {
+        base.stream.destroy();
+        throw new Error(`blob ${key} is kept over ${header.baseKey}, whose size is not the ${header.baseSize} bytes it was kept over`);
+      }
+      const rest = appended.subarray(header.headerLength);
+      return { stream: concatStreams(base.stream, Readable.from([Buffer.from(rest.buffer, rest.byteOffset, rest.byteLength)])), size: base.size + rest.byteLength };
     }
   }
 
@@ -72,11 +111,16 @@ export function createS3BlobStore(settings: S3Settings, scratchDir: string): Blo
     has,
 
     async put(bytes) {
-      const { parts, sha256: key, size } = hashedParts(bytes);
-      if (!(await has(key))) {
-        const body = parts.length === 1 ? parts[0] : Buffer.concat(parts);
-        await client.send(new PutObjectCommand({ Bucket: settings.bucket, Key: objectKey(key), Body: body, ContentLength: size, ContentType: 'application/octet-stream' }));
-      }
+      const whole = hashedParts(bytes);
+      const { sha256: key, size } = whole;
+      if (await has(key)) return { key, size };
+      // Over its base when that is in the bucket: only the appended bytes travel (appended-blob.ts).
+      const overBase = keepsBase(whole) && (await has(whole.base.key));
+      const parts = overBase ? appendedParts(whole) : whole.parts;
+      const body = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+      await client.send(new PutObjectCommand({
+        Bucket: settings.bucket, Key: objectKey(key) + (overBase ? APPENDED_SUFFIX : ''), Body: body, ContentLength: body.byteLength, ContentType: 'application/octet-stream',
+      }));
       return { key, size };
     },
 
@@ -84,16 +128,19 @@ export function createS3BlobStore(settings: S3Settings, scratchDir: string): Blo
       return commit(await scratch.stage(stream, maxBytes));
     },
 
-    async open(key) {
-      const response = await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) }));
-      if (!(response.Body instanceof Readable)) throw new Error(`blob ${key} has no readable body`);
-      return { stream: response.Body, size: Number(response.ContentLength) };
-    },
+    open: openStream,
 
     async get(key) {
-      const response = await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) }));
-      if (!response.Body) throw new Error(`blob ${key} has no body`);
-      return new Uint8Array(await response.Body.transformToByteArray());
+      const { stream, size } = await openStream(key);
+      const bytes = new Uint8Array(size);
+      let at = 0;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        if (at + chunk.length > size) throw new Error(`blob ${key} is longer than its ${size} bytes`);
+        bytes.set(chunk, at);
+        at += chunk.length;
+      }
+      if (at !== size) throw new Error(`blob ${key} ended after ${at} of ${size} bytes`);
+      return bytes;
     },
   };
 }
