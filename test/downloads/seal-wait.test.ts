@@ -6,6 +6,8 @@ import { createDraftWorkflow, createUser, insertField, type TestUser } from '../
 import { setWorkflow } from '../helpers/envelope-states.ts';
 import { documentRows, pdfsig, pngDataUrl, workflowRow } from '../helpers/ceremony.ts';
 import { sealWorkflow, type SealJobDeps } from '../../src/modules/signing/seal-job.ts';
+import { setSealedFile } from '../../src/modules/signing/signing.repo.ts';
+import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { createSigningCodes, loadSigningCodeKey } from '../../src/modules/signing/signing-codes.ts';
 
 /** Raw bytes of a download (the JSON helper would decode them as text). */
@@ -107,6 +109,23 @@ describe('a seal that does not land in time', () => {
     const report = await t.request('GET', `/workflow/v1/evidence-report/${workflow.id}`, { token: owner.token });
     expect(report.status).toBe(503);
     expect(report.headers['retry-after']).toBe('5');
+  });
+
+  it('serves a document as soon as its sealed file is stored, before the seal is marked SEALED; the zip and the certificate still wait', async () => {
+    const { workflow, document } = await pendingWithoutJob('Stored, not yet marked');
+    const pending = download(t, workflow.id, owner.token, `selectedOption=downloadDocument&documentId=${document.id}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // What the seal job does before its SEALED commit (stored and linked), here without the commit.
+    const sealed = await t.platform.blobs.put(await makePdf(2));
+    await setSealedFile(t.platform.db, document.id, sealed);
+    const res = await pending;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(Buffer.from(res.bytes).equals(Buffer.from(await t.platform.blobs.get(sealed.key)))).toBe(true);
+    expect((await workflowRow(t, workflow.id)).sealStatus).toBe('PENDING');
+    // Another document id of the workflow is no shortcut: it waits as before.
+    expect((await download(t, workflow.id, owner.token, `selectedOption=downloadDocument&documentId=${document.id + 100000}`)).status).toBe(503);
+    expect((await download(t, workflow.id, owner.token, 'selectedOption=downloadAll')).status).toBe(503);
+    expect((await download(t, workflow.id, owner.token, 'selectedOption=downloadCoc')).status).toBe(503);
   });
 
   it('a seal applied by another instance (no in-process wake-up) is picked up by the waiting download', async () => {

@@ -16,7 +16,8 @@ export function downloadRoutes(downloads: DownloadService): FastifyPluginAsyncTy
           + 'downloadAll answers a zip of every document; once COMPLETED the sealed documents plus the certificate of completion, before that the source documents only. '
           + 'downloadCoc answers the certificate of completion (itself sealed), only once COMPLETED (400 INVALID_WORKFLOW_STATUS before). '
           + 'The seal is applied on the transition to COMPLETED: asked for while it is still pending (sealStatus PENDING, usually a few ms after the completing call), '
-          + 'every option waits for it, up to SEAL_WAIT_SECONDS (default 20 s), then answers 503 SERVICE_UNAVAILABLE with Retry-After; '
+          + 'every option waits for it (downloadDocument only until that document\'s sealed file is stored, a few ms before the workflow reads SEALED), '
+          + 'up to SEAL_WAIT_SECONDS (default 20 s), then answers 503 SERVICE_UNAVAILABLE with Retry-After; '
           + 'so a client that reads COMPLETED and downloads at once gets the sealed files. '
           + 'When sealing failed after every retry (sealStatus FAILED) downloadDocument and downloadAll answer 500 SEAL_FAILED (errorCode 13004, responseBody.detail the reason); '
           + 'downloadCoc still answers the certificate, which records the failure.',

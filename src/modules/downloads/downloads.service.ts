@@ -43,10 +43,8 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
    */
   async function pageImage(caller: Caller, workflowId: number, documentId: number | undefined, page: number, width: number, ifNoneMatch?: string): Promise<PageImage> {
     const access = await findWorkflowForCaller(deps.db, caller, workflowId);
-    const workflow = await deps.seals.awaitSeal(access.workflow);
     // Without documentId: the workflow's first document (the signing page asks before it has read the list).
-    const document = documentId !== undefined ? await findWorkflowDocument(deps.db, workflow.id, documentId)
-      : (await findWorkflowDocuments(deps.db, workflow.id))[0] ?? null;
+    const { workflow, document } = documentId !== undefined ? await sealedDocument(access.workflow, documentId) : await firstDocument(access.workflow);
     if (!document) throw new AppError('NOT_FOUND', 'Document not found in this workflow');
     if (page > document.pages) throw new AppError('NOT_FOUND', `The document has ${document.pages} page(s); there is no page ${page}`);
     const key = documentKey(workflow, document);
@@ -90,16 +88,39 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
       throw new AppError('BAD_REQUEST_BODY', 'documentId is required when selectedOption is downloadDocument');
     }
     const access = await findWorkflowForCaller(deps.db, caller, workflowId);
+    // One document is served once its own sealed file is stored; the certificate and the zip wait for SEALED.
+    if (option === 'downloadDocument') return downloadDocument(access.workflow, documentId!);
     const workflow = await deps.seals.awaitSeal(access.workflow);
     // The certificate lists IP addresses: a participant other than the owner sees only its own (as in the history).
     const viewer: HistoryViewer = access.isOwner ? { isOwner: true } : { isOwner: false, userId: caller.userId, recipientIds: access.recipient ? [access.recipient.id] : [] };
-    if (option === 'downloadDocument') return downloadDocument(workflow, documentId!);
     if (option === 'downloadCoc') return downloadCertificate(workflow, viewer);
     return downloadAll(workflow, viewer);
   }
 
-  async function downloadDocument(workflow: WorkflowRow, documentId: number): Promise<DownloadFile> {
-    const document = await findWorkflowDocument(deps.db, workflow.id, documentId);
+  /** The workflow once a pending seal is no longer pending, and its first document. */
+  async function firstDocument(found: WorkflowRow): Promise<{ workflow: WorkflowRow; document: DocumentRow | null }> {
+    const workflow = await deps.seals.awaitSeal(found);
+    return { workflow, document: (await findWorkflowDocuments(deps.db, workflow.id))[0] ?? null };
+  }
+
+  /**
+   * The workflow and its document `documentId` (null: not one of its documents). While a COMPLETED workflow's seal is
+   * pending, waits only until that document's sealed file is stored: the file is final then, though the SEALED commit
+   * (the workflow's mark and the completion mails) may still be running.
+   */
+  async function sealedDocument(found: WorkflowRow, documentId: number): Promise<{ workflow: WorkflowRow; document: DocumentRow | null }> {
+    const seen: { document?: DocumentRow | null } = {};
+    const workflow = await deps.seals.awaitSeal(found, async () => {
+      seen.document = await findWorkflowDocument(deps.db, found.id, documentId);
+      return Boolean(seen.document?.sealedBlobKey);
+    });
+    // Not read (no seal was pending), or read before the seal left PENDING: read now.
+    const document = seen.document?.sealedBlobKey ? seen.document : await findWorkflowDocument(deps.db, workflow.id, documentId);
+    return { workflow, document };
+  }
+
+  async function downloadDocument(found: WorkflowRow, documentId: number): Promise<DownloadFile> {
+    const { workflow, document } = await sealedDocument(found, documentId);
     if (!document) throw new AppError('NOT_FOUND', 'Document not found in this workflow');
     // Streamed from the store (a local file or the S3 bucket): a 25 MB contract does not pass through memory whole.
     return { ...(await deps.blobs.open(documentKey(workflow, document))), contentType: 'application/pdf', filename: pdfName(document.name) };

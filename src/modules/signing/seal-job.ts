@@ -27,8 +27,8 @@ export type SealJobDeps = {
   publicUrl: string;
   seal: Pick<PlatformSeal, 'signer'>;
   log: (message: string, error?: unknown) => void;
-  /** Told when a seal leaves PENDING here, so readers waiting for it answer at once (seal-waiter.ts). */
-  seals?: Pick<SealWaiter, 'settled'>;
+  /** Told when a sealed file is stored and when a seal leaves PENDING here, so readers waiting answer at once (seal-waiter.ts). */
+  seals?: Pick<SealWaiter, 'progressed'>;
   /** SEAL_TEST_DELAY_MS, tests only: each attempt waits this long before sealing (a window to kill the process in). */
   testDelayMs?: number;
   /** Counts seals by outcome (metrics). */
@@ -162,6 +162,8 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
     const stored = await deps.blobs.put(sealed.hashedParts());
     await setSealedFile(deps.db, document.id, stored);
     phase(workflowId, 'stored');
+    // The sealed file is final now: a download of this document waiting for it can answer (seal-waiter.ts).
+    deps.seals?.progressed(workflowId);
   }
 
   const queued = await deps.db.transaction(async (tx) => {
@@ -181,7 +183,7 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
     return true;
   });
   phase(workflowId, 'committed');
-  deps.seals?.settled(workflowId);
+  deps.seals?.progressed(workflowId);
   if (queued) deps.outbox.notify();
 }
 
@@ -202,7 +204,7 @@ async function markSealFailed(deps: SealJobDeps, workflowId: number, reason: str
     const owner = await userContact(tx, locked.ownerUserId);
     if (owner.email) await deps.outbox.enqueue(tx, sealFailedMail({ workflow: locked, owner, error: sealError }));
   });
-  deps.seals?.settled(workflowId);
+  deps.seals?.progressed(workflowId);
   deps.outbox.notify();
 }
 

@@ -11,18 +11,23 @@ import { isFinishedStatus } from '../workflows/workflow-status.ts';
  * once gets the sealed file.
  */
 export type SealWaiter = {
-  /** The seal job calls this after it committed a seal leaving PENDING (SEALED or FAILED) in this process. */
-  settled(workflowId: number): void;
+  /**
+   * The seal job calls this in this process when a seal progressed: a document's sealed file stored and linked, or
+   * the seal committed leaving PENDING (SEALED or FAILED).
+   */
+  progressed(workflowId: number): void;
   /**
    * A COMPLETED workflow whose seal is PENDING: waits until it is SEALED or FAILED and returns the fresh row,
    * or after the configured wait answers 503 SERVICE_UNAVAILABLE with Retry-After. Any other workflow is
-   * returned unchanged, without a query.
+   * returned unchanged, without a query. `ready`, asked before each look at the row: returns as soon as it says
+   * true (a document whose sealed file is stored: the file is final then, and the SEALED commit that follows only
+   * marks the workflow and queues the completion mails, so a download of it need not wait for that commit).
    */
-  awaitSeal(workflow: WorkflowRow): Promise<WorkflowRow>;
+  awaitSeal(workflow: WorkflowRow, ready?: () => Promise<boolean>): Promise<WorkflowRow>;
 };
 
 /**
- * A seal run by this instance wakes its waiters at once (settled()); one run by another instance is seen
+ * A seal run by this instance wakes its waiters at once (progressed()); one run by another instance is seen
  * by re-reading the row at this interval, one small query per waiting request.
  */
 const POLL_MS = 500;
@@ -37,11 +42,11 @@ export function createSealWaiter(deps: { db: Db; waitSeconds: number }): SealWai
   }
 
   return {
-    settled(workflowId) {
+    progressed(workflowId) {
       for (const wake of listeners.get(workflowId) ?? []) wake();
     },
 
-    async awaitSeal(workflow) {
+    async awaitSeal(workflow, ready) {
       if (!isSealPending(workflow)) return workflow;
       const deadline = Date.now() + deps.waitSeconds * 1000;
       let signalled = false;
@@ -55,7 +60,9 @@ export function createSealWaiter(deps: { db: Db; waitSeconds: number }): SealWai
       waiting.add(listener);
       try {
         for (;;) {
-          // Read first: the seal may have landed between the caller's read and the listener above.
+          // Read first: the seal may have landed between the caller's read and the listener above. The caller's own
+          // condition before the row: once woken by a document's storing, one query answers.
+          if (ready && (await ready())) return workflow;
           const row = await readRow(workflow.id);
           if (!row || !isSealPending(row)) return row ?? workflow;
           const remaining = deadline - Date.now();
