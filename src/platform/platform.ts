@@ -74,7 +74,7 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
   });
   // Instances that share a bucket share their files; the scratch area for staging stays local either way.
   const blobs = config.s3
-    ? createS3BlobStore({ ...config.s3, ...(overrides.s3Credentials ? { credentials: overrides.s3Credentials } : {}) }, path.join(config.dataDir, 'blobs', 'tmp'))
+    ? await createS3BlobStore({ ...config.s3, ...(overrides.s3Credentials ? { credentials: overrides.s3Credentials } : {}) }, path.join(config.dataDir, 'blobs', 'tmp'))
     : createFsBlobStore(path.join(config.dataDir, 'blobs'));
   const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : createFileTransport(path.join(config.dataDir, 'outbox'), (line) => log(line));
   const secrets = createSecretBox(loadSecretsKeys(config.dataDir, config.secretsKey));

@@ -1,7 +1,4 @@
-import {
-  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type AuthenticatorTransport, type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { TokenSigner } from '../../platform/auth/jwt.ts';
@@ -16,6 +13,12 @@ import {
   advanceCounter, countPasskeys, deletePasskey, findPasskeyOfUser, findPasskeysOfUser, insertPasskey, lockUser, type PasskeyRow,
 } from './passkeys.repo.ts';
 import type { AssertionBody, RegistrationBody } from './passkeys.schemas.ts';
+
+/**
+ * @simplewebauthn/server is loaded on the first passkey call: ~5 MB of heap (measured) that every garbage collection of
+ * a process that never sees a passkey would otherwise mark.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** A challenge (registration or login) is answered within 5 minutes, once. */
 export const PASSKEY_CHALLENGE_SECONDS = 5 * 60;
@@ -38,7 +41,7 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
     assertOwnSession(caller);
     const user = await findAccount(caller);
     const existing = await findPasskeysOfUser(db, user.id);
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName,
       rpID: rpId,
       userName: user.email,
@@ -65,7 +68,7 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
     const { name, ...response } = body;
     let verification;
     try {
-      verification = await verifyRegistrationResponse({
+      verification = await (await webauthn()).verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: stored.challenge,
         expectedOrigin: origin,
@@ -120,7 +123,7 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
     }
     const user = await findSignInAccount(db, username);
     const held = user ? await findPasskeysOfUser(db, user.id) : [];
-    const options = await generateAuthenticationOptions({
+    const options = await (await webauthn()).generateAuthenticationOptions({
       rpID: rpId,
       timeout: PASSKEY_CHALLENGE_SECONDS * 1000,
       userVerification: 'required',
@@ -153,7 +156,7 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
     if (!passkey) return reject('This passkey is not registered to the account');
     let verification;
     try {
-      verification = await verifyAuthenticationResponse({
+      verification = await (await webauthn()).verifyAuthenticationResponse({
         response: assertion as AuthenticationResponseJSON,
         expectedChallenge: stored.challenge,
         expectedOrigin: origin,

