@@ -4,6 +4,7 @@ import { createFontFaces } from './fonts/font-faces.ts';
 import type { Face } from './fonts/font-faces.ts';
 import { appendDocumentChanges, type IncrementalPdf } from './incremental-update.ts';
 import { inherited, visiblePageBox } from './page-geometry.ts';
+import { embedPngFiltered } from './png-image.ts';
 
 export type StampField = {
   /** 1-based. */
@@ -165,7 +166,7 @@ function createAssets(doc: PDF): Assets {
         const decoded = decodeImageDataUrl(value);
         if (!decoded) throw new StampFieldError(index, 'value is not a data-URL PNG or JPEG image');
         try {
-          image = decoded.format === 'png' ? doc.embedPng(decoded.bytes) : doc.embedJpeg(decoded.bytes);
+          image = decoded.format === 'png' ? embedPngFiltered(doc, decoded.bytes) ?? doc.embedPng(decoded.bytes) : doc.embedJpeg(decoded.bytes);
         } catch (error) {
           throw new StampFieldError(index, `image cannot be decoded: ${(error as Error).message}`);
         }
