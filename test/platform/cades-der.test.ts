@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { describe, expect, it } from 'vitest';
-import { assembleCadesSignature, cadesSignedAttributes } from '../../src/platform/crypto/cades.ts';
+import { assembleCadesSignature, cadesSignedAttributes, signingCertificateV2 } from '../../src/platform/crypto/cades.ts';
 import { OID, parseCertificate } from '../../src/platform/crypto/certificates.ts';
 import { caAsCard, createCa, issueCard } from '../helpers/card-certificates.ts';
 
@@ -42,10 +42,25 @@ function pkijsAssembly(input: { signedAttributes: Uint8Array; signatureValue: Ui
   return new Uint8Array(new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) }).toSchema().toBER(false));
 }
 
+/** The signed attributes as pkijs built them before (content-type, message-digest, signing-certificate-v2). */
+function pkijsSignedAttributes(documentDigest: Uint8Array, certificateDer: Uint8Array): Uint8Array {
+  const attributes = new pkijs.SignedAndUnsignedAttributes({
+    type: 0,
+    attributes: [
+      new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
+      new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: documentDigest })] }),
+      signingCertificateV2(parseCertificate(certificateDer), certificateDer),
+    ],
+  });
+  const der = new Uint8Array(attributes.toSchema().toBER(false));
+  der[0] = 0x31;
+  return der;
+}
+
 const derOf = (pem: string) => new Uint8Array(Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64'));
 
 describe('the CAdES signature written as DER', () => {
-  it('is byte for byte what pkijs wrote: EC and RSA signers, with their chain, with and without a time-stamp token', async () => {
+  it('is byte for byte what pkijs wrote (the signed attributes and the CMS): EC and RSA signers, with their chain, with and without a time-stamp token', async () => {
     const ca = await createCa('Equivalence CA');
     const caDer = derOf(ca.pem);
     // A DER token stand-in of realistic size (a SEQUENCE holding a 3 KB OCTET STRING): the assembly embeds it as given.
@@ -55,7 +70,9 @@ describe('the CAdES signature written as DER', () => {
       const certificateDer = derOf(card.pem);
       for (const chainDer of [[], [caDer]]) {
         for (const withToken of [false, true]) {
-          const signedAttributes = cadesSignedAttributes(new Uint8Array(crypto.randomBytes(32)), certificateDer);
+          const digest = new Uint8Array(crypto.randomBytes(32));
+          const signedAttributes = cadesSignedAttributes(digest, certificateDer);
+          expect(Buffer.from(signedAttributes).equals(Buffer.from(pkijsSignedAttributes(digest, certificateDer))), `${kind} signed attributes`).toBe(true);
           // Long enough for a long-form length (an RSA value is 256 bytes).
           const signatureValue = new Uint8Array(crypto.randomBytes(kind === 'RSA' ? 256 : 71));
           const written = await assembleCadesSignature({ signedAttributes, signatureValue, certificateDer, chainDer, ...(withToken ? { timestamp: async () => token } : {}) });
@@ -68,6 +85,7 @@ describe('the CAdES signature written as DER', () => {
     const self = await caAsCard(ca);
     const selfDer = derOf(self.pem);
     const signedAttributes = cadesSignedAttributes(new Uint8Array(32), selfDer);
+    expect(Buffer.from(signedAttributes).equals(Buffer.from(pkijsSignedAttributes(new Uint8Array(32), selfDer)))).toBe(true);
     const signatureValue = new Uint8Array(70);
     expect(Buffer.from(await assembleCadesSignature({ signedAttributes, signatureValue, certificateDer: selfDer, chainDer: [] }))
       .equals(Buffer.from(pkijsAssembly({ signedAttributes, signatureValue, certificateDer: selfDer, chainDer: [] })))).toBe(true);

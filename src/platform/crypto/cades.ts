@@ -40,19 +40,14 @@ export async function createCadesSignature(input: CadesSignatureInput): Promise<
  * hash is sent SHA-256 of these.
  */
 export function cadesSignedAttributes(documentDigest: Uint8Array, certificateDer: Uint8Array): Uint8Array {
-  const certificate = parsedCertificate(certificateDer);
-  const attributes = new pkijs.SignedAndUnsignedAttributes({
-    type: 0,
-    attributes: [
-      new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
-      new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: documentDigest })] }),
-      signingCertificateV2(certificate, certificateDer),
-    ],
-  });
-  // Inside SignerInfo the attributes are tagged [0]; what is signed is the same content tagged as a SET (RFC 5652 5.4).
-  const der = new Uint8Array(attributes.toSchema().toBER(false));
-  der[0] = 0x31;
-  return der;
+  // Written as DER, in the order pkijs wrote them (content-type, message-digest, signing-certificate-v2): only the
+  // digest changes between signatures; the signing-certificate attribute is kept per certificate (test:
+  // test/platform/cades-der.test.ts, byte for byte against pkijs).
+  return der(0x31, [
+    CONTENT_TYPE_ATTRIBUTE,
+    der(0x30, [OID_DER.messageDigest, der(0x31, [der(0x04, [documentDigest])])]),
+    signerParts(certificateDer).signingCertificate,
+  ]);
 }
 
 /**
@@ -129,20 +124,25 @@ const INTEGER_1 = Uint8Array.of(0x02, 0x01, 0x01);
 const SHA256_ALGORITHM = toDer(new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256, algorithmParams: new asn1js.Null() }).toSchema());
 const OID_DER = {
   data: toDer(new asn1js.ObjectIdentifier({ value: OID.data })),
+  messageDigest: toDer(new asn1js.ObjectIdentifier({ value: OID.messageDigest })),
   signedData: toDer(new asn1js.ObjectIdentifier({ value: OID.signedData })),
   signatureTimeStampToken: toDer(new asn1js.ObjectIdentifier({ value: OID.signatureTimeStampToken })),
 };
 
-/** The signer's IssuerAndSerialNumber and signature algorithm as DER, once per certificate (its DER array lives long). */
-const signerDer = new WeakMap<Uint8Array, { sid: Uint8Array; signatureAlgorithm: Uint8Array }>();
+const CONTENT_TYPE_ATTRIBUTE = toDer(new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }).toSchema());
 
-function signerParts(certificateDer: Uint8Array): { sid: Uint8Array; signatureAlgorithm: Uint8Array } {
+type SignerParts = { sid: Uint8Array; signatureAlgorithm: Uint8Array; signingCertificate: Uint8Array };
+/** The signer's IssuerAndSerialNumber, signature algorithm and signing-certificate-v2 attribute as DER, once per certificate (its DER array lives long). */
+const signerDer = new WeakMap<Uint8Array, SignerParts>();
+
+function signerParts(certificateDer: Uint8Array): SignerParts {
   let parts = signerDer.get(certificateDer);
   if (!parts) {
     const certificate = parsedCertificate(certificateDer);
     parts = {
       sid: toDer(new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }).toSchema()),
       signatureAlgorithm: toDer(signatureAlgorithm(certificate).toSchema()),
+      signingCertificate: toDer(signingCertificateV2(certificate, certificateDer).toSchema()),
     };
     signerDer.set(certificateDer, parts);
   }
