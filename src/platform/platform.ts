@@ -7,6 +7,7 @@ import { createMailBrandingLookup } from './mail/branding.ts';
 import { createFileTransport, createSmtpTransport, type MailTransport } from './mail/transport.ts';
 import { createFsBlobStore } from './storage/fs-blob-store.ts';
 import { createS3BlobStore } from './storage/s3-blob-store.ts';
+import { withBlobCache } from './storage/blob-cache.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { createOutbound, type Outbound } from './outbound/outbound.ts';
 import { createPlatformSeal, type PlatformSeal } from './signing/platform-seal.ts';
@@ -73,9 +74,9 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     onAttempt: (queue, outcome, seconds) => metrics.jobSeconds.labels(queue, outcome).observe(seconds),
   });
   // Instances that share a bucket share their files; the scratch area for staging stays local either way.
-  const blobs = config.s3
+  const blobs = withBlobCache(config.s3
     ? await createS3BlobStore({ ...config.s3, ...(overrides.s3Credentials ? { credentials: overrides.s3Credentials } : {}) }, path.join(config.dataDir, 'blobs', 'tmp'))
-    : createFsBlobStore(path.join(config.dataDir, 'blobs'));
+    : createFsBlobStore(path.join(config.dataDir, 'blobs')));
   const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : createFileTransport(path.join(config.dataDir, 'outbox'), (line) => log(line));
   const secrets = createSecretBox(loadSecretsKeys(config.dataDir, config.secretsKey));
   const mailRouting = createMailRouting({

@@ -92,10 +92,10 @@ export function createHistoryService(deps: { db: Db; blobs: BlobStore; seal: Pic
     return renderEvidenceReport({ record, storedHashes, certificate: await deps.seal.identity(), generatedAt: new Date() });
   }
 
-  /** Re-hashes a stored file: the key claims its SHA-256, this shows the bytes still have it. */
+  /** Re-hashes a stored file as the storage holds it (not a cached copy): the key claims its SHA-256, this shows the bytes still have it. */
   async function checkStoredBlob(key: string): Promise<StoredHashCheck> {
     if (!(await deps.blobs.has(key))) return 'missing';
-    const bytes = await deps.blobs.get(key);
+    const bytes = await deps.blobs.getStored(key);
     return crypto.createHash('sha256').update(bytes).digest('hex') === key ? 'verified' : 'mismatch';
   }
 }

@@ -37,6 +37,8 @@ export type BlobStore = {
   /** Removes a staged blob; harmless after commit or a previous discard. */
   discard(staged: StagedBlob): Promise<void>;
   get(key: string): Promise<Uint8Array>;
+  /** The bytes as the storage holds them now, never from a cache in front of it (blob-cache.ts): for evidence checks. */
+  getStored(key: string): Promise<Uint8Array>;
   /**
    * The stored bytes as a stream and their size, for answers that pass a file through (downloads): memory stays at
    * a chunk whatever the file's size. Rejects (before any byte) when the key is not stored.

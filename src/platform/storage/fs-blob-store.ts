@@ -66,7 +66,7 @@ export function createFsBlobStore(root: string): BlobStore {
     return { key: staged.key, size: staged.size };
   }
 
-  return {
+  const store: BlobStore = {
     stage: scratch.stage,
     stageBytes: scratch.stageBytes,
     discard: scratch.discard,
@@ -128,5 +128,8 @@ export function createFsBlobStore(root: string): BlobStore {
     async has(key) {
       return stored(key);
     },
+
+    getStored: (key) => store.get(key),
   };
+  return store;
 }

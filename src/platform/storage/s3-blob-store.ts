@@ -89,6 +89,19 @@ export async function createS3BlobStore(settings: S3Settings, scratchDir: string
     }
   }
 
+  async function get(key: string): Promise<Uint8Array> {
+    const { stream, size } = await openStream(key);
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (at + chunk.length > size) throw new Error(`blob ${key} is longer than its ${size} bytes`);
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+    if (at !== size) throw new Error(`blob ${key} ended after ${at} of ${size} bytes`);
+    return bytes;
+  }
+
   async function commit(staged: StagedBlob): Promise<{ key: string; size: number }> {
     if (!scratch.owns(staged)) throw new Error('not a staged blob of this store');
     try {
@@ -133,18 +146,8 @@ export async function createS3BlobStore(settings: S3Settings, scratchDir: string
     },
 
     open: openStream,
+    get,
+    getStored: get,
 
-    async get(key) {
-      const { stream, size } = await openStream(key);
-      const bytes = new Uint8Array(size);
-      let at = 0;
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        if (at + chunk.length > size) throw new Error(`blob ${key} is longer than its ${size} bytes`);
-        bytes.set(chunk, at);
-        at += chunk.length;
-      }
-      if (at !== size) throw new Error(`blob ${key} ended after ${at} of ${size} bytes`);
-      return bytes;
-    },
   };
 }
