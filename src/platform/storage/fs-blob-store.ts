@@ -30,11 +30,16 @@ export function createFsBlobStore(root: string): BlobStore {
    * and then the appended bytes. Rejects with ENOENT when the key is not stored.
    */
   async function openPieces(key: string): Promise<Piece[]> {
-    try {
+    // Looked up first (a stat, no thread-pool trip) rather than by a failing open: an exception costs more.
+    if (fs.existsSync(pathOf(key)) || !fs.existsSync(pathOf(key) + APPENDED_SUFFIX)) {
+      // The whole file, or neither form: the open then rejects with ENOENT.
       const handle = await fsp.open(pathOf(key), 'r');
-      return [{ handle, start: 0, size: (await handle.stat()).size }];
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !fs.existsSync(pathOf(key) + APPENDED_SUFFIX)) throw error;
+      try {
+        return [{ handle, start: 0, size: (await handle.stat()).size }];
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
     }
     const handle = await fsp.open(pathOf(key) + APPENDED_SUFFIX, 'r');
     try {
