@@ -44,10 +44,11 @@ export async function guestToken(t: TestApp, recipient: { id: number; userId: nu
  * A DRAFT workflow owned by `owner` with one stored PDF document of `pages` Letter pages (612x792), inserted
  * directly. Modules whose tests need a workflow but are not about upload use this.
  */
-export async function createDraftWorkflow(t: TestApp, owner: TestUser, options: { sequence?: 'SELF' | 'ORDERED' | 'UNORDERED' | 'SURVEY'; pages?: number; name?: string } = {}) {
+export async function createDraftWorkflow(t: TestApp, owner: TestUser, options: { sequence?: 'SELF' | 'ORDERED' | 'UNORDERED' | 'SURVEY'; pages?: number; name?: string; pdf?: Uint8Array } = {}) {
   const sequence = options.sequence ?? 'UNORDERED';
   const pages = options.pages ?? 1;
-  const bytes = await makePdf(pages);
+  // `pdf`: a document of the test's own (its page count given as `pages`).
+  const bytes = options.pdf ?? await makePdf(pages);
   const blob = await t.platform.blobs.put(bytes);
   return t.platform.db.transaction(async (tx) => {
     const [workflow] = await tx.insert(workflows).values({

@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { NoPayload, type JobDefinition, type JobQueue } from '../../platform/jobs/queue.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
+import { createReadBuffers } from '../../platform/storage/read-buffers.ts';
 import { appendSignatureTo } from '../../platform/signing/append-signature.ts';
 import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { IncrementalPdf } from '../../platform/pdf/incremental-update.ts';
@@ -50,6 +51,9 @@ const EXPIRE_SECONDS = 5 * 60;
  * so a few in flight keep both the CPU and the database busy; more would only queue on a 2-core machine.
  */
 const SEAL_CONCURRENCY = 4;
+
+/** Sources of 4 MB and more are read into one of two kept buffers (as many seals of large files as run at once, mostly). */
+const readBuffers = createReadBuffers({ minBytes: 4 * 1024 * 1024, keep: 2 });
 
 export const SEAL_REASON = 'Signed electronically by every party; sealed by the signature service on completion';
 
@@ -151,19 +155,27 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
     const signed = await findSignedRevision(deps.db, document.id);
     const stamps: StampField[] = stampsFor(values.filter((f) => f.documentId === document.id), signed?.drawnFieldIds ?? new Set());
     const sourceKey = signed ? signed.blobKey : document.blobKey;
-    const source = await deps.blobs.get(sourceKey);
-    phase(workflowId, 'read');
-    // Kept over its source: only the update is written (appended-blob.ts).
-    const file = await IncrementalPdf.open(source, sourceKey);
-    stampFieldsInto(file, stamps);
-    phase(workflowId, 'drawn');
-    const sealed = await appendSignatureTo(file, seal);
-    phase(workflowId, 'signed');
-    const stored = await deps.blobs.put(sealed.hashedParts());
-    await setSealedFile(deps.db, document.id, stored);
-    phase(workflowId, 'stored');
-    // The sealed file is final now: a download of this document waiting for it can answer (seal-waiter.ts).
+    // The source is read into a reused buffer (read-buffers.ts): nothing reads it once the sealed file is stored.
+    const lease = readBuffers.lease();
+    try {
+      const source = await deps.blobs.get(sourceKey, lease.into);
+      phase(workflowId, 'read');
+      // Kept over its source: only the update is written (appended-blob.ts).
+      const file = await IncrementalPdf.open(source, sourceKey);
+      stampFieldsInto(file, stamps);
+      phase(workflowId, 'drawn');
+      const sealed = await appendSignatureTo(file, seal);
+      phase(workflowId, 'signed');
+      const stored = await deps.blobs.put(sealed.hashedParts());
+      await setSealedFile(deps.db, document.id, stored);
+      phase(workflowId, 'stored');
+    } finally {
+      lease.release();
+    }
+    // The sealed file is final now: a download of this document waiting for it can answer (seal-waiter.ts). Its one
+    // query goes first: the embedded database runs one statement at a time, and the commit below would hold it.
     deps.seals?.progressed(workflowId);
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   const queued = await deps.db.transaction(async (tx) => {

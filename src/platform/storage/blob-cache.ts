@@ -52,10 +52,14 @@ export function withBlobCache(store: BlobStore, limits: BlobCacheLimits = BLOB_C
       return stored;
     },
 
-    async get(key) {
+    async get(key, into) {
       const hit = recall(key);
-      if (hit) return new Uint8Array(hit);
-      const bytes = await store.get(key);
+      if (hit) {
+        const copy = into ? into(hit.byteLength).subarray(0, hit.byteLength) : new Uint8Array(hit.byteLength);
+        copy.set(hit);
+        return copy;
+      }
+      const bytes = await store.get(key, into);
       if (bytes.byteLength <= limits.maxEntryBytes) remember(key, new Uint8Array(bytes));
       return bytes;
     },

@@ -36,7 +36,11 @@ export type BlobStore = {
   commit(staged: StagedBlob): Promise<{ key: string; size: number }>;
   /** Removes a staged blob; harmless after commit or a previous discard. */
   discard(staged: StagedBlob): Promise<void>;
-  get(key: string): Promise<Uint8Array>;
+  /**
+   * The stored bytes in one buffer. `into`: where to read them, a buffer of at least `size` bytes the caller owns and
+   * reuses (read-buffers.ts); the answer is then a view of it.
+   */
+  get(key: string, into?: (size: number) => Uint8Array): Promise<Uint8Array>;
   /** The bytes as the storage holds them now, never from a cache in front of it (blob-cache.ts): for evidence checks. */
   getStored(key: string): Promise<Uint8Array>;
   /**

@@ -89,9 +89,9 @@ export async function createS3BlobStore(settings: S3Settings, scratchDir: string
     }
   }
 
-  async function get(key: string): Promise<Uint8Array> {
+  async function get(key: string, into?: (size: number) => Uint8Array): Promise<Uint8Array> {
     const { stream, size } = await openStream(key);
-    const bytes = new Uint8Array(size);
+    const bytes = into ? into(size).subarray(0, size) : new Uint8Array(size);
     let at = 0;
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (at + chunk.length > size) throw new Error(`blob ${key} is longer than its ${size} bytes`);
@@ -147,7 +147,7 @@ export async function createS3BlobStore(settings: S3Settings, scratchDir: string
 
     open: openStream,
     get,
-    getStored: get,
+    getStored: (key) => get(key),
 
   };
 }
