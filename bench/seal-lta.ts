@@ -11,7 +11,7 @@ import { IncrementalPdf } from '../src/platform/pdf/incremental-update.ts';
 import { appendSignature, appendSignatureTo } from '../src/platform/signing/append-signature.ts';
 import { createPlatformSeal } from '../src/platform/signing/platform-seal.ts';
 import { startTsaServer } from '../test/helpers/tsa-server.ts';
-import { buildPdf } from './image-pdf.ts';
+import { buildPdf } from '../test/helpers/pdf-fixtures.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

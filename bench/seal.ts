@@ -19,14 +19,13 @@ import type { SealIdentity } from '../src/platform/crypto/seal-identity.ts';
 import { IncrementalPdf } from '../src/platform/pdf/incremental-update.ts';
 import { appendSignatureTo } from '../src/platform/signing/append-signature.ts';
 import { platformSealSigner } from '../src/platform/signing/pdf-signer.ts';
-import { buildPdf } from './image-pdf.ts';
 import { subscribe } from 'node:diagnostics_channel';
 import { eq, and } from 'drizzle-orm';
 import { findDefaultPackage } from '../src/modules/billing/billing.repo.ts';
 import { createAccount } from '../src/modules/users/accounts.ts';
 import { mailOutbox, organizations } from '../src/platform/db/schema/index.ts';
 import { sealPhases, type SealPhase } from '../src/modules/signing/seal-job.ts';
-import { makePdf } from '../test/helpers/pdf-fixtures.ts';
+import { buildPdf, makePdf } from '../test/helpers/pdf-fixtures.ts';
 import { pngDataUrl } from '../test/helpers/ceremony.ts';
 import { startBenchServer } from './bench-server.ts';
 

@@ -18,7 +18,7 @@ import { localKeySigner } from '../src/platform/signing/pdf-signer.ts';
 import { IncrementalPdf } from '../src/platform/pdf/incremental-update.ts';
 import { stampFieldsInto } from '../src/platform/pdf/stamp-fields.ts';
 import { pngDataUrl } from '../test/helpers/ceremony.ts';
-import { buildPdf } from './image-pdf.ts';
+import { buildPdf } from '../test/helpers/pdf-fixtures.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 25);
 

@@ -5,7 +5,7 @@ import http from 'node:http';
 import { loadSealIdentity } from '../src/platform/crypto/seal-identity.ts';
 import { sealPdf } from '../src/platform/pdf/seal-pdf.ts';
 import { startBenchServer } from './bench-server.ts';
-import { buildPdf } from './image-pdf.ts';
+import { buildPdf } from '../test/helpers/pdf-fixtures.ts';
 
 const RUNS = 15;
 

@@ -1,5 +1,3 @@
-import crypto from 'node:crypto';
-import { PDF, PDFImage, PdfName, PdfNumber } from '@libpdf/core';
 import { eq } from 'drizzle-orm';
 import { fields } from '../../src/platform/db/schema/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, insertField, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { setWorkflow } from '../helpers/envelope-states.ts';
 import { documentRows, pdfsig } from '../helpers/ceremony.ts';
+import { buildPdf } from '../helpers/pdf-fixtures.ts';
 
 describe('read buffers', () => {
   it('lends one kept buffer again once released, a fresh one to a reader that overlaps, and keeps at most `keep`', () => {
@@ -35,19 +34,6 @@ describe('read buffers', () => {
   });
 });
 
-/** A PDF of about `mb` megabytes (one page with an unfiltered random image): above the seal's pooling threshold. */
-async function largePdf(mb: number): Promise<Uint8Array> {
-  const side = Math.ceil(Math.sqrt((mb * 2 ** 20) / 3));
-  const pdf = PDF.create();
-  const page = pdf.addPage({ size: 'a4' });
-  const ref = pdf.createStream({
-    Type: PdfName.of('XObject'), Subtype: PdfName.of('Image'), Width: PdfNumber.of(side), Height: PdfNumber.of(side),
-    ColorSpace: PdfName.of('DeviceRGB'), BitsPerComponent: PdfNumber.of(8),
-  }, new Uint8Array(crypto.randomBytes(side * side * 3)));
-  page.drawImage(new PDFImage(ref, side, side), { x: 72, y: 200, width: 450, height: 450 });
-  return pdf.save({ compressStreams: false });
-}
-
 describe('seals of large documents read into reused buffers', () => {
   let t: TestApp;
   let owner: TestUser;
@@ -62,7 +48,8 @@ describe('seals of large documents read into reused buffers', () => {
       db: t.platform.db, jobs: t.platform.jobs, blobs: t.platform.blobs, outbox: t.platform.outbox,
       codes: createSigningCodes(loadSigningCodeKey(t.config.dataDir)), publicUrl: t.config.publicUrl, seal: t.platform.seal, log: () => {},
     };
-    const sources = await Promise.all([5, 5, 6, 5, 7].map(largePdf));
+    // 5-7 MB each: above the seal's pooling threshold (4 MB).
+    const sources = await Promise.all([5, 5, 6, 5, 7].map((mb) => buildPdf(1, mb * 2 ** 20)));
     const drafts = [];
     for (const pdf of sources) {
       const draft = await createDraftWorkflow(t, owner, { pdf });
