@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { searchList } from '../../src/modules/documents/document-list.repo.ts';
-import { chooseProbe, createSearchProbes, likeTrigrams, probeOptions, type TrigramStats } from '../../src/modules/documents/search-probe.ts';
+import { chooseProbe, createSearchProbes, likeTrigrams, probeChoice, probeOptions, type TrigramStats } from '../../src/modules/documents/search-probe.ts';
+import { SEARCH_WALK_LIMIT, walksEntries } from '../../src/modules/documents/document-list.repo.ts';
 
 let t: TestApp;
 let owner: TestUser;
@@ -45,6 +46,19 @@ describe('search probes: which part of a term the trigram index is asked for', (
       const indexed = new Set((rows[0] as { trigrams: string[] }).trigrams);
       for (const trigram of likeTrigrams(probe)) expect(indexed.has(trigram), `${JSON.stringify(trigram)} of ${JSON.stringify(probe)} in ${name}`).toBe(true);
     }
+  });
+
+  it('walks a caller\'s few hundred entries unless the index is cheaper for the term, and never many thousands', () => {
+    const stats = statsWith(AGREEMENT.concat('nt '));
+    const rare = probeChoice('agreement 54321', stats);
+    const common = probeChoice('agreement', stats);
+    expect(rare.probe).toBe('54321');
+    // 260 entries (the bench's spread layout): the rare word's few candidates cost less than walking them all.
+    expect(walksEntries(260, SEARCH_WALK_LIMIT, rare.cost)).toBe(false);
+    expect(walksEntries(260, SEARCH_WALK_LIMIT, common.cost)).toBe(true);
+    // No stats yet: walk, as before the estimate existed.
+    expect(walksEntries(260, SEARCH_WALK_LIMIT, undefined)).toBe(true);
+    expect(walksEntries(SEARCH_WALK_LIMIT + 1, SEARCH_WALK_LIMIT, common.cost)).toBe(false);
   });
 
   it('offers the term\'s ASCII words, alone and with the separator beside them, never the term itself', () => {

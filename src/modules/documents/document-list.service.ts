@@ -74,7 +74,8 @@ export function createDocumentListService({ db, lists }: { db: Db; lists: Notifi
       if (criteria.search) {
         // How many entries the search would walk decides walk or index: kept like the pages, one statement less per new term.
         const entries = await lists.read(caller.userId, `entries ${filterKey}`, () => countList(db, { ...criteria, search: undefined }));
-        const searched = { ...criteria, searchProbe: searchProbes.choose(criteria.search), entries };
+        const estimate = searchProbes.estimate(criteria.search);
+        const searched = { ...criteria, searchProbe: estimate?.probe, indexCost: estimate?.cost, entries };
         const found = await listSearch.find(searched, query.size, query.page * query.size);
         return { content: (found.items ?? await findListItems(db, caller.userId, found.ids)).map(toListItem), total: found.total };
       }

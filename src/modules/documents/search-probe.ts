@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { sampleNameTrigrams } from './document-list.repo.ts';
+import { ROW_COST, sampleNameTrigrams } from './document-list.repo.ts';
 
 /**
  * How often a trigram occurs among workflow names, as the trigram index sees them (pg_trgm's show_trgm of lower(name)):
@@ -7,11 +7,8 @@ import { sampleNameTrigrams } from './document-list.repo.ts';
  */
 export type TrigramStats = { names: number; sampled: number; share: Map<string, number> };
 
-/**
- * One candidate workflow the index answers costs about as much as reading this many postings: its heap row is fetched
- * and rechecked and its list entry probed (measured: a posting ~2-3 ns, a candidate ~1 µs or more).
- */
-const CANDIDATE_COST = 500;
+/** One candidate workflow the index answers: its row fetched and rechecked, its list entry probed (ROW_COST postings). */
+const CANDIDATE_COST = ROW_COST;
 
 /**
  * The trigrams pg_trgm asks its index for when it serves `like '%probe%'` (probe lower-case ASCII): each run of letters
@@ -73,6 +70,13 @@ export function probeOptions(term: string): string[] {
  * postings of agreement's eight trigrams (2.4 ms), "54321" those of three rare ones (0.04 ms).
  */
 export function chooseProbe(term: string, stats: TrigramStats): string | undefined {
+  return probeChoice(term, stats).probe;
+}
+
+/** The part to ask the index for (undefined: the whole term) and what asking costs, in postings (probeCost). */
+export type ProbeChoice = { probe?: string; cost: number };
+
+export function probeChoice(term: string, stats: TrigramStats): ProbeChoice {
   let best: string | undefined;
   let bestCost = probeCost(term.toLowerCase(), stats);
   for (const option of probeOptions(term)) {
@@ -83,7 +87,7 @@ export function chooseProbe(term: string, stats: TrigramStats): string | undefin
       bestCost = cost;
     }
   }
-  return best;
+  return { probe: best, cost: bestCost };
 }
 
 /**
@@ -112,11 +116,14 @@ export function createSearchProbes(db: DbOrTx, options: { sampleNames?: number }
     return reading;
   }
 
-  /** The probe for a search term (undefined: the whole term); starts a read of the stats when they are missing or old. */
-  function choose(term: string): string | undefined {
+  /**
+   * The probe for a search term and the index's estimated cost (undefined: no stats yet, the whole term); starts a read
+   * of the stats when they are missing or old.
+   */
+  function estimate(term: string): ProbeChoice | undefined {
     if (performance.now() - readAt > STATS_MAX_AGE_MS) void refresh();
-    return stats ? chooseProbe(term, stats) : undefined;
+    return stats ? probeChoice(term, stats) : undefined;
   }
 
-  return { choose, refresh };
+  return { estimate, choose: (term: string) => estimate(term)?.probe, refresh };
 }
