@@ -164,7 +164,9 @@ async function explain(db: Db, userId: number, query: ListQuery | null): Promise
     // The part of the term the service would ask the index for (search-probe.ts), from the same stats.
     const probes = createSearchProbes(db);
     await probes.refresh();
-    criteria.searchProbe = probes.choose(criteria.search);
+    const estimate = probes.estimate(criteria.search);
+    criteria.searchProbe = estimate?.probe;
+    criteria.indexCost = estimate?.cost;
   }
   const offset = (query.page ?? 0) * 20;
   if (criteria.search) {

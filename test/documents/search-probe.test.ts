@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { searchList } from '../../src/modules/documents/document-list.repo.ts';
-import { chooseProbe, createSearchProbes, likeTrigrams, probeChoice, probeOptions, type TrigramStats } from '../../src/modules/documents/search-probe.ts';
+import { createSearchProbes, likeTrigrams, probeChoice, probeOptions, type TrigramStats } from '../../src/modules/documents/search-probe.ts';
 import { SEARCH_WALK_LIMIT, walksEntries } from '../../src/modules/documents/document-list.repo.ts';
 
 let t: TestApp;
@@ -70,30 +70,30 @@ describe('search probes: which part of a term the trigram index is asked for', (
 
   it('asks for a rare word instead of a term whose other words are in every name, and for the term when nothing is markedly cheaper', () => {
     const stats = statsWith(AGREEMENT.concat('nt '));
-    expect(chooseProbe('agreement 54321', stats)).toBe('54321');
-    expect(chooseProbe('Agreement 54321', stats)).toBe('54321');
-    expect(chooseProbe('54321 agreement', stats)).toBe('54321');
-    expect(chooseProbe('agreement', stats)).toBeUndefined();
-    expect(chooseProbe('lease 2025', statsWith([]))).toBeUndefined();
+    expect(probeChoice('agreement 54321', stats).probe).toBe('54321');
+    expect(probeChoice('Agreement 54321', stats).probe).toBe('54321');
+    expect(probeChoice('54321 agreement', stats).probe).toBe('54321');
+    expect(probeChoice('agreement', stats).probe).toBeUndefined();
+    expect(probeChoice('lease 2025', statsWith([])).probe).toBeUndefined();
     // Both rare words cost about the same; either is fine, the common one is not.
-    expect(['ller', '54321']).toContain(chooseProbe('müller agreement 54321', stats));
-    expect(chooseProbe('été', stats)).toBeUndefined();
+    expect(['ller', '54321']).toContain(probeChoice('müller agreement 54321', stats).probe);
+    expect(probeChoice('été', stats).probe).toBeUndefined();
     // A probe without a trigram would read the whole index: never chosen.
-    expect(chooseProbe('agreement 7', stats)).not.toBe('7');
+    expect(probeChoice('agreement 7', stats).probe).not.toBe('7');
   });
 
   it('reads the stats from the database; the probe finds exactly what the whole term finds, on the index and over HTTP', async () => {
     const probes = createSearchProbes(t.platform.db);
-    expect(probes.choose('agreement 123')).toBeUndefined(); // no stats yet: the whole term, and a read starts
+    expect(probes.estimate('agreement 123')).toBeUndefined(); // no stats yet: the whole term, and a read starts
     await probes.refresh();
-    const probe = probes.choose('agreement 123');
+    const probe = probes.estimate('agreement 123')?.probe;
     expect(probe).toBeDefined();
     expect(probe).not.toMatch(/agreement/);
     expect('agreement 123').toContain(probe!.toLowerCase());
     for (const search of ['agreement 123', 'Agreement 12', 'lease 300', 'AGREEMENT 4', 'agreement 401', 'ease 1']) {
       const criteria = { userId: owner.userId, filter: {}, search };
       const whole = await searchList(t.platform.db, criteria, 50, 0, -1);
-      for (const searchProbe of [probes.choose(search), ...probeOptions(search)]) {
+      for (const searchProbe of [probes.estimate(search)?.probe, ...probeOptions(search)]) {
         const probed = await searchList(t.platform.db, { ...criteria, searchProbe }, 50, 0, -1);
         expect({ total: probed.total, ids: probed.ids }, `${search} via ${searchProbe}`).toEqual({ total: whole.total, ids: whole.ids });
       }
@@ -109,7 +109,7 @@ describe('search probes: which part of a term the trigram index is asked for', (
     const probes = createSearchProbes(t.platform.db, { sampleNames: 150 });
     await probes.refresh();
     // The 150 newest are all "Incoming": drawn from them alone, "agreement" looked rare and nothing was chosen.
-    const probe = probes.choose('agreement 123');
+    const probe = probes.estimate('agreement 123')?.probe;
     expect(probe).toBeDefined();
     expect(probe).not.toMatch(/agreement/);
   });

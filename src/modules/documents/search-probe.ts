@@ -7,6 +7,9 @@ import { ROW_COST, sampleNameTrigrams } from './document-list.repo.ts';
  */
 export type TrigramStats = { names: number; sampled: number; share: Map<string, number> };
 
+/** The part to ask the index for (undefined: the whole term) and what asking costs, in postings (probeCost). */
+export type ProbeChoice = { probe?: string; cost: number };
+
 /** One candidate workflow the index answers: its row fetched and rechecked, its list entry probed (ROW_COST postings). */
 const CANDIDATE_COST = ROW_COST;
 
@@ -69,13 +72,6 @@ export function probeOptions(term: string): string[] {
  * for the term itself. "agreement 54321" over 100,000 names that all say "Agreement": the whole term reads the
  * postings of agreement's eight trigrams (2.4 ms), "54321" those of three rare ones (0.04 ms).
  */
-export function chooseProbe(term: string, stats: TrigramStats): string | undefined {
-  return probeChoice(term, stats).probe;
-}
-
-/** The part to ask the index for (undefined: the whole term) and what asking costs, in postings (probeCost). */
-export type ProbeChoice = { probe?: string; cost: number };
-
 export function probeChoice(term: string, stats: TrigramStats): ProbeChoice {
   let best: string | undefined;
   let bestCost = probeCost(term.toLowerCase(), stats);
@@ -125,5 +121,5 @@ export function createSearchProbes(db: DbOrTx, options: { sampleNames?: number }
     return stats ? probeChoice(term, stats) : undefined;
   }
 
-  return { estimate, choose: (term: string) => estimate(term)?.probe, refresh };
+  return { estimate, refresh };
 }

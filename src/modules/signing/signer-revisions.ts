@@ -262,7 +262,7 @@ async function layOutRevision(tx: Tx, deps: SignerRevisionDeps, input: PrepareSi
   const base = completed.at(-1) ?? null;
   const sourceKey = base ? base.blobKey : document.blobKey;
   const source = await deps.blobs.get(sourceKey);
-  const file = await IncrementalPdf.open(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), sourceKey);
+  const file = await IncrementalPdf.open(source, sourceKey);
   stampFieldsInto(file, stamps);
   const drawnValues = Object.fromEntries(toDraw.map((f) => [String(f.id), valueHash(f.value)]));
   return { file, baseRevisionId: base?.id ?? null, drawnFieldIds: [...toDraw.map((f) => f.id), field.id], drawnValues, appearance };

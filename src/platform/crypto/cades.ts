@@ -74,11 +74,11 @@ export async function assembleCadesSignature(input: {
 }): Promise<Uint8Array> {
   // Written as DER directly around the pieces that do not change (the certificates' DER, the signer's issuer and
   // serial number, the algorithm identifiers): pkijs re-encoded every certificate on every signature, 2 ms of the
-  // ~4 ms a 1-page seal's signing took (measured; the bytes are the same, test/crypto/cades-der.test.ts).
+  // ~4 ms a 1-page seal's signing took (measured; the bytes are the same, test/platform/cades-der.test.ts).
   const signer = signerParts(input.certificateDer);
   if (input.signedAttributes[0] !== 0x31) throw new Error('The signed attributes are not a DER SET');
   // Inside SignerInfo the attributes are tagged [0] IMPLICIT: the same bytes with the SET tag replaced (RFC 5652 5.4).
-  const signedAttrs = Uint8Array.from(input.signedAttributes);
+  const signedAttrs = new Uint8Array(input.signedAttributes);
   signedAttrs[0] = 0xa0;
   const unsigned: Uint8Array[] = [];
   if (input.timestamp) {
@@ -132,13 +132,16 @@ const OID_DER = {
 const CONTENT_TYPE_ATTRIBUTE = toDer(new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }).toSchema());
 
 type SignerParts = { sid: Uint8Array; signatureAlgorithm: Uint8Array; signingCertificate: Uint8Array };
-/** The signer's IssuerAndSerialNumber, signature algorithm and signing-certificate-v2 attribute as DER, once per certificate (its DER array lives long). */
+/**
+ * The signer's IssuerAndSerialNumber, signature algorithm and signing-certificate-v2 attribute as DER, from one parse
+ * per certificate (the seal identity's DER arrays live long; parsing was half the cost of a signature).
+ */
 const signerDer = new WeakMap<Uint8Array, SignerParts>();
 
 function signerParts(certificateDer: Uint8Array): SignerParts {
   let parts = signerDer.get(certificateDer);
   if (!parts) {
-    const certificate = parsedCertificate(certificateDer);
+    const certificate = parseCertificate(certificateDer);
     parts = {
       sid: toDer(new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }).toSchema()),
       signatureAlgorithm: toDer(signatureAlgorithm(certificate).toSchema()),
@@ -155,17 +158,6 @@ function signatureAlgorithm(certificate: pkijs.Certificate): pkijs.AlgorithmIden
   if (keyAlgorithm === OID_EC_PUBLIC_KEY) return new pkijs.AlgorithmIdentifier({ algorithmId: OID_ECDSA_WITH_SHA256 });
   if (keyAlgorithm === OID_RSA_ENCRYPTION) return new pkijs.AlgorithmIdentifier({ algorithmId: OID_SHA256_WITH_RSA });
   throw new Error(`Signing certificates with key algorithm ${keyAlgorithm} are not supported`);
-}
-/** Parsing the certificates was half the cost of a signature; the seal identity's DER arrays live long. */
-const parsed = new WeakMap<Uint8Array, pkijs.Certificate>();
-
-function parsedCertificate(der: Uint8Array): pkijs.Certificate {
-  let certificate = parsed.get(der);
-  if (!certificate) {
-    certificate = parseCertificate(der);
-    parsed.set(der, certificate);
-  }
-  return certificate;
 }
 
 /**

@@ -71,10 +71,15 @@ export function createFsBlobStore(root: string): BlobStore {
     if (stored(staged.key)) {
       await fsp.rm(staged.path, { force: true });
     } else {
-      await fsp.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
-      await fsp.rename(staged.path, target);
+      await place(staged.path, target);
     }
     return { key: staged.key, size: staged.size };
+  }
+
+  /** A scratch file renamed into its place (same file system: atomic, a reader never sees half of it). */
+  async function place(from: string, target: string): Promise<void> {
+    await fsp.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
+    await fsp.rename(from, target);
   }
 
   const store: BlobStore = {
@@ -90,9 +95,7 @@ export function createFsBlobStore(root: string): BlobStore {
       if (keepsBase(whole) && stored(whole.base.key)) {
         // Only the appended bytes are written (appended-blob.ts), renamed into place as the whole file would be.
         const staged = await scratch.stageBytes({ ...whole, parts: appendedParts(whole) });
-        const target = pathOf(whole.sha256) + APPENDED_SUFFIX;
-        await fsp.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
-        await fsp.rename(staged.path, target);
+        await place(staged.path, pathOf(whole.sha256) + APPENDED_SUFFIX);
         return { key: whole.sha256, size: whole.size };
       }
       return commit(await scratch.stageBytes(whole));

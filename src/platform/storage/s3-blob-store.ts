@@ -148,6 +148,5 @@ export async function createS3BlobStore(settings: S3Settings, scratchDir: string
     open: openStream,
     get,
     getStored: (key) => get(key),
-
   };
 }
