@@ -225,7 +225,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, seal: platform.seal, seals, renderer: thumbnails });
   const reminders = createReminderService({ db: platform.db, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, log: platform.log });
   // Every job (job-registry.ts), defined before platform.jobs.start() below.
-  defineJobs(platform, { sealing, reminders, surveys: { db: platform.db, jobs: platform.jobs, routing } });
+  defineJobs(platform, { sealing, reminders, surveys: { db: platform.db, jobs: platform.jobs, routing, testDelayMs: config.surveyTestDelayMs } });
 
   // 3. Routes, module by module.
   await app.register(systemRoutes({ database: platform.database, billing, signupEnabled: config.signupEnabled, idpEnabled: sso.idpEnabled }));

@@ -33,6 +33,8 @@ export type Config = {
   sealWaitSeconds: number;
   /** Tests only (SEAL_TEST_DELAY_MS): each seal attempt waits this long first, a window to kill the process in. */
   sealTestDelayMs: number;
+  /** Tests only (SURVEY_TEST_DELAY_MS): each Power Survey dispatch batch waits this long before committing, a window to kill the process in. */
+  surveyTestDelayMs: number;
   /** SIGTERM/SIGINT: how long in-flight requests and running jobs get to finish before the rest is cut off (and the jobs requeued). */
   shutdownTimeoutMs: number;
   /**
@@ -100,6 +102,7 @@ export const EnvSchema = Type.Object({
   JOB_POLL_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 0.5, description: 'how often job workers poll when nothing wakes them; below 0.5 counts as 0.5' }),
   SEAL_WAIT_SECONDS: Type.Integer({ minimum: 1, default: 20, description: 'how long reads of a just-completed workflow wait for its seal before 503' }),
   SEAL_TEST_DELAY_MS: Type.Integer({ minimum: 0, default: 0, description: 'tests only: each seal attempt first waits this long' }),
+  SURVEY_TEST_DELAY_MS: Type.Integer({ minimum: 0, default: 0, description: 'tests only: each Power Survey dispatch batch waits this long before committing' }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 20000, description: 'on SIGTERM/SIGINT, how long in-flight requests and running jobs get to finish' }),
   TRUST_PROXY: Type.Optional(Type.String({ description: 'which peers may set X-Forwarded-For: a hop count or addresses/CIDRs; unset: none' })),
   UPLOADS_PER_MINUTE: Type.Integer({ minimum: 1, default: 60, description: 'uploads and replacements per account per rolling minute' }),
@@ -276,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollSeconds: values.JOB_POLL_SECONDS,
     sealWaitSeconds: values.SEAL_WAIT_SECONDS,
     sealTestDelayMs: values.SEAL_TEST_DELAY_MS,
+    surveyTestDelayMs: values.SURVEY_TEST_DELAY_MS,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     trustProxy,
     uploadsPerMinute: values.UPLOADS_PER_MINUTE,

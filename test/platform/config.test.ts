@@ -36,6 +36,7 @@ describe('configuration', () => {
       jobPollSeconds: 0.5,
       sealWaitSeconds: 20,
       sealTestDelayMs: 0,
+      surveyTestDelayMs: 0,
       shutdownTimeoutMs: 20000,
       trustProxy: false,
       uploadsPerMinute: 60,

@@ -23,6 +23,7 @@ const postgres = Boolean(process.env.DATABASE_URL);
 const UPLOADS_PER_MINUTE = 4;
 const SEAL_DELAY_MS = 4000;
 const SURVEY_RECIPIENTS = 800;
+const SURVEY_BATCH_DELAY_MS = 3000;
 
 let database: NonNullable<Awaited<ReturnType<typeof scratchDatabase>>>;
 let s3: S3TestServer;
@@ -47,6 +48,9 @@ async function start(name: string, publicUrl?: string): Promise<ServiceProcess> 
     SMTP_URL: smtp.url,
     MAIL_FROM: 'service@multi.example',
     SEAL_TEST_DELAY_MS: String(SEAL_DELAY_MS),
+    // Each dispatch batch holds its transaction this long before committing: the kill below lands while a batch is
+    // in flight, however fast the machine creates children (800 of them once took less than the 100 ms poll).
+    SURVEY_TEST_DELAY_MS: String(SURVEY_BATCH_DELAY_MS),
     UPLOADS_PER_MINUTE: String(UPLOADS_PER_MINUTE),
     // Debug: every job attempt logs "job started" with its queue and id, which tells which instance holds a job.
     LOG_LEVEL: 'debug',
@@ -239,9 +243,12 @@ describe.skipIf(!postgres)('three instances on one database and one bucket', () 
     expect(commenced.status, JSON.stringify(commenced.body)).toBe(202);
     const children = async () => Number((await database.query('select count(*)::int as n from workflows where parent_workflow_id = $1', [parentId]))[0].n);
 
-    // Kill the instance running the dispatch while it is under way.
+    // Kill the instance running the dispatch while it is under way: the first batches (3 lanes of 250) have
+    // committed and the last one (50) waits inside its transaction (SURVEY_TEST_DELAY_MS); the kill rolls it back.
     const dispatcher = await until('an instance dispatching', async () => holderOf('survey.dispatch'), 30_000);
     await until('the dispatch under way', async () => (await children()) >= SURVEY_RECIPIENTS / 8, 120_000);
+    const batchesWaited = () => dispatcher.logLines().filter((line) => String(line.msg).includes('children waits SURVEY_TEST_DELAY_MS')).length;
+    await until('the fourth batch in flight', async () => batchesWaited() >= 4, 30_000);
     await killHard(dispatcher);
     const atKill = await children();
     const killedAt = Date.now();

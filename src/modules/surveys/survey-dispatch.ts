@@ -28,7 +28,13 @@ export const DISPATCH_BATCH = 250;
  */
 export const DISPATCH_LANES = 3;
 
-export type SurveyDispatchDeps = { db: Db; jobs: JobQueue; routing: RoutingDeps };
+export type SurveyDispatchDeps = {
+  db: Db;
+  jobs: JobQueue;
+  routing: RoutingDeps;
+  /** SURVEY_TEST_DELAY_MS, tests only: each batch that made children waits this long before committing (a window to kill the process in, a batch in flight). */
+  testDelayMs?: number;
+};
 
 /**
  * Creates and sends the next batch of children of a SENT survey, under the parent's row lock: one child per
@@ -96,10 +102,18 @@ export function surveyDispatchJob(deps: SurveyDispatchDeps): JobDefinition<typeo
     retryDelay: 2,
     retryBackoff: true,
     expireInSeconds: 3600,
-    async handler({ parentWorkflowId }) {
+    async handler({ parentWorkflowId }, meta) {
       const lane = async () => {
         for (;;) {
-          const made = await deps.db.transaction((tx) => dispatchBatch(tx, deps, parentWorkflowId));
+          const made = await deps.db.transaction(async (tx) => {
+            const count = await dispatchBatch(tx, deps, parentWorkflowId);
+            if (count > 0 && deps.testDelayMs) {
+              // A warning: the delay is for crash tests and must never go unnoticed in production.
+              meta.log.warn({ parentWorkflowId }, `a batch of ${count} children waits SURVEY_TEST_DELAY_MS=${deps.testDelayMs} before committing`);
+              await new Promise((resolve) => setTimeout(resolve, deps.testDelayMs));
+            }
+            return count;
+          });
           deps.routing.outbox.notify();
           if (made === 0) return;
         }
