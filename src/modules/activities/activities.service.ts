@@ -44,14 +44,49 @@ export function activityHash(row: Omit<ActivityRow, 'id' | 'hash'>): string {
 }
 
 /**
+ * The head of each chain this process appended to last, and the transaction that appended it. A transaction that
+ * appends twice to one chain (a signature's field and its recipient's Signed, then Completed) knows the head it
+ * wrote and holds the chain's advisory lock until it ends, so its later appends skip the lock and the head query.
+ * Only the very transaction object that wrote the head may use it: a savepoint (its own Drizzle transaction object)
+ * that appended in between, or rolled back, makes its parent look the head up again; any other transaction
+ * (here or on another instance) waits for the lock and reads the committed head. Every append to `activities`
+ * goes through this file, so no other writer can move a head behind it. Weakly held: a finished transaction is
+ * never used again, and a bounded map of recent chains is enough to catch a transaction's second append.
+ */
+const chainHeads = new Map<number, { tx: WeakRef<Tx>; hash: string }>();
+const CHAIN_HEADS_KEPT = 1024;
+
+function headWrittenBy(tx: Tx, workflowId: number): string | undefined {
+  const head = chainHeads.get(workflowId);
+  return head && head.tx.deref() === tx ? head.hash : undefined;
+}
+
+function rememberHeads(tx: Tx, heads: Iterable<[workflowId: number, hash: string]>): void {
+  const ref = new WeakRef(tx);
+  for (const [workflowId, hash] of heads) {
+    chainHeads.delete(workflowId);
+    chainHeads.set(workflowId, { tx: ref, hash });
+  }
+  // Oldest first in a Map's order: drop what is beyond the bound.
+  for (const workflowId of chainHeads.keys()) {
+    if (chainHeads.size <= CHAIN_HEADS_KEPT) break;
+    chainHeads.delete(workflowId);
+  }
+}
+
+/**
  * Appends an activity to the workflow's hash chain. Must run inside the transaction of the state change it
  * records; the advisory lock keeps two concurrent appends from chaining onto the same predecessor.
  */
 export async function recordActivity(tx: Tx, input: ActivityInput): Promise<ActivityRow> {
-  await lockChain(tx, input.workflowId);
-  const previousHash = await findLastHash(tx, input.workflowId);
-  const row = activityRow(input, previousHash ?? '', new Date(Math.floor(Date.now())));
+  let previousHash = headWrittenBy(tx, input.workflowId);
+  if (previousHash === undefined) {
+    await lockChain(tx, input.workflowId);
+    previousHash = (await findLastHash(tx, input.workflowId)) ?? '';
+  }
+  const row = activityRow(input, previousHash, new Date(Math.floor(Date.now())));
   const inserted = await insertActivity(tx, { ...row, hash: activityHash(row) });
+  rememberHeads(tx, [[inserted.workflowId, inserted.hash]]);
   // A change that is a webhook event (sent, opened, signed, ...) queues its deliveries in this same transaction.
   await queueWebhookEvents(tx, inserted);
   return inserted;
@@ -64,9 +99,17 @@ export async function recordActivity(tx: Tx, input: ActivityInput): Promise<Acti
  */
 export async function recordActivities(tx: Tx, inputs: ActivityInput[]): Promise<ActivityRow[]> {
   if (inputs.length === 0) return [];
-  const workflowIds = inputs.map((input) => input.workflowId);
-  await lockChains(tx, workflowIds);
-  const last = await findLastHashes(tx, workflowIds);
+  const last = new Map<number, string>();
+  const unknown: number[] = [];
+  for (const workflowId of new Set(inputs.map((input) => input.workflowId))) {
+    const head = headWrittenBy(tx, workflowId);
+    if (head === undefined) unknown.push(workflowId);
+    else last.set(workflowId, head);
+  }
+  if (unknown.length > 0) {
+    await lockChains(tx, unknown);
+    for (const [workflowId, hash] of await findLastHashes(tx, unknown)) last.set(workflowId, hash);
+  }
   const createdAt = new Date(Math.floor(Date.now()));
   const rows = inputs.map((input) => {
     const row = activityRow(input, last.get(input.workflowId) ?? '', createdAt);
@@ -75,6 +118,7 @@ export async function recordActivities(tx: Tx, inputs: ActivityInput[]): Promise
     return hashed;
   });
   const inserted = await insertActivities(tx, rows);
+  rememberHeads(tx, last);
   await queueWebhookEventsForMany(tx, inserted);
   return inserted;
 }

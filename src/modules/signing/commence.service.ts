@@ -31,7 +31,8 @@ export function createCommenceService(deps: { db: Db; routing: RoutingDeps; surv
       return sendWorkflow(tx, routing, workflow, caller, { title, message }, context);
     });
     routing.outbox.notify();
-    surveys.notify();
+    // Only a survey's commence queues a dispatch; waking its worker otherwise costs a fetch that finds nothing.
+    if ('dispatch' in result) surveys.notify();
     return result;
   }
 }
