@@ -80,6 +80,22 @@ describe('fields/save: whose fields', () => {
       expect(res.status).toBe(200);
       expect((await fieldRow(t, initials.id)).signatureAssetId).toBe(own);
     }
+    // Several fields in one save (one statement writes them all): each gets its own value; a field without an
+    // entry keeps the one it had; an emptied field loses its time.
+    const several = await save(t, env.aliceToken, env.document.id, [
+      { id: text.id, type: 'TEXT', value: 'together' },
+      { id: initials.id, type: 'INITIALS', value: pngDataUrl(7, 7), signatureAssetId: null },
+    ]);
+    expect(several.status, JSON.stringify(several.body)).toBe(200);
+    expect(await fieldRow(t, text.id)).toMatchObject({ value: 'together', signatureAssetId: null, filledAt: expect.any(Date) });
+    expect(await fieldRow(t, initials.id)).toMatchObject({ value: expect.stringMatching(/^data:image\/png;base64,/), signatureAssetId: own, filledAt: expect.any(Date) });
+    const emptied = await save(t, env.aliceToken, env.document.id, [
+      { id: text.id, type: 'TEXT', value: '' },
+      { id: initials.id, type: 'INITIALS', value: pngDataUrl(6, 6), signatureAssetId: own },
+    ]);
+    expect(emptied.status, JSON.stringify(emptied.body)).toBe(200);
+    expect(await fieldRow(t, text.id)).toMatchObject({ value: null, filledAt: null });
+    expect((await fieldRow(t, initials.id)).signatureAssetId).toBe(own);
     // Another person's entry answers exactly like one that does not exist, and nothing of the save is written.
     for (const signatureAssetId of [bobs, bobs + 1000]) {
       const res = await save(t, env.aliceToken, env.document.id, [

@@ -13,7 +13,7 @@ import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '.
 import { actingRecipient } from './acting-recipient.ts';
 import { advanceAfterFinish, SEAL_JOB } from './completion.ts';
 import { recordConsentOnce } from './consent.ts';
-import { findDocumentWorkflowId, findFieldsByIds, findFieldsOfRecipient, setFieldValue, updateRecipient } from './signing.repo.ts';
+import { findDocumentWorkflowId, findFieldsByIds, findFieldsOfRecipient, setFieldValues, updateRecipient } from './signing.repo.ts';
 import {
   LIBRARY_FIELD_TYPES, SIGNATURE_FIELD_TYPES, hasImageValue, isBlank, isFilled, normalizeFieldValue, normalizeImageValue, type FieldRow, type RawValue,
 } from './field-values.ts';
@@ -239,9 +239,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
     afterWrites?: () => Promise<void>,
   ): Promise<Outcome> {
     const now = new Date();
-    for (const { field, value, signatureAssetId } of writes) {
-      await setFieldValue(tx, field.id, value, value === null ? null : now, signatureAssetId);
-    }
+    await setFieldValues(tx, writes.map(({ field, value, signatureAssetId }) => ({ fieldId: field.id, value, filledAt: value === null ? null : now, signatureAssetId })));
     await afterWrites?.();
     await recordConsentOnce(tx, { caller, recipient, context, evidence, workflowStatus: access.workflow.status });
     const savedFieldIds = writes.map((w) => w.field.id);

@@ -124,6 +124,23 @@ export async function setFieldValue(db: DbOrTx, fieldId: number, value: string |
   await db.update(fields).set({ value, filledAt, ...(signatureAssetId !== null ? { signatureAssetId } : {}) }).where(eq(fields.id, fieldId));
 }
 
+export type FieldValueWrite = { fieldId: number; value: string | null; filledAt: Date | null; signatureAssetId: number | null };
+
+/**
+ * setFieldValue for several fields in one statement (a save of a recipient's fields): each row's value and time,
+ * and its library entry where one is given (null keeps the one it had, as setFieldValue does).
+ */
+export async function setFieldValues(db: DbOrTx, writes: FieldValueWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  if (writes.length === 1) {
+    const [write] = writes;
+    return setFieldValue(db, write.fieldId, write.value, write.filledAt, write.signatureAssetId);
+  }
+  const rows = sql.join(writes.map((write) => sql`(${write.fieldId}::int, ${write.value}::text, ${write.filledAt?.toISOString() ?? null}::timestamptz, ${write.signatureAssetId}::int)`), sql`, `);
+  await db.execute(sql`update ${fields} set "value" = v.value, "filled_at" = v.filled_at, "signature_asset_id" = coalesce(v.asset, ${fields.signatureAssetId})
+    from (values ${rows}) as v(id, value, filled_at, asset) where ${fields.id} = v.id`);
+}
+
 /** A delegation moves the original's fields to the delegate, emptied: what the original typed is not the delegate's. */
 export async function moveFieldsEmpty(db: DbOrTx, fromRecipientId: number, toRecipientId: number): Promise<void> {
   await db.update(fields).set({ recipientId: toRecipientId, value: null, signatureAssetId: null, filledAt: null }).where(eq(fields.recipientId, fromRecipientId));
