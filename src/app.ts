@@ -33,7 +33,7 @@ import { createIdTokenVerifier } from './platform/auth/id-token.ts';
 import { registerSessionCookie } from './http/session-cookie.ts';
 import { createWebSessionService } from './modules/web-session/web-session.service.ts';
 import { cookieSessionActions, webSessionRoutes } from './modules/web-session/web-session.routes.ts';
-import { addresseeWantsMail, createUsersService } from './modules/users/users.service.ts';
+import { addresseesWantMail, createUsersService } from './modules/users/users.service.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createPasskeyService } from './modules/passkeys/passkeys.service.ts';
 import { passkeyRoutes } from './modules/passkeys/passkeys.routes.ts';
@@ -138,7 +138,7 @@ export type App = {
 export async function buildApp(config: Config, overrides: PlatformOverrides = {}): Promise<App> {
   // The mail routing asks the plan (entitlements) whether an organization's own mail provider may be used; the
   // outbox asks the addressee's notification preferences (users) whether an optional mail is wanted.
-  const platform = await createPlatform(config, overrides, { allowsCustomMail, wantsMail: addresseeWantsMail });
+  const platform = await createPlatform(config, overrides, { allowsCustomMail, wantsMail: addresseesWantMail });
   const securityHeaders = { https: config.publicUrl.startsWith('https:') };
 
   // The platform's logger, seen as Fastify's base type so the plugins' default FastifyInstance types accept the app.

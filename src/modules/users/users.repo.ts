@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import { memberships, organizations, users, userSettings } from '../../platform/db/schema/index.ts';
 
@@ -80,6 +80,14 @@ export async function verifyEmailByCode(db: DbOrTx, codeHash: string, now: Date 
 }
 
 export type UserSettingsRow = typeof userSettings.$inferSelect;
+
+/** For the outbox's question (addresseesWantMail): each address's account, if any, and its notification settings; keyed by normalized address. */
+export async function findMailPreferences(db: DbOrTx, emails: string[]): Promise<Map<string, { isGuest: boolean; emailVerifiedAt: Date | null; notifications: unknown }>> {
+  const rows = await db.select({ email: users.email, isGuest: users.isGuest, emailVerifiedAt: users.emailVerifiedAt, notifications: userSettings.notifications })
+    .from(users).leftJoin(userSettings, eq(userSettings.userId, users.id))
+    .where(inArray(users.email, [...new Set(emails.map(normalizeEmail))]));
+  return new Map(rows.map((row) => [row.email, row]));
+}
 
 export async function findUserSettings(db: DbOrTx, userId: number): Promise<UserSettingsRow | null> {
   const [row] = await db.select().from(userSettings).where(eq(userSettings.userId, userId));

@@ -7,7 +7,7 @@ import type { Outbox } from '../../platform/mail/outbox.ts';
 import { createSigninLimits } from '../auth/signin-limits.ts';
 import { cloudProvidersGranted } from '../billing/entitlements.service.ts';
 import {
-  consumeTotpStep, findUserByEmail, findUserById, findUserSettings, setLocale, setPendingTotpSecret, setTwoFactorEnabled, upsertNotificationSettings, type UserRow,
+  consumeTotpStep, findMailPreferences, findUserById, findUserSettings, normalizeEmail, setLocale, setPendingTotpSecret, setTwoFactorEnabled, upsertNotificationSettings, type UserRow,
 } from './users.repo.ts';
 import { matchTotpStep, newTotpSecret, totpUrl } from './totp.ts';
 import {
@@ -163,15 +163,25 @@ export async function wantsMail(db: DbOrTx, userId: number, mailKind: string): P
 }
 
 /**
- * The outbox's question for every mail it queues (app.ts hands it to the platform): whether the person at `address`
- * wants a mail of this kind. Only the optional kinds (NOTIFICATION_KINDS: completed copies, declined and voided
+ * The outbox's question for every mail it queues (app.ts hands it to the platform): whether the person at each
+ * address wants a mail of that kind. Only the optional kinds (NOTIFICATION_KINDS: completed copies, declined and voided
  * notices...) are ever held back, and only for a registered user whose address is verified: a guest has no settings,
  * and an account someone opened with another person's address must not silence that person's mail. Mails a person
  * needs in order to act (signing requests, reminders, one-time codes) are not optional (docs/decisions.md).
+ * One query for all the addresses asked about (a completion's copies go to everyone at once), none when no kind asked
+ * is optional.
  */
-export async function addresseeWantsMail(db: DbOrTx, address: string, mailKind: string): Promise<boolean> {
-  if (!(Object.values(NOTIFICATION_KINDS) as string[]).includes(mailKind)) return true;
-  const user = await findUserByEmail(db, address);
-  if (!user || user.isGuest || !user.emailVerifiedAt) return true;
-  return wantsMail(db, user.id, mailKind);
+export async function addresseesWantMail(db: DbOrTx, asked: { address: string; kind: string }[]): Promise<boolean[]> {
+  const optional = (kind: string) => (Object.values(NOTIFICATION_KINDS) as string[]).includes(kind);
+  const addresses = [...new Set(asked.filter((entry) => optional(entry.kind)).map((entry) => entry.address))];
+  if (addresses.length === 0) return asked.map(() => true);
+  const people = await findMailPreferences(db, addresses);
+  const names = Object.keys(NOTIFICATION_KINDS) as NotificationName[];
+  return asked.map(({ address, kind }) => {
+    if (!optional(kind)) return true;
+    const person = people.get(normalizeEmail(address));
+    if (!person || person.isGuest || !person.emailVerifiedAt) return true;
+    const name = names.find((key) => NOTIFICATION_KINDS[key] === kind)!;
+    return (person.notifications as Partial<Record<string, unknown>> | null)?.[name] !== false;
+  });
 }

@@ -53,24 +53,23 @@ export type Outbox = {
 export type TransportResolver = (organizationId: number | null, known?: { emailSettings: unknown }) => Promise<{ transport: MailTransport; from: string; route: string }>;
 
 /**
- * Whether the person at `address` wants a mail of `kind` (their notification preferences); the users module
- * answers it, through app.ts, since platform/ never imports modules/.
+ * Whether each person at `address` wants a mail of `kind` (their notification preferences), one answer per entry in
+ * order; the users module answers it, through app.ts, since platform/ never imports modules/.
  */
-export type MailPreference = (db: DbOrTx, address: string, kind: string) => Promise<boolean>;
+export type MailPreference = (db: DbOrTx, asked: { address: string; kind: string }[]) => Promise<boolean[]>;
 
 export function createOutbox(jobs: JobQueue, brandingOf?: MailBrandingLookup, wants?: MailPreference): Outbox {
   return {
     async enqueue(tx, unbranded) {
       // Asked here, where every mail is queued, so no sender can forget it.
-      if (wants && !(await wants(tx, unbranded.to, unbranded.kind))) return null;
+      if (wants && !(await wants(tx, [{ address: unbranded.to, kind: unbranded.kind }]))[0]) return null;
       const mail = await inOrganizationBranding(tx, unbranded, brandingOf);
       const [row] = await tx.insert(mailOutbox).values(outboxRow(mail)).returning({ id: mailOutbox.id });
       await jobs.send(tx, MAIL_DELIVER_JOB, { mailId: row.id });
       return row.id;
     },
     async enqueueMany(tx, mails) {
-      const wanted: boolean[] = [];
-      for (const mail of mails) wanted.push(!wants || (await wants(tx, mail.to, mail.kind)));
+      const wanted = wants ? await wants(tx, mails.map((mail) => ({ address: mail.to, kind: mail.kind }))) : mails.map(() => true);
       const brandings = new Map<number, Promise<MailBranding | null>>();
       const branded: OutgoingMail[] = [];
       for (const [index, mail] of mails.entries()) {
