@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt, max } from 'drizzle-orm';
+import { and, count, eq, gt, lt, max, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { attemptEvents } from '../db/schema/index.ts';
 
@@ -48,10 +48,19 @@ export async function countAttempts(db: DbOrTx, rule: AttemptRule, subject: stri
  * the earliest failures of the burst are by then older than the window.
  */
 export async function lockedForSeconds(db: DbOrTx, rule: AttemptRule, subject: string, now = new Date()): Promise<number | null> {
-  const { latest } = await countAttempts(db, rule, subject, now);
-  if (!latest) return null;
-  const burst = await countAttempts(db, rule, subject, latest);
-  if (burst.count < rule.max) return null;
+  const since = new Date(now.getTime() - rule.windowSeconds * 1000);
+  // One statement: the latest event within the window, and how many events lie within a window ending at it.
+  const latestEvent = db.select({ latest: max(attemptEvents.occurredAt).as('latest') }).from(attemptEvents)
+    .where(and(eq(attemptEvents.scope, rule.scope), eq(attemptEvents.subject, subject), gt(attemptEvents.occurredAt, since)))
+    .as('latest_event');
+  const [row] = await db.select({
+    latest: latestEvent.latest,
+    burst: sql<number>`(select count(*)::int from ${attemptEvents} where ${attemptEvents.scope} = ${rule.scope} and ${attemptEvents.subject} = ${subject}
+      and ${attemptEvents.occurredAt} > ${latestEvent.latest} - make_interval(secs => ${rule.windowSeconds}))`,
+  }).from(latestEvent);
+  if (!row?.latest) return null;
+  if (Number(row.burst) < rule.max) return null;
+  const latest = new Date(row.latest);
   return Math.max(1, Math.ceil((latest.getTime() + rule.windowSeconds * 1000 - now.getTime()) / 1000));
 }
 
