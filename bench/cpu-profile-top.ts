@@ -65,6 +65,22 @@ for (const [id, micros] of selfMicros) {
   const frame = projectFrame(id);
   byProjectFrame.set(frame, (byProjectFrame.get(frame) ?? 0) + micros);
 }
+// Inclusive time of this project's functions: every sample counts once for each src/ function on its stack (once
+// however often the function recurses), so a route's handler or a job shows what it costs with all it calls.
+const inclusive = new Map<string, number>();
+for (const [id, micros] of selfMicros) {
+  if (byId.get(id)!.callFrame.functionName === '(idle)') continue;
+  const seen = new Set<string>();
+  for (let current: number | undefined = id; current !== undefined; current = parentOf.get(current)) {
+    const { functionName, url, lineNumber } = byId.get(current)!.callFrame;
+    const where = place(url);
+    if (!where.startsWith('src/')) continue;
+    const key = `${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    inclusive.set(key, (inclusive.get(key) ?? 0) + micros);
+  }
+}
 const busy = total - idle;
 const ms = (micros: number) => (micros / 1000).toFixed(0).padStart(7);
 const share = (micros: number) => `${((100 * micros) / busy).toFixed(1).padStart(5)}%`;
@@ -75,6 +91,7 @@ const tables = [
   ['self time by function', byFunction],
   ['self time by file or package', byPlace],
   ['self time charged to the nearest function of src/ on the stack', byProjectFrame],
+  ['inclusive time of functions of src/ (with everything they call)', inclusive],
 ] as const;
 for (const [title, table] of tables) {
   console.log(`\n${title} (ms, share of busy time)`);

@@ -36,6 +36,7 @@ async function serve(): Promise<void> {
   const { startBenchServer } = await import('./bench-server.ts');
   const send = (message: FromServer) => process.send!(message);
   const statements = process.env.BENCH_COUNT_QUERIES ? await countStatements() : null;
+  if (process.env.BENCH_NAMED_STATEMENTS === '1') await nameStatements();
 
   const server = await startBenchServer({
     name: 'lifecycle',
@@ -138,6 +139,23 @@ async function countStatements(): Promise<Map<string, number>> {
     });
   } as typeof transaction;
   return counts;
+}
+
+/**
+ * BENCH_NAMED_STATEMENTS=1 (an experiment, PostgreSQL only): every statement with parameters becomes a named
+ * prepared statement of its connection (named by its text's hash), so PostgreSQL parses it once per connection
+ * and may keep a generic plan, instead of parsing and planning every execution (node-postgres' default).
+ */
+async function nameStatements(): Promise<void> {
+  const { default: pg } = await import('pg');
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: unknown, config: unknown, ...rest: unknown[]) {
+    if (config && typeof config === 'object' && 'text' in config && !(config as { name?: string }).name && rest.length > 0 && Array.isArray(rest[0]) && (rest[0] as unknown[]).length > 0) {
+      const text = (config as { text: string }).text;
+      config = { ...config, name: `b${crypto.createHash('sha1').update(text).digest('hex').slice(0, 20)}` };
+    }
+    return (query as any).call(this, config, ...rest);
+  } as typeof query;
 }
 
 // ---------------------------------------------------------------------------------------------------------
