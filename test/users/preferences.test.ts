@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { test } from '../helpers/fixtures.ts';
 import { createUser, guestToken } from '../helpers/factories.ts';
-import { wantsMail } from '../../src/modules/users/users.service.ts';
+import { addresseesWantMail } from '../../src/modules/users/users.service.ts';
 
 const ALL_ON = { workflowCompleted: true, workflowDeclined: true, workflowDelegated: true, workflowVoided: true, commentAdded: true, documentOpened: true };
 
@@ -17,10 +17,9 @@ describe('notification preferences', () => {
     expect((await t.request('GET', '/user/v1/settings/notifications', { token: user.token })).body).toEqual(second.body);
     // Another user is untouched.
     expect((await t.request('GET', '/user/v1/settings/notifications', { token: (await createUser(t)).token })).body).toEqual(ALL_ON);
-    // What mail senders ask: optional kinds follow the preference, the others are always wanted.
-    expect(await wantsMail(t.platform.db, user.userId, 'COMMENT_ADDED')).toBe(false);
-    expect(await wantsMail(t.platform.db, user.userId, 'COMPLETED')).toBe(true);
-    expect(await wantsMail(t.platform.db, user.userId, 'COMMENCE')).toBe(true);
+    // What the outbox asks: optional kinds follow the preference, the others are always wanted.
+    const kinds = ['COMMENT_ADDED', 'COMPLETED', 'COMMENCE'];
+    expect(await addresseesWantMail(t.platform.db, kinds.map((kind) => ({ address: user.email, kind })))).toEqual([false, true, true]);
   });
 
   test('refuses a value that is not a boolean, and callers that are not users', async ({ app: t }) => {

@@ -153,13 +153,9 @@ export async function notificationPreferences(db: DbOrTx, userId: number): Promi
   return Object.fromEntries(names.map((name) => [name, stored[name] !== false])) as NotificationPreferences;
 }
 
-/**
- * Whether the user wants an optional mail of this outbox kind (COMPLETED, DECLINED, ...). Kinds that are not
- * optional are always wanted. For the modules that send workflow mail to registered users.
- */
-export async function wantsMail(db: DbOrTx, userId: number, mailKind: string): Promise<boolean> {
-  const name = (Object.keys(NOTIFICATION_KINDS) as NotificationName[]).find((key) => NOTIFICATION_KINDS[key] === mailKind);
-  return name === undefined || (await notificationPreferences(db, userId))[name];
+/** The preference that can hold back a mail of this outbox kind (COMPLETED, DECLINED, ...); none for a kind nobody can turn off. */
+function preferenceOf(mailKind: string): NotificationName | undefined {
+  return (Object.keys(NOTIFICATION_KINDS) as NotificationName[]).find((key) => NOTIFICATION_KINDS[key] === mailKind);
 }
 
 /**
@@ -172,16 +168,14 @@ export async function wantsMail(db: DbOrTx, userId: number, mailKind: string): P
  * is optional.
  */
 export async function addresseesWantMail(db: DbOrTx, asked: { address: string; kind: string }[]): Promise<boolean[]> {
-  const optional = (kind: string) => (Object.values(NOTIFICATION_KINDS) as string[]).includes(kind);
-  const addresses = [...new Set(asked.filter((entry) => optional(entry.kind)).map((entry) => entry.address))];
+  const addresses = [...new Set(asked.filter((entry) => preferenceOf(entry.kind)).map((entry) => entry.address))];
   if (addresses.length === 0) return asked.map(() => true);
   const people = await findMailPreferences(db, addresses);
-  const names = Object.keys(NOTIFICATION_KINDS) as NotificationName[];
   return asked.map(({ address, kind }) => {
-    if (!optional(kind)) return true;
+    const name = preferenceOf(kind);
+    if (!name) return true;
     const person = people.get(normalizeEmail(address));
     if (!person || person.isGuest || !person.emailVerifiedAt) return true;
-    const name = names.find((key) => NOTIFICATION_KINDS[key] === kind)!;
     return (person.notifications as Partial<Record<string, unknown>> | null)?.[name] !== false;
   });
 }
