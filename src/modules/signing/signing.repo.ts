@@ -132,10 +132,6 @@ export type FieldValueWrite = { fieldId: number; value: string | null; filledAt:
  */
 export async function setFieldValues(db: DbOrTx, writes: FieldValueWrite[]): Promise<void> {
   if (writes.length === 0) return;
-  if (writes.length === 1) {
-    const [write] = writes;
-    return setFieldValue(db, write.fieldId, write.value, write.filledAt, write.signatureAssetId);
-  }
   const rows = sql.join(writes.map((write) => sql`(${write.fieldId}::int, ${write.value}::text, ${write.filledAt?.toISOString() ?? null}::timestamptz, ${write.signatureAssetId}::int)`), sql`, `);
   await db.execute(sql`update ${fields} set "value" = v.value, "filled_at" = v.filled_at, "signature_asset_id" = coalesce(v.asset, ${fields.signatureAssetId})
     from (values ${rows}) as v(id, value, filled_at, asset) where ${fields.id} = v.id`);

@@ -50,12 +50,13 @@ export async function countAttempts(db: DbOrTx, rule: AttemptRule, subject: stri
 export async function lockedForSeconds(db: DbOrTx, rule: AttemptRule, subject: string, now = new Date()): Promise<number | null> {
   const since = new Date(now.getTime() - rule.windowSeconds * 1000);
   // One statement: the latest event within the window, and how many events lie within a window ending at it.
+  const ofSubject = and(eq(attemptEvents.scope, rule.scope), eq(attemptEvents.subject, subject));
   const latestEvent = db.select({ latest: max(attemptEvents.occurredAt).as('latest') }).from(attemptEvents)
-    .where(and(eq(attemptEvents.scope, rule.scope), eq(attemptEvents.subject, subject), gt(attemptEvents.occurredAt, since)))
+    .where(and(ofSubject, gt(attemptEvents.occurredAt, since)))
     .as('latest_event');
   const [row] = await db.select({
     latest: latestEvent.latest,
-    burst: sql<number>`(select count(*)::int from ${attemptEvents} where ${attemptEvents.scope} = ${rule.scope} and ${attemptEvents.subject} = ${subject}
+    burst: sql<number>`(select count(*)::int from ${attemptEvents} where ${ofSubject}
       and ${attemptEvents.occurredAt} > ${latestEvent.latest} - make_interval(secs => ${rule.windowSeconds}))`,
   }).from(latestEvent);
   if (!row?.latest) return null;
