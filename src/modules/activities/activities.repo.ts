@@ -1,6 +1,6 @@
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../platform/db/client.ts';
-import { intArray } from '../../platform/db/prepared.ts';
+import { executePrepared, type DbOrTx, type Tx } from '../../platform/db/client.ts';
+import { intArray, preparedStatement } from '../../platform/db/prepared.ts';
 import { activities } from '../../platform/db/schema/index.ts';
 
 export type ActivityRow = typeof activities.$inferSelect;
@@ -10,7 +10,7 @@ const ACTIVITY_LOCK_SPACE = 41;
 
 /** Serializes appends to one workflow's chain until the transaction ends, so two cannot chain onto one predecessor. */
 export async function lockChain(tx: Tx, workflowId: number): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${ACTIVITY_LOCK_SPACE}, ${workflowId})`);
+  await executePrepared(tx, sql`select pg_advisory_xact_lock(${sql.raw(String(ACTIVITY_LOCK_SPACE))}, ${workflowId})`);
 }
 
 /** lockChain for many workflows in one statement, in id order (two batches locking overlapping sets cannot deadlock). */
@@ -34,14 +34,29 @@ export async function insertActivities(tx: Tx, values: NewActivity[]): Promise<A
   return tx.insert(activities).values(values).returning();
 }
 
+const lastHash = preparedStatement('activity_last_hash', (db) => db.select({ hash: activities.hash }).from(activities)
+  .where(eq(activities.workflowId, sql.placeholder('workflowId'))).orderBy(desc(activities.id)).limit(1));
+
 export async function findLastHash(tx: Tx, workflowId: number): Promise<string | null> {
-  const [previous] = await tx.select({ hash: activities.hash }).from(activities)
-    .where(eq(activities.workflowId, workflowId)).orderBy(desc(activities.id)).limit(1);
+  const [previous] = await lastHash(tx).execute({ workflowId });
   return previous?.hash ?? null;
 }
 
-export async function insertActivity(tx: Tx, values: NewActivity): Promise<ActivityRow> {
-  const [inserted] = await tx.insert(activities).values(values).returning();
+/** Every column but the identity, each a placeholder of its own name. */
+type ActivityValues = Omit<ActivityRow, 'id'>;
+const ACTIVITY_COLUMNS = ['workflowId', 'kind', 'action', 'sentence', 'userId', 'userName', 'recipientId', 'ipAddress', 'accessChannel', 'userAgent', 'status', 'consent', 'createdAt', 'prevHash', 'hash'] as const;
+// Fails to compile when a column is added to the table and not to the list.
+const everyColumn: Exclude<keyof ActivityValues, (typeof ACTIVITY_COLUMNS)[number]> extends never ? true : never = true;
+void everyColumn;
+const activityInsert = preparedStatement('activity_insert', (db) => db.insert(activities).values({
+  ...Object.fromEntries(ACTIVITY_COLUMNS.map((column) => [column, sql.placeholder(column)])),
+  // A placeholder's value goes through the column's encoder even when null (jsonb would store JSON null, not NULL),
+  // so consent is passed as its JSON text, or null, by insertActivity.
+  consent: sql`${sql.placeholder('consent')}::jsonb`,
+} as unknown as NewActivity).returning());
+
+export async function insertActivity(tx: Tx, values: ActivityValues): Promise<ActivityRow> {
+  const [inserted] = await activityInsert(tx).execute({ ...values, consent: values.consent === null ? null : JSON.stringify(values.consent) });
   return inserted;
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { preparedStatement } from '../../platform/db/prepared.ts';
 import { recipients, users, workflows } from '../../platform/db/schema/index.ts';
 
 export type WorkflowRow = typeof workflows.$inferSelect;
@@ -8,9 +9,12 @@ export type NewWorkflow = typeof workflows.$inferInsert;
 export type NewRecipient = typeof recipients.$inferInsert;
 
 /** A workflow that is not deleted; `lock` takes its row lock for the rest of the transaction. */
+const liveWorkflow = (db: DbOrTx) => db.select().from(workflows).where(and(eq(workflows.id, sql.placeholder('workflowId')), isNull(workflows.deletedAt)));
+const liveWorkflowRead = preparedStatement('workflow_live', liveWorkflow);
+const liveWorkflowLocked = preparedStatement('workflow_live_locked', (db) => liveWorkflow(db).for('update'));
+
 export async function findLiveWorkflow(db: DbOrTx, workflowId: number, lock = false): Promise<WorkflowRow | null> {
-  const query = db.select().from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
-  const [row] = lock ? await query.for('update') : await query;
+  const [row] = await (lock ? liveWorkflowLocked : liveWorkflowRead)(db).execute({ workflowId });
   return row ?? null;
 }
 
@@ -37,9 +41,11 @@ export async function updateWorkflow(db: DbOrTx, workflowId: number, values: Par
 }
 
 /** Every recipient row of a workflow, hidden ones included, in signing order: recipientOrder (unordered rows last), then id. */
+const recipientsInOrder = preparedStatement('workflow_recipients', (db) => db.select().from(recipients).where(eq(recipients.workflowId, sql.placeholder('workflowId')))
+  .orderBy(sql`${recipients.recipientOrder} asc nulls last`, asc(recipients.id)));
+
 export async function findRecipientsOfWorkflow(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
-  return db.select().from(recipients).where(eq(recipients.workflowId, workflowId))
-    .orderBy(sql`${recipients.recipientOrder} asc nulls last`, asc(recipients.id));
+  return recipientsInOrder(db).execute({ workflowId });
 }
 
 /** findRecipientsOfWorkflow for many workflows in one statement: each workflow's rows in signing order. */

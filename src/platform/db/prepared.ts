@@ -1,23 +1,38 @@
 import type { DbOrTx } from './client.ts';
 
 /**
- * A named prepared statement for a read that runs on most requests (the caller's membership, the lists): Drizzle
- * builds it once per database handle instead of on every call, and PostgreSQL parses and plans it once per
- * connection. Measured on the 2-core machine through Drizzle and node-postgres: 0.6-1.0 ms per unnamed query,
- * 0.13 ms prepared (docs/decisions.md "Prepared statements"). Values go in as `sql.placeholder(...)`.
+ * A named prepared statement for a statement that runs on most requests (the caller's membership, a workflow and its
+ * recipients, the audit trail's append, the lists): Drizzle builds its SQL once per process and driver instead of on
+ * every call, and PostgreSQL parses and plans it once per connection. Measured on the 2-core machine through Drizzle
+ * and node-postgres: 0.6-1.0 ms per unnamed query, 0.13 ms prepared (docs/decisions.md "Prepared statements").
+ * Values go in as `sql.placeholder(...)`.
  *
  * The Drizzle-builder counterpart of `executePrepared` (client.ts), which prepares raw SQL texts by a digest of the text.
  * Only for statements with a fixed text per `name`: a query whose text varies (optional filters) takes one name per
- * shape, and never one whose text depends on how many values a list holds. Inside a transaction the statement is
- * built for that transaction (its connection) and dropped with it; PGlite ignores the name.
+ * shape, and never one whose text depends on how many values a list holds. Only for statements whose best plan does
+ * not depend on the values (PostgreSQL keeps one generic plan: the pool sets plan_cache_mode). PGlite ignores the name.
+ *
+ * The statement is built once, on the first handle it is used with, per driver (the SQL text and the row mapping
+ * depend only on the dialect and the schema, the same for every database this process opens); a handle (the
+ * database, or a transaction: its connection) gets a view of it that runs on that handle's connection.
  */
 export function preparedStatement<Q extends { prepare(name: string): unknown }>(name: string, build: (db: DbOrTx) => Q): (db: DbOrTx) => ReturnType<Q['prepare']> {
-  const statements = new WeakMap<DbOrTx, ReturnType<Q['prepare']>>();
+  type Prepared = ReturnType<Q['prepare']>;
+  const built = new Map<unknown, Prepared>();
+  const onHandle = new WeakMap<DbOrTx, Prepared>();
   return (db) => {
-    let statement = statements.get(db);
+    let statement = onHandle.get(db);
     if (!statement) {
-      statement = build(db).prepare(name) as ReturnType<Q['prepare']>;
-      statements.set(db, statement);
+      const { session } = db as unknown as { session: { constructor: unknown; client: unknown } };
+      let base = built.get(session.constructor);
+      if (!base) {
+        base = build(db).prepare(name) as Prepared;
+        built.set(session.constructor, base);
+      }
+      // Drizzle's prepared query runs on its `client` (node-postgres' pool or pooled connection, PGlite or its
+      // transaction) and keeps nothing else of the handle it was built on that differs between handles here.
+      statement = Object.create(base as object, { client: { value: session.client } }) as Prepared;
+      onHandle.set(db, statement);
     }
     return statement;
   };
