@@ -7,7 +7,9 @@
 // Run: npm run bench:lifecycle   (DATABASE_URL=postgres://... npm run bench:lifecycle uses a scratch database there)
 // BENCH_ENVELOPES (default 160) and BENCH_CONCURRENCY (default 16) override the sizes. BENCH_CPU_PROFILE=<file>
 // writes a V8 CPU profile of the service over the measured phase (warm-up excluded); read it with
-// `node bench/cpu-profile-top.ts <file>`. BENCH_COUNT_QUERIES=text|origin|both counts the SQL statements the
+// `node bench/cpu-profile-top.ts <file>`. BENCH_PAGE_PICTURES=1 makes each signer also fetch page 1's picture (GET
+// /document/v1/page-image, 800 px) after redeeming its link, as the signing page does (the first ask of an envelope
+// draws it). BENCH_COUNT_QUERIES=text|origin|both counts the SQL statements the
 // service sends per envelope, by text, by HTTP route (or background job), or both (BENCH_TOP_STATEMENTS rows).
 import { fork, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -17,6 +19,7 @@ import { SMTPServer } from 'smtp-server';
 
 const ENVELOPES = Number(process.env.BENCH_ENVELOPES ?? 160);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const PAGE_PICTURES = process.env.BENCH_PAGE_PICTURES === '1';
 
 type ToServer = { type: 'profile-start' } | { type: 'profile-stop'; file?: string } | { type: 'stop' };
 type FromServer = { type: 'ready'; baseUrl: string; token: string; kind: string } | { type: 'profiled'; cpuMicros: number; statements: [string, number][] } | { type: 'error'; message: string };
@@ -222,7 +225,7 @@ async function drive(): Promise<void> {
 
   const pdf = await makePdf(2);
   const signature = pngDataUrl(120, 40);
-  const STEPS = ['upload', 'recipients', 'fields', 'commence', 'mail', 'guest token', 'sign (first)', 'sign (final)', 'sealed download', 'envelope'] as const;
+  const STEPS = ['upload', 'recipients', 'fields', 'commence', 'mail', 'guest token', ...(PAGE_PICTURES ? ['page picture'] as const : []), 'sign (first)', 'sign (final)', 'sealed download', 'envelope'] as const;
   type Step = (typeof STEPS)[number];
 
   async function envelope(n: number): Promise<Record<Step, number>> {
@@ -261,6 +264,12 @@ async function drive(): Promise<void> {
     for (const [i, code] of codes.entries()) {
       const guest = await call('GET', `/auth/v1/getGuestToken/${code}`);
       lap('guest token');
+      if (PAGE_PICTURES) {
+        const picture = await fetch(`${baseUrl}/document/v1/page-image/${workflowId}?page=1&width=800`, { headers: { authorization: `Bearer ${guest.accessToken}` } });
+        const jpeg = Buffer.from(await picture.arrayBuffer());
+        if (picture.status !== 200 || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) throw new Error(`page picture of ${workflowId}: ${picture.status}`);
+        lap('page picture');
+      }
       const mine = placed.filter((f: { recipientId: number }) => f.recipientId === rows[i].id);
       const result = await call('POST', `/workflow/v1/${documentId}/fields/save`, {
         token: guest.accessToken,

@@ -6,7 +6,7 @@ import type { TestApp } from '../helpers/test-app.ts';
 import type { TestUser } from '../helpers/factories.ts';
 import { guestToken, insertRecipient } from '../helpers/factories.ts';
 import { markCompleted, markSent } from '../helpers/envelope-states.ts';
-import { uploadFile } from '../helpers/documents.ts';
+import { replaceFile, uploadFile } from '../helpers/documents.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { documents } from '../../src/platform/db/schema/index.ts';
 
@@ -27,11 +27,15 @@ async function uploaded(t: TestApp, owner: TestUser, pages: number) {
   return res.body as { id: number; workflowId: number };
 }
 
-test('page 1 of an upload is drawn at upload and answered from storage; other pages and widths are drawn on demand; the sealed file replaces it', async ({ app: t, owner, signer }) => {
-  const { id: documentId, workflowId } = await uploaded(t, owner, 3);
+async function storedPicture(t: TestApp, documentId: number) {
   const [row] = await t.platform.db.select().from(documents).where(eq(documents.id, documentId));
-  expect(row.pictureBlobKey).toMatch(/.+/);
-  const stored = await t.platform.blobs.get(row.pictureBlobKey!);
+  return row.pictureBlobKey;
+}
+
+test('page 1 of an upload is drawn on the first ask, stored and then answered from storage; other pages and widths are drawn on demand; the sealed file replaces it', async ({ app: t, owner, signer }) => {
+  const { id: documentId, workflowId } = await uploaded(t, owner, 3);
+  // The upload draws the thumbnail only: a document no one looks at never pays for its page picture.
+  expect(await storedPicture(t, documentId)).toBeNull();
 
   // Without documentId: the first document; the page size in points (the space of the fields' boxes) comes along.
   const first = await picture(t, workflowId, owner.token, 'page=1&width=640');
@@ -43,11 +47,18 @@ test('page 1 of an upload is drawn at upload and answered from storage; other pa
   expect(Number(first.headers['x-page-height'])).toBeCloseTo(841.89, 1);
   expect(first.headers['cache-control']).toBe('private, no-cache');
   expect(first.size).toEqual({ width: 800, height: 1131 });
-  expect(Buffer.from(first.jpeg).equals(Buffer.from(stored))).toBe(true);
+  const pictureKey = await storedPicture(t, documentId);
+  expect(pictureKey).toMatch(/.+/);
+  expect(Buffer.from(first.jpeg).equals(Buffer.from(await t.platform.blobs.get(pictureKey!)))).toBe(true);
   // Revalidation: the same tag answers 304 with no body.
   const again = await picture(t, workflowId, owner.token, `documentId=${documentId}&page=1`, { 'if-none-match': String(first.headers.etag) });
   expect(again.status).toBe(304);
   expect(again.jpeg.byteLength).toBe(0);
+  // Any width up to 800 is the stored picture, read again rather than drawn again.
+  const narrow = await picture(t, workflowId, owner.token, 'page=1&width=200');
+  expect(narrow.headers.etag).toBe(first.headers.etag);
+  expect(Buffer.from(narrow.jpeg).equals(Buffer.from(first.jpeg))).toBe(true);
+  expect(await storedPicture(t, documentId)).toBe(pictureKey);
 
   // Page 2, 300 wide: rounded up to 400 and drawn in the worker pool.
   const second = await picture(t, workflowId, owner.token, `documentId=${documentId}&page=2&width=300`);
@@ -69,6 +80,34 @@ test('page 1 of an upload is drawn at upload and answered from storage; other pa
   expect(sealed.status).toBe(200);
   expect(sealed.headers.etag).not.toBe(first.headers.etag);
   expect(sealed.size).toEqual({ width: 800, height: 1035 });
+});
+
+test('page 1 asked for by several at once is drawn once; a replaced file forgets the old picture and draws its own', async ({ app: t, owner }) => {
+  const { id: documentId, workflowId } = await uploaded(t, owner, 2);
+  // Each drawing stores its picture once: count what is stored while the four ask.
+  const blobs = t.platform.blobs;
+  const put = blobs.put;
+  let stored = 0;
+  blobs.put = (bytes) => { stored += 1; return put.call(blobs, bytes); };
+  const answers = await Promise.all([1, 2, 3, 4].map(() => picture(t, workflowId, owner.token, 'page=1&width=800'))).finally(() => { blobs.put = put; });
+  expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+  expect(stored).toBe(1);
+  expect(new Set(answers.map((answer) => answer.headers.etag)).size).toBe(1);
+  expect(answers[0].size).toEqual({ width: 800, height: 1131 });
+  const pictureKey = await storedPicture(t, documentId);
+  expect(pictureKey).toMatch(/.+/);
+
+  // The DRAFT's file replaced by a Letter-sized one: the A4 picture is not this file's.
+  const replaced = await replaceFile(t, owner.token, documentId, 'Lease.pdf', await makePdf(2, { size: 'letter' }));
+  expect(replaced.status, replaced.raw).toBe(200);
+  expect(await storedPicture(t, documentId)).toBeNull();
+  const redrawn = await picture(t, workflowId, owner.token, 'page=1&width=800');
+  expect(redrawn.status).toBe(200);
+  expect(redrawn.size).toEqual({ width: 800, height: 1035 });
+  expect(redrawn.headers.etag).not.toBe(answers[0].headers.etag);
+  const newKey = await storedPicture(t, documentId);
+  expect(newKey).toMatch(/.+/);
+  expect(newKey).not.toBe(pictureKey);
 });
 
 test('the same callers as download; a missing page, a foreign document or bad numbers are refused with the standard error', async ({ app: t, owner, signer, outsider }) => {

@@ -88,7 +88,7 @@ export async function contractPdf(pages = 1): Promise<Uint8Array> {
 export type FieldSpec = { fieldType: string; fieldRequired?: boolean; label?: string; options?: string[]; pageNo?: number; box?: { x: number; y: number; width: number; height: number }; styling?: Record<string, unknown> };
 export type RecipientSpec = { name: string; email: string; role?: 'SIGNER' | 'APPROVER' | 'CC'; order?: number; enforceIdentity?: boolean; recipientPassword?: string; useDigitalCert?: boolean; fields?: FieldSpec[] };
 
-/** A DRAFT holding one contract PDF, uploaded as a sender would (so it has its thumbnail and its first page's picture). */
+/** A DRAFT holding one contract PDF, uploaded as a sender would (so it has its thumbnail; its first page's picture is drawn when first asked for). */
 async function draftWithDocument(t: TestApp, owner: TestUser, sequence: 'ORDERED' | 'UNORDERED', pages: number) {
   const response = await uploadFile(t, owner.token, 'Service agreement.pdf', await contractPdf(pages), { query: { sequence, signType: 'COUNTERSIGN' } });
   expect(response.status, response.raw).toBe(201);

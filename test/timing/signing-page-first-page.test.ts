@@ -7,7 +7,8 @@ import { waitForQuietMachine } from './quiet-machine.ts';
 
 /**
  * The signing page's first paint on a long document (issue: first page visible in 1.5 s on a 100-page document over
- * loopback). The first page is the picture drawn at upload (GET /document/v1/page-image) until pdf.js has drawn it.
+ * loopback). The first page is the server's picture of it (GET /document/v1/page-image: drawn on this first ask, then stored) until
+ * pdf.js has drawn it.
  */
 let t: TestApp;
 let owner: TestUser;

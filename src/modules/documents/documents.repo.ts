@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { documents, fields, recipients, workflows } from '../../platform/db/schema/index.ts';
 
@@ -34,6 +34,12 @@ export async function insertDocument(db: DbOrTx, values: NewDocument): Promise<D
 export async function updateDocument(db: DbOrTx, documentId: number, values: Partial<NewDocument>): Promise<DocumentRow> {
   const [row] = await db.update(documents).set(values).where(eq(documents.id, documentId)).returning();
   return row;
+}
+
+/** Records page 1's picture of the document's file, unless the file was replaced meanwhile or a picture is recorded. */
+export async function setDocumentPicture(db: DbOrTx, documentId: number, fileKey: string, pictureKey: string): Promise<void> {
+  await db.update(documents).set({ pictureBlobKey: pictureKey })
+    .where(and(eq(documents.id, documentId), eq(documents.blobKey, fileKey), isNull(documents.pictureBlobKey)));
 }
 
 export type PlacedField = { id: number; pageNo: number; box: { x: number; y: number; width: number; height: number } };

@@ -18,7 +18,7 @@ import { assertDraft, assertOwner, findWorkflowForCaller, type WorkflowAccess } 
 import { requireText } from '../workflows/workflow-ids.ts';
 import { createDraftWorkflow } from '../workflows/workflow-core.ts';
 import {
-  copyDocumentRows, findDocument, findDocumentOfWorkflow, findDocumentsOfWorkflow, findFieldsOfDocument, insertDocument, nextDocumentPosition, updateDocument,
+  copyDocumentRows, findDocument, findDocumentOfWorkflow, findDocumentsOfWorkflow, findFieldsOfDocument, insertDocument, nextDocumentPosition, setDocumentPicture, updateDocument,
   type DocumentRow,
 } from './documents.repo.ts';
 
@@ -32,8 +32,7 @@ import {
 export type ReceivedFile = { fileName: string; format: DocumentFormat; staged: StagedBlob };
 
 /** What the stored document will be: always a PDF (Word files are converted), with its page geometry. */
-/** `picture`: page 1 drawn at PICTURE_WIDTH, staged like the file and committed with it (the signing page's first paint). */
-type PreparedPdf = { staged: StagedBlob; pages: number; pageSizes: PageSize[]; thumbnailBase64: string; picture: StagedBlob | null };
+type PreparedPdf = { staged: StagedBlob; pages: number; pageSizes: PageSize[]; thumbnailBase64: string };
 
 export type DocumentServiceDeps = {
   db: Db;
@@ -143,14 +142,13 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         }
         const document = await insertDocument(tx, {
           workflowId, name: baseName, position, blobKey: pdf.staged.key, size: pdf.staged.size,
-          pages: pdf.pages, pageSizes: pdf.pageSizes, thumbnailBase64: pdf.thumbnailBase64, pictureBlobKey: pdf.picture?.key ?? null,
+          pages: pdf.pages, pageSizes: pdf.pageSizes, thumbnailBase64: pdf.thumbnailBase64,
         });
         await recordActivity(tx, {
           workflowId, kind: 'DOCUMENT_UPLOADED', action: 'Created', sentence: `${user.name} uploaded ${displayName(file.fileName)}`,
           userId: user.id, userName: user.name, status: 'DRAFT', context,
         });
         await blobs.commit(pdf.staged);
-        if (pdf.picture) await blobs.commit(pdf.picture);
         return { id: document.id, workflowId, thumbnailBase64: pdf.thumbnailBase64 };
       });
     } finally {
@@ -179,10 +177,10 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         }
         await updateDocument(tx, documentId, {
           blobKey: pdf.staged.key, size: pdf.staged.size, pages: pdf.pages, pageSizes: pdf.pageSizes, thumbnailBase64: pdf.thumbnailBase64,
-          pictureBlobKey: pdf.picture?.key ?? null,
+          // The picture of the old file's page 1 is not this file's: the new one is drawn when first asked for.
+          pictureBlobKey: null,
         });
         await blobs.commit(pdf.staged);
-        if (pdf.picture) await blobs.commit(pdf.picture);
         return documentId;
       });
     } finally {
@@ -255,8 +253,9 @@ export function createDocumentService(deps: DocumentServiceDeps) {
   async function readPdf(bytes: Uint8Array, path: string, fileName: string, origin: 'upload' | 'conversion') {
     try {
       const info = await inspectPdf(bytes);
-      const { thumbnail, picture } = await deps.thumbnails.renderUpload({ path }, info.pageSizes[0]);
-      return { ...info, thumbnailBase64: Buffer.from(thumbnail).toString('base64'), picture: picture ? await blobs.stageBytes(picture) : null };
+      // Only the thumbnail: page 1's larger picture is drawn when someone first asks for it (downloads.service.ts).
+      const thumbnail = await deps.thumbnails.render({ path }, info.pageSizes[0]);
+      return { ...info, thumbnailBase64: Buffer.from(thumbnail).toString('base64') };
     } catch (error) {
       if (error instanceof QueueFullError) throw busy('thumbnail renders', deps.thumbnails.retryAfterSeconds);
       if (origin === 'conversion' && (error instanceof PdfRejectedError || error instanceof PdfRenderError)) {
@@ -276,7 +275,6 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     await blobs.discard(file.staged);
     for (const pdf of prepared) {
       await blobs.discard(pdf.staged);
-      if (pdf.picture) await blobs.discard(pdf.picture);
     }
   }
 }
@@ -322,4 +320,9 @@ export async function findWorkflowDocuments(db: DbOrTx, workflowId: number): Pro
 
 export async function findWorkflowDocument(db: DbOrTx, workflowId: number, documentId: number): Promise<DocumentRow | null> {
   return findDocumentOfWorkflow(db, workflowId, documentId);
+}
+
+/** For the page-image route: page 1's picture of the document's file `fileKey`, drawn on first ask and stored. */
+export async function recordDocumentPicture(db: DbOrTx, documentId: number, fileKey: string, pictureKey: string): Promise<void> {
+  await setDocumentPicture(db, documentId, fileKey, pictureKey);
 }

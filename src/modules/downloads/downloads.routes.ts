@@ -45,7 +45,7 @@ export function downloadRoutes(downloads: DownloadService): FastifyPluginAsyncTy
         description: 'Same callers as download (owner or recipient, a signing-link token too; a DRAFT only for its owner, 404 otherwise). '
           + 'The page as downloadDocument shows it (the sealed file once sealed), drawn on white at the asked width rounded up to a multiple of 200 '
           + '(at most 2000; X-Image-Width says which; X-Page-Width and X-Page-Height give the page in points, the space of its fields\' boxes). Without documentId, the workflow\'s first document (X-Document-Id says which). '
-          + 'Page 1 of an uploaded file is drawn at upload, 800 pixels wide, and answered from storage for any width up to 800. '
+          + 'Page 1 of an uploaded file is drawn 800 pixels wide on the first ask, stored, and answered from storage for any width up to 800. '
           + 'The signing page shows it while its PDF engine loads. 404 when documentId is not a document of this workflow '
           + 'or the page does not exist; 503 SERVICE_UNAVAILABLE with Retry-After when too many pages are being drawn. Answers an ETag (If-None-Match: 304).',
         params: DownloadParams,

@@ -8,7 +8,7 @@ import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { appendSignature } from '../../platform/signing/append-signature.ts';
 import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from '../history/envelope-record.ts';
-import { findWorkflowDocument, findWorkflowDocuments, type DocumentRow } from '../documents/documents.service.ts';
+import { findWorkflowDocument, findWorkflowDocuments, recordDocumentPicture, type DocumentRow } from '../documents/documents.service.ts';
 import { recordSeenBy, type HistoryViewer } from '../history/history.service.ts';
 import { findWorkflowForCaller, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { SEAL_RETRY_AFTER_SECONDS, type SealWaiter } from '../signing/seal-waiter.ts';
@@ -32,6 +32,8 @@ const PAGE_IMAGE_MAX_WIDTH = 2000;
 
 export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pick<PlatformSeal, 'signer'>; seals: SealWaiter; renderer: ThumbnailRenderer }) {
   const pictures = new PageImageCache();
+  /** Page 1 pictures being drawn, by file: asked for together, a file is drawn once. */
+  const drawing = new Map<string, Promise<string>>();
   return { download, pageImage };
 
   /**
@@ -51,30 +53,56 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
     // Every upload records each page's size; a row without them (written around the upload) is taken as Letter.
     const size = (document.pageSizes as { width: number; height: number }[])[page - 1] ?? { width: 612, height: 792 };
     const pageSize = { width: size.width, height: size.height };
-    // Page 1 of the uploaded file was drawn at upload (PICTURE_WIDTH wide): a signer's first paint reads it, draws nothing.
-    if (page === 1 && width <= PICTURE_WIDTH && document.pictureBlobKey && key === document.blobKey) {
-      const etag = `"${document.pictureBlobKey.slice(0, 27)}"`;
+    // Page 1 of the uploaded file up to PICTURE_WIDTH (a signer's first paint): drawn on the first ask, stored and
+    // recorded with the document, then read from storage by every instance.
+    if (page === 1 && width <= PICTURE_WIDTH && key === document.blobKey) {
+      const pictureKey = document.pictureBlobKey ?? await drawDocumentPicture(document, pageSize);
+      const etag = `"${pictureKey.slice(0, 27)}"`;
       if (ifNoneMatch === etag) return { notModified: true, etag, documentId: document.id, pageSize };
-      return { jpeg: await deps.blobs.get(document.pictureBlobKey), width: PICTURE_WIDTH, etag, documentId: document.id, pageSize };
+      return { jpeg: await deps.blobs.get(pictureKey), width: PICTURE_WIDTH, etag, documentId: document.id, pageSize };
     }
     const stepped = Math.min(PAGE_IMAGE_MAX_WIDTH, Math.ceil(width / PAGE_IMAGE_WIDTH_STEP) * PAGE_IMAGE_WIDTH_STEP);
     // The file key is its content hash: the tag changes exactly when the picture does (e.g. once the seal is applied).
     const etag = `"${createHash('sha256').update(`${key}:${page}:${stepped}`).digest('base64url').slice(0, 27)}"`;
     if (ifNoneMatch === etag) return { notModified: true, etag, documentId: document.id, pageSize };
-    const jpeg = await pictures.get(`${key}:${page}:${stepped}`, async () => {
-      const bytes = await deps.blobs.get(key);
-      try {
-        return await deps.renderer.render(bytes, pageSize, { page, width: stepped });
-      } catch (error) {
-        if (error instanceof QueueFullError) {
-          throw new AppError('SERVICE_UNAVAILABLE', 'Too many pages are being drawn; try again shortly', undefined, { retryAfterSeconds: deps.renderer.retryAfterSeconds });
-        }
-        // The file was checked at upload; one pdf.js cannot draw now is answered like a missing picture.
-        if (error instanceof PdfRenderError) throw new AppError('NOT_FOUND', 'This page cannot be drawn; download the document instead');
-        throw error;
-      }
-    });
+    const jpeg = await pictures.get(`${key}:${page}:${stepped}`, () => draw(key, pageSize, { page, width: stepped }));
     return { jpeg, width: stepped, etag, documentId: document.id, pageSize };
+  }
+
+  /** A page of a stored file drawn in the bounded worker pool, its refusals as the standard errors. */
+  async function draw(key: string, pageSize: { width: number; height: number }, at: { page: number; width: number }): Promise<Uint8Array> {
+    const bytes = await deps.blobs.get(key);
+    try {
+      return await deps.renderer.render(bytes, pageSize, at);
+    } catch (error) {
+      if (error instanceof QueueFullError) {
+        throw new AppError('SERVICE_UNAVAILABLE', 'Too many pages are being drawn; try again shortly', undefined, { retryAfterSeconds: deps.renderer.retryAfterSeconds });
+      }
+      // The file was checked at upload; one pdf.js cannot draw now is answered like a missing picture.
+      if (error instanceof PdfRenderError) throw new AppError('NOT_FOUND', 'This page cannot be drawn; download the document instead');
+      throw error;
+    }
+  }
+
+  /**
+   * Page 1 of a document's uploaded file, PICTURE_WIDTH wide, drawn (once per file in this process when asked for
+   * together), stored, and recorded on the document row; returns its storage key. Drawn on demand rather than at
+   * upload: a document no one looks at (an envelope sent and signed through the API) never pays for it
+   * (docs/decisions.md "The signing page's first paint").
+   */
+  async function drawDocumentPicture(document: DocumentRow, pageSize: { width: number; height: number }): Promise<string> {
+    const fileKey = document.blobKey;
+    let running = drawing.get(fileKey);
+    if (!running) {
+      running = draw(fileKey, pageSize, { page: 1, width: PICTURE_WIDTH })
+        .then(async (jpeg) => (await deps.blobs.put(jpeg)).key)
+        .finally(() => drawing.delete(fileKey));
+      drawing.set(fileKey, running);
+    }
+    const pictureKey = await running;
+    // Every document row that asked records it (copies of one file each have their own row).
+    await recordDocumentPicture(deps.db, document.id, fileKey, pictureKey);
+    return pictureKey;
   }
 
   /**

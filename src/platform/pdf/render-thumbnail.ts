@@ -4,7 +4,7 @@ import { BoundedQueue } from './bounded-queue.ts';
 import type { ThumbnailReply, ThumbnailRequest } from './thumbnail-worker.ts';
 
 export const THUMBNAIL_WIDTH = 200;
-/** Width of the page-1 picture (JPEG) stored at upload (GET /document/v1/page-image answers it for widths up to this). */
+/** Width of the page-1 picture (JPEG) drawn on first ask and stored (GET /document/v1/page-image answers it for widths up to this). */
 export const PICTURE_WIDTH = 800;
 /**
  * A page picture is JPEG: encoding it takes about a third of the time PNG does (18 vs 54 ms on this machine for
@@ -45,11 +45,6 @@ export type ThumbnailRenderer = {
    * the worker whole).
    */
   render(pdf: Uint8Array | { path: string }, firstPage?: { width: number; height: number }, at?: PagePicture): Promise<Uint8Array>;
-  /**
-   * At upload: the thumbnail and, from the same render, page 1 PICTURE_WIDTH pixels wide (what the signing page
-   * shows first, stored with the document). `picture` is null when the render was stopped (the thumbnail then blank).
-   */
-  renderUpload(pdf: Uint8Array | { path: string }, firstPage?: { width: number; height: number }): Promise<{ thumbnail: Uint8Array; picture: Uint8Array | null }>;
   readonly retryAfterSeconds: number;
   close(): Promise<void>;
 };
@@ -115,7 +110,7 @@ export function createThumbnailRenderer(options: ThumbnailRendererOptions = {}):
   }
 
   /** One render in a pooled worker; null when it was stopped (time or memory), PdfRenderError when pdf.js refused the file. */
-  async function run(pdf: Uint8Array | { path: string }, what: { page: number; width: number; jpeg?: boolean; picture?: number }): Promise<{ image: Uint8Array; picture?: Uint8Array } | null> {
+  async function run(pdf: Uint8Array | { path: string }, what: { page: number; width: number; jpeg?: boolean }): Promise<{ image: Uint8Array } | null> {
     if (closed) throw new Error('thumbnail renderer is closed');
     return queue.run(async () => {
       const pooled = idle.pop() ?? spawnWorker();
@@ -146,11 +141,6 @@ export function createThumbnailRenderer(options: ThumbnailRendererOptions = {}):
       const width = at?.width ?? THUMBNAIL_WIDTH;
       const reply = await run(pdf, { page: at?.page ?? 1, width, jpeg: at !== undefined });
       return reply ? reply.image : blankPage(width, firstPage, at !== undefined);
-    },
-
-    async renderUpload(pdf, firstPage) {
-      const reply = await run(pdf, { page: 1, width: THUMBNAIL_WIDTH, picture: PICTURE_WIDTH });
-      return reply ? { thumbnail: reply.image, picture: reply.picture ?? null } : { thumbnail: blankPage(THUMBNAIL_WIDTH, firstPage), picture: null };
     },
 
     async close() {

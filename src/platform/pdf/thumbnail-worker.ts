@@ -8,12 +8,9 @@ import { createCanvas } from '@napi-rs/canvas';
 import { getDocument, PDFDataRangeTransport } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /** The PDF as bytes, or as a local file that the worker reads itself, only the parts page 1 needs. */
-/**
- * `jpeg`: the image as JPEG (a page picture) rather than PNG (a thumbnail). `picture`: also answer the page
- * `picture` pixels wide as JPEG (drawn at that width, the PNG thumbnail scaled down from it: one render).
- */
-export type ThumbnailRequest = { id: number; pdf?: Uint8Array; path?: string; page: number; width: number; jpeg?: boolean; picture?: number; quality: number; maxAspect: number; maxImagePixels: number };
-export type ThumbnailReply = { id: number; image: Uint8Array; picture?: Uint8Array } | { id: number; error: string };
+/** `jpeg`: the image as JPEG (a page picture) rather than PNG (a thumbnail). */
+export type ThumbnailRequest = { id: number; pdf?: Uint8Array; path?: string; page: number; width: number; jpeg?: boolean; quality: number; maxAspect: number; maxImagePixels: number };
+export type ThumbnailReply = { id: number; image: Uint8Array } | { id: number; error: string };
 
 
 const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
@@ -48,8 +45,7 @@ async function render(request: ThumbnailRequest): Promise<ThumbnailReply> {
     }
     const page = await document.getPage(request.page);
     const natural = page.getViewport({ scale: 1 });
-    const drawAt = Math.max(request.width, request.picture ?? 0);
-    const scale = Math.min(drawAt / natural.width, (drawAt * request.maxAspect) / natural.height);
+    const scale = Math.min(request.width / natural.width, (request.width * request.maxAspect) / natural.height);
     const viewport = page.getViewport({ scale });
     const canvas = createCanvas(Math.max(1, Math.round(viewport.width)), Math.max(1, Math.round(viewport.height)));
     const context = canvas.getContext('2d');
@@ -61,16 +57,7 @@ async function render(request: ThumbnailRequest): Promise<ThumbnailReply> {
       // Broken content on the page: the picture keeps what was drawn before the error (at worst a blank page).
     }
     page.cleanup();
-    if (drawAt === request.width) {
-      return { id: request.id, image: new Uint8Array(request.jpeg ? canvas.toBuffer('image/jpeg', request.quality) : canvas.toBuffer('image/png')) };
-    }
-    // One pass for both: the thumbnail is the large picture scaled down, not a second render.
-    const ratio = request.width / canvas.width;
-    const small = createCanvas(request.width, Math.max(1, Math.round(canvas.height * ratio)));
-    const smallContext = small.getContext('2d');
-    smallContext.imageSmoothingQuality = 'high';
-    smallContext.drawImage(canvas, 0, 0, small.width, small.height);
-    return { id: request.id, image: new Uint8Array(small.toBuffer('image/png')), picture: new Uint8Array(canvas.toBuffer('image/jpeg', request.quality)) };
+    return { id: request.id, image: new Uint8Array(request.jpeg ? canvas.toBuffer('image/jpeg', request.quality) : canvas.toBuffer('image/png')) };
   } finally {
     await task.destroy();
     if (file && 'close' in file) await file.close();
@@ -119,7 +106,7 @@ async function read(handle: fsp.FileHandle, position: number, length: number): P
 
 parentPort!.on('message', (request: ThumbnailRequest) => {
   render(request).then(
-    (reply) => parentPort!.postMessage(reply, 'image' in reply ? [reply.image.buffer as ArrayBuffer, ...(reply.picture ? [reply.picture.buffer as ArrayBuffer] : [])] : []),
+    (reply) => parentPort!.postMessage(reply, 'image' in reply ? [reply.image.buffer as ArrayBuffer] : []),
     (error: unknown) => parentPort!.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
   );
 });

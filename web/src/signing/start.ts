@@ -78,10 +78,10 @@ export type PagePicture = { url: string; width: number; height: number };
 let picture: Promise<(PagePicture & { documentId: number }) | null> = Promise.resolve(null);
 
 /**
- * The server's picture of the first page of the workflow's first document (GET /document/v1/page-image, drawn at
- * upload, a JPEG), shown until pdf.js has drawn the page itself: pdf.js and its worker take about a second to load and
- * compile on a modest machine, the stored picture a few milliseconds to read. Null when it cannot be had, which
- * only means the page waits for pdf.js.
+ * The server's picture of the first page of the workflow's first document (GET /document/v1/page-image, a JPEG
+ * drawn on the first ask and stored), shown until pdf.js has drawn the page itself: pdf.js and its worker take about
+ * a second to load and compile on a modest machine, the picture tens of milliseconds to draw once and a few to read
+ * after. Null when it cannot be had, which only means the page waits for pdf.js.
  */
 function fetchFirstPicture(workflowId: number, token: string): void {
   // The document column is narrower than the window on a desktop; the stored picture is 800 pixels wide.

@@ -74,7 +74,7 @@ export const documents = pgTable('documents', {
   /** Per page: width, height (points, of the visible box) and rotation. */
   pageSizes: jsonb().notNull(),
   thumbnailBase64: text(),
-  /** Page 1 drawn PICTURE_WIDTH pixels wide at upload (PNG in the blob store): the signing page's first paint. */
+  /** Page 1 drawn PICTURE_WIDTH pixels wide on the first ask (JPEG in the blob store): the signing page's first paint. Null until then. */
   pictureBlobKey: text(),
   sealedBlobKey: text(),
   sealedSize: integer(),
