@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { preparedStatement } from '../../platform/db/prepared.ts';
 import { documents, fields, recipients, workflows } from '../../platform/db/schema/index.ts';
 
 export type DocumentRow = typeof documents.$inferSelect;
@@ -11,8 +12,11 @@ export async function findDocument(db: DbOrTx, documentId: number): Promise<Docu
 }
 
 /** A workflow's documents in their order (position, then id). */
+const documentsOfWorkflow = preparedStatement('documents_of_workflow', (db) => db.select().from(documents)
+  .where(eq(documents.workflowId, sql.placeholder('workflowId'))).orderBy(asc(documents.position), asc(documents.id)));
+
 export async function findDocumentsOfWorkflow(db: DbOrTx, workflowId: number): Promise<DocumentRow[]> {
-  return db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
+  return documentsOfWorkflow(db).execute({ workflowId });
 }
 
 export async function findDocumentOfWorkflow(db: DbOrTx, workflowId: number, documentId: number): Promise<DocumentRow | null> {

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { preparedStatement } from '../../platform/db/prepared.ts';
 import { activities, documents, fields, identityChallenges, recipientPasswordPasses, recipients, workflows } from '../../platform/db/schema/index.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 
@@ -107,12 +108,16 @@ export async function findDeclinedRows(db: DbOrTx, workflowId: number): Promise<
 
 // ---- fields
 
+const fieldsOfWorkflow = preparedStatement('fields_of_workflow', (db) => db.select().from(fields).where(eq(fields.workflowId, sql.placeholder('workflowId'))));
+const fieldsOfRecipient = preparedStatement('fields_of_recipient', (db) => db.select().from(fields)
+  .where(and(eq(fields.workflowId, sql.placeholder('workflowId')), eq(fields.recipientId, sql.placeholder('recipientId')))));
+
 export async function findFieldsOfWorkflow(db: DbOrTx, workflowId: number): Promise<FieldRow[]> {
-  return db.select().from(fields).where(eq(fields.workflowId, workflowId));
+  return fieldsOfWorkflow(db).execute({ workflowId });
 }
 
 export async function findFieldsOfRecipient(db: DbOrTx, workflowId: number, recipientId: number): Promise<FieldRow[]> {
-  return db.select().from(fields).where(and(eq(fields.workflowId, workflowId), eq(fields.recipientId, recipientId)));
+  return fieldsOfRecipient(db).execute({ workflowId, recipientId });
 }
 
 export async function findFieldsByIds(db: DbOrTx, workflowId: number, ids: number[]): Promise<FieldRow[]> {

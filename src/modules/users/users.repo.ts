@@ -1,5 +1,6 @@
-import { and, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
+import { preparedStatement } from '../../platform/db/prepared.ts';
 import { memberships, organizations, users, userSettings } from '../../platform/db/schema/index.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -20,8 +21,10 @@ export async function lockUser(tx: Tx, id: number): Promise<UserRow | null> {
   return row ?? null;
 }
 
+const userById = preparedStatement('user_by_id', (db) => db.select().from(users).where(eq(users.id, sql.placeholder('id'))));
+
 export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.id, id));
+  const [row] = await userById(db).execute({ id });
   return row ?? null;
 }
 
