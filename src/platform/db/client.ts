@@ -131,7 +131,8 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   // PGlite writes a new data directory's initial files with mode 0666 (files PostgreSQL creates later are 0600),
   // so the directory is made owner-only once it exists: the database is the service's alone.
   if (options.pgliteDir) restrictDataDir(options.pgliteDir);
-  const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
+  const parsing = drizzleParsing(client);
+  const db = drizzlePglite(parsing.forDrizzle as PGlite, { schema, casing: 'snake_case' }) as unknown as Db;
   await migratePglite(db as any, { migrationsFolder });
   // One session: its own notifications are handed to the listeners (as microtasks queued while the committing
   // statement's answer is read) before that statement returns.
@@ -140,11 +141,64 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   return {
     kind: 'pglite',
     db,
-    sql: { executeSql: (text, values) => pgliteExecute(client, text, values) },
-    sqlInTx: (tx) => ({ executeSql: (text, values) => pgliteExecute(sessionClient(tx), text, values) }),
+    sql: { executeSql: async (text, values) => parsing.asDriver(await pgliteExecute(client, text, values)) },
+    sqlInTx: (tx) => ({ executeSql: async (text, values) => parsing.asDriver(await pgliteExecute(sessionClient(tx), text, values)) }),
     ping: async () => { await client.query('select 1'); },
     onNotify: notified.add,
     close: () => client.close(),
+  };
+}
+
+/**
+ * Drizzle hands PGlite its own parsers for a few types (timestamps, dates, intervals and their arrays: the raw text,
+ * which its columns then map) with every query, and PGlite merges them into a copy of its table of parsers, one per
+ * type and array type (379 entries here), on every query: 0.27 ms of the embedded database's 0.3-0.6 ms per query
+ * (measured, docs/decisions.md "Lifecycle throughput"). So the instance's table holds Drizzle's parsers once, and
+ * Drizzle gets the instance and its transactions through a view that leaves the option out whenever it asks for
+ * exactly those. What does not go through Drizzle (pg-boss's raw SQL) gets those types' values as PGlite's own
+ * parsers make them (`asDriver`), as before.
+ */
+function drizzleParsing(client: PGlite) {
+  const driverParsers = new Map<number, (value: string, typeId: number) => unknown>();
+  let drizzleOwn: Set<string> | null = null;
+  function withoutParsers(options: { parsers?: Record<string, unknown> } | undefined) {
+    if (!options?.parsers) return options;
+    if (!drizzleOwn) {
+      // The first query shows which parsers Drizzle brings; they go into the instance's table once.
+      drizzleOwn = new Set(Object.keys(options.parsers));
+      for (const [typeId, parser] of Object.entries(options.parsers)) {
+        driverParsers.set(Number(typeId), client.parsers[typeId] as (value: string, typeId: number) => unknown);
+        client.parsers[typeId] = parser as (typeof client.parsers)[string];
+      }
+    }
+    const keys = Object.keys(options.parsers);
+    if (keys.length !== drizzleOwn.size || !keys.every((key) => drizzleOwn!.has(key))) return options;
+    const { parsers: _merged, ...rest } = options;
+    return rest;
+  }
+  /** A PGlite instance or transaction as Drizzle should see it (methods bound: PGlite keeps private fields). */
+  function view<T extends object>(target: T): T {
+    return new Proxy(target, {
+      get(object, property) {
+        if (property === 'query') return (text: string, params?: unknown[], options?: object) => (object as unknown as PGlite).query(text, params as any[], withoutParsers(options) as any);
+        if (property === 'transaction') return (run: (tx: object) => Promise<unknown>) => (object as unknown as PGlite).transaction((tx) => run(view(tx)) as any);
+        const value = Reflect.get(object, property, object);
+        return typeof value === 'function' ? value.bind(object) : value;
+      },
+    });
+  }
+  return {
+    forDrizzle: view(client),
+    /** Rows of a raw query with the values of Drizzle's types as PGlite's own parsers make them. */
+    asDriver(result: { rows: any[]; fields?: { name: string; dataTypeID: number }[] }): { rows: any[] } {
+      const touched = (result.fields ?? []).filter((field) => driverParsers.has(field.dataTypeID));
+      for (const row of touched.length > 0 ? result.rows : []) {
+        for (const { name, dataTypeID } of touched) {
+          if (typeof row[name] === 'string') row[name] = driverParsers.get(dataTypeID)!(row[name], dataTypeID);
+        }
+      }
+      return result;
+    },
   };
 }
 
@@ -155,10 +209,10 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
 async function pgliteExecute(client: { query: PGlite['query']; exec: PGlite['exec'] }, text: string, values?: unknown[]) {
   if (!values || values.length === 0) {
     const results = await client.exec(text);
-    return { rows: results.at(-1)?.rows ?? [] };
+    return { rows: results.at(-1)?.rows ?? [], fields: results.at(-1)?.fields ?? [] };
   }
   const result = await client.query(text, values as any[]);
-  return { rows: result.rows as any[] };
+  return { rows: result.rows as any[], fields: result.fields };
 }
 
 /**
