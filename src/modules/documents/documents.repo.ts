@@ -11,10 +11,10 @@ export async function findDocument(db: DbOrTx, documentId: number): Promise<Docu
   return row ?? null;
 }
 
-/** A workflow's documents in their order (position, then id). */
 const documentsOfWorkflow = preparedStatement('documents_of_workflow', (db) => db.select().from(documents)
   .where(eq(documents.workflowId, sql.placeholder('workflowId'))).orderBy(asc(documents.position), asc(documents.id)));
 
+/** A workflow's documents in their order (position, then id). */
 export async function findDocumentsOfWorkflow(db: DbOrTx, workflowId: number): Promise<DocumentRow[]> {
   return documentsOfWorkflow(db).execute({ workflowId });
 }

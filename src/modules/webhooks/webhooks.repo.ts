@@ -6,13 +6,13 @@ import { businessApps, webhookDeliveries, workflows } from '../../platform/db/sc
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type NewDelivery = typeof webhookDeliveries.$inferInsert;
 
-/** The workflow an event is about, and the apps of its organization that take webhooks (enabled, with a secret): one round trip. */
 const eventAudience = preparedStatement('webhook_event_audience', (db) => db.select({
   workflowId: workflows.id, name: workflows.name, status: workflows.status, organizationId: workflows.organizationId, appId: businessApps.id,
 }).from(workflows)
   .leftJoin(businessApps, and(eq(businessApps.organizationId, workflows.organizationId), eq(businessApps.status, true), sql`${businessApps.webhookSecret} is not null`))
   .where(eq(workflows.id, sql.placeholder('workflowId'))));
 
+/** The workflow an event is about, and the apps of its organization that take webhooks (enabled, with a secret): one round trip. */
 export async function findEventAudience(db: DbOrTx, workflowId: number) {
   const rows = await eventAudience(db).execute({ workflowId });
   if (rows.length === 0) return null;

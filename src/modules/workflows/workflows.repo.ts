@@ -8,11 +8,11 @@ export type RecipientRow = typeof recipients.$inferSelect;
 export type NewWorkflow = typeof workflows.$inferInsert;
 export type NewRecipient = typeof recipients.$inferInsert;
 
-/** A workflow that is not deleted; `lock` takes its row lock for the rest of the transaction. */
 const liveWorkflow = (db: DbOrTx) => db.select().from(workflows).where(and(eq(workflows.id, sql.placeholder('workflowId')), isNull(workflows.deletedAt)));
 const liveWorkflowRead = preparedStatement('workflow_live', liveWorkflow);
 const liveWorkflowLocked = preparedStatement('workflow_live_locked', (db) => liveWorkflow(db).for('update'));
 
+/** A workflow that is not deleted; `lock` takes its row lock for the rest of the transaction. */
 export async function findLiveWorkflow(db: DbOrTx, workflowId: number, lock = false): Promise<WorkflowRow | null> {
   const [row] = await (lock ? liveWorkflowLocked : liveWorkflowRead)(db).execute({ workflowId });
   return row ?? null;
@@ -40,10 +40,10 @@ export async function updateWorkflow(db: DbOrTx, workflowId: number, values: Par
   return row;
 }
 
-/** Every recipient row of a workflow, hidden ones included, in signing order: recipientOrder (unordered rows last), then id. */
 const recipientsInOrder = preparedStatement('workflow_recipients', (db) => db.select().from(recipients).where(eq(recipients.workflowId, sql.placeholder('workflowId')))
   .orderBy(sql`${recipients.recipientOrder} asc nulls last`, asc(recipients.id)));
 
+/** Every recipient row of a workflow, hidden ones included, in signing order: recipientOrder (unordered rows last), then id. */
 export async function findRecipientsOfWorkflow(db: DbOrTx, workflowId: number): Promise<RecipientRow[]> {
   return recipientsInOrder(db).execute({ workflowId });
 }
