@@ -6,14 +6,19 @@ import { activities } from '../../platform/db/schema/index.ts';
 export type ActivityRow = typeof activities.$inferSelect;
 export type NewActivity = typeof activities.$inferInsert;
 
+// Also written into migration 0027's lock_activity_chain.
 const ACTIVITY_LOCK_SPACE = 41;
 
-/** Serializes appends to one workflow's chain until the transaction ends, so two cannot chain onto one predecessor. */
-export async function lockChain(tx: Tx, workflowId: number): Promise<void> {
-  await executePrepared(tx, sql`select pg_advisory_xact_lock(${sql.raw(String(ACTIVITY_LOCK_SPACE))}, ${workflowId})`);
+/**
+ * Serializes appends to one workflow's chain until the transaction ends, so two cannot chain onto one predecessor,
+ * and then returns the chain's newest hash (null: no activity yet): one round trip (migration 0027's function).
+ */
+export async function lockChainHead(tx: Tx, workflowId: number): Promise<string | null> {
+  const { rows } = await executePrepared(tx, sql`select lock_activity_chain(${workflowId}) as "hash"`);
+  return (rows[0]?.hash as string | null | undefined) ?? null;
 }
 
-/** lockChain for many workflows in one statement, in id order (two batches locking overlapping sets cannot deadlock). */
+/** lockChainHead's lock for many workflows in one statement, in id order (two batches locking overlapping sets cannot deadlock). */
 export async function lockChains(tx: Tx, workflowIds: number[]): Promise<void> {
   const ids = [...new Set(workflowIds)].sort((a, b) => a - b);
   if (ids.length === 0) return;
@@ -32,14 +37,6 @@ export async function findLastHashes(tx: Tx, workflowIds: number[]): Promise<Map
 export async function insertActivities(tx: Tx, values: NewActivity[]): Promise<ActivityRow[]> {
   if (values.length === 0) return [];
   return tx.insert(activities).values(values).returning();
-}
-
-const lastHash = preparedStatement('activity_last_hash', (db) => db.select({ hash: activities.hash }).from(activities)
-  .where(eq(activities.workflowId, sql.placeholder('workflowId'))).orderBy(desc(activities.id)).limit(1));
-
-export async function findLastHash(tx: Tx, workflowId: number): Promise<string | null> {
-  const [previous] = await lastHash(tx).execute({ workflowId });
-  return previous?.hash ?? null;
 }
 
 /** Every column but the identity, each a placeholder of its own name. */

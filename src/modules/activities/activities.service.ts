@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
-import { findActivities, findLastHash, findLastHashes, insertActivities, insertActivity, lockChain, lockChains, type ActivityRow } from './activities.repo.ts';
+import { findActivities, findLastHashes, insertActivities, insertActivity, lockChainHead, lockChains, type ActivityRow } from './activities.repo.ts';
 
 export type { ActivityRow } from './activities.repo.ts';
 import type { RequestContext } from '../../http/request-context.ts';
@@ -81,8 +81,7 @@ function rememberHeads(tx: Tx, heads: Iterable<[workflowId: number, hash: string
 export async function recordActivity(tx: Tx, input: ActivityInput): Promise<ActivityRow> {
   let previousHash = headWrittenBy(tx, input.workflowId);
   if (previousHash === undefined) {
-    await lockChain(tx, input.workflowId);
-    previousHash = (await findLastHash(tx, input.workflowId)) ?? '';
+    previousHash = (await lockChainHead(tx, input.workflowId)) ?? '';
   }
   const row = activityRow(input, previousHash, new Date(Math.floor(Date.now())));
   const inserted = await insertActivity(tx, { ...row, hash: activityHash(row) });

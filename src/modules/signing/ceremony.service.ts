@@ -13,7 +13,7 @@ import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '.
 import { actingRecipient } from './acting-recipient.ts';
 import { advanceAfterFinish, SEAL_JOB } from './completion.ts';
 import { recordConsentOnce } from './consent.ts';
-import { findDocumentWorkflowId, findFieldsByIds, findFieldsOfRecipient, setFieldValues, updateRecipient } from './signing.repo.ts';
+import { findDocumentWorkflowId, findFieldsNamedOrOwn, findFieldsOfRecipient, setFieldValues, updateRecipient } from './signing.repo.ts';
 import {
   LIBRARY_FIELD_TYPES, SIGNATURE_FIELD_TYPES, hasImageValue, isBlank, isFilled, normalizeFieldValue, normalizeImageValue, type FieldRow, type RawValue,
 } from './field-values.ts';
@@ -51,7 +51,8 @@ export function createCeremonyService(deps: CeremonyDeps) {
    * calls notifyAfterCommit with `completed`.
    */
   async function finishAfterSignedFields(tx: Tx, caller: Caller, access: WorkflowAccess, recipient: RecipientRow, fieldIds: number[], context: RequestContext, evidence: string): Promise<Outcome> {
-    const outcome = await applyAndFinish(tx, caller, access, recipient, [], context, evidence);
+    // The values were written by the caller: applyAndFinish reads the recipient's fields after them.
+    const outcome = await applyAndFinish(tx, caller, access, recipient, [], context, evidence, null);
     return { ...outcome, response: { ...outcome.response, savedFieldIds: fieldIds } };
   }
 
@@ -82,9 +83,9 @@ export function createCeremonyService(deps: CeremonyDeps) {
       const access = await findWorkflowForCaller(tx, caller, documentWorkflowId, { lock: true });
       const recipient = actingRecipient(access);
       await assertMaySign(tx, access.workflow.organizationId);
-      const owned = await fieldsOfRecipient(tx, access, recipient, entries.map((e) => e.id));
+      const { named, own } = await fieldsOfRecipient(tx, access, recipient, entries.map((e) => e.id));
       const submitted = entries.map((entry): Write => {
-        const field = owned.get(entry.id)!;
+        const field = named.get(entry.id)!;
         if (entry.type !== field.fieldType) throw new AppError('INVALID_FIELD', `Field ${field.id} is a ${field.fieldType} field, not ${entry.type}`);
         const assetId = entry.signatureAssetId ?? null;
         if (assetId !== null && assetId > 0 && !LIBRARY_FIELD_TYPES.includes(field.fieldType)) {
@@ -115,7 +116,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
         key = unlocked.key;
       }
       const evidence = `first save of field values (POST /workflow/v1/${documentId}/fields/save)`;
-      return applyAndFinish(tx, caller, access, recipient, writes, context, evidence, async () => {
+      return applyAndFinish(tx, caller, access, recipient, writes, context, evidence, own, async () => {
         // After the values are written: each revision draws the signer's saved values, this signature's included.
         for (const { write } of digital) {
           await appendLocalSignerRevision(tx, { blobs: deps.blobs }, {
@@ -169,12 +170,13 @@ export function createCeremonyService(deps: CeremonyDeps) {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const recipient = actingRecipient(access);
       await assertMaySign(tx, access.workflow.organizationId);
-      const field = (await fieldsOfRecipient(tx, access, recipient, [body.id])).get(body.id)!;
+      const { named, own } = await fieldsOfRecipient(tx, access, recipient, [body.id]);
+      const field = named.get(body.id)!;
       if (!SIGNATURE_FIELD_TYPES.includes(field.fieldType)) {
         throw new AppError('INVALID_FIELD', `Field ${field.id} is a ${field.fieldType} field; /sign takes SIGNATURE or INITIALS fields (use fields/save for the others)`);
       }
       const writes: Write[] = [{ field, value: normalizeFieldValue(field, body.image, image), signatureAssetId: null }];
-      return applyAndFinish(tx, caller, access, recipient, writes, context, `first signature (POST /workflow/v1/${workflowId}/sign)`);
+      return applyAndFinish(tx, caller, access, recipient, writes, context, `first signature (POST /workflow/v1/${workflowId}/sign)`, own);
     });
   }
 
@@ -214,11 +216,13 @@ export function createCeremonyService(deps: CeremonyDeps) {
   /**
    * The fields named by `ids`, each checked to belong to the acting row: a field that is not in this workflow
    * is 404; another recipient's field is 403. A STAMP is reserved for the person it belongs to (SPEC.md STAMP
-   * rule 2): a hidden assistant row never fills one, even one placed on its own row.
+   * rule 2): a hidden assistant row never fills one, even one placed on its own row. Also every field of the
+   * acting row as it is before the save (`own`), for the finish check.
    */
-  async function fieldsOfRecipient(tx: Tx, access: WorkflowAccess, recipient: RecipientRow, ids: number[]): Promise<Map<number, FieldRow>> {
-    const rows = await findFieldsByIds(tx, access.workflow.id, ids);
+  async function fieldsOfRecipient(tx: Tx, access: WorkflowAccess, recipient: RecipientRow, ids: number[]): Promise<{ named: Map<number, FieldRow>; own: FieldRow[] }> {
+    const rows = await findFieldsNamedOrOwn(tx, access.workflow.id, recipient.id, ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
+    const named = new Map<number, FieldRow>();
     for (const id of ids) {
       const field = byId.get(id);
       if (!field) throw new AppError('NOT_FOUND', `Field ${id} not found in this workflow`);
@@ -226,17 +230,20 @@ export function createCeremonyService(deps: CeremonyDeps) {
         throw new AppError('USER_NOT_HAVE_ACCESS', `Field ${id} is a STAMP reserved for the recipient it belongs to; an assistant cannot fill it on their behalf`);
       }
       if (field.recipientId !== recipient.id) throw new AppError('USER_NOT_HAVE_ACCESS', `Field ${id} belongs to another recipient`);
+      named.set(id, field);
     }
-    return byId;
+    return { named, own: rows.filter((r) => r.recipientId === recipient.id) };
   }
 
   /**
    * Writes the values, records the consent on the recipient's first save, and finishes a SIGNER when none of
-   * its required fields and none of its SIGNATURE or INITIALS fields is empty any more (RUNTIME.md).
+   * its required fields and none of its SIGNATURE or INITIALS fields is empty any more (RUNTIME.md). `ownBefore`
+   * is every field of the recipient as read before the writes under the workflow row lock (the finish check applies
+   * the writes to it), or null to read them after the writes.
    */
   async function applyAndFinish(
     tx: Tx, caller: Caller, access: WorkflowAccess, recipient: RecipientRow, writes: Write[], context: RequestContext, evidence: string,
-    afterWrites?: () => Promise<void>,
+    ownBefore: FieldRow[] | null, afterWrites?: () => Promise<void>,
   ): Promise<Outcome> {
     const now = new Date();
     await setFieldValues(tx, writes.map(({ field, value, signatureAssetId }) => ({ fieldId: field.id, value, filledAt: value === null ? null : now, signatureAssetId })));
@@ -245,7 +252,10 @@ export function createCeremonyService(deps: CeremonyDeps) {
     const savedFieldIds = writes.map((w) => w.field.id);
     if (recipient.role !== 'SIGNER') return { response: response(access, recipient, savedFieldIds), completed: false };
 
-    const own = await findFieldsOfRecipient(tx, access.workflow.id, recipient.id);
+    const written = new Map(writes.map((w) => [w.field.id, w.value]));
+    const own = ownBefore === null
+      ? await findFieldsOfRecipient(tx, access.workflow.id, recipient.id)
+      : ownBefore.map((f) => (written.has(f.id) ? { ...f, value: written.get(f.id)! } : f));
     const outstanding = own.some((f) => (f.fieldRequired || SIGNATURE_FIELD_TYPES.includes(f.fieldType)) && !isFilled(f, f.value));
     if (outstanding) return { response: response(access, recipient, savedFieldIds), completed: false };
 

@@ -16,12 +16,13 @@ export type SealJobData = { workflowId: number };
 export type CompletionDeps = RoutingDeps & { jobs: JobQueue };
 
 /**
- * Runs inside the transaction of the action that finished a recipient, with the workflow row locked:
+ * Runs inside the transaction of the action that finished a recipient, with the workflow row locked (`workflow` as
+ * read under that lock):
  * dispatches whoever comes next, or completes the workflow when nobody action-required is left.
  * The caller notifies the outbox (and the seal worker when completed) after the commit.
  */
 export async function advanceAfterFinish(tx: Tx, deps: CompletionDeps, workflow: WorkflowRow, context: Partial<RequestContext>): Promise<{ completed: boolean; status: WorkflowStatus }> {
-  const { allDone, approvalsOnly } = await advanceRouting(tx, deps, workflow.id);
+  const { allDone, approvalsOnly } = await advanceRouting(tx, deps, workflow);
   if (!allDone) return { completed: false, status: workflow.status as WorkflowStatus };
   const status = await completeWorkflow(tx, deps.jobs, workflow, context, approvalsOnly ? 'ALL_APPROVED' : 'ALL_SIGNED');
   await afterSurveyChildSettled(tx, deps.jobs, workflow);

@@ -83,7 +83,7 @@ export function createDelegateService(deps: { db: Db; routing: RoutingDeps }) {
         status: 'DELEGATED',
         context,
       });
-      await advanceRouting(tx, routing, workflow.id);
+      await advanceRouting(tx, routing, workflow);
       return (await findRecipient(tx, delegateRow.id))!;
     });
     routing.outbox.notify();

@@ -1,5 +1,5 @@
 import type { Tx } from '../../platform/db/client.ts';
-import { findWorkflowRow, updateRecipients } from './signing.repo.ts';
+import { updateRecipients } from './signing.repo.ts';
 import { findRecipientsInSigningOrder } from '../workflows/workflow-access.ts';
 import { userDisplayName } from '../users/users.directory.ts';
 import type { OutgoingMail, Outbox } from '../../platform/mail/outbox.ts';
@@ -25,14 +25,13 @@ export function isActionRequired(recipient: RecipientRow): boolean {
  *   row at once (they are SKIPPED at commence).
  * - SELF: nothing is mailed (the owner signs their own draft); only allDone is computed.
  * Dispatch = status SENT, dispatchedAt = now, the commence mail with a fresh signing link queued in `tx`.
- * The caller holds the workflow row lock and calls outbox.notify() after the commit.
+ * The caller holds the workflow row lock, passes the row it read under that lock (nothing in its transaction has
+ * changed it since), and calls outbox.notify() after the commit.
  * allDone is true when no action-required (SIGNER/APPROVER, not DELEGATED) row remains unfinished; approvalsOnly when
  * every action-required row is an APPROVER.
  */
-export async function advanceRouting(tx: Tx, deps: RoutingDeps, workflowId: number): Promise<{ allDone: boolean; approvalsOnly: boolean; dispatchedRecipientIds: number[] }> {
-  const workflow = await findWorkflowRow(tx, workflowId);
-  if (!workflow) throw new Error(`advanceRouting: workflow ${workflowId} does not exist`);
-  const rows = await findRecipientsInSigningOrder(tx, workflowId);
+export async function advanceRouting(tx: Tx, deps: RoutingDeps, workflow: WorkflowRow): Promise<{ allDone: boolean; approvalsOnly: boolean; dispatchedRecipientIds: number[] }> {
+  const rows = await findRecipientsInSigningOrder(tx, workflow.id);
   const [outcome] = await advanceRoutingMany(tx, deps, [workflow], new Map([[workflow.id, rows]]));
   return outcome;
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { preparedStatement } from '../../platform/db/prepared.ts';
+import { intArray, preparedStatement } from '../../platform/db/prepared.ts';
 import { activities, documents, fields, identityChallenges, recipientPasswordPasses, recipients, workflows } from '../../platform/db/schema/index.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 
@@ -120,9 +120,17 @@ export async function findFieldsOfRecipient(db: DbOrTx, workflowId: number, reci
   return fieldsOfRecipient(db).execute({ workflowId, recipientId });
 }
 
-export async function findFieldsByIds(db: DbOrTx, workflowId: number, ids: number[]): Promise<FieldRow[]> {
-  if (ids.length === 0) return [];
-  return db.select().from(fields).where(and(inArray(fields.id, ids), eq(fields.workflowId, workflowId)));
+const namedOrOwnFields = preparedStatement('fields_named_or_own', (db) => db.select().from(fields).where(and(
+  eq(fields.workflowId, sql.placeholder('workflowId')),
+  or(eq(fields.recipientId, sql.placeholder('recipientId')), sql`${fields.id} = any(${sql.placeholder('ids')}::int[])`),
+)));
+
+/**
+ * The fields of a workflow among `ids` (whoever they belong to) and every field of one recipient: what a save checks
+ * and, with its writes applied, whether the recipient has finished, in one statement.
+ */
+export async function findFieldsNamedOrOwn(db: DbOrTx, workflowId: number, recipientId: number, ids: number[]): Promise<FieldRow[]> {
+  return namedOrOwnFields(db).execute({ workflowId, recipientId, ids: intArray(ids) });
 }
 
 export async function setFieldValue(db: DbOrTx, fieldId: number, value: string | null, filledAt: Date | null, signatureAssetId: number | null): Promise<void> {
