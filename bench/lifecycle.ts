@@ -111,7 +111,9 @@ async function countStatements(): Promise<Map<string, number>> {
   }
   const count = (text: unknown) => {
     const raw = typeof text === 'string' ? text : (text as { text?: string })?.text ?? String(text);
-    const key = [byOrigin ? origin.getStore() ?? '(jobs and background)' : '', withText ? raw.replace(/\s+/g, ' ').trim().slice(0, 140) : '']
+    // A named statement (PostgreSQL: prepared once per connection) is marked: the others are built and parsed every time.
+    const named = typeof text === 'object' && text !== null && (text as { name?: string }).name ? '[named] ' : '';
+    const key = [byOrigin ? origin.getStore() ?? '(jobs and background)' : '', withText ? named + raw.replace(/\s+/g, ' ').trim().slice(0, 140) : '']
       .filter(Boolean).join(' | ');
     counts.set(key, (counts.get(key) ?? 0) + 1);
   };

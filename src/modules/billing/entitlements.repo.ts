@@ -1,19 +1,23 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { preparedShapes, preparedStatement } from '../../platform/db/prepared.ts';
 import { memberships, organizations, packages, roles } from '../../platform/db/schema/index.ts';
+
+const organizationPlan = (db: DbOrTx) => db.select({
+  credits: organizations.credits,
+  packageExpiresAt: organizations.packageExpiresAt,
+  servicePlanActive: organizations.servicePlanActive,
+  allowSharing: packages.allowSharing,
+  allowCustomSmtp: packages.allowCustomSmtp,
+  powerSurveyRecipientLimit: packages.powerSurveyRecipientLimit,
+  cloudProviders: packages.cloudProviders,
+}).from(organizations).innerJoin(packages, eq(packages.id, organizations.packageId)).where(eq(organizations.id, sql.placeholder('organizationId')));
+const organizationPlanRead = preparedStatement('organization_plan', organizationPlan);
+const organizationPlanLocked = preparedStatement('organization_plan_locked', (db) => organizationPlan(db).for('update', { of: organizations }));
 
 /** The organization's billing state and its package's flags; `lock` serializes the sends of one organization. */
 export async function findOrganizationPlan(db: DbOrTx, organizationId: number, options: { lock?: boolean } = {}) {
-  const query = db.select({
-    credits: organizations.credits,
-    packageExpiresAt: organizations.packageExpiresAt,
-    servicePlanActive: organizations.servicePlanActive,
-    allowSharing: packages.allowSharing,
-    allowCustomSmtp: packages.allowCustomSmtp,
-    powerSurveyRecipientLimit: packages.powerSurveyRecipientLimit,
-    cloudProviders: packages.cloudProviders,
-  }).from(organizations).innerJoin(packages, eq(packages.id, organizations.packageId)).where(eq(organizations.id, organizationId));
-  const [row] = options.lock ? await query.for('update', { of: organizations }) : await query;
+  const [row] = await (options.lock ? organizationPlanLocked : organizationPlanRead)(db).execute({ organizationId });
   return row ?? null;
 }
 
@@ -36,18 +40,22 @@ export type SignatureQualifier = 'ELECTRONIC' | 'ADVANCED' | 'QUALIFIED';
 const USED = { ELECTRONIC: 'usedElectronic', ADVANCED: 'usedAdvanced', QUALIFIED: 'usedQualified' } as const;
 const PACKAGE_QUOTA = { ELECTRONIC: packages.quotaElectronic, ADVANCED: packages.quotaAdvanced, QUALIFIED: packages.quotaQualified } as const;
 
+const signatureQuota = preparedShapes('signature_quota', (db, qualifier: SignatureQualifier) => db.select({
+  membershipId: memberships.id, used: memberships[USED[qualifier]], roleSettings: roles.signatureSettings, packageQuota: PACKAGE_QUOTA[qualifier],
+})
+  .from(memberships)
+  .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+  .innerJoin(packages, eq(packages.id, organizations.packageId))
+  .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, sql.placeholder('organizationId'))))
+  .where(and(eq(memberships.organizationId, sql.placeholder('organizationId')), eq(memberships.userId, sql.placeholder('userId')), eq(memberships.status, 'ACTIVE'))));
+
 /**
  * The user's ACTIVE membership in the organization with its use of one qualifier, its role's signatureSettings
  * (null without a role; a role's settings bind its members whatever the role's status, so deactivating a role
  * never lifts its restrictions) and the package's quota for that qualifier. Null: not a member.
  */
 export async function findSignatureQuota(db: DbOrTx, organizationId: number, userId: number, qualifier: SignatureQualifier) {
-  const [row] = await db.select({ membershipId: memberships.id, used: memberships[USED[qualifier]], roleSettings: roles.signatureSettings, packageQuota: PACKAGE_QUOTA[qualifier] })
-    .from(memberships)
-    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .innerJoin(packages, eq(packages.id, organizations.packageId))
-    .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, organizationId)))
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId), eq(memberships.status, 'ACTIVE')));
+  const [row] = await signatureQuota(db, qualifier).execute({ organizationId, userId });
   return row ?? null;
 }
 

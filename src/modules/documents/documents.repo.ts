@@ -19,8 +19,11 @@ export async function findDocumentsOfWorkflow(db: DbOrTx, workflowId: number): P
   return documentsOfWorkflow(db).execute({ workflowId });
 }
 
+const documentOfWorkflow = preparedStatement('workflow_document', (db) => db.select().from(documents)
+  .where(and(eq(documents.id, sql.placeholder('documentId')), eq(documents.workflowId, sql.placeholder('workflowId')))));
+
 export async function findDocumentOfWorkflow(db: DbOrTx, workflowId: number, documentId: number): Promise<DocumentRow | null> {
-  const [row] = await db.select().from(documents).where(and(eq(documents.id, documentId), eq(documents.workflowId, workflowId)));
+  const [row] = await documentOfWorkflow(db).execute({ workflowId, documentId });
   return row ?? null;
 }
 

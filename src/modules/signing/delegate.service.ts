@@ -3,11 +3,11 @@ import type { Caller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { hasSignedRevision } from './signer-revisions.ts';
-import { findRecipient, findRecipientOf, insertRecipientRow, isActiveRecipientEmail, moveFieldsEmpty, updateRecipient } from './signing.repo.ts';
+import { findRecipient, insertRecipientRow, isActiveRecipientEmail, moveFieldsEmpty, updateRecipient } from './signing.repo.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { checkRecipientName } from '../recipients/recipient-rules.ts';
 import { findOrCreateGuestUser, normalizeEmail, userDisplayName } from '../users/users.directory.ts';
-import { findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
+import { findRecipientOfWorkflow, findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
 import { isFinished } from './acting-recipient.ts';
 import type { DelegateBody } from './delegate.schemas.ts';
 import { advanceRouting, type RoutingDeps } from './routing.ts';
@@ -33,7 +33,7 @@ export function createDelegateService(deps: { db: Db; routing: RoutingDeps }) {
     const created = await db.transaction(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const { workflow } = access;
-      const original = await findRecipientOf(tx, workflow.id, recipientId);
+      const original = await findRecipientOfWorkflow(tx, workflow.id, recipientId);
       if (!original || (original.isHidden && !access.isOwner && original.userId !== caller.userId)) throw new AppError('NOT_FOUND', 'Recipient not found');
       const isSelf = caller.kind === 'guest' ? caller.recipientId === original.id : original.userId === caller.userId;
       if (!access.isOwner && !isSelf) throw new AppError('USER_NOT_HAVE_ACCESS', 'Only the workflow owner or this recipient may delegate it');

@@ -2,10 +2,10 @@ import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { TokenSigner } from '../../platform/auth/jwt.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
-import { findRecipientOf, updateRecipient } from './signing.repo.ts';
+import { updateRecipient } from './signing.repo.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { issueSession, type SessionTokens } from '../auth/sessions.ts';
-import { findLiveWorkflowById, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
+import { findLiveWorkflowById, findRecipientOfWorkflow, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import type { SigningCodes } from './signing-codes.ts';
 
 export type GuestSession = SessionTokens & { userId: number; workflowId: number; recipientId: number };
@@ -64,7 +64,7 @@ async function findLinkTarget(db: DbOrTx, workflowId: number, recipientId: numbe
   // The workflow lock serializes a redemption with a concurrent delegation or decline of the same workflow.
   const workflow = await findLiveWorkflowById(db, workflowId, { lock });
   if (!workflow) return null;
-  const recipient = await findRecipientOf(db, workflowId, recipientId);
+  const recipient = await findRecipientOfWorkflow(db, workflowId, recipientId);
   if (!recipient || recipient.status === 'DELEGATED') return null;
   return { workflow, recipient };
 }

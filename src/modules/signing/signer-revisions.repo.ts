@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
+import { preparedStatement } from '../../platform/db/prepared.ts';
 import { signerRevisions } from '../../platform/db/schema/index.ts';
 
 /** The queries of signer-revisions.ts: the signed revisions of documents (table signer_revisions, signing's own). */
@@ -15,10 +16,12 @@ export async function findWorkingRevision(db: DbOrTx, documentId: number): Promi
 }
 
 /** Every COMPLETED revision of a document, oldest first. */
+const completedRevisions = preparedStatement('document_completed_revisions', (db) => db.select().from(signerRevisions)
+  .where(and(eq(signerRevisions.documentId, sql.placeholder('documentId')), eq(signerRevisions.status, 'COMPLETED')))
+  .orderBy(signerRevisions.id));
+
 export async function findCompletedRevisions(db: DbOrTx, documentId: number): Promise<SignerRevisionRow[]> {
-  return db.select().from(signerRevisions)
-    .where(and(eq(signerRevisions.documentId, documentId), eq(signerRevisions.status, 'COMPLETED')))
-    .orderBy(signerRevisions.id);
+  return completedRevisions(db).execute({ documentId });
 }
 
 export async function findRevision(db: DbOrTx, revisionId: number): Promise<SignerRevisionRow | null> {

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { intArray, preparedStatement } from '../../platform/db/prepared.ts';
+import { intArray, preparedShapes, preparedStatement } from '../../platform/db/prepared.ts';
 import { activities, documents, fields, identityChallenges, recipientPasswordPasses, recipients, workflows } from '../../platform/db/schema/index.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 
@@ -16,8 +16,10 @@ export type IdentityChallengeRow = typeof identityChallenges.$inferSelect;
 
 // ---- workflows
 
+const workflowRow = preparedStatement('workflow_row', (db) => db.select().from(workflows).where(eq(workflows.id, sql.placeholder('workflowId'))));
+
 export async function findWorkflowRow(db: DbOrTx, workflowId: number): Promise<WorkflowRow | null> {
-  const [row] = await db.select().from(workflows).where(eq(workflows.id, workflowId));
+  const [row] = await workflowRow(db).execute({ workflowId });
   return row ?? null;
 }
 
@@ -44,12 +46,18 @@ export async function findStalePendingSeals(db: DbOrTx, completedBefore: Date): 
 
 // ---- documents
 
+const documentsInOrder = preparedStatement('signing_documents_in_order', (db) => db.select().from(documents)
+  .where(eq(documents.workflowId, sql.placeholder('workflowId'))).orderBy(asc(documents.position), asc(documents.id)));
+
 export async function findDocumentsInOrder(db: DbOrTx, workflowId: number): Promise<DocumentRow[]> {
-  return db.select().from(documents).where(eq(documents.workflowId, workflowId)).orderBy(asc(documents.position), asc(documents.id));
+  return documentsInOrder(db).execute({ workflowId });
 }
 
+const documentWorkflowId = preparedStatement('document_workflow_id', (db) => db.select({ workflowId: documents.workflowId }).from(documents)
+  .where(eq(documents.id, sql.placeholder('documentId'))));
+
 export async function findDocumentWorkflowId(db: DbOrTx, documentId: number): Promise<number | null> {
-  const [row] = await db.select({ workflowId: documents.workflowId }).from(documents).where(eq(documents.id, documentId));
+  const [row] = await documentWorkflowId(db).execute({ documentId });
   return row?.workflowId ?? null;
 }
 
@@ -65,18 +73,28 @@ export async function findRecipientsById(db: DbOrTx, workflowId: number): Promis
   return db.select().from(recipients).where(eq(recipients.workflowId, workflowId)).orderBy(asc(recipients.id));
 }
 
-export async function findRecipientOf(db: DbOrTx, workflowId: number, recipientId: number): Promise<RecipientRow | null> {
-  const [row] = await db.select().from(recipients).where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
-  return row ?? null;
-}
-
 export async function findRecipient(db: DbOrTx, recipientId: number): Promise<RecipientRow | null> {
   const [row] = await db.select().from(recipients).where(eq(recipients.id, recipientId));
   return row ?? null;
 }
 
-export async function updateRecipient(db: DbOrTx, recipientId: number, values: Partial<typeof recipients.$inferInsert>): Promise<RecipientRow> {
-  const [row] = await db.update(recipients).set(values).where(eq(recipients.id, recipientId)).returning();
+type RecipientValues = Partial<typeof recipients.$inferInsert>;
+
+/** One statement per set of columns written (and which of them are set to null): `shape` lists them, `name=null` for a null. */
+const recipientUpdate = preparedShapes('recipient_update', (db, shape: string) => db.update(recipients)
+  .set(Object.fromEntries(shape.split(',').map((entry) => (entry.endsWith('=null') ? [entry.slice(0, -5), null] : [entry, sql.placeholder(entry)]))) as RecipientValues)
+  .where(eq(recipients.id, sql.placeholder('recipientId'))).returning());
+
+export async function updateRecipient(db: DbOrTx, recipientId: number, values: RecipientValues): Promise<RecipientRow> {
+  const entries = Object.entries(values).filter(([, value]) => value !== undefined);
+  // Plain values only: a SQL expression (or any other object but a date) is built as it comes.
+  if (entries.length === 0 || entries.some(([, value]) => value !== null && typeof value === 'object' && !(value instanceof Date))) {
+    const [row] = await db.update(recipients).set(values).where(eq(recipients.id, recipientId)).returning();
+    return row;
+  }
+  // A null goes into the text rather than through a placeholder: a timestamp column's encoder cannot take one.
+  const shape = entries.map(([key, value]) => (value === null ? `${key}=null` : key)).sort().join(',');
+  const [row] = await recipientUpdate(db, shape).execute({ ...Object.fromEntries(entries), recipientId });
   return row;
 }
 
@@ -198,9 +216,12 @@ export async function countDocuments(db: DbOrTx, workflowId: number): Promise<nu
 
 // ---- activities (read only: the consent record is written through the activities module)
 
+const activityOfRecipient = preparedStatement('activity_of_recipient', (db) => db.select({ id: activities.id }).from(activities)
+  .where(and(eq(activities.workflowId, sql.placeholder('workflowId')), eq(activities.recipientId, sql.placeholder('recipientId')), eq(activities.kind, sql.placeholder('kind'))))
+  .limit(1));
+
 export async function hasActivity(db: DbOrTx, workflowId: number, recipientId: number, kind: string): Promise<boolean> {
-  const [row] = await db.select({ id: activities.id }).from(activities)
-    .where(and(eq(activities.workflowId, workflowId), eq(activities.recipientId, recipientId), eq(activities.kind, kind))).limit(1);
+  const [row] = await activityOfRecipient(db).execute({ workflowId, recipientId, kind });
   return Boolean(row);
 }
 

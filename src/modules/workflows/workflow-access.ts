@@ -6,6 +6,8 @@ import { assertRecipientPasswordPassed } from '../signing/recipient-password-gat
 import { findLiveWorkflow, findRecipientOfWorkflow, findRecipientsOfWorkflow, findRecipientsOfWorkflows, findRowsOfUserWithVerification, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
 
 export type { RecipientRow, WorkflowRow } from './workflows.repo.ts';
+/** One recipient row of a workflow, whoever asks (no visibility check). */
+export { findRecipientOfWorkflow } from './workflows.repo.ts';
 
 /** How the caller relates to a workflow: its owner, or one of its recipients (the row the caller acts as). */
 export type WorkflowAccess = { workflow: WorkflowRow; isOwner: boolean; recipient: RecipientRow | null };

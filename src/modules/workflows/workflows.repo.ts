@@ -18,16 +18,21 @@ export async function findLiveWorkflow(db: DbOrTx, workflowId: number, lock = fa
   return row ?? null;
 }
 
+const recipientOfWorkflow = preparedStatement('workflow_recipient', (db) => db.select().from(recipients)
+  .where(and(eq(recipients.id, sql.placeholder('recipientId')), eq(recipients.workflowId, sql.placeholder('workflowId')))));
+
 export async function findRecipientOfWorkflow(db: DbOrTx, workflowId: number, recipientId: number): Promise<RecipientRow | null> {
-  const [row] = await db.select().from(recipients).where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
+  const [row] = await recipientOfWorkflow(db).execute({ workflowId, recipientId });
   return row ?? null;
 }
 
+const rowsOfUser = preparedStatement('workflow_rows_of_user', (db) => db.select({ row: recipients, emailVerifiedAt: users.emailVerifiedAt }).from(recipients)
+  .innerJoin(users, eq(users.id, recipients.userId))
+  .where(and(eq(recipients.workflowId, sql.placeholder('workflowId')), eq(recipients.userId, sql.placeholder('userId')))));
+
 /** A user's recipient rows of one workflow, each with whether the user's email is verified. */
 export async function findRowsOfUserWithVerification(db: DbOrTx, workflowId: number, userId: number): Promise<{ row: RecipientRow; emailVerifiedAt: Date | null }[]> {
-  return db.select({ row: recipients, emailVerifiedAt: users.emailVerifiedAt }).from(recipients)
-    .innerJoin(users, eq(users.id, recipients.userId))
-    .where(and(eq(recipients.workflowId, workflowId), eq(recipients.userId, userId)));
+  return rowsOfUser(db).execute({ workflowId, userId });
 }
 
 export async function insertWorkflow(db: DbOrTx, values: NewWorkflow): Promise<WorkflowRow> {

@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
+import { preparedStatement } from '../db/prepared.ts';
 import { organizationBranding } from '../db/schema/index.ts';
 import type { MailBranding } from './templates/layout.ts';
 
@@ -11,6 +12,9 @@ export function publicLogoPath(logoBlobKey: string): string {
   return `/branding/v1/logos/${logoBlobKey}`;
 }
 
+const brandingOf = preparedStatement('mail_branding', (db) => db.select().from(organizationBranding)
+  .where(eq(organizationBranding.organizationId, sql.placeholder('organizationId'))));
+
 /**
  * The organization's colour, sender name and logo (an absolute URL under PUBLIC_URL, since a mail client
  * fetches it from outside), or null for an organization on the platform's look.
@@ -18,7 +22,7 @@ export function publicLogoPath(logoBlobKey: string): string {
 export function createMailBrandingLookup(publicUrl: string): MailBrandingLookup {
   const base = publicUrl.replace(/\/+$/, '');
   return async (db, organizationId) => {
-    const [row] = await db.select().from(organizationBranding).where(eq(organizationBranding.organizationId, organizationId));
+    const [row] = await brandingOf(db).execute({ organizationId });
     if (!row) return null;
     return { colour: row.primaryColor, senderName: row.senderName, logoUrl: row.logoBlobKey ? `${base}${publicLogoPath(row.logoBlobKey)}` : null };
   };
