@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { is, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePglite, PgliteSession } from 'drizzle-orm/pglite';
@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
 import { restrictDataDir } from '../storage/data-dir.ts';
+import { queryInOneCall } from './pglite-query.ts';
 
 /**
  * Both drivers expose the same Drizzle PostgreSQL API; the PGlite database is typed as the node-postgres
@@ -176,19 +177,22 @@ function drizzleParsing(client: PGlite) {
     const { parsers: _merged, ...rest } = options;
     return rest;
   }
-  /** A PGlite instance or transaction as Drizzle should see it (methods bound: PGlite keeps private fields). */
-  function view<T extends object>(target: T): T {
+  /**
+   * A PGlite instance or transaction as Drizzle should see it (methods bound: PGlite keeps private fields). Its
+   * statements go into the database in one call each (pglite-query.ts).
+   */
+  function view<T extends object>(target: T, transaction: Transaction | null): T {
     return new Proxy(target, {
       get(object, property) {
-        if (property === 'query') return (text: string, params?: unknown[], options?: object) => (object as unknown as PGlite).query(text, params as any[], withoutParsers(options) as any);
-        if (property === 'transaction') return (run: (tx: object) => Promise<unknown>) => (object as unknown as PGlite).transaction((tx) => run(view(tx)) as any);
+        if (property === 'query') return (text: string, params?: unknown[], options?: object) => queryInOneCall(client, transaction, text, params ?? [], withoutParsers(options) as QueryOptions);
+        if (property === 'transaction') return (run: (tx: object) => Promise<unknown>) => (object as unknown as PGlite).transaction((tx) => run(view(tx, tx)) as any);
         const value = Reflect.get(object, property, object);
         return typeof value === 'function' ? value.bind(object) : value;
       },
     });
   }
   return {
-    forDrizzle: view(client),
+    forDrizzle: view(client, null),
     /** Rows of a raw query with the values of Drizzle's types as PGlite's own parsers make them. */
     asDriver(result: { rows: any[]; fields?: { name: string; dataTypeID: number }[] }): { rows: any[] } {
       const touched = (result.fields ?? []).filter((field) => driverParsers.has(field.dataTypeID));
