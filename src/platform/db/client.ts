@@ -142,7 +142,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   return {
     kind: 'pglite',
     db,
-    sql: { executeSql: async (text, values) => parsing.asDriver(await pgliteExecute(client, text, values)) },
+    sql: { executeSql: async (text, values) => parsing.asDriver(await pgliteExecute(parsing.forDrizzle, text, values)) },
     sqlInTx: (tx) => ({ executeSql: async (text, values) => parsing.asDriver(await pgliteExecute(sessionClient(tx), text, values)) }),
     ping: async () => { await client.query('select 1'); },
     onNotify: notified.add,
