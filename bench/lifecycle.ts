@@ -132,18 +132,26 @@ async function countStatements(): Promise<Map<string, number>> {
     if (!(new Error().stack ?? '').includes('/pg-pool/')) count(text);
     return (clientQuery as any).call(this, text, ...rest);
   } as typeof clientQuery;
+  // PGlite: every statement reaches the database as a protocol message, a Parse (query(), and the service's one-call
+  // statements: pglite-query.ts) or a simple Query (exec(): begin, commit, pg-boss's parameterless text); each is
+  // counted once by its text, whichever way it was sent.
   const { PGlite } = await import('@electric-sql/pglite');
-  wrap(PGlite.prototype, 'query');
-  wrap(PGlite.prototype, 'exec');
-  const transaction = PGlite.prototype.transaction;
-  PGlite.prototype.transaction = function (this: InstanceType<typeof PGlite>, callback: (tx: any) => Promise<unknown>) {
-    return transaction.call(this, (tx: any) => {
-      wrap(tx, 'query');
-      wrap(tx, 'exec');
-      return callback(tx);
-    });
-  } as typeof transaction;
+  const execProtocolStream = PGlite.prototype.execProtocolStream;
+  PGlite.prototype.execProtocolStream = function (this: InstanceType<typeof PGlite>, message: Uint8Array, ...rest: unknown[]) {
+    const text = statementText(message);
+    if (text !== null) count(text);
+    return (execProtocolStream as any).call(this, message, ...rest);
+  } as typeof execProtocolStream;
   return counts;
+}
+
+/** The statement's text of a protocol message that starts with a Parse ('P': name, then text) or a Query ('Q': text), else null. */
+function statementText(message: Uint8Array): string | null {
+  const kind = message[0];
+  if (kind !== 0x50 && kind !== 0x51) return null;
+  let start = 5;
+  if (kind === 0x50) start = message.indexOf(0, start) + 1;
+  return Buffer.from(message.subarray(start, message.indexOf(0, start))).toString('utf8');
 }
 
 /**
