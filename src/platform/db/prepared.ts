@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { DbOrTx } from './client.ts';
 
 /**
@@ -44,11 +45,20 @@ export function preparedShapes<Q extends { prepare(name: string): unknown }, S e
   return (db, shape) => {
     let statement = shapes.get(shape);
     if (!statement) {
-      statement = preparedStatement(`${name}:${shape}`, (handle) => build(handle, shape));
+      statement = preparedStatement(shapeName(name, shape), (handle) => build(handle, shape));
       shapes.set(shape, statement);
     }
     return statement(db);
   };
+}
+
+/**
+ * `name:shape`, or `name:` and a digest of the shape when that is longer than PostgreSQL keeps of a statement's name
+ * (63 bytes: two longer names alike in their first 63 bytes would be one statement there, and the second's Parse fail).
+ */
+function shapeName(name: string, shape: string): string {
+  const full = `${name}:${shape}`;
+  return Buffer.byteLength(full) <= 63 ? full : `${name}:${crypto.createHash('sha256').update(shape).digest('base64url').slice(0, 24)}`;
 }
 
 /**
