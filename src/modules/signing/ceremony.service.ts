@@ -255,7 +255,10 @@ export function createCeremonyService(deps: CeremonyDeps) {
     const written = new Map(writes.map((w) => [w.field.id, w.value]));
     const own = ownBefore === null
       ? await findFieldsOfRecipient(tx, access.workflow.id, recipient.id)
-      : ownBefore.map((f) => (written.has(f.id) ? { ...f, value: written.get(f.id)! } : f));
+      : ownBefore.map((f) => {
+        const value = written.get(f.id);
+        return value === undefined ? f : { ...f, value };
+      });
     const outstanding = own.some((f) => (f.fieldRequired || SIGNATURE_FIELD_TYPES.includes(f.fieldType)) && !isFilled(f, f.value));
     if (outstanding) return { response: response(access, recipient, savedFieldIds), completed: false };
 

@@ -15,11 +15,11 @@ export async function findWorkingRevision(db: DbOrTx, documentId: number): Promi
   return row ?? null;
 }
 
-/** Every COMPLETED revision of a document, oldest first. */
 const completedRevisions = preparedStatement('document_completed_revisions', (db) => db.select().from(signerRevisions)
   .where(and(eq(signerRevisions.documentId, sql.placeholder('documentId')), eq(signerRevisions.status, 'COMPLETED')))
   .orderBy(signerRevisions.id));
 
+/** Every COMPLETED revision of a document, oldest first. */
 export async function findCompletedRevisions(db: DbOrTx, documentId: number): Promise<SignerRevisionRow[]> {
   return completedRevisions(db).execute({ documentId });
 }
