@@ -11,6 +11,7 @@
 // /document/v1/page-image, 800 px) after redeeming its link, as the signing page does (the first ask of an envelope
 // draws it). BENCH_COUNT_QUERIES=text|origin|both counts the SQL statements the
 // service sends per envelope, by text, by HTTP route (or background job), or both (BENCH_TOP_STATEMENTS rows).
+// BENCH_TIME_STATEMENTS=1 (embedded database) ranks statement texts by PGlite's own time per envelope instead.
 import { fork, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ import { SMTPServer } from 'smtp-server';
 const ENVELOPES = Number(process.env.BENCH_ENVELOPES ?? 160);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const PAGE_PICTURES = process.env.BENCH_PAGE_PICTURES === '1';
+const TIME_STATEMENTS = process.env.BENCH_TIME_STATEMENTS === '1';
 
 type ToServer = { type: 'profile-start' } | { type: 'profile-stop'; file?: string } | { type: 'stop' };
 type FromServer = { type: 'ready'; baseUrl: string; token: string; kind: string } | { type: 'profiled'; cpuMicros: number; statements: [string, number][] } | { type: 'error'; message: string };
@@ -38,7 +40,7 @@ async function serve(): Promise<void> {
   const { organizations } = await import('../src/platform/db/schema/index.ts');
   const { startBenchServer } = await import('./bench-server.ts');
   const send = (message: FromServer) => process.send!(message);
-  const statements = process.env.BENCH_COUNT_QUERIES ? await countStatements() : null;
+  const statements = process.env.BENCH_COUNT_QUERIES || TIME_STATEMENTS ? await countStatements() : null;
   if (process.env.BENCH_NAMED_STATEMENTS === '1') await nameStatements();
 
   const server = await startBenchServer({
@@ -109,13 +111,13 @@ async function countStatements(): Promise<Map<string, number>> {
       origin.enterWith(`${request.method} ${request.url.split('?')[0].replace(/\/\d+/g, '/:n').replace(/getGuestToken\/[^/]+/, 'getGuestToken/:code')}`);
     });
   }
-  const count = (text: unknown) => {
+  const count = (text: unknown, amount = 1) => {
     const raw = typeof text === 'string' ? text : (text as { text?: string })?.text ?? String(text);
     // A named statement (PostgreSQL: prepared once per connection) is marked: the others are built and parsed every time.
     const named = typeof text === 'object' && text !== null && (text as { name?: string }).name ? '[named] ' : '';
     const key = [byOrigin ? origin.getStore() ?? '(jobs and background)' : '', withText ? named + raw.replace(/\s+/g, ' ').trim().slice(0, 140) : '']
       .filter(Boolean).join(' | ');
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    counts.set(key, (counts.get(key) ?? 0) + amount);
   };
   const wrap = (target: any, method: string) => {
     const original = target[method];
@@ -136,6 +138,24 @@ async function countStatements(): Promise<Map<string, number>> {
   // statements: pglite-query.ts) or a simple Query (exec(): begin, commit, pg-boss's parameterless text); each is
   // counted once by its text, whichever way it was sent.
   const { PGlite } = await import('@electric-sql/pglite');
+  if (TIME_STATEMENTS) {
+    // BENCH_TIME_STATEMENTS=1 (PGlite): the database's own time per statement text, in µs, instead of the count; a
+    // message that carries no text (Bind, Execute, Sync of PGlite's query()) is charged to the last text seen, and
+    // writing the data directory back (syncToFs) is a row of its own.
+    let last = '(no statement)';
+    const raw = PGlite.prototype.execProtocolRawSync;
+    PGlite.prototype.execProtocolRawSync = function (this: InstanceType<typeof PGlite>, message: Uint8Array) {
+      last = statementText(message) ?? last;
+      const started = performance.now();
+      try { return raw.call(this, message); } finally { count(last, (performance.now() - started) * 1000); }
+    };
+    const syncToFs = PGlite.prototype.syncToFs;
+    PGlite.prototype.syncToFs = async function (this: InstanceType<typeof PGlite>) {
+      const started = performance.now();
+      try { return await syncToFs.call(this); } finally { count('(syncToFs)', (performance.now() - started) * 1000); }
+    };
+    return counts;
+  }
   const execProtocolStream = PGlite.prototype.execProtocolStream;
   PGlite.prototype.execProtocolStream = function (this: InstanceType<typeof PGlite>, message: Uint8Array, ...rest: unknown[]) {
     const text = statementText(message);
@@ -145,13 +165,32 @@ async function countStatements(): Promise<Map<string, number>> {
   return counts;
 }
 
-/** The statement's text of a protocol message that starts with a Parse ('P': name, then text) or a Query ('Q': text), else null. */
+/** Texts of the named statements the embedded database was asked to parse, by name. */
+const namedTexts = new Map<string, string>();
+
+/**
+ * The statement's text of what a call into the embedded database carries, else null: a Parse ('P': name, then text),
+ * a Bind ('B': portal, then the name of a statement parsed earlier) or a simple Query ('Q': text), the first of them
+ * among the call's protocol messages (a Close of a statement may come first). A named statement's text is marked.
+ */
 function statementText(message: Uint8Array): string | null {
-  const kind = message[0];
-  if (kind !== 0x50 && kind !== 0x51) return null;
-  let start = 5;
-  if (kind === 0x50) start = message.indexOf(0, start) + 1;
-  return Buffer.from(message.subarray(start, message.indexOf(0, start))).toString('utf8');
+  const cString = (at: number) => Buffer.from(message.subarray(at, message.indexOf(0, at))).toString('utf8');
+  for (let at = 0; at + 5 <= message.length; at += 1 + Buffer.from(message.buffer, message.byteOffset + at + 1, 4).readInt32BE(0)) {
+    const kind = message[at];
+    if (kind === 0x51) return cString(at + 5);
+    if (kind === 0x50) {
+      const name = cString(at + 5);
+      const text = cString(at + 5 + Buffer.byteLength(name) + 1);
+      if (name) namedTexts.set(name, text);
+      return text;
+    }
+    if (kind === 0x42) {
+      const portal = cString(at + 5);
+      const name = cString(at + 5 + Buffer.byteLength(portal) + 1);
+      return name ? namedTexts.get(name) ?? `(statement ${name})` : null;
+    }
+  }
+  return null;
 }
 
 /**
@@ -323,8 +362,11 @@ async function drive(): Promise<void> {
       + `machine ${(machine.busyMicros / 1e6 / seconds).toFixed(2)} cores busy, load average ${os.loadavg()[0].toFixed(1)}`);
     if (statements.length > 0) {
       const total = statements.reduce((sum, [, n]) => sum + n, 0);
-      console.log(`  SQL statements per envelope: ${(total / ENVELOPES).toFixed(1)}; the most frequent (per envelope):`);
-      for (const [text, n] of statements.sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_TOP_STATEMENTS ?? 40))) console.log(`    ${(n / ENVELOPES).toFixed(2).padStart(6)}  ${text}`);
+      const unit = TIME_STATEMENTS ? 1000 * ENVELOPES : ENVELOPES;
+      console.log(TIME_STATEMENTS
+        ? `  PGlite's time per envelope: ${(total / unit).toFixed(1)} ms; the costliest statements (ms per envelope):`
+        : `  SQL statements per envelope: ${(total / unit).toFixed(1)}; the most frequent (per envelope):`);
+      for (const [text, n] of statements.sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_TOP_STATEMENTS ?? 40))) console.log(`    ${(n / unit).toFixed(2).padStart(6)}  ${text}`);
     }
     for (const step of STEPS) {
       const values = timings.map((t) => t[step]).sort((a, b) => a - b);

@@ -79,4 +79,49 @@ describe('a statement in one call into the embedded database', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(received).toEqual(['hello']);
   });
+
+  describe('a named statement (a prepared statement of the session)', () => {
+    const select = 'select label, amount from kinds where label = $1';
+    const prepared = async () => (await pglite.query<{ name: string }>('select name from pg_prepared_statements order by name')).rows.map((row) => row.name);
+
+    test('is parsed once and then only bound and executed: same rows as unnamed', async () => {
+      await queryInOneCall(pglite, null, 'insert into kinds (label, amount) values ($1, $2)', ['named-one', 7]);
+      const first = await queryInOneCall(pglite, null, select, ['named-one'], undefined, 'by_label');
+      const again = await queryInOneCall(pglite, null, select, ['named-one'], undefined, 'by_label');
+      expect(first.rows).toEqual([{ label: 'named-one', amount: 7 }]);
+      expect(again.rows).toEqual(first.rows);
+      expect(again.fields).toEqual((await queryInOneCall(pglite, null, select, ['named-one'])).fields);
+      expect(await prepared()).toContain('by_label');
+      // Once prepared, what is sent is a Bind of the statement: no Parse.
+      const sent: number[] = [];
+      const original = pglite.execProtocolStream.bind(pglite);
+      pglite.execProtocolStream = ((message: Uint8Array, options?: object) => { sent.push(message[0]); return original(message, options); }) as typeof pglite.execProtocolStream;
+      try {
+        await queryInOneCall(pglite, null, select, ['named-one'], undefined, 'by_label');
+      } finally {
+        pglite.execProtocolStream = original;
+      }
+      expect(sent).toEqual([0x42]);
+    });
+
+    test('a failed call leaves the statement usable, inside a transaction rolled back too', async () => {
+      const insert = 'insert into kinds (label, amount) values ($1, $2) returning id';
+      await queryInOneCall(pglite, null, insert, ['named-two', 1], undefined, 'insert_kind');
+      // The statement's first use (its Parse) fails after parsing: the next call must not parse it a second time ("already exists").
+      await expect(queryInOneCall(pglite, null, 'select $1::int as n', ['x'], undefined, 'to_int')).rejects.toMatchObject({ code: '22P02' });
+      expect((await queryInOneCall(pglite, null, 'select $1::int as n', ['3'], undefined, 'to_int')).rows).toEqual([{ n: 3 }]);
+      await expect(pglite.transaction(async (tx) => {
+        await queryInOneCall(pglite, tx, insert, ['named-three', 2], undefined, 'insert_kind');
+        await queryInOneCall(pglite, tx, insert, ['named-two', 2], undefined, 'insert_kind');
+      })).rejects.toMatchObject({ code: '23505' });
+      expect((await queryInOneCall(pglite, null, insert, ['named-four', 4], undefined, 'insert_kind')).rows).toHaveLength(1);
+      expect((await queryInOneCall(pglite, null, select, ['named-three'], undefined, 'by_label')).rows).toEqual([]);
+    });
+
+    test('a name asked with another text is that text (parsed again under the name)', async () => {
+      await queryInOneCall(pglite, null, 'select 1 as one where $1::int > 0', ['1'], undefined, 'shifting');
+      const other = await queryInOneCall(pglite, null, 'select 2 as two where $1::int > 0', ['1'], undefined, 'shifting');
+      expect(other.rows).toEqual([{ two: 2 }]);
+    });
+  });
 });
