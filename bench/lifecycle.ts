@@ -22,6 +22,8 @@ const ENVELOPES = Number(process.env.BENCH_ENVELOPES ?? 160);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const PAGE_PICTURES = process.env.BENCH_PAGE_PICTURES === '1';
 const TIME_STATEMENTS = process.env.BENCH_TIME_STATEMENTS === '1';
+/** Texts of the named statements the embedded database was asked to parse, by name (statementText). */
+const namedTexts = new Map<string, string>();
 
 type ToServer = { type: 'profile-start' } | { type: 'profile-stop'; file?: string } | { type: 'stop' };
 type FromServer = { type: 'ready'; baseUrl: string; token: string; kind: string } | { type: 'profiled'; cpuMicros: number; statements: [string, number][] } | { type: 'error'; message: string };
@@ -164,9 +166,6 @@ async function countStatements(): Promise<Map<string, number>> {
   } as typeof execProtocolStream;
   return counts;
 }
-
-/** Texts of the named statements the embedded database was asked to parse, by name. */
-const namedTexts = new Map<string, string>();
 
 /**
  * The statement's text of what a call into the embedded database carries, else null: a Parse ('P': name, then text),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
-import { queryInOneCall } from '../../src/platform/db/pglite-query.ts';
+import { queryInOneCall, STATEMENTS_KEPT } from '../../src/platform/db/pglite-query.ts';
 
 /**
  * The embedded database's one-call statements (src/platform/db/pglite-query.ts) against PGlite's own query(): the
@@ -80,48 +80,59 @@ describe('a statement in one call into the embedded database', () => {
     expect(received).toEqual(['hello']);
   });
 
-  describe('a named statement (a prepared statement of the session)', () => {
+  describe('a statement with parameters is a named statement of the session', () => {
     const select = 'select label, amount from kinds where label = $1';
-    const prepared = async () => (await pglite.query<{ name: string }>('select name from pg_prepared_statements order by name')).rows.map((row) => row.name);
-
-    test('is parsed once and then only bound and executed: same rows as unnamed', async () => {
-      await queryInOneCall(pglite, null, 'insert into kinds (label, amount) values ($1, $2)', ['named-one', 7]);
-      const first = await queryInOneCall(pglite, null, select, ['named-one'], undefined, 'by_label');
-      const again = await queryInOneCall(pglite, null, select, ['named-one'], undefined, 'by_label');
-      expect(first.rows).toEqual([{ label: 'named-one', amount: 7 }]);
-      expect(again.rows).toEqual(first.rows);
-      expect(again.fields).toEqual((await queryInOneCall(pglite, null, select, ['named-one'])).fields);
-      expect(await prepared()).toContain('by_label');
-      // Once prepared, what is sent is a Bind of the statement: no Parse.
+    const preparedCount = async () => (await pglite.query<{ n: number }>('select count(*)::int as n from pg_prepared_statements')).rows[0].n;
+    /** The first byte of each call's messages while `run` runs. */
+    async function callsOf(run: () => Promise<unknown>): Promise<number[]> {
       const sent: number[] = [];
       const original = pglite.execProtocolStream.bind(pglite);
       pglite.execProtocolStream = ((message: Uint8Array, options?: object) => { sent.push(message[0]); return original(message, options); }) as typeof pglite.execProtocolStream;
       try {
-        await queryInOneCall(pglite, null, select, ['named-one'], undefined, 'by_label');
+        await run();
       } finally {
         pglite.execProtocolStream = original;
       }
-      expect(sent).toEqual([0x42]);
+      return sent;
+    }
+
+    test('is parsed once and then only bound and executed, with the same answer', async () => {
+      await queryInOneCall(pglite, null, 'insert into kinds (label, amount) values ($1, $2)', ['named-one', 7]);
+      const before = await preparedCount();
+      let first: unknown, again: unknown;
+      // The first call closes the name (there may be a statement left by a failed call) and parses it.
+      expect(await callsOf(async () => { first = await queryInOneCall(pglite, null, select, ['named-one']); })).toEqual([0x43]);
+      expect(await callsOf(async () => { again = await queryInOneCall(pglite, null, select, ['named-one']); })).toEqual([0x42]);
+      expect((first as { rows: unknown[] }).rows).toEqual([{ label: 'named-one', amount: 7 }]);
+      expect(again).toEqual(first);
+      expect((again as { fields: unknown }).fields).toEqual((await pglite.query(select, ['named-one'])).fields);
+      expect(await preparedCount()).toBe(before + 1);
+      // Without parameters a text stays unnamed (migrations' statements, one-off texts).
+      await queryInOneCall(pglite, null, 'select count(*)::int as n from kinds', []);
+      expect(await preparedCount()).toBe(before + 1);
     });
 
     test('a failed call leaves the statement usable, inside a transaction rolled back too', async () => {
       const insert = 'insert into kinds (label, amount) values ($1, $2) returning id';
-      await queryInOneCall(pglite, null, insert, ['named-two', 1], undefined, 'insert_kind');
-      // The statement's first use (its Parse) fails after parsing: the next call must not parse it a second time ("already exists").
-      await expect(queryInOneCall(pglite, null, 'select $1::int as n', ['x'], undefined, 'to_int')).rejects.toMatchObject({ code: '22P02' });
-      expect((await queryInOneCall(pglite, null, 'select $1::int as n', ['3'], undefined, 'to_int')).rows).toEqual([{ n: 3 }]);
+      await queryInOneCall(pglite, null, insert, ['named-two', 1]);
+      // Parsed, then its Bind fails: the next call must not parse the name a second time ("already exists").
+      await expect(queryInOneCall(pglite, null, 'select $1::int as n', ['x'])).rejects.toMatchObject({ code: '22P02' });
+      expect((await queryInOneCall(pglite, null, 'select $1::int as n', ['3'])).rows).toEqual([{ n: 3 }]);
       await expect(pglite.transaction(async (tx) => {
-        await queryInOneCall(pglite, tx, insert, ['named-three', 2], undefined, 'insert_kind');
-        await queryInOneCall(pglite, tx, insert, ['named-two', 2], undefined, 'insert_kind');
+        await queryInOneCall(pglite, tx, insert, ['named-three', 2]);
+        await queryInOneCall(pglite, tx, insert, ['named-two', 2]);
       })).rejects.toMatchObject({ code: '23505' });
-      expect((await queryInOneCall(pglite, null, insert, ['named-four', 4], undefined, 'insert_kind')).rows).toHaveLength(1);
-      expect((await queryInOneCall(pglite, null, select, ['named-three'], undefined, 'by_label')).rows).toEqual([]);
+      expect((await queryInOneCall(pglite, null, insert, ['named-four', 4])).rows).toHaveLength(1);
+      expect((await queryInOneCall(pglite, null, select, ['named-three'])).rows).toEqual([]);
     });
 
-    test('a name asked with another text is that text (parsed again under the name)', async () => {
-      await queryInOneCall(pglite, null, 'select 1 as one where $1::int > 0', ['1'], undefined, 'shifting');
-      const other = await queryInOneCall(pglite, null, 'select 2 as two where $1::int > 0', ['1'], undefined, 'shifting');
-      expect(other.rows).toEqual([{ two: 2 }]);
+    test(`beyond ${STATEMENTS_KEPT} texts the least recently used are closed, and parsed again when asked`, async () => {
+      const text = (n: number) => `select ${n} as n where $1::int > 0`;
+      for (let n = 0; n < STATEMENTS_KEPT + 20; n++) await queryInOneCall(pglite, null, text(n), ['1']);
+      expect(await preparedCount()).toBeLessThanOrEqual(STATEMENTS_KEPT);
+      expect((await pglite.query<{ n: number }>(`select count(*)::int as n from pg_prepared_statements where statement = $1`, [text(0)])).rows[0].n).toBe(0);
+      expect((await queryInOneCall(pglite, null, text(0), ['1'])).rows).toEqual([{ n: 0 }]);
+      expect((await queryInOneCall(pglite, null, text(STATEMENTS_KEPT + 19), ['1'])).rows).toEqual([{ n: STATEMENTS_KEPT + 19 }]);
     });
   });
 });

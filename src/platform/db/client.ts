@@ -11,7 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
 import { restrictDataDir } from '../storage/data-dir.ts';
-import { namedStatement, queryInOneCall } from './pglite-query.ts';
+import { queryInOneCall } from './pglite-query.ts';
 
 /**
  * Both drivers expose the same Drizzle PostgreSQL API; the PGlite database is typed as the node-postgres
@@ -132,8 +132,6 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   // PGlite writes a new data directory's initial files with mode 0666 (files PostgreSQL creates later are 0600),
   // so the directory is made owner-only once it exists: the database is the service's alone.
   if (options.pgliteDir) restrictDataDir(options.pgliteDir);
-  // Prepared statements (prepared.ts) keep one generic plan, as on the PostgreSQL pool (openPostgres says why).
-  await client.exec('set plan_cache_mode = force_generic_plan');
   const parsing = drizzleParsing(client);
   const db = drizzlePglite(parsing.forDrizzle as PGlite, { schema, casing: 'snake_case' }) as unknown as Db;
   await migratePglite(db as any, { migrationsFolder });
@@ -187,7 +185,6 @@ function drizzleParsing(client: PGlite) {
     return new Proxy(target, {
       get(object, property) {
         if (property === 'query') return (text: string, params?: unknown[], options?: object) => queryInOneCall(client, transaction, text, params ?? [], withoutParsers(options) as QueryOptions);
-        if (property === namedStatement) return (name: string) => ({ query: (text: string, params?: unknown[], options?: object) => queryInOneCall(client, transaction, text, params ?? [], withoutParsers(options) as QueryOptions, name) });
         if (property === 'transaction') return (run: (tx: object) => Promise<unknown>) => (object as unknown as PGlite).transaction((tx) => run(view(tx, tx)) as any);
         const value = Reflect.get(object, property, object);
         return typeof value === 'function' ? value.bind(object) : value;

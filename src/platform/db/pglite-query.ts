@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 
 const { serialize } = protocol;
@@ -18,28 +19,33 @@ const { serialize } = protocol;
  * in, or null for a statement of its own (which then waits for any open transaction and is written to disk after, as
  * query() does).
  *
- * `name` (a prepared statement's, prepared.ts) makes it a named statement of the database's one session: parsed,
- * analysed and planned once (a generic plan: openPglite sets plan_cache_mode as the PostgreSQL pool does), then only
- * bound and executed. Measured alone on the 2-core machine: a select by key of a 32-column row 0.35-0.48 ms unnamed,
- * 0.21-0.22 ms named (docs/decisions.md "Lifecycle throughput").
+ * Every statement with parameters becomes a named statement of the database's one session, named by a digest of its
+ * text: parsed and analysed once, then only bound and executed; PostgreSQL plans it as it plans any prepared
+ * statement (plan_cache_mode auto, the default: a custom plan for the first five executions, then the generic plan
+ * when it is not costlier, so a statement whose best plan depends on its values keeps custom plans). Measured alone
+ * on the 2-core machine: a select by key of a 32-column row 0.35-0.48 ms unnamed, 0.21-0.22 ms named; the lifecycle
+ * bench's PGlite time per envelope 106 → 47-49 ms (docs/decisions.md "Lifecycle throughput"). The most recently used
+ * STATEMENTS_KEPT texts keep their statements; the others are closed. Statements without parameters (migrations'
+ * DDL, one-off texts) stay unnamed.
  */
-export async function queryInOneCall(pglite: PGlite, transaction: Transaction | null, text: string, params: unknown[], options?: QueryOptions, name?: string): Promise<Results> {
+export async function queryInOneCall(pglite: PGlite, transaction: Transaction | null, text: string, params: unknown[], options?: QueryOptions): Promise<Results> {
   const values = textValues(params);
   if (!values) return (transaction ?? pglite).query(text, params as unknown[] as never[], options);
   const run = async () => {
-    const prepared = name ? preparedOf(pglite) : null;
-    const statement = prepared && name ? name : '';
-    // A name not known to be prepared with this text is closed first (not an error when there is none) and parsed
-    // again; it is known only once a call that parsed it succeeded (a failed call may or may not have parsed it).
-    const parsing = prepared === null || prepared.get(statement) !== text;
+    const session = values.length > 0 ? statementsOf(pglite) : null;
+    const name = session ? session.nameOf(text) : '';
+    // A name not known to be prepared is closed first (not an error when there is none) and parsed again: it is known
+    // only once a call that parsed it succeeded (a failed call may or may not have parsed it).
+    const parsing = !session?.prepared.has(name);
+    const closing = session ? session.closing.splice(0) : [];
+    if (parsing && session) closing.push(name);
     const message = concat([
-      ...(parsing && prepared ? [serialize.close({ type: 'S', name: statement })] : []),
-      ...(parsing ? [serialize.parse({ name: statement, text })] : []),
-      serialize.bind({ statement, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
+      ...closing.map((closed) => serialize.close({ type: 'S', name: closed })),
+      ...(parsing ? [serialize.parse({ name, text })] : []),
+      serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
     ]);
-    if (prepared) prepared.delete(statement);
     const messages = await pglite.execProtocolStream(message, { syncToFs: false });
-    if (prepared) prepared.set(statement, text);
+    session?.prepared.add(name);
     return parse.parseResults(messages, pglite.parsers, options)[0] as Results;
   };
   if (transaction) {
@@ -54,22 +60,44 @@ export async function queryInOneCall(pglite: PGlite, transaction: Transaction | 
   });
 }
 
-/**
- * The key under which the embedded database's Drizzle view (client.ts) offers a client whose statements are one named
- * statement (prepared.ts gives it to its prepared statements): `view[namedStatement](name).query(text, params, options)`.
- */
-export const namedStatement = Symbol('named statement');
+/** How many statement texts keep a named statement per instance (each holds its parse tree and plans in PGlite's memory). */
+export const STATEMENTS_KEPT = 500;
 
-/** The named statements of an instance's session and their texts. */
-const preparedByInstance = new WeakMap<PGlite, Map<string, string>>();
+/** An instance's named statements: the name of each text (least recently used first), and which are parsed. */
+class SessionStatements {
+  readonly prepared = new Set<string>();
+  /** Names of statements dropped from the texts kept, to be closed with the next call. */
+  readonly closing: string[] = [];
+  private readonly names = new Map<string, string>();
 
-function preparedOf(pglite: PGlite): Map<string, string> {
-  let prepared = preparedByInstance.get(pglite);
-  if (!prepared) {
-    prepared = new Map();
-    preparedByInstance.set(pglite, prepared);
+  nameOf(text: string): string {
+    let name = this.names.get(text);
+    if (name) {
+      this.names.delete(text);
+    } else {
+      name = `q_${crypto.createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+      if (this.names.size >= STATEMENTS_KEPT) {
+        const oldest = this.names.entries().next().value;
+        if (oldest) {
+          this.names.delete(oldest[0]);
+          if (this.prepared.delete(oldest[1])) this.closing.push(oldest[1]);
+        }
+      }
+    }
+    this.names.set(text, name);
+    return name;
   }
-  return prepared;
+}
+
+const statementsByInstance = new WeakMap<PGlite, SessionStatements>();
+
+function statementsOf(pglite: PGlite): SessionStatements {
+  let statements = statementsByInstance.get(pglite);
+  if (!statements) {
+    statements = new SessionStatements();
+    statementsByInstance.set(pglite, statements);
+  }
+  return statements;
 }
 
 function textValues(params: unknown[]): (string | null)[] | null {

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import type { DbOrTx } from './client.ts';
-import { namedStatement } from './pglite-query.ts';
 
 /**
  * A named prepared statement for a statement that runs on most requests (the caller's membership, a workflow and its
@@ -12,8 +11,8 @@ import { namedStatement } from './pglite-query.ts';
  * The Drizzle-builder counterpart of `executePrepared` (client.ts), which prepares raw SQL texts by a digest of the text.
  * Only for statements with a fixed text per `name`: a query whose text varies (optional filters) takes one name per
  * shape, and never one whose text depends on how many values a list holds. Only for statements whose best plan does
- * not depend on the values (one generic plan is kept: the PostgreSQL pool and the embedded database's session set
- * plan_cache_mode).
+ * not depend on the values (PostgreSQL keeps one generic plan: the pool sets plan_cache_mode). PGlite ignores the name:
+ * the embedded database names every statement by its text (pglite-query.ts).
  *
  * The statement is built once, on the first handle it is used with, per driver (the SQL text and the row mapping
  * depend only on the dialect and the schema, the same for every database this process opens); a handle (the
@@ -34,9 +33,7 @@ export function preparedStatement<Q extends { prepare(name: string): unknown }>(
       }
       // Drizzle's prepared query runs on its `client` (node-postgres' pool or pooled connection, PGlite or its
       // transaction) and keeps nothing else of the handle it was built on that differs between handles here.
-      // On the embedded database that is a client whose statements are a named statement of its session.
-      const named = (session.client as { [namedStatement]?: (name: string) => unknown })[namedStatement];
-      statement = Object.create(base as object, { client: { value: named ? named(name) : session.client } }) as Prepared;
+      statement = Object.create(base as object, { client: { value: session.client } }) as Prepared;
       onHandle.set(db, statement);
     }
     return statement;
