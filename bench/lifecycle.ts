@@ -170,7 +170,7 @@ async function countStatements(): Promise<Map<string, number>> {
 /**
  * The statement's text of what a call into the embedded database carries, else null: a Parse ('P': name, then text),
  * a Bind ('B': portal, then the name of a statement parsed earlier) or a simple Query ('Q': text), the first of them
- * among the call's protocol messages (a Close of a statement may come first). A named statement's text is marked.
+ * among the call's protocol messages (a Close of a statement may come first).
  */
 function statementText(message: Uint8Array): string | null {
   const cString = (at: number) => Buffer.from(message.subarray(at, message.indexOf(0, at))).toString('utf8');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
-import { queryInOneCall, STATEMENTS_KEPT } from '../../src/platform/db/pglite-query.ts';
+import { NAMED_TEXT_LIMIT, queryInOneCall, STATEMENTS_KEPT } from '../../src/platform/db/pglite-query.ts';
 
 /**
  * The embedded database's one-call statements (src/platform/db/pglite-query.ts) against PGlite's own query(): the
@@ -107,8 +107,10 @@ describe('a statement in one call into the embedded database', () => {
       expect(again).toEqual(first);
       expect((again as { fields: unknown }).fields).toEqual((await pglite.query(select, ['named-one'])).fields);
       expect(await preparedCount()).toBe(before + 1);
-      // Without parameters a text stays unnamed (migrations' statements, one-off texts).
+      // Without parameters a text stays unnamed (migrations' statements, one-off texts), and so does a very long one.
       await queryInOneCall(pglite, null, 'select count(*)::int as n from kinds', []);
+      const long = `select $1::int as n${' '.repeat(NAMED_TEXT_LIMIT)}`;
+      expect((await queryInOneCall(pglite, null, long, ['5'])).rows).toEqual([{ n: 5 }]);
       expect(await preparedCount()).toBe(before + 1);
     });
 

@@ -24,15 +24,16 @@ const { serialize } = protocol;
  * statement (plan_cache_mode auto, the default: a custom plan for the first five executions, then the generic plan
  * when it is not costlier, so a statement whose best plan depends on its values keeps custom plans). Measured alone
  * on the 2-core machine: a select by key of a 32-column row 0.35-0.48 ms unnamed, 0.21-0.22 ms named; the lifecycle
- * bench's PGlite time per envelope 106 → 47-49 ms (docs/decisions.md "Lifecycle throughput"). The most recently used
+ * bench's PGlite time per envelope 106 → 47-60 ms (docs/decisions.md "Lifecycle throughput"). The most recently used
  * STATEMENTS_KEPT texts keep their statements; the others are closed. Statements without parameters (migrations'
- * DDL, one-off texts) stay unnamed.
+ * DDL, one-off texts) stay unnamed, and so do texts longer than NAMED_TEXT_LIMIT (a many-row insert: one text per
+ * row count, whose kept plan would hold memory in proportion, for a parse that is small beside its execution).
  */
 export async function queryInOneCall(pglite: PGlite, transaction: Transaction | null, text: string, params: unknown[], options?: QueryOptions): Promise<Results> {
   const values = textValues(params);
   if (!values) return (transaction ?? pglite).query(text, params as unknown[] as never[], options);
   const run = async () => {
-    const session = values.length > 0 ? statementsOf(pglite) : null;
+    const session = values.length > 0 && text.length <= NAMED_TEXT_LIMIT ? statementsOf(pglite) : null;
     const name = session ? session.nameOf(text) : '';
     // A name not known to be prepared is closed first (not an error when there is none) and parsed again: it is known
     // only once a call that parsed it succeeded (a failed call may or may not have parsed it).
@@ -59,6 +60,9 @@ export async function queryInOneCall(pglite: PGlite, transaction: Transaction | 
     return result;
   });
 }
+
+/** The longest text made a named statement (the per-request statements are far shorter). */
+export const NAMED_TEXT_LIMIT = 8_192;
 
 /** How many statement texts keep a named statement per instance (each holds its parse tree and plans in PGlite's memory). */
 export const STATEMENTS_KEPT = 500;
