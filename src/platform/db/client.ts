@@ -232,7 +232,8 @@ function sessionClient(tx: Tx): any {
  * then only executes: for the hot reads of list pages, whose
  * planning costs several times their execution (docs/decisions.md "Document list at 100,000 workflows"). The name is
  * a digest of the text, so each distinct text is its own statement; use it only for texts drawn from a small set
- * (values as parameters, never spliced in). PGlite runs it as an ordinary query. Rows as `db.execute` gives them.
+ * (values as parameters, never spliced in). PGlite names it by its text as it does every statement with parameters,
+ * with PostgreSQL's default choice of plan (pglite-query.ts). Rows as `db.execute` gives them.
  */
 export async function executePrepared(db: DbOrTx, query: SQL): Promise<{ rows: Record<string, unknown>[] }> {
   const { session, dialect } = db as unknown as {
@@ -244,8 +245,9 @@ export async function executePrepared(db: DbOrTx, query: SQL): Promise<{ rows: R
 }
 
 /**
- * Whether statements on this handle keep their plans (PostgreSQL: a named statement is planned once per connection)
- * rather than being planned on every call (PGlite, in this process, where there is no round trip to save either).
+ * Whether statements on this handle keep their plans (PostgreSQL: a named statement is planned once per connection,
+ * generic) rather than being planned per call when their plan depends on their values (PGlite: plan_cache_mode auto,
+ * pglite-query.ts; in this process, where there is no round trip to save either).
  */
 export function keepsPlans(db: DbOrTx): boolean {
   return !is((db as unknown as { session: unknown }).session, PgliteSession);
