@@ -137,8 +137,8 @@ async function countStatements(): Promise<Map<string, number>> {
     return (clientQuery as any).call(this, text, ...rest);
   } as typeof clientQuery;
   // PGlite: every statement reaches the database as a protocol message, a Parse (query(), and the service's one-call
-  // statements: pglite-query.ts) or a simple Query (exec(): begin, commit, pg-boss's parameterless text); each is
-  // counted once by its text, whichever way it was sent.
+  // statements: pglite-query.ts), a Bind of a named statement parsed earlier, or a simple Query (exec(): begin, commit,
+  // pg-boss's parameterless text); each is counted once by its text, whichever way it was sent.
   const { PGlite } = await import('@electric-sql/pglite');
   if (TIME_STATEMENTS) {
     // BENCH_TIME_STATEMENTS=1 (PGlite): the database's own time per statement text, in µs, instead of the count; a

@@ -183,8 +183,8 @@ export type SearchResult = { ids: number[]; total: number; snapshot: string; ver
  * A search: one page of workflow ids, their items and the total, with the snapshot they were read in and whether the
  * caller was verified then. Ids and total stay exact while `isSnapshotCurrent` holds for that snapshot
  * (document-list-search.ts). On PostgreSQL the items come back in the same statement (as JSON), one round trip less
- * for a new term; the embedded database plans such a statement per call (no forced generic plan there), so there they are read only when the
- * page has ids (a new term mostly matches nothing; planning the item select anyway cost 50% more CPU per request).
+ * for a new term; the embedded database forces no generic plan (pglite-query.ts), so there they are read only when
+ * the page has ids (a new term mostly matches nothing; planning the item select anyway cost 50% more CPU per request).
  */
 export async function searchList(db: DbOrTx, c: ListCriteria, limit: number, offset: number, walkLimit = SEARCH_WALK_LIMIT): Promise<SearchResult> {
   // The matches once (the total needs them all anyway), then the page from them: a walk newest first would read
