@@ -17,6 +17,18 @@ beforeAll(async () => {
 });
 afterAll(async () => { await pglite.close(); });
 
+/** `run`'s result, and how many times it went through PGlite's own query() (the path of values it cannot write). */
+async function countingFallbacks<T>(run: () => Promise<T>): Promise<{ result: T; fellBack: number }> {
+  const own = pglite.query;
+  let fellBack = 0;
+  pglite.query = function (this: PGlite, ...args: Parameters<PGlite['query']>) { fellBack++; return own.apply(this, args); } as PGlite['query'];
+  try {
+    return { result: await run(), fellBack };
+  } finally {
+    delete (pglite as Partial<PGlite>).query;
+  }
+}
+
 describe('a statement in one call into the embedded database', () => {
   test('every kind of value is written and read as PGlite\'s own query() writes and reads it', async () => {
     const at = new Date('2026-11-29T10:11:12.345Z');
@@ -33,9 +45,30 @@ describe('a statement in one call into the embedded database', () => {
     expect(mixed.rows).toEqual([[true, true, null]]);
   });
 
-  test('a value that is not plain (an array) goes through PGlite\'s query(): same answer', async () => {
-    const text = 'select label from kinds where label = any($1) order by label';
-    expect((await queryInOneCall(pglite, null, text, [['one', 'two']])).rows).toEqual((await pglite.query(text, [['one', 'two']])).rows);
+  test('an array is written as an array literal in the one call, read as PGlite\'s query() reads it: quotes, backslashes, NULL, nesting', async () => {
+    const awkward = ['one', 'a "quoted", {braced} value', 'back\\slash\\', 'NULL', '', null, 'two'];
+    const at = new Date('2026-11-29T10:11:12.345Z');
+    const cases: [string, unknown[]][] = [
+      ['select label from kinds where label = any($1) order by label', [['one', 'two']]],
+      ['select $1::text[] as t', [awkward]],
+      ['select $1::int[] as i, $2::bigint[] as b, $3::boolean[] as f, $4::timestamptz[] as at', [[1, -2, null], [9007199254740993n], [true, false], [at]]],
+      ['select $1::int[][] as nested, $2::text[] as empty', [[[1, 2], [3, 4]], []]],
+      ['select $1::uuid[] as ids', [['0b6f1d7e-5a8e-4a52-9a7f-2f3b8c1d9e01', 'c5e4a9b2-1f0d-4c3e-8b7a-6d5e4f3a2b10']]],
+    ];
+    for (const [text, params] of cases) {
+      const fast = await countingFallbacks(() => queryInOneCall(pglite, null, text, params));
+      expect(fast.fellBack, text).toBe(0);
+      expect(fast.result.rows, text).toEqual((await pglite.query(text, params)).rows);
+    }
+    expect((await queryInOneCall(pglite, null, 'select $1::text[] as t', [awkward])).rows).toEqual([{ t: awkward }]);
+  });
+
+  test('a value that is not plain (an object in an array, bytes) goes through PGlite\'s query(): same answer', async () => {
+    const text = 'select $1::jsonb as j, $2::bytea as b';
+    const params = [[{ a: 1 }], new Uint8Array([1, 2, 255])];
+    const fast = await countingFallbacks(() => queryInOneCall(pglite, null, text, params));
+    expect(fast.fellBack).toBe(1);
+    expect(fast.result.rows).toEqual((await pglite.query(text, params)).rows);
   });
 
   test('an error is PGlite\'s, and the next statement runs: outside and inside a transaction', async () => {

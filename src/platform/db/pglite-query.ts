@@ -13,8 +13,9 @@ const { serialize } = protocol;
  * (docs/decisions.md "Lifecycle throughput").
  *
  * Values are written as PGlite's own serializers write them whatever the type (text as is, numbers and bigints by
- * toString, dates as ISO 8601, booleans as true/false, which both boolean and JSON read); any other value (an array,
- * an object, bytes) makes the statement go through PGlite's query() as before. Results, errors and notifications are
+ * toString, dates as ISO 8601, booleans as true/false, which both boolean and JSON read), arrays of those as array
+ * literals (`arrayLiteral`: pg-boss completes jobs by a uuid[] of ids); any other value (an object, bytes) makes the
+ * statement go through PGlite's query() as before. Results, errors and notifications are
  * PGlite's own (its protocol parser, its result parser); `transaction` is the PGlite transaction the statement runs
  * in, or null for a statement of its own (which then waits for any open transaction and is written to disk after, as
  * query() does).
@@ -111,9 +112,37 @@ function textValues(params: unknown[]): (string | null)[] | null {
     else if (typeof value === 'string') values.push(value);
     else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') values.push(String(value));
     else if (value instanceof Date) values.push(value.toISOString());
-    else return null;
+    else if (Array.isArray(value)) {
+      const literal = arrayLiteral(value);
+      if (literal === null) return null;
+      values.push(literal);
+    } else return null;
   }
   return values;
+}
+
+/**
+ * An array as PostgreSQL's array literal, each element quoted, as node-postgres writes one whatever the parameter's
+ * type (so a statement taking `= any($1)` behaves the same on both databases); null when an element is of a kind
+ * written otherwise (an object, bytes), which then goes through PGlite's query().
+ */
+function arrayLiteral(array: unknown[]): string | null {
+  const elements: string[] = [];
+  for (const element of array) {
+    if (element === null || element === undefined) elements.push('NULL');
+    else if (Array.isArray(element)) {
+      const inner = arrayLiteral(element);
+      if (inner === null) return null;
+      elements.push(inner);
+    } else {
+      const text = typeof element === 'string' ? element
+        : typeof element === 'number' || typeof element === 'bigint' || typeof element === 'boolean' ? String(element)
+          : element instanceof Date ? element.toISOString() : null;
+      if (text === null) return null;
+      elements.push(`"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`);
+    }
+  }
+  return `{${elements.join(',')}}`;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
