@@ -116,11 +116,16 @@ describe('a statement in one call into the embedded database', () => {
   describe('a statement with parameters is a named statement of the session', () => {
     const select = 'select label, amount from kinds where label = $1';
     const preparedCount = async () => (await pglite.query<{ n: number }>('select count(*)::int as n from pg_prepared_statements')).rows[0].n;
-    /** The first byte of each call's messages while `run` runs. */
-    async function callsOf(run: () => Promise<unknown>): Promise<number[]> {
-      const sent: number[] = [];
+    /** Each call's messages while `run` runs, as their type letters: Close, Parse, Bind, Describe, Execute, Sync. */
+    async function callsOf(run: () => Promise<unknown>): Promise<string[]> {
+      const sent: string[] = [];
       const original = pglite.execProtocolStream.bind(pglite);
-      pglite.execProtocolStream = ((message: Uint8Array, options?: object) => { sent.push(message[0]); return original(message, options); }) as typeof pglite.execProtocolStream;
+      pglite.execProtocolStream = ((message: Uint8Array, options?: object) => {
+        let types = '';
+        for (let at = 0; at < message.length; at += 1 + new DataView(message.buffer, message.byteOffset + at + 1, 4).getInt32(0)) types += String.fromCharCode(message[at]);
+        sent.push(types);
+        return original(message, options);
+      }) as typeof pglite.execProtocolStream;
       try {
         await run();
       } finally {
@@ -133,9 +138,10 @@ describe('a statement in one call into the embedded database', () => {
       await queryInOneCall(pglite, null, 'insert into kinds (label, amount) values ($1, $2)', ['named-one', 7]);
       const before = await preparedCount();
       let first: unknown, again: unknown;
-      // The first call closes the name (there may be a statement left by a failed call) and parses it.
-      expect(await callsOf(async () => { first = await queryInOneCall(pglite, null, select, ['named-one']); })).toEqual([0x43]);
-      expect(await callsOf(async () => { again = await queryInOneCall(pglite, null, select, ['named-one']); })).toEqual([0x42]);
+      // The first call closes the name (there may be a statement left by a failed call), parses it and describes its
+      // rows; later calls only bind and execute, the rows described as the first call saw them.
+      expect(await callsOf(async () => { first = await queryInOneCall(pglite, null, select, ['named-one']); })).toEqual(['CPBDES']);
+      expect(await callsOf(async () => { again = await queryInOneCall(pglite, null, select, ['named-one']); })).toEqual(['BES']);
       expect((first as { rows: unknown[] }).rows).toEqual([{ label: 'named-one', amount: 7 }]);
       expect(again).toEqual(first);
       expect((again as { fields: unknown }).fields).toEqual((await pglite.query(select, ['named-one'])).fields);
@@ -159,6 +165,19 @@ describe('a statement in one call into the embedded database', () => {
       })).rejects.toMatchObject({ code: '23505' });
       expect((await queryInOneCall(pglite, null, insert, ['named-four', 4])).rows).toHaveLength(1);
       expect((await queryInOneCall(pglite, null, select, ['named-three'])).rows).toEqual([]);
+    });
+
+    test('a statement whose result columns a schema change altered fails once, then is parsed again', async () => {
+      await pglite.exec('create table shifting (id int, a text)');
+      await pglite.exec(`insert into shifting values (1, 'x')`);
+      const star = 'select * from shifting where id = $1';
+      expect((await queryInOneCall(pglite, null, star, ['1'])).rows).toEqual([{ id: 1, a: 'x' }]);
+      expect((await queryInOneCall(pglite, null, star, ['1'])).rows).toEqual([{ id: 1, a: 'x' }]);
+      await pglite.exec('alter table shifting add column b int default 2');
+      // PostgreSQL refuses the prepared statement (as it does a node-postgres one on a server); the next call parses it anew.
+      await expect(queryInOneCall(pglite, null, star, ['1'])).rejects.toMatchObject({ code: '0A000' });
+      expect(await callsOf(async () => { expect((await queryInOneCall(pglite, null, star, ['1'])).rows).toEqual([{ id: 1, a: 'x', b: 2 }]); })).toEqual(['CPBDES']);
+      expect((await queryInOneCall(pglite, null, star, ['1'])).rows).toEqual([{ id: 1, a: 'x', b: 2 }]);
     });
 
     test(`beyond ${STATEMENTS_KEPT} texts the least recently used are closed, and parsed again when asked`, async () => {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 
 const { serialize } = protocol;
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 
 /**
  * A statement with parameters in one call into the embedded database instead of six. PGlite's query() sends Parse,
@@ -37,17 +38,31 @@ export async function queryInOneCall(pglite: PGlite, transaction: Transaction | 
     const session = values.length > 0 && text.length <= NAMED_TEXT_LIMIT ? statementsOf(pglite) : null;
     const name = session ? session.nameOf(text) : '';
     // A name not known to be prepared is closed first (not an error when there is none) and parsed again: it is known
-    // only once a call that parsed it succeeded (a failed call may or may not have parsed it).
+    // only once a call that parsed it succeeded (a failed call may or may not have parsed it), and forgotten when a call
+    // of it fails.
     const parsing = !session?.prepared.has(name);
+    // A prepared statement's rows are described once: its result columns cannot change while it stands (PostgreSQL
+    // refuses to run it if a schema change would change them), so later calls reuse the first call's description.
+    const described = session?.prepared.get(name);
     const closing = session ? session.closing.splice(0) : [];
     if (parsing && session) closing.push(name);
     const message = concat([
       ...closing.map((closed) => serialize.close({ type: 'S', name: closed })),
       ...(parsing ? [serialize.parse({ name, text })] : []),
-      serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
+      serialize.bind({ statement: name, values }), ...(described === undefined ? [serialize.describe({ type: 'P' })] : []),
+      serialize.execute({}), serialize.sync(),
     ]);
-    const messages = await pglite.execProtocolStream(message, { syncToFs: false });
-    session?.prepared.add(name);
+    let messages: BackendMessage[];
+    try {
+      messages = await pglite.execProtocolStream(message, { syncToFs: false });
+    } catch (error) {
+      // Whatever failed (a bad value, or a schema change that altered the result columns, which PostgreSQL refuses to
+      // run the statement after), the next call closes the name and parses and describes it anew.
+      session?.prepared.delete(name);
+      throw error;
+    }
+    if (session && described === undefined) session.prepared.set(name, messages.find((reply) => reply.name === 'rowDescription') ?? null);
+    else if (described) messages.splice(messages.findIndex((reply) => reply.name === 'bindComplete') + 1, 0, described);
     return parse.parseResults(messages, pglite.parsers, options)[0] as Results;
   };
   if (transaction) {
@@ -70,7 +85,8 @@ export const STATEMENTS_KEPT = 500;
 
 /** An instance's named statements: the name of each text (least recently used first), and which are parsed. */
 class SessionStatements {
-  readonly prepared = new Set<string>();
+  /** The names parsed, each with the description of its rows (null for a statement that returns none). */
+  readonly prepared = new Map<string, BackendMessage | null>();
   /** Names of statements dropped from the texts kept, to be closed with the next call. */
   readonly closing: string[] = [];
   private readonly names = new Map<string, string>();
