@@ -33,7 +33,7 @@ export async function findOrganizationBilling(db: DbOrTx, organizationId: number
     servicePlanActive: organizations.servicePlanActive,
     package: packages,
   }).from(organizations).innerJoin(packages, eq(packages.id, organizations.packageId)).where(eq(organizations.id, organizationId));
-  const [row] = options.lock ? await query.for('update', { of: organizations }) : await query;
+  const [row] = options.lock ? await query.for('no key update', { of: organizations }) : await query;
   return row ?? null;
 }
 

@@ -13,7 +13,7 @@ const organizationPlan = (db: DbOrTx) => db.select({
   cloudProviders: packages.cloudProviders,
 }).from(organizations).innerJoin(packages, eq(packages.id, organizations.packageId)).where(eq(organizations.id, sql.placeholder('organizationId')));
 const organizationPlanRead = preparedStatement('organization_plan', organizationPlan);
-const organizationPlanLocked = preparedStatement('organization_plan_locked', (db) => organizationPlan(db).for('update', { of: organizations }));
+const organizationPlanLocked = preparedStatement('organization_plan_locked', (db) => organizationPlan(db).for('no key update', { of: organizations }));
 
 /** The organization's billing state and its package's flags; `lock` serializes the sends of one organization. */
 export async function findOrganizationPlan(db: DbOrTx, organizationId: number, options: { lock?: boolean } = {}) {

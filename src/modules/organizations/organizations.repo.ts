@@ -100,7 +100,7 @@ export async function findMembershipsOfUsers(db: DbOrTx, organizationId: number,
 
 export async function findOrganization(db: DbOrTx, organizationId: number, options: { lock?: boolean } = {}): Promise<OrganizationRow | null> {
   const query = db.select().from(organizations).where(eq(organizations.id, organizationId));
-  const [row] = options.lock ? await query.for('update') : await query;
+  const [row] = options.lock ? await query.for('no key update') : await query;
   return row ?? null;
 }
 

@@ -44,7 +44,7 @@ export async function findDeliveredSlots(db: DbOrTx, recipientIds: number[]): Pr
 
 /** Locks the workflow row (serializing with signing, which locks it too) and reads it with its owner's name. */
 export async function lockWorkflowWithOwner(db: DbOrTx, workflowId: number) {
-  const [workflow] = await db.select().from(workflows).where(eq(workflows.id, workflowId)).for('update');
+  const [workflow] = await db.select().from(workflows).where(eq(workflows.id, workflowId)).for('no key update');
   if (!workflow) return null;
   const [owner] = await db.select({ name: users.name }).from(users).where(eq(users.id, workflow.ownerUserId));
   return { workflow, ownerName: owner?.name ?? '' };

@@ -23,9 +23,9 @@ export async function findWorkflowRow(db: DbOrTx, workflowId: number): Promise<W
   return row ?? null;
 }
 
-/** The row under FOR UPDATE: every action on one workflow is serialized by this lock. */
+/** The row under FOR NO KEY UPDATE (workflows.repo.ts says why not FOR UPDATE): every action on one workflow is serialized by this lock. */
 export async function lockWorkflowRow(tx: DbOrTx, workflowId: number): Promise<WorkflowRow | null> {
-  const [row] = await tx.select().from(workflows).where(eq(workflows.id, workflowId)).for('update');
+  const [row] = await tx.select().from(workflows).where(eq(workflows.id, workflowId)).for('no key update');
   return row ?? null;
 }
 

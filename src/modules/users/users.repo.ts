@@ -15,9 +15,9 @@ export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRo
   return row ?? null;
 }
 
-/** The user row under FOR UPDATE: serializes what is counted per account (sign-in failures). */
+/** The user row under FOR NO KEY UPDATE (workflows.repo.ts says why not FOR UPDATE): serializes what is counted per account (sign-in failures). */
 export async function lockUser(tx: Tx, id: number): Promise<UserRow | null> {
-  const [row] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+  const [row] = await tx.select().from(users).where(eq(users.id, id)).for('no key update');
   return row ?? null;
 }
 

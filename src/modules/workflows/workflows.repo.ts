@@ -10,7 +10,11 @@ export type NewRecipient = typeof recipients.$inferInsert;
 
 const liveWorkflow = (db: DbOrTx) => db.select().from(workflows).where(and(eq(workflows.id, sql.placeholder('workflowId')), isNull(workflows.deletedAt)));
 const liveWorkflowRead = preparedStatement('workflow_live', liveWorkflow);
-const liveWorkflowLocked = preparedStatement('workflow_live_locked', (db) => liveWorkflow(db).for('update'));
+// FOR NO KEY UPDATE, not FOR UPDATE, throughout: it serializes the lockers alike, but does not block the foreign-key
+// checks (FOR KEY SHARE, at commit: the keys are deferred) of other transactions writing rows that refer to the row.
+// Under FOR UPDATE every transaction that wrote a child of a locked organization waited at its commit for the send
+// holding it (docs/decisions.md "Lifecycle throughput").
+const liveWorkflowLocked = preparedStatement('workflow_live_locked', (db) => liveWorkflow(db).for('no key update'));
 
 /** A workflow that is not deleted; `lock` takes its row lock for the rest of the transaction. */
 export async function findLiveWorkflow(db: DbOrTx, workflowId: number, lock = false): Promise<WorkflowRow | null> {
