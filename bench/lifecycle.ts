@@ -12,6 +12,9 @@
 // draws it). BENCH_COUNT_QUERIES=text|origin|both counts the SQL statements the
 // service sends per envelope, by text, by HTTP route (or background job), or both (BENCH_TOP_STATEMENTS rows).
 // BENCH_TIME_STATEMENTS=1 (embedded database) ranks statement texts by PGlite's own time per envelope instead.
+// BENCH_SAMPLE_WAITS=1 (PostgreSQL) samples pg_stat_activity every 50 ms over the measured phase and prints what
+// the scratch database's connections were waiting for (a lock, I/O, the client) with their statement, most often
+// first (BENCH_TOP_STATEMENTS rows): how the lock queue behind each send was found (docs/decisions.md).
 import { fork, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -342,6 +345,7 @@ async function drive(): Promise<void> {
     const machineBefore = machineCpu();
     const driverBefore = process.cpuUsage();
     child.send({ type: 'profile-start' } satisfies ToServer);
+    const waits = process.env.BENCH_SAMPLE_WAITS === '1' && kind === 'postgres' ? await sampleWaits(process.env.DATABASE_URL!) : null;
     const timings: Record<Step, number>[] = [];
     let next = 0;
     const started = performance.now();
@@ -349,6 +353,7 @@ async function drive(): Promise<void> {
       while (next < ENVELOPES) timings.push(await envelope(next++));
     }));
     const seconds = (performance.now() - started) / 1000;
+    const waited = await waits?.stop();
     child.send({ type: 'profile-stop' } satisfies ToServer);
     const { cpuMicros, statements } = await nextMessage(child, 'profiled') as Extract<FromServer, { type: 'profiled' }>;
     const driver = process.cpuUsage(driverBefore);
@@ -367,6 +372,10 @@ async function drive(): Promise<void> {
         : `  SQL statements per envelope: ${(total / unit).toFixed(1)}; the most frequent (per envelope):`);
       for (const [text, n] of statements.sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_TOP_STATEMENTS ?? 40))) console.log(`    ${(n / unit).toFixed(2).padStart(6)}  ${text}`);
     }
+    if (waited) {
+      console.log(`  waits in ${waited.samples} samples of the database's active connections (every 50 ms), most frequent first:`);
+      for (const [what, n] of waited.counts.slice(0, Number(process.env.BENCH_TOP_STATEMENTS ?? 40))) console.log(`    ${String(n).padStart(6)}  ${what}`);
+    }
     for (const step of STEPS) {
       const values = timings.map((t) => t[step]).sort((a, b) => a - b);
       const pct = (p: number) => values[Math.min(values.length - 1, Math.ceil(p * values.length) - 1)].toFixed(0);
@@ -377,6 +386,36 @@ async function drive(): Promise<void> {
     await new Promise((resolve) => child.once('exit', resolve));
     await new Promise<void>((resolve) => peer.close(() => resolve()));
   }
+}
+
+/**
+ * BENCH_SAMPLE_WAITS: every 50 ms, the scratch databases' (sig_bench_*) client connections that are running a
+ * statement and waiting for something, by wait event and statement, counted until stop(). Its own connection.
+ */
+async function sampleWaits(url: string): Promise<{ stop(): Promise<{ samples: number; counts: [string, number][] }> }> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { rows } = await client.query<{ what: string }>(`select wait_event_type || ':' || wait_event || ' | ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as what
+        from pg_stat_activity where datname like 'sig_bench_%' and backend_type = 'client backend' and state = 'active' and wait_event is not null`);
+      samples += 1;
+      for (const { what } of rows) counts.set(what, (counts.get(what) ?? 0) + 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      await client.end();
+      return { samples, counts: [...counts].sort((a, b) => b[1] - a[1]) };
+    },
+  };
 }
 
 /** The `/sign/<code>` link of a raw message (its text part may be quoted-printable, with soft line breaks). */
