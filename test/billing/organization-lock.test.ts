@@ -40,7 +40,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('row locks that serialize send
     const insert = t.platform.db.transaction(async (tx) => {
       await tx.insert(mailOutbox).values({ organizationId: owner.organizationId, workflowId: workflow.id, toAddress: 'lock@example.com', subject: 's', textBody: 't', htmlBody: '<p>t</p>', kind: 'TEST' });
     });
-    const outcome = await Promise.race([insert.then(() => 'committed'), sleep(2_000, 'waited for the lock')]);
+    const outcome = await Promise.race([insert.then(() => 'committed'), sleep(5_000, 'waited for the lock')]);
     holder.release();
     await Promise.all([insert, holder.done]);
     expect(outcome).toBe('committed');
