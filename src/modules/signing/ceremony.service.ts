@@ -9,7 +9,7 @@ import { recordActivity } from '../activities/activities.service.ts';
 import { assertMaySign, countSignature } from '../billing/entitlements.service.ts';
 import type { SignerKeyService, UnlockedSignerKey } from '../signer-keys/signer-keys.service.ts';
 import { findOwnAssetIds } from '../signature-library/signature-library.service.ts';
-import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import { findGuestAccessToDocument, findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { actingRecipient } from './acting-recipient.ts';
 import { advanceAfterFinish, SEAL_JOB } from './completion.ts';
 import { recordConsentOnce } from './consent.ts';
@@ -78,9 +78,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
       if (hasImageValue(entry.type, value)) images.set(entry.id, await normalizeImageValue({ id: entry.id, fieldType: entry.type }, value));
     }
     return run(async (tx) => {
-      const documentWorkflowId = await findDocumentWorkflowId(tx, documentId);
-      if (documentWorkflowId === null) throw new AppError('NOT_FOUND', 'Document not found');
-      const access = await findWorkflowForCaller(tx, caller, documentWorkflowId, { lock: true });
+      const access = (caller.kind === 'guest' ? await findGuestAccessToDocument(tx, caller, documentId) : null) ?? await findWorkflowOfDocument(tx, caller, documentId);
       const recipient = actingRecipient(access);
       await assertMaySign(tx, access.workflow.organizationId);
       const { named, own } = await fieldsOfRecipient(tx, access, recipient, entries.map((e) => e.id));
@@ -300,4 +298,11 @@ export function createCeremonyService(deps: CeremonyDeps) {
       savedFieldIds,
     };
   }
+}
+
+/** The workflow of `documentId` as findWorkflowForCaller reads it (locked), or NOT_FOUND for a document that does not exist. */
+async function findWorkflowOfDocument(tx: Tx, caller: Caller, documentId: number): Promise<WorkflowAccess> {
+  const workflowId = await findDocumentWorkflowId(tx, documentId);
+  if (workflowId === null) throw new AppError('NOT_FOUND', 'Document not found');
+  return findWorkflowForCaller(tx, caller, workflowId, { lock: true });
 }

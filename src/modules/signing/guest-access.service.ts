@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { updateRecipient } from './signing.repo.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { issueSession, type SessionTokens } from '../auth/sessions.ts';
-import { findLiveWorkflowById, findRecipientOfWorkflow, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
+import { findLiveWorkflowWithRecipient, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import type { SigningCodes } from './signing-codes.ts';
 
 export type GuestSession = SessionTokens & { userId: number; workflowId: number; recipientId: number };
@@ -62,11 +62,9 @@ export function createGuestAccessService(deps: { db: Db; tokens: TokenSigner; co
 
 async function findLinkTarget(db: DbOrTx, workflowId: number, recipientId: number, lock: boolean): Promise<{ workflow: WorkflowRow; recipient: RecipientRow } | null> {
   // The workflow lock serializes a redemption with a concurrent delegation or decline of the same workflow.
-  const workflow = await findLiveWorkflowById(db, workflowId, { lock });
-  if (!workflow) return null;
-  const recipient = await findRecipientOfWorkflow(db, workflowId, recipientId);
-  if (!recipient || recipient.status === 'DELEGATED') return null;
-  return { workflow, recipient };
+  const found = await findLiveWorkflowWithRecipient(db, workflowId, recipientId, lock);
+  if (!found || found.recipient.status === 'DELEGATED') return null;
+  return found;
 }
 
 function linkExpired(): AppError {

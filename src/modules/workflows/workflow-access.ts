@@ -1,13 +1,13 @@
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError } from '../../errors.ts';
-import type { Caller } from '../../http/authenticate.ts';
+import type { Caller, GuestCaller } from '../../http/authenticate.ts';
 import { assertRecipientPasswordPassed } from '../signing/recipient-password-gate.ts';
 
-import { findLiveWorkflow, findRecipientOfWorkflow, findRecipientsOfWorkflow, findRecipientsOfWorkflows, findRowsOfUserWithVerification, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
+import { findLiveWorkflow, findRecipientOfWorkflow, findRecipientsOfWorkflow, findRecipientsOfWorkflows, findRowsOfUserWithVerification, lockLiveWorkflowWithRecipientOfDocument, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
 
 export type { RecipientRow, WorkflowRow } from './workflows.repo.ts';
-/** One recipient row of a workflow, whoever asks (no visibility check). */
-export { findRecipientOfWorkflow } from './workflows.repo.ts';
+/** One recipient row of a workflow, whoever asks (no visibility check); a live workflow with one of its rows. */
+export { findLiveWorkflowWithRecipient, findRecipientOfWorkflow } from './workflows.repo.ts';
 
 /** How the caller relates to a workflow: its owner, or one of its recipients (the row the caller acts as). */
 export type WorkflowAccess = { workflow: WorkflowRow; isOwner: boolean; recipient: RecipientRow | null };
@@ -22,6 +22,20 @@ export type WorkflowAccess = { workflow: WorkflowRow; isOwner: boolean; recipien
 export async function findWorkflowForCaller(db: DbOrTx, caller: Caller, workflowId: number, options: { lock?: boolean; beforeRecipientPassword?: boolean } = {}): Promise<WorkflowAccess> {
   const access = await findVisibleWorkflow(db, caller, workflowId, options);
   if (!options.beforeRecipientPassword) await assertRecipientPasswordPassed(db, caller, access);
+  return access;
+}
+
+/**
+ * findWorkflowForCaller, locked, for a signing link's guest acting on `documentId` (a save names a document): the
+ * workflow its session is for and its row in one statement, when the document is that workflow's. Null when it is not
+ * (or the workflow or row is gone): the caller then looks the document up and asks findWorkflowForCaller, whose error
+ * that answer is.
+ */
+export async function findGuestAccessToDocument(db: DbOrTx, caller: GuestCaller, documentId: number): Promise<WorkflowAccess | null> {
+  const found = await lockLiveWorkflowWithRecipientOfDocument(db, caller.workflowId, caller.recipientId, documentId);
+  if (!found) return null;
+  const access = { workflow: found.workflow, isOwner: false, recipient: found.recipient };
+  await assertRecipientPasswordPassed(db, caller, access);
   return access;
 }
 

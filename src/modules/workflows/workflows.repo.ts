@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
-import { recipients, users, workflows } from '../../platform/db/schema/index.ts';
+import { documents, recipients, users, workflows } from '../../platform/db/schema/index.ts';
 
 export type WorkflowRow = typeof workflows.$inferSelect;
 export type RecipientRow = typeof recipients.$inferSelect;
@@ -27,6 +27,34 @@ const recipientOfWorkflow = preparedStatement('workflow_recipient', (db) => db.s
 
 export async function findRecipientOfWorkflow(db: DbOrTx, workflowId: number, recipientId: number): Promise<RecipientRow | null> {
   const [row] = await recipientOfWorkflow(db).execute({ workflowId, recipientId });
+  return row ?? null;
+}
+
+/**
+ * A live workflow and one of its recipient rows in one statement (a signing link's redemption; a guest's save, which
+ * also names one of the workflow's documents). Locked, both rows are: a lock waited for hands the statement the rows as
+ * the holder committed them, which it does only for the rows it locks (a recipient row read in the same statement but
+ * not locked would be the one from before the wait, e.g. not yet delegated away).
+ */
+const workflowWithRecipient = (db: DbOrTx) => db.select({ workflow: workflows, recipient: recipients }).from(workflows)
+  .innerJoin(recipients, and(eq(recipients.workflowId, workflows.id), eq(recipients.id, sql.placeholder('recipientId'))));
+const isLiveWorkflow = and(eq(workflows.id, sql.placeholder('workflowId')), isNull(workflows.deletedAt));
+const workflowWithRecipientRead = preparedStatement('workflow_live_with_recipient', (db) => workflowWithRecipient(db).where(isLiveWorkflow));
+const workflowWithRecipientLocked = preparedStatement('workflow_live_with_recipient_locked', (db) => workflowWithRecipient(db).where(isLiveWorkflow)
+  .for('no key update', { of: [workflows, recipients] }));
+const workflowWithRecipientOfDocumentLocked = preparedStatement('workflow_live_with_recipient_of_document_locked', (db) => workflowWithRecipient(db)
+  .innerJoin(documents, and(eq(documents.workflowId, workflows.id), eq(documents.id, sql.placeholder('documentId')))).where(isLiveWorkflow)
+  .for('no key update', { of: [workflows, recipients] }));
+
+/** findLiveWorkflow and findRecipientOfWorkflow at once; null when either is missing. */
+export async function findLiveWorkflowWithRecipient(db: DbOrTx, workflowId: number, recipientId: number, lock = false): Promise<{ workflow: WorkflowRow; recipient: RecipientRow } | null> {
+  const [row] = await (lock ? workflowWithRecipientLocked : workflowWithRecipientRead)(db).execute({ workflowId, recipientId });
+  return row ?? null;
+}
+
+/** The same, locked, for a document that must be the workflow's: null when the document is not. */
+export async function lockLiveWorkflowWithRecipientOfDocument(db: DbOrTx, workflowId: number, recipientId: number, documentId: number): Promise<{ workflow: WorkflowRow; recipient: RecipientRow } | null> {
+  const [row] = await workflowWithRecipientOfDocumentLocked(db).execute({ workflowId, recipientId, documentId });
   return row ?? null;
 }
 
