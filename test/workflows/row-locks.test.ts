@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import type { Tx } from '../../src/platform/db/client.ts';
@@ -6,7 +7,6 @@ import { findOrganizationPlan } from '../../src/modules/billing/entitlements.rep
 import { findLiveWorkflow, findLiveWorkflowWithRecipient, lockLiveWorkflowWithRecipientOfDocument } from '../../src/modules/workflows/workflows.repo.ts';
 import { createDraftWorkflow } from '../helpers/factories.ts';
 import { draftForSending } from '../helpers/signing.ts';
-import { eq } from 'drizzle-orm';
 import { mailOutbox, recipients } from '../../src/platform/db/schema/index.ts';
 
 /**

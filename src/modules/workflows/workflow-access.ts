@@ -3,7 +3,7 @@ import { AppError } from '../../errors.ts';
 import type { Caller, GuestCaller } from '../../http/authenticate.ts';
 import { assertRecipientPasswordPassed } from '../signing/recipient-password-gate.ts';
 
-import { findLiveWorkflow, findRecipientOfWorkflow, findRecipientsOfWorkflow, findRecipientsOfWorkflows, findRowsOfUserWithVerification, lockLiveWorkflowWithRecipientOfDocument, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
+import { findLiveWorkflow, findLiveWorkflowWithRecipient, findRecipientsOfWorkflow, findRecipientsOfWorkflows, findRowsOfUserWithVerification, lockLiveWorkflowWithRecipientOfDocument, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
 
 export type { RecipientRow, WorkflowRow } from './workflows.repo.ts';
 /** One recipient row of a workflow, whoever asks (no visibility check); a live workflow with one of its rows. */
@@ -40,16 +40,15 @@ export async function findGuestAccessToDocument(db: DbOrTx, caller: GuestCaller,
 }
 
 async function findVisibleWorkflow(db: DbOrTx, caller: Caller, workflowId: number, options: { lock?: boolean }): Promise<WorkflowAccess> {
-  const workflow = await findLiveWorkflow(db, workflowId, options.lock);
-  if (!workflow) throw new AppError('NOT_FOUND', 'Workflow not found');
-
   if (caller.kind === 'guest') {
-    if (caller.workflowId !== workflow.id) throw new AppError('NOT_FOUND', 'Workflow not found');
-    const recipient = await findRecipientOfWorkflow(db, workflow.id, caller.recipientId);
-    if (!recipient) throw new AppError('NOT_FOUND', 'Workflow not found');
-    return { workflow, isOwner: false, recipient };
+    // A signing link's session reaches its own workflow and row only: both read in one statement.
+    const found = caller.workflowId === workflowId ? await findLiveWorkflowWithRecipient(db, workflowId, caller.recipientId, options.lock) : null;
+    if (!found) throw new AppError('NOT_FOUND', 'Workflow not found');
+    return { workflow: found.workflow, isOwner: false, recipient: found.recipient };
   }
 
+  const workflow = await findLiveWorkflow(db, workflowId, options.lock);
+  if (!workflow) throw new AppError('NOT_FOUND', 'Workflow not found');
   const isOwner = workflow.ownerUserId === caller.userId;
   const { rows, emailVerified } = await findRowsOfUser(db, workflow.id, caller.userId);
   // Prefer the row that can still act (a person may hold two rows, e.g. a delegated one).
