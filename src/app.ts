@@ -171,7 +171,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   // Before authentication: a web session's cookie becomes the bearer token that authentication then checks.
   // The service is created below; requests only arrive after ready().
   registerSessionCookie(app, { secure: securityHeaders.https, publicUrl: config.publicUrl, sessions: () => webSessions });
-  const routes = registerAuthentication(app, platform.tokens, createMembershipCache(platform.database));
+  const routes = registerAuthentication(app, platform.tokens, createMembershipCache(platform.database), { adminToken: config.adminToken });
   await app.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 1024 } });
   await registerOpenApi(app);
 

@@ -52,6 +52,10 @@ export type Config = {
   s3: { bucket: string; endpoint: string | undefined; region: string } | undefined;
   /** Bearer token that GET /metrics requires; unset: the endpoint is off. */
   metricsToken: string | undefined;
+  /** Bearer token of the operator's API under /admin/v1/ (ADMIN_TOKEN); unset: that API is off. */
+  adminToken: string | undefined;
+  /** Whether owners may choose and renew priced packages themselves (BILLING_SELF_SERVICE); false: only free ones. */
+  billingSelfService: boolean;
   /** External OpenID provider for web sign-in and the SSO redirect (OIDC_ISSUER...); unset: the service's own sign-in page. */
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
   /** Social identity provider whose ID tokens IDP_AUTH accepts (IDP_ISSUER, IDP_CLIENT_ID); unset: IDP sign-in is off. */
@@ -109,6 +113,8 @@ export const EnvSchema = Type.Object({
   CLOUD_IMPORT_ALLOWED_HOSTS: Type.Optional(Type.String({ description: 'comma-separated hosts cloud import may fetch from; default: the box provider\'s' })),
   OUTBOUND_ALLOW_PRIVATE: Type.Boolean({ default: false, description: 'tests only: outbound requests may reach private and loopback addresses' }),
   METRICS_TOKEN: Type.Optional(Type.String({ description: 'bearer token GET /metrics requires; unset: the endpoint is off' })),
+  ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 32, expected: 'a secret of at least 32 characters', description: 'bearer token of the operator\'s API under /admin/v1/ (and npm run admin); unset: that API is off' })),
+  BILLING_SELF_SERVICE: Type.Boolean({ default: false, description: 'true: owners may choose and renew any package themselves; false: only packages whose creditsPrice is 0' }),
   S3_BUCKET: Type.Optional(Type.String({ description: 'stored files in this S3-compatible bucket instead of DATA_DIR' })),
   S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'the S3 endpoint; unset: AWS' })),
   S3_REGION: Type.String({ default: 'us-east-1', description: 'the S3 region' }),
@@ -288,6 +294,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : DEFAULT_CLOUD_IMPORT_HOSTS,
     outboundAllowPrivate: values.OUTBOUND_ALLOW_PRIVATE,
     metricsToken: values.METRICS_TOKEN,
+    adminToken: values.ADMIN_TOKEN,
+    billingSelfService: values.BILLING_SELF_SERVICE,
     oidc: values.OIDC_ISSUER ? { issuer: values.OIDC_ISSUER, clientId: values.OIDC_CLIENT_ID!, clientSecret: values.OIDC_CLIENT_SECRET } : undefined,
     idp: values.IDP_ISSUER ? { issuer: values.IDP_ISSUER, clientId: values.IDP_CLIENT_ID! } : undefined,
     webauthnRpId: values.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,

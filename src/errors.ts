@@ -32,6 +32,8 @@ export const ERRORS = {
   INVALID_DOCUMENT_SIZE: { status: 400, code: 12002, description: 'Invalid document size' },
   DOCUMENT_ALREADY_SIGNED: { status: 400, code: 12003, description: 'Document is already signed' },
   INVALID_PDF: { status: 400, code: 12004, description: 'The PDF is encrypted, damaged or unreadable' },
+  /** RUNTIME.md "Limits": POST /verify/v1 with a file holding more than 50 signatures; responseBody.limit. */
+  TOO_MANY_SIGNATURES: { status: 400, code: 12010, description: 'The PDF holds more signatures than can be verified' },
   DOCUMENT_CONVERSION_UNAVAILABLE: { status: 400, code: 12005, description: 'Word conversion is not available: LibreOffice (soffice) is not installed on the server' },
   DOCUMENT_CONVERSION_FAILED: { status: 400, code: 12006, description: 'The Word document could not be converted to PDF' },
   /** A replacement PDF lacks a page that a field sits on, or a page is now too small for it; responseBody.fieldIds names them. */
@@ -145,6 +147,8 @@ export const ERRORS = {
   /** Identity step-up caps across codes (5 wrong codes an hour, 10 codes mailed a day); answered with Retry-After. 429 stays the resend throttle's. */
   OTP_LIMIT_REACHED: { status: 400, code: 16010, description: 'Too many one-time codes; try again later' },
 
+  /** RUNTIME.md "Plans and credits belong to the operator": an owner chose or renewed a priced package while BILLING_SELF_SERVICE is off. */
+  PAYMENT_REQUIRED: { status: 403, code: 16011, description: 'This package is priced: the operator of this service puts organizations on it' },
   /** A package that is not ACTIVE (retired) cannot be chosen or renewed; choose another with package/update. */
   PACKAGE_NOT_AVAILABLE: { status: 400, code: 16101, description: 'This package is not available' },
   /** settingsJson of PUT /organization/v1/branding is not JSON, not an object, or a member is of the wrong form; responseBody.detail says which. */
@@ -169,7 +173,11 @@ export const ERRORS = {
   ROLE_TEMPLATES_NOT_ALLOWED: { status: 403, code: 17007, description: 'Your role does not allow using templates' },
   /** The signer's role in the workflow's organization does not allow this kind of signature (allowSignElectronic, ...); responseBody.qualifier. */
   ROLE_SIGNATURE_NOT_ALLOWED: { status: 403, code: 17008, description: 'Your role does not allow this kind of signature' },
-  /** Accepting an invitation in the app needs a confirmed address (RUNTIME.md "Accounts"): the invitation was addressed to the mailbox, not to whoever registered it. */
+  /**
+   * An address the platform has not verified (RUNTIME.md round three): sending to others, accepting an invitation in the
+   * app, or a platform-certified signing key needs an account whose address is confirmed (or a guest whose signing
+   * link the platform's own mail delivered).
+   */
   EMAIL_NOT_VERIFIED: { status: 403, code: 17009, description: 'Confirm your email address first' },
 
   /** PUT /organization/v1/email-settings without a key its provider requires (or blank); responseBody.missingKeys names them. */

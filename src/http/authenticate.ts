@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { TokenSigner } from '../platform/auth/jwt.ts';
@@ -26,7 +27,7 @@ declare module 'fastify' {
 export type RouteAuth = { method: string; url: string; auth: AuthPolicy; schema: { body?: unknown; querystring?: unknown } };
 
 /** Installs the caller resolution; returns the live list of routes with their policy (for the route-auth test). */
-export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner, memberships: MembershipCache): RouteAuth[] {
+export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner, memberships: MembershipCache, options: { adminToken?: string } = {}): RouteAuth[] {
   const routes: RouteAuth[] = [];
   app.decorateRequest('caller', null);
 
@@ -43,6 +44,10 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner
   app.addHook('onRequest', async (request) => {
     const policy = request.routeOptions.config?.auth;
     if (!policy || policy === 'public') return;
+    if (policy === 'operator') {
+      if (!isAdminToken(request.headers.authorization, options.adminToken)) throw new AppError('UNAUTHORIZED', 'The operator\'s API needs Authorization: Bearer $ADMIN_TOKEN');
+      return;
+    }
     const identity = await resolveCaller(request, tokens);
     if (!identity) throw new AppError('UNAUTHORIZED', 'A valid bearer token is required');
     const caller = identity.kind === 'user' ? { ...identity, membership: await membershipOf(memberships, identity) } : identity;
@@ -62,6 +67,18 @@ async function membershipOf(memberships: MembershipCache, identity: TokenUser): 
   const row = await memberships.find(identity);
   if (!row) throw new AppError('UNAUTHORIZED', 'The account, its membership or the business app behind this token no longer exists or is disabled');
   return { isOwner: row.isOwner, roleId: row.roleId, grants: toModuleGrants(row.rolePermissions) };
+}
+
+/**
+ * Whether the header carries the operator's ADMIN_TOKEN, compared in constant time (over SHA-256 digests, so the
+ * comparison takes as long whatever the length sent). No ADMIN_TOKEN configured: nothing matches.
+ */
+function isAdminToken(header: string | undefined, adminToken: string | undefined): boolean {
+  if (!adminToken || !header) return false;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) return false;
+  const digest = (value: string) => crypto.createHash('sha256').update(value, 'utf8').digest();
+  return crypto.timingSafeEqual(digest(match[1]), digest(adminToken));
 }
 
 /** What a verified token says about its user, before the membership is looked up. */

@@ -15,11 +15,13 @@ export type AccessRight = (typeof ACCESS_RIGHTS)[number];
  * - `participant`: a user, or a guest token of a signing link (the service then checks the workflow);
  * - `{ owner: true }`: a user who owns the token's organization (SPEC.md "Permission rules", owner only);
  * - `{ module, right }`: a user whose role grants `right` on `module` in the token's organization; the owner
- *   holds every right.
+ *   holds every right;
+ * - `operator`: the operator of the installation, with `Authorization: Bearer $ADMIN_TOKEN` (the API under
+ *   /admin/v1/); no user token is accepted there, and without ADMIN_TOKEN every such route answers 401.
  * A record of another organization is the service's concern: it answers 404, never 403, so outsiders cannot
  * tell that it exists.
  */
-export type AuthPolicy = 'public' | 'user' | 'participant' | { owner: true } | { module: OrganizationModule; right: AccessRight };
+export type AuthPolicy = 'public' | 'user' | 'participant' | 'operator' | { owner: true } | { module: OrganizationModule; right: AccessRight };
 
 /** The caller's standing in the token's organization, loaded with the account check on every user request. */
 export type Membership = { isOwner: boolean; roleId: number | null; grants: ModuleGrants };
@@ -27,7 +29,7 @@ export type ModuleGrants = Partial<Record<OrganizationModule, Record<AccessRight
 
 /** Refuses at start-up a route whose policy is not one of the forms above (a typo would otherwise lock it or open it). */
 export function assertValidPolicy(policy: unknown, route: string): asserts policy is AuthPolicy {
-  if (policy === 'public' || policy === 'user' || policy === 'participant') return;
+  if (policy === 'public' || policy === 'user' || policy === 'participant' || policy === 'operator') return;
   if (typeof policy === 'object' && policy !== null) {
     const keys = Object.keys(policy).sort().join(',');
     if (keys === 'owner' && (policy as { owner: unknown }).owner === true) return;
@@ -38,7 +40,7 @@ export function assertValidPolicy(policy: unknown, route: string): asserts polic
 }
 
 /** The one place that decides whether an authenticated caller may use a route: 403 USER_NOT_HAVE_ACCESS when not. */
-export function assertAuthorized(policy: Exclude<AuthPolicy, 'public'>, caller: { kind: 'user'; membership: Membership } | { kind: 'guest' }): void {
+export function assertAuthorized(policy: Exclude<AuthPolicy, 'public' | 'operator'>, caller: { kind: 'user'; membership: Membership } | { kind: 'guest' }): void {
   if (policy === 'participant') return;
   if (caller.kind !== 'user') throw new AppError('USER_NOT_HAVE_ACCESS', 'This endpoint needs a signed-in user');
   if (policy === 'user') return;

@@ -103,7 +103,8 @@ export function registerSessionCookie(app: FastifyInstance, options: { secure: b
   app.addHook('onRequest', async (request, reply) => {
     if (request.headers.authorization !== undefined) return;
     const policy = request.routeOptions.config?.auth;
-    if (!policy || policy === 'public') return;
+    // Public routes judge a cookie themselves, if at all; the operator's API takes ADMIN_TOKEN alone.
+    if (!policy || policy === 'public' || policy === 'operator') return;
     const cookie = readCookie(request, names.session);
     if (!cookie) return;
     if (!SAFE_METHODS.has(request.method)) assertCsrf(request, cookie, publicOrigin);

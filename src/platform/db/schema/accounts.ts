@@ -133,6 +133,10 @@ export const businessApps = pgTable('business_apps', {
   /** The webhook signing secret, encrypted under SECRETS_KEY (it must be read back to sign); null: no webhooks. */
   webhookSecret: text(),
   status: boolean().notNull().default(true),
+  /** The first failed webhook delivery of the current run of failures (a delivered one clears it); null: the callback answers. */
+  callbackFailingSince: timestamp({ withTimezone: true }),
+  /** When deliveries to the callback were paused after failing for 24 hours in a row; a replay or an edit of the app resumes them. */
+  callbackPausedAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 }, (t) => [
   uniqueIndex('business_apps_client_id_key').on(t.clientId),

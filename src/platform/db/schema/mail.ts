@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Transactional outbox: a mail row is inserted in the same transaction as the state change that causes
@@ -18,6 +18,11 @@ export const mailOutbox = pgTable('mail_outbox', {
   kind: text().notNull(),
   workflowId: integer(),
   recipientId: integer(),
+  /**
+   * Mail that proves control of an address (verification, invitations, one-time codes, the links of useDigitalCert
+   * signers) leaves through the platform's own mail, never the organization's provider (RUNTIME.md round three).
+   */
+  viaPlatform: boolean().notNull().default(false),
   /** PENDING, SENT, FAILED */
   status: text().notNull().default('PENDING'),
   attempts: integer().notNull().default(0),
