@@ -219,7 +219,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const declines = createDeclineService({ db: platform.db, outbox: platform.outbox, surveys });
   const delegations = createDelegateService({ db: platform.db, routing });
   // Personal signing keys of useDigitalCert signers, certified by the platform CA.
-  const signerKeys = createSignerKeyService({ db: platform.db, ca: platform.seal.ca });
+  const signerKeys = createSignerKeyService({ db: platform.db, outbox: platform.outbox, ca: platform.seal.ca });
   const ceremony = createCeremonyService({ db: platform.db, jobs: platform.jobs, outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes, blobs: platform.blobs, signerKeys });
   const sealing: SealJobDeps = { db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, seal: platform.seal, log: platform.log, seals, testDelayMs: config.sealTestDelayMs, onOutcome: (outcome) => platform.metrics.seals.labels(outcome).inc() };
   const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, seal: platform.seal, seals, renderer: thumbnails });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { EnvelopeRecord } from './envelope-record.ts';
 import { visibleRecipients } from './envelope-record.ts';
 import { formatHistoryTime } from './history-time.ts';
+import type { LinkDelivery } from './history.repo.ts';
 
 /** The platform's sealing certificate as the report shows it. */
 export type SealCertificate = { subject: string; fingerprintSha256: string; certificatePem: string; chainPem: string[] };
@@ -11,6 +12,8 @@ export type StoredHashCheck = 'verified' | 'mismatch' | 'missing';
 
 export type EvidenceReportInput = {
   record: EnvelopeRecord;
+  /** The link-carrying mails of the workflow with their delivery route (history.repo.ts findLinkDeliveries). */
+  linkDeliveries: LinkDelivery[];
   storedHashes: Map<string, StoredHashCheck>;
   certificate: SealCertificate;
   generatedAt: Date;
@@ -51,7 +54,7 @@ export function renderEvidenceReport(input: EvidenceReportInput): string {
 ${chainSection(record)}
 ${envelopeSection(record)}
 ${documentsSection(record, input.storedHashes)}
-${recipientsSection(record)}
+${recipientsSection(record, input.linkDeliveries)}
 ${eventsSection(record)}
 ${consentSection(record)}
 ${certificateSection(input.certificate)}
@@ -111,12 +114,41 @@ function documentsSection(record: EnvelopeRecord, stored: Map<string, StoredHash
   return `<h2>Documents</h2>\n${table(['Document', 'Pages', 'SHA-256 before sealing (original upload)', 'SHA-256 after sealing'], rows)}`;
 }
 
-function recipientsSection(record: EnvelopeRecord): string {
+function recipientsSection(record: EnvelopeRecord, deliveries: LinkDelivery[]): string {
   const rows = visibleRecipients(record).map((r) => [
     escapeHtml(r.name), escapeHtml(r.email), escapeHtml(r.role), escapeHtml(r.status),
     escapeHtml(time(record, r.dispatchedAt)), escapeHtml(time(record, r.viewedAt)), escapeHtml(time(record, r.actedAt)),
+    escapeHtml(linkRoute(record, r.id, deliveries)),
   ]);
-  return `<h2>Recipients</h2>\n${table(['Name', 'Email', 'Role', 'Status', 'Received', 'Viewed', 'Acted'], rows)}`;
+  return `<h2>Recipients</h2>
+<p>"Link delivered by" names who carried each recipient's signing link: the platform's own mail, or the organization's own mail provider.
+Links of recipients who sign with a platform-certified key always travel through the platform's mail.</p>
+${table(['Name', 'Email', 'Role', 'Status', 'Received', 'Viewed', 'Acted', 'Link delivered by'], rows)}`;
+}
+
+const ROUTE_NAMES: Record<string, string> = {
+  PLATFORM: 'the platform\'s mail',
+  SMTP: 'the organization\'s SMTP server',
+  EMAIL_API: 'the organization\'s email API provider',
+  CLOUD_MAIL: 'the organization\'s cloud mail provider',
+  OAUTH2_MAIL: 'the organization\'s OAuth 2.0 mail provider',
+};
+
+/**
+ * Who carried the recipient's links, each route once with when it first did; a self-signing owner signs in the account
+ * (no link), and a link still queued or undelivered says so.
+ */
+function linkRoute(record: EnvelopeRecord, recipientId: number, deliveries: LinkDelivery[]): string {
+  const own = deliveries.filter((d) => d.recipientId === recipientId);
+  if (own.length === 0) return record.workflow.sequence === 'SELF' ? 'no link: signed in the account' : 'no link mailed';
+  const sent = own.filter((d) => d.status === 'SENT');
+  if (sent.length === 0) return own.some((d) => d.status === 'FAILED') ? 'not delivered (the mail failed)' : 'not delivered yet';
+  const firstByRoute = new Map<string, Date | null>();
+  for (const delivery of sent) {
+    const route = delivery.route ?? 'PLATFORM';
+    if (!firstByRoute.has(route)) firstByRoute.set(route, delivery.sentAt);
+  }
+  return [...firstByRoute].map(([route, at]) => `${ROUTE_NAMES[route] ?? route}${at ? ` (${time(record, at)})` : ''}`).join('; ');
 }
 
 function eventsSection(record: EnvelopeRecord): string {

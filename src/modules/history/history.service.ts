@@ -8,7 +8,7 @@ import { assertRecipientPasswordPassed } from '../signing/recipient-password-gat
 import { findLiveWorkflowById, findRowsOfUser, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import type { SealWaiter } from '../signing/seal-waiter.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from './envelope-record.ts';
-import { findRecipientRow } from './history.repo.ts';
+import { findLinkDeliveries, findRecipientRow } from './history.repo.ts';
 import { renderEvidenceReport, type StoredHashCheck } from './evidence-report.ts';
 import { isFinishedStatus } from '../workflows/workflow-status.ts';
 
@@ -89,7 +89,8 @@ export function createHistoryService(deps: { db: Db; blobs: BlobStore; seal: Pic
         if (key && !storedHashes.has(key)) storedHashes.set(key, await checkStoredBlob(key));
       }
     }
-    return renderEvidenceReport({ record, storedHashes, certificate: await deps.seal.identity(), generatedAt: new Date() });
+    const linkDeliveries = await findLinkDeliveries(deps.db, workflow.id);
+    return renderEvidenceReport({ record, storedHashes, linkDeliveries, certificate: await deps.seal.identity(), generatedAt: new Date() });
   }
 
   /** Re-hashes a stored file as the storage holds it (not a cached copy): the key claims its SHA-256, this shows the bytes still have it. */

@@ -32,8 +32,9 @@ export function invitationLink(publicUrl: string, code: string): string {
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
 
 /**
- * The invitation mail, through the organization's own mail settings. A registered invitee accepts in the app;
- * someone without an account gets the sign-up link.
+ * The invitation mail. Accepting it proves the address (RUNTIME.md round three), so it always leaves through the
+ * platform's own mail, in the organization's branding. A registered invitee accepts in the app; someone without an
+ * account gets the sign-up link.
  */
 export function invitationMail(input: {
   organizationId: number; organizationName: string; inviterName: string; to: string; name: string; expiresAt: Date; publicUrl: string; signupLink: string | null;
@@ -57,6 +58,7 @@ export function invitationMail(input: {
     to: input.to,
     ...renderMail({ subject: `Invitation to join ${input.organizationName}`, greeting: input.name, blocks: [...blocks, 'If you do not expect this invitation, ignore this mail.'] }),
     kind: 'ORGANIZATION_INVITATION',
+    viaPlatform: true,
   };
 }
 

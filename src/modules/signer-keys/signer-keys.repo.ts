@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { signerKeys } from '../../platform/db/schema/index.ts';
+import { mailOutbox, signerKeys } from '../../platform/db/schema/index.ts';
 
-/** The queries of the signer-keys module (table signer_keys, its own). */
+/** The queries of the signer-keys module (table signer_keys, its own; it reads mail_outbox). */
 
 export type SignerKeyRow = typeof signerKeys.$inferSelect;
 export type NewSignerKey = typeof signerKeys.$inferInsert;
@@ -27,4 +27,32 @@ export async function insertSignerKey(tx: DbOrTx, values: NewSignerKey): Promise
 export async function updateSignerCertificate(tx: DbOrTx, id: number, values: { name: string; certificate: string; certificateSerial: string }): Promise<SignerKeyRow> {
   const [row] = await tx.update(signerKeys).set({ ...values, updatedAt: new Date() }).where(eq(signerKeys.id, id)).returning();
   return row;
+}
+
+/** A new key pair and certificate in place of the old (a reset): the pending reset code is used up with it. */
+export async function replaceSignerKey(tx: DbOrTx, id: number, values: Pick<NewSignerKey, 'name' | 'kdf' | 'wrapIv' | 'wrappedKey' | 'wrapTag' | 'certificate' | 'certificateSerial'>): Promise<SignerKeyRow> {
+  const [row] = await tx.update(signerKeys).set({
+    ...values, resetCodeHash: null, resetCodeSentAt: null, resetCodeExpiresAt: null, resetCodeAttempts: 0, updatedAt: new Date(),
+  }).where(eq(signerKeys.id, id)).returning();
+  return row;
+}
+
+export async function setResetCode(tx: DbOrTx, id: number, values: { hash: string; sentAt: Date; expiresAt: Date }): Promise<void> {
+  await tx.update(signerKeys).set({ resetCodeHash: values.hash, resetCodeSentAt: values.sentAt, resetCodeExpiresAt: values.expiresAt, resetCodeAttempts: 0 })
+    .where(eq(signerKeys.id, id));
+}
+
+export async function countWrongResetCode(tx: DbOrTx, id: number): Promise<void> {
+  await tx.update(signerKeys).set({ resetCodeAttempts: sql`${signerKeys.resetCodeAttempts} + 1` }).where(eq(signerKeys.id, id));
+}
+
+/**
+ * Whether the platform's own mail carried a signing link of this recipient row (a commence mail or a reminder queued
+ * with viaPlatform): then whoever holds the link proved the mailbox, as a verified account does.
+ */
+export async function hasPlatformLinkMail(db: DbOrTx, workflowId: number, recipientId: number): Promise<boolean> {
+  const [row] = await db.select({ id: mailOutbox.id }).from(mailOutbox)
+    .where(and(eq(mailOutbox.workflowId, workflowId), eq(mailOutbox.recipientId, recipientId), eq(mailOutbox.viaPlatform, true), inArray(mailOutbox.kind, ['COMMENCE', 'REMINDER'])))
+    .limit(1);
+  return row !== undefined;
 }

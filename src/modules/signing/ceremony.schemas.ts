@@ -49,7 +49,10 @@ export const SaveFieldEntry = Type.Object({
     description: 'DIGITAL_SIGNATURE of a useDigitalCert recipient only (required there: 400 SIGNING_PASSWORD_REQUIRED): the signer\'s signing '
       + 'password. Its first use provisions the person\'s signing key (at least 8 characters, else 400 SIGNING_PASSWORD_TOO_SHORT); later '
       + 'uses, in any workflow, must give the same password: wrong is 400 SIGNING_PASSWORD_INVALID with responseBody.attemptsLeft, 10 '
-      + 'wrong within 15 minutes lock the key (401 ACCOUNT_TEMPORARILY_LOCKED with Retry-After, until 15 minutes after the last). '
+      + 'wrong within 15 minutes lock the key (401 ACCOUNT_TEMPORARILY_LOCKED with Retry-After, until 15 minutes after the last; a new key '
+      + 'through a mailed code: POST /workflow/v1/{workflowId}/signing-key/reset-code, then /signing-key/reset). A key is created or opened only '
+      + 'for an address the platform verified: a registered user with a verified address, with their own token, or a signing link the platform\'s '
+      + 'own mail delivered; otherwise 403 EMAIL_NOT_VERIFIED. '
       + 'The save then appends the signer\'s PAdES signature to the document as its own incremental update. On any other entry 400 INVALID_REQUEST_BODY.',
   })),
 });

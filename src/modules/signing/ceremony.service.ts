@@ -109,7 +109,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
       const digital = digitalSignatures(recipient, writes);
       let key: UnlockedSignerKey | null = null;
       if (digital.length > 0) {
-        const unlocked = await deps.signerKeys.unlock(tx, { name: recipient.name, email: recipient.email }, digital[0].password);
+        const unlocked = await deps.signerKeys.unlock(tx, { caller, recipient }, digital[0].password);
         if (!unlocked.unlocked) return { signingPasswordFailure: { attemptsLeft: unlocked.attemptsLeft } };
         key = unlocked.key;
       }
@@ -204,7 +204,7 @@ export function createCeremonyService(deps: CeremonyDeps) {
     const result = await db.transaction(work);
     if ('signingPasswordFailure' in result) {
       const { attemptsLeft } = result.signingPasswordFailure;
-      throw new AppError('SIGNING_PASSWORD_INVALID', `Wrong signing password; ${attemptsLeft} attempt(s) left`, { attemptsLeft });
+      throw new AppError('SIGNING_PASSWORD_INVALID', `Wrong signing password; ${attemptsLeft} attempt(s) left. Forgotten: a new key comes with a code mailed to you (POST /workflow/v1/{workflowId}/signing-key/reset-code)`, { attemptsLeft });
     }
     deps.outbox.notify();
     if (result.completed) deps.jobs.notify(SEAL_JOB);

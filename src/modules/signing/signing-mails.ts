@@ -5,8 +5,19 @@ import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts'
 /**
  * The texts of the mails sending and signing produce, in the one mail layout. Each mail goes to the
  * recipient's address, through the organization's routing (organizationId), and names its workflow and
- * recipient for support and tests. `branding` is the organization's look, when the caller has it.
+ * recipient for support and tests. `branding` is the organization's look, when the caller has it. A mail that
+ * proves control of the address (a one-time code; the link of a recipient who signs with a platform-certified key)
+ * goes through the platform's own mail (`viaPlatform`).
  */
+
+/**
+ * Whether a mail carrying this recipient's signing link must leave through the platform's own mail: whoever holds the
+ * link of a useDigitalCert recipient can create that person's platform-certified key, so the organization's own
+ * provider must never see it (RUNTIME.md round three).
+ */
+export function linkProvesAddress(recipient: Pick<RecipientRow, 'useDigitalCert'>): boolean {
+  return recipient.useDigitalCert;
+}
 
 const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
 
@@ -42,6 +53,7 @@ export function commenceMail(input: { workflow: WorkflowRow; recipient: Recipien
       ],
     }, input.branding),
     kind: 'COMMENCE',
+    viaPlatform: linkProvesAddress(recipient),
     workflowId: workflow.id,
     recipientId: recipient.id,
   };
@@ -88,6 +100,7 @@ export function otpMail(input: { workflow: WorkflowRow; recipient: RecipientRow;
       ],
     }, input.branding),
     kind: 'OTP',
+    viaPlatform: true,
     workflowId: workflow.id,
     recipientId: recipient.id,
   };
@@ -147,6 +160,7 @@ export function reminderMail(input: { workflow: WorkflowRow; recipient: Recipien
       ],
     }, input.branding),
     kind: 'REMINDER',
+    viaPlatform: linkProvesAddress(recipient),
     workflowId: workflow.id,
     recipientId: recipient.id,
   };

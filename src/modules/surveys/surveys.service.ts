@@ -7,7 +7,7 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { assertMaySend, debitSurvey } from '../billing/entitlements.service.ts';
 import type { RoutingDeps } from '../signing/routing.ts';
-import { userDisplayName } from '../users/users.directory.ts';
+import { assertSenderVerified, userDisplayName } from '../users/users.directory.ts';
 import { assertOwner, findWorkflowForCaller, type WorkflowAccess, type WorkflowRow, isSurveyParent } from '../workflows/workflow-access.ts';
 import { nextStatus } from '../workflows/workflow-status.ts';
 import { csvLine } from './survey-csv.ts';
@@ -49,6 +49,7 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
       await jobs.send(tx, SURVEY_DISPATCH_JOB, { parentWorkflowId: parent.id });
       return { workflowId: parent.id, sentAt: parent.sentAt, dispatchedRecipientIds: [], credits: 0, dispatch: 'ASYNC' };
     }
+    await assertSenderVerified(tx, caller.userId);
     const status = nextStatus(parent.status, 'SEND');
     const recipientCount = await assertSurveyConstraints(tx, parent);
     const now = new Date();

@@ -15,6 +15,7 @@ export const ProfileResponse = Type.Object({
   email: Type.String(),
   organizationId: Type.Integer({ description: 'The organization the token acts in' }),
   twoFactorEnabled: Type.Boolean(),
+  emailVerified: Type.Boolean({ description: 'Whether the address is verified (the sign-up mail\'s link was opened): sending to others needs it (403 EMAIL_NOT_VERIFIED otherwise)' }),
   locale: Type.String({ description: 'BCP 47 language tag (PUT /user/v1/settings/locale)' }),
   driveClientId: NullableString('Drive import client id: set when the organization\'s plan grants DRIVE and the service has DRIVE_CLIENT_ID and DRIVE_API_KEY; null otherwise'),
   driveApiKey: NullableString('Drive import API key: non-null exactly when driveClientId is (they come together or not at all)'),
@@ -77,5 +78,5 @@ export type SecurityBody = Static<typeof SecurityBody>;
 export const SecurityResponse = Type.Object({ twoFactorEnabled: Type.Boolean() });
 
 export function toProfileResponse(user: UserRow, organizationId: number, cloud: CloudImportFields): Static<typeof ProfileResponse> {
-  return { id: user.id, name: user.name, email: user.email, organizationId, twoFactorEnabled: user.twoFactorEnabled, locale: user.locale, ...cloud };
+  return { id: user.id, name: user.name, email: user.email, organizationId, twoFactorEnabled: user.twoFactorEnabled, emailVerified: user.emailVerifiedAt !== null, locale: user.locale, ...cloud };
 }

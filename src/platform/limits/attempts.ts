@@ -20,6 +20,10 @@ export const SIGNING_PASSWORD_FAILURES: AttemptRule = { scope: 'signing.password
 export const OTP_FAILURES_PER_RECIPIENT: AttemptRule = { scope: 'otp.failure', max: 5, windowSeconds: 60 * 60 };
 /** At most 10 one-time codes mailed per recipient per day. */
 export const OTP_SENDS_PER_RECIPIENT: AttemptRule = { scope: 'otp.send', max: 10, windowSeconds: 24 * 60 * 60 };
+/** A new signing key (a locked or forgotten signing password): at most 10 codes mailed per key (its email) a day, as one-time codes. */
+export const SIGNING_KEY_RESET_SENDS: AttemptRule = { scope: 'signing.reset.send', max: 10, windowSeconds: 24 * 60 * 60 };
+/** ... and at most 5 wrong reset codes per key an hour, across every code mailed. */
+export const SIGNING_KEY_RESET_FAILURES: AttemptRule = { scope: 'signing.reset.failure', max: 5, windowSeconds: 60 * 60 };
 /**
  * Uploads and replacements per account per minute (every attempt that gets past the check counts, accepted or
  * not: each costs a render or a conversion). `max` is the default; UPLOADS_PER_MINUTE overrides it.

@@ -12,8 +12,14 @@ import type { MailBrandingLookup } from './branding.ts';
 import { renderMail, type MailBranding, type MailTemplate } from './templates/layout.ts';
 
 export type OutgoingMail = {
-  /** Routes through the organization's email settings when it has them. */
+  /** Routes through the organization's email settings when it has them (unless `viaPlatform`), and wears its branding. */
   organizationId?: number | null;
+  /**
+   * The mail proves control of its address (an invitation, a one-time code, the signing link of a recipient who signs with a
+   * platform-certified key): it always leaves through the platform's own mail, never the organization's provider, which
+   * would hand whoever runs that provider the proof (RUNTIME.md round three, "Mail that proves who someone is").
+   */
+  viaPlatform?: boolean;
   to: string;
   subject: string;
   text: string;
@@ -97,6 +103,7 @@ function outboxRow(mail: OutgoingMail): typeof mailOutbox.$inferInsert {
     htmlBody: mail.html ?? null,
     attachments: mail.attachments ?? null,
     kind: mail.kind,
+    viaPlatform: mail.viaPlatform ?? false,
     workflowId: mail.workflowId ?? null,
     recipientId: mail.recipientId ?? null,
   };
@@ -175,7 +182,8 @@ export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof Ma
       try {
         // Inside the try: settings that cannot be used (a key this installation lacks) are a failed attempt with its
         // reason recorded, and after the last retry the mail is FAILED rather than retried silently.
-        const resolved = await deps.resolveTransport(mail.organizationId, { emailSettings: found.emailSettings });
+        // Mail that proves an address takes the platform's route whatever the organization configured.
+        const resolved = await deps.resolveTransport(mail.viaPlatform ? null : mail.organizationId, { emailSettings: found.emailSettings });
         const { transport, from } = resolved;
         route = resolved.route;
         const attachments = [];

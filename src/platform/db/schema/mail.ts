@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
@@ -36,4 +37,6 @@ export const mailOutbox = pgTable('mail_outbox', {
   index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt),
   // The owner's delivery log pages an organization's mails newest first.
   index('mail_outbox_organization_idx').on(t.organizationId, t.id),
+  // The evidence report names the route that carried each recipient's link (history.repo.ts findLinkDeliveries).
+  index('mail_outbox_workflow_idx').on(t.workflowId, t.recipientId).where(sql`${t.workflowId} is not null`),
 ]);

@@ -22,6 +22,14 @@ export const signerKeys = pgTable('signer_keys', {
   certificate: text().notNull(),
   /** Hex serial number of `certificate`, for lookups and the audit trail. */
   certificateSerial: text().notNull(),
+  /**
+   * A new key for a locked or forgotten signing password (signer-keys.service.ts reset): SHA-256 of the 6-digit code
+   * mailed through the platform, when it was mailed and until when it works, and the wrong tries at it. Null: none asked.
+   */
+  resetCodeHash: text(),
+  resetCodeSentAt: timestamp({ withTimezone: true }),
+  resetCodeExpiresAt: timestamp({ withTimezone: true }),
+  resetCodeAttempts: integer().notNull().default(0),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 }, (t) => [uniqueIndex('signer_keys_email_key').on(t.email)]);
