@@ -95,13 +95,18 @@ describe('sign-up over a guest recipient\'s email', () => {
     expect(await reach(t, session.accessToken, workflow.id, document.id)).toMatchObject({ listed: true, detail: 200, history: 200 });
   });
 
-  test('the new account works at once for its own workflows', async ({ app: t }) => {
+  test('the new account works at once for its own workflows; sending them to others waits for the verified address', async ({ app: t }) => {
     const account = await signUp(t, { name: 'Own Work' });
     const session = await signIn(t, account.email, account.password);
     const asOwner: TestUser = { ...account, token: session.accessToken };
     const { workflow, document } = await draftForSending(t, asOwner, { recipients: [{ name: 'Someone Else' }] });
     const own = await reach(t, session.accessToken, workflow.id, document.id);
     expect(own).toMatchObject({ listed: true, detail: 200, document: 200, recipients: 200, history: 200 });
+    // RUNTIME.md round three: sending to others needs a verified address (test/security/unverified-sender.test.ts).
+    const refused = await commence(t, asOwner, workflow.id);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('EMAIL_NOT_VERIFIED');
+    await t.request('POST', '/auth/v1/verify-email', { body: { code: await verificationCodeFor(t, account.email) } });
     expect((await commence(t, asOwner, workflow.id)).status).toBe(200);
   });
 });

@@ -35,7 +35,7 @@ describe('GET /user/v1/settings/profile', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: account.userId, name: 'Paula Profile', email: 'paula@example.com', organizationId: account.organizationId,
-      twoFactorEnabled: false, locale: 'en', driveClientId: null, driveApiKey: null, boxAppKey: null,
+      twoFactorEnabled: false, emailVerified: false, locale: 'en', driveClientId: null, driveApiKey: null, boxAppKey: null,
     });
     // Nothing secret leaks.
     expect(res.raw).not.toMatch(/password|totp/i);
