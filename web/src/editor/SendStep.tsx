@@ -1,6 +1,7 @@
 /** The last step of an envelope others sign: who gets it, reminders, the mail's subject and message, and Send. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { navigate } from '../workspace/router.tsx';
+import { useEmailVerified, VerifyToSend } from '../workspace/VerifyToSend.tsx';
 import { commence, configureReminder, errorPlace, errorText, loadSettings } from './editor-api.ts';
 import { fillers, signersWithoutSignature } from './field-kinds.ts';
 import { editorText as text } from './messages.ts';
@@ -28,6 +29,8 @@ export function SendStep({ workflowId, name, sequence, recipients, fields, track
   const visible = recipients.filter((r) => r.status !== 'DELEGATED');
   const missing = signersWithoutSignature(visible, fields);
   const actors = fillers(visible);
+  const address = useEmailVerified();
+  const unverified = address.verified === false;
 
   async function send(event: FormEvent) {
     event.preventDefault();
@@ -38,6 +41,8 @@ export function SendStep({ workflowId, name, sequence, recipients, fields, track
       await tracker.track(commence(workflowId, { title: title.trim(), message: message.trim() }));
       navigate(`/envelopes/${workflowId}`);
     } catch (error) {
+      // The address was found unverified only now (another tab, a stale page): show the notice instead.
+      if ((error as { code?: string }).code === 'EMAIL_NOT_VERIFIED') address.recheck();
       const listed = (error as { responseBody?: { recipientsWithoutSignatureField?: unknown } }).responseBody?.recipientsWithoutSignatureField;
       const names = Array.isArray(listed) ? listed.map((entry: { name?: unknown }) => (typeof entry?.name === 'string' ? entry.name : '')).filter(Boolean) : [];
       // The service's list names who lacks a signature field: said with the names alone (its sentence repeats them).
@@ -71,8 +76,10 @@ export function SendStep({ workflowId, name, sequence, recipients, fields, track
         <textarea id={`${id}-message`} rows={5} maxLength={5000} value={message} aria-describedby={`${id}-message-hint`} onChange={(e) => setMessage(e.target.value)} />
         <p className="hint" id={`${id}-message-hint`}>{text.messageHint}</p>
       </section>
+      {unverified && <VerifyToSend email={address.email} recheck={address.recheck} />}
       <div className="ws-actions">
-        <button type="submit" className="ws-button ws-button--primary" disabled={sending} aria-describedby={sendError ? `${id}-send-error` : undefined}>
+        <button type="submit" className="ws-button ws-button--primary" disabled={sending || unverified}
+          aria-describedby={sendError ? `${id}-send-error` : unverified ? 'verify-to-send-heading' : undefined}>
           {sending ? text.sending : text.send}
         </button>
       </div>

@@ -9,6 +9,7 @@ import { ApiError } from '../shared/api.ts';
 import { Link, navigate } from '../workspace/router.tsx';
 import type { PageProps } from '../workspace/routes.tsx';
 import { useTitle } from '../workspace/ui.tsx';
+import { useEmailVerified, VerifyToSend } from '../workspace/VerifyToSend.tsx';
 import { ApiErrorText, TextField, useResource } from '../organization/kit.tsx';
 import { templatesText as text } from './messages.ts';
 import { templatesApi, type Override, type Slot, type Template } from './templates-api.ts';
@@ -42,6 +43,9 @@ function DispatchForm({ template, slots }: { template: Template; slots: Slot[] }
   const [busy, setBusy] = useState<'dispatch' | 'apply' | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [local, setLocal] = useState<Record<string, string>>({});
+  // Sending now needs a verified address; making a draft does not.
+  const address = useEmailVerified();
+  const unverified = address.verified === false;
   const set = (index: number, key: keyof Entry, value: string) => {
     setEntries((all) => all.map((e, i) => (i === index ? { ...e, [key]: value } : e)));
     setLocal((l) => ({ ...l, [`${slots[index].order}.${key === 'email' ? 'emailAddress' : 'name'}`]: '' }));
@@ -108,8 +112,10 @@ function DispatchForm({ template, slots }: { template: Template; slots: Slot[] }
       ))}
       {error && !namedKey ? <ApiErrorText error={error} /> : null}
       {error && namedKey ? <p role="alert" className="visually-hidden">{(error as Error).message}</p> : null}
+      {unverified && <VerifyToSend email={address.email} recheck={address.recheck} />}
       <div className="ws-actions">
-        <button type="submit" className="ws-button ws-button--primary" disabled={busy !== null}>{busy === 'dispatch' ? text.sending : text.sendNow}</button>
+        <button type="submit" className="ws-button ws-button--primary" disabled={busy !== null || unverified}
+          aria-describedby={unverified ? 'verify-to-send-heading' : undefined}>{busy === 'dispatch' ? text.sending : text.sendNow}</button>
         <button type="button" className="ws-button" disabled={busy !== null} onClick={() => void submit('apply')}>{busy === 'apply' ? text.saving : text.makeDraft}</button>
       </div>
     </form>

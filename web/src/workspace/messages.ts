@@ -138,6 +138,17 @@ export const verifyText = {
   failed: 'The address could not be confirmed. Check your connection and reload the page.',
 };
 
+/** The notice where an unverified sender would send to others (RUNTIME.md round three: 403 EMAIL_NOT_VERIFIED). */
+export const sendVerifyText = {
+  heading: 'Verify your address to send',
+  body: (email: string) => `Sending to others needs a confirmed address. Open the link we mailed to ${email}; until then you can prepare envelopes and sign your own.`,
+  resend: 'Send me a new link',
+  resending: 'Sending…',
+  resent: (email: string) => `A new link is on its way to ${email}. Open the most recent mail, then send.`,
+  alreadyVerified: 'Your address is confirmed: you can send now.',
+  resendLimited: 'You asked for too many links today. Try again tomorrow.',
+};
+
 export const envelopeText = {
   loading: 'Loading the envelope…',
   notFound: 'This envelope does not exist, or you cannot see it.',
