@@ -59,7 +59,7 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
               </>
             )}
           {certificate && (
-            <SigningPassword inputId={inputId} signingKey={context!.signingKey!} draft={draft} invalid={invalid} errorId={error ? errorId : undefined} onChange={onChange} />
+            <SigningPassword inputId={inputId} signingKey={context!.signingKey!} keyReset={context!.keyReset} draft={draft} invalid={invalid} errorId={error ? errorId : undefined} onChange={onChange} />
           )}
           {errorLine}
         </div>

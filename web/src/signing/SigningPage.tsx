@@ -157,7 +157,15 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   }, [api, session.workflowId, certificateFields, canAct]);
   const context = useMemo<SignerContext>(() => ({
     signingKey: signingKey ?? (me.useDigitalCert ? { useDigitalCert: true, provisioned: true, minPasswordLength: 8 } : null),
-  }), [signingKey, me.useDigitalCert]);
+    keyReset: {
+      requestCode: async () => {
+        await api.post(`/workflow/v1/${session.workflowId}/signing-key/reset-code`);
+      },
+      reset: async (code, password) => {
+        setSigningKey(await api.post<SigningKeyStatus>(`/workflow/v1/${session.workflowId}/signing-key/reset`, { code, password }));
+      },
+    },
+  }), [api, session.workflowId, signingKey, me.useDigitalCert]);
 
   // Drafts: what the signer entered, kept in this tab until saved so a reload loses nothing.
   const draftsKey = flag('drafts', session);

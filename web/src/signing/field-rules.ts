@@ -78,6 +78,7 @@ export function validate(field: Field, draft: Draft | undefined, context?: Signe
   }
   if (isCertificateSignature(field, context)) {
     const key = context!.signingKey!;
+    if (key.certifiable === false) return t.signingKeyNotCertifiable;
     if (!draft?.password) return t.signingPasswordMissing;
     if (!key.provisioned) {
       if ([...draft.password].length < key.minPasswordLength) return t.signingPasswordTooShort(key.minPasswordLength);

@@ -75,10 +75,22 @@ export type Draft = {
 };
 
 /** GET /workflow/v1/{workflowId}/signing-key: whether this row signs with a personal certificate, and whether its key exists. */
-export type SigningKeyStatus = { useDigitalCert: boolean; provisioned: boolean; minPasswordLength: number };
+export type SigningKeyStatus = {
+  useDigitalCert: boolean;
+  /** false: the platform may not certify this address for this signer yet (an unconfirmed account, a link it did not mail). */
+  certifiable?: boolean;
+  provisioned: boolean;
+  minPasswordLength: number;
+};
+
+/** A new signing key through a code the platform mails (a locked or forgotten signing password). */
+export type SigningKeyReset = {
+  requestCode(): Promise<void>;
+  reset(code: string, password: string): Promise<void>;
+};
 
 /** An entry of the signed-in user's signature library (GET /user/v1/settings/signatures/library, web session). */
 export type LibraryEntry = { id: number; kind: 'SIGNATURE' | 'INITIALS' | 'STAMP'; name: string; image: string; isDefault: boolean };
 
 /** What the field rules need to know about the signer beyond the field itself. */
-export type SignerContext = { signingKey: SigningKeyStatus | null };
+export type SignerContext = { signingKey: SigningKeyStatus | null; keyReset?: SigningKeyReset };
