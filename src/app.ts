@@ -20,6 +20,8 @@ import { allowsCustomMail } from './modules/billing/entitlements.service.ts';
 import { createMailSettingsService } from './modules/mail-settings/mail-settings.service.ts';
 import { mailSettingsRoutes } from './modules/mail-settings/mail-settings.routes.ts';
 import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { createAdminService } from './modules/admin/admin.service.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
 import { createBrandingService } from './modules/branding/branding.service.ts';
 import { brandingRoutes } from './modules/branding/branding.routes.ts';
 import { createImageNormalizer } from './platform/images/normalize-image.ts';
@@ -176,7 +178,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await registerOpenApi(app);
 
   // 2. Services, each given only the adapters it uses.
-  const billing = createBillingService({ db: platform.db });
+  const billing = createBillingService({ db: platform.db, selfService: config.billingSelfService });
   // Logos are decoded by pure-JS decoders in a worker thread (see docs/decisions.md, "Billing and branding").
   const branding = createBrandingService({ db: platform.db, blobs: platform.blobs, images: createImageNormalizer() });
   const auth = createAuthService({ db: platform.db, tokens: platform.tokens, billing, outbox: platform.outbox, signupEnabled: config.signupEnabled, publicUrl: config.publicUrl });
@@ -230,6 +232,8 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   // 3. Routes, module by module.
   await app.register(systemRoutes({ database: platform.database, billing, signupEnabled: config.signupEnabled, idpEnabled: sso.idpEnabled }));
   await app.register(billingRoutes(billing));
+  // The operator's API under /admin/v1/ (ADMIN_TOKEN; off without it): packages granted through billing, reseals through signing.
+  await app.register(adminRoutes(createAdminService({ db: platform.db, jobs: platform.jobs, billing }), { selfService: config.billingSelfService, logger: platform.logger }));
   await app.register(brandingRoutes(branding));
   await app.register(authRoutes(auth, sso, cookieSessionActions(webSessions, webSessionOptions)));
   await app.register(ssoRoutes(sso, webSessionOptions));

@@ -6,7 +6,9 @@ import { organizations, packageChanges, packages } from '../../src/platform/db/s
 import { clientTokenOf, draftToSend, memberOf, organizationRow } from './organization-callers.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
+// These tests are about the owner's self-service (cycles, records, rights) on every package, so priced ones too:
+// BILLING_SELF_SERVICE=true. The default, free packages only, is test/security/paid-plan-self-service.test.ts.
+beforeAll(async () => { t = await createTestApp({ billingSelfService: true }); });
 afterAll(async () => t?.close());
 
 const DAY = 24 * 3600 * 1000;

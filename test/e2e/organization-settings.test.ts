@@ -24,8 +24,10 @@ beforeAll(async () => {
   peer = await startSmtpPeer({ user: 'acme-mailer', password: 'right password' });
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  // The organization's SMTP server is on loopback, which the outbound rules refuse unless told otherwise.
-  t = await createTestApp({ publicUrl: baseUrl, outboundAllowPrivate: true });
+  // The organization's SMTP server is on loopback, which the outbound rules refuse unless told otherwise. The owner
+  // chooses a priced package on the billing screen: an installation with BILLING_SELF_SERVICE (the default, where the
+  // operator grants those, is test/e2e/organization-billing.test.ts).
+  t = await createTestApp({ publicUrl: baseUrl, outboundAllowPrivate: true, billingSelfService: true });
   await t.app.listen({ port, host: '127.0.0.1' });
   browser = await launchBrowser();
   owner = await createUser(t, { name: 'Ada Acme' });
@@ -68,6 +70,8 @@ describe('the organization screens in Chromium: billing, mail settings, branding
     try {
       await signInThrough(page, baseUrl, owner, '/organization/mail');
       await page.getByText('Now: the platform sends your organization\'s mail.').waitFor();
+      // The delivery route rule (RUNTIME.md round three): mail that proves who someone is never takes the organization's route.
+      await page.getByText(/Mail that proves who someone is always goes through the platform's mail/).waitFor();
       await page.getByRole('radio', { name: 'Our own mail provider' }).check();
       await page.getByRole('radio', { name: 'SMTP server' }).check();
       await page.getByRole('textbox', { name: 'Server host name' }).fill('127.0.0.1');

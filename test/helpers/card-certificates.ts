@@ -15,32 +15,54 @@ const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Ui
 const EC = { name: 'ECDSA', namedCurve: 'P-256' };
 const EC_SIGN = { name: 'ECDSA', hash: 'SHA-256' };
 
-export type TestCa = { name: string; certificate: x509.X509Certificate; pem: string; keys: crypto.webcrypto.CryptoKeyPair };
-export type TestCard = { pem: string; serial: string; privateKey: crypto.KeyObject; kind: 'RSA' | 'EC' };
+export type TestCa = { name: string; certificate: x509.X509Certificate; pem: string; keys: crypto.webcrypto.CryptoKeyPair; serial: string };
+/** A card's certificate and keys; `certificate` and `keys` let a test misuse an EC card as an issuer (it is not a CA). */
+export type TestCard = { pem: string; serial: string; privateKey: crypto.KeyObject; kind: 'RSA' | 'EC'; name: string; certificate: x509.X509Certificate; keys: crypto.webcrypto.CryptoKeyPair };
+
+/** Extended key usages a card certificate may carry (RFC 5280; Microsoft's smart-card logon). */
+export const EKU = {
+  clientAuth: '1.3.6.1.5.5.7.3.2',
+  smartCardLogon: '1.3.6.1.4.1.311.20.2.2',
+  emailProtection: '1.3.6.1.5.5.7.3.4',
+  any: '2.5.29.37.0',
+} as const;
 
 let serial = 1000;
+const day = 24 * 3600 * 1000;
 
-export async function createCa(name: string): Promise<TestCa> {
+/**
+ * A CA: self-signed (a root), or issued by `issuer` (an intermediate). By default basicConstraints cA (critical,
+ * no path length) and key usage keyCertSign + cRLSign; each can be changed or left out to make a broken CA.
+ */
+export async function createCa(name: string, options: {
+  issuer?: TestCa | TestCard; notBefore?: Date; notAfter?: Date; ca?: boolean; basicConstraints?: boolean; pathLength?: number;
+  usages?: number | null; crlUrl?: string; ocspUrl?: string;
+} = {}): Promise<TestCa> {
   const keys = await subtle.generateKey(EC, true, ['sign', 'verify']) as crypto.webcrypto.CryptoKeyPair;
-  const certificate = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: (serial++).toString(16).padStart(4, '0'),
-    name: `CN=${name}`,
-    notBefore: new Date(Date.now() - 24 * 3600 * 1000),
-    notAfter: new Date(Date.now() + 365 * 24 * 3600 * 1000),
-    signingAlgorithm: EC_SIGN,
-    keys,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
-  });
-  return { name, certificate, pem: certificate.toString('pem'), keys };
+  const serialNumber = (serial++).toString(16).padStart(4, '0');
+  const extensions: x509.Extension[] = [await x509.SubjectKeyIdentifierExtension.create(keys.publicKey)];
+  if (options.basicConstraints !== false) extensions.push(new x509.BasicConstraintsExtension(options.ca ?? true, options.pathLength, true));
+  if (options.usages !== null) extensions.push(new x509.KeyUsagesExtension(options.usages ?? (x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign), true));
+  if (options.issuer) extensions.push(await x509.AuthorityKeyIdentifierExtension.create(options.issuer.certificate));
+  if (options.crlUrl) extensions.push(new x509.CRLDistributionPointsExtension([options.crlUrl]));
+  if (options.ocspUrl) extensions.push(new x509.AuthorityInfoAccessExtension({ ocsp: [options.ocspUrl] }));
+  const validity = { notBefore: options.notBefore ?? new Date(Date.now() - day), notAfter: options.notAfter ?? new Date(Date.now() + 365 * day) };
+  const certificate = options.issuer
+    ? await x509.X509CertificateGenerator.create({
+      serialNumber, subject: `CN=${name}`, issuer: options.issuer.certificate.subject, ...validity,
+      signingAlgorithm: EC_SIGN, publicKey: keys.publicKey, signingKey: options.issuer.keys.privateKey, extensions,
+    })
+    : await x509.X509CertificateGenerator.createSelfSigned({ serialNumber, name: `CN=${name}`, ...validity, signingAlgorithm: EC_SIGN, keys, extensions });
+  return { name, certificate, pem: certificate.toString('pem'), keys, serial: serialNumber };
 }
 
-export async function issueCard(ca: TestCa, options: {
+/**
+ * A card certificate issued by `ca` (a CA, or anything with a certificate and an EC key). Defaults: key usage
+ * digitalSignature, extended key usage clientAuth (`extendedKeyUsages: null` leaves the extension out).
+ */
+export async function issueCard(ca: TestCa | TestCard, options: {
   email: string; kind?: 'RSA' | 'EC'; emailIn?: 'SAN' | 'SUBJECT'; notBefore?: Date; notAfter?: Date;
-  usages?: number; crlUrl?: string; ocspUrl?: string;
+  usages?: number; extendedKeyUsages?: string[] | null; crlUrl?: string; ocspUrl?: string;
 }): Promise<TestCard> {
   const kind = options.kind ?? 'RSA';
   const keys = await subtle.generateKey(kind === 'RSA' ? RSA : EC, true, ['sign', 'verify']) as crypto.webcrypto.CryptoKeyPair;
@@ -50,6 +72,8 @@ export async function issueCard(ca: TestCa, options: {
     new x509.KeyUsagesExtension(options.usages ?? x509.KeyUsageFlags.digitalSignature, true),
     await x509.AuthorityKeyIdentifierExtension.create(ca.certificate),
   ];
+  const extendedKeyUsages = options.extendedKeyUsages === undefined ? [EKU.clientAuth] : options.extendedKeyUsages;
+  if (extendedKeyUsages) extensions.push(new x509.ExtendedKeyUsageExtension(extendedKeyUsages));
   if ((options.emailIn ?? 'SAN') === 'SAN') extensions.push(new x509.SubjectAlternativeNameExtension([{ type: 'email', value: options.email }]));
   if (options.crlUrl) extensions.push(new x509.CRLDistributionPointsExtension([options.crlUrl]));
   if (options.ocspUrl) extensions.push(new x509.AuthorityInfoAccessExtension({ ocsp: [options.ocspUrl] }));
@@ -65,7 +89,15 @@ export async function issueCard(ca: TestCa, options: {
     extensions,
   });
   const pkcs8 = Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey));
-  return { pem: certificate.toString('pem'), serial: serialNumber, privateKey: crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }), kind };
+  return {
+    pem: certificate.toString('pem'), serial: serialNumber, privateKey: crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }), kind,
+    name: 'Card Holder', certificate, keys,
+  };
+}
+
+/** What a card sends when it holds its chain: its certificate, then the intermediates, as one PEM text. */
+export function withChain(card: TestCard, ...intermediates: (TestCa | TestCard)[]): string {
+  return [card.pem, ...intermediates.map((ca) => ca.pem)].join('\n');
 }
 
 export async function createCrl(ca: TestCa, revokedSerials: string[], options: { nextUpdate?: Date } = {}): Promise<Buffer> {
@@ -164,7 +196,7 @@ export async function ocspAnswer(requestDer: Buffer, signer: TestCa, status: 'go
 /** The CA's own certificate used as if it were a card, with the CA's key. */
 export async function caAsCard(ca: TestCa): Promise<TestCard> {
   const pkcs8 = Buffer.from(await subtle.exportKey('pkcs8', ca.keys.privateKey));
-  return { pem: ca.pem, serial: ca.certificate.serialNumber, privateKey: crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }), kind: 'EC' };
+  return { pem: ca.pem, serial: ca.certificate.serialNumber, privateKey: crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }), kind: 'EC', name: ca.name, certificate: ca.certificate, keys: ca.keys };
 }
 
 /** A card certificate that signs itself: right key usage and email, but no CA behind it. */
@@ -177,8 +209,14 @@ export async function selfSignedCard(email: string): Promise<TestCard> {
     notAfter: new Date(Date.now() + 30 * 24 * 3600 * 1000),
     signingAlgorithm: EC_SIGN,
     keys,
-    extensions: [new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true), new x509.SubjectAlternativeNameExtension([{ type: 'email', value: email }])],
+    extensions: [
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true), new x509.ExtendedKeyUsageExtension([EKU.clientAuth]),
+      new x509.SubjectAlternativeNameExtension([{ type: 'email', value: email }]),
+    ],
   });
   const pkcs8 = Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey));
-  return { pem: certificate.toString('pem'), serial: certificate.serialNumber, privateKey: crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }), kind: 'EC' };
+  return {
+    pem: certificate.toString('pem'), serial: certificate.serialNumber, privateKey: crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }), kind: 'EC',
+    name: 'Card Holder', certificate, keys,
+  };
 }

@@ -88,10 +88,27 @@ describe('every protected route', () => {
 
   it('a guest token is refused on user-only and organization-scoped routes with 403', async () => {
     const guest = await t.platform.tokens.sign({ sub: '1', type: 'GUEST', recipientId: 1, workflowId: 1 }, 600);
-    const userOnly = t.routes.filter((r) => r.auth !== 'public' && r.auth !== 'participant' && callable(r));
+    const userOnly = t.routes.filter((r) => r.auth !== 'public' && r.auth !== 'participant' && r.auth !== 'operator' && callable(r));
     for (const route of userOnly) {
       const res = await t.app.inject({ method: route.method as any, url: route.url.replace(/:[A-Za-z]+/g, '1'), headers: { authorization: `Bearer ${guest}` } });
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+    }
+  });
+});
+
+/** The operator's API (ADMIN_TOKEN) is all of /admin/v1/ and nothing else; no user's or guest's token opens it. */
+describe('the operator routes', () => {
+  it('are exactly those under /admin/v1/, and answer 401 to a user\'s and a guest\'s token', async () => {
+    const operator = t.routes.filter((r) => r.auth === 'operator' && callable(r));
+    expect(operator.length).toBeGreaterThan(0);
+    expect(t.routes.filter((r) => r.url.startsWith('/admin/v1/') !== (r.auth === 'operator')).map(routeName)).toEqual([]);
+    const owner = await createUser(t);
+    const guest = await t.platform.tokens.sign({ sub: '1', type: 'GUEST', recipientId: 1, workflowId: 1 }, 600);
+    for (const route of operator) {
+      for (const token of [owner.token, guest]) {
+        const res = await t.app.inject({ method: route.method as any, url: route.url.replace(/:[A-Za-z]+/g, '1'), headers: { authorization: `Bearer ${token}` } });
+        expect(res.statusCode, `${routeName(route)}`).toBe(401);
+      }
     }
   });
 });
@@ -123,7 +140,8 @@ describe('a caller from another organization', () => {
       recipientId: recipient.id, fieldId: field.id, folderId: folder.body.id,
     };
     const sampleOf = (schema: unknown) => sample(schema, { ...ids, image: pngDataUrl() });
-    const scoped = t.routes.filter((r) => r.auth !== 'public' && callable(r) && /:(workflowId|workflowID|parentWorkflowId|documentId|docId)\b/.test(r.url));
+    // The operator's routes take no user's token at all (401, the block above).
+    const scoped = t.routes.filter((r) => r.auth !== 'public' && r.auth !== 'operator' && callable(r) && /:(workflowId|workflowID|parentWorkflowId|documentId|docId)\b/.test(r.url));
     expect(scoped.length).toBeGreaterThan(20);
     const failures: string[] = [];
     for (const route of scoped) {

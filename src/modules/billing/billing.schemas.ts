@@ -40,6 +40,10 @@ export const OrganizationBilling = Type.Object({
   packageExpiresAt: Type.String({ format: 'date-time', description: 'from then on sending and signing answer 400 PACKAGE_EXPIRED (16003) until a renewal' }),
   expired: Type.Boolean(),
   servicePlanActive: Type.Boolean({ description: 'false: sending, signing and package changes answer 500 SERVICE_PLAN_INACTIVE' }),
+  selfService: Type.Boolean({
+    description: 'true (BILLING_SELF_SERVICE): members with BILLING_DETAILS canEdit may choose and renew any package; false: only packages whose creditsPrice is 0, '
+      + 'a priced one answering 403 PAYMENT_REQUIRED (the operator grants and renews those)',
+  }),
 });
 
 export function toPackageResponse(row: PackageRow) {
@@ -50,7 +54,7 @@ export function toPackageResponse(row: PackageRow) {
   };
 }
 
-export function toOrganizationBilling(row: OrganizationBillingRow, now = new Date()): Static<typeof OrganizationBilling> {
+export function toOrganizationBilling(row: OrganizationBillingRow, selfService: boolean, now = new Date()): Static<typeof OrganizationBilling> {
   return {
     orgId: row.organizationId,
     package: toPackageResponse(row.package),
@@ -59,5 +63,6 @@ export function toOrganizationBilling(row: OrganizationBillingRow, now = new Dat
     packageExpiresAt: row.packageExpiresAt.toISOString(),
     expired: row.packageExpiresAt.getTime() <= now.getTime(),
     servicePlanActive: row.servicePlanActive,
+    selfService,
   };
 }

@@ -1,7 +1,6 @@
 import dns from 'node:dns';
-import net from 'node:net';
 import { AppError } from '../../errors.ts';
-import { checkAddress } from '../../platform/outbound/address-rules.ts';
+import { canonicalAddress, checkAddress } from '../../platform/outbound/address-rules.ts';
 
 export const CALLBACK_URL_MAX = 2048;
 
@@ -35,8 +34,9 @@ export async function checkCallbackUrl(value: string, options: { allowPrivate: b
   if (url.username || url.password) throw refused('callback URLs with a user name or password are not accepted');
   url.hash = '';
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = net.isIP(hostname) ? [hostname] : await options.resolve(hostname);
-  if (!net.isIP(hostname) && addresses.length === 0 && isLocalName(hostname) && !options.allowPrivate) {
+  const literal = canonicalAddress(hostname);
+  const addresses = literal ? [literal] : await options.resolve(hostname);
+  if (!literal && addresses.length === 0 && isLocalName(hostname) && !options.allowPrivate) {
     throw refused(`${hostname} is a local name`);
   }
   for (const address of addresses) {

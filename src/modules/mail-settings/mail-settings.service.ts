@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { SecretBox } from '../../platform/crypto/secrets.ts';
@@ -8,7 +7,7 @@ import { MailSendError, type MailProvider } from '../../platform/mail/senders/ma
 import { MailConfigError, isSecretKey, parseProviderSettings } from '../../platform/mail/senders/provider-settings.ts';
 import { renderMail } from '../../platform/mail/templates/layout.ts';
 import { encryptConfigurations, type MailRouting, type StoredEmailSettings } from '../../platform/mail/transport-resolver.ts';
-import { checkAddress } from '../../platform/outbound/address-rules.ts';
+import { canonicalAddress, checkAddress } from '../../platform/outbound/address-rules.ts';
 import { allowsCustomMail } from '../billing/entitlements.service.ts';
 import { countDeliveries, findDeliveries, findDelivery, findEmailSettings, saveEmailSettings, type DeliveryRow } from './mail-settings.repo.ts';
 import type { DeliveriesQuery, EmailSettingsBody, EmailSettingsResponse, EmailSettingsTestBody, EmailSettingsTestResponse } from './mail-settings.schemas.ts';
@@ -91,7 +90,7 @@ export function createMailSettingsService(deps: { db: Db; secrets: SecretBox; ma
       if (error instanceof MailConfigError) throw toSettingsError(error, provider);
       throw error;
     }
-    if (parsed.provider === 'SMTP' && net.isIP(parsed.host)) {
+    if (parsed.provider === 'SMTP' && canonicalAddress(parsed.host)) {
       const verdict = checkAddress(parsed.host, deps.allowPrivate);
       if (!verdict.allowed) throw new AppError('MAIL_SETTINGS_INVALID', `SMTP_SERVER: ${verdict.reason}`, { provider, keys: ['SMTP_SERVER'] });
     }

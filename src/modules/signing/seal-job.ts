@@ -1,4 +1,5 @@
 import diagnostics from 'node:diagnostics_channel';
+import { AppError } from '../../errors.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { findDocumentsInOrder, findFieldsOfWorkflow, findRecipientsById, findStalePendingSeals, findWorkflowRow, lockWorkflowRow, setSealedFile, updateWorkflowRow } from './signing.repo.ts';
 import { userContact } from '../users/users.directory.ts';
@@ -126,6 +127,36 @@ export async function resumeOrphanedSeals(deps: SealJobDeps, now: Date): Promise
   }
   if (resumed.length > 0) deps.jobs.notify(SEAL_JOB);
   return resumed;
+}
+
+/**
+ * The operator's reseal (modules/admin): a finished workflow whose seal FAILED goes back to PENDING, keeping its
+ * last error until a run succeeds, with a SEAL_REQUESTED activity and a fresh seal job (all its retries) in the
+ * same transaction; a PENDING one without a live job (what the watchdog finds, sooner) gets its job. The run
+ * that then seals it mails the completion as a first seal does. 404 for no such workflow, 400
+ * INVALID_WORKFLOW_STATUS when there is nothing to seal (not finished, or NONE or SEALED).
+ */
+export async function requestReseal(db: Db, jobs: JobQueue, workflowId: number): Promise<{ workflowId: number; queued: boolean; sealStatus: 'PENDING' }> {
+  // Asked before the transaction: on the embedded database a query outside it would wait for its end.
+  const live = await jobs.isLive(SEAL_JOB, { workflowId });
+  const queued = await db.transaction(async (tx) => {
+    const locked = await lockWorkflowRow(tx, workflowId);
+    if (!locked) throw new AppError('NOT_FOUND', `Workflow ${workflowId} not found`);
+    const resealable = isFinishedStatus(locked.status) && (locked.sealStatus === 'FAILED' || locked.sealStatus === 'PENDING');
+    if (!resealable) throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow ${workflowId} is ${locked.status} with seal ${locked.sealStatus}: only a FAILED or PENDING seal of a finished workflow can be sealed again`);
+    if (locked.sealStatus === 'PENDING' && live) return false;
+    if (locked.sealStatus === 'FAILED') {
+      await updateWorkflowRow(tx, workflowId, { sealStatus: 'PENDING' });
+      await recordActivity(tx, {
+        workflowId, kind: 'SEAL_REQUESTED', action: 'Seal requested again', status: locked.status,
+        sentence: `The service's operator asked for the signed document to be sealed again after: ${locked.sealError ?? 'unknown error'}`,
+      });
+    }
+    await jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId });
+    return true;
+  });
+  if (queued) jobs.notify(SEAL_JOB);
+  return { workflowId, queued, sealStatus: 'PENDING' as const };
 }
 
 /**

@@ -3,10 +3,13 @@ import 'reflect-metadata';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import * as x509 from '@peculiar/x509';
+import {
+  CertificatePathError, createTrustStore, validateCertificatePath, type EndEntityPurpose, type PathFailure, type TrustStore,
+} from '../../platform/crypto/certificate-path.ts';
 
 /** Why a card certificate or its signature is refused; the reason is shown to the client as responseBody.reason. */
 export type CardRejection =
-  | 'CHALLENGE' | 'SIGNATURE' | 'UNTRUSTED_ISSUER' | 'NOT_YET_VALID' | 'EXPIRED' | 'KEY_USAGE' | 'REVOKED' | 'REVOCATION_UNKNOWN' | 'NO_EMAIL' | 'NO_ACCOUNT';
+  | 'CHALLENGE' | 'SIGNATURE' | PathFailure | 'REVOKED' | 'REVOCATION_UNKNOWN' | 'NO_EMAIL' | 'NO_ACCOUNT';
 
 export class CardRejected extends Error {
   readonly reason: CardRejection;
@@ -16,26 +19,45 @@ export class CardRejected extends Error {
   }
 }
 
-export type TrustAnchors = crypto.X509Certificate[];
+/**
+ * SMART_CARD_CA_FILE: its CA certificates (basicConstraints cA) are trust anchors, roots or intermediates alike (the
+ * operator chose them; a path ends at the first it reaches); any other certificate in it is only a candidate
+ * intermediate, checked like one the card sends.
+ */
+export type TrustAnchors = TrustStore;
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 const EMAIL_ADDRESS_OID = '1.2.840.113549.1.9.1';
+/** The card's certificate may be followed by at most this many intermediates. */
+export const MAX_CARD_INTERMEDIATES = 8;
 
-/** The CA certificates of SMART_CARD_CA_FILE (roots and intermediates); a file without one is a start-up error. */
+/** What a sign-in certificate must be fit for: signing (the challenge) and an authentication purpose. */
+const SIGN_IN_PURPOSE: EndEntityPurpose = {
+  keyUsage: x509.KeyUsageFlags.digitalSignature,
+  extendedKeyUsages: [{ oid: '1.3.6.1.5.5.7.3.2', name: 'clientAuth' }, { oid: '1.3.6.1.4.1.311.20.2.2', name: 'smart-card logon' }],
+};
+
+/** The certificates of SMART_CARD_CA_FILE; a file without a CA certificate is a start-up error. */
 export function loadTrustAnchors(file: string): TrustAnchors {
   const pem = fs.readFileSync(file, 'utf8');
-  const blocks = pem.match(PEM_BLOCK) ?? [];
-  if (blocks.length === 0) throw new Error(`SMART_CARD_CA_FILE ${file} holds no PEM certificate`);
-  return blocks.map((block) => new crypto.X509Certificate(block));
+  const certificates = (pem.match(PEM_BLOCK) ?? []).map((block) => new crypto.X509Certificate(block));
+  const anchors = certificates.filter((certificate) => certificate.ca).map((certificate) => certificate.raw);
+  if (anchors.length === 0) throw new Error(`SMART_CARD_CA_FILE ${file} holds no CA certificate (PEM, basicConstraints cA)`);
+  return createTrustStore(anchors, certificates.filter((certificate) => !certificate.ca).map((certificate) => certificate.raw));
 }
 
-/** The one certificate of a PEM text (a bare base64 DER is accepted too), or null when it is not exactly one readable certificate. */
-export function parseCardCertificate(text: string): Buffer | null {
+/**
+ * The card's certificate and the intermediates after it, from a PEM text (a bare base64 DER is one certificate), or
+ * null when a block is unreadable or there are more than MAX_CARD_INTERMEDIATES intermediates.
+ */
+export function parseCardCertificate(text: string): { certificate: Buffer; intermediates: Buffer[] } | null {
   const blocks = text.match(PEM_BLOCK);
-  if (blocks && blocks.length !== 1) return null;
+  if (blocks && blocks.length > 1 + MAX_CARD_INTERMEDIATES) return null;
   try {
-    const certificate = new crypto.X509Certificate(blocks ? blocks[0] : Buffer.from(text.trim(), 'base64'));
-    return certificate.raw;
+    const [certificate, ...intermediates] = (blocks ?? [Buffer.from(text.trim(), 'base64')]).map((block) => new crypto.X509Certificate(block).raw);
+    // The path checks read it with @peculiar/x509 too: what that cannot read is refused here, not later.
+    for (const der of [certificate, ...intermediates]) void new x509.X509Certificate(new Uint8Array(der)).extensions;
+    return { certificate, intermediates };
   } catch {
     return null;
   }
@@ -59,27 +81,21 @@ export function signatureMatches(certificateDer: Buffer, signedBytes: Buffer, si
 }
 
 /**
- * The card's certificate against the bundle: issued (name and signature) by a CA certificate of the bundle,
- * which is trusted as it is, root or intermediate (the operator put it there); both within their validity
- * period at `now`; the card's own certificate not a CA and allowing digitalSignature. Returns the issuer;
- * throws CardRejected.
+ * The card's certificate against the bundle: a path from it to a CA certificate of the bundle, through the
+ * intermediates the card sent or the bundle holds, every certificate within its validity period and signed by the
+ * next, each issuer a CA (basicConstraints cA, keyCertSign when it has a key usage, its pathLen kept), the card's
+ * certificate not a CA, with key usage digitalSignature and an extended key usage for sign-in: clientAuth or
+ * Microsoft smart-card logon. A certificate without the extended key usage extension is refused: unrestricted by
+ * RFC 5280, it is as likely a signature or encryption certificate of the same CA as a sign-in one, and Windows
+ * refuses it by default too. Returns the path, card first and anchor last (DER); throws CardRejected.
  */
-export function verifyChain(certificateDer: Buffer, anchors: TrustAnchors, now = new Date()): crypto.X509Certificate {
-  const leaf = new crypto.X509Certificate(certificateDer);
-  const issuer = anchors.find((candidate) => candidate.ca && leaf.checkIssued(candidate) && leaf.verify(candidate.publicKey));
-  if (!issuer) throw new CardRejected('UNTRUSTED_ISSUER', 'The certificate was not issued by a certificate authority that SMART_CARD_CA_FILE trusts');
-  const chain = [leaf, issuer];
-  for (const certificate of chain) {
-    const parsed = new x509.X509Certificate(certificate.raw);
-    if (parsed.notBefore.getTime() > now.getTime()) throw new CardRejected('NOT_YET_VALID', `${certificate === leaf ? 'The certificate' : 'A CA certificate of its chain'} is not valid before ${parsed.notBefore.toISOString()}`);
-    if (parsed.notAfter.getTime() < now.getTime()) throw new CardRejected('EXPIRED', `${certificate === leaf ? 'The certificate' : 'A CA certificate of its chain'} expired on ${parsed.notAfter.toISOString()}`);
+export async function verifyChain(certificateDer: Buffer, intermediates: Buffer[], trusted: TrustAnchors, now = new Date()): Promise<Buffer[]> {
+  try {
+    return await validateCertificatePath({ certificate: certificateDer, intermediates, trust: trusted, purpose: SIGN_IN_PURPOSE, now });
+  } catch (error) {
+    if (error instanceof CertificatePathError) throw new CardRejected(error.reason, error.message);
+    throw error;
   }
-  if (leaf.ca) throw new CardRejected('KEY_USAGE', 'A CA certificate is not a card certificate');
-  const usage = new x509.X509Certificate(leaf.raw).getExtension(x509.KeyUsagesExtension);
-  if (!usage || (usage.usages & x509.KeyUsageFlags.digitalSignature) === 0) {
-    throw new CardRejected('KEY_USAGE', 'The certificate does not allow digitalSignature (key usage)');
-  }
-  return issuer;
 }
 
 /** The certificate's email: the first subjectAltName rfc822Name, else the subject's emailAddress; lower-cased. */

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 
 export const HashBody = Type.Object({
-  certificate: Type.String({ minLength: 1, maxLength: 16384, description: 'The card\'s X.509 certificate, PEM (a bare base64 DER is accepted too)' }),
+  certificate: Type.String({ minLength: 1, maxLength: 16384, description: 'The card\'s X.509 certificate, PEM (a bare base64 DER is accepted too), optionally followed by up to 8 intermediate CA certificates (PEM)' }),
 });
 export type HashBody = Static<typeof HashBody>;
 

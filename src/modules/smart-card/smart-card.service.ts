@@ -11,7 +11,7 @@ import { issueSession, type SessionTokens } from '../auth/sessions.ts';
 import { createSigninLimits } from '../auth/signin-limits.ts';
 import { findSignInAccount } from '../users/accounts.ts';
 import {
-  CardRejected, checkCrl, crlUrls, emailOf, loadTrustAnchors, ocspUrls, parseCardCertificate, signatureMatches, verifyChain, type TrustAnchors,
+  CardRejected, MAX_CARD_INTERMEDIATES, checkCrl, crlUrls, emailOf, loadTrustAnchors, ocspUrls, parseCardCertificate, signatureMatches, verifyChain, type TrustAnchors,
 } from './card-certificate.ts';
 import { checkOcsp } from './ocsp.ts';
 import type { HashBody, VerifyBody } from './smart-card.schemas.ts';
@@ -23,12 +23,13 @@ const REVOCATION_MAX_BYTES = 10 * 1024 * 1024;
 const REVOCATION_TIMEOUT_MS = 10_000;
 
 type Deps = { db: Db; tokens: TokenSigner; outbox: Outbox; outbound: Outbound; caFile: string | undefined };
-type ChallengeData = { certificate: string; signedBytes: string };
+/** Base64 DER; `intermediates` (what the card sent after its certificate) is absent in challenges stored before it existed. */
+type ChallengeData = { certificate: string; intermediates?: string[]; signedBytes: string };
 
 /**
  * Smart-card sign-in (SPEC.md "Smart card", RUNTIME.md): the card's certificate gets a hash to sign; the
- * signature over it signs in the registered account whose email the certificate names, once the certificate
- * chains to SMART_CARD_CA_FILE, is within its validity period, allows digitalSignature and is not revoked.
+ * signature over it signs in the registered account whose email the certificate names, once the certificate's
+ * whole path to SMART_CARD_CA_FILE is valid (verifyChain) and no certificate of it is revoked.
  */
 export function createSmartCardService({ db, tokens, outbox, outbound, caFile }: Deps) {
   // Read at start: a missing or empty bundle stops the service rather than failing every sign-in later.
@@ -43,8 +44,10 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
 
   async function hash(body: HashBody, address: string): Promise<{ challengeId: string; hash: string }> {
     assertEnabled();
-    const certificate = parseCardCertificate(body.certificate);
-    if (!certificate) throw new AppError('SMART_CARD_CERTIFICATE_INVALID', 'certificate must be one X.509 certificate in PEM');
+    const parsed = parseCardCertificate(body.certificate);
+    if (!parsed) {
+      throw new AppError('SMART_CARD_CERTIFICATE_INVALID', `certificate must be the card's X.509 certificate in PEM, optionally followed by at most ${MAX_CARD_INTERMEDIATES} intermediate CA certificates`);
+    }
     const retryAfter = await takeChallengeAllowance(db, address);
     if (retryAfter !== null) {
       throw new AppError('CHALLENGE_RATE_LIMITED', `Too many sign-in challenges from this address; try again in ${retryAfter} seconds`,
@@ -53,7 +56,9 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
     // The card signs the digest of these bytes: random, and naming the service's purpose so they sign nothing else.
     const signedBytes = Buffer.concat([Buffer.from('smart-card-sign-in:'), crypto.randomBytes(32)]);
     const digest = crypto.createHash('sha256').update(signedBytes).digest('base64');
-    const data: ChallengeData = { certificate: certificate.toString('base64'), signedBytes: signedBytes.toString('base64') };
+    const data: ChallengeData = {
+      certificate: parsed.certificate.toString('base64'), intermediates: parsed.intermediates.map((der) => der.toString('base64')), signedBytes: signedBytes.toString('base64'),
+    };
     const row = await storeChallenge(db, { purpose: 'SMART_CARD', challenge: digest, userId: null, data, lifetimeSeconds: SMART_CARD_CHALLENGE_SECONDS });
     return { challengeId: row.id, hash: digest };
   }
@@ -76,6 +81,7 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
     }
     const data = challenge.data as ChallengeData;
     const certificate = Buffer.from(data.certificate, 'base64');
+    const intermediates = (data.intermediates ?? []).map((der) => Buffer.from(der, 'base64'));
     const email = emailOf(certificate);
     const subject = { email: email ?? '', address };
     if (email) await limits.assertNotLocked(subject);
@@ -84,10 +90,11 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
       if (!signatureMatches(certificate, Buffer.from(data.signedBytes, 'base64'), Buffer.from(body.signature, 'base64'))) {
         throw new CardRejected('SIGNATURE', "The signature does not match the hash and the certificate's key");
       }
-      const issuer = verifyChain(certificate, trusted);
+      const path = await verifyChain(certificate, intermediates, trusted);
       if (!email) throw new CardRejected('NO_EMAIL', 'The certificate names no email address (subjectAltName rfc822Name or subject emailAddress)');
       if (!account) throw new CardRejected('NO_ACCOUNT', 'No registered account has the certificate\'s email address');
-      await checkRevocation(certificate, issuer);
+      // The card's certificate first, then each intermediate; the anchor is trusted as configured.
+      for (let index = 0; index + 1 < path.length; index++) await checkRevocation(path[index], new crypto.X509Certificate(path[index + 1]), index > 0);
     } catch (error) {
       if (!(error instanceof CardRejected)) throw error;
       if (email) await limits.recordFailure(subject, account?.id ?? null);
@@ -98,13 +105,24 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
     return issueSession(db, tokens, { userId: account.id, type: 'USER', claims: { organizationId: account.organizationId }, rememberMe: body.rememberMe ?? false });
   }
 
+  /** The revocation check of one certificate of the path; an intermediate's refusal names it. */
+  async function checkRevocation(certificate: Buffer, issuer: crypto.X509Certificate, intermediate: boolean): Promise<void> {
+    try {
+      await checkRevocationSources(certificate, issuer);
+    } catch (error) {
+      if (!intermediate || !(error instanceof CardRejected)) throw error;
+      const subject = new crypto.X509Certificate(certificate).subject.replace(/\n/g, ', ');
+      throw new CardRejected(error.reason, error.message.replace(/^The certificate/, `The CA certificate ${subject}`));
+    }
+  }
+
   /**
    * Asks the OCSP responders the certificate names, then its CRL distribution points, through the outbound
    * client (SSRF rules): the first definite answer decides. A certificate that names a source none of which
    * answers usably (unreachable, refused by the rules, unsigned or stale) is refused: failing open would let a
    * revoked card in whenever its CA's server is down. A certificate that names no source is not checked.
    */
-  async function checkRevocation(certificate: Buffer, issuer: crypto.X509Certificate): Promise<void> {
+  async function checkRevocationSources(certificate: Buffer, issuer: crypto.X509Certificate): Promise<void> {
     const problems: string[] = [];
     for (const url of ocspUrls(certificate)) {
       try {

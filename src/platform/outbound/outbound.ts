@@ -4,7 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { Transform, type Readable } from 'node:stream';
-import { checkAddress, hostAllowed } from './address-rules.ts';
+import { canonicalAddress, checkAddress, hostAllowed } from './address-rules.ts';
 
 /**
  * The one way the service makes requests to addresses that users or partners supply (cloud import, webhooks,
@@ -74,8 +74,9 @@ export function createOutbound(options: OutboundOptions): Outbound {
     if (policy.allowedHosts && !hostAllowed(url, policy.allowedHosts)) {
       throw new OutboundError('POLICY', `${url.host} is not an allowed host`);
     }
+    const literal = canonicalAddress(hostname);
     let addresses: string[];
-    if (net.isIP(hostname)) addresses = [hostname];
+    if (literal) addresses = [literal];
     else {
       try {
         addresses = await resolve(hostname);
@@ -84,12 +85,14 @@ export function createOutbound(options: OutboundOptions): Outbound {
       }
     }
     if (addresses.length === 0) throw new OutboundError('UNREACHABLE', `${hostname} has no address`);
-    // Every answer must pass: a name that resolves to one public and one private address is refused.
+    // Every answer must pass, judged by the one normaliser whatever form the resolver wrote it in (an IPv4-mapped
+    // IPv6 answer is its IPv4 address): a name that resolves to one public and one private address is refused.
     for (const address of addresses) {
       const verdict = checkAddress(address, options.allowPrivate);
       if (!verdict.allowed) throw new OutboundError('POLICY', `${url.host} leads to a refused address (${verdict.reason})`);
     }
-    return addresses[0];
+    // The socket is given the canonical text of the address that was checked, so it cannot read it differently.
+    return canonicalAddress(addresses[0])!;
   }
 
   function send(url: URL, address: string, request: OutboundRequest): Promise<http.IncomingMessage> {
@@ -101,7 +104,7 @@ export function createOutbound(options: OutboundOptions): Outbound {
         headers: { 'user-agent': 'signature-service', ...(request.headers ?? {}) },
         // Pinned: the socket goes to the address that was checked, whatever DNS says now; TLS still verifies the name.
         lookup: (_hostname, _opts, callback: any) => callback(null, [{ address, family: net.isIP(address) }]),
-        ...(url.protocol === 'https:' ? { servername: net.isIP(url.hostname) ? undefined : url.hostname, ...(options.ca ? { ca: [...tls.rootCertificates, ...options.ca] } : {}) } : {}),
+        ...(url.protocol === 'https:' ? { servername: canonicalAddress(url.hostname) ? undefined : url.hostname, ...(options.ca ? { ca: [...tls.rootCertificates, ...options.ca] } : {}) } : {}),
         agent: false,
         timeout: timeoutMs,
       });

@@ -1,4 +1,8 @@
-/** The package, its credits and expiry; renewing it, or moving to another preset package. */
+/**
+ * The package, its credits and expiry; renewing it, or moving to another preset package. Priced packages belong to
+ * the operator (RUNTIME.md): unless the service reports self-service, they are shown without a button, saying who
+ * grants and renews them, so no button here can only answer PAYMENT_REQUIRED.
+ */
 import { useState } from 'react';
 import { formatDateTime } from '../workspace/ui.tsx';
 import { ApiErrorText, StatusLine, useResource } from './kit.tsx';
@@ -12,6 +16,7 @@ export function BillingSection() {
   const [confirm, setConfirm] = useState<{ kind: 'renew' } | { kind: 'change'; pkg: Package } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const current = billing.data;
+  const mayChoose = (pkg: Package) => current?.selfService === true || pkg.creditsPrice === 0;
 
   function finished(updated: Billing, message: string) {
     setConfirm(null);
@@ -38,12 +43,18 @@ export function BillingSection() {
           <meter className="st-meter" min={0} max={Math.max(1, current.package.credits)} value={current.credits} aria-label={text.creditsMeter}>
             {text.creditsOf(current.credits, current.package.credits)}
           </meter>
-          <div className="ws-actions">
-            <button type="button" className="ws-button" onClick={() => setConfirm({ kind: 'renew' })}>{text.renewPackage}</button>
-          </div>
+          {!mayChoose(current.package) ? <p className="st-hint">{text.operatorRenews(current.package.name)}</p>
+            // Without self-service a free package's cycle is its allowance: it starts again once the running one has ended.
+            : !current.selfService && !current.expired ? <p className="st-hint">{text.renewsWhenEnded(current.package.name, formatDateTime(current.packageExpiresAt))}</p>
+              : (
+                <div className="ws-actions">
+                  <button type="button" className="ws-button" onClick={() => setConfirm({ kind: 'renew' })}>{text.renewPackage}</button>
+                </div>
+              )}
         </div>
       )}
       <h3>{text.packagesTitle}</h3>
+      {current && !current.selfService && <p className="st-hint">{text.pricedByOperator}</p>}
       {packages.error ? <ApiErrorText error={packages.error} /> : null}
       {packages.data && (
         <ul className="st-cards">
@@ -58,9 +69,9 @@ export function BillingSection() {
                   <dt>{text.duration}</dt><dd>{text.days(pkg.duration)}</dd>
                   <dt>{text.pricePerCredit}</dt><dd>{`${pkg.currencySymbol}${pkg.creditsPrice}`}{pkg.discount > 0 ? ` (${text.discount(pkg.discount)})` : ''}</dd>
                 </dl>
-                {!isCurrent && pkg.status === 'ACTIVE' && current && (
-                  <button type="button" className="ws-button" onClick={() => setConfirm({ kind: 'change', pkg })}>{text.switchToNamed(pkg.name)}</button>
-                )}
+                {!isCurrent && pkg.status === 'ACTIVE' && current && (mayChoose(pkg)
+                  ? <button type="button" className="ws-button" onClick={() => setConfirm({ kind: 'change', pkg })}>{text.switchToNamed(pkg.name)}</button>
+                  : <p className="st-hint">{text.operatorGrants(pkg.name)}</p>)}
               </li>
             );
           })}

@@ -108,6 +108,7 @@ function MailForm({ saved, onSaved }: { saved: EmailSettings; onSaved: (settings
     <div className="ws-card">
       <h3>{text.mailSettingsTitle}</h3>
       <p>{saved.emailMode === 'GLOBAL' ? text.mailNowGlobal : text.mailNowOwn(text.providers[saved.provider ?? 'SMTP'])}</p>
+      <p className="ws-muted">{text.mailRouteRule}</p>
       {!saved.planAllowCustomSmtp && (
         <p className="st-notice">{text.mailPlanNotAllowed} <Link to="/organization/billing">{text.mailSeePackages}</Link></p>
       )}

@@ -176,6 +176,10 @@ export const orgText = {
   switchTitle: (name: string) => `Switch to ${name}?`,
   renewed: (name: string) => `${name} renewed: a new cycle started.`,
   switched: (name: string) => `Your organization is now on ${name}.`,
+  pricedByOperator: 'Free packages can be chosen here. Priced packages are granted and renewed by the operator of this service.',
+  operatorGrants: (name: string) => `${name} is granted by the operator of this service: ask them to put your organization on it.`,
+  operatorRenews: (name: string) => `${name} is renewed by the operator of this service: ask them for a new cycle.`,
+  renewsWhenEnded: (name: string, when: string) => `${name} starts a new cycle with fresh credits once this one ends (${when}).`,
 
   // Branding
   brandingDefault: 'Your organization uses the platform\'s look.',
@@ -213,6 +217,9 @@ export const orgText = {
   mailSettingsTitle: 'How your organization\'s mail is sent',
   mailNowGlobal: 'Now: the platform sends your organization\'s mail.',
   mailNowOwn: (provider: string) => `Now: your own provider sends your organization's mail (${provider}).`,
+  mailRouteRule: 'Mail that proves who someone is always goes through the platform\'s mail, whatever you choose here: invitations to your organization, '
+    + 'one-time identity codes, and the signing links of recipients who sign with a platform certificate. Everything else (other signing links, '
+    + 'reminders, completion and comment mail) goes the way chosen below.',
   mailPlanNotAllowed: 'Your package does not include sending through your own mail provider.',
   mailSeePackages: 'See the packages that do',
   mailModeLegend: 'Send mail through',

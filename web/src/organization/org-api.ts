@@ -59,6 +59,8 @@ export type Package = {
 };
 export type Billing = {
   orgId: number; package: Package; credits: number; packageStartedAt: string; packageExpiresAt: string; expired: boolean; servicePlanActive: boolean;
+  /** BILLING_SELF_SERVICE: false, only free packages (creditsPrice 0) are chosen and renewed here; the operator grants priced ones. */
+  selfService: boolean;
 };
 
 export type Branding = { primaryColor: string | null; senderName: string | null; logoUrl: string | null; isDefault: boolean; updatedAt: string | null };

@@ -1,0 +1,206 @@
+// The operator's command line: `npm run admin -- <command>` calls the operator's API (/admin/v1/) of a running
+// service over HTTP, with ADMIN_TOKEN from the environment. It is a client of the service, not part of it: it reads
+// only ADMIN_TOKEN, PUBLIC_URL and PORT, so it runs wherever the service can be reached.
+import { parseArgs } from 'node:util';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  grant <orgId> <pkgId>      put the organization on the package (any ACTIVE one) for a new cycle with its credits
+  renew <orgId>              renew the organization's current package for a new cycle
+  orgs [search]              find organizations by name, owner name or email, or id
+  org <orgId>                one organization
+  users [search]             find users by name or email, or id, with their organizations
+  packages [search]          every package, preset and custom (the ids grant takes)
+  awaiting-seal              finished workflows whose seal is PENDING or FAILED (--status to pick one)
+  reseal <workflowId>        seal a workflow again (a FAILED or PENDING seal)
+  help                       this text
+
+Options:
+  --url <url>       the service's base URL (default: $PUBLIC_URL, else http://localhost:$PORT, PORT 8080)
+  --page <n>        zero-based page of a list (default 0)
+  --size <n>        page size of a list (default 20, at most 1000)
+  --status <s>      awaiting-seal: PENDING or FAILED
+  --json            print the API's JSON answer instead of a table
+
+Environment: ADMIN_TOKEN (required), the service's ADMIN_TOKEN; PUBLIC_URL or PORT as above.
+Exit status: 0 done, 1 the service refused or could not be reached (its error description is printed), 2 bad usage.`;
+
+class UsageError extends Error {}
+
+type Row = Record<string, unknown>;
+type Page = { content: Row[]; totalElements: number };
+
+async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv, allowPositionals: true, strict: true,
+      options: { url: { type: 'string' }, page: { type: 'string' }, size: { type: 'string' }, status: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [command = 'help', ...args] = positionals;
+  if (values.help || command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const base = (values.url ?? env.PUBLIC_URL ?? `http://localhost:${env.PORT || 8080}`).replace(/\/+$/, '');
+  // Asked for when a command calls the service, so a mistyped command is told as such first.
+  const api = (method: string, path: string, body?: unknown) => {
+    if (!env.ADMIN_TOKEN) throw new UsageError('ADMIN_TOKEN is not set: export the service\'s ADMIN_TOKEN first');
+    return call(base, env.ADMIN_TOKEN, method, path, body);
+  };
+  const paging = { page: values.page, size: values.size };
+  const print = (answer: unknown, table: (answer: any) => string) => console.log(values.json ? JSON.stringify(answer, null, 2) : table(answer));
+
+  switch (command) {
+    case 'grant': {
+      const [orgId, pkgId] = ids(args, ['orgId', 'pkgId']);
+      print(await api('PUT', `/admin/v1/organizations/${orgId}/package`, { pkgId }), billingText);
+      return 0;
+    }
+    case 'renew': {
+      const [orgId] = ids(args, ['orgId']);
+      print(await api('PUT', `/admin/v1/organizations/${orgId}/package/renew`), billingText);
+      return 0;
+    }
+    case 'orgs':
+      print(await api('GET', `/admin/v1/organizations${query({ search: optionalSearch(args), ...paging })}`), (page: Page) => pageText(page, [
+        ['id', (o) => o.id], ['name', (o) => o.name], ['owner', (o) => (o.owner as Row).email], ['package', (o) => (o.package as Row).name],
+        ['credits', (o) => o.credits], ['expires', (o) => `${day(o.packageExpiresAt)}${o.expired ? ' (expired)' : ''}`],
+        ['plan', (o) => (o.servicePlanActive ? 'on' : 'OFF')], ['members', (o) => o.activeMembers],
+      ]));
+      return 0;
+    case 'org': {
+      const [orgId] = ids(args, ['orgId']);
+      print(await api('GET', `/admin/v1/organizations/${orgId}`), objectText);
+      return 0;
+    }
+    case 'users':
+      print(await api('GET', `/admin/v1/users${query({ search: optionalSearch(args), ...paging })}`), (page: Page) => pageText(page, [
+        ['id', (u) => u.id], ['email', (u) => u.email], ['name', (u) => u.name], ['verified', (u) => (u.emailVerified ? 'yes' : 'no')],
+        ['guest', (u) => (u.isGuest ? 'yes' : '')],
+        ['organizations', (u) => (u.organizations as Row[]).map((o) => `${o.organizationId} ${o.name}${o.isOwner ? ' (owner)' : ''}${o.status === 'ACTIVE' ? '' : ` [${o.status}]`}`).join('; ')],
+      ]));
+      return 0;
+    case 'packages':
+      print(await api('GET', `/admin/v1/packages${query({ search: optionalSearch(args), ...paging })}`), (page: Page) => pageText(page, [
+        ['id', (p) => p.id], ['name', (p) => p.name], ['preset', (p) => (p.preset ? 'yes' : 'custom')], ['status', (p) => p.status],
+        ['credits', (p) => p.credits], ['price/credit', (p) => `${p.currencySymbol}${p.creditsPrice}`], ['days', (p) => p.duration],
+      ]));
+      return 0;
+    case 'awaiting-seal':
+      if (args.length > 0) throw new UsageError('awaiting-seal takes no arguments (use --status PENDING or FAILED)');
+      print(await api('GET', `/admin/v1/workflows/awaiting-seal${query({ sealStatus: values.status, ...paging })}`), (page: Page) => pageText(page, [
+        ['workflow', (w) => w.workflowId], ['org', (w) => w.organizationId], ['completed', (w) => w.completedAt ?? ''], ['seal', (w) => w.sealStatus],
+        ['failed runs', (w) => w.failedRuns], ['job', (w) => (w.sealJobLive ? 'live' : 'none')], ['last error', (w) => w.sealError ?? ''],
+      ]));
+      return 0;
+    case 'reseal': {
+      const [workflowId] = ids(args, ['workflowId']);
+      print(await api('POST', `/admin/v1/workflows/${workflowId}/reseal`), (r: Row) => (r.queued
+        ? `Workflow ${r.workflowId}: seal job queued (seal ${r.sealStatus}).`
+        : `Workflow ${r.workflowId}: a seal job is already queued or running (seal ${r.sealStatus}); nothing added.`));
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+/** The service's refusal, with the standard error body's description. */
+class ApiError extends Error {}
+
+async function call(base: string, token: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new ApiError(`cannot reach ${base}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+  }
+  const text = await response.text();
+  let answer: unknown = text;
+  try {
+    answer = text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON (a proxy's page): reported as it came.
+  }
+  if (!response.ok) {
+    const error = answer as { message?: string; errorDescription?: string; responseBody?: { detail?: unknown }; requestId?: string } | null;
+    const description = typeof error === 'object' && error?.errorDescription ? error.errorDescription : String(text).slice(0, 300) || response.statusText;
+    const detail = typeof error === 'object' && error?.responseBody?.detail ? ` (${String(error.responseBody.detail)})` : '';
+    const reference = typeof error === 'object' && error?.requestId ? ` [request ${error.requestId}]` : '';
+    throw new ApiError(`${response.status}${typeof error === 'object' && error?.message ? ` ${error.message}` : ''}: ${description}${detail}${reference}`);
+  }
+  return answer;
+}
+
+function ids(args: string[], names: string[]): number[] {
+  if (args.length !== names.length) throw new UsageError(`expected ${names.map((n) => `<${n}>`).join(' ')}`);
+  return args.map((value, i) => {
+    if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${names[i]} must be a positive whole number, not "${value}"`);
+    return Number(value);
+  });
+}
+
+function optionalSearch(args: string[]): string | undefined {
+  return args.length === 0 ? undefined : args.join(' ');
+}
+
+function query(values: Record<string, string | undefined>): string {
+  const params = new URLSearchParams(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function day(value: unknown): string {
+  return typeof value === 'string' ? value.slice(0, 10) : '';
+}
+
+type ColumnSpec = [title: string, value: (row: Row) => unknown];
+
+function pageText(page: Page, columns: ColumnSpec[]): string {
+  if (page.content.length === 0) return `Nothing found (${page.totalElements} in all).`;
+  const cells = page.content.map((row) => columns.map(([, value]) => String(value(row) ?? '')));
+  const widths = columns.map(([title], i) => Math.max(title.length, ...cells.map((line) => line[i].length)));
+  const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(columns.map(([title]) => title)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line), '', `${page.content.length} shown of ${page.totalElements}.`].join('\n');
+}
+
+function billingText(billing: Row): string {
+  const pkg = billing.package as Row;
+  return [
+    `Organization ${billing.orgId} is on ${pkg.name} (package ${pkg.id}).`,
+    `Credits: ${billing.credits} · cycle ${day(billing.packageStartedAt)} to ${day(billing.packageExpiresAt)}${billing.servicePlanActive ? '' : ' · service plan switched OFF'}`,
+  ].join('\n');
+}
+
+function objectText(value: Row): string {
+  const flat = (prefix: string, object: Row): [string, unknown][] => Object.entries(object).flatMap(([key, v]) => (
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? flat(`${prefix}${key}.`, v as Row) : [[`${prefix}${key}`, v] as [string, unknown]]));
+  const entries = flat('', value);
+  const width = Math.max(...entries.map(([key]) => key.length));
+  return entries.map(([key, v]) => `${key.padEnd(width)}  ${v}`).join('\n');
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2), process.env);
+} catch (error) {
+  if (error instanceof UsageError) {
+    console.error(`admin: ${error.message}\nRun "npm run admin -- help" for the commands.`);
+    process.exitCode = 2;
+  } else if (error instanceof ApiError) {
+    console.error(`admin: ${error.message}`);
+    process.exitCode = 1;
+  } else {
+    throw error;
+  }
+}
