@@ -65,12 +65,17 @@ describe('sign-up over a guest recipient\'s email', () => {
     const guest = await guestFromMail(t, victimEmail);
     expect((await t.request('GET', `/workflow/v1/${workflow.id}/recipients`, { token: guest.token })).status).toBe(200);
 
-    // Opening the mailed link (the mailbox owner) verifies the address.
+    // A browser opening the mailed link (or a mail scanner fetching it) gets the page that asks to confirm: nothing is verified yet.
     const code = await verificationCodeFor(t, victimEmail);
     const page = await t.request('GET', `/verify-email/${code}`, { headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expect(page.raw).toContain('Email address confirmed');
+    expect(page.raw).toContain('Confirm your email address');
+    expect((await t.platform.db.select().from(users).where(eq(users.id, attacker.userId)))[0].emailVerifiedAt).toBeNull();
+    expect(await reach(t, session.accessToken, workflow.id, document.id)).toMatchObject({ listed: false, detail: 404 });
+
+    // The mailbox owner presses "Confirm my address" (the page's POST): the address is verified.
+    expect((await t.request('POST', '/auth/v1/verify-email', { body: { code } })).status).toBe(200);
     const [row] = await t.platform.db.select().from(users).where(eq(users.id, attacker.userId));
     expect(row.emailVerifiedAt).not.toBeNull();
 

@@ -23,6 +23,7 @@ export async function signUpInBrowser(page: Page, t: TestApp, baseUrl: string, p
   expect(mails.length, 'no confirmation mail').toBe(1);
   const link = /(https?:\/\/\S+\/verify-email\/[A-Za-z0-9_-]+)/.exec(mails[0].textBody)![1];
   await page.goto(link);
+  await page.getByRole('button', { name: 'Confirm my address' }).click();
   await page.getByRole('heading', { name: 'Email address confirmed' }).waitFor();
   await signInInBrowser(page, baseUrl, person, landing);
 }

@@ -9,7 +9,7 @@ import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import { createAccount } from '../users/accounts.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
-import { consumeTotpStep, findUserByEmail, findUserById, setEmailVerificationCode, verifyEmailByCode, type UserRow } from '../users/users.directory.ts';
+import { consumeTotpStep, findUserByEmail, findUserById, findUserByVerificationCode, setEmailVerificationCode, verifyEmailByCode, type UserRow } from '../users/users.directory.ts';
 import { matchTotpStep } from '../users/totp.ts';
 import { emailVerificationMail } from './account-mails.ts';
 import { findBusinessAppByClientId, findBusinessAppById, findGuestSessionTarget, isActiveMember } from './auth.repo.ts';
@@ -30,7 +30,7 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
   const dummyHash = hashPassword(crypto.randomBytes(16).toString('hex'));
   const limits = createSigninLimits({ db, outbox });
 
-  return { signupEnabled: () => signupEnabled, signup, verifyEmail, resendVerification, signin, checkCredentials, issueUserSession: userSession, refresh, signout, endSession };
+  return { signupEnabled: () => signupEnabled, signup, verifyEmail, verificationCodeIsLive, resendVerification, signin, checkCredentials, issueUserSession: userSession, refresh, signout, endSession };
 
   async function signup(body: SignupBody): Promise<{ userId: number; organizationId: number }> {
     if (!signupEnabled) throw new AppError('SIGNUP_DISABLED');
@@ -64,6 +64,14 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
     const user = isWellFormedVerificationCode(code) ? await verifyEmailByCode(db, hashEmailVerificationCode(code)) : null;
     if (!user) throw new AppError('LINK_EXPIRED', 'The verification link is invalid, was replaced by a newer one, or has expired');
     return { verified: true };
+  }
+
+  /**
+   * Whether the code would verify, without using it: the page a browser gets from the mailed link asks the person to
+   * confirm first, because mail scanners open every link (a scanner must not verify an address someone squatted).
+   */
+  async function verificationCodeIsLive(code: string): Promise<boolean> {
+    return isWellFormedVerificationCode(code) && (await findUserByVerificationCode(db, hashEmailVerificationCode(code))) !== null;
   }
 
   /**

@@ -13,19 +13,21 @@ function page(title: string, text: string): string {
 }
 
 const NOTICES = {
+  confirm: { title: 'Confirm your email address', text: 'Confirming needs JavaScript: open this link in a browser with JavaScript on and press "Confirm my address".' },
   verified: { title: 'Email address confirmed', text: 'Thank you. Documents sent to this address now also appear in your account. You can close this page.' },
   expired: { title: 'This link has expired', text: 'This confirmation link is not valid any more. Sign in and ask for a new one, or use the link of the most recent mail.' },
 };
 
 /**
  * What a browser gets from the mailed verification link: the web app's page (web/src/workspace/VerifyEmailPage.tsx,
- * which confirms with POST /auth/v1/verify-email and offers a signed-in user a new link), with the outcome of this
- * GET as its <noscript> text; the small static page below when the web app has not been built.
+ * which confirms with POST /auth/v1/verify-email once the person presses its button, and offers a signed-in user a
+ * new link), with the state of the code as its <noscript> text; the small static page below when the web app has not
+ * been built.
  */
-export function verificationResponse(verified: boolean): { headers: Record<string, string>; html: string } {
-  const shell = webShellWithNotice(verified ? NOTICES.verified : NOTICES.expired);
+export function verificationResponse(state: 'confirm' | 'verified' | 'expired'): { headers: Record<string, string>; html: string } {
+  const shell = webShellWithNotice(NOTICES[state]);
   if (shell !== null) return { headers: WEB_PAGE_HEADERS, html: shell };
-  return { headers: verificationPage.headers, html: verificationPage.render(verified) };
+  return { headers: verificationPage.headers, html: verificationPage.render(state) };
 }
 
 export const verificationPage = {
@@ -35,8 +37,8 @@ export const verificationPage = {
     'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
     'x-robots-tag': 'noindex',
   },
-  render(verified: boolean): string {
-    const notice = verified ? NOTICES.verified : NOTICES.expired;
+  render(state: 'confirm' | 'verified' | 'expired'): string {
+    const notice = NOTICES[state];
     return page(notice.title, notice.text);
   },
 };

@@ -7,7 +7,7 @@ import { findUserById } from './users.repo.ts';
  * users.repo.ts (the dependency lint enforces it), so the users table has one writer.
  */
 export {
-  consumeTotpStep, findOrCreateGuestUser, findUserByEmail, findUserById, lockUser, normalizeEmail, setEmailVerificationCode, verifyEmailByCode, type UserRow,
+  consumeTotpStep, findOrCreateGuestUser, findUserByEmail, findUserById, findUserByVerificationCode, lockUser, normalizeEmail, setEmailVerificationCode, verifyEmailByCode, type UserRow,
 } from './users.repo.ts';
 
 /** How a user is named in sentences and mails: the name, else the email, else `fallback`. The one such rule. */

@@ -68,6 +68,13 @@ export async function setEmailVerificationCode(db: DbOrTx, userId: number, codeH
   await db.update(users).set({ emailVerificationHash: codeHash, emailVerificationExpiresAt: expiresAt }).where(eq(users.id, userId));
 }
 
+/** The account holding this unexpired verification code, without using it (the browser's page asks before it confirms). */
+export async function findUserByVerificationCode(db: DbOrTx, codeHash: string, now: Date = new Date()): Promise<UserRow | null> {
+  const [row] = await db.select().from(users)
+    .where(and(eq(users.emailVerificationHash, codeHash), gt(users.emailVerificationExpiresAt, now), eq(users.isGuest, false)));
+  return row ?? null;
+}
+
 /**
  * Marks the address of the user holding this (unexpired) code verified, once; a second use of the same code
  * finds the user already verified and changes nothing. Null when no user holds the code or it has expired.

@@ -1,7 +1,8 @@
 /**
- * /verify-email/:code, the mailed confirmation link: confirms with POST /auth/v1/verify-email (the service's GET
- * of the link has already done so for this browser; confirming twice answers the same). An expired link offers a
- * signed-in user a new one (POST /auth/v1/verify-email/resend); a signed-out one signs in and comes back here.
+ * /verify-email/:code, the mailed confirmation link: confirms with POST /auth/v1/verify-email when the person presses
+ * "Confirm my address" (the service's GET of the link uses nothing: mail scanners open every link, and must not confirm
+ * an address someone else signed up with; confirming twice answers the same). An expired link offers a signed-in user
+ * a new one (POST /auth/v1/verify-email/resend); a signed-out one signs in and comes back here.
  */
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../shared/api.ts';
@@ -11,10 +12,10 @@ import { peekMe, publicRequest, signInUrl, type Me } from './session-api.ts';
 import { Link } from './router.tsx';
 import { useTitle } from './ui.tsx';
 
-type Outcome = 'checking' | 'verified' | 'expired' | 'failed';
+type Outcome = 'ready' | 'checking' | 'verified' | 'expired' | 'failed';
 
 export function VerifyEmailPage({ params }: PageProps) {
-  const [outcome, setOutcome] = useState<Outcome>('checking');
+  const [outcome, setOutcome] = useState<Outcome>('ready');
   const [me, setMe] = useState<Me | null>(null);
   const [resend, setResend] = useState<{ busy: boolean; message: string | null; error: boolean }>({ busy: false, message: null, error: false });
   const heading = useRef<HTMLHeadingElement>(null);
@@ -22,18 +23,24 @@ export function VerifyEmailPage({ params }: PageProps) {
 
   useEffect(() => {
     let live = true;
-    publicRequest('POST', '/auth/v1/verify-email', { code: params.code }).then(
-      () => live && setOutcome('verified'),
-      (failure: unknown) => live && setOutcome(failure instanceof ApiError && failure.status === 400 ? 'expired' : 'failed'),
-    );
     peekMe().then((found) => live && setMe(found));
     return () => {
       live = false;
     };
   }, [params.code]);
   useEffect(() => {
-    if (outcome !== 'checking') heading.current?.focus();
+    if (outcome !== 'checking' && outcome !== 'ready') heading.current?.focus();
   }, [outcome]);
+
+  async function confirm() {
+    setOutcome('checking');
+    try {
+      await publicRequest('POST', '/auth/v1/verify-email', { code: params.code });
+      setOutcome('verified');
+    } catch (failure) {
+      setOutcome(failure instanceof ApiError && failure.status === 400 ? 'expired' : 'failed');
+    }
+  }
 
   async function sendAgain() {
     if (!me) return;
@@ -47,6 +54,17 @@ export function VerifyEmailPage({ params }: PageProps) {
     }
   }
 
+  if (outcome === 'ready') {
+    return (
+      <div className="ws-page">
+        <h1>{text.title}</h1>
+        <p>{text.confirmText}</p>
+        <div className="ws-actions">
+          <button type="button" className="ws-button ws-button--primary" onClick={() => void confirm()}>{text.confirm}</button>
+        </div>
+      </div>
+    );
+  }
   if (outcome === 'checking') {
     return (
       <div className="ws-page">

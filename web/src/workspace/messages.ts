@@ -124,6 +124,8 @@ export const signupText = {
 export const verifyText = {
   title: 'Confirm your email address',
   checking: 'Confirming your address…',
+  confirmText: 'Press the button to confirm that this address is yours. If you did not create an account with it, do not confirm: close this page, and the account will not reach anything sent to you.',
+  confirm: 'Confirm my address',
   verifiedTitle: 'Email address confirmed',
   verifiedText: 'Thank you. Documents sent to this address now also appear in your account.',
   expiredTitle: 'This link has expired',
