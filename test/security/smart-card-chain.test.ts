@@ -200,3 +200,15 @@ describe('what the card sends', () => {
     expect((await signIn(eight, card)).status).toBe(200);
   });
 });
+
+describe('the account a card signs in to', () => {
+  it('refuses an account that never verified the address (someone may have squatted it): ACCOUNT_NOT_VERIFIED; verified, it signs in', async () => {
+    // Someone signs up with the card holder's address and never verifies it; the holder then signs in with the card.
+    const squatted = await createUser(t, { emailVerified: false });
+    const card = await issueCard(bundleIssuing, { email: squatted.email, kind: 'EC' });
+    expectRejected(await signIn(card.pem, card), 'ACCOUNT_NOT_VERIFIED', /has not verified it/);
+    const verified = await createUser(t);
+    const own = await issueCard(bundleIssuing, { email: verified.email, kind: 'EC' });
+    expect((await signIn(own.pem, own)).status).toBe(200);
+  });
+});

@@ -9,7 +9,7 @@ import {
 
 /** Why a card certificate or its signature is refused; the reason is shown to the client as responseBody.reason. */
 export type CardRejection =
-  | 'CHALLENGE' | 'SIGNATURE' | PathFailure | 'REVOKED' | 'REVOCATION_UNKNOWN' | 'NO_EMAIL' | 'NO_ACCOUNT';
+  | 'CHALLENGE' | 'SIGNATURE' | PathFailure | 'REVOKED' | 'REVOCATION_UNKNOWN' | 'NO_EMAIL' | 'NO_ACCOUNT' | 'ACCOUNT_NOT_VERIFIED';
 
 export class CardRejected extends Error {
   readonly reason: CardRejection;

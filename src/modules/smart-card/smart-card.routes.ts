@@ -42,7 +42,7 @@ export function smartCardRoutes(smartCards: SmartCardService): FastifyPluginAsyn
           + 'refused). No certificate of the path but the bundle\'s may be revoked: the OCSP responders and CRL distribution points each names are '
           + 'asked under the outbound rules; when one names some and none answers usably, it is refused. Any refusal is 401 SMART_CARD_REJECTED '
           + 'with responseBody.reason (CHALLENGE, SIGNATURE, UNTRUSTED_ISSUER (no path to the bundle), NOT_YET_VALID, EXPIRED, ISSUER_NOT_CA, '
-          + 'PATH_LENGTH, KEY_USAGE, EXTENDED_KEY_USAGE, REVOKED, REVOCATION_UNKNOWN, NO_EMAIL, NO_ACCOUNT) and counts against the '
+          + 'PATH_LENGTH, KEY_USAGE, EXTENDED_KEY_USAGE, REVOKED, REVOCATION_UNKNOWN, NO_EMAIL, NO_ACCOUNT, ACCOUNT_NOT_VERIFIED) and counts against the '
           + 'sign-in limits (the certificate\'s account: 10, the address: 100 in 15 minutes; then 401 ACCOUNT_TEMPORARILY_LOCKED with '
           + `Retry-After). ${OFF}`,
         body: VerifyBody,

@@ -93,6 +93,8 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
       const path = await verifyChain(certificate, intermediates, trusted);
       if (!email) throw new CardRejected('NO_EMAIL', 'The certificate names no email address (subjectAltName rfc822Name or subject emailAddress)');
       if (!account) throw new CardRejected('NO_ACCOUNT', 'No registered account has the certificate\'s email address');
+      // As the SSO sign-in: an account that never verified the address may be someone else's squat, whose password they know.
+      if (!account.emailVerifiedAt) throw new CardRejected('ACCOUNT_NOT_VERIFIED', 'The account holding this address has not verified it: open the link of its verification mail first');
       // The card's certificate first, then each intermediate; the anchor is trusted as configured.
       for (let index = 0; index + 1 < path.length; index++) await checkRevocation(path[index], new crypto.X509Certificate(path[index + 1]), index > 0);
     } catch (error) {
