@@ -97,7 +97,7 @@ describe('sending to others needs a verified address', () => {
     expect(await creditsOf(sender.organizationId)).toBe(credits);
   });
 
-  it('self-signing works before verification', async () => {
+  it('self-signing works before verification; the audit trail says the address was not verified, so the seal vouches for nothing unproven', async () => {
     const sender = await unverifiedSender('Selma Self');
     const upload = await uploadFile(t, sender.token, 'note.pdf', await makePdf(1), { query: { sequence: 'SELF', signType: 'SELFSIGN' } });
     expect(upload.status, upload.raw).toBe(201);
@@ -106,5 +106,8 @@ describe('sending to others needs a verified address', () => {
     const signed = await t.request('POST', `/workflow/v1/${upload.body.id}/fields/save`, { token: sender.token, body: [{ id: field.id, type: 'SIGNATURE', value: pngDataUrl(60, 20, 1) }] });
     expect(signed.status, signed.raw).toBe(200);
     expect(signed.body.workflowStatus).toBe('COMPLETED');
+    const history = await t.request('GET', `/workflow/v1/${upload.body.workflowId}/history`, { token: sender.token });
+    const signedRow = history.body.activities.find((a: { action: string }) => a.action === 'Signed');
+    expect(signedRow.activity).toBe(`Selma Self signed the document (the address ${sender.email.toLowerCase()} was not verified when signing)`);
   });
 });

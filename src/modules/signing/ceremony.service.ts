@@ -9,6 +9,7 @@ import { recordActivity } from '../activities/activities.service.ts';
 import { assertMaySign, countSignature } from '../billing/entitlements.service.ts';
 import type { SignerKeyService, UnlockedSignerKey } from '../signer-keys/signer-keys.service.ts';
 import { findOwnAssetIds } from '../signature-library/signature-library.service.ts';
+import { findUserById } from '../users/users.directory.ts';
 import { findGuestAccessToDocument, findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { actingRecipient } from './acting-recipient.ts';
 import { advanceAfterFinish, SEAL_JOB } from './completion.ts';
@@ -262,9 +263,21 @@ export function createCeremonyService(deps: CeremonyDeps) {
 
     // Every action of this ceremony is an electronic signature; remote (CSC) signing would count its own qualifier.
     await countSignature(tx, { organizationId: access.workflow.organizationId, userId: recipient.userId }, 'ELECTRONIC');
-    const finished = await finishRecipient(tx, caller, recipient, 'SIGNED', context, `${recipient.name} signed the document`);
+    const finished = await finishRecipient(tx, caller, recipient, 'SIGNED', context, `${recipient.name} signed the document${await unverifiedSelfSigner(tx, access, recipient)}`);
     const after = await advanceAfterFinish(tx, deps, access.workflow, context);
     return outcome(access, finished, after, savedFieldIds);
+  }
+
+  /**
+   * The audit trail (and so the history, the evidence report and the certificate of completion) says when a self-signing
+   * owner's address was not verified at signing: self-signing works before verification (RUNTIME.md round three), but
+   * the platform's seal must not read as vouching for an address nobody proved. Others reach a workflow only through a
+   * mailed link or a verified account.
+   */
+  async function unverifiedSelfSigner(tx: Tx, access: WorkflowAccess, recipient: RecipientRow): Promise<string> {
+    if (access.workflow.sequence !== 'SELF') return '';
+    const owner = await findUserById(tx, access.workflow.ownerUserId);
+    return owner?.emailVerifiedAt ? '' : ` (the address ${recipient.email} was not verified when signing)`;
   }
 
   async function finishRecipient(tx: Tx, caller: Caller, recipient: RecipientRow, status: 'SIGNED' | 'APPROVED', context: RequestContext, sentence: string): Promise<RecipientRow> {
