@@ -98,7 +98,7 @@ export const EnvSchema = Type.Object({
   MAIL_FROM: Type.String({ default: 'no-reply@localhost', description: 'sender of platform mail' }),
   SIGNUP_ENABLED: Type.Boolean({ default: true, description: 'whether POST /auth/v1/signup is open' }),
   TSA_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'an RFC 3161 time-stamp authority for the seals' })),
-  JWT_SECRET: Type.Optional(Type.String({ description: 'HMAC secret for access tokens; unset: generated once into DATA_DIR' })),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, expected: 'a secret of at least 32 characters (an HS256 key shorter than that can be guessed offline from one token)', description: 'HMAC secret for access tokens; unset: generated once into DATA_DIR' })),
   SECRETS_KEY: Type.Optional(Type.String({ description: 'base64 AES-256 keys, comma-separated, the first encrypting: encrypt stored credentials (organization mail settings, CSC tokens); unset: generated once into DATA_DIR/keys' })),
   SOFFICE_PATH: Type.String({ default: 'soffice', description: 'LibreOffice binary that converts Word files' }),
   PATH: Type.String({ default: '/usr/local/bin:/usr/bin:/bin', description: 'the search path LibreOffice inherits' }),

@@ -44,6 +44,8 @@ describe('configuration', () => {
       outboundAllowPrivate: false,
       s3: undefined,
       metricsToken: undefined,
+      adminToken: undefined,
+      billingSelfService: false,
       webauthnRpId: 'localhost',
       smartCardCaFile: undefined,
       cloudImportKeys: { boxAppKey: undefined, drive: undefined },
@@ -52,6 +54,12 @@ describe('configuration', () => {
     // An empty variable counts as unset.
     expect(loadConfig({ PORT: '', SIGNUP_ENABLED: '', LOG_LEVEL: '' })).toMatchObject({ port: 8080, signupEnabled: true, logLevel: 'info' });
     expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
+  });
+
+  it('secrets that sign or open something are long enough to resist guessing: JWT_SECRET and ADMIN_TOKEN of 32 characters or more', () => {
+    expect(problems({ JWT_SECRET: 'short-secret', ADMIN_TOKEN: 'also-short' }).join('\n')).toMatch(/JWT_SECRET[\s\S]*ADMIN_TOKEN|ADMIN_TOKEN[\s\S]*JWT_SECRET/);
+    const long = 'x'.repeat(32);
+    expect(loadConfig({ JWT_SECRET: long, ADMIN_TOKEN: long })).toMatchObject({ jwtSecret: long, adminToken: long });
   });
 
   it('reads set variables as their types', () => {
