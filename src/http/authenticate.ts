@@ -23,8 +23,11 @@ declare module 'fastify' {
   }
 }
 
-/** A registered route, its policy and its request schemas (the route-auth test builds valid requests from them). */
-export type RouteAuth = { method: string; url: string; auth: AuthPolicy; schema: { body?: unknown; querystring?: unknown } };
+/**
+ * A registered route, its policy, whether it is a GET that writes (config.writes, see session-cookie.ts) and its
+ * request schemas (the route-auth test builds valid requests from them).
+ */
+export type RouteAuth = { method: string; url: string; auth: AuthPolicy; writes: boolean; schema: { body?: unknown; querystring?: unknown } };
 
 /** Installs the caller resolution; returns the live list of routes with their policy (for the route-auth test). */
 export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner, memberships: MembershipCache, options: { adminToken?: string } = {}): RouteAuth[] {
@@ -37,7 +40,11 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner
     const auth = (route.config as { auth?: unknown } | undefined)?.auth;
     if (!auth) throw new Error(`Route ${route.method} ${route.url} has no config.auth`);
     assertValidPolicy(auth, `${route.method} ${route.url}`);
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url, auth, schema: { body: route.schema?.body, querystring: route.schema?.querystring } });
+    const writes = (route.config as { writes?: unknown }).writes;
+    if (writes !== undefined && writes !== true) throw new Error(`Route ${route.method} ${route.url} has an invalid config.writes: ${JSON.stringify(writes)}`);
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, auth, writes: writes === true, schema: { body: route.schema?.body, querystring: route.schema?.querystring } });
+    }
   });
 
   // onRequest runs before body parsing and validation, so an anonymous caller gets 401 rather than 400.

@@ -11,7 +11,7 @@ export function cookieNames(secure: boolean): CookieNames {
   return secure ? { session: '__Host-sig_session', login: '__Host-sig_login' } : { session: 'sig_session', login: 'sig_login' };
 }
 
-/** The header a cookie-authenticated state change must carry (see csrfTokenFor). */
+/** The header a cookie-authenticated state change (and a GET that writes) must carry (see csrfTokenFor). */
 export const CSRF_HEADER = 'x-csrf-token';
 
 /** SPEC.md's session-layer 401 body, which differs from the standard error body on purpose. */
@@ -68,8 +68,13 @@ export type SessionBearer = {
 export type CookieSessionActions = {
   /** The request's session cookie, if it carries one. */
   cookieOf(request: FastifyRequest): string | undefined;
-  /** Renews the session's tokens now; null when the session has ended. */
-  refreshNow(cookie: string): Promise<{ accessToken: string; tokenType: 'Bearer'; expiry: number; rememberMe: boolean } | null>;
+  /** The CSRF rule of state changes (assertCsrf), for the public routes that take the cookie themselves. */
+  assertCsrf(request: FastifyRequest, cookie: string): void;
+  /**
+   * Renews the session's tokens now, on the server; null when the session has ended. Answers how long the new
+   * access token lives, never the token: page script must not hold a portable one.
+   */
+  refreshNow(cookie: string): Promise<{ expiry: number; rememberMe: boolean } | null>;
   /** Answers 401 SESSION_EXPIRED and deletes the cookie. */
   expired(reply: FastifyReply): FastifyReply;
   /** Ends the session and deletes the cookie; answers the URL that completes logout. */
@@ -81,6 +86,13 @@ declare module 'fastify' {
     /** The web-session cookie this request was authenticated with (null: a bearer header, or no session). */
     webSessionCookie: string | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * A GET that changes something (branding reset, template use, a new TOTP secret): with the cookie it needs the
+     * CSRF token like any other state change. SameSite=Lax sends the cookie on another site's links and redirects.
+     */
+    writes?: true;
+  }
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -90,7 +102,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * route but the public ones (which judge a cookie themselves, if at all):
  * 1. a request with an Authorization header passes untouched (guest and client tokens);
  * 2. a cookie of a live session injects `Authorization: Bearer <access token>`; a state change (not GET, HEAD,
- *    OPTIONS) must then carry the session's X-CSRF-Token, and an Origin header, when sent, must be PUBLIC_URL's;
+ *    OPTIONS, or a route declared `config.writes`: a GET that writes) must then carry the session's X-CSRF-Token,
+ *    come from no other site (Sec-Fetch-Site) and, when the browser sends Origin, from PUBLIC_URL's;
  * 3. a cookie of an ended session (logged out, past its maximum lifetime, refresh refused, unknown) answers
  *    401 {error, code: "SESSION_EXPIRED"} and deletes the cookie.
  * `sessions` is read per request, so app.ts can create the web-session service after the plumbing.
@@ -107,7 +120,7 @@ export function registerSessionCookie(app: FastifyInstance, options: { secure: b
     if (!policy || policy === 'public' || policy === 'operator') return;
     const cookie = readCookie(request, names.session);
     if (!cookie) return;
-    if (!SAFE_METHODS.has(request.method)) assertCsrf(request, cookie, publicOrigin);
+    if (!SAFE_METHODS.has(request.method) || request.routeOptions.config?.writes) assertCsrf(request, cookie, publicOrigin);
     const accessToken = await options.sessions().bearerFor(cookie);
     if (accessToken === null) {
       clearCookie(reply, names.session, options.secure);
@@ -120,6 +133,8 @@ export function registerSessionCookie(app: FastifyInstance, options: { secure: b
 
 /** The CSRF rule of cookie-authenticated state changes (also used by the /bff/auth routes that take the cookie). */
 export function assertCsrf(request: FastifyRequest, cookie: string, publicOrigin: string): void {
+  // The token alone decides for browsers that send no fetch metadata; one that says cross-site is refused outright.
+  if (request.headers['sec-fetch-site'] === 'cross-site') throw new AppError('CSRF_TOKEN_INVALID', 'Cross-site request');
   const origin = request.headers.origin;
   if (origin !== undefined && origin !== publicOrigin) throw new AppError('CSRF_TOKEN_INVALID', `Cross-origin request from ${origin.slice(0, 100)}`);
   const sent = request.headers[CSRF_HEADER];

@@ -7,7 +7,7 @@ import { registerAuthentication } from '../../src/http/authenticate.ts';
 import { createMembershipCache } from '../../src/modules/auth/membership-cache.ts';
 import { registerErrorHandling } from '../../src/http/error-handler.ts';
 import type { AuthPolicy } from '../../src/http/authorize.ts';
-import { memberships, roles } from '../../src/platform/db/schema/index.ts';
+import { businessApps, memberships, roles } from '../../src/platform/db/schema/index.ts';
 
 /**
  * Organization-scoped policies, on test-only routes mounted with the service's own authentication and error
@@ -19,6 +19,11 @@ const POLICIES: Record<string, AuthPolicy> = {
   owner: { owner: true },
   'templates-edit': { module: 'TEMPLATES', right: 'canEdit' },
   'users-delete': { module: 'USERS', right: 'canDelete' },
+  person: 'person',
+  user: 'user',
+  'branding-view': { module: 'BRANDING', right: 'canView' },
+  'branding-edit': { module: 'BRANDING', right: 'canEdit' },
+  'roles-view': { module: 'ROLES', right: 'canView' },
 };
 
 beforeAll(async () => {
@@ -92,6 +97,25 @@ describe('organization-scoped route policies', () => {
     expect((await call('templates-edit', token)).status).toBe(200);
     await t.platform.db.update(memberships).set({ roleId: null }).where(and(eq(memberships.userId, user.userId), eq(memberships.organizationId, owner.organizationId)));
     expect((await call('templates-edit', token)).status).toBe(403);
+  });
+
+  it('a business app acting as the owner passes envelope policies (user, TEMPLATES, BRANDING view) but no administration one', async () => {
+    const owner = await createUser(t);
+    const [app] = await t.platform.db.insert(businessApps).values({
+      organizationId: owner.organizationId, clientId: `client-${crypto.randomUUID()}`, appName: `app-${crypto.randomUUID()}`, callbackUrl: 'https://partner.example.com/', secretHash: 'x', status: true,
+    }).returning();
+    const token = await t.platform.tokens.sign({ sub: String(owner.userId), type: 'CLIENT', organizationId: owner.organizationId, appId: app.id }, 600);
+    const answers = Object.fromEntries(await Promise.all(Object.keys(POLICIES).map(async (name) => [name, (await call(name, token)).status])));
+    expect(answers).toEqual({ owner: 403, 'templates-edit': 200, 'users-delete': 403, person: 403, user: 200, 'branding-view': 200, 'branding-edit': 403, 'roles-view': 403 });
+    expect((await call('person', token)).body).toMatchObject({ message: 'USER_NOT_HAVE_ACCESS' });
+    expect((await call('person', owner.token)).status).toBe(200);
+  });
+
+  it('a route with config.writes other than true refuses to register', async () => {
+    const bad = Fastify();
+    registerAuthentication(bad, t.platform.tokens, createMembershipCache(t.platform.database));
+    expect(() => bad.get(`/x/${crypto.randomUUID()}`, { config: { auth: 'user', writes: 'yes' as never } }, async () => ({}))).toThrow(/invalid config.writes/);
+    await bad.close();
   });
 
   it('a guest token gets 403 and no token 401 on organization-scoped routes', async () => {

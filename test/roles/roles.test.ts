@@ -170,7 +170,7 @@ describe('who may manage roles', () => {
     expect((await t.request('GET', '/user/v1/roles', { token: writer.token })).status).toBe(403);
   });
 
-  it('a business-app token acting for the owner is refused on member management but may read roles as its user', async () => {
+  it('a business-app token acting for the owner is refused on member and role management, reads included', async () => {
     const owner = await createUser(t);
     const app = await insertBusinessApp(t, owner.organizationId);
     const session = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'CLIENT_CREDENTIALS', client_id: app.clientId, client_secret: app.clientSecret, email: owner.email } });
@@ -178,6 +178,8 @@ describe('who may manage roles', () => {
     const token = session.body.accessToken;
     expect((await t.request('GET', '/organization/v1/users', { token })).status).toBe(403);
     expect((await t.request('POST', '/organization/v1/user', { token, body: { name: 'Ann Partner', emailAddress: 'ann@example.com' } })).status).toBe(403);
+    for (const url of ['/user/v1/roles', '/user/v1/roles/available']) expect((await t.request('GET', url, { token })).status, url).toBe(403);
+    expect((await t.request('POST', '/user/v1/roles', { token, body: roleBody() })).status).toBe(403);
     void signIn;
   });
 });

@@ -142,16 +142,19 @@ export function authRoutes(auth: AuthService, sso: SsoService, cookieSessions: C
         description: 'Send the refresh token (not the access token) as Authorization: Bearer <refreshToken>. Same rotation rules as grant_type REFRESH_TOKEN: '
           + 'the presented token stops working; presenting it again revokes the whole session family. Missing header: 401 UNAUTHORIZED; '
           + 'unknown, expired, revoked or reused token: 401 INVALID_REFRESH_TOKEN. '
-          + 'Without an Authorization header, the web session cookie is used instead: its tokens are renewed now and the answer is the new access token '
-          + '(no refreshToken: it never leaves the server); an ended session answers 401 {error, code: "SESSION_EXPIRED"}.',
-        response: { 200: Type.Union([SessionResponse, CookieRefreshResponse]), 401: Type.Union([error, SessionExpiredResponse]) },
+          + 'Without an Authorization header, the web session cookie is used instead, with X-CSRF-Token as for any cookie call that writes (403 '
+          + 'CSRF_TOKEN_INVALID otherwise): its tokens are renewed now on the server and the answer is {expiry, rememberMe}, no token (page script never '
+          + 'holds one); an ended session answers 401 {error, code: "SESSION_EXPIRED"}.',
+        response: { 200: Type.Union([SessionResponse, CookieRefreshResponse]), 401: Type.Union([error, SessionExpiredResponse]), 403: error },
         security: [{ bearer: [] }],
       },
-      // The bearer here is a refresh token, not an access token, so the authentication hook must not judge it.
-      config: { auth: 'public' },
+      // The bearer here is a refresh token, not an access token, so the authentication hook must not judge it (nor
+      // the cookie hook: this handler checks the CSRF token of a cookie call itself).
+      config: { auth: 'public', writes: true },
     }, async (request, reply) => {
       const cookie = request.headers.authorization === undefined ? cookieSessions.cookieOf(request) : undefined;
       if (cookie) {
+        cookieSessions.assertCsrf(request, cookie);
         const renewed = await cookieSessions.refreshNow(cookie);
         if (!renewed) return cookieSessions.expired(reply);
         return renewed;

@@ -54,11 +54,9 @@ export const SessionResponse = Type.Object({
 
 /** GET /auth/v1/refresh-session with the web session cookie: the refresh token stays on the server. */
 export const CookieRefreshResponse = Type.Object({
-  accessToken: Type.String(),
-  tokenType: Type.Literal('Bearer'),
-  expiry: Type.Integer({ description: 'Seconds until the access token expires' }),
+  expiry: Type.Integer({ description: 'Seconds until the renewed access token (kept on the server) expires' }),
   rememberMe: Type.Boolean(),
-}, { description: 'Answer for a web session (cookie)' });
+}, { description: 'Answer for a web session (cookie): the tokens stay on the server' });
 
 /** the API specification's session-layer 401, which is not the standard error body. */
 export const SessionExpiredResponse = Type.Object({ error: Type.String(), code: Type.Literal('SESSION_EXPIRED') }, { description: 'The web session has ended: sign in again' });

@@ -39,8 +39,8 @@ export function brandingRoutes(branding: BrandingService): FastifyPluginAsyncTyp
     });
 
     app.get('/organization/v1/branding-reset', {
-      schema: { tags, summary: 'Restore the platform\'s default branding', description: 'Owner only. Drops colour, sender name and logo; answers the branding as GET now shows it.', response: { 200: BrandingResponse, ...errorResponses } },
-      config: { auth: { owner: true } },
+      schema: { tags, summary: 'Restore the platform\'s default branding', description: 'Owner only. Drops colour, sender name and logo; answers the branding as GET now shows it. With the web session cookie it needs X-CSRF-Token (a GET that writes).', response: { 200: BrandingResponse, ...errorResponses } },
+      config: { auth: { owner: true }, writes: true },
     }, async (request) => branding.reset(userOf(request)));
 
     app.get('/organization/v1/logo', {

@@ -64,7 +64,7 @@ export function organizationRoutes(organizations: OrganizationService, publicUrl
     });
 
     app.put('/organization/v1/user_role', {
-      schema: { tags, summary: 'Change a member\'s role', description: `${SCOPE} roleId null removes the role. Nobody but the owner changes their own role (403); the owner's role does not apply (400). ${USERS_RIGHT('canEdit')} ${NO_APPS}`, body: MemberRoleBody, response: { 200: MemberResponse, ...errorResponses } },
+      schema: { tags, summary: 'Change a member\'s role', description: `${SCOPE} roleId null removes the role. Nobody but the owner changes their own role (403); the owner's role does not apply (400). A member who is not the owner gives only a role within their own, to a member whose current role is within their own (else 403). ${USERS_RIGHT('canEdit')} ${NO_APPS}`, body: MemberRoleBody, response: { 200: MemberResponse, ...errorResponses } },
       config: { auth: { module: 'USERS', right: 'canEdit' } },
     }, async (request) => toMemberResponse(await organizations.changeRole(personOf(request), request.body.userId, request.body.roleId)));
 
@@ -75,7 +75,7 @@ export function organizationRoutes(organizations: OrganizationService, publicUrl
 
     app.get('/organization/v1/invitations', {
       schema: { tags, summary: 'The caller\'s pending invitations', description: `Invitations addressed to the signed-in user, from any organization. ${NO_APPS}`, response: { 200: Type.Array(InvitationResponse), ...errorResponses } },
-      config: { auth: 'user' },
+      config: { auth: 'person' },
     }, async (request) => organizations.myInvitations(personOf(request)));
 
     app.put('/organization/v1/invite', {
@@ -86,7 +86,7 @@ export function organizationRoutes(organizations: OrganizationService, publicUrl
           + `Answers the invitations with their new status. ${NO_APPS}`,
         body: InviteResponseBody, response: { 200: Type.Array(InvitationResponse), ...errorResponses },
       },
-      config: { auth: 'user' },
+      config: { auth: 'person' },
     }, async (request) => organizations.answerInvitations(personOf(request), request.body));
 
     app.put('/organization/v1/change/ownership', {

@@ -8,7 +8,7 @@ import type { BillingService } from '../billing/billing.service.ts';
 import { createAccount, setActingOrganization } from '../users/accounts.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { findOrCreateGuestUser, findUserByEmail, normalizeEmail } from '../users/users.directory.ts';
-import { assignableRole } from '../roles/roles.service.ts';
+import { assertMayAssignRole, assignableRole } from '../roles/roles.service.ts';
 import {
   hashInvitationCode, invitationExpiry, invitationLink, invitationMail, isWellFormedInvitationCode, newInvitationCode, ownershipMail,
 } from './invitations.ts';
@@ -114,7 +114,9 @@ export function createOrganizationService({ db, outbox, billing, publicUrl, list
     await db.transaction(async (tx) => {
       const membership = await memberFor(tx, caller, userId);
       if (membership.isOwner) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The owner holds every right; a role does not apply to the owner');
-      await updateMembership(tx, membership.id, { roleId: await assignableRole(tx, caller.organizationId, roleId) });
+      const next = await assignableRole(tx, caller.organizationId, roleId);
+      await assertMayAssignRole(tx, caller, membership.roleId, next);
+      await updateMembership(tx, membership.id, { roleId: next });
     });
     return getMember(caller, userId);
   }

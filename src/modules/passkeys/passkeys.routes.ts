@@ -24,7 +24,7 @@ export function passkeyRoutes(passkeys: PasskeyService): FastifyPluginAsyncTypeb
           + 'required, the user\'s passkeys as excludeCredentials. The challenge is single use and valid 5 minutes. ' + OWN_SESSION,
         response: { 200: CreationOptions, ...errorResponses },
       },
-      config: { auth: 'user' },
+      config: { auth: 'person' },
     }, async (request) => passkeys.registrationOptions(userOf(request)));
 
     app.post('/user/v1/settings/passkeys', {
@@ -39,12 +39,12 @@ export function passkeyRoutes(passkeys: PasskeyService): FastifyPluginAsyncTypeb
         body: RegistrationBody,
         response: { 200: PasskeyResponse, ...errorResponses, 409: error },
       },
-      config: { auth: 'user' },
+      config: { auth: 'person' },
     }, async (request) => toPasskeyResponse(await passkeys.register(userOf(request), request.body)));
 
     app.get('/user/v1/settings/passkeys', {
       schema: { tags, summary: "The caller's passkeys", description: 'Oldest first.', response: { 200: Type.Array(PasskeyListItem), ...errorResponses } },
-      config: { auth: 'user' },
+      config: { auth: 'person' },
     }, async (request) => (await passkeys.list(userOf(request))).map(toPasskeyListItem));
 
     app.delete('/user/v1/settings/passkeys/:id', {
@@ -55,7 +55,7 @@ export function passkeyRoutes(passkeys: PasskeyService): FastifyPluginAsyncTypeb
         params: PasskeyIdParams,
         response: { 204: Type.Null(), ...errorResponses },
       },
-      config: { auth: 'user' },
+      config: { auth: 'person' },
     }, async (request, reply) => {
       await passkeys.remove(userOf(request), request.params.id);
       return reply.status(204).send(null);

@@ -6,15 +6,17 @@ import { isUniqueViolation } from '../../platform/db/errors.ts';
 import type { NotifiedCache } from '../../platform/db/notified-cache.ts';
 import {
   countMembersByRole, deleteRoles, findAvailableRoles, findRole, findRoleByName, findRoles, findRoleWithCount, insertRole, updateRole,
-  type RoleWithCount,
+  type RoleRow, type RoleWithCount,
 } from './roles.repo.ts';
 import { toRoleResponse, type PermissionsIn, type RoleBody, type RolesQuery, type StoredPermission } from './roles.schemas.ts';
+import { grantsBeyond, type RoleGrants } from './role-limits.ts';
 
 export type RoleService = ReturnType<typeof createRoleService>;
 
 /**
  * Custom roles of the caller's organization (SPEC.md "Role", "Organization: roles"). A role of another
- * organization does not exist for the caller (404). Who may call what is the route's ROLES module right.
+ * organization does not exist for the caller (404). Who may call what is the route's ROLES module right; what a
+ * member who is not the owner may do with a role is assertWithinOwnRole's.
  * `lists` keeps the pages and the available list per organization until a role or membership of it changes
  * (migration 0024's notifications).
  */
@@ -42,6 +44,7 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
     const name = roleName(body.name);
     const permissions = normalizePermissions(body.permissions ?? []);
     return uniqueName(() => db.transaction(async (tx) => {
+      await assertWithinOwnRole(tx, caller, { permissions, signatureSettings: body.signatureSettings });
       if (await findRoleByName(tx, caller.organizationId, name)) throw new AppError('ROLE_NAME_TAKEN', `A role named "${name}" already exists`);
       const role = await insertRole(tx, caller.organizationId, {
         name, description: body.description?.trim() ?? '', status: body.status ?? 'ACTIVE', signatureSettings: body.signatureSettings, permissions,
@@ -57,6 +60,7 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
     await uniqueName(() => db.transaction(async (tx) => {
       const role = await findRole(tx, caller.organizationId, roleId, { lock: true });
       if (!role) throw new AppError('NOT_FOUND', `Role ${roleId} not found`);
+      await assertMayChange(tx, caller, role, { permissions: permissions ?? role.permissions, signatureSettings: body.signatureSettings });
       const other = await findRoleByName(tx, caller.organizationId, name);
       if (other && other.id !== roleId) throw new AppError('ROLE_NAME_TAKEN', `A role named "${name}" already exists`);
       await updateRole(tx, roleId, {
@@ -71,7 +75,9 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
   async function replacePermissions(caller: UserCaller, roleId: number, body: PermissionsIn): Promise<RoleWithCount> {
     const permissions = normalizePermissions(body);
     await db.transaction(async (tx) => {
-      if (!(await findRole(tx, caller.organizationId, roleId, { lock: true }))) throw new AppError('NOT_FOUND', `Role ${roleId} not found`);
+      const role = await findRole(tx, caller.organizationId, roleId, { lock: true });
+      if (!role) throw new AppError('NOT_FOUND', `Role ${roleId} not found`);
+      await assertMayChange(tx, caller, role, { permissions, signatureSettings: role.signatureSettings });
       await updateRole(tx, roleId, { permissions });
     });
     return get(caller, roleId);
@@ -86,9 +92,13 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
     const ids = [...new Set(roleIds)].sort((a, b) => a - b);
     try {
       await db.transaction(async (tx) => {
+        const found: RoleRow[] = [];
         for (const id of ids) {
-          if (!(await findRole(tx, caller.organizationId, id, { lock: true }))) throw new AppError('NOT_FOUND', `Role ${id} not found`);
+          const role = await findRole(tx, caller.organizationId, id, { lock: true });
+          if (!role) throw new AppError('NOT_FOUND', `Role ${id} not found`);
+          found.push(role);
         }
+        for (const role of found) await assertMayChange(tx, caller, role);
         const inUse = await countMembersByRole(tx, ids);
         const first = ids.find((id) => inUse.has(id));
         if (first !== undefined) {
@@ -106,6 +116,47 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
   function available(caller: UserCaller) {
     return lists.read(caller.organizationId, 'available', () => findAvailableRoles(db, caller.organizationId), (found) => found.length);
   }
+}
+
+/**
+ * RUNTIME "Who may do what": a member who is not the owner cannot change (or delete) the role they hold, and acts
+ * only on roles within their own, before and after the change: a stronger role is not theirs to edit, even to take
+ * rights away.
+ */
+async function assertMayChange(tx: Tx, caller: UserCaller, role: RoleRow, after?: RoleGrants): Promise<void> {
+  if (caller.membership.isOwner) return;
+  if (role.id === caller.membership.roleId) throw new AppError('USER_NOT_HAVE_ACCESS', 'You cannot change the role you hold; the owner can');
+  await assertWithinOwnRole(tx, caller, role, after);
+}
+
+/**
+ * A member who is not the owner grants only what they hold: each role given must grant no module right, signature
+ * permission or quota beyond the ACTIVE role the caller holds now (read in the caller's transaction). 403
+ * USER_NOT_HAVE_ACCESS names what is beyond it.
+ */
+async function assertWithinOwnRole(tx: Tx, caller: UserCaller, ...given: (RoleGrants | undefined)[]): Promise<void> {
+  if (caller.membership.isOwner) return;
+  const held = caller.membership.roleId === null ? null : await findRole(tx, caller.organizationId, caller.membership.roleId);
+  const ceiling = held?.status === 'ACTIVE' ? held : null;
+  const beyond = [...new Set(given.flatMap((grants) => (grants ? grantsBeyond(grants, ceiling) : [])))];
+  if (beyond.length > 0) {
+    throw new AppError('USER_NOT_HAVE_ACCESS', `Your own role does not grant ${beyond.join(', ')}; you can grant only what you hold`, { beyondOwnRole: beyond });
+  }
+}
+
+/**
+ * PUT /organization/v1/user_role by a member who is not the owner: the member's current role and the new one must
+ * both be within the caller's own (a stronger member is not theirs to demote; nobody but the owner changes their own
+ * role, which the caller checks first).
+ */
+export async function assertMayAssignRole(tx: Tx, caller: UserCaller, currentRoleId: number | null, nextRoleId: number | null): Promise<void> {
+  if (caller.membership.isOwner) return;
+  const roles: RoleRow[] = [];
+  for (const id of [currentRoleId, nextRoleId]) {
+    const role = id === null ? null : await findRole(tx, caller.organizationId, id);
+    if (role) roles.push(role);
+  }
+  await assertWithinOwnRole(tx, caller, ...roles);
 }
 
 function roleName(raw: string): string {

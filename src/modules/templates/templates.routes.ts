@@ -38,8 +38,8 @@ export function templateRoutes(templates: TemplateService): FastifyPluginAsyncTy
     }, async (request) => toTemplateResponse(await templates.get(userOf(request), request.params.templateId)));
 
     app.get('/organization/v1/templates/:tempId/use', {
-      schema: { tags, summary: 'Make a DRAFT workflow from a template', description: `The caller's new DRAFT workflow with the template's documents, recipients and fields; answers its id. ${VISIBLE}`, params: TempIdParams, response: { 200: NewWorkflowResponse, ...errorResponses } },
-      config: { auth: view },
+      schema: { tags, summary: 'Make a DRAFT workflow from a template', description: `The caller's new DRAFT workflow with the template's documents, recipients and fields; answers its id. ${VISIBLE} With the web session cookie it needs X-CSRF-Token (a GET that writes).`, params: TempIdParams, response: { 200: NewWorkflowResponse, ...errorResponses } },
+      config: { auth: view, writes: true },
     }, async (request) => ({ id: await templates.use(userOf(request), request.params.tempId, { mode: 'use', overrides: [] }, requestContext(request)) }));
 
     app.post('/organization/v1/templates', {

@@ -77,7 +77,8 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncTypebox {
         description: 'Creates and stores a new TOTP secret (SHA-1, 6 digits, 30-second steps) that is not active until '
           + 'PUT /user/v1/settings/security confirms a code from it. Answers image/png; with Accept: application/json '
           + '(and not image/png) answers {otpauthUrl, qrCodeDataUrl}. Each call replaces the pending secret. '
-          + 'While two-factor is on: 400 OPERATION_IS_NOT_ALLOWED (turn it off first). Business-app (CLIENT) tokens: 403.',
+          + 'While two-factor is on: 400 OPERATION_IS_NOT_ALLOWED (turn it off first). Business-app (CLIENT) tokens: 403. '
+          + 'With the web session cookie it needs X-CSRF-Token (a GET that writes).',
         produces: ['image/png', 'application/json'],
         response: {
           200: {
@@ -90,7 +91,7 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncTypebox {
           ...errorResponses,
         },
       },
-      config: { auth: 'user' },
+      config: { auth: 'person', writes: true },
     }, async (request, reply) => {
       const enrollment = await users.enrollTwoFactor(userOf(request));
       reply.header('cache-control', 'no-store');
@@ -114,7 +115,7 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncTypebox {
         body: SecurityBody,
         response: { 200: SecurityResponse, ...errorResponses },
       },
-      config: { auth: 'user' },
+      config: { auth: 'person' },
     }, async (request) => users.updateSecurity(userOf(request), request.body, request.ip));
   };
 }

@@ -14,9 +14,10 @@ type Options = { secure: boolean; publicUrl: string };
 
 const COOKIE_RULES = 'The session cookie is HttpOnly, SameSite=Lax, Path=/, Secure (and __Host- prefixed) when PUBLIC_URL is https; with rememberMe it '
   + 'lasts until the session ends (30 days), otherwise it is a browser-session cookie and the session ends after 12 hours. Other routes accept the cookie '
-  + 'in place of a bearer token (a request with an Authorization header ignores it); a state change (not GET, HEAD, OPTIONS) made with the cookie needs '
-  + 'X-CSRF-Token (from GET /bff/auth/me) and, when the browser sends Origin, PUBLIC_URL\'s origin: else 403 CSRF_TOKEN_INVALID. An ended session '
-  + 'answers 401 {error, code: "SESSION_EXPIRED"}.';
+  + 'in place of a bearer token (a request with an Authorization header ignores it) and never hand page script a token; a state change made with the '
+  + 'cookie (every method but GET, HEAD and OPTIONS, and the GETs that write: branding reset, template use, generateQR, refresh-session) needs '
+  + 'X-CSRF-Token (from GET /bff/auth/me), no Sec-Fetch-Site: cross-site and, when the browser sends Origin, PUBLIC_URL\'s origin: else 403 '
+  + 'CSRF_TOKEN_INVALID. An ended session answers 401 {error, code: "SESSION_EXPIRED"}.';
 
 /** the API specification Authentication §1: the web session's own endpoints. */
 export function webSessionRoutes(sessions: WebSessionService, options: Options): FastifyPluginAsyncTypebox {
@@ -107,8 +108,10 @@ export function webSessionRoutes(sessions: WebSessionService, options: Options):
 /** What refresh-session and sign-out (auth module) do with a session cookie. */
 export function cookieSessionActions(sessions: WebSessionService, options: Options): CookieSessionActions {
   const names = cookieNames(options.secure);
+  const publicOrigin = new URL(options.publicUrl).origin;
   return {
     cookieOf: (request) => readCookie(request, names.session),
+    assertCsrf: (request, cookie) => assertCsrf(request, cookie, publicOrigin),
     refreshNow: (cookie) => sessions.refreshNow(cookie),
     expired(reply) {
       clearCookie(reply, names.session, options.secure);

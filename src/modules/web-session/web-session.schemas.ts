@@ -23,7 +23,7 @@ export const MeResponse = Type.Object({
   organizationId: Type.Union([Type.Integer(), Type.Null()]),
   rememberMe: Type.Boolean(),
   expiresAt: Type.String({ format: 'date-time', description: 'The session\'s maximum lifetime: it ends then however active it is' }),
-  csrfToken: Type.String({ description: 'Send as X-CSRF-Token with every cookie-authenticated request that is not GET, HEAD or OPTIONS' }),
+  csrfToken: Type.String({ description: 'Send as X-CSRF-Token with every cookie-authenticated request that is not GET, HEAD or OPTIONS, and with the GETs that write (simplest: with every request)' }),
 });
 
 export const LogoutResponse = Type.Object({ logoutUrl: Type.String({ description: 'Open it to complete logout (at the identity provider when there is one)' }) });

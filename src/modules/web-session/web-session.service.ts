@@ -150,13 +150,16 @@ export function createWebSessionService({ db, secrets, auth, sso, publicUrl }: D
     return { logoutUrl: await sso.logoutUrl(ended.idToken ? secrets.decrypt(ended.idToken) : null) };
   }
 
-  /** GET /auth/v1/refresh-session with the cookie: renews the session's tokens now and answers the new access token. */
-  async function refreshNow(cookie: string): Promise<{ accessToken: string; tokenType: 'Bearer'; expiry: number; rememberMe: boolean } | null> {
+  /**
+   * GET /auth/v1/refresh-session with the cookie: renews the session's tokens now, where they are kept, and answers
+   * how long the new access token lives. The token itself stays here: a script of the page must never hold one.
+   */
+  async function refreshNow(cookie: string): Promise<{ expiry: number; rememberMe: boolean } | null> {
     const row = await liveSession(cookie);
     if (!row) return null;
     const tokens = await freshTokens(row, true);
     if (!tokens) return null;
-    return { accessToken: tokens.accessToken, tokenType: 'Bearer', expiry: Math.max(0, Math.floor((tokens.accessExpiresAt.getTime() - Date.now()) / 1000)), rememberMe: row.rememberMe };
+    return { expiry: Math.max(0, Math.floor((tokens.accessExpiresAt.getTime() - Date.now()) / 1000)), rememberMe: row.rememberMe };
   }
 }
 

@@ -1,6 +1,8 @@
 /**
  * The sender's workspace talks to the service with the web session (an HttpOnly cookie the script never sees).
- * State changes carry the session's CSRF token (from GET /bff/auth/me); a 401 (no session, or SESSION_EXPIRED)
+ * Every request carries the session's CSRF token (from GET /bff/auth/me): state changes and the GETs that write
+ * (branding reset, template use, a new TOTP secret) need it, and sending it always keeps that list out of the
+ * pages; a 401 (no session, or SESSION_EXPIRED)
  * sends the browser to sign in and back to the page it was on. Errors are thrown as ApiError (shared/api.ts).
  */
 import { useEffect, useState } from 'react';
@@ -92,11 +94,8 @@ export function loadMe(): Promise<Me> {
   return mePromise;
 }
 
-const SAFE = new Set(['GET', 'HEAD']);
-
 async function send(method: string, path: string, body?: BodyInit, headers: Record<string, string> = {}, retried = false): Promise<Response> {
-  const all: Record<string, string> = { accept: 'application/json', ...headers };
-  if (!SAFE.has(method)) all['x-csrf-token'] = (await loadMe()).csrfToken;
+  const all: Record<string, string> = { accept: 'application/json', ...headers, 'x-csrf-token': (await loadMe()).csrfToken };
   const response = await fetch(path, { method, headers: all, body, cache: 'no-store', credentials: 'same-origin' });
   if (!response.ok) {
     const error = await failure(response);
