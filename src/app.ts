@@ -57,6 +57,7 @@ import { documentListRoutes } from './modules/documents/document-list.routes.ts'
 import { createDocumentService } from './modules/documents/documents.service.ts';
 import { createWordConverter } from './platform/pdf/convert-word.ts';
 import { createThumbnailRenderer } from './platform/pdf/render-thumbnail.ts';
+import { createPdfInspector } from './platform/pdf/inspect-pdf.ts';
 import { documentRoutes } from './modules/documents/documents.routes.ts';
 import { createCloudImportService } from './modules/cloud-import/cloud-import.service.ts';
 import { createVerifyService } from './modules/verify/verify.service.ts';
@@ -196,11 +197,13 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const workflowSettings = createWorkflowService({ db: platform.db });
   const documentList = createDocumentListService({ db: platform.db, lists: createNotifiedCache(platform.database, 'document_lists_changed') });
   // Heavy document work, bounded and kept off the event loop: sandboxed LibreOffice, thumbnails in worker threads.
-  const wordConverter = createWordConverter({ sofficePath: config.sofficePath, searchPath: config.conversionSearchPath, log: (message) => app.log.info(message) });
+  const wordConverter = createWordConverter({ sofficePath: config.sofficePath, searchPath: config.conversionSearchPath, log: (message) => app.log.info(message), warn: (message) => app.log.warn(message) });
   void wordConverter.isolation();
   const thumbnails = createThumbnailRenderer({ log: (message) => app.log.warn(message) });
+  // Every uploaded or converted PDF is parsed and checked in worker threads under structure limits.
+  const pdfInspector = createPdfInspector();
   const documents = createDocumentService({
-    db: platform.db, blobs: platform.blobs, uploadLimitBytes: UPLOAD_LIMIT_BYTES, converter: wordConverter, thumbnails, uploadsPerMinute: config.uploadsPerMinute,
+    db: platform.db, blobs: platform.blobs, uploadLimitBytes: UPLOAD_LIMIT_BYTES, converter: wordConverter, thumbnails, inspector: pdfInspector, uploadsPerMinute: config.uploadsPerMinute,
   });
   const verifier = createVerifyService({ db: platform.db, seal: platform.seal });
   const cloudImport = createCloudImportService({ outbound: platform.outbound, blobs: platform.blobs, allowedHosts: config.cloudImportAllowedHosts });
@@ -315,6 +318,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
       ]);
       if (answered.cut > 0) platform.logger.warn(`shutdown: ${answered.cut} request(s) still in flight after ${timeoutMs} ms were cut`);
       await thumbnails.close();
+      await pdfInspector.close();
       platform.mailRouting.close();
       platform.mailTransport.close();
       await platform.database.close();

@@ -27,6 +27,8 @@ export const ERRORS = {
   RECIPIENT_NAME_INVALID: { status: 400, code: 11001, description: 'Name size must be between 2 and 50 and contain only letters and single spaces' },
   INVALID_RECIPIENT: { status: 400, code: 11002, description: 'Invalid recipient' },
   DUPLICATE_RECIPIENT: { status: 400, code: 11003, description: 'Duplicate recipient order or email' },
+  /** More entries with a recipientPassword in one call than MAX_RECIPIENT_PASSWORDS_PER_CALL (each is an argon2id hash); responseBody {limit, given}. */
+  RECIPIENT_PASSWORD_LIMIT: { status: 400, code: 11004, description: 'Too many recipients with a password in one request' },
 
   INVALID_DOCUMENT_TYPE: { status: 400, code: 12001, description: 'Invalid document type' },
   INVALID_DOCUMENT_SIZE: { status: 400, code: 12002, description: 'Invalid document size' },
@@ -34,7 +36,7 @@ export const ERRORS = {
   INVALID_PDF: { status: 400, code: 12004, description: 'The PDF is encrypted, damaged or unreadable' },
   /** RUNTIME.md "Limits": POST /verify/v1 with a file holding more than 50 signatures; responseBody.limit. */
   TOO_MANY_SIGNATURES: { status: 400, code: 12010, description: 'The PDF holds more signatures than can be verified' },
-  DOCUMENT_CONVERSION_UNAVAILABLE: { status: 400, code: 12005, description: 'Word conversion is not available: LibreOffice (soffice) is not installed on the server' },
+  DOCUMENT_CONVERSION_UNAVAILABLE: { status: 400, code: 12005, description: 'Word conversion is not available: install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer-nogui) or set SOFFICE_PATH; PDF uploads work without it' },
   DOCUMENT_CONVERSION_FAILED: { status: 400, code: 12006, description: 'The Word document could not be converted to PDF' },
   /** A replacement PDF lacks a page that a field sits on, or a page is now too small for it; responseBody.fieldIds names them. */
   FIELDS_OUTSIDE_DOCUMENT: { status: 400, code: 12007, description: 'Fields would lie outside the pages of the replacement file' },
@@ -68,6 +70,8 @@ export const ERRORS = {
   ACCOUNT_TEMPORARILY_LOCKED: { status: 401, code: 14009, description: 'Too many failed attempts; try again later' },
   /** A signed-in user's password re-check failed (turning two-factor off); 400, not 401: the session itself is fine. */
   WRONG_PASSWORD: { status: 400, code: 14010, description: 'The password is not correct' },
+  /** More sign-ups from one client address within the hour than SIGNUPS_PER_ADDRESS allows; answered with Retry-After. */
+  SIGNUP_LIMIT_REACHED: { status: 429, code: 14011, description: 'Too many sign-ups from this address; try again later' },
   /** A sign-in state (web session, SSO redirect, own sign-in page) that is unknown, expired, used, or from another browser. */
   LOGIN_STATE_INVALID: { status: 400, code: 14101, description: 'The sign-in request is unknown, expired, already used, or was started in another browser; start again' },
   /** A cookie-authenticated state change without the session's X-CSRF-Token header (or from another origin). */
@@ -83,6 +87,8 @@ export const ERRORS = {
   IDENTITY_PROVIDER_UNAVAILABLE: { status: 503, code: 14107, description: 'The identity provider cannot be reached; try again later' },
   /** SSO redirect with the own sign-in page: the redirect URI must be on this service's origin. */
   REDIRECT_URI_NOT_ALLOWED: { status: 400, code: 14108, description: 'This redirect URI is not allowed' },
+  /** More sign-ins started (GET /auth/v1/signin, GET /bff/auth/authorize) from one client address than LOGIN_STATES_PER_ADDRESS allows; with Retry-After. */
+  LOGIN_STATE_LIMIT_REACHED: { status: 429, code: 14109, description: 'Too many sign-ins started from this address; try again later' },
 
   /** A passkey assertion that does not verify (unknown credential, wrong origin, RP id or challenge, counter regression); counted like a wrong password. */
   PASSKEY_REJECTED: { status: 401, code: 14201, description: 'Passkey sign-in failed' },
@@ -179,10 +185,17 @@ export const ERRORS = {
    * link the platform's own mail delivered).
    */
   EMAIL_NOT_VERIFIED: { status: 403, code: 17009, description: 'Confirm your email address first' },
+  /**
+   * PUT /organization/v1/invite: an orgName that more than one pending invitation of the caller bears (organization names are
+   * not unique); responseBody.candidates lists them, and organizationIds picks among them.
+   */
+  INVITATION_NAME_AMBIGUOUS: { status: 400, code: 17010, description: 'Several pending invitations come from organizations of this name' },
+  /** More invitations than an organization may send an hour, or than one address may get from it a day; with Retry-After. */
+  INVITATION_LIMIT_REACHED: { status: 429, code: 17011, description: 'Too many invitations; try again later' },
 
   /** PUT /organization/v1/email-settings without a key its provider requires (or blank); responseBody.missingKeys names them. */
   MAIL_SETTINGS_KEY_MISSING: { status: 400, code: 18001, description: 'A required email configuration key is missing' },
-  /** A key the provider does not take, a value of the wrong form, or an SMTP server on a refused address; responseBody.keys names them. */
+  /** A value of the wrong form, or an SMTP server on a refused address; responseBody.keys names them. */
   MAIL_SETTINGS_INVALID: { status: 400, code: 18002, description: 'The email settings are not valid' },
   /** SPEC.md: custom email routing is available only when the organization's plan allows it (packages.allowCustomSmtp). */
   CUSTOM_MAIL_NOT_ALLOWED: { status: 400, code: 18003, description: 'Your plan does not allow custom email routing' },
@@ -201,6 +214,11 @@ export const ERRORS = {
   WEBHOOK_DELIVERY_PENDING: { status: 400, code: 18104, description: 'The delivery is still being attempted' },
   /** Replaying to a disabled business app: enable it first. */
   BUSINESS_APP_DISABLED: { status: 400, code: 18105, description: 'The business app is disabled' },
+  /**
+   * More than 10 enabled business apps (each receives callbacks) in one organization: registering or enabling an 11th
+   * (responseBody.limit). 400 like the other caps (PASSKEY_LIMIT_REACHED, TEMPLATE_FOLDER_LIMIT); 409 here means a clash of names.
+   */
+  BUSINESS_APP_LIMIT_REACHED: { status: 400, code: 18106, description: 'The organization has as many business apps with a callback as it may' },
 
   /** Another template of the same folder (or of the root) has this name, ignoring case; another folder may reuse it. */
   TEMPLATE_NAME_TAKEN: { status: 409, code: 19001, description: 'A template with this name already exists in the folder' },

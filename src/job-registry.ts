@@ -5,6 +5,7 @@ import { mailDeliveryJob } from './platform/mail/outbox.ts';
 import { sealJob, sealWatchdogJob, type SealJobDeps } from './modules/signing/seal-job.ts';
 import { reminderSweepJob } from './modules/reminders/reminders.jobs.ts';
 import { preparationSweepJob } from './modules/remote-signing/preparation-sweep.ts';
+import { attemptPruneJob } from './platform/limits/attempts-prune.ts';
 import type { ReminderService } from './modules/reminders/reminders.service.ts';
 import { webhookDeliveryJob } from './modules/webhooks/webhooks.jobs.ts';
 import { surveyDispatchJob, surveyOutcomeJob, type SurveyDispatchDeps } from './modules/surveys/survey-dispatch.ts';
@@ -28,9 +29,10 @@ export function jobDefinitions(platform: Platform, modules: JobModules): JobDefi
     sealWatchdogJob(modules.sealing),
     reminderSweepJob(modules.reminders),
     preparationSweepJob(platform.db),
+    attemptPruneJob(platform.db),
     surveyDispatchJob(modules.surveys),
     surveyOutcomeJob(modules.surveys),
-    webhookDeliveryJob({ db: platform.db, outbound: platform.outbound, secrets: platform.secrets }),
+    webhookDeliveryJob({ db: platform.db, outbound: platform.outbound, secrets: platform.secrets, outbox: platform.outbox, publicUrl: platform.config.publicUrl }),
   ];
 }
 

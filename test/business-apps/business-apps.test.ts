@@ -34,7 +34,10 @@ describe('POST /organization/v1/apps', () => {
     // Shown once: reads never carry a secret.
     const one = await t.request('GET', `/organization/v1/apps/${res.body.id}`, { token: owner.token });
     expect(one.status).toBe(200);
-    expect(one.body).toEqual({ id: res.body.id, clientId: body.clientId, appName: body.appName, callbackUrl: 'https://partner.example.com/hooks', status: true, webhooksEnabled: true, createdAt: expect.any(String) });
+    expect(one.body).toEqual({
+      id: res.body.id, clientId: body.clientId, appName: body.appName, callbackUrl: 'https://partner.example.com/hooks', status: true, webhooksEnabled: true,
+      callbackFailingSince: null, callbackPausedAt: null, createdAt: expect.any(String),
+    });
     const list = await t.request('GET', '/organization/v1/apps', { token: owner.token });
     expect(list.body.map((a: { id: number }) => a.id)).toContain(res.body.id);
     expect(JSON.stringify(list.body)).not.toContain(res.body.clientSecret);
@@ -102,9 +105,9 @@ describe('POST /organization/v1/apps', () => {
     }
     expectError(await t.request('POST', '/organization/v1/apps', { token: owner.token, body: appBody({ appName: '   ' }) }), 400, 'INVALID_REQUEST_BODY');
     expect((await t.request('POST', '/organization/v1/apps', { token: owner.token, body: '{"clientId":' })).status).toBe(400);
-    // The limits themselves are accepted.
-    expect((await t.request('POST', '/organization/v1/apps', { token: owner.token, body: appBody({ clientId: `c${'x'.repeat(99)}`, appName: 'n'.repeat(100) }) })).status).toBe(200);
-    expect((await t.request('POST', '/organization/v1/apps', { token: owner.token, body: appBody({ clientId: 'abc' }) })).status).toBe(200);
+    // The limits themselves are accepted (registered disabled: the organization's enabled apps are limited to 10).
+    expect((await t.request('POST', '/organization/v1/apps', { token: owner.token, body: appBody({ clientId: `c${'x'.repeat(99)}`, appName: 'n'.repeat(100), status: false }) })).status).toBe(200);
+    expect((await t.request('POST', '/organization/v1/apps', { token: owner.token, body: appBody({ clientId: 'abc', status: false }) })).status).toBe(200);
   });
 });
 
@@ -125,6 +128,7 @@ describe('who may manage business apps', () => {
       ['GET', `/organization/v1/apps/${app.id}`],
       ['PUT', `/organization/v1/apps/${app.id}/status`, { status: true }],
       ['POST', `/organization/v1/apps/${app.id}/secrets`, { secret: 'WEBHOOK' }],
+      ['PUT', `/organization/v1/apps/${app.id}`, { appName: 'Renamed by a stranger' }],
     ];
     for (const [method, url, body] of calls) {
       expectError(await t.request(method, url, { body }), 401, 'UNAUTHORIZED');
@@ -138,6 +142,8 @@ describe('who may manage business apps', () => {
     expectError(await t.request('PUT', `/organization/v1/apps/${app.id}/status`, { token: viewer.token, body: { status: false } }), 403, 'USER_NOT_HAVE_ACCESS');
     expectError(await t.request('POST', '/organization/v1/apps', { token: editor.token, body: appBody() }), 403, 'USER_NOT_HAVE_ACCESS');
     expectError(await t.request('POST', `/organization/v1/apps/${app.id}/secrets`, { token: editor.token, body: { secret: 'BOTH' } }), 403, 'USER_NOT_HAVE_ACCESS');
+    // Where its webhooks go is the owner's to change.
+    expectError(await t.request('PUT', `/organization/v1/apps/${app.id}`, { token: editor.token, body: { callbackUrl: 'https://elsewhere.example.com/' } }), 403, 'USER_NOT_HAVE_ACCESS');
     const toggled = await t.request('PUT', `/organization/v1/apps/${app.id}/status`, { token: editor.token, body: { status: false } });
     expect(toggled.status).toBe(200);
     expect(toggled.body.status).toBe(false);
@@ -148,6 +154,7 @@ describe('who may manage business apps', () => {
     expectError(await t.request('GET', `/organization/v1/apps/${app.id}`, { token: outsider.token }), 404, 'NOT_FOUND');
     expectError(await t.request('PUT', `/organization/v1/apps/${app.id}/status`, { token: outsider.token, body: { status: false } }), 404, 'NOT_FOUND');
     expectError(await t.request('POST', `/organization/v1/apps/${app.id}/secrets`, { token: outsider.token, body: { secret: 'BOTH' } }), 404, 'NOT_FOUND');
+    expectError(await t.request('PUT', `/organization/v1/apps/${app.id}`, { token: outsider.token, body: { appName: 'Hijacked' } }), 404, 'NOT_FOUND');
     expectError(await t.request('GET', '/organization/v1/apps/999999', { token: owner.token }), 404, 'NOT_FOUND');
     const theirs = await t.request('GET', '/organization/v1/apps', { token: outsider.token });
     expect(theirs.body.map((a: { id: number }) => a.id)).not.toContain(app.id);
@@ -155,7 +162,7 @@ describe('who may manage business apps', () => {
   });
 
   test('answers 400 for malformed status and rotation bodies and ids', async ({ app: t, owner }) => {
-    const app = await registerApp(t, owner.token);
+    const app = await registerApp(t, owner.token, { status: false });
     for (const body of [{}, { status: 'false' }, { status: null }]) {
       expect((await t.request('PUT', `/organization/v1/apps/${app.id}/status`, { token: owner.token, body })).status).toBe(400);
     }
@@ -213,6 +220,35 @@ describe('disabling and rotating', () => {
     const row = await storedApp(t, app.id);
     expect(row.secretHash).toBe(sha256(both.body.clientSecret));
     expect(t.platform.secrets.decrypt(row.webhookSecret!)).toBe(both.body.webhookSecret);
+  });
+});
+
+describe('PUT /organization/v1/apps/{appId}', () => {
+  test('renames the app and moves its callback under the registration\'s rules; members left out stay', async ({ app: t, owner }) => {
+    const app = await registerApp(t, owner.token, { status: false });
+    const other = await registerApp(t, owner.token, { status: false });
+    const renamed = await t.request('PUT', `/organization/v1/apps/${app.id}`, { token: owner.token, body: { appName: '  Partner Renamed  ' } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body).toMatchObject({ id: app.id, appName: 'Partner Renamed', callbackUrl: app.callbackUrl, status: false, callbackPausedAt: null });
+    const moved = await t.request('PUT', `/organization/v1/apps/${app.id}`, { token: owner.token, body: { callbackUrl: 'https://moved.example.com/hooks#x' } });
+    expect(moved.body).toMatchObject({ appName: 'Partner Renamed', callbackUrl: 'https://moved.example.com/hooks' });
+    expect(await storedApp(t, app.id)).toMatchObject({ appName: 'Partner Renamed', callbackUrl: 'https://moved.example.com/hooks' });
+    // The secrets are not shown and do not change.
+    expect(JSON.stringify(moved.body)).not.toContain(app.webhookSecret);
+    expect(t.platform.secrets.decrypt((await storedApp(t, app.id)).webhookSecret!)).toBe(app.webhookSecret);
+    expect((await t.request('PUT', `/organization/v1/apps/${app.id}`, { token: owner.token, body: {} })).status).toBe(200);
+
+    expectError(await t.request('PUT', `/organization/v1/apps/${app.id}`, { token: owner.token, body: { appName: other.appName.toLowerCase() } }), 409, 'BUSINESS_APP_NAME_TAKEN');
+    expectError(await t.request('PUT', `/organization/v1/apps/${app.id}`, { token: owner.token, body: { appName: '   ' } }), 400, 'INVALID_REQUEST_BODY');
+    for (const callbackUrl of ['http://moved.example.com/', 'https://127.0.0.1/', 'https://user:pw@moved.example.com/']) {
+      expectError(await t.request('PUT', `/organization/v1/apps/${app.id}`, { token: owner.token, body: { callbackUrl } }), 400, 'BUSINESS_APP_CALLBACK_REFUSED');
+    }
+    for (const body of [{ appName: 'n'.repeat(101) }, { callbackUrl: '' }, { appName: 7 }, { callbackUrl: null }]) {
+      expect((await t.request('PUT', `/organization/v1/apps/${app.id}`, { token: owner.token, body })).status, JSON.stringify(body)).toBe(400);
+    }
+    // Members this endpoint does not take are dropped, as everywhere: the client id and the status stay.
+    expect((await t.request('PUT', `/organization/v1/apps/${app.id}`, { token: owner.token, body: { clientId: 'new-id', status: true } })).status).toBe(200);
+    expect(await storedApp(t, app.id)).toMatchObject({ clientId: app.clientId, appName: 'Partner Renamed', callbackUrl: 'https://moved.example.com/hooks', status: false });
   });
 });
 

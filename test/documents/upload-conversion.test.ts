@@ -36,7 +36,7 @@ describe('Word conversion failures', () => {
     const res = await uploadFile(t, owner.token, 'letter.docx', makeDocx());
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('DOCUMENT_CONVERSION_UNAVAILABLE');
-    expect(res.body.errorDescription).toMatch(/LibreOffice was not found/);
+    expect(res.body.errorDescription).toMatch(/^Word conversion is not available: install LibreOffice .* or set SOFFICE_PATH/);
     expect(await storedState(t)).toEqual(before);
   });
 

@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
+import { businessApps, webhookDeliveries } from '../../src/platform/db/schema/index.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { startHttpsServer, type HttpsTestServer } from '../helpers/https-server.ts';
 import { createOutbound } from '../../src/platform/outbound/outbound.ts';
-import { clientSignin } from '../business-apps/helpers.ts';
+import { clientSignin, registerApp } from '../business-apps/helpers.ts';
 import { DESKTOP, expectNoAxeViolations, launchBrowser, openPage, screenshot, sendEnvelope } from './browser.ts';
 import { signInThrough } from './workspace-kit.ts';
 
@@ -14,7 +16,8 @@ import { signInThrough } from './workspace-kit.ts';
  * Business apps and webhook deliveries through the organization screens: registering shows the client secret and
  * the webhook secret once (copy buttons, gone after a reload), the secret works for client credentials, an app is
  * disabled and enabled again, and the webhooks of a sent envelope, delivered to a real https receiver, are listed,
- * inspected and redelivered.
+ * inspected and redelivered. An app whose receiver failed for 24 hours shows as paused, with what to do, and is
+ * resumed from the apps screen.
  */
 let t: TestApp;
 let baseUrl: string;
@@ -22,12 +25,14 @@ let browser: Browser;
 let receiver: HttpsTestServer;
 let owner: TestUser;
 const received: { path: string; eventId: string }[] = [];
+/** Paths whose receiver answers 500. */
+const down = new Set<string>();
 
 function answer(req: IncomingMessage, res: ServerResponse) {
   req.resume();
   req.on('end', () => {
     received.push({ path: req.url ?? '/', eventId: String(req.headers['x-event-id'] ?? '') });
-    res.writeHead(204).end();
+    res.writeHead(down.has(req.url ?? '/') ? 500 : 204).end();
   });
 }
 
@@ -142,6 +147,48 @@ describe('the organization screens in Chromium: business apps and webhooks', { t
       await page.getByRole('button', { name: 'Refresh' }).click();
       await page.getByText(/^Redelivery of \d+$/).first().waitFor();
       await expectNoAxeViolations(page, 'after redelivery');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('an app whose webhooks failed for a day shows as paused, with what to do; resuming sends the held deliveries', async () => {
+    down.add('/down');
+    const app = await registerApp(t, owner.token, { appName: 'Down CRM', callbackUrl: `https://hooks.example.test:${receiver.port}/down` });
+    await sendEnvelope(t, owner, { title: 'Held agreement', recipients: [{ name: 'Hanna Held', email: 'hanna@example.com', fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }] });
+    const [row] = await t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.appId, app.id));
+    await expect.poll(async () => (await t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, row.id)))[0].attempts, { timeout: 30_000 }).toBe(1);
+    // A day of failures, simulated: the next failure pauses the app.
+    await t.platform.db.update(businessApps).set({ callbackFailingSince: new Date(Date.now() - 25 * 3600 * 1000) }).where(eq(businessApps.id, app.id));
+    await t.platform.db.update(webhookDeliveries).set({ nextAttemptAt: new Date() }).where(eq(webhookDeliveries.id, row.id));
+    await expect.poll(async () => (await t.platform.db.select().from(businessApps).where(eq(businessApps.id, app.id)))[0].callbackPausedAt, { timeout: 30_000 }).not.toBeNull();
+
+    const { page, problems, close } = await openPage(browser, DESKTOP);
+    try {
+      await signInThrough(page, baseUrl, owner, '/organization/apps');
+      const notice = page.getByRole('region', { name: 'Webhooks to Down CRM are paused' });
+      await notice.waitFor();
+      await expect.poll(() => notice.textContent()).toMatch(/failed since .*held.*resume/s);
+      await expect.poll(() => page.getByRole('row', { name: /Down CRM/ }).textContent()).toContain('Webhooks paused');
+      await expectNoAxeViolations(page, 'apps with a paused app');
+      await screenshot(page, 'organization-23-apps-paused');
+
+      await notice.getByRole('link', { name: 'See the webhook deliveries' }).click();
+      await page.getByText('Webhooks paused for Down CRM.', { exact: false }).waitFor();
+      await page.getByLabel('Status').selectOption('PAUSED');
+      const held = page.getByRole('row', { name: /Down CRM/ }).first();
+      await expect.poll(() => held.textContent()).toContain('Held: the app\'s webhooks are paused');
+      await expectNoAxeViolations(page, 'paused deliveries');
+      await screenshot(page, 'organization-24-webhooks-paused');
+
+      down.delete('/down');
+      await page.goto(`${baseUrl}/organization/apps`);
+      await notice.getByRole('button', { name: 'Resume webhooks to Down CRM' }).click();
+      await status(page, 'Webhooks to Down CRM resumed: the held deliveries are being sent.');
+      expect(await page.getByRole('region', { name: 'Webhooks to Down CRM are paused' }).count()).toBe(0);
+      await expect.poll(async () => (await t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, row.id)))[0].status, { timeout: 30_000 }).toBe('DELIVERED');
+      await expectNoAxeViolations(page, 'apps resumed');
       expect(problems).toEqual([]);
     } finally {
       await close();

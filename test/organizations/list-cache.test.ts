@@ -186,7 +186,8 @@ describe('member and role lists over HTTP: every change shows on the very next r
     const row = async () => (await lists.members()).content.find((m: any) => m.userId === invited.body.userId);
     expect(await row()).toMatchObject({ emailAddress: 'ivo.invitee@example.com', hasAccount: false });
     await t.platform.db.update(users).set({ email: 'ivo.new@example.com', isGuest: false }).where(eq(users.id, invited.body.userId));
-    expect(await row()).toMatchObject({ emailAddress: 'ivo.new@example.com', hasAccount: true });
+    // Still an invitation: hasAccount stays false until the person joins (test/security/invitation-account-oracle.test.ts).
+    expect(await row()).toMatchObject({ emailAddress: 'ivo.new@example.com', hasAccount: false });
     await t.platform.db.update(memberships).set({ name: null }).where(eq(memberships.userId, invited.body.userId));
     await t.platform.db.update(users).set({ name: 'Ivo Account' }).where(eq(users.id, invited.body.userId));
     expect((await row()).name).toBe('Ivo Account');

@@ -84,6 +84,11 @@ async function account(on: ServiceProcess, label: string) {
   const email = `${label}-${crypto.randomBytes(4).toString('hex')}@multi.example`;
   const password = 'correct horse battery';
   const { userId } = await ok(on.base, 'POST', '/auth/v1/signup', { body: { name: 'Multi Owner', email, password } });
+  // Sending to others needs a verified address (RUNTIME.md round three): the owner opens the mailed link and confirms.
+  const [mail] = await database.query("select text_body from mail_outbox where to_address = $1 and kind = 'EMAIL_VERIFICATION' order by id desc limit 1", [email]);
+  const code = /\/verify-email\/([A-Za-z0-9_-]{43})/.exec(mail?.text_body ?? '')?.[1];
+  if (!code) throw new Error(`no verification link mailed to ${email}`);
+  await ok(on.base, 'POST', '/auth/v1/verify-email', { body: { code } });
   return { email, password, userId: userId as number };
 }
 

@@ -64,7 +64,7 @@ export function authRoutes(auth: AuthService, sso: SsoService, cookieSessions: C
       onRequest: async () => {
         if (!auth.signupEnabled()) throw new AppError('SIGNUP_DISABLED');
       },
-    }, async (request, reply) => reply.status(201).send(await auth.signup(request.body)));
+    }, async (request, reply) => reply.status(201).send(await auth.signup(request.body, request.ip)));
 
     app.post('/auth/v1/signin', {
       schema: {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
-import { lockedForSeconds, recordAttempts, VERIFICATION_MAILS_PER_ACCOUNT } from '../../platform/limits/attempts.ts';
+import { lockedForSeconds, recordAttempts, SIGNUPS_PER_ADDRESS, VERIFICATION_MAILS_PER_ACCOUNT } from '../../platform/limits/attempts.ts';
 import type { TokenSigner } from '../../platform/auth/jwt.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
@@ -32,11 +32,21 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
 
   return { signupEnabled: () => signupEnabled, signup, verifyEmail, verificationCodeIsLive, resendVerification, signin, checkCredentials, issueUserSession: userSession, refresh, signout, endSession };
 
-  async function signup(body: SignupBody): Promise<{ userId: number; organizationId: number }> {
+  /**
+   * `address` is the client's: a sign-up that gets as far as the hash counts against SIGNUPS_PER_ADDRESS (each costs a
+   * hash, an account, an organization with credits and a mail to any address); past it, 429 SIGNUP_LIMIT_REACHED.
+   */
+  async function signup(body: SignupBody, address: string): Promise<{ userId: number; organizationId: number }> {
     if (!signupEnabled) throw new AppError('SIGNUP_DISABLED');
+    const waitSeconds = await lockedForSeconds(db, SIGNUPS_PER_ADDRESS, address);
+    if (waitSeconds !== null) {
+      throw new AppError('SIGNUP_LIMIT_REACHED', `${SIGNUPS_PER_ADDRESS.max} sign-ups from this address within an hour, the most allowed; try again in ${waitSeconds} seconds`,
+        { retryAfterSeconds: waitSeconds }, { retryAfterSeconds: waitSeconds });
+    }
     // Checked before the (slow) hash; createAccount checks again inside the transaction.
     const existing = await findUserByEmail(db, body.email);
     if (existing && !existing.isGuest) throw new AppError('EMAIL_ALREADY_REGISTERED');
+    await recordAttempts(db, [[SIGNUPS_PER_ADDRESS, address]]);
     const passwordHash = await hashPassword(body.password);
     const plan = await billing.defaultPackage();
     try {

@@ -26,13 +26,14 @@ export function ssoRoutes(sso: SsoService, options: { secure: boolean }): Fastif
         description: 'Starts a sign-in at the identity provider (OIDC_ISSUER; authorization code with PKCE S256 and a nonce, kept on the server). '
           + 'Without OIDC_ISSUER the URL is the service\'s own sign-in page, and redirectUri must then be on PUBLIC_URL\'s origin (400 REDIRECT_URI_NOT_ALLOWED), '
           + 'since the page hands its code to that address. The provider redirects to redirectUri with code and state; post them to '
-          + 'POST /auth/v1/signin/callback within 10 minutes. The state is single use.',
+          + 'POST /auth/v1/signin/callback within 10 minutes. The state is single use. One client address starts at most 100 sign-ins within 15 minutes '
+          + '(this and GET /bff/auth/authorize together): beyond, 429 LOGIN_STATE_LIMIT_REACHED with Retry-After.',
         querystring: SsoStartQuery,
-        response: { 200: SsoStartResponse, 400: error, 503: error },
+        response: { 200: SsoStartResponse, 400: error, 429: error, 503: error },
         security: [],
       },
       config: { auth: 'public' },
-    }, async (request) => sso.ssoStart({ redirectUri: request.query.redirectUri, rememberMe: request.query.rememberMe ?? false }));
+    }, async (request) => sso.ssoStart({ redirectUri: request.query.redirectUri, rememberMe: request.query.rememberMe ?? false }, request.ip));
 
     app.post('/auth/v1/signin/callback', {
       schema: {

@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/client.ts';
 import type { TokenSigner } from '../../platform/auth/jwt.ts';
 import { IdTokenRejected, type IdTokenVerifier } from '../../platform/auth/id-token.ts';
 import { OidcRejected, type OidcRelyingParty } from '../../platform/auth/oidc.ts';
-import { lockedForSeconds, recordAttempts, SIGNIN_FAILURES_PER_ADDRESS } from '../../platform/limits/attempts.ts';
+import { LOGIN_STATES_PER_ADDRESS, lockedForSeconds, recordAttempts, SIGNIN_FAILURES_PER_ADDRESS } from '../../platform/limits/attempts.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import { createAccount } from '../users/accounts.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
@@ -67,11 +67,19 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
 
   /**
    * Stores a new sign-in state and answers where the browser goes: the provider's authorization URL (PKCE S256,
-   * nonce, state; `idpHint` passed on as idp_hint) or the own sign-in page.
+   * nonce, state; `idpHint` passed on as idp_hint) or the own sign-in page. Each state is a row kept a day, asked for
+   * without credentials: `address` (the client's) starts at most LOGIN_STATES_PER_ADDRESS, else 429
+   * LOGIN_STATE_LIMIT_REACHED with Retry-After (the web session's authorize and the SSO redirect count together).
    */
   async function startLogin(request: {
-    purpose: LoginPurpose; redirectUri: string; bindingHash?: string; rememberMe: boolean; returnTo?: string; idpHint?: string;
+    purpose: LoginPurpose; redirectUri: string; bindingHash?: string; rememberMe: boolean; returnTo?: string; idpHint?: string; address: string;
   }): Promise<{ authorizationUrl: string; state: string; expiresAt: Date }> {
+    const waitSeconds = await lockedForSeconds(db, LOGIN_STATES_PER_ADDRESS, request.address);
+    if (waitSeconds !== null) {
+      throw new AppError('LOGIN_STATE_LIMIT_REACHED', `${LOGIN_STATES_PER_ADDRESS.max} sign-ins started from this address within 15 minutes, the most allowed; try again in ${waitSeconds} seconds`,
+        { retryAfterSeconds: waitSeconds }, { retryAfterSeconds: waitSeconds });
+    }
+    await recordAttempts(db, [[LOGIN_STATES_PER_ADDRESS, request.address]]);
     const state = randomToken();
     const nonce = randomToken();
     const codeVerifier = randomToken();
@@ -194,11 +202,11 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
   }
 
   /** GET /auth/v1/signin: the authorization URL for `redirectUri` (with the own page, only a URL of this service). */
-  async function ssoStart(request: { redirectUri: string; rememberMe: boolean }): Promise<{ authorizationUrl: string; state: string; expiresAt: string }> {
+  async function ssoStart(request: { redirectUri: string; rememberMe: boolean }, address: string): Promise<{ authorizationUrl: string; state: string; expiresAt: string }> {
     const uri = parseRedirectUri(request.redirectUri);
     // The own page would hand its code to any address it is given: an attacker's would receive a victim's sign-in.
     if (!oidc && uri.origin !== publicOrigin) throw new AppError('REDIRECT_URI_NOT_ALLOWED', `With the service's own sign-in page the redirect URI must be on ${publicOrigin}`);
-    const started = await startLogin({ purpose: 'SSO', redirectUri: uri.href, rememberMe: request.rememberMe });
+    const started = await startLogin({ purpose: 'SSO', redirectUri: uri.href, rememberMe: request.rememberMe, address });
     return { authorizationUrl: started.authorizationUrl, state: started.state, expiresAt: started.expiresAt.toISOString() };
   }
 

@@ -1,6 +1,6 @@
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { businessApps } from '../../platform/db/schema/index.ts';
+import { businessApps, organizations } from '../../platform/db/schema/index.ts';
 
 export type BusinessAppRow = typeof businessApps.$inferSelect;
 export type NewBusinessApp = Pick<typeof businessApps.$inferInsert, 'organizationId' | 'clientId' | 'appName' | 'callbackUrl' | 'secretHash' | 'webhookSecret' | 'status'>;
@@ -29,7 +29,28 @@ export async function findClashingApps(db: DbOrTx, organizationId: number, clien
   ));
 }
 
-export async function updateApp(db: DbOrTx, appId: number, values: Partial<Pick<BusinessAppRow, 'status' | 'secretHash' | 'webhookSecret'>>): Promise<BusinessAppRow> {
+/** Another app of the organization with this name, ignoring case (a rename's clash). */
+export async function findAppNamed(db: DbOrTx, organizationId: number, appName: string, exceptAppId: number): Promise<BusinessAppRow | null> {
+  const [row] = await db.select().from(businessApps)
+    .where(and(eq(businessApps.organizationId, organizationId), sql`lower(${businessApps.appName}) = lower(${appName})`, ne(businessApps.id, exceptAppId)));
+  return row ?? null;
+}
+
+/**
+ * Locks the organization's row (FOR NO KEY UPDATE: inserts of rows referencing it still go on) for a decision that
+ * counts its apps: two registrations or enables of one organization take turns, so both cannot pass the limit.
+ */
+export async function lockOrganizationForApps(db: DbOrTx, organizationId: number): Promise<void> {
+  await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).for('no key update');
+}
+
+/** The organization's enabled apps: those that receive callbacks. */
+export async function countEnabledApps(db: DbOrTx, organizationId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(businessApps).where(and(eq(businessApps.organizationId, organizationId), eq(businessApps.status, true)));
+  return Number(row?.n ?? 0);
+}
+
+export async function updateApp(db: DbOrTx, appId: number, values: Partial<Pick<BusinessAppRow, 'status' | 'secretHash' | 'webhookSecret' | 'appName' | 'callbackUrl'>>): Promise<BusinessAppRow> {
   const [row] = await db.update(businessApps).set(values).where(eq(businessApps.id, appId)).returning();
   return row;
 }

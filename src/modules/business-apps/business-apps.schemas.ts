@@ -21,6 +21,12 @@ export type RegisterAppBody = Static<typeof RegisterAppBody>;
 
 export const AppStatusBody = Type.Object({ status: Type.Boolean({ description: 'true enables the app, false disables it' }) });
 
+export const UpdateAppBody = Type.Object({
+  appName: Type.Optional(RegisterAppBody.properties.appName),
+  callbackUrl: Type.Optional(RegisterAppBody.properties.callbackUrl),
+}, { description: 'what to change; members left out stay as they are (an empty object changes nothing but still resumes a paused callback)' });
+export type UpdateAppBody = Static<typeof UpdateAppBody>;
+
 export const ROTATABLE_SECRETS = ['CLIENT', 'WEBHOOK', 'BOTH'] as const;
 export const RotateSecretsBody = Type.Object({
   secret: Type.Enum(ROTATABLE_SECRETS, { description: 'CLIENT (the client-credentials secret), WEBHOOK (the webhook signing secret) or BOTH' }),
@@ -35,9 +41,14 @@ const appMembers = {
   status: Type.Boolean({ description: 'true: enabled; false: disabled (its tokens stop working and it receives no webhooks)' }),
 };
 
+const nullableTime = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
+
 export const AppResponse = Type.Object({
   ...appMembers,
   webhooksEnabled: Type.Boolean({ description: 'whether the app has a webhook secret (apps registered through this API always do)' }),
+  callbackFailingSince: nullableTime('the first failed webhook delivery of the current run of failures; null while the callback answers'),
+  callbackPausedAt: nullableTime('when webhook deliveries were paused, the callback having failed for 24 hours in a row; null: not paused. '
+    + 'While paused, deliveries are held (status PAUSED) and new events are kept; an edit of the app or a replay resumes it'),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export const AppList = Type.Array(AppResponse, { description: 'the organization\'s business apps, oldest first' });
@@ -57,7 +68,8 @@ export const RotatedSecretsResponse = Type.Object({
 export function toAppResponse(row: BusinessAppRow): Static<typeof AppResponse> {
   return {
     id: row.id, clientId: row.clientId, appName: row.appName, callbackUrl: row.callbackUrl, status: row.status,
-    webhooksEnabled: row.webhookSecret !== null, createdAt: row.createdAt.toISOString(),
+    webhooksEnabled: row.webhookSecret !== null, callbackFailingSince: row.callbackFailingSince?.toISOString() ?? null,
+    callbackPausedAt: row.callbackPausedAt?.toISOString() ?? null, createdAt: row.createdAt.toISOString(),
   };
 }
 

@@ -23,7 +23,7 @@ export function createListSearch(db: DbOrTx, reads = { searchList, findSearchIds
 
   /** The page's ids and the total; a search run anew also brings the page's items (`items`), a kept one does not. */
   async function find(c: ListCriteria, limit: number, offset: number): Promise<{ ids: number[]; total: number; items?: ListItemRow[] }> {
-    const key = JSON.stringify([c.userId, c.filter.workflowStatus ?? null, c.filter.action ?? null, c.folderId ?? null, c.search]);
+    const key = JSON.stringify([c.userId, c.organizationId ?? null, c.filter.workflowStatus ?? null, c.filter.action ?? null, c.folderId ?? null, c.search]);
     const pageKey = `${offset}:${limit}`;
     const cached = cache.get(key);
     if (cached) {

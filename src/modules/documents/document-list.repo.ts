@@ -16,7 +16,11 @@ export type ListFilter = { workflowStatus?: string; action?: ListAction };
  * name it finds is then checked for the whole term. `entries`: the caller's entries under the other filters, when
  * the caller knows them (countList), so that a search need not count them again to choose walk or index.
  */
-export type ListCriteria = { userId: number; filter: ListFilter; folderId?: number; search?: string; searchProbe?: string; entries?: number; indexCost?: number };
+export type ListCriteria = {
+  userId: number; filter: ListFilter; folderId?: number; search?: string; searchProbe?: string; entries?: number; indexCost?: number;
+  /** Only workflows of this organization: a business app's token (see inOrganization). */
+  organizationId?: number;
+};
 
 /** One document-list item as the queries return it (before the response mapper). */
 export type ListItemRow = {
@@ -58,6 +62,16 @@ function verified(userId: number): SQL {
 
 const ACTION_COLUMN: Record<ListAction, SQL> = { PENDING: sql`e.pending`, SIGNED: sql`e.signed`, VIEWED: sql`e.viewed` };
 
+/*
+ * A business app's token lists only its organization's workflows (workflow-access.ts isWithinReach). The read model
+ * keeps no organization, so such a list tests each of the caller's entries against its workflow row (a primary-key
+ * probe) and counts them by walking them instead of summing the ledger: linear in the user's entries, and only for
+ * partner tokens; people's lists keep the ledger (docs/decisions.md "Document list at 100,000 workflows").
+ */
+function inOrganization(organizationId: number): SQL {
+  return sql`exists (select 1 from workflows o where o.id = e.workflow_id and o.organization_id = ${organizationId})`;
+}
+
 /** The caller's entries `e` a criteria selects (without the search). */
 function entriesWhere(c: ListCriteria): SQL {
   const { action, workflowStatus } = c.filter;
@@ -67,6 +81,7 @@ function entriesWhere(c: ListCriteria): SQL {
   // A folder holds only the caller's own workflows; with an action filter, survey children never (they are filed nowhere).
   if (c.folderId !== undefined) parts.push(action ? sql`e.owned and not e.child and e.folder_id = ${c.folderId}` : sql`e.owned and e.folder_id = ${c.folderId}`);
   parts.push(sql`(e.owned or ${verified(c.userId)})`);
+  if (c.organizationId !== undefined) parts.push(inOrganization(c.organizationId));
   return sql.join(parts, sql` and `);
 }
 
@@ -171,9 +186,14 @@ export async function findListItems(db: DbOrTx, userId: number, workflowIds: num
   return (result.rows as Record<string, unknown>[]).map(toItemRow);
 }
 
-/** The total of a criteria without search: a sum over the caller's ledger rows, however many workflows it counts. */
+/**
+ * The total of a criteria without search: a sum over the caller's ledger rows, however many workflows it counts; within
+ * one organization, a count of the entries (inOrganization).
+ */
 export async function countList(db: DbOrTx, c: ListCriteria): Promise<number> {
-  const result = await executePrepared(db, sql`select coalesce(sum(c.n), 0)::int as total from workflow_list_counts c where ${ledgerWhere(c)}`);
+  const result = c.organizationId !== undefined
+    ? await executePrepared(db, sql`select count(*)::int as total from workflow_list_entries e where ${entriesWhere(c)}`)
+    : await executePrepared(db, sql`select coalesce(sum(c.n), 0)::int as total from workflow_list_counts c where ${ledgerWhere(c)}`);
   return Number((result.rows[0] as { total: number }).total);
 }
 
@@ -225,8 +245,19 @@ export async function isSnapshotCurrent(db: DbOrTx, userId: number, snapshot: st
   return { current: row.current, verified: row.verified };
 }
 
-/** Counts for the status tiles, in one statement over the caller's ledger rows, each equal to the list's totalElements under that filter. */
-export async function countByStatus(db: DbOrTx, userId: number) {
+/**
+ * Counts for the status tiles, in one statement over the caller's ledger rows, each equal to the list's totalElements
+ * under that filter; within one organization, over the caller's entries there (inOrganization), as entriesWhere selects them.
+ */
+export async function countByStatus(db: DbOrTx, userId: number, organizationId?: number) {
+  if (organizationId !== undefined) {
+    const listed = (status: string) => sql`(count(*) filter (where e.status = ${status}))::int`;
+    const acting = (action: ListAction) => sql`(count(*) filter (where ${ACTION_COLUMN[action]}))::int`;
+    const result = await executePrepared(db, sql`select ${listed('DRAFT')} as draft, ${listed('SENT')} as sent, ${listed('COMPLETED')} as completed,
+        ${listed('VOID')} as void, ${acting('PENDING')} as pending, ${acting('SIGNED')} as signed
+      from workflow_list_entries e where e.user_id = ${userId} and (e.owned or ${verified(userId)}) and ${inOrganization(organizationId)}`);
+    return result.rows[0] as Record<'draft' | 'sent' | 'completed' | 'void' | 'pending' | 'signed', number>;
+  }
   const listed = (status: string) => sql`coalesce(sum(c.n) filter (where c.scope in ('OWNED', 'RECEIVED') and c.status = ${status}), 0)::int`;
   const acting = (action: ListAction) => sql`coalesce(sum(c.n) filter (where c.scope = 'ACTION' and c.status = ${action}), 0)::int`;
   const result = await executePrepared(db, sql`select ${listed('DRAFT')} as draft, ${listed('SENT')} as sent, ${listed('COMPLETED')} as completed,

@@ -21,7 +21,8 @@ export function documentListRoutes(documents: DocumentListService): FastifyPlugi
         tags,
         summary: 'The document list: one item per workflow, newest first',
         description: 'The caller\'s own workflows (Power Survey children included, with isPowerSurveyChild true) and, from SENT on, the workflows where the caller is a recipient, with that recipient row\'s '
-          + 'recipientId, recipientRole and enforceIdentity. Deleted workflows never show.',
+          + 'recipientId, recipientRole and enforceIdentity. Deleted workflows never show. A business app\'s token (CLIENT_CREDENTIALS) lists only the workflows of its organization, '
+          + 'with recipientId, recipientRole and enforceIdentity null (it never acts as a recipient); the counts follow the same rule.',
         querystring: ListQuery,
         response: { 200: ListPage, ...errorResponses },
       },

@@ -3,7 +3,7 @@ import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { NotifiedCache } from '../../platform/db/notified-cache.ts';
 import { findOwnFolder } from '../folders/folders.service.ts';
-import { assertOwner, findEditableWorkflow, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import { assertOwner, findEditableWorkflow, findWorkflowForCaller, isAppCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { parseIdList } from '../workflows/workflow-ids.ts';
 import {
   countByStatus, countList, deleteDocuments, findChildWorkflowIds, findDocuments,
@@ -54,6 +54,19 @@ function withCallerRow(item: ListItemRow, access: WorkflowAccess): ListItemRow {
 }
 
 /**
+ * The organization a caller's list is confined to: a business app's token sees only its organization's workflows
+ * (workflow-access.ts isWithinReach); a person's list spans every organization.
+ */
+function listScope(caller: UserCaller): number | undefined {
+  return isAppCaller(caller) ? caller.organizationId : undefined;
+}
+
+/** A business app's token holds no recipient row (workflow-access.ts): its list items name none, as its reads do. */
+function asSeenBy(caller: UserCaller, item: ListItem): ListItem {
+  return isAppCaller(caller) ? { ...item, recipientId: null, recipientRole: null, enforceIdentity: null } : item;
+}
+
+/**
  * `lists` keeps each user's list pages and status counts, as answered, until the database announces a change to what
  * that user's list shows (migration 0026; docs/decisions.md "The document list is cached per process too").
  */
@@ -65,9 +78,10 @@ export function createDocumentListService({ db, lists }: { db: Db; lists: Notifi
   async function list(caller: UserCaller, query: ListQuery): Promise<{ content: ListItem[]; total: number }> {
     const filter = parseFilter(query.status);
     const folderId = query.folderID ?? query.folderId;
-    const criteria = { userId: caller.userId, filter, folderId, search: query.searchValue?.trim() || undefined };
+    const organizationId = listScope(caller);
+    const criteria = { userId: caller.userId, filter, folderId, search: query.searchValue?.trim() || undefined, organizationId };
     // Every value the answer depends on besides the user's rows; the search last, so any text in it is unambiguous.
-    const filterKey = `${filter.workflowStatus ?? ''} ${filter.action ?? ''} ${folderId ?? 'any'}`;
+    const filterKey = `${filter.workflowStatus ?? ''} ${filter.action ?? ''} ${folderId ?? 'any'} ${organizationId ?? 'all'}`;
     const key = `list ${filterKey} ${query.page} ${query.size} ${criteria.search ?? ''}`;
     return lists.read(caller.userId, key, async () => {
       if (folderId !== undefined && !(await findOwnFolder(db, caller.userId, folderId))) throw new AppError('NOT_FOUND', 'Folder not found');
@@ -77,15 +91,16 @@ export function createDocumentListService({ db, lists }: { db: Db; lists: Notifi
         const estimate = searchProbes.estimate(criteria.search);
         const searched = { ...criteria, searchProbe: estimate?.probe, indexCost: estimate?.cost, entries };
         const found = await listSearch.find(searched, query.size, query.page * query.size);
-        return { content: (found.items ?? await findListItems(db, caller.userId, found.ids)).map(toListItem), total: found.total };
+        return { content: (found.items ?? await findListItems(db, caller.userId, found.ids)).map((row) => asSeenBy(caller, toListItem(row))), total: found.total };
       }
       const [rows, total] = await Promise.all([findListPage(db, criteria, query.size, query.page * query.size), countList(db, criteria)]);
-      return { content: rows.map(toListItem), total };
+      return { content: rows.map((row) => asSeenBy(caller, toListItem(row))), total };
     }, (answer) => answer.content.length);
   }
 
   async function countStatuses(caller: UserCaller) {
-    return lists.read(caller.userId, 'counts', () => countByStatus(db, caller.userId));
+    const organizationId = listScope(caller);
+    return lists.read(caller.userId, `counts ${organizationId ?? 'all'}`, () => countByStatus(db, caller.userId, organizationId));
   }
 
   async function itemFor(tx: DbOrTx, caller: Caller, access: WorkflowAccess): Promise<ListItemRow> {

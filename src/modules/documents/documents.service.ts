@@ -7,12 +7,13 @@ import type { RequestContext } from '../../http/request-context.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { QueueFullError } from '../../platform/pdf/bounded-queue.ts';
 import { checkWordContent, ConversionFailedError, ConversionUnavailableError, type WordConverter, type WordFormat } from '../../platform/pdf/convert-word.ts';
-import { hasPdfHeader, inspectPdf, PdfRejectedError, type PageSize } from '../../platform/pdf/inspect-pdf.ts';
+import { hasPdfHeader, PdfRejectedError, type PageSize, type PdfInspector } from '../../platform/pdf/inspect-pdf.ts';
 import { PdfRenderError, type ThumbnailRenderer } from '../../platform/pdf/render-thumbnail.ts';
 import { DOCUMENT_UPLOADS_PER_ACCOUNT, longestLock, recordAttempts } from '../../platform/limits/attempts.ts';
 import { BlobTooLargeError, type BlobStore, type StagedBlob } from '../../platform/storage/blob-store.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { findOwnFolder } from '../folders/folders.service.ts';
+import { assertActiveMemberOf } from '../organizations/organization-membership.ts';
 import { findUserById } from '../users/users.directory.ts';
 import { assertDraft, assertOwner, findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { requireText } from '../workflows/workflow-ids.ts';
@@ -42,6 +43,8 @@ export type DocumentServiceDeps = {
   converter: WordConverter;
   /** Page-1 thumbnails in worker threads, with time and memory caps and a bounded waiting line. */
   thumbnails: ThumbnailRenderer;
+  /** The check of each PDF (uploaded or converted) in worker threads, under structure, time and memory limits. */
+  inspector: PdfInspector;
   /** Uploads and replacements one account may start per minute (UPLOADS_PER_MINUTE). */
   uploadsPerMinute: number;
 };
@@ -112,7 +115,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         ? { timeZone: parseTimeZone(query.formTimeZone ?? query.timeZone), ...resolveMode(query.sequence, query.signType) }
         : null;
       if (query.workflowId !== undefined) {
-        checkTarget(await findWorkflowForCaller(db, caller, query.workflowId));
+        await checkTarget(db, await findWorkflowForCaller(db, caller, query.workflowId));
       } else if (query.folderId !== undefined && !(await findOwnFolder(db, caller.userId, query.folderId))) {
         throw new AppError('NOT_FOUND', 'Folder not found');
       }
@@ -127,7 +130,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         let position = 0;
         if (!settings) {
           const access = await findWorkflowForCaller(tx, caller, query.workflowId!, { lock: true });
-          checkTarget(access);
+          await checkTarget(tx, access);
           workflowId = access.workflow.id;
           position = await nextDocumentPosition(tx, workflowId);
         } else {
@@ -250,9 +253,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     }
   }
 
+  /** `bytes` move to the inspection's worker: unusable afterwards (the thumbnail is drawn from `path`). */
   async function readPdf(bytes: Uint8Array, path: string, fileName: string, origin: 'upload' | 'conversion') {
     try {
-      const info = await inspectPdf(bytes);
+      const info = await deps.inspector.inspect(bytes).catch((error: unknown) => {
+        throw error instanceof QueueFullError ? busy('PDF checks', deps.inspector.retryAfterSeconds) : error;
+      });
       // Only the thumbnail: page 1's larger picture is drawn when someone first asks for it (downloads.service.ts).
       const thumbnail = await deps.thumbnails.render({ path }, info.pageSizes[0]);
       return { ...info, thumbnailBase64: Buffer.from(thumbnail).toString('base64') };
@@ -307,10 +313,14 @@ function busy(what: string, retryAfterSeconds: number): AppError {
   return new AppError('SERVICE_UNAVAILABLE', `Too many ${what} are waiting on the server; try again in ${retryAfterSeconds} s`, undefined, { retryAfterSeconds });
 }
 
-/** Documents are added only to the caller's own DRAFT workflows. */
-function checkTarget(access: WorkflowAccess): void {
+/**
+ * Documents are added only to the caller's own DRAFT workflows, of an organization the caller is still an ACTIVE
+ * member of (a removed member's old drafts are not added to: organization-membership.ts).
+ */
+async function checkTarget(db: DbOrTx, access: WorkflowAccess): Promise<void> {
   assertOwner(access);
   assertDraft(access.workflow);
+  await assertActiveMemberOf(db, access.workflow.organizationId, access.workflow.ownerUserId);
 }
 
 /** For downloads, history and signing: a workflow's documents in order, and one of them (null when not in it). */

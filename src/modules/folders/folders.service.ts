@@ -2,6 +2,7 @@ import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { parseIdList, requireText } from '../workflows/workflow-ids.ts';
+import { isAppCaller } from '../workflows/workflow-access.ts';
 import {
   countFolders, deleteFolder, findFolder, findFolderByName, findFolderWithCount, findFolders, insertFolder,
   lockFileableWorkflows, renameFolder, setWorkflowsFolder, unfileFolder, type FolderRow, type FolderWithCount,
@@ -27,13 +28,13 @@ export function createFolderService({ db }: { db: Db }) {
   }
 
   async function listAll(caller: UserCaller): Promise<FolderWithCount[]> {
-    return findFolders(db, caller.userId);
+    return findFolders(db, caller.userId, { organizationId: reachOf(caller) });
   }
 
   async function listPage(caller: UserCaller, query: FoldersPageQuery) {
     const search = query.searchValue?.trim() || undefined;
     const [rows, total] = await Promise.all([
-      findFolders(db, caller.userId, { search, limit: query.size, offset: query.page * query.size }),
+      findFolders(db, caller.userId, { search, limit: query.size, offset: query.page * query.size, organizationId: reachOf(caller) }),
       countFolders(db, caller.userId, search),
     ]);
     return { rows, total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
@@ -69,7 +70,7 @@ export function createFolderService({ db }: { db: Db }) {
       await getFolder(tx, caller, folderId, true);
       await assertNameFree(tx, caller, name, folderId);
       await renameFolder(tx, folderId, name);
-      return findFolderWithCount(tx, folderId);
+      return findFolderWithCount(tx, folderId, reachOf(caller));
     }));
   }
 
@@ -78,11 +79,11 @@ export function createFolderService({ db }: { db: Db }) {
     const ids = parseIdList(idList);
     return db.transaction(async (tx) => {
       await getFolder(tx, caller, folderId, true);
-      const found = await lockFileableWorkflows(tx, caller.userId, ids);
+      const found = await lockFileableWorkflows(tx, caller.userId, ids, reachOf(caller));
       const missing = ids.filter((id) => !found.includes(id));
       if (missing.length > 0) throw new AppError('NOT_FOUND', `Workflow ${missing.join(', ')} not found`);
       await setWorkflowsFolder(tx, ids, folderId);
-      return findFolderWithCount(tx, folderId);
+      return findFolderWithCount(tx, folderId, reachOf(caller));
     });
   }
 
@@ -101,4 +102,9 @@ export type FolderService = ReturnType<typeof createFolderService>;
 /** For the documents module: the caller's own folder, or null (another user's folder is as absent as a missing one). */
 export async function findOwnFolder(db: DbOrTx, userId: number, folderId: number, options: { lock?: boolean } = {}): Promise<{ id: number } | null> {
   return findFolder(db, userId, folderId, options);
+}
+
+/** A business app's token files and counts only its organization's workflows (workflow-access.ts isWithinReach); anyone else: null. */
+function reachOf(caller: UserCaller): number | null {
+  return isAppCaller(caller) ? caller.organizationId : null;
 }

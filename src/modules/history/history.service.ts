@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { assertRecipientPasswordPassed } from '../signing/recipient-password-gate.ts';
-import { findLiveWorkflowById, findRowsOfUser, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
+import { findLiveWorkflowById, findRowsOfUser, isWithinReach, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import type { SealWaiter } from '../signing/seal-waiter.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from './envelope-record.ts';
 import { findLinkDeliveries, findRecipientRow } from './history.repo.ts';
@@ -25,7 +25,8 @@ export type HistoryViewer = { isOwner: true } | { isOwner: false; userId: number
  */
 export async function findWorkflowForHistory(db: DbOrTx, caller: Caller, workflowId: number): Promise<{ workflow: WorkflowRow; viewer: HistoryViewer }> {
   const workflow = await findLiveWorkflowById(db, workflowId);
-  if (!workflow) throw new AppError('NOT_FOUND', 'Workflow not found');
+  // Out of a business app's organization, a workflow does not exist for its token (as findWorkflowForCaller).
+  if (!workflow || !isWithinReach(caller, workflow)) throw new AppError('NOT_FOUND', 'Workflow not found');
   if (caller.kind === 'user' && workflow.ownerUserId === caller.userId) return { workflow, viewer: { isOwner: true } };
   if (workflow.sequence === 'SELF') throw new AppError('INVALID_WORKFLOW_OWNER', 'Only the owner may read the history of a self-signed workflow');
   const rows = caller.kind === 'guest'

@@ -26,9 +26,11 @@ export function mailSettingsRoutes(mailSettings: MailSettingsService): FastifyPl
     app.put('/organization/v1/email-settings', {
       schema: {
         tags, summary: 'Set the organization\'s email settings',
-        description: `${OWNER} ORG_MANAGED: the organization's mail goes through its own provider, which needs exactly its required keys `
-          + '(400 MAIL_SETTINGS_KEY_MISSING names the missing ones; MAIL_SETTINGS_INVALID an unknown key or a bad value); a plan without custom mail is 400 '
-          + 'CUSTOM_MAIL_NOT_ALLOWED. GLOBAL: back to the platform\'s mail, forgetting the custom configuration (any plan). Credentials are stored encrypted. '
+        description: `${OWNER} ORG_MANAGED: the organization's mail goes through its own provider, which needs its required keys `
+          + '(400 MAIL_SETTINGS_KEY_MISSING names the missing ones; MAIL_SETTINGS_INVALID a bad value); other keys are stored beside them (at most 20 keys '
+          + 'in all, see configurations). A plan without custom mail is 400 '
+          + 'CUSTOM_MAIL_NOT_ALLOWED. GLOBAL: back to the platform\'s mail, forgetting the custom configuration (any plan). Credentials (every key whose name '
+          + 'ends in PASSWORD, SECRET, SECRET_KEY or API_KEY) are stored encrypted and read masked. '
           + 'Masked values do not round-trip: sending "********" back stores "********" as the credential. Answers the settings as GET does.',
         body: EmailSettingsBody,
         response: { 200: EmailSettingsResponse, ...errorResponses },

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { IdParam, NumberedPage } from '../../http/schemas.ts';
 import { MAIL_PROVIDERS } from '../../platform/mail/senders/mail-sender.ts';
-import { PROVIDER_KEYS } from '../../platform/mail/senders/provider-settings.ts';
+import { CONFIGURATION_LIMITS, PROVIDER_KEYS, SECRET_KEY_ENDINGS } from '../../platform/mail/senders/provider-settings.ts';
 import type { DeliveryRow } from './mail-settings.repo.ts';
 
 const EMAIL_MODES = ['GLOBAL', 'ORG_MANAGED'] as const;
@@ -11,11 +11,18 @@ const DELIVERY_STATUSES = ['PENDING', 'SENT', 'FAILED'] as const;
 
 const keysTable = MAIL_PROVIDERS.map((provider) => `${provider}: ${PROVIDER_KEYS[provider].join(', ')}`).join('; ');
 
-const Configurations = Type.Record(Type.String(), Type.String({ maxLength: 4096 }), {
-  maxProperties: 20,
-  description: `Configuration keys of the provider, each value a string of at most 4096 characters. Required keys (all of them, none other): ${keysTable}. `
-    + 'SMTP: SSL_TLS is SSL (implicit TLS), TLS or STARTTLS (STARTTLS required) or NONE; AUTHENTICATION TRUE or FALSE (FALSE: USER_ID and PASSWORD may be blank). '
-    + 'CLOUD_MAIL: ACCESS_KEY is the AWS access key id, API_KEY its secret access key. OAUTH2_MAIL: OAUTH_SCOPE is usually https://graph.microsoft.com/.default.',
+const { maxKeys, maxKeyLength, maxValueLength, keyPattern } = CONFIGURATION_LIMITS;
+const secretEndings = SECRET_KEY_ENDINGS.join(', ');
+
+const Configurations = Type.Record(Type.String(), Type.String({ maxLength: maxValueLength }), {
+  maxProperties: maxKeys,
+  propertyNames: { type: 'string', minLength: 1, maxLength: maxKeyLength, pattern: keyPattern },
+  description: `Configuration keys, at most ${maxKeys} in all, each named by 1 to ${maxKeyLength} letters, digits, _, - or ., each value a string of at most `
+    + `${maxValueLength} characters (otherwise 400 BAD_REQUEST_BODY). Required keys of each provider: ${keysTable}. Other keys are stored as sent (the `
+    + `provider does not use them); a key whose name ends in ${secretEndings} (any case) is a credential: encrypted at rest and masked on read, like `
+    + 'PASSWORD and CLIENT_SECRET. SMTP: SSL_TLS is SSL (implicit TLS), TLS or STARTTLS (STARTTLS required) or NONE; AUTHENTICATION TRUE or FALSE (FALSE: '
+    + 'USER_ID and PASSWORD may be blank). CLOUD_MAIL: ACCESS_KEY is the AWS access key id, API_KEY its secret access key. OAUTH2_MAIL: OAUTH_SCOPE is usually '
+    + 'https://graph.microsoft.com/.default.',
 });
 
 const Provider = Type.Enum(MAIL_PROVIDERS, {
@@ -30,7 +37,8 @@ export const EmailSettingsResponse = Type.Object({
   source: Type.Union([Type.Enum(SOURCES), Type.Null()], { description: 'CUSTOM when ORG_MANAGED; null when GLOBAL' }),
   provider: Type.Union([Provider, Type.Null()], { description: 'null when GLOBAL' }),
   configurations: Type.Record(Type.String(), Type.String(), {
-    description: 'as saved, except PASSWORD, CLIENT_SECRET, API_KEY and SECRET_KEY, which read as "********" whatever their value. The mask does not round-trip: '
+    description: `as saved, required keys and the others, except every key whose name ends in ${secretEndings} (any case: PASSWORD, CLIENT_SECRET, API_KEY, `
+      + 'SECRET_KEY, SMTP_PASSWORD, webhook_secret ...), which reads as "********" whatever its value. The mask does not round-trip: '
       + 'a PUT that sends "********" back stores "********" as the credential, so an update must resend the real value.',
   }),
   allowedConnectors: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), provider: Provider }), {

@@ -2,7 +2,7 @@ import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { SecretBox } from '../../platform/crypto/secrets.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { longestLock, recordAttempts, type AttemptRule } from '../../platform/limits/attempts.ts';
+import { MAIL_SETTINGS_TESTS, longestLock, recordAttempts, type AttemptRule } from '../../platform/limits/attempts.ts';
 import { MailSendError, type MailProvider } from '../../platform/mail/senders/mail-sender.ts';
 import { MailConfigError, isSecretKey, parseProviderSettings } from '../../platform/mail/senders/provider-settings.ts';
 import { renderMail } from '../../platform/mail/templates/layout.ts';
@@ -14,9 +14,6 @@ import type { DeliveriesQuery, EmailSettingsBody, EmailSettingsResponse, EmailSe
 
 /** What every credential reads as (SPEC.md): a fixed run of asterisks, so not even its length shows. */
 export const SECRET_MASK = '********';
-
-/** Each test sends a real mail to an address the owner picks and opens connections to hosts they name. */
-const MAIL_SETTINGS_TESTS: AttemptRule = { scope: 'mail.settings.test', max: 20, windowSeconds: 60 * 60 };
 
 /** A settings problem found before anything is sent, as the 400 that names the keys at fault. */
 function toSettingsError(error: MailConfigError, provider: MailProvider): AppError {
@@ -55,8 +52,9 @@ export function createMailSettingsService(deps: { db: Db; secrets: SecretBox; ma
 
   /**
    * GLOBAL forgets the custom configuration and its credentials (and is allowed on any plan); ORG_MANAGED needs the
-   * plan's custom mail, source CUSTOM, a provider and exactly its keys. Values are stored as sent, credentials
-   * encrypted: a masked value sent back is stored as the credential, as SPEC.md warns.
+   * plan's custom mail, source CUSTOM, a provider and its required keys; other keys are kept beside them (RUNTIME.md).
+   * Values are stored as sent, credentials (isSecretKey: every key named like one) encrypted: a masked value sent back
+   * is stored as the credential, as SPEC.md warns.
    */
   async function update(caller: UserCaller, body: EmailSettingsBody): Promise<EmailSettingsResponse> {
     const organizationId = caller.organizationId;

@@ -38,8 +38,11 @@ const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyl
  */
 export function invitationMail(input: {
   organizationId: number; organizationName: string; inviterName: string; to: string; name: string; expiresAt: Date; publicUrl: string; signupLink: string | null;
+  /** The inviter's verified address: organization names are not unique, the address tells who is asking. */
+  inviterEmail: string | null;
 }): OutgoingMail {
-  const invited = `${input.inviterName} invited you to join ${input.organizationName}.`;
+  const inviter = input.inviterEmail ? `${input.inviterName} (${input.inviterEmail})` : input.inviterName;
+  const invited = `${inviter} invited you to join ${input.organizationName}.`;
   const blocks = input.signupLink
     ? [
       invited,

@@ -120,7 +120,11 @@ export async function deleteMemberships(db: DbOrTx, membershipIds: number[]): Pr
 
 /** The user's pending invitations with their organization, for the invitee. */
 export async function findInvitationsOfUser(db: DbOrTx, userId: number) {
-  return db.select({ membership: memberships, organizationName: organizations.name, roleName: roles.name, invitedByName: sql<string | null>`(select u.name from users u where u.id = ${memberships.invitedByUserId})` })
+  return db.select({
+    membership: memberships, organizationName: organizations.name, roleName: roles.name,
+    invitedByName: sql<string | null>`(select u.name from users u where u.id = ${memberships.invitedByUserId})`,
+    invitedByEmail: sql<string | null>`(select u.email from users u where u.id = ${memberships.invitedByUserId})`,
+  })
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .leftJoin(roles, eq(roles.id, memberships.roleId))

@@ -6,6 +6,7 @@ import { userOf, type UserCaller } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import { wantsHtml } from '../auth/verification-page.ts';
 import { INVITATION_DAYS } from './invitations.ts';
+import { INVITATIONS_OF_ADDRESS, INVITATIONS_PER_ORGANIZATION } from '../../platform/limits/attempts.ts';
 import { invitationDonePage, invitationErrorPage, invitationFormPage, invitationPageHeaders } from './invitation-page.ts';
 import type { OrganizationService } from './organizations.service.ts';
 import {
@@ -42,9 +43,11 @@ export function organizationRoutes(organizations: OrganizationService, publicUrl
     app.post('/organization/v1/user', {
       schema: {
         tags, summary: 'Invite a member',
-        description: `Owner only. Mails the invitation (through the organization's mail settings): a registered user accepts in the app (PUT /organization/v1/invite); `
+        description: `Owner only. Mails the invitation (always through the platform's own mail: accepting it proves the address): a registered user accepts in the app (PUT /organization/v1/invite); `
           + `someone without an account gets the link $PUBLIC_URL/invite/<code> (${INVITATION_DAYS} days), which signs them up straight into the organization. `
-          + `An ACTIVE member or a pending invitation is 409 MEMBER_ALREADY_EXISTS; a declined or expired invitation is renewed. Answers 200 with the member (status INVITED). ${NO_APPS}`,
+          + `An ACTIVE member or a pending invitation is 409 MEMBER_ALREADY_EXISTS; a declined or expired invitation is renewed. The inviter's address must be verified (403 EMAIL_NOT_VERIFIED). `
+          + `At most ${INVITATIONS_PER_ORGANIZATION.max} invitations an hour per organization and ${INVITATIONS_OF_ADDRESS.max} a day to one address from it (a withdrawn and renewed one counts again): `
+          + `beyond, 429 INVITATION_LIMIT_REACHED with Retry-After. Answers 200 with the member (status INVITED, hasAccount false: whether the address holds an account shows once they join). ${NO_APPS}`,
         body: InviteBody, response: { 200: MemberResponse, ...errorResponses, ...conflict },
       },
       config: { auth: { owner: true } },
@@ -82,6 +85,8 @@ export function organizationRoutes(organizations: OrganizationService, publicUrl
       schema: {
         tags, summary: 'Accept or decline invitations',
         description: 'Called by the invited user. Each name must match a pending invitation of the caller (404, all or nothing); an expired one is 400 LINK_EXPIRED. '
+          + 'Organization names are not unique: a name that several pending invitations bear is 400 INVITATION_NAME_AMBIGUOUS (responseBody.candidates: each '
+          + 'organizationId with its inviter\'s name and address) unless organizationIds picks the ones meant; nothing is answered then. '
           + 'Accepting needs a confirmed email address (403 EMAIL_NOT_VERIFIED) and makes the (first) organization the one the account acts in: sign in again to act in it. '
           + `Answers the invitations with their new status. ${NO_APPS}`,
         body: InviteResponseBody, response: { 200: Type.Array(InvitationResponse), ...errorResponses },

@@ -35,6 +35,12 @@ export type RenewBody = Static<typeof RenewBody>;
 
 export const InviteResponseBody = Type.Object({
   orgNames: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { minItems: 1, maxItems: 50, description: 'names of organizations that invited the caller (each must match a pending invitation: 404 otherwise)' }),
+  organizationIds: Type.Optional(Type.Array(IdParam, {
+    minItems: 1, maxItems: 50,
+    description: 'Organization names are not unique: when several pending invitations bear one of orgNames, these ids (organizationId of '
+      + 'GET /organization/v1/invitations) pick the ones meant (else 400 INVITATION_NAME_AMBIGUOUS). Each must be a pending invitation of the caller '
+      + 'whose organization bears one of orgNames (404 otherwise).',
+  })),
   inviteStatus: Type.Union([Type.Literal('ACCEPTED'), Type.Literal('DECLINED')]),
 }, { additionalProperties: false });
 export type InviteResponseBody = Static<typeof InviteResponseBody>;
@@ -67,7 +73,10 @@ export const MemberResponse = Type.Object({
   status: Type.String({ description: 'INVITED, ACTIVE or DECLINED' }),
   isOwner: Type.Boolean(),
   isJoinedUser: Type.Boolean({ description: 'true once the member accepted (status ACTIVE)' }),
-  hasAccount: Type.Boolean({ description: 'false while the invitee has no registered account' }),
+  hasAccount: Type.Boolean({
+    description: 'true for a member who has joined (ACTIVE); an invitation (INVITED, DECLINED) says false whether or not the address holds an account: '
+      + 'the organization learns that when the person joins, so inviting cannot probe which addresses are registered',
+  }),
   usedElectronic: Type.Integer(),
   usedAdvanced: Type.Integer(),
   usedQualified: Type.Integer(),
@@ -83,6 +92,7 @@ export const InvitationResponse = Type.Object({
   status: Type.String({ description: 'INVITED, or ACTIVE / DECLINED after the answer' }),
   roleName: Nullable(Type.String()),
   invitedBy: Type.Union([Type.String(), Type.Null()]),
+  invitedByEmail: Type.Union([Type.String(), Type.Null()], { description: 'the inviter\'s (verified) address: names are not unique, this tells two organizations of one name apart' }),
   expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
@@ -110,7 +120,7 @@ export function toMemberResponse(row: MemberRow): Static<typeof MemberResponse> 
     status: m.status,
     isOwner: m.isOwner,
     isJoinedUser: m.status === 'ACTIVE',
-    hasAccount: !row.isGuest,
+    hasAccount: m.status === 'ACTIVE' && !row.isGuest,
     usedElectronic: m.usedElectronic,
     usedAdvanced: m.usedAdvanced,
     usedQualified: m.usedQualified,

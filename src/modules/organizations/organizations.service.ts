@@ -3,11 +3,12 @@ import type { UserCaller } from '../../http/authenticate.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import type { NotifiedCache } from '../../platform/db/notified-cache.ts';
+import { INVITATIONS_OF_ADDRESS, INVITATIONS_PER_ORGANIZATION, lockedForSeconds, recordAttempts, type AttemptRule } from '../../platform/limits/attempts.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import { createAccount, setActingOrganization } from '../users/accounts.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
-import { findOrCreateGuestUser, findUserByEmail, normalizeEmail } from '../users/users.directory.ts';
+import { assertSenderVerified, findOrCreateGuestUser, findUserByEmail, normalizeEmail } from '../users/users.directory.ts';
 import { assertMayAssignRole, assignableRole } from '../roles/roles.service.ts';
 import {
   hashInvitationCode, invitationExpiry, invitationLink, invitationMail, isWellFormedInvitationCode, newInvitationCode, ownershipMail,
@@ -56,16 +57,20 @@ export function createOrganizationService({ db, outbox, billing, publicUrl, list
   /**
    * Owner only. Someone without an account gets a guest user row (as a recipient would) and a sign-up link; a
    * registered user accepts in the app. An ACTIVE member, or a pending invitation that has not expired, is 409;
-   * a DECLINED or expired invitation is renewed. The membership row and its mail commit together.
+   * a DECLINED or expired invitation is renewed. The membership row and its mail commit together. The mail leaves
+   * through the platform's own mail, so the inviter's address must be verified (403 EMAIL_NOT_VERIFIED) and the
+   * invitation limits hold (429 INVITATION_LIMIT_REACHED): INVITATIONS_PER_ORGANIZATION, INVITATIONS_OF_ADDRESS.
    */
   async function invite(caller: UserCaller, body: InviteBody): Promise<MemberRow> {
     const email = normalizeEmail(body.emailAddress);
     const now = new Date();
+    await assertSenderVerified(db, caller.userId);
     try {
       await db.transaction(async (tx) => {
-        // Invitations of one organization take turns, so one email cannot be invited twice at once.
+        // Invitations of one organization take turns, so one email cannot be invited twice at once, and the counts are exact.
         const organization = await findOrganization(tx, caller.organizationId, { lock: true });
         if (!organization) throw new AppError('NOT_FOUND', 'Organization not found');
+        const counted = await assertUnderInvitationLimits(tx, organization.id, email, now);
         const roleId = await assignableRole(tx, caller.organizationId, body.role);
         const user = (await findUserByEmail(tx, email)) ?? (await findOrCreateGuestUser(tx, email, body.name));
         const existing = await findMembership(tx, caller.organizationId, user.id, { lock: true });
@@ -82,8 +87,9 @@ export function createOrganizationService({ db, outbox, billing, publicUrl, list
         const inviter = await findUserAccount(tx, caller.userId);
         await outbox.enqueue(tx, invitationMail({
           organizationId: organization.id, organizationName: organization.name, inviterName: inviter?.name ?? 'The owner', to: email, name: body.name,
-          expiresAt: invitationExpiry(now), publicUrl, signupLink: code ? invitationLink(publicUrl, code.code) : null,
+          expiresAt: invitationExpiry(now), publicUrl, signupLink: code ? invitationLink(publicUrl, code.code) : null, inviterEmail: inviter?.email ?? null,
         }));
+        await recordAttempts(tx, counted);
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('MEMBER_ALREADY_EXISTS', `${email} has already been invited`);
@@ -176,15 +182,13 @@ export function createOrganizationService({ db, outbox, billing, publicUrl, list
 
   /** The caller's pending invitations (any organization), for the invitee's dashboard. */
   async function myInvitations(caller: UserCaller) {
-    return (await findInvitationsOfUser(db, caller.userId)).map((r) => ({
-      organizationId: r.membership.organizationId, orgName: r.organizationName, status: r.membership.status,
-      roleName: r.roleName, invitedBy: r.invitedByName, expiresAt: r.membership.inviteExpiresAt?.toISOString() ?? null,
-    }));
+    return (await findInvitationsOfUser(db, caller.userId)).map(invitationOf);
   }
 
   /**
    * PUT /organization/v1/invite, by the invitee. Every name must match a pending invitation of the caller (404
-   * otherwise; all or nothing); an expired one is 400 LINK_EXPIRED. Accepting needs a confirmed address (the
+   * otherwise; all or nothing), and only one, unless organizationIds picks among those of that name
+   * (chooseInvitations); an expired one is 400 LINK_EXPIRED. Accepting needs a confirmed address (the
    * invitation was meant for the mailbox) and makes the organization the one the account acts in from its next
    * sign-in (with several, the first accepted).
    */
@@ -194,10 +198,7 @@ export function createOrganizationService({ db, outbox, billing, publicUrl, list
     const result = await db.transaction(async (tx) => {
       const account = await findUserAccount(tx, caller.userId);
       if (accept && !account?.emailVerifiedAt) throw new AppError('EMAIL_NOT_VERIFIED', 'Open the confirmation link mailed at sign-up (or ask for a new one) before accepting invitations');
-      const pending = await findInvitationsOfUser(tx, caller.userId);
-      const chosen = pending.filter((p) => body.orgNames.includes(p.organizationName));
-      const missing = body.orgNames.filter((name) => !pending.some((p) => p.organizationName === name));
-      if (missing.length > 0) throw new AppError('NOT_FOUND', `No pending invitation from: ${missing.join(', ')}`, { orgNames: missing });
+      const chosen = chooseInvitations(await findInvitationsOfUser(tx, caller.userId), body);
       const expired = chosen.find((p) => isExpired(p.membership, now));
       if (expired) throw new AppError('LINK_EXPIRED', `The invitation from ${expired.organizationName} has expired; ask its owner to invite you again`);
       const answered = [];
@@ -205,7 +206,7 @@ export function createOrganizationService({ db, outbox, billing, publicUrl, list
         const row = await updateMembership(tx, p.membership.id, accept
           ? { status: 'ACTIVE', joinedAt: now, inviteCodeHash: null }
           : { status: 'DECLINED', inviteCodeHash: null });
-        answered.push({ organizationId: row.organizationId, orgName: p.organizationName, status: row.status, roleName: p.roleName, invitedBy: p.invitedByName, expiresAt: null });
+        answered.push({ ...invitationOf(p), status: row.status, expiresAt: null });
       }
       if (accept && chosen.length > 0) await setActingOrganization(tx, caller.userId, chosen[0].membership.organizationId);
       return answered;
@@ -282,6 +283,63 @@ export function createOrganizationService({ db, outbox, billing, publicUrl, list
     }
     return row;
   }
+}
+
+type PendingInvitation = Awaited<ReturnType<typeof findInvitationsOfUser>>[number];
+
+function invitationOf(r: PendingInvitation) {
+  return {
+    organizationId: r.membership.organizationId, orgName: r.organizationName, status: r.membership.status, roleName: r.roleName,
+    invitedBy: r.invitedByName, invitedByEmail: r.invitedByEmail, expiresAt: r.membership.inviteExpiresAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * The pending invitations an answer names, oldest first. Organization names are `<name>'s organization` and anyone
+ * may sign up under any name, so a name alone must not answer two invitations (one of them a look-alike's, which would
+ * then be the organization the account acts in): a name that several pending invitations bear needs organizationIds
+ * to pick among them, else 400 INVITATION_NAME_AMBIGUOUS listing them with their inviters. A name without a pending
+ * invitation, or an id that is not a pending invitation bearing one of the names, is 404.
+ */
+function chooseInvitations(pending: PendingInvitation[], body: InviteResponseBody): PendingInvitation[] {
+  const names = [...new Set(body.orgNames)];
+  const ids = new Set(body.organizationIds ?? []);
+  const missing = names.filter((name) => !pending.some((p) => p.organizationName === name));
+  if (missing.length > 0) throw new AppError('NOT_FOUND', `No pending invitation from: ${missing.join(', ')}`, { orgNames: missing });
+  const strays = [...ids].filter((id) => !pending.some((p) => p.membership.organizationId === id && names.includes(p.organizationName)));
+  if (strays.length > 0) {
+    throw new AppError('NOT_FOUND', `No pending invitation from organization ${strays.join(', ')} under the names given`, { organizationIds: strays });
+  }
+  const chosen = new Set<PendingInvitation>();
+  for (const name of names) {
+    const candidates = pending.filter((p) => p.organizationName === name);
+    const picked = candidates.filter((p) => ids.has(p.membership.organizationId));
+    if (picked.length === 0 && candidates.length > 1) {
+      throw new AppError('INVITATION_NAME_AMBIGUOUS',
+        `${candidates.length} pending invitations come from organizations named "${name}": name the one meant in organizationIds (${candidates.map((p) => p.membership.organizationId).join(', ')})`,
+        { orgName: name, candidates: candidates.map(invitationOf) });
+    }
+    for (const p of picked.length > 0 ? picked : candidates) chosen.add(p);
+  }
+  return pending.filter((p) => chosen.has(p));
+}
+
+/**
+ * The invitation limits of one organization and address, checked under the organization's row lock so concurrent
+ * invitations cannot overrun them; answers the counts to record with the invitation.
+ */
+async function assertUnderInvitationLimits(tx: Tx, organizationId: number, email: string, now: Date): Promise<[AttemptRule, string][]> {
+  const checks: [AttemptRule, string][] = [[INVITATIONS_PER_ORGANIZATION, String(organizationId)], [INVITATIONS_OF_ADDRESS, `${organizationId}:${email}`]];
+  for (const [rule, subject] of checks) {
+    const seconds = await lockedForSeconds(tx, rule, subject, now);
+    if (seconds === null) continue;
+    const what = rule === INVITATIONS_PER_ORGANIZATION
+      ? `This organization has sent ${rule.max} invitations within an hour`
+      : `${email} has been invited ${rule.max} times within a day`;
+    throw new AppError('INVITATION_LIMIT_REACHED', `${what}, the most allowed; try again in ${seconds} seconds`,
+      { limit: rule.max, windowSeconds: rule.windowSeconds, retryAfterSeconds: seconds }, { retryAfterSeconds: seconds });
+  }
+  return checks;
 }
 
 function isExpired(membership: MembershipRow, now: Date): boolean {

@@ -8,6 +8,12 @@ export type RecipientRole = (typeof RECIPIENT_ROLES)[number];
 /** The most recipients one add or update call may carry (a Power Survey's plan limit can be in the thousands). */
 export const MAX_RECIPIENTS_PER_CALL = 1000;
 
+/**
+ * The most entries with a recipientPassword one add or update call (or one template apply, use or dispatch) may carry:
+ * each costs an argon2id hash (about 110 ms), so 1,000 of them would keep one request busy for two minutes.
+ */
+export const MAX_RECIPIENT_PASSWORDS_PER_CALL = 50;
+
 export const HEX_COLOR_PATTERN = '^#[0-9A-Fa-f]{6}$';
 
 export const WorkflowIdParams = Type.Object({ workflowId: IdParam });
@@ -23,7 +29,8 @@ const RecipientAttributes = {
   emailAddress: Type.String({ format: 'email', maxLength: 255, description: 'Required, a valid email of at most 255 characters; stored lower-cased. An email no user holds gets a guest user.' }),
   recipientPassword: Type.Optional(Type.Union([Type.String({ maxLength: 128 }), Type.Null()], {
     description: 'Optional access password, stored as an argon2 hash and never returned. On add: empty or null means none. '
-      + 'On update: omitted keeps the stored one, empty or null removes it, any other value replaces it.',
+      + 'On update: omitted keeps the stored one, empty or null removes it, any other value replaces it. '
+      + `At most ${MAX_RECIPIENT_PASSWORDS_PER_CALL} entries of one call may carry a password (400 RECIPIENT_PASSWORD_LIMIT, responseBody {limit, given}); entries without one are not counted.`,
   })),
   useDigitalCert: Type.Boolean({ description: 'Required' }),
   recipientOrder: Type.Optional(Type.Union([

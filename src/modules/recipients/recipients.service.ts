@@ -1,10 +1,10 @@
 import { AppError } from '../../errors.ts';
 import type { Caller, UserCaller } from '../../http/authenticate.ts';
-import { hashPassword } from '../../platform/auth/passwords.ts';
-import type { Db, Tx } from '../../platform/db/client.ts';
+import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { deleteFieldsOfRecipient, findRecipientsWithFields } from '../fields/fields.service.ts';
 import { findOrCreateGuestUser, normalizeEmail } from '../users/users.directory.ts';
 import { findEditableWorkflow, findRecipientsInSigningOrder, findWorkflowForCaller, type RecipientRow, type WorkflowAccess, type WorkflowRow } from '../workflows/workflow-access.ts';
+import { assertRecipientPasswordCount, hashRecipientPasswords } from './recipient-passwords.ts';
 import { checkRecipientName, recipientOrder, recipientRole } from './recipient-rules.ts';
 import { deleteRecipient, findRecipient, insertRecipients, updateRecipient, type RecipientValues } from './recipients.repo.ts';
 import type { NewRecipient, RecipientRole, RecipientUpdate } from './recipients.schemas.ts';
@@ -19,8 +19,6 @@ type Candidate = {
   color: string;
   useDigitalCert: boolean;
   enforceIdentity: boolean;
-  /** undefined: not given (update keeps the stored hash); null: none. */
-  password: string | null | undefined;
 };
 
 /** A row as the ORDERED uniqueness rule sees it once the call is applied. */
@@ -47,63 +45,79 @@ export function createRecipientService({ db }: { db: Db }) {
     return row;
   }
 
+  /**
+   * Passwords are hashed before the transaction (recipient-passwords.ts); when the body carries any, the call's rules
+   * are checked before hashing too, so a call that will be refused costs no hash. Both checks run again under the lock.
+   */
   async function add(caller: UserCaller, workflowId: number, body: NewRecipient[]): Promise<RecipientRow[]> {
+    const passwords = body.map((entry) => entry.recipientPassword);
+    assertRecipientPasswordCount(passwords);
+    if (passwords.some(Boolean)) await checkAdd(db, caller, workflowId, body);
+    const hashes = await hashRecipientPasswords(passwords);
     return db.transaction(async (tx) => {
-      const workflow = await findEditableWorkflow(tx, caller, workflowId);
-      if (workflow.sequence === 'SELF') {
-        throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A self-signed workflow has only its owner as recipient; change the sequence to add recipients');
-      }
-      const candidates = body.map((entry, index) => toCandidate(workflow, entry, index));
-      const stored = await findRecipientsInSigningOrder(tx, workflow.id);
-      assertUniqueUnderOrdered(workflow, [...stored.filter((r) => !r.isHidden).map(storedSlot), ...candidates]);
-
+      const { workflow, candidates } = await checkAdd(tx, caller, workflowId, body);
       const values: RecipientValues[] = [];
       for (const candidate of candidates) {
         const user = await findOrCreateGuestUser(tx, candidate.email, candidate.name);
-        values.push({
-          workflowId: workflow.id,
-          userId: user.id,
-          ...attributes(candidate),
-          passwordHash: candidate.password ? await hashPassword(candidate.password) : null,
-        });
+        values.push({ workflowId: workflow.id, userId: user.id, ...attributes(candidate), passwordHash: hashes[candidate.index] ?? null });
       }
       return insertRecipients(tx, values);
     });
   }
 
+  async function checkAdd(dbOrTx: DbOrTx, caller: UserCaller, workflowId: number, body: NewRecipient[]) {
+    const workflow = await findEditableWorkflow(dbOrTx, caller, workflowId);
+    if (workflow.sequence === 'SELF') {
+      throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A self-signed workflow has only its owner as recipient; change the sequence to add recipients');
+    }
+    const candidates = body.map((entry, index) => toCandidate(workflow, entry, index));
+    const stored = await findRecipientsInSigningOrder(dbOrTx, workflow.id);
+    assertUniqueUnderOrdered(workflow, [...stored.filter((r) => !r.isHidden).map(storedSlot), ...candidates]);
+    return { workflow, candidates };
+  }
+
+  /** As add: passwords hashed before the transaction, the rules checked before hashing when there are any. */
   async function update(caller: UserCaller, workflowId: number, body: RecipientUpdate[]): Promise<RecipientRow[]> {
+    const passwords = body.map((entry) => entry.recipientPassword);
+    assertRecipientPasswordCount(passwords);
+    if (passwords.some(Boolean)) await checkUpdate(db, caller, workflowId, body);
+    const hashes = await hashRecipientPasswords(passwords);
     return db.transaction(async (tx) => {
-      const workflow = await findEditableWorkflow(tx, caller, workflowId);
-      const ids = body.map((entry) => entry.id);
-      if (new Set(ids).size !== ids.length) throw new AppError('INVALID_REQUEST_BODY', 'A recipient id appears more than once');
-      const stored = await findRecipientsInSigningOrder(tx, workflow.id);
-      const byId = new Map(stored.map((row) => [row.id, row]));
-      const targets = body.map((entry, index) => {
-        const row = byId.get(entry.id);
-        if (!row) throw new AppError('NOT_FOUND', `Recipient ${entry.id} not found in this workflow`, { index, field: 'id' });
-        return row;
-      });
-      const candidates = body.map((entry, index) => toCandidate(workflow, entry, index));
-      if (workflow.sequence === 'SELF') candidates.forEach((candidate, index) => assertSelfRowKept(workflow, targets[index], candidate));
-
-      await assertNoFieldsOnCc(tx, workflow.id, targets, candidates);
-
-      const updatedIds = new Set(ids);
-      const slots: Slot[] = [
-        ...stored.filter((row) => !row.isHidden && !updatedIds.has(row.id)).map(storedSlot),
-        ...candidates.filter((_, index) => !targets[index].isHidden),
-      ];
-      assertUniqueUnderOrdered(workflow, slots);
-
+      const { workflow, targets, candidates } = await checkUpdate(tx, caller, workflowId, body);
       const updated: RecipientRow[] = [];
       for (const [index, candidate] of candidates.entries()) {
         const row = targets[index];
         const userId = candidate.email === row.email ? row.userId : (await findOrCreateGuestUser(tx, candidate.email, candidate.name)).id;
-        const password = candidate.password === undefined ? {} : { passwordHash: candidate.password ? await hashPassword(candidate.password) : null };
+        const password = hashes[index] === undefined ? {} : { passwordHash: hashes[index] };
         updated.push(await updateRecipient(tx, workflow.id, row.id, { userId, ...attributes(candidate), ...password }));
       }
       return updated;
     });
+  }
+
+  async function checkUpdate(dbOrTx: DbOrTx, caller: UserCaller, workflowId: number, body: RecipientUpdate[]) {
+    const workflow = await findEditableWorkflow(dbOrTx, caller, workflowId);
+    const ids = body.map((entry) => entry.id);
+    if (new Set(ids).size !== ids.length) throw new AppError('INVALID_REQUEST_BODY', 'A recipient id appears more than once');
+    const stored = await findRecipientsInSigningOrder(dbOrTx, workflow.id);
+    const byId = new Map(stored.map((row) => [row.id, row]));
+    const targets = body.map((entry, index) => {
+      const row = byId.get(entry.id);
+      if (!row) throw new AppError('NOT_FOUND', `Recipient ${entry.id} not found in this workflow`, { index, field: 'id' });
+      return row;
+    });
+    const candidates = body.map((entry, index) => toCandidate(workflow, entry, index));
+    if (workflow.sequence === 'SELF') candidates.forEach((candidate, index) => assertSelfRowKept(workflow, targets[index], candidate));
+
+    await assertNoFieldsOnCc(dbOrTx, workflow.id, targets, candidates);
+
+    const updatedIds = new Set(ids);
+    const slots: Slot[] = [
+      ...stored.filter((row) => !row.isHidden && !updatedIds.has(row.id)).map(storedSlot),
+      ...candidates.filter((_, index) => !targets[index].isHidden),
+    ];
+    assertUniqueUnderOrdered(workflow, slots);
+    return { workflow, targets, candidates };
   }
 
   /**
@@ -152,7 +166,6 @@ function toCandidate(workflow: WorkflowRow, entry: NewRecipient, index: number):
     color: entry.recipientColor,
     useDigitalCert: entry.useDigitalCert,
     enforceIdentity: entry.enforceIdentity ?? false,
-    password: entry.recipientPassword,
   };
 }
 
@@ -189,7 +202,7 @@ function assertUniqueUnderOrdered(workflow: WorkflowRow, slots: Slot[]): void {
 }
 
 /** A CC fills nothing (fields rule), so a row holding fields cannot become CC until they are moved or removed. */
-async function assertNoFieldsOnCc(tx: Tx, workflowId: number, targets: RecipientRow[], candidates: Candidate[]): Promise<void> {
+async function assertNoFieldsOnCc(tx: DbOrTx, workflowId: number, targets: RecipientRow[], candidates: Candidate[]): Promise<void> {
   const becomingCc = candidates.filter((candidate, index) => candidate.role === 'CC' && targets[index].role !== 'CC');
   const withFields = await findRecipientsWithFields(tx, workflowId, becomingCc.map((candidate) => targets[candidate.index].id));
   const blocked = becomingCc.find((candidate) => withFields.has(targets[candidate.index].id));

@@ -10,9 +10,10 @@ import {
 const OWN = "Only the caller's own entries (404 otherwise).";
 const IMAGES = 'Images are PNG data URLs of at most 1 MB, decoded in full and stored re-encoded (8-bit RGBA, at most 2048 px a side, '
   + 'still at most 1 MB); anything else is 400 SIGNATURE_IMAGE_INVALID. JPEG is refused (PNG only).';
-const BODY = `${IMAGES} captureMode DRAW and UPLOAD take image; UPLOAD only for STAMP (else 400 INVALID_REQUEST_BODY); TYPE takes no image `
-  + '(400 INVALID_REQUEST_BODY if given): the service writes name (at most 50 characters) in font (DANCING_SCRIPT, LIBERATION_SANS, '
-  + 'LIBERATION_SANS_ITALIC) as a PNG. At most 10 entries per kind: 400 SIGNATURE_LIBRARY_FULL.';
+const BODY = `${IMAGES} Every captureMode takes the same members {kind, name, image, captureMode}; UPLOAD only for STAMP (else 400 `
+  + 'INVALID_REQUEST_BODY); DRAW and UPLOAD need image; TYPE takes image too (a typed name the client rendered), and without one the service '
+  + 'writes name (at most 50 characters) in font (DANCING_SCRIPT, LIBERATION_SANS, LIBERATION_SANS_ITALIC) as a PNG. At most 10 entries per '
+  + 'kind: 400 SIGNATURE_LIBRARY_FULL.';
 
 export function signatureLibraryRoutes(library: SignatureLibraryService): FastifyPluginAsyncTypebox {
   return async (app) => {

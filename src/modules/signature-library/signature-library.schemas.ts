@@ -27,10 +27,11 @@ export const LibraryEntry = Type.Object({
 
 export const LibraryEntryBody = Type.Object({
   kind: Type.Enum(ASSET_KINDS, { description: 'SIGNATURE, INITIALS or STAMP' }),
-  name: Type.String({ minLength: 1, maxLength: 100, description: 'What the entry is called; with captureMode TYPE also the text written (at most 50 characters)' }),
-  captureMode: Type.Enum(CAPTURE_MODES, { description: 'DRAW (image: a PNG drawn on a pad), TYPE (no image: rendered from name in font), UPLOAD (image: a picture file; STAMP only)' }),
-  image: Type.Optional(PngDataUrl('DRAW and UPLOAD: data:image/png;base64,…, at most 1 MB decoded (PNG only); absent with TYPE')),
-  font: Type.Optional(Type.Enum(SIGNATURE_FONTS, { description: 'TYPE: the font (default DANCING_SCRIPT); ignored otherwise' })),
+  name: Type.String({ minLength: 1, maxLength: 100, description: 'What the entry is called; with captureMode TYPE and no image also the text the service writes (at most 50 characters)' }),
+  captureMode: Type.Enum(CAPTURE_MODES, { description: 'How the image was made: DRAW (drawn on a pad), TYPE (a typed name), UPLOAD (a picture file; STAMP only)' }),
+  image: Type.Optional(PngDataUrl('data:image/png;base64,…, at most 1 MB decoded (PNG only), for every mode; required with DRAW and UPLOAD; with TYPE optional: '
+    + 'absent, the service writes name in font')),
+  font: Type.Optional(Type.Enum(SIGNATURE_FONTS, { description: 'TYPE without image: the font the service writes name in (default DANCING_SCRIPT); ignored otherwise' })),
 });
 export type LibraryEntryBody = Static<typeof LibraryEntryBody>;
 

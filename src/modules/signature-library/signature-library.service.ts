@@ -126,13 +126,16 @@ export function createSignatureLibraryService({ db }: { db: Db }) {
   }
 }
 
-/** What is stored for a body: the image decoded and normalised (DRAW, UPLOAD) or rendered (TYPE). Done before any transaction: it is slow. */
+/**
+ * What is stored for a body: the image sent, decoded and normalised, whatever the mode (RUNTIME.md: every mode takes the
+ * same members; a client may render a typed signature itself); for TYPE without an image, one the service writes from the
+ * name. Done before any transaction: it is slow.
+ */
 async function entryValues(body: LibraryEntryBody): Promise<AssetValues> {
   const name = body.name.trim();
   if (name === '') throw new AppError('INVALID_REQUEST_BODY', 'name must not be blank');
   if (body.captureMode === 'UPLOAD' && body.kind !== 'STAMP') throw new AppError('INVALID_REQUEST_BODY', 'captureMode UPLOAD is for stamps only; draw or type a signature or initials');
-  if (body.captureMode === 'TYPE') {
-    if (body.image !== undefined) throw new AppError('INVALID_REQUEST_BODY', 'captureMode TYPE takes no image: the service writes name in font');
+  if (body.captureMode === 'TYPE' && body.image === undefined) {
     if ([...name].length > MAX_TYPED_LENGTH) throw new AppError('INVALID_REQUEST_BODY', `A typed signature has at most ${MAX_TYPED_LENGTH} characters`);
     const png = await renderTypedSignature(name, body.font ?? 'DANCING_SCRIPT');
     return { kind: body.kind, name, captureMode: 'TYPE', image: await normalizeLibraryImage(`${DATA_URL_PREFIX}${png.toString('base64')}`, 'image') };

@@ -12,15 +12,6 @@ const WHO = 'A recipient of the workflow (signing-link token or own user token; 
 
 export function signerKeyRoutes(keys: SignerKeyService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    // reset-code takes no body; a client that still sends Content-Type: application/json with an empty body is accepted.
-    const json = app.getDefaultJsonParser('error', 'ignore');
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
-      if (text === '') return done(null, undefined);
-      return json(request, text, done);
-    });
-
     app.get('/workflow/v1/:workflowId/signing-key', {
       schema: {
         tags: ['Signing'],

@@ -13,7 +13,7 @@ import {
   SIGNING_KEY_RESET_FAILURES, SIGNING_KEY_RESET_SENDS, SIGNING_PASSWORD_FAILURES, clearAttempts, countAttempts, lockedForSeconds, recordAttempts,
 } from '../../platform/limits/attempts.ts';
 import { findUserById, normalizeEmail } from '../users/users.directory.ts';
-import { findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
+import { findWorkflowForCaller, ownRecipientRow, type RecipientRow } from '../workflows/workflow-access.ts';
 import {
   countWrongResetCode, findSignerKey, hasPlatformLinkMail, insertSignerKey, lockSignerKey, replaceSignerKey, setResetCode, updateSignerCertificate,
   type SignerKeyRow,
@@ -164,9 +164,7 @@ export function createSignerKeyService(deps: { db: Db; outbox: Outbox; ca: Pick<
   /** The recipient row of the caller that signs with a platform-certified key, with the workflow it belongs to. */
   async function keyRecipient(tx: DbOrTx, caller: Caller, workflowId: number, options: { lock?: boolean } = {}) {
     const access = await findWorkflowForCaller(tx, caller, workflowId, options);
-    const recipient = access.recipient;
-    if (!recipient) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'You are not a recipient of this workflow');
-    return { access, recipient };
+    return { access, recipient: ownRecipientRow(access) };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.ts';
-import type { RecipientRow, WorkflowAccess } from '../workflows/workflow-access.ts';
+import { assertMayActAsRecipient, ownRecipientRow, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { isReadOnlyStatus } from '../workflows/workflow-status.ts';
 
 /** Recipient statuses after which a row can no longer act. */
@@ -11,6 +11,7 @@ export function isFinished(recipient: RecipientRow): boolean {
 
 /**
  * The recipient row that may act now (fill, sign, approve, decline) for the caller, or an error:
+ * - a business app's token never acts as a recipient (403 USER_NOT_HAVE_ACCESS, workflow-access.ts ownRecipientRow);
  * - a VOID or COMPLETED workflow is read-only (INVALID_WORKFLOW_STATUS);
  * - a SELF workflow acts in DRAFT (its owner signs without commence), every other kind only once SENT;
  * - the caller must hold a row (OPERATION_IS_NOT_ALLOWED), not yet finished (a finished recipient's
@@ -28,13 +29,14 @@ export function actingRecipient(access: WorkflowAccess): RecipientRow {
  * one-time code (which is how it passes that last rule).
  */
 export function recipientAllowedToAct(access: WorkflowAccess): RecipientRow {
-  const { workflow, recipient } = access;
+  assertMayActAsRecipient(access);
+  const { workflow } = access;
   if (isReadOnlyStatus(workflow.status)) {
     throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status} and read-only`);
   }
   const expected = workflow.sequence === 'SELF' ? 'DRAFT' : 'SENT';
   if (workflow.status !== expected) throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}`);
-  if (!recipient) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'You are not a recipient of this workflow');
+  const recipient = ownRecipientRow(access);
   if (recipient.role === 'CC') throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A CC recipient has nothing to sign');
   if (isFinished(recipient)) throw new AppError('OPERATION_IS_NOT_ALLOWED', `This recipient has already finished (${recipient.status})`);
   if (workflow.sequence !== 'SELF' && !recipient.dispatchedAt) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'It is not this recipient\'s turn yet');

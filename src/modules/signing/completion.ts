@@ -6,6 +6,7 @@ import { recordActivity } from '../activities/activities.service.ts';
 import type { WorkflowRow } from '../workflows/workflow-access.ts';
 import { advanceRouting, type RoutingDeps } from './routing.ts';
 import { debitCredit } from '../billing/entitlements.service.ts';
+import { assertActiveMemberOf } from '../organizations/organization-membership.ts';
 import { nextStatus, type WorkflowStatus } from '../workflows/workflow-status.ts';
 import { afterSurveyChildSettled } from '../surveys/survey-dispatch.ts';
 
@@ -37,8 +38,12 @@ export async function advanceAfterFinish(tx: Tx, deps: CompletionDeps, workflow:
  */
 export async function completeWorkflow(tx: Tx, jobs: JobQueue, workflow: WorkflowRow, context: Partial<RequestContext>, trigger: 'ALL_SIGNED' | 'ALL_APPROVED' = 'ALL_SIGNED'): Promise<WorkflowStatus> {
   const status = nextStatus(workflow.status, trigger);
-  // A self-signed envelope never commences, so it pays its one credit here; without one, the final signature is refused and nothing of it kept.
-  if (workflow.sequence === 'SELF') await debitCredit(tx, workflow.organizationId, 'Insufficient credit balance: completing a self-signed envelope uses one credit');
+  // A self-signed envelope never commences, so it pays its one credit here, and only while its owner is still a member of the
+  // organization (a removed member keeps the draft, not the credits); otherwise the final signature is refused and nothing of it kept.
+  if (workflow.sequence === 'SELF') {
+    await assertActiveMemberOf(tx, workflow.organizationId, workflow.ownerUserId);
+    await debitCredit(tx, workflow.organizationId, 'Insufficient credit balance: completing a self-signed envelope uses one credit');
+  }
   const now = new Date();
   await updateWorkflowRow(tx, workflow.id, { status, completedAt: now, statusAt: now, sealStatus: 'PENDING', sealError: null });
   await recordActivity(tx, {

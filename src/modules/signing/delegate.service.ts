@@ -7,7 +7,7 @@ import { findRecipient, insertRecipientRow, isActiveRecipientEmail, moveFieldsEm
 import { recordActivity } from '../activities/activities.service.ts';
 import { checkRecipientName } from '../recipients/recipient-rules.ts';
 import { findOrCreateGuestUser, normalizeEmail, userDisplayName } from '../users/users.directory.ts';
-import { findRecipientOfWorkflow, findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
+import { assertMayActAsRecipient, findRecipientOfWorkflow, findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
 import { isFinished } from './acting-recipient.ts';
 import type { DelegateBody } from './delegate.schemas.ts';
 import { advanceRouting, type RoutingDeps } from './routing.ts';
@@ -35,8 +35,12 @@ export function createDelegateService(deps: { db: Db; routing: RoutingDeps }) {
       const { workflow } = access;
       const original = await findRecipientOfWorkflow(tx, workflow.id, recipientId);
       if (!original || (original.isHidden && !access.isOwner && original.userId !== caller.userId)) throw new AppError('NOT_FOUND', 'Recipient not found');
-      const isSelf = caller.kind === 'guest' ? caller.recipientId === original.id : original.userId === caller.userId;
-      if (!access.isOwner && !isSelf) throw new AppError('USER_NOT_HAVE_ACCESS', 'Only the workflow owner or this recipient may delegate it');
+      // A business app's token holds no row (workflow-access.ts ownRecipientRow): it delegates as the owner only.
+      const isSelf = caller.kind === 'guest' ? caller.recipientId === original.id : access.recipient !== null && original.userId === caller.userId;
+      if (!access.isOwner && !isSelf) {
+        assertMayActAsRecipient(access);
+        throw new AppError('USER_NOT_HAVE_ACCESS', 'Only the workflow owner or this recipient may delegate it');
+      }
 
       if (workflow.sequence === 'SELF') throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A self-sign workflow cannot be delegated');
       if (workflow.status === 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', 'The workflow has not been sent: change the recipient instead of delegating');

@@ -12,16 +12,6 @@ const CALLER = 'Caller: the recipient, with its signing-link (guest) token or it
 
 export function identityRoutes(identity: IdentityService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    // send-otp takes no body; a client that still sends Content-Type: application/json with an empty body
-    // is accepted in this plugin instead of failing Fastify's empty-JSON check.
-    const json = app.getDefaultJsonParser('error', 'ignore');
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
-      if (text === '') return done(null, undefined);
-      return json(request, text, done);
-    });
-
     app.post('/workflow/v1/:workflowId/identity/verify-password', {
       schema: {
         tags: ['Sending and signing'],

@@ -7,7 +7,7 @@ import {
   OTP_FAILURES_PER_RECIPIENT, OTP_SENDS_PER_RECIPIENT, RECIPIENT_PASSWORD_FAILURES, countAttempts, lockedForSeconds, recordAttempts,
 } from '../../platform/limits/attempts.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
-import { findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import { findWorkflowForCaller, ownRecipientRow, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { recipientAllowedToAct } from './acting-recipient.ts';
 import { countChallengeAttempt, findChallenge, markChallengeVerified, putChallenge, recordPasswordPass, updateRecipient, type IdentityChallengeRow } from './signing.repo.ts';
 import { otpMail } from './signing-mails.ts';
@@ -69,8 +69,7 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
     const failure = await db.transaction(async (tx) => {
       // The row lock serializes tries on one workflow, so concurrent guesses cannot overrun the count.
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true, beforeRecipientPassword: true });
-      const { recipient } = access;
-      if (!recipient) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'You are not a recipient of this workflow');
+      const recipient = ownRecipientRow(access);
       if (!recipient.passwordHash) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'This recipient has no password to verify');
       if (!caller.sessionId) throw new AppError('IDENTITY_NOT_VERIFIED', 'This token belongs to no session that could hold the verification');
       const subject = String(recipient.id);

@@ -8,6 +8,7 @@ import { nextStatus, type WorkflowStatus } from '../workflows/workflow-status.ts
 import { countDocuments, countDocumentsMany, findRecipientsWithSignatureField, findRecipientsWithSignatureFieldMany, updateWorkflowRow, updateWorkflowRows } from './signing.repo.ts';
 import { findRecipientsInSigningOrder, findRecipientsInSigningOrderMany } from '../workflows/workflow-access.ts';
 import { assertSenderVerified, userDisplayName } from '../users/users.directory.ts';
+import { assertActiveMemberOf } from '../organizations/organization-membership.ts';
 import { advanceRoutingMany, isActionRequired, type RoutingDeps } from './routing.ts';
 
 export type SendResult = { workflowId: number; sentAt: Date; dispatchedRecipientIds: number[]; credits: number };
@@ -15,14 +16,18 @@ export type SendResult = { workflowId: number; sentAt: Date; dispatchedRecipient
 /**
  * DRAFT → SENT, the one way a workflow goes out (POST commence, template dispatch, a Power Survey child). Runs in
  * the caller's transaction with the workflow row locked, after the caller decided who may send it. Checks, in
- * order: the sender's verified address (EMAIL_NOT_VERIFIED), DRAFT (INVALID_WORKFLOW_STATUS), content (documents, recipients, an action-required one, a signing field
+ * order: the sender's verified address (EMAIL_NOT_VERIFIED), the sender's ACTIVE membership of the workflow's organization
+ * (USER_NOT_HAVE_ACCESS), DRAFT (INVALID_WORKFLOW_STATUS), content (documents, recipients, an action-required one, a signing field
  * per signer: OPERATION_IS_NOT_ALLOWED), then the organization's plan (PACKAGE_EXPIRED, SERVICE_PLAN_INACTIVE,
  * SHARING_NOT_ALLOWED, INSUFFICIENT_CREDITS). One credit is debited with the status change, the Sent activity and
  * the first dispatch mails. The caller calls `routing.outbox.notify()` after the commit.
  */
 export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: WorkflowRow, sender: { userId: number }, message: { title: string | null; message: string | null }, context: Partial<RequestContext>, options: { prepaid?: { credits: number } } = {}): Promise<SendResult> {
   // A prepaid send (a Power Survey child) had its sender checked when the parent commenced.
-  if (!options.prepaid) await assertSenderVerified(tx, sender.userId);
+  if (!options.prepaid) {
+    await assertSenderVerified(tx, sender.userId);
+    await assertActiveMemberOf(tx, workflow.organizationId, sender.userId);
+  }
   if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be sent`);
   if ((await countDocuments(tx, workflow.id)) === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no document to send');
   const rows = await findRecipientsInSigningOrder(tx, workflow.id);

@@ -8,6 +8,7 @@ import { recordActivity } from '../activities/activities.service.ts';
 import { assertMaySend, debitSurvey } from '../billing/entitlements.service.ts';
 import type { RoutingDeps } from '../signing/routing.ts';
 import { assertSenderVerified, userDisplayName } from '../users/users.directory.ts';
+import { assertActiveMemberOf } from '../organizations/organization-membership.ts';
 import { assertOwner, findWorkflowForCaller, type WorkflowAccess, type WorkflowRow, isSurveyParent } from '../workflows/workflow-access.ts';
 import { nextStatus } from '../workflows/workflow-status.ts';
 import { csvLine } from './survey-csv.ts';
@@ -50,6 +51,7 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
       return { workflowId: parent.id, sentAt: parent.sentAt, dispatchedRecipientIds: [], credits: 0, dispatch: 'ASYNC' };
     }
     await assertSenderVerified(tx, caller.userId);
+    await assertActiveMemberOf(tx, parent.organizationId, caller.userId);
     const status = nextStatus(parent.status, 'SEND');
     const recipientCount = await assertSurveyConstraints(tx, parent);
     const now = new Date();

@@ -1,8 +1,8 @@
+import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
-import {
-  countEventsOfRecipient, findEventFields, findEventTarget, insertFieldEvents, isDocumentOf, type EventField, type NewFieldEvent,
-} from './template-analytics.repo.ts';
+import { findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import { countEventsOfRecipient, findEventFields, insertFieldEvents, isDocumentOf, type EventField, type NewFieldEvent } from './template-analytics.repo.ts';
 import { FIELD_EVENT_TYPES, type FieldEventsBody, type FieldEventType } from './template-analytics.schemas.ts';
 
 /** Events stamped later than this past the server's clock are from the future (a little skew is tolerated). */
@@ -31,20 +31,34 @@ function parseEvent(raw: unknown, now: number): Candidate | null {
 }
 
 /**
+ * The workflow as the caller reaches it everywhere else (visibility, a business app's organization, the recipient
+ * password), or null where any other call would be refused: telemetry answers the same for a workflow the caller
+ * may not reach as for one that does not exist.
+ */
+async function reachedWorkflow(db: Db, caller: Caller, workflowId: number): Promise<WorkflowAccess | null> {
+  return findWorkflowForCaller(db, caller, workflowId).catch((error: unknown) => {
+    if (error instanceof AppError) return null;
+    throw error;
+  });
+}
+
+/**
  * POST /workflow/v1/field-events (SPEC.md "Events", 2): signing telemetry for template drop-off. Events count
- * against the caller's own recipient row of the workflow (a signing-link token's row, or a user's own row); each
- * malformed or foreign event is skipped, never the call: wrong shape or type, a timestamp that is not UTC or lies in
- * the future or before the workflow existed, a field that is not the workflow's, not on the named document, or
- * assigned to another recipient.
+ * against the caller's own recipient row of a workflow it may see (workflow-access.ts: a signing-link token's row, or
+ * a user's own row; a business app's token holds none); each malformed or foreign event is skipped, never the call:
+ * wrong shape or type, a timestamp that is not UTC or lies in the future or before the workflow existed, a field that
+ * is not the workflow's, not on the named document, or assigned to another recipient. A workflow the caller cannot
+ * reach, or holds no acting row of, skips every event, exactly as an unknown id does.
  */
 export function createFieldEventService({ db }: { db: Db }) {
   return { ingest };
 
   async function ingest(caller: Caller, body: FieldEventsBody): Promise<{ ingested: number; skipped: number }> {
     const all = { ingested: 0, skipped: body.events.length };
-    if (caller.kind === 'guest' && caller.workflowId !== body.workflowId) return all;
-    const target = await findEventTarget(db, body.workflowId, caller.kind === 'guest' ? { recipientId: caller.recipientId } : { userId: caller.userId });
-    if (!target || target.status === 'DRAFT') return all;
+    const access = await reachedWorkflow(db, caller, body.workflowId);
+    const recipient = access?.recipient;
+    if (!access || !recipient || recipient.status === 'DELEGATED' || access.workflow.status === 'DRAFT') return all;
+    const target = { workflowId: access.workflow.id, createdAt: access.workflow.createdAt, templateId: access.workflow.templateId, recipientId: recipient.id };
 
     const now = Date.now();
     const parsed = body.events.map((raw) => parseEvent(raw, now))

@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { documents, fieldEvents, fields, recipients, templateInstanceFields, workflows } from '../../platform/db/schema/index.ts';
+import { documents, fieldEvents, fields, templateInstanceFields, workflows } from '../../platform/db/schema/index.ts';
 
 /**
  * Counts of a template's workflows by status, one index-only pass over workflows_template_idx. APPROVED counts as
@@ -61,20 +61,6 @@ export async function countSessions(db: DbOrTx, templateId: number, since: Date)
 
 // ---------------------------------------------------------------------------------------------------------
 // Field events ingestion
-
-export type EventTarget = { workflowId: number; status: string; createdAt: Date; templateId: number | null; recipientId: number };
-
-/** The caller's acting row in a live workflow: a guest token's row, or a user's own non-delegated row. */
-export async function findEventTarget(db: DbOrTx, workflowId: number, who: { recipientId: number } | { userId: number }): Promise<EventTarget | null> {
-  const [row] = await db.select({ workflowId: workflows.id, status: workflows.status, createdAt: workflows.createdAt, templateId: workflows.templateId, recipientId: recipients.id })
-    .from(workflows).innerJoin(recipients, eq(recipients.workflowId, workflows.id))
-    .where(and(
-      eq(workflows.id, workflowId), isNull(workflows.deletedAt), ne(recipients.status, 'DELEGATED'),
-      'recipientId' in who ? eq(recipients.id, who.recipientId) : eq(recipients.userId, who.userId),
-    ))
-    .orderBy(recipients.id).limit(1);
-  return row ?? null;
-}
 
 export type EventField = { id: number; documentId: number; recipientId: number | null; placeholderKey: string | null };
 

@@ -39,7 +39,9 @@ export function templateAnalyticsRoutes(analytics: TemplateAnalyticsService, eve
         tags, summary: 'Signing telemetry',
         description: 'A signing-link (guest) token, or a user holding a row of the workflow: events count for the caller\'s own recipient row. '
           + 'Always 202 for a well-formed envelope: malformed or foreign events are skipped one by one (wrong type, unknown field or one of another recipient or document, '
-          + 'a timestamp not in UTC, in the future or before the workflow existed), and every event is skipped for a workflow the caller holds no row of or that is still DRAFT. '
+          + 'a timestamp not in UTC, in the future or before the workflow existed), and every event is skipped for a workflow the caller holds no row of, may not read (as every other call: '
+          + 'the recipient password not entered, an unverified account, a Power Survey parent, another organization than a business app\'s; a business app\'s token holds no row) or that is still DRAFT, '
+          + 'the same answer as for an id that does not exist. '
           + 'A repeated event (same session, row, field and type) is stored once. An envelope that does not match the schema is 400.',
         body: FieldEventsBody, response: { 202: FieldEventsResponse, ...errorResponses },
       },

@@ -63,7 +63,7 @@ export function templateRoutes(templates: TemplateService): FastifyPluginAsyncTy
     }, async (request) => (await templates.move(userOf(request), request.body.ids, request.body.folderId)).map(toTemplateResponse));
 
     app.post('/organization/v1/templates/:id/clone', {
-      schema: { tags, summary: 'Clone a template', description: `A new template with its own copy of the snapshot, in the same folder unless folderId is given, named "Copy of <name>" (numbered while taken) unless name is given. Body: {} or {name, folderId}. ${VISIBLE}`, params: IdParams, body: CloneTemplateBody, response: { 200: TemplateResponse, ...errorResponses, ...conflict } },
+      schema: { tags, summary: 'Clone a template', description: `A new template with its own copy of the snapshot, in the same folder unless folderId is given, named "Copy of <name>" (numbered while taken) unless name is given. Body: optional {name, folderId}, both optional; no body is {}. ${VISIBLE}`, params: IdParams, body: CloneTemplateBody, response: { 200: TemplateResponse, ...errorResponses, ...conflict } },
       config: { auth: { module: 'TEMPLATES', right: 'canAdd' } },
     }, async (request) => toTemplateResponse(await templates.clone(userOf(request), request.params.id, request.body)));
 

@@ -46,8 +46,8 @@ export const MoveTemplatesBody = Type.Object({
 });
 export const CloneTemplateBody = Type.Object({
   name: Type.Optional(TemplateName),
-  folderId: Type.Optional(Type.Union([IdParam, Type.Null()])),
-});
+  folderId: Type.Optional(Type.Union([IdParam, Type.Null()], { description: 'the copy\'s folder; null: the root; absent: the template\'s own folder' })),
+}, { description: 'Every member optional: a request without a body is {} (RUNTIME.md)' });
 export const DeleteTemplatesQuery = Type.Object({
   ids: Type.Array(IdParam, { minItems: 1, maxItems: MAX_TEMPLATE_IDS, description: 'repeated: ids=1&ids=2' }),
 });

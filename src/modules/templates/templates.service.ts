@@ -11,7 +11,7 @@ import { findWorkflowForCaller, assertOwner, type WorkflowRow } from '../workflo
 import { requireText } from '../workflows/workflow-ids.ts';
 import { withNameConflict } from './name-conflict.ts';
 import { getVisibleFolder, hiddenFoldersFor } from './template-folders.service.ts';
-import { findSlots, instantiate, takeSnapshot, type Instantiation } from './template-instances.ts';
+import { findSlots, instantiate, prepareInstantiation, takeSnapshot, type Instantiation } from './template-instances.ts';
 import {
   countDocumentsOf, findFirstDocument, findTemplate, findTemplateByName, findTemplateNames, findTemplatePage, findWorkflowRow,
   insertTemplate, softDeleteTemplates, updateTemplate, type TemplateFilter, type TemplateRow,
@@ -255,10 +255,12 @@ export function createTemplateService(deps: TemplateServiceDeps) {
    * also checks what sending checks (plan, credits, the role's allowDocSend). One transaction.
    */
   async function use(caller: UserCaller, templateId: number, request: Instantiation, context: RequestContext): Promise<number> {
+    // Recipient passwords are hashed first: the transaction must not wait for argon2 (template-instances.ts).
+    const prepared = await prepareInstantiation(request);
     const workflow = await db.transaction(async (tx) => {
       const template = await getVisibleTemplate(tx, caller, templateId);
       await assertMayUseTemplates(tx, caller.organizationId, caller.userId);
-      return instantiate(tx, routing, caller, template, request, context);
+      return instantiate(tx, routing, caller, template, prepared, context);
     });
     if (request.mode === 'dispatch') routing.outbox.notify();
     return workflow.id;

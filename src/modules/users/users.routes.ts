@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { userOf } from '../../http/authenticate.ts';
+import { callerOf, userOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { UsersService } from './users.service.ts';
 import {
@@ -22,12 +22,18 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncTypebox {
         summary: "The caller's profile, including the three cloud-import fields",
         description: 'driveClientId and driveApiKey are set (both) when the plan of the organization the token acts in grants DRIVE '
           + '(packages.cloudProviders) and the service has DRIVE_CLIENT_ID and DRIVE_API_KEY; boxAppKey when the plan grants BOX and the service '
-          + 'has BOX_APP_KEY; otherwise null. organizationId is the organization the token acts in.',
+          + 'has BOX_APP_KEY; otherwise null. organizationId is the organization the token acts in. '
+          + 'A signing link\'s guest token reads its recipient\'s profile, the same shape with what a guest has: id the recipient\'s user id '
+          + '(the token\'s sub), name and email of the recipient row (not of any account behind it), organizationId the workflow\'s organization, '
+          + 'twoFactorEnabled false, emailVerified false, locale en, the three cloud-import fields null. Like the workflow itself, it answers 403 '
+          + 'IDENTITY_NOT_VERIFIED while the row\'s recipient password is not entered in this session, and 404 when the row or workflow is gone.',
         response: { 200: ProfileResponse, ...errorResponses },
       },
-      config: { auth: 'user' },
+      config: { auth: 'participant' },
     }, async (request) => {
-      const { user, organizationId, cloud } = await users.getProfile(userOf(request));
+      const caller = callerOf(request);
+      if (caller.kind === 'guest') return users.getGuestProfile(caller);
+      const { user, organizationId, cloud } = await users.getProfile(caller);
       return toProfileResponse(user, organizationId, cloud);
     });
 
@@ -106,8 +112,8 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncTypebox {
         tags: ['User settings'],
         summary: 'Turn two-factor sign-in on or off',
         description: 'twoFactorEnabled true: tOtp must be a current code of the secret from the last generateQR; false: a current code '
-          + 'of the active secret and the account\'s password (turning off forgets the secret; without password: 400 BAD_REQUEST_BODY, '
-          + 'wrong password: 400 WRONG_PASSWORD, checked before the code). A code is accepted once per 30-second step, one step of clock '
+          + 'of the active secret (turning off forgets the secret); password is optional, and when sent it must be the account\'s '
+          + '(wrong password: 400 WRONG_PASSWORD, checked before the code). A code is accepted once per 30-second step, one step of clock '
           + 'drift either way. Wrong or reused code: 400 INVALID_TOTP_SETUP; turning on without a generateQR first: 400 '
           + 'OPERATION_IS_NOT_ALLOWED. Asking for the current state changes nothing (turning off while off needs no valid code or password). '
           + 'Wrong codes and passwords count against the sign-in limits (10 per account, 100 per address in 15 minutes); once locked, '

@@ -10,13 +10,13 @@ export const TotpCode = Type.Union([
 const NullableString = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
 export const ProfileResponse = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  email: Type.String(),
-  organizationId: Type.Integer({ description: 'The organization the token acts in' }),
-  twoFactorEnabled: Type.Boolean(),
-  emailVerified: Type.Boolean({ description: 'Whether the address is verified (the sign-up mail\'s link was opened): sending to others needs it (403 EMAIL_NOT_VERIFIED otherwise)' }),
-  locale: Type.String({ description: 'BCP 47 language tag (PUT /user/v1/settings/locale)' }),
+  id: Type.Integer({ description: 'The user\'s id (a guest token: the recipient\'s user id, the token\'s sub)' }),
+  name: Type.String({ description: 'The account\'s name (a guest token: the recipient row\'s)' }),
+  email: Type.String({ description: 'The account\'s address (a guest token: the recipient row\'s)' }),
+  organizationId: Type.Integer({ description: 'The organization the token acts in (a guest token: the workflow\'s organization)' }),
+  twoFactorEnabled: Type.Boolean({ description: 'Whether sign-in asks for a TOTP code (a guest token: always false)' }),
+  emailVerified: Type.Boolean({ description: 'Whether the address is verified (the sign-up mail\'s link was opened): sending to others needs it (403 EMAIL_NOT_VERIFIED otherwise); a guest token: always false' }),
+  locale: Type.String({ description: 'BCP 47 language tag (PUT /user/v1/settings/locale); a guest token: en (the signing page follows the browser\'s languages)' }),
   driveClientId: NullableString('Drive import client id: set when the organization\'s plan grants DRIVE and the service has DRIVE_CLIENT_ID and DRIVE_API_KEY; null otherwise'),
   driveApiKey: NullableString('Drive import API key: non-null exactly when driveClientId is (they come together or not at all)'),
   boxAppKey: NullableString('box import app key: set when the plan grants BOX and the service has BOX_APP_KEY; null otherwise'),
@@ -70,12 +70,22 @@ export const SecurityBody = Type.Object({
   tOtp: TotpCode,
   password: Type.Optional(Type.String({
     minLength: 1, maxLength: 128,
-    description: "The account's password; required to turn two-factor sign-in off (missing: 400 BAD_REQUEST_BODY; wrong: 400 WRONG_PASSWORD), ignored otherwise",
+    description: "The account's password: optional; when sent to turn two-factor sign-in off it must be right (else 400 WRONG_PASSWORD), ignored otherwise",
   })),
 });
 export type SecurityBody = Static<typeof SecurityBody>;
 
 export const SecurityResponse = Type.Object({ twoFactorEnabled: Type.Boolean() });
+
+export type ProfileResponse = Static<typeof ProfileResponse>;
+
+/** What a signing link's session has of a profile: the recipient row's name and email, no account settings (RUNTIME.md). */
+export function toGuestProfileResponse(recipient: { userId: number; name: string; email: string }, organizationId: number): ProfileResponse {
+  return {
+    id: recipient.userId, name: recipient.name, email: recipient.email, organizationId, twoFactorEnabled: false, emailVerified: false, locale: 'en',
+    driveClientId: null, driveApiKey: null, boxAppKey: null,
+  };
+}
 
 export function toProfileResponse(user: UserRow, organizationId: number, cloud: CloudImportFields): Static<typeof ProfileResponse> {
   return { id: user.id, name: user.name, email: user.email, organizationId, twoFactorEnabled: user.twoFactorEnabled, emailVerified: user.emailVerifiedAt !== null, locale: user.locale, ...cloud };

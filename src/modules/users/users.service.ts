@@ -1,17 +1,19 @@
 import QRCode from 'qrcode';
 import { AppError } from '../../errors.ts';
-import type { UserCaller } from '../../http/authenticate.ts';
+import type { GuestCaller, UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { verifyPassword } from '../../platform/auth/passwords.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { createSigninLimits } from '../auth/signin-limits.ts';
 import { cloudProvidersGranted } from '../billing/entitlements.service.ts';
+import { findWorkflowForCaller } from '../workflows/workflow-access.ts';
 import {
   consumeTotpStep, findMailPreferences, findUserById, findUserSettings, normalizeEmail, setLocale, setPendingTotpSecret, setTwoFactorEnabled, upsertNotificationSettings, type UserRow,
 } from './users.repo.ts';
 import { matchTotpStep, newTotpSecret, totpUrl } from './totp.ts';
 import {
-  NOTIFICATION_KINDS, type CloudImportFields, type NotificationName, type NotificationPreferences, type NotificationPreferencesBody, type SecurityBody,
+  NOTIFICATION_KINDS, toGuestProfileResponse, type CloudImportFields, type NotificationName, type NotificationPreferences, type NotificationPreferencesBody,
+  type ProfileResponse, type SecurityBody,
 } from './users.schemas.ts';
 
 export type TotpEnrollment = { otpauthUrl: string; png: () => Promise<Buffer>; dataUrl: () => Promise<string> };
@@ -25,7 +27,7 @@ type Deps = { db: Db; outbox: Outbox; cloudImportKeys?: CloudImportKeys };
 export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: undefined, drive: undefined } }: Deps) {
   // The code and password checks below are sign-in credentials too: they count against the same limits.
   const limits = createSigninLimits({ db, outbox });
-  return { getProfile, enrollTwoFactor, updateSecurity, getNotifications, updateNotifications, getLocale, updateLocale };
+  return { getProfile, getGuestProfile, enrollTwoFactor, updateSecurity, getNotifications, updateNotifications, getLocale, updateLocale };
 
   /**
    * The profile, with the cloud-import keys of the providers the token's organization's plan grants (SPEC.md
@@ -42,6 +44,19 @@ export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: 
       boxAppKey: granted.includes('BOX') ? cloudImportKeys.boxAppKey ?? null : null,
     };
     return { user, organizationId: caller.organizationId, cloud };
+  }
+
+  /**
+   * A signing link's session reads the profile as its recipient row (RUNTIME.md "Who may do what"; SPEC.md's mobile
+   * client reads the profile right after redeeming the code): the row's name and email, none of the account's
+   * settings, even when the row is a registered user's (the link may have been forwarded). The row is reached as the
+   * workflow is: a row or workflow that is gone is 404, and a recipient password not yet entered in this session is
+   * 403 IDENTITY_NOT_VERIFIED, so a forwarded link does not show whom it was meant for.
+   */
+  async function getGuestProfile(caller: GuestCaller): Promise<ProfileResponse> {
+    const { workflow, recipient } = await findWorkflowForCaller(db, caller, caller.workflowId);
+    if (!recipient) throw new AppError('NOT_FOUND', 'The recipient row of this signing link no longer exists');
+    return toGuestProfileResponse(recipient, workflow.organizationId);
   }
 
   async function getNotifications(caller: UserCaller): Promise<NotificationPreferences> {
@@ -93,10 +108,11 @@ export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: 
 
   /**
    * Turns two-factor on (the code must come from the pending secret of the last enrollment) or off (the code
-   * must come from the active secret, and `password` must be the account's: a stolen access token alone must
-   * not remove the second factor). Asking for the state the account is already in changes nothing; when
-   * two-factor is on, the code must still match. Every accepted code uses up its 30-second step. Wrong codes
-   * and passwords count against the sign-in limits of the account and the address, which lock this too.
+   * must come from the active secret: a stolen access token alone, without the authenticator, cannot remove the
+   * second factor; RUNTIME.md asks nothing more, and a `password`, when sent, must be the account's too).
+   * Asking for the state the account is already in changes nothing; when two-factor is on, the code must still
+   * match. Every accepted code uses up its 30-second step. Wrong codes and passwords count against the sign-in
+   * limits of the account and the address, which lock this too.
    */
   async function updateSecurity(caller: UserCaller, body: SecurityBody, address: string): Promise<{ twoFactorEnabled: boolean }> {
     assertOwnSession(caller);
@@ -105,12 +121,11 @@ export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: 
     if (!user.totpSecret) {
       throw new AppError('OPERATION_IS_NOT_ALLOWED', 'No authenticator is enrolled: call GET /user/v1/settings/generateQR first');
     }
-    const turningOff = !body.twoFactorEnabled && user.twoFactorEnabled;
-    if (turningOff && body.password === undefined) throw new AppError('BAD_REQUEST_BODY', 'password is required to turn two-factor sign-in off');
+    const checkPassword = !body.twoFactorEnabled && user.twoFactorEnabled && body.password !== undefined;
     const subject = { email: user.email, address };
     await limits.assertNotLocked(subject);
     // Checked outside the transaction: argon2id takes a while, and a failure must be counted, not rolled back.
-    if (turningOff && !(user.passwordHash && (await verifyPassword(user.passwordHash, body.password!)))) {
+    if (checkPassword && !(user.passwordHash && (await verifyPassword(user.passwordHash, body.password!)))) {
       await limits.recordFailure(subject, user.id);
       throw new AppError('WRONG_PASSWORD');
     }

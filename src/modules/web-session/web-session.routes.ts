@@ -38,7 +38,7 @@ export function webSessionRoutes(sessions: WebSessionService, options: Options):
       config: { auth: 'public' },
     }, async (request, reply) => {
       const { idpHint, rememberMe, returnTo } = request.query;
-      const started = await sessions.authorize({ idpHint, rememberMe: rememberMe ?? false, returnTo });
+      const started = await sessions.authorize({ idpHint, rememberMe: rememberMe ?? false, returnTo }, request.ip);
       setCookie(reply, names.login, started.binding, { secure: options.secure, maxAgeSeconds: LOGIN_STATE_SECONDS });
       return reply.header('cache-control', 'no-store').redirect(started.redirectUrl, 302);
     });

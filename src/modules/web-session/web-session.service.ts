@@ -36,11 +36,11 @@ export function createWebSessionService({ db, secrets, auth, sso, publicUrl }: D
   return { authorize, callback, bearerFor, me, logout, refreshNow };
 
   /** Starts a sign-in; `binding` goes into the short-lived cookie that ties the callback to this browser. */
-  async function authorize(request: { idpHint?: string; rememberMe: boolean; returnTo?: string }): Promise<{ redirectUrl: string; binding: string; expiresAt: Date }> {
+  async function authorize(request: { idpHint?: string; rememberMe: boolean; returnTo?: string }, address: string): Promise<{ redirectUrl: string; binding: string; expiresAt: Date }> {
     const binding = randomToken();
     const started = await sso.startLogin({
       purpose: 'WEB_SESSION', redirectUri: callbackUrl, bindingHash: sha256(binding), rememberMe: request.rememberMe,
-      returnTo: safeReturnTo(request.returnTo), idpHint: request.idpHint,
+      returnTo: safeReturnTo(request.returnTo), idpHint: request.idpHint, address,
     });
     return { redirectUrl: started.authorizationUrl, binding, expiresAt: started.expiresAt };
   }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Tx } from '../../platform/db/client.ts';
 import type { ActivityRow } from '../activities/activities.service.ts';
-import { findEventAudience, findEventAudiences, insertDeliveries } from './webhooks.repo.ts';
+import { findEventAudience, findEventAudiences, insertDeliveries, type EventAudience } from './webhooks.repo.ts';
 
 /** RUNTIME.md "Webhooks": a workflow was sent, opened, signed, approved, declined, delegated, completed or voided. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -47,12 +47,13 @@ export type WebhookEventData = {
  * one delivery row per event per app of the workflow's organization that takes webhooks, in that same transaction,
  * so an event is delivered exactly when its change commits. Every workflow of the organization counts, whoever
  * created it: an app is the organization's integration. Nothing here waits on a receiver; the dispatcher hands the
- * rows to the job queue after the commit.
+ * rows to the job queue after the commit. An app whose callback is paused still gets its rows, held (PAUSED), so
+ * nothing is lost while it is paused and nothing is attempted until its owner resumes it.
  */
 export async function queueWebhookEvents(tx: Tx, activity: ActivityRow): Promise<void> {
   if (!EVENT_OF_KIND[activity.kind]) return;
   const audience = await findEventAudience(tx, activity.workflowId);
-  if (!audience || audience.appIds.length === 0) return;
+  if (!audience || audience.apps.length === 0) return;
   await insertDeliveries(tx, deliveryRows(activity, audience));
 }
 
@@ -63,13 +64,13 @@ export async function queueWebhookEventsForMany(tx: Tx, activities: ActivityRow[
   const audiences = await findEventAudiences(tx, events.map((activity) => activity.workflowId));
   const rows = events.flatMap((activity) => {
     const audience = audiences.get(activity.workflowId);
-    return audience && audience.appIds.length > 0 ? deliveryRows(activity, audience) : [];
+    return audience && audience.apps.length > 0 ? deliveryRows(activity, audience) : [];
   });
   if (rows.length > 0) await insertDeliveries(tx, rows);
 }
 
 /** One delivery row per event of `activity` per app that takes webhooks. */
-function deliveryRows(activity: ActivityRow, audience: { workflow: { workflowId: number; name: string; status: string; organizationId: number }; appIds: number[] }) {
+function deliveryRows(activity: ActivityRow, audience: EventAudience) {
   const first = EVENT_OF_KIND[activity.kind];
   const { workflow } = audience;
   const types: WebhookEventType[] = activity.kind === 'DECLINED' && workflow.status === 'VOID' ? [first, 'workflow.voided'] : [first];
@@ -85,9 +86,9 @@ function deliveryRows(activity: ActivityRow, audience: { workflow: { workflowId:
   return types.flatMap((type) => {
     const event: WebhookEvent = { id: crypto.randomUUID(), type, createdAt: activity.createdAt.toISOString(), data };
     const body = JSON.stringify(event);
-    return audience.appIds.map((appId) => ({
+    return audience.apps.map(({ appId, paused }) => ({
       organizationId: workflow.organizationId, appId, workflowId: workflow.workflowId, activityId: activity.id,
-      eventId: event.id, eventType: type, body,
+      eventId: event.id, eventType: type, body, ...(paused ? { status: 'PAUSED' } : {}),
     }));
   });
 }

@@ -3,9 +3,11 @@ import type { Db } from '../../platform/db/client.ts';
 import type { SecretBox } from '../../platform/crypto/secrets.ts';
 import type { JobDefinition, JobQueue } from '../../platform/jobs/queue.ts';
 import type { Log } from '../../platform/logger.ts';
+import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { Outbound } from '../../platform/outbound/outbound.ts';
-import { claimDeliveriesToQueue, findDeliveriesForAttempt, markQueued, recordAttempts, type AttemptRecord, type DeliveryRow } from './webhooks.repo.ts';
+import { clearCallbackFailing, claimDeliveriesToQueue, findDeliveriesForAttempt, markQueued, recordAttempts, type AttemptRecord, type DeliveryRow } from './webhooks.repo.ts';
 import { webhookSignature } from './webhook-signature.ts';
+import { settleCallbacks, type CallbackOutcome } from './callback-pause.ts';
 
 export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
 /** Deliveries attempted together (one app's, at most JOB_DELIVERIES): one job, one read, attempts in parallel. */
@@ -36,6 +38,9 @@ export type WebhookDeliveryDeps = {
   db: Db;
   outbound: Outbound;
   secrets: SecretBox;
+  /** The owner's mail when a dead callback is paused; `publicUrl` makes its link to the business apps screen. */
+  outbox: Outbox;
+  publicUrl: string;
   onOutcome?: (outcome: 'delivered' | 'failed' | 'dead') => void;
 };
 
@@ -59,33 +64,72 @@ export function webhookDeliveryJob(deps: WebhookDeliveryDeps): JobDefinition<typ
       const targets = await findDeliveriesForAttempt(deps.db, deliveryIds);
       // Recording an attempt clears queued_at: a delivery ended, or already attempted by an earlier run of this job, is skipped.
       const due = targets.filter((target) => target.delivery.status === 'PENDING' && target.delivery.queuedAt !== null);
-      const results = await Promise.all(due.map((target) => attempt(deps, target.delivery, target.app)));
-      // One statement for the job's outcomes. A crash before it leaves the rows queued: they are attempted again (at least once).
-      await recordAttempts(deps.db, results);
+      // A delivery of a paused app (one that raced the pause) is not attempted: it is held with the app's others.
+      const held = due.filter((target) => target.app.pausedAt !== null).map((target) => ({ id: target.delivery.id, appId: target.app.id }));
+      const attempted = due.filter((target) => target.app.pausedAt === null);
+      const tries = await Promise.all(attempted.map((target) => attempt(deps, target.delivery, target.app)));
+      const results = tries.map((tried) => tried.record);
+      const outcomes = callbackOutcomes(attempted.map((target, index) => ({ appId: target.app.id, ...tries[index] })));
+      const failingApps = new Map(attempted.map((target) => [target.app.id, target.app.failingSince !== null]));
+      if (held.length === 0 && outcomes.every((outcome) => !outcome.firstFailureAt || outcome.delivered)) {
+        // The usual case, every callback answering: one statement for the job's outcomes (two when it ends a run of
+        // failures). A crash before it leaves the rows queued: they are attempted again (at least once).
+        await recordAttempts(deps.db, results);
+        await clearCallbackFailing(deps.db, outcomes.filter((outcome) => outcome.delivered && failingApps.get(outcome.appId)).map((outcome) => outcome.appId));
+      } else {
+        const mailed = await deps.db.transaction(async (tx) => {
+          await recordAttempts(tx, results);
+          return settleCallbacks(tx, deps, outcomes, held, new Date());
+        });
+        if (mailed) deps.outbox.notify();
+      }
       for (const result of results) deps.onOutcome?.(result.status === 'DELIVERED' ? 'delivered' : result.status === 'DEAD' ? 'dead' : 'failed');
     },
   };
 }
 
+/**
+ * Per app, what its attempts said of its callback: delivered when any attempt got a 2xx (the receiver answers),
+ * else the time of the first failed attempt. Deliveries dead-lettered without an attempt (a disabled app) say nothing.
+ */
+function callbackOutcomes(tries: ({ appId: number } & Tried)[]): CallbackOutcome[] {
+  const outcomes = new Map<number, CallbackOutcome>();
+  for (const { appId, record, attemptedAt } of tries) {
+    const outcome = outcomes.get(appId) ?? { appId, delivered: false, firstFailureAt: null };
+    if (record.status === 'DELIVERED') outcome.delivered = true;
+    else if (attemptedAt && (!outcome.firstFailureAt || attemptedAt < outcome.firstFailureAt)) outcome.firstFailureAt = attemptedAt;
+    outcomes.set(appId, outcome);
+  }
+  return [...outcomes.values()];
+}
+
 type Outcome = { ok: boolean; statusCode: number | null; error: string | null };
 type AppForAttempt = { callbackUrl: string; webhookSecret: string | null; status: boolean };
+/** What to record, and when the request was made (null: none was, the app being disabled). */
+type Tried = { record: AttemptRecord; attemptedAt: Date | null };
 
 /** Makes one attempt (none for a disabled app) and answers what to record. */
-async function attempt(deps: WebhookDeliveryDeps, delivery: DeliveryRow, app: AppForAttempt): Promise<AttemptRecord> {
+async function attempt(deps: WebhookDeliveryDeps, delivery: DeliveryRow, app: AppForAttempt): Promise<Tried> {
   if (!app.status || !app.webhookSecret) {
     return {
-      id: delivery.id, status: 'DEAD', attempts: delivery.attempts, lastAttemptAt: delivery.lastAttemptAt, lastStatusCode: delivery.lastStatusCode,
-      lastError: app.status ? 'the business app has no webhook secret' : 'the business app is disabled', deliveredAt: null, deadAt: new Date(), nextAttemptAt: null,
+      attemptedAt: null,
+      record: {
+        id: delivery.id, status: 'DEAD', attempts: delivery.attempts, lastAttemptAt: delivery.lastAttemptAt, lastStatusCode: delivery.lastStatusCode,
+        lastError: app.status ? 'the business app has no webhook secret' : 'the business app is disabled', deliveredAt: null, deadAt: new Date(), nextAttemptAt: null,
+      },
     };
   }
   const attemptedAt = new Date();
   const outcome = await post(deps, delivery, app.callbackUrl, app.webhookSecret);
   const common = { id: delivery.id, attempts: delivery.attempts + 1, lastAttemptAt: attemptedAt, lastStatusCode: outcome.statusCode };
-  if (outcome.ok) return { ...common, status: 'DELIVERED', lastError: null, deliveredAt: new Date(), deadAt: null, nextAttemptAt: null };
+  if (outcome.ok) return { attemptedAt, record: { ...common, status: 'DELIVERED', lastError: null, deliveredAt: new Date(), deadAt: null, nextAttemptAt: null } };
   if (Date.now() - delivery.createdAt.getTime() >= RETRY_WINDOW_MS) {
-    return { ...common, status: 'DEAD', lastError: outcome.error, deliveredAt: null, deadAt: new Date(), nextAttemptAt: null };
+    return { attemptedAt, record: { ...common, status: 'DEAD', lastError: outcome.error, deliveredAt: null, deadAt: new Date(), nextAttemptAt: null } };
   }
-  return { ...common, status: 'PENDING', lastError: outcome.error, deliveredAt: null, deadAt: null, nextAttemptAt: new Date(Date.now() + retryDelayMs(common.attempts)) };
+  return {
+    attemptedAt,
+    record: { ...common, status: 'PENDING', lastError: outcome.error, deliveredAt: null, deadAt: null, nextAttemptAt: new Date(Date.now() + retryDelayMs(common.attempts)) },
+  };
 }
 
 /** POSTs the stored body, signed with the app's current webhook secret, under the outbound rules (https, public addresses). */

@@ -3,7 +3,7 @@ import { IdParam, NumberedPage } from '../../http/schemas.ts';
 import type { DeliveryRow } from './webhooks.repo.ts';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events.ts';
 
-export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'DEAD'] as const;
+export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'DEAD', 'PAUSED'] as const;
 
 export const DeliveryIdParams = Type.Object({ deliveryId: IdParam });
 
@@ -12,7 +12,7 @@ export const DeliveriesQuery = Type.Object({
   size: Type.Integer({ minimum: 1, maximum: 200, default: 20, description: 'page size' }),
   appId: Type.Optional(IdParam),
   workflowId: Type.Optional(IdParam),
-  status: Type.Optional(Type.Enum(DELIVERY_STATUSES, { description: 'PENDING, DELIVERED or DEAD' })),
+  status: Type.Optional(Type.Enum(DELIVERY_STATUSES, { description: 'PENDING, DELIVERED, DEAD or PAUSED' })),
   eventType: Type.Optional(Type.Enum(WEBHOOK_EVENT_TYPES, { description: WEBHOOK_EVENT_TYPES.join(', ') })),
 });
 export type DeliveriesQuery = Static<typeof DeliveriesQuery>;
@@ -25,7 +25,10 @@ const deliveryMembers = {
   workflowId: Type.Integer(),
   eventId: Type.String({ description: 'X-Event-Id and the body\'s id: the same on every attempt and on replays' }),
   eventType: Type.Enum(WEBHOOK_EVENT_TYPES),
-  status: Type.Enum(DELIVERY_STATUSES, { description: 'PENDING (first attempt or a retry to come), DELIVERED (a 2xx answer), DEAD (24 hours of failures, or the app was disabled)' }),
+  status: Type.Enum(DELIVERY_STATUSES, {
+    description: 'PENDING (first attempt or a retry to come), DELIVERED (a 2xx answer), DEAD (24 hours of failures, or the app was disabled), '
+      + 'PAUSED (held, not attempted: the app\'s callback failed for 24 hours in a row; a replay or an edit of the app resumes it)',
+  }),
   attempts: Type.Integer(),
   nextAttemptAt: nullableTime('while PENDING: when the next attempt is due'),
   lastAttemptAt: nullableTime('when the last attempt was made'),

@@ -6,10 +6,11 @@ import { assertPersonalSession } from '../business-apps/business-app-caller.ts';
 import { countDeliveries, findAppStatus, findDeliveries, findDeliveryOfOrganization, insertDeliveries, type DeliveryRow } from './webhooks.repo.ts';
 import type { DeliveriesQuery } from './webhooks.schemas.ts';
 import { WEBHOOK_DELIVER_JOB } from './webhooks.jobs.ts';
+import { resumeCallback } from './callback-pause.ts';
 
 /**
  * The owner's view of webhook deliveries (RUNTIME.md "Webhooks"): the organization's deliveries, newest first, and
- * replay of one that has ended (DELIVERED or DEAD). Another organization's delivery is 404.
+ * replay of one that has ended (DELIVERED or DEAD) or is held (PAUSED). Another organization's delivery is 404.
  */
 export function createWebhookService({ db, jobs }: { db: Db; jobs: JobQueue }) {
   return { list, get, replay };
@@ -34,7 +35,9 @@ export function createWebhookService({ db, jobs }: { db: Db; jobs: JobQueue }) {
   /**
    * Sends the delivery's event again as a new delivery (same event id and body, so a receiver that deduplicates
    * sees the same event; signed with the app's current secret, to its current callback URL), with a fresh 24-hour
-   * retry window. A delivery still PENDING is being attempted already: 400. A disabled app: 400.
+   * retry window. A delivery still PENDING is being attempted already: 400. A disabled app: 400. A replay resumes
+   * the app's paused callback (its held deliveries go out again); replaying a held (PAUSED) delivery itself answers
+   * that delivery, released, rather than a copy of it.
    */
   async function replay(caller: UserCaller, deliveryId: number): Promise<DeliveryRow> {
     assertPersonalSession(caller);
@@ -45,6 +48,9 @@ export function createWebhookService({ db, jobs }: { db: Db; jobs: JobQueue }) {
       const app = await findAppStatus(tx, original.appId);
       if (!app?.status) throw new AppError('BUSINESS_APP_DISABLED', 'The business app is disabled; enable it before replaying its deliveries');
       if (!app.hasSecret) throw new AppError('BUSINESS_APP_DISABLED', 'The business app has no webhook secret; rotate its WEBHOOK secret first');
+      await resumeCallback(tx, original.appId, new Date());
+      // The dispatcher sends the released deliveries, this one among them, at its next poll.
+      if (original.status === 'PAUSED') return (await findDeliveryOfOrganization(tx, caller.organizationId, original.id))!;
       const [row] = await insertDeliveries(tx, [{
         organizationId: original.organizationId, appId: original.appId, workflowId: original.workflowId, activityId: original.activityId,
         replayOfId: original.id, eventId: original.eventId, eventType: original.eventType, body: original.body, queuedAt: new Date(),

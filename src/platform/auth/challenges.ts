@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { authChallenges } from '../db/schema/index.ts';
-import { lockedForSeconds, recordAttempts, type AttemptRule } from '../limits/attempts.ts';
+import { CHALLENGES_PER_ADDRESS, lockedForSeconds, recordAttempts } from '../limits/attempts.ts';
 
 /**
  * Single-use sign-in challenges (passkey registration and login, smart-card hashes), kept in the database so
@@ -40,12 +40,6 @@ export async function consumeChallenge(db: DbOrTx, purpose: ChallengePurpose, ke
     .returning();
   return row ?? null;
 }
-
-/**
- * Challenges are asked for without credentials, and each one is a stored row: at most this many per client
- * address within 15 minutes (the sign-in limit per address).
- */
-export const CHALLENGES_PER_ADDRESS: AttemptRule = { scope: 'signin.challenge', max: 100, windowSeconds: 15 * 60 };
 
 /** Counts one challenge against the address; when the address has used up its allowance, counts nothing and returns the seconds to wait. */
 export async function takeChallengeAllowance(db: DbOrTx, address: string): Promise<number | null> {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,12 +9,46 @@ import { BoundedQueue } from './bounded-queue.ts';
 
 export type WordFormat = 'doc' | 'docx';
 
-/** LibreOffice is not installed (or not executable) where config.sofficePath points. */
+/** How whoever meets a missing LibreOffice can make Word uploads work: the client's error and the operator's start-up line. */
+export const LIBREOFFICE_INSTALL_HINT = 'install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer-nogui) or set SOFFICE_PATH; PDF uploads work without it';
+
+/**
+ * LibreOffice is not installed (or not executable) where config.sofficePath points. The message is the client's
+ * (errorDescription of DOCUMENT_CONVERSION_UNAVAILABLE): what to do, not where the server looked.
+ */
 export class ConversionUnavailableError extends Error {
-  constructor(message: string) {
+  constructor(message = `Word conversion is not available: ${LIBREOFFICE_INSTALL_HINT}`) {
     super(message);
     this.name = 'ConversionUnavailableError';
   }
+}
+
+/**
+ * Where `command` runs from, as spawn finds it: a name with a slash as it is, a bare name in the directories of
+ * `searchPath` (the PATH LibreOffice is started with); null when there is no executable file there.
+ */
+export async function findExecutable(command: string, searchPath: string): Promise<string | null> {
+  const candidates = command.includes('/') ? [path.resolve(command)] : searchPath.split(':').filter(Boolean).map((dir) => path.join(dir, command));
+  for (const candidate of candidates) {
+    try {
+      await fsp.access(candidate, fs.constants.X_OK);
+      if ((await fsp.stat(candidate)).isFile()) return candidate;
+    } catch {
+      // Not there, or not executable: the next directory.
+    }
+  }
+  return null;
+}
+
+/**
+ * The start-up's one line for an operator whose machine has no LibreOffice where SOFFICE_PATH says (RUNTIME.md: `npm ci
+ * && npm start` on a fresh machine works, Word uploads aside); null when soffice is there.
+ */
+export async function sofficeMissingLine(sofficePath: string, searchPath: string = DEFAULT_SEARCH_PATH): Promise<string | null> {
+  if (await findExecutable(sofficePath, searchPath)) return null;
+  const why = sofficePath.includes('/') ? 'is not an executable file' : `is in no directory of PATH=${searchPath}`;
+  return `Word conversion is not available: LibreOffice was not found (SOFFICE_PATH=${sofficePath} ${why}), so .doc and .docx uploads answer `
+    + `400 DOCUMENT_CONVERSION_UNAVAILABLE until you ${LIBREOFFICE_INSTALL_HINT}`;
 }
 
 /** LibreOffice ran but produced no PDF, failed, or ran out of time. */
@@ -159,7 +194,7 @@ export async function convertWordToPdf(inputPath: string, format: WordFormat, op
 const NOT_FOUND_EXIT_CODES = new Set([126, 127]);
 
 function run(command: string[], timeoutMs: number, cwd: string, env: Record<string, string>, sofficePath: string): Promise<{ output: string }> {
-  const unavailable = () => new ConversionUnavailableError(`Word conversion is not available: LibreOffice was not found at "${sofficePath}" on the server; upload a PDF instead`);
+  const unavailable = () => new ConversionUnavailableError();
   return new Promise((resolve, reject) => {
     // Its own process group: soffice starts soffice.bin as a child, and a timeout must kill both.
     const child = spawn(command[0], command.slice(1), { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
@@ -211,11 +246,16 @@ export type WordConverterOptions = {
   /** Conversions that may wait for a slot; beyond, QueueFullError (the caller answers 503 with Retry-After). */
   maxWaiting?: number;
   log?: (message: string) => void;
+  /** The start-up's warning when LibreOffice is missing (sofficeMissingLine). */
+  warn?: (message: string) => void;
 };
 
 export type WordConverter = {
   convert(inputPath: string, format: WordFormat): Promise<Uint8Array>;
-  /** Which isolation conversions run under (decided on first use). */
+  /**
+   * Which isolation conversions run under, decided once, on first use (app.ts makes that the start). The same first
+   * use checks that soffice is there, and warns once when not.
+   */
   isolation(): Promise<NetworkIsolation>;
   /** Seconds a refused caller should wait: one conversion's time limit, at worst. */
   readonly retryAfterSeconds: number;
@@ -229,7 +269,10 @@ export function createWordConverter(options: WordConverterOptions): WordConverte
   const queue = new BoundedQueue(options.maxParallel ?? CONVERSION_DEFAULTS.maxParallel, options.maxWaiting ?? CONVERSION_DEFAULTS.maxWaiting);
   let detected: Promise<NetworkIsolation> | null = null;
   const isolation = () => {
-    detected ??= detectNetworkIsolation({ searchPath }).then((result) => {
+    detected ??= sofficeMissingLine(options.sofficePath, searchPath).then((line) => {
+      if (line) (options.warn ?? options.log)?.(line);
+      return detectNetworkIsolation({ searchPath });
+    }).then((result) => {
       options.log?.(result.kind === 'network-namespace'
         ? `Word conversion: LibreOffice runs without network (${result.prefix.join(' ')}) and with a blocked-links profile`
         : `Word conversion: no network namespace available (${result.reason}); LibreOffice runs with the blocked-links profile alone`);

@@ -1,9 +1,11 @@
 /**
  * Business apps: register one (the client secret and the webhook secret are shown once, with copy buttons, and
- * never again), enable or disable, rotate secrets (shown once too).
+ * never again), enable or disable, edit, rotate secrets (shown once too). An app whose webhooks are paused (its
+ * webhook URL failed for 24 hours in a row) is named above the table with what to do, and can be resumed here.
  */
 import { useRef, useState } from 'react';
 import { formatDateTime } from '../workspace/ui.tsx';
+import { Link } from '../workspace/router.tsx';
 import { ApiErrorText, FormDialog, SecretField, StatusLine, TextField, fieldIssues, useResource } from './kit.tsx';
 import { ConfirmAction } from './MembersSection.tsx';
 import { orgText as text } from './messages.ts';
@@ -15,6 +17,7 @@ export function AppsSection({ isOwner }: { isOwner: boolean }) {
   const apps = useResource(() => orgApi.apps(), []);
   const [registering, setRegistering] = useState(false);
   const [rotating, setRotating] = useState<BusinessApp | null>(null);
+  const [editing, setEditing] = useState<BusinessApp | null>(null);
   const [secrets, setSecrets] = useState<Secrets | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const [rowError, setRowError] = useState<{ appId: number; error: unknown } | null>(null);
@@ -27,12 +30,29 @@ export function AppsSection({ isOwner }: { isOwner: boolean }) {
     setTimeout(() => secretsHeading.current?.focus(), 0);
   }
 
+  function replaceApp(updated: BusinessApp) {
+    apps.setData((list) => (list ?? []).map((a) => (a.id === updated.id ? updated : a)));
+  }
+
+  /** An update that changes nothing resumes paused webhooks (the API's rule for any edit of the app). */
+  async function resume(app: BusinessApp) {
+    setBusy(app.id);
+    setRowError(null);
+    try {
+      replaceApp(await orgApi.updateApp(app.id, {}));
+      setDone(text.resumed(app.appName));
+    } catch (failure) {
+      setRowError({ appId: app.id, error: failure });
+    } finally {
+      setBusy(null);
+    }
+  }
+
   async function setStatus(app: BusinessApp, status: boolean) {
     setBusy(app.id);
     setRowError(null);
     try {
-      const updated = await orgApi.setAppStatus(app.id, status);
-      apps.setData((list) => (list ?? []).map((a) => (a.id === updated.id ? updated : a)));
+      replaceApp(await orgApi.setAppStatus(app.id, status));
       setDone(status ? text.appEnabled(app.appName) : text.appDisabled(app.appName));
     } catch (failure) {
       setRowError({ appId: app.id, error: failure });
@@ -60,6 +80,18 @@ export function AppsSection({ isOwner }: { isOwner: boolean }) {
       )}
       <StatusLine message={done} />
       {apps.error ? <ApiErrorText error={apps.error} /> : null}
+      {(apps.data ?? []).filter((app) => app.callbackPausedAt).map((app) => (
+        <div key={app.id} className="ws-card st-notice" role="region" aria-labelledby={`st-paused-${app.id}`}>
+          <h3 id={`st-paused-${app.id}`}>{text.pausedTitle(app.appName)}</h3>
+          <p>{text.pausedText(formatDateTime(app.callbackFailingSince ?? app.callbackPausedAt))}</p>
+          {isOwner && (
+            <div className="st-row-actions">
+              <button type="button" className="ws-button ws-button--primary ws-button--small" disabled={busy === app.id} onClick={() => resume(app)}>{text.resumeOf(app.appName)}</button>
+              <Link to="/organization/webhooks" className="ws-button ws-button--small">{text.seeDeliveries}</Link>
+            </div>
+          )}
+        </div>
+      ))}
       {apps.data && (
         <>
           <div className="ws-table-wrap">
@@ -81,7 +113,11 @@ export function AppsSection({ isOwner }: { isOwner: boolean }) {
                     <th scope="row">{app.appName}</th>
                     <td className="st-mono st-wrap">{app.clientId}</td>
                     <td className="st-wrap">{app.callbackUrl}</td>
-                    <td><span className={`ws-status ws-status--${app.status ? 'COMPLETED' : 'DRAFT'}`}>{app.status ? text.enabled : text.disabled}</span></td>
+                    <td>
+                      <span className={`ws-status ws-status--${app.status ? 'COMPLETED' : 'DRAFT'}`}>{app.status ? text.enabled : text.disabled}</span>
+                      {app.callbackPausedAt && <span className="ws-status ws-status--DECLINED st-block">{text.webhooksPaused}</span>}
+                      {app.callbackFailingSince && !app.callbackPausedAt && <span className="ws-muted st-block">{text.failingSince(formatDateTime(app.callbackFailingSince))}</span>}
+                    </td>
                     <td>{formatDateTime(app.createdAt)}</td>
                     <td>
                       <div className="st-row-actions">
@@ -89,6 +125,9 @@ export function AppsSection({ isOwner }: { isOwner: boolean }) {
                           aria-label={(app.status ? text.disableOf : text.enableOf)(app.appName)} onClick={() => setStatus(app, !app.status)}>
                           {app.status ? text.disable : text.enable}
                         </button>
+                        {isOwner && (
+                          <button type="button" className="ws-button ws-button--small ws-button--quiet" aria-label={text.editOf(app.appName)} onClick={() => setEditing(app)}>{text.edit}</button>
+                        )}
                         {isOwner && (
                           <button type="button" className="ws-button ws-button--small ws-button--quiet" aria-label={text.rotateOf(app.appName)} onClick={() => setRotating(app)}>{text.rotate}</button>
                         )}
@@ -108,6 +147,13 @@ export function AppsSection({ isOwner }: { isOwner: boolean }) {
           setRegistering(false);
           showSecrets({ ...registered, rotated: false });
           apps.reload();
+        }} />
+      )}
+      {editing && (
+        <EditDialog app={editing} onClose={() => setEditing(null)} onDone={(updated) => {
+          setEditing(null);
+          replaceApp(updated);
+          setDone(editing.callbackPausedAt ? text.resumed(updated.appName) : text.appSaved(updated.appName));
         }} />
       )}
       {rotating && (
@@ -153,13 +199,49 @@ function RegisterDialog({ onClose, onDone }: { onClose: () => void; onDone: (app
   }
 
   return (
-    <FormDialog open title={text.registerTitle} description={<p>{text.registerText}</p>} submitLabel={text.register} busy={busy}
+    <FormDialog open title={text.registerTitle} description={<p>{text.registerText} {text.appsLimit}</p>} submitLabel={text.register} busy={busy}
       error={callbackRefused ? null : error} onSubmit={submit} onClose={onClose}>
       <TextField label={text.appName} value={appName} onChange={(v) => { setAppName(v); setLocal((l) => ({ ...l, appName: '' })); }} required maxLength={100} error={issues.appName} />
       <TextField label={text.clientId} value={clientId} onChange={(v) => { setClientId(v); setLocal((l) => ({ ...l, clientId: '' })); }} required maxLength={100} hint={text.clientIdRule} error={issues.clientId} />
       <TextField label={text.callbackUrl} type="url" inputMode="url" value={callbackUrl} onChange={(v) => { setCallbackUrl(v); setLocal((l) => ({ ...l, callbackUrl: '' })); }} required maxLength={2048}
         hint={text.callbackRule} error={callbackRefused ?? issues.callbackUrl} />
       <label className="checkbox"><input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> {text.enableNow}</label>
+    </FormDialog>
+  );
+}
+
+/** Rename the app or move its webhook URL; saving (even unchanged) resumes paused webhooks. */
+function EditDialog({ app, onClose, onDone }: { app: BusinessApp; onClose: () => void; onDone: (app: BusinessApp) => void }) {
+  const [appName, setAppName] = useState(app.appName);
+  const [callbackUrl, setCallbackUrl] = useState(app.callbackUrl);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const issues = { ...fieldIssues(error), ...local };
+  const callbackRefused = error && (error as { code?: string }).code === 'BUSINESS_APP_CALLBACK_REFUSED' ? (error as Error).message : null;
+
+  async function submit() {
+    const problems: Record<string, string> = {};
+    if (!appName.trim()) problems.appName = text.appNameRequired;
+    if (!/^https:\/\/.+/.test(callbackUrl.trim())) problems.callbackUrl = text.callbackRule;
+    setLocal(problems);
+    if (Object.keys(problems).length > 0) return;
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await orgApi.updateApp(app.id, { appName: appName.trim(), callbackUrl: callbackUrl.trim() }));
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <FormDialog open title={text.editTitle(app.appName)} description={<p>{text.editText}</p>} submitLabel={text.save} busy={busy}
+      error={callbackRefused ? null : error} onSubmit={submit} onClose={onClose}>
+      <TextField label={text.appName} value={appName} onChange={(v) => { setAppName(v); setLocal((l) => ({ ...l, appName: '' })); }} required maxLength={100} error={issues.appName} />
+      <TextField label={text.callbackUrl} type="url" inputMode="url" value={callbackUrl} onChange={(v) => { setCallbackUrl(v); setLocal((l) => ({ ...l, callbackUrl: '' })); }} required maxLength={2048}
+        hint={text.callbackRule} error={callbackRefused ?? issues.callbackUrl} />
     </FormDialog>
   );
 }

@@ -16,7 +16,7 @@ export function Invitations() {
     setBusy(invitation.orgName);
     setError(null);
     try {
-      await orgApi.answerInvitation(invitation.orgName, status);
+      await orgApi.answerInvitation(invitation, status);
       setDone(status === 'ACCEPTED' ? text.invitationAccepted(invitation.orgName) : text.invitationDeclined(invitation.orgName));
       invitations.reload();
     } catch (failure) {
@@ -33,7 +33,7 @@ export function Invitations() {
       <ul className="ws-list-plain">
         {pending.map((invitation) => (
           <li key={invitation.organizationId}>
-            <p>{text.invitationLine(invitation.orgName, invitation.invitedBy, invitation.roleName)}</p>
+            <p>{text.invitationLine(invitation.orgName, invitation.invitedBy, invitation.roleName, invitation.invitedByEmail)}</p>
             {invitation.expiresAt && <p className="ws-muted">{text.invitationExpires(formatDateTime(invitation.expiresAt))}</p>}
             <div className="ws-actions">
               <button type="button" className="ws-button ws-button--primary" disabled={busy !== null} onClick={() => answer(invitation, 'ACCEPTED')}>

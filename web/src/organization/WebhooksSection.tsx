@@ -1,4 +1,7 @@
-/** Webhook deliveries (owner only): each event for each app, its attempts and last answer; details and redelivery. */
+/**
+ * Webhook deliveries (owner only): each event for each app, its attempts and last answer; details and redelivery.
+ * Deliveries held for an app whose webhooks are paused show as Paused; redelivering one resumes the app.
+ */
 import { useState } from 'react';
 import { formatDateTime } from '../workspace/ui.tsx';
 import { Link } from '../workspace/router.tsx';
@@ -7,6 +10,8 @@ import { orgText as text } from './messages.ts';
 import { orgApi, type WebhookDelivery } from './org-api.ts';
 
 const PAGE_SIZE = 20;
+/** Which envelope status colour each delivery status borrows. */
+const STATUS_LOOK: Record<string, string> = { DELIVERED: 'COMPLETED', DEAD: 'DECLINED', PENDING: 'SENT', PAUSED: 'DRAFT' };
 
 export function WebhooksSection() {
   const [page, setPage] = useState(0);
@@ -25,8 +30,10 @@ export function WebhooksSection() {
     setRowError(null);
     try {
       const replay = await orgApi.replayDelivery(delivery.id);
-      setDone(text.redelivered(text.eventTypes[delivery.eventType] ?? delivery.eventType, replay.id));
+      const paused = apps.data?.find((a) => a.id === delivery.appId)?.callbackPausedAt;
+      setDone(paused ? text.resumed(appName(delivery.appId)) : text.redelivered(text.eventTypes[delivery.eventType] ?? delivery.eventType, replay.id));
       deliveries.reload();
+      if (paused) apps.reload();
     } catch (failure) {
       setRowError({ id: delivery.id, error: failure });
     } finally {
@@ -41,6 +48,9 @@ export function WebhooksSection() {
         <button type="button" className="ws-button ws-button--small" onClick={deliveries.reload}>{text.refresh}</button>
       </div>
       <p className="ws-muted">{text.webhooksIntro}</p>
+      {(apps.data ?? []).some((a) => a.callbackPausedAt) && (
+        <p className="st-notice">{text.pausedApps((apps.data ?? []).filter((a) => a.callbackPausedAt).map((a) => a.appName).join(', '))}</p>
+      )}
       <div className="ws-toolbar">
         <div>
           <label htmlFor="st-hook-status">{text.statusFilter}</label>
@@ -49,6 +59,7 @@ export function WebhooksSection() {
             <option value="PENDING">{text.hookStatus.PENDING}</option>
             <option value="DELIVERED">{text.hookStatus.DELIVERED}</option>
             <option value="DEAD">{text.hookStatus.DEAD}</option>
+            <option value="PAUSED">{text.hookStatus.PAUSED}</option>
           </select>
         </div>
         <div>
@@ -86,8 +97,9 @@ export function WebhooksSection() {
                     <td>{appName(d.appId)}</td>
                     <td><Link to={`/envelopes/${d.workflowId}`}>{d.workflowId}</Link></td>
                     <td>
-                      <span className={`ws-status ws-status--${d.status === 'DELIVERED' ? 'COMPLETED' : d.status === 'DEAD' ? 'DECLINED' : 'SENT'}`}>{text.hookStatus[d.status]}</span>
+                      <span className={`ws-status ws-status--${STATUS_LOOK[d.status] ?? 'SENT'}`}>{text.hookStatus[d.status]}</span>
                       {d.status === 'PENDING' && d.nextAttemptAt && <span className="ws-muted st-block">{text.nextAttempt(formatDateTime(d.nextAttemptAt))}</span>}
+                      {d.status === 'PAUSED' && <span className="ws-muted st-block">{text.heldHint}</span>}
                     </td>
                     <td className="st-numbers">{d.attempts}</td>
                     <td className="st-wrap">{d.lastStatusCode !== null ? `HTTP ${d.lastStatusCode}` : ''}{d.lastError ? ` ${d.lastError}` : ''}</td>

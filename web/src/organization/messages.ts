@@ -53,8 +53,9 @@ export const orgText = {
 
   // Invitations to the signed-in user
   invitationsTitle: 'Invitations for you',
-  invitationLine: (org: string, by: string | null, role: string | null) =>
-    `${by ? `${by} invited you` : 'You are invited'} to join ${org}${role ? ` as ${role}` : ''}.`,
+  // The inviter's address tells apart organizations of the same name (names are not unique).
+  invitationLine: (org: string, by: string | null, role: string | null, byEmail?: string | null) =>
+    `${by ? `${by}${byEmail ? ` (${byEmail})` : ''} invited you` : 'You are invited'} to join ${org}${role ? ` as ${role}` : ''}.`,
   invitationExpires: (when: string) => `The invitation expires ${when}.`,
   acceptInvitation: (org: string) => `Accept invitation to ${org}`,
   declineInvitation: (org: string) => `Decline invitation to ${org}`,
@@ -310,12 +311,30 @@ export const orgText = {
   appNameRequired: 'Give the app a name.',
   callbackRule: 'An https address that receives the webhooks; not a private or local address.',
   enableNow: 'Enable the app now',
+  appsLimit: 'An organization has at most 10 enabled apps; a disabled one does not count.',
+  webhooksPaused: 'Webhooks paused',
+  failingSince: (when: string) => `Failing since ${when}`,
+  pausedTitle: (app: string) => `Webhooks to ${app} are paused`,
+  pausedText: (since: string) => `Every delivery to its webhook URL has failed since ${since}, so its deliveries are held and new events are kept, `
+    + 'but nothing is sent until you resume. Make the receiver answer again, then resume here (edit the webhook URL first if it moved), '
+    + 'or redeliver one of its deliveries.',
+  seeDeliveries: 'See the webhook deliveries',
+  resumeOf: (app: string) => `Resume webhooks to ${app}`,
+  resumed: (app: string) => `Webhooks to ${app} resumed: the held deliveries are being sent.`,
+  editOf: (app: string) => `Edit ${app}`,
+  editTitle: (app: string) => `Edit ${app}`,
+  editText: 'The secrets stay as they are. Saving also resumes the app\'s webhooks if they are paused.',
+  save: 'Save',
+  appSaved: (app: string) => `${app} is saved.`,
 
   // Webhooks
-  webhooksIntro: 'Each row is one event sent to one app. Failed deliveries are retried for 24 hours; you can send a finished one again.',
+  webhooksIntro: 'Each row is one event sent to one app. Failed deliveries are retried for 24 hours; you can send a finished one again. '
+    + 'An app whose webhook URL fails for 24 hours in a row is paused: its deliveries are held until you resume it.',
   appFilter: 'App',
   allApps: 'All apps',
-  hookStatus: { PENDING: 'Pending', DELIVERED: 'Delivered', DEAD: 'Failed' } as Record<string, string>,
+  hookStatus: { PENDING: 'Pending', DELIVERED: 'Delivered', DEAD: 'Failed', PAUSED: 'Paused' } as Record<string, string>,
+  heldHint: 'Held: the app\'s webhooks are paused',
+  pausedApps: (apps: string) => `Webhooks paused for ${apps}. Redeliver one of its deliveries, or resume it under Business apps.`,
   hooksCaption: (n: number) => plural(n, 'webhook delivery', 'webhook deliveries'),
   hooksPages: 'Webhook delivery pages',
   event: 'Event',

@@ -21,7 +21,7 @@ export type Member = {
   joinedAt: string | null;
 };
 
-export type Invitation = { organizationId: number; orgName: string; status: string; roleName: string | null; invitedBy: string | null; expiresAt: string | null };
+export type Invitation = { organizationId: number; orgName: string; status: string; roleName: string | null; invitedBy: string | null; invitedByEmail?: string | null; expiresAt: string | null };
 
 export const MODULES = ['USERS', 'ROLES', 'TEMPLATES', 'BRANDING', 'BILLING_DETAILS', 'BUSINESS_APPS', 'ORGANIZATIONS'] as const;
 export type ModuleName = (typeof MODULES)[number];
@@ -83,12 +83,18 @@ export type MailDelivery = {
   status: 'PENDING' | 'SENT' | 'FAILED'; attempts: number; lastError: string | null; createdAt: string; sentAt: string | null;
 };
 
-export type BusinessApp = { id: number; clientId: string; appName: string; callbackUrl: string; status: boolean; webhooksEnabled: boolean; createdAt: string };
+export type BusinessApp = {
+  id: number; clientId: string; appName: string; callbackUrl: string; status: boolean; webhooksEnabled: boolean; createdAt: string;
+  /** The first failed delivery of the current run of failures; null while the callback answers. */
+  callbackFailingSince: string | null;
+  /** Set while webhooks are paused (the callback failed for 24 hours in a row): deliveries are held until an edit or a redelivery resumes them. */
+  callbackPausedAt: string | null;
+};
 export type RegisteredApp = { id: number; clientId: string; appName: string; callbackUrl: string; status: boolean; clientSecret: string; webhookSecret: string };
 export type RotatedSecrets = { id: number; clientId: string; appName: string; callbackUrl: string; status: boolean; clientSecret?: string; webhookSecret?: string };
 
 export type WebhookDelivery = {
-  id: number; appId: number; workflowId: number; eventId: string; eventType: string; status: 'PENDING' | 'DELIVERED' | 'DEAD'; attempts: number;
+  id: number; appId: number; workflowId: number; eventId: string; eventType: string; status: 'PENDING' | 'DELIVERED' | 'DEAD' | 'PAUSED'; attempts: number;
   nextAttemptAt: string | null; lastAttemptAt: string | null; lastStatusCode: number | null; lastError: string | null; deliveredAt: string | null;
   deadAt: string | null; replayOfId: number | null; createdAt: string;
 };
@@ -115,7 +121,8 @@ export const orgApi = {
   transferOwnership: (orgName: string, userEmail: string) => api.put<{ organizationId: number; orgName: string; ownerUserId: number; ownerEmail: string }>(
     '/organization/v1/change/ownership', { orgName, userEmail }),
   myInvitations: () => api.get<Invitation[]>('/organization/v1/invitations'),
-  answerInvitation: (orgName: string, inviteStatus: 'ACCEPTED' | 'DECLINED') => api.put<Invitation[]>('/organization/v1/invite', { orgNames: [orgName], inviteStatus }),
+  // Organization names are not unique: the id picks the one meant (the service refuses an ambiguous name without it).
+  answerInvitation: (invitation: Pick<Invitation, 'orgName' | 'organizationId'>, inviteStatus: 'ACCEPTED' | 'DECLINED') => api.put<Invitation[]>('/organization/v1/invite', { orgNames: [invitation.orgName], organizationIds: [invitation.organizationId], inviteStatus }),
 
   roles: (q: { page: number; size: number; searchValue?: string; status?: string }) => api.get<NumberedPage<Role>>(`/user/v1/roles${query(q)}`),
   availableRoles: () => api.get<AvailableRole[]>('/user/v1/roles/available'),
@@ -147,6 +154,8 @@ export const orgApi = {
   apps: () => api.get<BusinessApp[]>('/organization/v1/apps'),
   registerApp: (body: { clientId: string; appName: string; callbackUrl: string; status: boolean }) => api.post<RegisteredApp>('/organization/v1/apps', body),
   setAppStatus: (appId: number, status: boolean) => api.put<BusinessApp>(`/organization/v1/apps/${appId}/status`, { status }),
+  /** Any update, even `{}`, resumes the app's paused webhooks. */
+  updateApp: (appId: number, body: { appName?: string; callbackUrl?: string }) => api.put<BusinessApp>(`/organization/v1/apps/${appId}`, body),
   rotateSecrets: (appId: number, secret: 'CLIENT' | 'WEBHOOK' | 'BOTH') => api.post<RotatedSecrets>(`/organization/v1/apps/${appId}/secrets`, { secret }),
 
   webhookDeliveries: (q: { page: number; size: number; status?: string; appId?: number }) =>

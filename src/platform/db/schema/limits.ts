@@ -3,7 +3,8 @@ import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 /**
  * One row per counted event (a failed password, a wrong one-time code, a code mailed), keyed by what it
  * counts against (`scope` + `subject`: an account, an address, a recipient row). Kept in the database so
- * every instance sees the same counts; rows older than the longest window are deleted by a daily job.
+ * every instance sees the same counts; rows no limit reads any more (older than two windows of their scope's
+ * rule) are deleted by an hourly job (platform/limits/attempts-prune.ts).
  */
 export const attemptEvents = pgTable('attempt_events', {
   id: integer().primaryKey().generatedAlwaysAsIdentity(),

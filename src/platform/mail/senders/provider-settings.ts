@@ -1,7 +1,10 @@
 import net from 'node:net';
 import { MailSendError, type MailProvider } from './mail-sender.ts';
 
-/** SPEC.md "Email settings": the configuration keys each provider requires; no other key is accepted. */
+/**
+ * SPEC.md "Email settings": the configuration keys each provider requires. Other keys a client sends are stored as given
+ * (RUNTIME.md "Request shapes"; the senders use only these), within the caps of CONFIGURATION_LIMITS.
+ */
 export const PROVIDER_KEYS: Record<MailProvider, readonly string[]> = {
   SMTP: ['SMTP_SERVER', 'SMTP_PORT', 'SSL_TLS', 'AUTHENTICATION', 'USER_ID', 'PASSWORD', 'EMAIL_FROM'],
   EMAIL_API: ['API_KEY', 'EMAIL_FROM'],
@@ -9,11 +12,23 @@ export const PROVIDER_KEYS: Record<MailProvider, readonly string[]> = {
   OAUTH2_MAIL: ['TENANT_ID', 'CLIENT_ID', 'CLIENT_SECRET', 'OAUTH_SCOPE', 'EMAIL_FROM'],
 };
 
-/** Configuration keys whose values are credentials: encrypted at rest, masked on read (SPEC.md). */
-export const SECRET_CONFIGURATION_KEYS = ['PASSWORD', 'CLIENT_SECRET', 'API_KEY', 'SECRET_KEY'] as const;
+/**
+ * What the configurations of one organization may hold, required keys included: at most `maxKeys` keys, each named by
+ * 1 to `maxKeyLength` letters, digits, `_`, `-` or `.`, each value a string of at most `maxValueLength` characters.
+ * The schemas of the email-settings routes enforce them (400 BAD_REQUEST_BODY).
+ */
+export const CONFIGURATION_LIMITS = { maxKeys: 20, maxKeyLength: 64, maxValueLength: 4096, keyPattern: '^[A-Za-z0-9_.-]+$' } as const;
+
+/**
+ * Endings of the names of the configuration keys whose values are credentials: encrypted at rest, masked on read. They
+ * cover SPEC.md's PASSWORD, CLIENT_SECRET, API_KEY and SECRET_KEY and any key a client adds that is named like one
+ * (RUNTIME.md: a name ending in PASSWORD, SECRET, SECRET_KEY or API_KEY), in any case: SMTP_PASSWORD, webhook_secret.
+ */
+export const SECRET_KEY_ENDINGS = ['PASSWORD', 'SECRET', 'SECRET_KEY', 'API_KEY'] as const;
 
 export function isSecretKey(key: string): boolean {
-  return (SECRET_CONFIGURATION_KEYS as readonly string[]).includes(key);
+  const name = key.toUpperCase();
+  return SECRET_KEY_ENDINGS.some((ending) => name.endsWith(ending));
 }
 
 export type SmtpSettings = {
@@ -35,9 +50,9 @@ export type ProviderSettings = SmtpSettings | EmailApiSettings | CloudMailSettin
 
 /** Settings that cannot work, found before anything is sent: the keys at fault are named. */
 export class MailConfigError extends MailSendError {
-  readonly problem: 'MISSING' | 'UNKNOWN' | 'INVALID';
+  readonly problem: 'MISSING' | 'INVALID';
   readonly keys: string[];
-  constructor(problem: 'MISSING' | 'UNKNOWN' | 'INVALID', keys: string[], message: string) {
+  constructor(problem: 'MISSING' | 'INVALID', keys: string[], message: string) {
     super('CONFIG', message);
     this.name = 'MailConfigError';
     this.problem = problem;
@@ -63,13 +78,11 @@ function invalid(key: string, reason: string): MailConfigError {
 
 /**
  * The configurations of one provider as typed settings (credentials in plain text), or a MailConfigError naming
- * the missing, unknown or invalid keys. A key is missing when absent or blank; USER_ID and PASSWORD may be blank
- * when AUTHENTICATION is off.
+ * the missing or invalid keys. A key is missing when absent or blank; USER_ID and PASSWORD may be blank
+ * when AUTHENTICATION is off. Keys the provider does not require are left out of the settings.
  */
 export function parseProviderSettings(provider: MailProvider, configurations: Record<string, string>): ProviderSettings {
   const required = PROVIDER_KEYS[provider];
-  const unknown = Object.keys(configurations).filter((key) => !required.includes(key));
-  if (unknown.length > 0) throw new MailConfigError('UNKNOWN', unknown, `${provider} does not take ${unknown.join(', ')}; its keys are ${required.join(', ')}`);
   const value = (key: string) => (configurations[key] ?? '').trim();
   const authOff = provider === 'SMTP' && AUTHENTICATION_WORDS[value('AUTHENTICATION').toUpperCase()] === false;
   const missing = required.filter((key) => value(key) === '' && !(authOff && (key === 'USER_ID' || key === 'PASSWORD')));
