@@ -58,6 +58,7 @@ import { createDocumentService } from './modules/documents/documents.service.ts'
 import { createWordConverter } from './platform/pdf/convert-word.ts';
 import { createThumbnailRenderer } from './platform/pdf/render-thumbnail.ts';
 import { createPdfInspector } from './platform/pdf/inspect-pdf.ts';
+import { createPdfVerifier } from './platform/crypto/pdf-verifier.ts';
 import { documentRoutes } from './modules/documents/documents.routes.ts';
 import { createCloudImportService } from './modules/cloud-import/cloud-import.service.ts';
 import { createVerifyService } from './modules/verify/verify.service.ts';
@@ -205,7 +206,9 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const documents = createDocumentService({
     db: platform.db, blobs: platform.blobs, uploadLimitBytes: UPLOAD_LIMIT_BYTES, converter: wordConverter, thumbnails, inspector: pdfInspector, uploadsPerMinute: config.uploadsPerMinute,
   });
-  const verifier = createVerifyService({ db: platform.db, seal: platform.seal });
+  // Uploaded PDFs' signatures are read and checked in worker threads under a time limit (POST /verify/v1).
+  const signatureChecks = createPdfVerifier({ log: (message) => app.log.warn(message) });
+  const verifier = createVerifyService({ db: platform.db, seal: platform.seal, checker: signatureChecks });
   const cloudImport = createCloudImportService({ outbound: platform.outbound, blobs: platform.blobs, allowedHosts: config.cloudImportAllowedHosts });
   const comments = createCommentService({ db: platform.db, log: platform.log });
   const folders = createFolderService({ db: platform.db });
@@ -319,6 +322,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
       if (answered.cut > 0) platform.logger.warn(`shutdown: ${answered.cut} request(s) still in flight after ${timeoutMs} ms were cut`);
       await thumbnails.close();
       await pdfInspector.close();
+      await signatureChecks.close();
       platform.mailRouting.close();
       platform.mailTransport.close();
       await platform.database.close();

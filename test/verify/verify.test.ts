@@ -11,8 +11,7 @@ import { pdfsig } from '../helpers/ceremony.ts';
 import { startTsaServer, type TsaServer } from '../helpers/tsa-server.ts';
 import { loadSealIdentity, type SealIdentity } from '../../src/platform/crypto/seal-identity.ts';
 import { sealPdf } from '../../src/platform/pdf/seal-pdf.ts';
-import { recordAttempts } from '../../src/platform/limits/attempts.ts';
-import { VERIFY_PER_ADDRESS } from '../../src/modules/verify/verify.service.ts';
+import { VERIFY_PER_ADDRESS, recordAttempts } from '../../src/platform/limits/attempts.ts';
 
 let t: TestApp;
 let owner: TestUser;

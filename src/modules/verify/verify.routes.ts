@@ -9,8 +9,12 @@ const DESCRIPTION = 'Public. Send a PDF as multipart/form-data in the part "file
   + 'whether the signed bytes are unchanged and match the signing certificate (integrity), the signer, the claimed time, the trusted time of '
   + 'an RFC 3161 time-stamp, whether the signature covers the whole file, and whether its certificate chains to this service\'s platform CA. '
   + '`platformRecord` is set when the file is byte for byte a document this service sealed. Nothing is stored. '
-  + 'Not a PDF: 400 INVALID_DOCUMENT_TYPE; unreadable: 400 INVALID_PDF; over 25 MB or empty: 400 INVALID_DOCUMENT_SIZE; '
-  + 'more than 30 requests a minute from one address: 503 SERVICE_UNAVAILABLE with Retry-After.';
+  + 'A signature whose byte range does not start the file, leave out exactly its own /Contents, end where its revision ends (%%EOF), '
+  + 'or share its revision with another signature is INVALID without being hashed. '
+  + 'Not a PDF: 400 INVALID_DOCUMENT_TYPE; unreadable, or costing more than 0.75 s of processor time or 256 MB to verify: 400 INVALID_PDF '
+  + '(responseBody.cpuLimitMs or memoryLimitMb); more than 50 signatures: 400 TOO_MANY_SIGNATURES (responseBody.limit, nothing checked); '
+  + 'over 25 MB or empty: 400 INVALID_DOCUMENT_SIZE; more than 30 requests a minute from one address, too many verifications waiting, or one '
+  + 'waiting more than 10 s for the processor: 503 SERVICE_UNAVAILABLE with Retry-After.';
 
 export function verifyRoutes(verifier: VerifyService): FastifyPluginAsyncTypebox {
   return async (app) => {

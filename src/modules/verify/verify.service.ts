@@ -1,33 +1,35 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type * as pkijs from 'pkijs';
 import { AppError } from '../../errors.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { parseCertificate } from '../../platform/crypto/certificates.ts';
 import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
-import { checkPdfSignature } from '../../platform/crypto/verify-signature.ts';
+import { VerificationLimitError, type PdfVerifier } from '../../platform/crypto/pdf-verifier.ts';
+import type { SignatureVerdict } from '../../platform/crypto/verify-pdf.ts';
 import { hasPdfHeader } from '../../platform/pdf/inspect-pdf.ts';
-import { readSignatures, UnreadablePdfError, type PdfSignatureEntry } from '../../platform/pdf/read-signatures.ts';
-import { rangeDigests } from '../../platform/pdf/range-digests.ts';
-import { longestLock, recordAttempts, type AttemptRule } from '../../platform/limits/attempts.ts';
+import { QueueFullError } from '../../platform/pdf/bounded-queue.ts';
+import { TooManySignaturesError, UnreadablePdfError } from '../../platform/pdf/read-signatures.ts';
+import { VERIFY_PER_ADDRESS, longestLock, recordAttempts } from '../../platform/limits/attempts.ts';
 import { BlobTooLargeError } from '../../platform/storage/blob-store.ts';
 import { findSealedDocumentByHash } from './verify.repo.ts';
 import type { VerifyResponse } from './verify.schemas.ts';
 
 export const VERIFY_MAX_BYTES = 25 * 1024 * 1024;
-/** Verification is public and costs a parse and a hash of up to 25 MB: 30 a minute from one address. */
-export const VERIFY_PER_ADDRESS: AttemptRule = { scope: 'verify.address', max: 30, windowSeconds: 60 };
-
-const DOCUMENT_TIMESTAMP = 'ETSI.RFC3161';
+/**
+ * RUNTIME.md "Limits and status codes": a file holding more signatures is refused before any is checked (each
+ * costs a CMS check and, on the same range, nothing more: see platform/pdf/signed-ranges.ts).
+ */
+export const VERIFY_MAX_SIGNATURES = 50;
 
 /**
  * POST /verify/v1: what the signatures of an uploaded PDF say, checked here, and whether the file is byte for
  * byte a document this service sealed. The upload is read into memory (at most 25 MB, hashed as it arrives) and
- * never written anywhere: staging it on disk and reading it back cost a 20 MB write, a read and a copy.
+ * never written anywhere: staging it on disk and reading it back cost a 20 MB write, a read and a copy. The file
+ * is then handed to `checker`, which reads and checks its signatures in a worker thread within a CPU-time budget,
+ * so no file, whatever it holds, holds the event loop, and each costs at most that budget.
  */
-export function createVerifyService(deps: { db: Db; seal: Pick<PlatformSeal, 'identity'> }) {
-  let anchors: Promise<pkijs.Certificate[]> | null = null;
-  const trustAnchors = () => (anchors ??= deps.seal.identity().then((identity) => [parseCertificate(identity.chainDer.at(-1)!)]));
+export function createVerifyService(deps: { db: Db; seal: Pick<PlatformSeal, 'identity'>; checker: PdfVerifier }) {
+  let anchors: Promise<Uint8Array[]> | null = null;
+  const trustAnchors = () => (anchors ??= deps.seal.identity().then((identity) => [identity.chainDer.at(-1)!]));
 
   return { assertUnderLimit, verify };
 
@@ -51,57 +53,52 @@ export function createVerifyService(deps: { db: Db; seal: Pick<PlatformSeal, 'id
     const { bytes } = upload;
     if (bytes.length === 0) throw new AppError('INVALID_DOCUMENT_SIZE', 'The file is empty');
     if (!hasPdfHeader(bytes)) throw new AppError('INVALID_DOCUMENT_TYPE', 'The file is not a PDF');
-    let entries: PdfSignatureEntry[];
+    let verdicts: SignatureVerdict[];
     try {
-      entries = await readSignatures(bytes);
+      // The bytes move to the worker; only their SHA-256 (taken as they arrived) is needed here afterwards.
+      verdicts = await deps.checker.verify(bytes, await trustAnchors(), VERIFY_MAX_SIGNATURES);
     } catch (error) {
-      if (error instanceof UnreadablePdfError) throw new AppError('INVALID_PDF', error.message);
-      throw error;
+      throw checkFailure(error, deps.checker);
     }
-    const trusted = await trustAnchors();
-    const sound = entries.filter((entry) => rangeIsSound(bytes, entry.byteRange));
-    // Digests per algorithm, computed on first need for all sound signatures in one pass over the file.
-    const digests = new Map<string, Buffer[]>();
-    const digestOf = (entry: PdfSignatureEntry) => (algorithm: string) => {
-      if (!digests.has(algorithm)) digests.set(algorithm, rangeDigests(bytes, sound.map((e) => e.byteRange), algorithm));
-      return digests.get(algorithm)![sound.indexOf(entry)];
-    };
-    const signatures = [];
-    for (const entry of entries) signatures.push(await describe(bytes, entry, trusted, sound.includes(entry) ? digestOf(entry) : null));
     const record = await findSealedDocumentByHash(deps.db, upload.sha256);
     return {
-      signatures,
+      signatures: verdicts.map(toSignatureResponse),
       platformRecord: record ? { workflowId: record.workflowId, completedAt: record.completedAt?.toISOString() ?? null, documentName: record.documentName } : null,
     };
   }
 }
 
-/** The ranges must start the file, not overlap, stay inside it, and leave exactly the /Contents string between them. */
-function rangeIsSound(file: Uint8Array, [start1, length1, start2, length2]: PdfSignatureEntry['byteRange']): boolean {
-  const gap = file.subarray(start1 + length1, start2);
-  return start1 === 0 && start1 + length1 <= start2 && start2 + length2 <= file.length && gap.length >= 2 && gap[0] === 0x3c && gap[gap.length - 1] === 0x3e;
+function checkFailure(error: unknown, checker: PdfVerifier): unknown {
+  if (error instanceof TooManySignaturesError) {
+    return new AppError('TOO_MANY_SIGNATURES', `The PDF holds more than ${error.limit} signatures; at most ${error.limit} are verified`, { limit: error.limit });
+  }
+  if (error instanceof UnreadablePdfError) return new AppError('INVALID_PDF', error.message);
+  if (error instanceof VerificationLimitError) {
+    // Starved of processor time within its budget: the service is busy, not the file at fault.
+    if (error.limit === 'overloaded') return new AppError('SERVICE_UNAVAILABLE', error.message, undefined, { retryAfterSeconds: checker.retryAfterSeconds });
+    // A file whose structure costs more than a verification may spend is refused as unreadable, with the limit.
+    return new AppError('INVALID_PDF', error.message, error.limit === 'memory' ? { memoryLimitMb: checker.maxHeapMb } : { cpuLimitMs: checker.cpuLimitMs });
+  }
+  if (error instanceof QueueFullError) {
+    return new AppError('SERVICE_UNAVAILABLE', 'Too many verifications are running; try again shortly', undefined, { retryAfterSeconds: checker.retryAfterSeconds });
+  }
+  return error;
 }
 
-async function describe(file: Uint8Array, entry: PdfSignatureEntry, trusted: pkijs.Certificate[], digestOf: ((algorithm: string) => Buffer) | null): Promise<VerifyResponse['signatures'][number]> {
-  const [start1, , start2, length2] = entry.byteRange;
-  const kind = entry.subFilter === DOCUMENT_TIMESTAMP ? 'DOCUMENT_TIMESTAMP' as const : 'SIGNATURE' as const;
-  const base = { fieldName: entry.fieldName, kind, coversWholeDocument: start1 === 0 && start2 + length2 === file.length };
-  if (!digestOf) {
-    return { ...base, signerName: entry.name, signedAt: entry.claimedTime?.toISOString() ?? null, timestamp: null, integrity: 'INVALID', problem: 'The signature\'s byte range is malformed', certificate: null };
-  }
-  const check = await checkPdfSignature(digestOf, entry.contents, trusted, { documentTimestamp: kind === 'DOCUMENT_TIMESTAMP' });
-  const signedAt = entry.claimedTime ?? check.claimedTime ?? (kind === 'DOCUMENT_TIMESTAMP' ? check.timestamp : null);
+function toSignatureResponse(verdict: SignatureVerdict): VerifyResponse['signatures'][number] {
   return {
-    ...base,
-    signerName: check.signerName ?? entry.name,
-    signedAt: signedAt?.toISOString() ?? null,
-    timestamp: check.timestamp?.toISOString() ?? null,
-    integrity: check.integrity,
-    problem: check.problem,
-    certificate: check.certificate ? {
-      ...check.certificate,
-      notBefore: check.certificate.notBefore.toISOString(),
-      notAfter: check.certificate.notAfter.toISOString(),
+    fieldName: verdict.fieldName,
+    signerName: verdict.signerName,
+    signedAt: verdict.signedAt?.toISOString() ?? null,
+    timestamp: verdict.timestamp?.toISOString() ?? null,
+    coversWholeDocument: verdict.coversWholeDocument,
+    integrity: verdict.integrity,
+    problem: verdict.problem,
+    kind: verdict.kind,
+    certificate: verdict.certificate ? {
+      ...verdict.certificate,
+      notBefore: verdict.certificate.notBefore.toISOString(),
+      notAfter: verdict.certificate.notAfter.toISOString(),
     } : null,
   };
 }
