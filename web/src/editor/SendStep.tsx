@@ -1,5 +1,5 @@
 /** The last step of an envelope others sign: who gets it, reminders, the mail's subject and message, and Send. */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { navigate } from '../workspace/router.tsx';
 import { useEmailVerified, VerifyToSend } from '../workspace/VerifyToSend.tsx';
 import { commence, configureReminder, errorPlace, errorText, loadSettings } from './editor-api.ts';
@@ -110,6 +110,8 @@ function Reminders({ workflowId, sequence, tracker }: { workflowId: number; sequ
   const [days, setDays] = useState('3');
   const [minutes, setMinutes] = useState('60');
   const [error, setError] = useState<{ key: 'days' | 'minutes' | 'form'; text: string } | null>(null);
+  // Saves go one after another: two in flight could commit out of order and leave the earlier value stored.
+  const lastSave = useRef<Promise<unknown>>(Promise.resolve());
   const id = useId();
 
   useEffect(() => {
@@ -145,7 +147,9 @@ function Reminders({ workflowId, sequence, tracker }: { workflowId: number; sequ
     const body = !next.enabled ? { enabled: false }
       : next.mode === 'days' ? { enabled: true, intervalDays: Number(next.days), offsetMinutes: null } : { enabled: true, offsetMinutes: Number(next.minutes), intervalDays: null };
     try {
-      setStored(await tracker.track(configureReminder(workflowId, body)));
+      const saved = lastSave.current.then(() => configureReminder(workflowId, body));
+      lastSave.current = saved.catch(() => undefined);
+      setStored(await tracker.track(saved));
     } catch (failure) {
       const field = errorPlace(failure).field;
       setError({ key: field === 'intervalDays' ? 'days' : field === 'offsetMinutes' ? 'minutes' : 'form', text: errorText(failure) });
