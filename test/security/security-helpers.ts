@@ -5,6 +5,8 @@ import type { TestUser } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { sample } from '../helpers/schema-sample.ts';
 
+export { sample };
+
 /** Each table of the public schema: row count and a digest of its rows. Read in one statement. */
 export type Fingerprint = Map<string, string>;
 
