@@ -1,9 +1,10 @@
+import { Value } from 'typebox/value';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { countEventsOfRecipient, findEventFields, insertFieldEvents, isDocumentOf, type EventField, type NewFieldEvent } from './template-analytics.repo.ts';
-import { FIELD_EVENT_TYPES, type FieldEventsBody, type FieldEventType } from './template-analytics.schemas.ts';
+import { FIELD_EVENT_TYPES, FieldEventsBody, MAX_EVENTS_PER_CALL, type FieldEventType } from './template-analytics.schemas.ts';
 
 /** Events stamped later than this past the server's clock are from the future (a little skew is tolerated). */
 export const FUTURE_SKEW_MS = 60_000;
@@ -24,8 +25,8 @@ function parseEvent(raw: unknown, now: number): Candidate | null {
   if (typeof at !== 'string' || !UTC_TIMESTAMP.test(at)) return null;
   const time = new Date(at);
   if (Number.isNaN(time.getTime()) || time.getTime() > now + FUTURE_SKEW_MS) return null;
-  const isSession = SESSION_TYPES.includes(type as FieldEventType);
-  if (isSession) return fieldId === null || fieldId === undefined ? { fieldId: null, type: type as FieldEventType, at: time } : null;
+  // A session event is about no field: a fieldId sent with one is not needed and not kept (RUNTIME.md).
+  if (SESSION_TYPES.includes(type as FieldEventType)) return { fieldId: null, type: type as FieldEventType, at: time };
   if (typeof fieldId !== 'number' || !Number.isInteger(fieldId) || fieldId < 1 || fieldId > 2147483647) return null;
   return { fieldId, type: type as FieldEventType, at: time };
 }
@@ -53,15 +54,22 @@ async function reachedWorkflow(db: Db, caller: Caller, workflowId: number): Prom
 export function createFieldEventService({ db }: { db: Db }) {
   return { ingest };
 
-  async function ingest(caller: Caller, body: FieldEventsBody): Promise<{ ingested: number; skipped: number }> {
-    const all = { ingested: 0, skipped: body.events.length };
+  /**
+   * SPEC.md: always 202 {ingested, skipped}. The body is read here rather than refused by the route's schema: one that
+   * is not the documented object ingests nothing, and events past the first MAX_EVENTS_PER_CALL count as skipped.
+   */
+  async function ingest(caller: Caller, raw: unknown): Promise<{ ingested: number; skipped: number }> {
+    const sent = typeof raw === 'object' && raw !== null && Array.isArray((raw as { events?: unknown }).events) ? (raw as { events: unknown[] }).events : [];
+    const all = { ingested: 0, skipped: sent.length };
+    if (!Value.Check(FieldEventsBody, raw)) return all;
+    const body = raw;
     const access = await reachedWorkflow(db, caller, body.workflowId);
     const recipient = access?.recipient;
     if (!access || !recipient || recipient.status === 'DELEGATED' || access.workflow.status === 'DRAFT') return all;
     const target = { workflowId: access.workflow.id, createdAt: access.workflow.createdAt, templateId: access.workflow.templateId, recipientId: recipient.id };
 
     const now = Date.now();
-    const parsed = body.events.map((raw) => parseEvent(raw, now))
+    const parsed = body.events.slice(0, MAX_EVENTS_PER_CALL).map((event) => parseEvent(event, now))
       .map((event) => (event && event.at.getTime() >= target.createdAt.getTime() - FUTURE_SKEW_MS ? event : null));
     const fieldIds = [...new Set(parsed.flatMap((event) => (event?.fieldId ? [event.fieldId] : [])))];
     const fields = new Map((await findEventFields(db, target.workflowId, fieldIds)).map((field) => [field.id, field]));

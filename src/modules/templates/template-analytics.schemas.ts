@@ -3,6 +3,7 @@ import { IdParam, Nullable } from '../../http/schemas.ts';
 
 export const FIELD_EVENT_TYPES = ['SESSION_START', 'FIELD_VIEWED', 'FIELD_FOCUSED', 'FIELD_GLANCED', 'FIELD_FILLED', 'SUBMITTED'] as const;
 export type FieldEventType = (typeof FIELD_EVENT_TYPES)[number];
+/** Events past the first 1,000 of a request are skipped, not refused (RUNTIME.md "Limits and status codes"). */
 export const MAX_EVENTS_PER_CALL = 1000;
 
 const Counts = Type.Object({
@@ -58,8 +59,8 @@ export const FieldEventsBody = Type.Object({
   sessionId: Type.String({ minLength: 1, maxLength: 100, description: 'the signing page\'s session (one page load)' }),
   workflowId: IdParam,
   documentId: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 2147483647 }), Type.Null()], { description: 'the document the events are about; a field event naming a field of another document is skipped' })),
-  events: Type.Array(Type.Unknown({ description: '{fieldId, type, at}: fieldId the field (null for SESSION_START and SUBMITTED), type one of SESSION_START, FIELD_VIEWED, FIELD_FOCUSED, FIELD_GLANCED, FIELD_FILLED, SUBMITTED, at an ISO 8601 UTC timestamp' }), { maxItems: MAX_EVENTS_PER_CALL }),
-});
+  events: Type.Array(Type.Unknown({ description: '{fieldId, type, at}: fieldId the field (not needed for SESSION_START and SUBMITTED, ignored when sent), type one of SESSION_START, FIELD_VIEWED, FIELD_FOCUSED, FIELD_GLANCED, FIELD_FILLED, SUBMITTED, at an ISO 8601 UTC timestamp' }), { description: `the first ${MAX_EVENTS_PER_CALL} are considered; the rest count as skipped` }),
+}, { description: 'A body that is not this object is not refused: it ingests nothing (202, its events, if any, skipped)' });
 export type FieldEventsBody = Static<typeof FieldEventsBody>;
 
 export const FieldEventsResponse = Type.Object({
