@@ -21,8 +21,8 @@ export function brandingRoutes(branding: BrandingService): FastifyPluginAsyncTyp
     const tags = ['Branding'];
 
     app.get('/organization/v1/branding', {
-      schema: { tags, summary: 'The organization\'s branding', description: 'Owner, or a role with BRANDING canView.', response: { 200: BrandingResponse, ...errorResponses } },
-      config: { auth: { module: 'BRANDING', right: 'canView' } },
+      schema: { tags, summary: 'The organization\'s branding', description: 'The owner and every member, whatever their role (the BRANDING right governs changes only).', response: { 200: BrandingResponse, ...errorResponses } },
+      config: { auth: 'user' },
     }, async (request) => branding.get(userOf(request)));
 
     app.put('/organization/v1/branding', {
@@ -44,8 +44,8 @@ export function brandingRoutes(branding: BrandingService): FastifyPluginAsyncTyp
     }, async (request) => branding.reset(userOf(request)));
 
     app.get('/organization/v1/logo', {
-      schema: { tags, summary: 'The organization\'s logo', description: 'Owner, or a role with BRANDING canView. 404 when the organization has none.', response: { ...IMAGE_PNG, ...errorResponses } },
-      config: { auth: { module: 'BRANDING', right: 'canView' } },
+      schema: { tags, summary: 'The organization\'s logo', description: 'The owner and every member, whatever their role. 404 when the organization has none.', response: { ...IMAGE_PNG, ...errorResponses } },
+      config: { auth: 'user' },
     }, async (request, reply) => {
       const png = await branding.logo(userOf(request));
       return reply.type('image/png').header('cache-control', 'private, no-cache').send(Buffer.from(png));
