@@ -23,8 +23,8 @@ export function commenceRoutes(commence: CommenceService): FastifyPluginAsyncTyp
           + '(400 INSUFFICIENT_CREDITS when fewer are left); the survey becomes SENT and one child workflow per recipient is created and mailed in the background '
           + '(GET /document/v1/power-survey/{id}/dispatch-progress). Commencing a SENT survey again answers 202 and creates nothing twice. '
           + 'Errors, in the order checked: SELF (the owner signs without commence) 400 OPERATION_IS_NOT_ALLOWED; '
-          + 'not DRAFT 400 INVALID_WORKFLOW_STATUS; no document, no recipient, only CC recipients, or a signer without a SIGNATURE or INITIALS field '
-          + '(listed in responseBody.recipientsWithoutSignatureField) 400 OPERATION_IS_NOT_ALLOWED; package expired 400 PACKAGE_EXPIRED (16003); '
+          + 'not DRAFT 400 INVALID_WORKFLOW_STATUS; no document, no recipient or only CC recipients 400 OPERATION_IS_NOT_ALLOWED '
+          + '(a signer without a signature field is sent and finishes when its required fields are filled); package expired 400 PACKAGE_EXPIRED (16003); '
           + 'service plan inactive 500 SERVICE_PLAN_INACTIVE; plan without sharing 400 SHARING_NOT_ALLOWED; no credit left 400 INSUFFICIENT_CREDITS.',
         params: WorkflowIdParams,
         body: CommenceBody,

@@ -5,7 +5,7 @@ import { recordActivities, recordActivity, type ActivityInput } from '../activit
 import { assertMaySend, debitCredit } from '../billing/entitlements.service.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 import { nextStatus, type WorkflowStatus } from '../workflows/workflow-status.ts';
-import { countDocuments, countDocumentsMany, findRecipientsWithSignatureField, findRecipientsWithSignatureFieldMany, updateWorkflowRow, updateWorkflowRows } from './signing.repo.ts';
+import { countDocuments, countDocumentsMany, updateWorkflowRow, updateWorkflowRows } from './signing.repo.ts';
 import { findRecipientsInSigningOrder, findRecipientsInSigningOrderMany } from '../workflows/workflow-access.ts';
 import { assertSenderVerified, userDisplayName } from '../users/users.directory.ts';
 import { assertActiveMemberOf } from '../organizations/organization-membership.ts';
@@ -17,8 +17,9 @@ export type SendResult = { workflowId: number; sentAt: Date; dispatchedRecipient
  * DRAFT → SENT, the one way a workflow goes out (POST commence, template dispatch, a Power Survey child). Runs in
  * the caller's transaction with the workflow row locked, after the caller decided who may send it. Checks, in
  * order: the sender's verified address (EMAIL_NOT_VERIFIED), the sender's ACTIVE membership of the workflow's organization
- * (USER_NOT_HAVE_ACCESS), DRAFT (INVALID_WORKFLOW_STATUS), content (documents, recipients, an action-required one, a signing field
- * per signer: OPERATION_IS_NOT_ALLOWED), then the organization's plan (PACKAGE_EXPIRED, SERVICE_PLAN_INACTIVE,
+ * (USER_NOT_HAVE_ACCESS), DRAFT (INVALID_WORKFLOW_STATUS), content (documents, recipients, an action-required one:
+ * OPERATION_IS_NOT_ALLOWED; a signer without a signature field is sent too, RUNTIME.md, and finishes when its required
+ * fields are filled, the web app warning the sender first), then the organization's plan (PACKAGE_EXPIRED, SERVICE_PLAN_INACTIVE,
  * SHARING_NOT_ALLOWED, INSUFFICIENT_CREDITS). One credit is debited with the status change, the Sent activity and
  * the first dispatch mails. The caller calls `routing.outbox.notify()` after the commit.
  */
@@ -32,7 +33,6 @@ export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: Workf
   if ((await countDocuments(tx, workflow.id)) === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no document to send');
   const rows = await findRecipientsInSigningOrder(tx, workflow.id);
   assertSendable(rows);
-  await assertEverySignerCanSign(tx, workflow.id, rows);
 
   const now = new Date();
   const status = nextStatus(workflow.status, 'SEND');
@@ -64,13 +64,9 @@ export async function sendWorkflows(tx: Tx, routing: RoutingDeps, workflows: Wor
   for (const workflow of workflows) if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be sent`);
   const documentCounts = await countDocumentsMany(tx, ids);
   const rowsOf = await findRecipientsInSigningOrderMany(tx, ids);
-  const signers = workflows.flatMap((workflow) => (rowsOf.get(workflow.id) ?? []).filter((r) => r.role === 'SIGNER' && r.status !== 'DELEGATED'));
-  const withField = await findRecipientsWithSignatureFieldMany(tx, ids, signers.map((r) => r.id));
   for (const workflow of workflows) {
     if (!documentCounts.get(workflow.id)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no document to send');
-    const rows = rowsOf.get(workflow.id) ?? [];
-    assertSendable(rows);
-    assertSignersHaveField(rows, withField);
+    assertSendable(rowsOf.get(workflow.id) ?? []);
   }
 
   const now = new Date();
@@ -99,26 +95,6 @@ function sentActivity(workflowId: number, rows: RecipientRow[], sender: { userId
 function assertSendable(rows: RecipientRow[]): void {
   if (rows.length === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no recipients: add at least one before sending');
   if (!rows.some(isActionRequired)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has only CC recipients: add a signer or an approver');
-}
-
-/**
- * A signer finishes when its SIGNATURE and INITIALS fields are filled (RUNTIME.md), so a signer with none
- * would have nothing to sign. Unlike services that add a free-form signature at signing time, the service
- * refuses to send and names the signers, so the owner places their fields first.
- */
-async function assertEverySignerCanSign(tx: Tx, workflowId: number, rows: RecipientRow[]): Promise<void> {
-  const signers = rows.filter((r) => r.role === 'SIGNER' && r.status !== 'DELEGATED');
-  assertSignersHaveField(rows, await findRecipientsWithSignatureField(tx, workflowId, signers.map((r) => r.id)));
-}
-
-function assertSignersHaveField(rows: RecipientRow[], withField: Set<number>): void {
-  const missing = rows.filter((r) => r.role === 'SIGNER' && r.status !== 'DELEGATED' && !withField.has(r.id));
-  if (missing.length === 0) return;
-  throw new AppError(
-    'OPERATION_IS_NOT_ALLOWED',
-    `Every signer needs a SIGNATURE or INITIALS field; missing for: ${missing.map((r) => `${r.name} <${r.email}>`).join(', ')}`,
-    { recipientsWithoutSignatureField: missing.map((r) => ({ recipientId: r.id, name: r.name, emailAddress: r.email })) },
-  );
 }
 
 function describeRecipients(rows: RecipientRow[]): string {

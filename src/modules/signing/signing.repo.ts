@@ -173,28 +173,6 @@ export async function moveFieldsEmpty(db: DbOrTx, fromRecipientId: number, toRec
   await db.update(fields).set({ recipientId: toRecipientId, value: null, signatureAssetId: null, filledAt: null }).where(eq(fields.recipientId, fromRecipientId));
 }
 
-/** The recipients among `recipientIds` that own a field a signer signs with: SIGNATURE, INITIALS, or a required DIGITAL_SIGNATURE. */
-export async function findRecipientsWithSignatureField(db: DbOrTx, workflowId: number, recipientIds: number[]): Promise<Set<number>> {
-  if (recipientIds.length === 0) return new Set();
-  const rows = await db.selectDistinct({ recipientId: fields.recipientId }).from(fields).where(and(
-    eq(fields.workflowId, workflowId),
-    inArray(fields.recipientId, recipientIds),
-    or(inArray(fields.fieldType, ['SIGNATURE', 'INITIALS']), and(eq(fields.fieldType, 'DIGITAL_SIGNATURE'), eq(fields.fieldRequired, true))),
-  ));
-  return new Set(rows.map((r) => r.recipientId!));
-}
-
-/** findRecipientsWithSignatureField over many workflows' recipients at once. */
-export async function findRecipientsWithSignatureFieldMany(db: DbOrTx, workflowIds: number[], recipientIds: number[]): Promise<Set<number>> {
-  if (recipientIds.length === 0) return new Set();
-  const rows = await db.selectDistinct({ recipientId: fields.recipientId }).from(fields).where(and(
-    inArray(fields.workflowId, workflowIds),
-    inArray(fields.recipientId, recipientIds),
-    or(inArray(fields.fieldType, ['SIGNATURE', 'INITIALS']), and(eq(fields.fieldType, 'DIGITAL_SIGNATURE'), eq(fields.fieldRequired, true))),
-  ));
-  return new Set(rows.map((r) => r.recipientId!));
-}
-
 /** countDocuments of many workflows in one statement (a workflow without documents is absent). */
 export async function countDocumentsMany(db: DbOrTx, workflowIds: number[]): Promise<Map<number, number>> {
   if (workflowIds.length === 0) return new Map();

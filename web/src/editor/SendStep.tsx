@@ -43,10 +43,7 @@ export function SendStep({ workflowId, name, sequence, recipients, fields, track
     } catch (error) {
       // The address was found unverified only now (another tab, a stale page): show the notice instead.
       if ((error as { code?: string }).code === 'EMAIL_NOT_VERIFIED') address.recheck();
-      const listed = (error as { responseBody?: { recipientsWithoutSignatureField?: unknown } }).responseBody?.recipientsWithoutSignatureField;
-      const names = Array.isArray(listed) ? listed.map((entry: { name?: unknown }) => (typeof entry?.name === 'string' ? entry.name : '')).filter(Boolean) : [];
-      // The service's list names who lacks a signature field: said with the names alone (its sentence repeats them).
-      setSendError(names.length > 0 ? text.missingSignatureList(names.join(', ')) : errorText(error));
+      setSendError(errorText(error));
       setSending(false);
     }
   }

@@ -203,7 +203,6 @@ export const editorText = {
   send: 'Send',
   sending: 'Sending…',
   sendFailed: 'The envelope was not sent.',
-  missingSignatureList: (names: string) => `Without a signature field: ${names}.`,
 
   // Self-signing
   signIntro: 'Fill in your fields. When you sign, the document is sealed and the envelope is complete.',
