@@ -44,11 +44,10 @@ export const ERRORS = {
   CLOUD_IMPORT_LINK_REFUSED: { status: 400, code: 12008, description: 'The link must be https and on an allowed host' },
   /** SPEC.md: an unreadable link, more than 5 redirects or more than 25 MB: 500. */
   CLOUD_IMPORT_FAILED: { status: 500, code: 12009, description: 'The linked file could not be imported' },
-  /**
-   * More uploads or replacements from one account within a minute than UPLOADS_PER_MINUTE allows; answered with
-   * Retry-After. 503, not 429: SPEC.md keeps 429 for the OTP resend throttle alone.
-   */
-  UPLOAD_RATE_LIMITED: { status: 503, code: 12020, description: 'Too many uploads from this account; try again later' },
+  /** More uploads or replacements from one account within a minute than UPLOADS_PER_MINUTE allows; answered with Retry-After. */
+  UPLOAD_RATE_LIMITED: { status: 429, code: 12020, description: 'Too many uploads from this account; try again later' },
+  /** More POST /verify/v1 calls from one client address within a minute than allowed; answered with Retry-After. */
+  VERIFY_RATE_LIMITED: { status: 429, code: 12021, description: 'Too many verifications from this address; try again later' },
 
   INVALID_WORKFLOW_OWNER: { status: 400, code: 13001, description: 'Invalid workflow owner' },
   INVALID_WORKFLOW_STATUS: { status: 400, code: 13002, description: 'Invalid workflow status' },
@@ -72,6 +71,8 @@ export const ERRORS = {
   WRONG_PASSWORD: { status: 400, code: 14010, description: 'The password is not correct' },
   /** More sign-ups from one client address within the hour than SIGNUPS_PER_ADDRESS allows; answered with Retry-After. */
   SIGNUP_LIMIT_REACHED: { status: 429, code: 14011, description: 'Too many sign-ups from this address; try again later' },
+  /** More verification mails to one account within a day than VERIFICATION_MAILS_PER_ACCOUNT allows; answered with Retry-After. */
+  VERIFICATION_MAIL_LIMIT_REACHED: { status: 429, code: 14012, description: 'Too many verification mails; try again later' },
   /** A sign-in state (web session, SSO redirect, own sign-in page) that is unknown, expired, used, or from another browser. */
   LOGIN_STATE_INVALID: { status: 400, code: 14101, description: 'The sign-in request is unknown, expired, already used, or was started in another browser; start again' },
   /** A cookie-authenticated state change without the session's X-CSRF-Token header (or from another origin). */
@@ -106,7 +107,7 @@ export const ERRORS = {
   /** More library entries of one kind than a user may keep. */
   SIGNATURE_LIBRARY_FULL: { status: 400, code: 14208, description: 'The signature library is full' },
   /** Too many sign-in challenges asked for from one address; answered with Retry-After. */
-  CHALLENGE_RATE_LIMITED: { status: 400, code: 14209, description: 'Too many sign-in challenges; try again later' },
+  CHALLENGE_RATE_LIMITED: { status: 429, code: 14209, description: 'Too many sign-in challenges; try again later' },
 
   INVALID_FIELD: { status: 400, code: 15001, description: 'Invalid field' },
   INVALID_FIELD_VALUE: { status: 400, code: 15002, description: 'Invalid field value' },
@@ -150,8 +151,8 @@ export const ERRORS = {
   IDENTITY_NOT_VERIFIED: { status: 403, code: 16007, description: 'Identity not verified' },
   OTP_RESEND_TOO_SOON: { status: 429, code: 16008, description: 'OTP resend too soon' },
   SHARING_NOT_ALLOWED: { status: 400, code: 16009, description: 'Your plan does not allow sending documents' },
-  /** Identity step-up caps across codes (5 wrong codes an hour, 10 codes mailed a day); answered with Retry-After. 429 stays the resend throttle's. */
-  OTP_LIMIT_REACHED: { status: 400, code: 16010, description: 'Too many one-time codes; try again later' },
+  /** Identity step-up caps across codes (5 wrong codes an hour, 10 codes mailed a day); answered with Retry-After. */
+  OTP_LIMIT_REACHED: { status: 429, code: 16010, description: 'Too many one-time codes; try again later' },
 
   /** RUNTIME.md "Plans and credits belong to the operator": an owner chose or renewed a priced package while BILLING_SELF_SERVICE is off. */
   PAYMENT_REQUIRED: { status: 403, code: 16011, description: 'This package is priced: the operator of this service puts organizations on it' },
@@ -200,7 +201,7 @@ export const ERRORS = {
   /** SPEC.md: custom email routing is available only when the organization's plan allows it (packages.allowCustomSmtp). */
   CUSTOM_MAIL_NOT_ALLOWED: { status: 400, code: 18003, description: 'Your plan does not allow custom email routing' },
   /** More settings tests than an organization may run per hour (each sends a real mail); answered with Retry-After. */
-  MAIL_SETTINGS_TEST_LIMITED: { status: 400, code: 18004, description: 'Too many email settings tests; try again later' },
+  MAIL_SETTINGS_TEST_LIMITED: { status: 429, code: 18004, description: 'Too many email settings tests; try again later' },
   /** source PLAN_CONNECTOR or a connectorId: this installation's plans offer no mail connectors (allowedConnectors is empty). */
   MAIL_CONNECTOR_UNAVAILABLE: { status: 400, code: 18005, description: 'No mail connector is available to this organization' },
 

@@ -172,8 +172,8 @@ describe('verification links', () => {
 
     for (let i = 0; i < 4; i++) expect((await resend()).status).toBe(200);
     const throttled = await resend();
-    expect(throttled.status).toBe(400);
-    expect(throttled.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
+    expect(throttled.status).toBe(429);
+    expect(throttled.body.message).toBe('VERIFICATION_MAIL_LIMIT_REACHED');
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
     expect(await t.mails({ to: account.email, kind: 'EMAIL_VERIFICATION' })).toHaveLength(6);
 

@@ -18,7 +18,7 @@ describe('uploads per account per minute (UPLOADS_PER_MINUTE)', () => {
   });
   afterAll(async () => { await t?.close(); });
 
-  it('answers 503 UPLOAD_RATE_LIMITED with Retry-After beyond the allowance, for uploads and replacements, stores nothing, and leaves other accounts alone', async () => {
+  it('answers 429 UPLOAD_RATE_LIMITED with Retry-After beyond the allowance, for uploads and replacements, stores nothing, and leaves other accounts alone', async () => {
     const pdf = await makePdf(1);
     const first = await uploadFile(t, owner.token, 'one.pdf', pdf);
     expect(first.status).toBe(201);
@@ -28,13 +28,13 @@ describe('uploads per account per minute (UPLOADS_PER_MINUTE)', () => {
 
     const before = await storedState(t);
     const refused = await uploadFile(t, owner.token, 'four.pdf', pdf);
-    expect(refused.status).toBe(503);
-    expect(refused.body).toMatchObject({ httpStatusCode: 503, success: false, message: 'UPLOAD_RATE_LIMITED', errorCode: 12020 });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ httpStatusCode: 429, success: false, message: 'UPLOAD_RATE_LIMITED', errorCode: 12020 });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     const replacement = await replaceFile(t, owner.token, first.body.id, 'again.pdf', pdf);
-    expect(replacement.status).toBe(503);
+    expect(replacement.status).toBe(429);
     expect(replacement.body.message).toBe('UPLOAD_RATE_LIMITED');
     expect(replacement.headers['retry-after']).toBeDefined();
     expect(await storedState(t)).toEqual(before);

@@ -184,7 +184,7 @@ describe('the settings test, before anything is sent', () => {
     }
   });
 
-  it('allows 20 tests per organization per hour, then 400 MAIL_SETTINGS_TEST_LIMITED with Retry-After', async () => {
+  it('allows 20 tests per organization per hour, then 429 MAIL_SETTINGS_TEST_LIMITED with Retry-After', async () => {
     const owner = await createMailOwner(t);
     const other = await createMailOwner(t);
     const body = { provider: 'SMTP', configurations: { EMAIL_FROM: 'x@acme.example' }, testRecipient: 'ann@example.com' };
@@ -194,7 +194,7 @@ describe('the settings test, before anything is sent', () => {
       expect(res.body.step).toBe('CONFIG');
     }
     const limited = await t.request('POST', TEST, { token: owner.token, body });
-    expect(limited.status).toBe(400);
+    expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ errorCode: 18004, message: 'MAIL_SETTINGS_TEST_LIMITED' });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3000);
     expect((await t.request('POST', TEST, { token: other.token, body })).status).toBe(200);

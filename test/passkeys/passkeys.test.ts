@@ -242,11 +242,11 @@ describe('passkey sign-in', () => {
     expect((await t.request('POST', '/auth/webauthn/login/verify?username=a@example.com', { body: { id: 'x' } })).status).toBe(400);
   });
 
-  it('limits challenges per address: 100 in 15 minutes, then 400 CHALLENGE_RATE_LIMITED with Retry-After', async () => {
+  it('limits challenges per address: 100 in 15 minutes, then 429 CHALLENGE_RATE_LIMITED with Retry-After', async () => {
     const ask = () => t.app.inject({ method: 'POST', url: '/auth/webauthn/login/options?username=someone@example.com', remoteAddress: '203.0.113.7' });
     for (let i = 0; i < 100; i++) expect((await ask()).statusCode).toBe(200);
     const refused = await ask();
-    expect(refused.statusCode).toBe(400);
+    expect(refused.statusCode).toBe(429);
     expect(refused.json().message).toBe('CHALLENGE_RATE_LIMITED');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Other addresses are not affected.

@@ -100,7 +100,7 @@ describe('identity step-up', () => {
     }
     // Five wrong codes also use up the recipient's hourly budget (test/signing/otp-limits.test.ts), which answers first.
     const dead = await verifyOtp(t, workflowId, token, code);
-    expect(dead.status).toBe(400);
+    expect(dead.status).toBe(429);
     expect(dead.body.message).toBe('OTP_LIMIT_REACHED');
     expect((await decline(t, workflowId, token)).status).toBe(403);
 

@@ -64,7 +64,7 @@ describe('one-time code limits across codes', () => {
     expect(fifth.body).toMatchObject({ message: 'OTP_INVALID', responseBody: { attemptsLeft: 0 } });
 
     const right = await verifyOtp(t, workflowId, token, second);
-    expect(right.status).toBe(400);
+    expect(right.status).toBe(429);
     expect(right.body).toMatchObject({ message: 'OTP_LIMIT_REACHED', errorCode: 16010, responseBody: { limit: 'WRONG_CODES_PER_HOUR', attemptsLeft: 0 } });
     const retryAfter = Number(right.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(3500);
@@ -74,7 +74,7 @@ describe('one-time code limits across codes', () => {
     // A third code is not mailed while the hour's budget is spent: it could not be verified anyway.
     await pastThrottle(t, signer);
     const resend = await sendOtp(t, workflowId, token);
-    expect(resend.status).toBe(400);
+    expect(resend.status).toBe(429);
     expect(resend.body).toMatchObject({ message: 'OTP_LIMIT_REACHED', responseBody: { limit: 'WRONG_CODES_PER_HOUR' } });
     expect(Number(resend.headers['retry-after'])).toBeGreaterThan(3500);
     expect(await t.mails({ to: signer.email, kind: 'OTP' })).toHaveLength(2);
@@ -96,7 +96,7 @@ describe('one-time code limits across codes', () => {
       await pastThrottle(t, signer);
     }
     const eleventh = await sendOtp(t, workflowId, token);
-    expect(eleventh.status).toBe(400);
+    expect(eleventh.status).toBe(429);
     expect(eleventh.body).toMatchObject({ message: 'OTP_LIMIT_REACHED', errorCode: 16010, responseBody: { limit: 'CODES_PER_DAY' } });
     const retryAfter = Number(eleventh.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(23 * 3600);

@@ -145,7 +145,7 @@ describe.skipIf(!postgres)('three instances on one database and one bucket', () 
     const token = await signin(c, uploader.email, uploader.password);
     for (let i = 0; i < UPLOADS_PER_MINUTE; i++) expect((await upload([a, b, c][i % 3], token)).status).toBe(201);
     const over = await upload(c, token);
-    expect(over.status).toBe(503);
+    expect(over.status).toBe(429);
     expect(over.body.message).toBe('UPLOAD_RATE_LIMITED');
 
     // A web session begun on A, signed in on B, completed on C works on A and B, and a logout on B ends it on C.

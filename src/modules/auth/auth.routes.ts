@@ -103,9 +103,9 @@ export function authRoutes(auth: AuthService, sso: SsoService, cookieSessions: C
         tags: ['Authentication'],
         summary: 'Mail a new verification link to the signed-in account',
         description: 'No body. Mails a new link $PUBLIC_URL/verify-email/<code> to the account\'s address; the earlier code stops working. '
-          + 'At most 5 a day beyond the sign-up mail (then 400 OPERATION_IS_NOT_ALLOWED with Retry-After). An address already verified is not mailed: '
+          + 'At most 5 a day beyond the sign-up mail (then 429 VERIFICATION_MAIL_LIMIT_REACHED with Retry-After). An address already verified is not mailed: '
           + '{verified: true, mailed: false}.',
-        response: { 200: ResendVerificationResponse, ...errorResponses },
+        response: { 200: ResendVerificationResponse, ...errorResponses, 429: Type.Ref('ErrorResponse') },
       },
       config: { auth: 'user' },
     }, async (request) => auth.resendVerification(userOf(request)));

@@ -95,7 +95,7 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
     const subject = String(user.id);
     const retryAfterSeconds = await lockedForSeconds(db, VERIFICATION_MAILS_PER_ACCOUNT, subject);
     if (retryAfterSeconds !== null) {
-      throw new AppError('OPERATION_IS_NOT_ALLOWED', `${VERIFICATION_MAILS_PER_ACCOUNT.max} verification mails were sent within a day; try again in ${retryAfterSeconds} seconds`,
+      throw new AppError('VERIFICATION_MAIL_LIMIT_REACHED', `${VERIFICATION_MAILS_PER_ACCOUNT.max} verification mails were sent within a day; try again in ${retryAfterSeconds} seconds`,
         { retryAfterSeconds }, { retryAfterSeconds });
     }
     await db.transaction(async (tx) => {

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { multipartError } from '../../http/multipart.ts';
 import { userOf } from '../../http/authenticate.ts';
@@ -17,8 +18,8 @@ const UPLOAD_RULES = 'Multipart: exactly one file in the part `file` (.pdf, .doc
   + 'Word files are converted to PDF with LibreOffice (400 DOCUMENT_CONVERSION_UNAVAILABLE when it is not installed, 400 DOCUMENT_CONVERSION_FAILED when it fails or exceeds 60 s); '
   + 'only the PDF is kept. A rejected request stores nothing. '
   + 'Limits (multipart uploads and replacements alike): each account may start UPLOADS_PER_MINUTE (default 60) within a minute, counted before the file is read '
-  + 'whether or not it is then accepted; beyond, 503 UPLOAD_RATE_LIMITED with Retry-After (seconds until a minute after the last counted one; 503 because the API specification keeps 429 '
-  + 'for the OTP throttle). Word conversion runs 2 at a time with 8 waiting and the page-1 thumbnail 2 at a time with 16 waiting; beyond, 503 SERVICE_UNAVAILABLE with '
+  + 'whether or not it is then accepted; beyond, 429 UPLOAD_RATE_LIMITED with Retry-After (seconds until a minute after the last counted one). '
+  + 'Word conversion runs 2 at a time with 8 waiting and the page-1 thumbnail 2 at a time with 16 waiting; beyond, 503 SERVICE_UNAVAILABLE with '
   + 'Retry-After. A thumbnail that cannot be rendered within 5 s or 256 MB is a blank page of the document\'s shape; the upload still succeeds.';
 
 const POST_DESCRIPTION = `${UPLOAD_RULES} Without workflowId a new DRAFT workflow is created, owned by the caller and named after the file (without extension, `
@@ -47,7 +48,7 @@ export function documentRoutes(documents: DocumentService, documentList: Documen
         consumes: ['multipart/form-data'],
         querystring: UploadQuery,
         body: { content: { 'multipart/form-data': { schema: UploadForm } } },
-        response: { 201: UploadResponse, ...errorResponses },
+        response: { 201: UploadResponse, ...errorResponses, 429: Type.Ref('ErrorResponse'), 503: Type.Ref('ErrorResponse') },
       } as never,
       config: { auth: 'user' },
     }, async (request, reply) => {
@@ -66,7 +67,7 @@ export function documentRoutes(documents: DocumentService, documentList: Documen
         description: PUT_DESCRIPTION,
         params: DocIdParams,
         body: { content: { 'application/json': { schema: RenameBody }, 'multipart/form-data': { schema: ReplaceForm } } },
-        response: { 200: DocumentResponse, ...errorResponses },
+        response: { 200: DocumentResponse, ...errorResponses, 429: Type.Ref('ErrorResponse'), 503: Type.Ref('ErrorResponse') },
       } as never,
       config: { auth: 'user' },
     }, async (request) => {

@@ -55,7 +55,7 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
   /**
    * Counts an upload or replacement against the account's per-minute allowance before its file is read; refuses
-   * with 503 UPLOAD_RATE_LIMITED and Retry-After once the allowance is used (until a minute after the last one
+   * with 429 UPLOAD_RATE_LIMITED and Retry-After once the allowance is used (until a minute after the last one
    * counted). The count lives in the database, so every instance shares it; two instances admitting at the same
    * moment may let one extra through.
    */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { userOf } from '../../http/authenticate.ts';
 import { errorResponses } from '../../http/schemas.ts';
 import type { MailSettingsService } from './mail-settings.service.ts';
@@ -43,9 +44,9 @@ export function mailSettingsRoutes(mailSettings: MailSettingsService): FastifyPl
         tags, summary: 'Send a test mail with the given settings',
         description: `${OWNER} Sends one mail to testRecipient through the provider with the configurations in the body (not the stored ones). `
           + 'Answers 200 {success, provider, step, message}: on failure step says where (CONFIG, CONNECT, AUTH, TOKEN, SEND). At most 20 tests per '
-          + 'organization per hour (400 MAIL_SETTINGS_TEST_LIMITED with Retry-After).',
+          + 'organization per hour (429 MAIL_SETTINGS_TEST_LIMITED with Retry-After).',
         body: EmailSettingsTestBody,
-        response: { 200: EmailSettingsTestResponse, ...errorResponses },
+        response: { 200: EmailSettingsTestResponse, ...errorResponses, 429: Type.Ref('ErrorResponse') },
       },
       config: owner,
     }, async (request) => mailSettings.test(userOf(request), request.body));

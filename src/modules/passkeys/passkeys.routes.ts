@@ -68,9 +68,9 @@ export function passkeyRoutes(passkeys: PasskeyService): FastifyPluginAsyncTypeb
         description: 'Answers PublicKeyCredentialRequestOptionsJSON for navigator.credentials.get() with the passkeys of the account whose '
           + 'email is username (none for an unknown account: the answer does not say whether it exists). User verification required; the '
           + 'challenge is single use and valid 5 minutes. At most 100 challenges (passkey and smart card together) per client address in '
-          + '15 minutes: then 400 CHALLENGE_RATE_LIMITED with Retry-After.',
+          + '15 minutes: then 429 CHALLENGE_RATE_LIMITED with Retry-After.',
         querystring: LoginOptionsQuery,
-        response: { 200: RequestOptions, 400: error },
+        response: { 200: RequestOptions, 400: error, 429: error },
         security: [],
       },
       config: { auth: 'public' },

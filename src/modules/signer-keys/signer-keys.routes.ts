@@ -34,7 +34,7 @@ export function signerKeyRoutes(keys: SignerKeyService): FastifyPluginAsyncTypeb
           + `${RESET_CODE_RULES.digits}-digit code (mail kind SIGNING_KEY_RESET) through the platform's own mail to the key's address, valid `
           + `${RESET_CODE_RULES.lifetimeMinutes} minutes for ${RESET_CODE_RULES.maxAttempts} tries; it replaces any earlier code. Another within `
           + `${RESET_CODE_RULES.resendSeconds} seconds: 429 OTP_RESEND_TOO_SOON with Retry-After; at most 10 codes a day per key, and none while 5 wrong `
-          + 'codes of the last hour stand: 400 OTP_LIMIT_REACHED with Retry-After.',
+          + 'codes of the last hour stand: 429 OTP_LIMIT_REACHED with Retry-After.',
         params: WorkflowIdParams,
         response: { 200: ResetCodeResponse, ...errorResponses, 429: Type.Ref('ErrorResponse') },
       },
@@ -51,10 +51,10 @@ export function signerKeyRoutes(keys: SignerKeyService): FastifyPluginAsyncTypeb
         description: `${WHO} The code from signing-key/reset-code and a new signing password (at least ${SIGNING_PASSWORD_MIN_LENGTH} characters, else 400 `
           + 'SIGNING_PASSWORD_TOO_SHORT) replace the person\'s key with a new one and a new certificate from the platform CA; the wrong-password lock '
           + 'is lifted. Signatures made with the old key stay valid (its certificate is not revoked). A wrong, used or expired code: 400 OTP_INVALID '
-          + '(counted: 5 tries a code, 5 wrong codes an hour, then 400 OTP_LIMIT_REACHED with Retry-After). Answers the new signing-key status.',
+          + '(counted: 5 tries a code, 5 wrong codes an hour, then 429 OTP_LIMIT_REACHED with Retry-After). Answers the new signing-key status.',
         params: WorkflowIdParams,
         body: ResetBody,
-        response: { 200: SigningKeyStatusResponse, ...errorResponses },
+        response: { 200: SigningKeyStatusResponse, ...errorResponses, 429: Type.Ref('ErrorResponse') },
       },
       config: { auth: 'participant' },
     }, async (request) => ({ ...(await keys.reset(callerOf(request), request.params.workflowId, request.body)), minPasswordLength: SIGNING_PASSWORD_MIN_LENGTH }));

@@ -38,7 +38,7 @@ export function identityRoutes(identity: IdentityService): FastifyPluginAsyncTyp
         description: `${CALLER} No body. Mails a ${OTP_RULES.digits}-digit code (mail kind OTP) valid ${OTP_RULES.lifetimeMinutes} minutes for ${OTP_RULES.maxAttempts} attempts; `
           + `it replaces any earlier code. Another code within ${OTP_RULES.resendSeconds} seconds: 429 OTP_RESEND_TOO_SOON (16008) with responseBody.resendAfterSeconds and Retry-After. `
           + `At most ${OTP_RULES.sendsPerDay} codes per recipient in 24 hours, and none while the recipient has entered ${OTP_RULES.failuresPerHour} wrong codes within the hour: `
-          + '400 OTP_LIMIT_REACHED (16010) with a Retry-After header and responseBody {limit: CODES_PER_DAY or WRONG_CODES_PER_HOUR, retryAfterSeconds}.',
+          + '429 OTP_LIMIT_REACHED (16010) with a Retry-After header and responseBody {limit: CODES_PER_DAY or WRONG_CODES_PER_HOUR, retryAfterSeconds}.',
         params: WorkflowIdParams,
         response: { 200: SendOtpResponse, ...errorResponses, 429: Type.Ref('ErrorResponse') },
       },
@@ -56,10 +56,10 @@ export function identityRoutes(identity: IdentityService): FastifyPluginAsyncTyp
           + `Wrong, expired (after ${OTP_RULES.lifetimeMinutes} minutes), already used, or none requested: 400 OTP_INVALID with responseBody.attemptsLeft. `
           + `After ${OTP_RULES.maxAttempts} wrong tries the code is dead: request a new one. A new code does not reset the recipient's budget of `
           + `${OTP_RULES.failuresPerHour} wrong codes per hour (across codes; attemptsLeft counts the smaller of the two): once used up, every verification, `
-          + 'the right code included, answers 400 OTP_LIMIT_REACHED (16010) with Retry-After until an hour after the last wrong code.',
+          + 'the right code included, answers 429 OTP_LIMIT_REACHED (16010) with Retry-After until an hour after the last wrong code.',
         params: WorkflowIdParams,
         body: VerifyOtpBody,
-        response: { 200: VerifyOtpResponse, ...errorResponses },
+        response: { 200: VerifyOtpResponse, ...errorResponses, 429: Type.Ref('ErrorResponse') },
       },
       config: { auth: 'participant' },
     }, async (request) => identity.verifyOtp(callerOf(request), request.params.workflowId, request.body.code));

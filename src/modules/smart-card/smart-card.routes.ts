@@ -20,9 +20,9 @@ export function smartCardRoutes(smartCards: SmartCardService): FastifyPluginAsyn
           + 'CA certificates of its chain (PEM blocks, at most 8, in any order), for a CA of SMART_CARD_CA_FILE that is not the card\'s direct issuer. '
           + 'The certificates are only read here (an unreadable block or more than 8 intermediates: 400 SMART_CARD_CERTIFICATE_INVALID); they are '
           + 'checked at verify. At most 100 challenges (smart card and passkey together) per client '
-          + `address in 15 minutes: then 400 CHALLENGE_RATE_LIMITED with Retry-After. ${OFF}`,
+          + `address in 15 minutes: then 429 CHALLENGE_RATE_LIMITED with Retry-After. ${OFF}`,
         body: HashBody,
-        response: { 200: HashResponse, 400: error },
+        response: { 200: HashResponse, 400: error, 429: error },
         security: [],
       },
       config: { auth: 'public' },

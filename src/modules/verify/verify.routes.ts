@@ -13,8 +13,9 @@ const DESCRIPTION = 'Public. Send a PDF as multipart/form-data in the part "file
   + 'or share its revision with another signature is INVALID without being hashed. '
   + 'Not a PDF: 400 INVALID_DOCUMENT_TYPE; unreadable, or costing more than 0.75 s of processor time or 256 MB to verify: 400 INVALID_PDF '
   + '(responseBody.cpuLimitMs or memoryLimitMb); more than 50 signatures: 400 TOO_MANY_SIGNATURES (responseBody.limit, nothing checked); '
-  + 'over 25 MB or empty: 400 INVALID_DOCUMENT_SIZE; more than 30 requests a minute from one address, too many verifications waiting, or one '
-  + 'waiting more than 10 s for the processor: 503 SERVICE_UNAVAILABLE with Retry-After.';
+  + 'over 25 MB or empty: 400 INVALID_DOCUMENT_SIZE; more than 30 requests a minute from one address: 429 VERIFY_RATE_LIMITED with '
+  + 'Retry-After; too many verifications waiting, or one waiting more than 10 s for the processor (the server is busy, not the caller): '
+  + '503 SERVICE_UNAVAILABLE with Retry-After.';
 
 export function verifyRoutes(verifier: VerifyService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -25,7 +26,7 @@ export function verifyRoutes(verifier: VerifyService): FastifyPluginAsyncTypebox
         description: DESCRIPTION,
         consumes: ['multipart/form-data'],
         body: VerifyForm,
-        response: { 200: VerifyResponse, 400: Type.Ref('ErrorResponse'), 503: Type.Ref('ErrorResponse') },
+        response: { 200: VerifyResponse, 400: Type.Ref('ErrorResponse'), 429: Type.Ref('ErrorResponse'), 503: Type.Ref('ErrorResponse') },
       } as never,
       config: { auth: 'public' },
     }, async (request) => {

@@ -36,7 +36,7 @@ export function createVerifyService(deps: { db: Db; seal: Pick<PlatformSeal, 'id
   /** Counts the request against its address; over the limit: 503 with Retry-After (SPEC.md keeps 429 for the OTP throttle). */
   async function assertUnderLimit(address: string): Promise<void> {
     const seconds = await longestLock(deps.db, [[VERIFY_PER_ADDRESS, address]]);
-    if (seconds !== null) throw new AppError('SERVICE_UNAVAILABLE', 'Too many verifications from this address; try again later', undefined, { retryAfterSeconds: seconds });
+    if (seconds !== null) throw new AppError('VERIFY_RATE_LIMITED', 'Too many verifications from this address; try again later', undefined, { retryAfterSeconds: seconds });
     await recordAttempts(deps.db, [[VERIFY_PER_ADDRESS, address]]);
   }
 
