@@ -67,13 +67,13 @@ export function organizationRoutes(organizations: OrganizationService, publicUrl
     });
 
     app.put('/organization/v1/user_role', {
-      schema: { tags, summary: 'Change a member\'s role', description: `${SCOPE} roleId null removes the role. Nobody but the owner changes their own role (403); the owner's role does not apply (400). A member who is not the owner gives only a role within their own, to a member whose current role is within their own (else 403). ${USERS_RIGHT('canEdit')} ${NO_APPS}`, body: MemberRoleBody, response: { 200: MemberResponse, ...errorResponses } },
-      config: { auth: { module: 'USERS', right: 'canEdit' } },
+      schema: { tags, summary: 'Change a member\'s role', description: `Owner only (SPEC.md: updating members is the owner's; a USERS right does not give it). ${SCOPE} roleId null removes the role; the owner's role does not apply (400). ${NO_APPS}`, body: MemberRoleBody, response: { 200: MemberResponse, ...errorResponses } },
+      config: { auth: { owner: true } },
     }, async (request) => toMemberResponse(await organizations.changeRole(personOf(request), request.body.userId, request.body.roleId)));
 
     app.put('/organization/v1/users/renew', {
-      schema: { tags, summary: 'Renew a member\'s signature quota', description: `${SCOPE} Sets the member's used counts of the qualifiers named (all three by default) back to 0. Nobody but the owner renews their own (403). ${USERS_RIGHT('canEdit')} ${NO_APPS}`, body: RenewBody, response: { 200: MemberResponse, ...errorResponses } },
-      config: { auth: { module: 'USERS', right: 'canEdit' } },
+      schema: { tags, summary: 'Renew a member\'s signature quota', description: `Owner only (SPEC.md: updating members is the owner's; a USERS right does not give it). ${SCOPE} Sets the member's used counts of the qualifiers named (all three by default) back to 0. ${NO_APPS}`, body: RenewBody, response: { 200: MemberResponse, ...errorResponses } },
+      config: { auth: { owner: true } },
     }, async (request) => toMemberResponse(await organizations.renewQuota(personOf(request), request.body)));
 
     app.get('/organization/v1/invitations', {

@@ -144,21 +144,6 @@ async function assertWithinOwnRole(tx: Tx, caller: UserCaller, ...given: (RoleGr
   }
 }
 
-/**
- * PUT /organization/v1/user_role by a member who is not the owner: the member's current role and the new one must
- * both be within the caller's own (a stronger member is not theirs to demote; nobody but the owner changes their own
- * role, which the caller checks first).
- */
-export async function assertMayAssignRole(tx: Tx, caller: UserCaller, currentRoleId: number | null, nextRoleId: number | null): Promise<void> {
-  if (caller.membership.isOwner) return;
-  const roles: RoleRow[] = [];
-  for (const id of [currentRoleId, nextRoleId]) {
-    const role = id === null ? null : await findRole(tx, caller.organizationId, id);
-    if (role) roles.push(role);
-  }
-  await assertWithinOwnRole(tx, caller, ...roles);
-}
-
 function roleName(raw: string): string {
   const name = raw.trim();
   if (!name) throw new AppError('INVALID_REQUEST_BODY', 'The role name must not be blank');

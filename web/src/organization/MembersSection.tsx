@@ -81,19 +81,18 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
                     </td>
                     <td className="st-numbers">{member.usedElectronic} / {member.usedAdvanced} / {member.usedQualified}</td>
                     <td>
-                      {!member.isOwner && (
+                      {/* Every change to a member is the owner's (the service answers 403 to anyone else). */}
+                      {!member.isOwner && isOwner && (
                         <div className="st-row-actions">
                           <button type="button" className="ws-button ws-button--small" aria-label={text.changeRoleOf(member.name)} onClick={() => setAction({ kind: 'role', member })}>{text.changeRole}</button>
                           {member.status === 'ACTIVE' && (
                             <button type="button" className="ws-button ws-button--small" aria-label={text.renewQuotaOf(member.name)} onClick={() => setAction({ kind: 'renew', member })}>{text.renewQuota}</button>
                           )}
-                          {isOwner && (
-                            <button type="button" className="ws-button ws-button--small ws-button--quiet" aria-label={(member.status === 'ACTIVE' ? text.removeOf : text.withdrawOf)(member.name)}
-                              onClick={() => setAction({ kind: 'remove', member })}>
-                              {member.status === 'ACTIVE' ? text.remove : text.withdraw}
-                            </button>
-                          )}
-                          {isOwner && member.status === 'ACTIVE' && member.hasAccount && (
+                          <button type="button" className="ws-button ws-button--small ws-button--quiet" aria-label={(member.status === 'ACTIVE' ? text.removeOf : text.withdrawOf)(member.name)}
+                            onClick={() => setAction({ kind: 'remove', member })}>
+                            {member.status === 'ACTIVE' ? text.remove : text.withdraw}
+                          </button>
+                          {member.status === 'ACTIVE' && member.hasAccount && (
                             <button type="button" className="ws-button ws-button--small ws-button--quiet" aria-label={text.makeOwnerOf(member.name)} onClick={() => setAction({ kind: 'transfer', member })}>{text.makeOwner}</button>
                           )}
                         </div>
