@@ -106,18 +106,20 @@ describe('filing workflows', () => {
     expect((await t.request('GET', '/workflow/v1/user/folders', { token: owner.token })).body.find((f: any) => f.id === folder.id).documentsCount).toBe(0);
   });
 
-  test('is all or nothing: a workflow that is not the caller\'s own is 404 and nothing moves', async ({ app: t, owner, other }) => {
+  test('is all or nothing: a workflow that is not the caller\'s own is refused and nothing moves', async ({ app: t, owner, other }) => {
     const folder = (await create(t, owner, 'Strict')).body;
     const mine = await createDraftWorkflow(t, owner);
     const theirs = await createDraftWorkflow(t, other);
-    // Even a workflow the caller can see as a recipient cannot be filed.
+    // Even a workflow the caller can see as a recipient cannot be filed: 400 INVALID_WORKFLOW_OWNER (RUNTIME.md), not 404.
     const shared = await createDraftWorkflow(t, other);
     await insertRecipient(t, shared.workflow.id, { userId: owner.userId, name: 'Olivia Owner', email: owner.email });
     await updateWorkflow(t, shared.workflow.id, { status: 'SENT' });
-    for (const ids of [`${mine.workflow.id},${theirs.workflow.id}`, `${mine.workflow.id},${shared.workflow.id}`, `${mine.workflow.id},999999`]) {
+    for (const ids of [`${mine.workflow.id},${theirs.workflow.id}`, `${mine.workflow.id},999999`]) {
       const res = await t.request('PUT', `/workflow/v1/user/folders/${folder.id}/${ids}`, { token: owner.token });
       expect(res.status, ids).toBe(404);
     }
+    const seen = await t.request('PUT', `/workflow/v1/user/folders/${folder.id}/${mine.workflow.id},${shared.workflow.id}`, { token: owner.token });
+    expect([seen.status, seen.body.message]).toEqual([400, 'INVALID_WORKFLOW_OWNER']);
     expect((await readWorkflow(t, mine.workflow.id)).folderId).toBeNull();
     // Another user's folder is 404 too.
     const alien = (await create(t, owner, 'Alien folder', other.token)).body;

@@ -9,7 +9,8 @@ import {
 
 const OWN = 'Only the caller\'s own folders (404 otherwise).';
 const MOVE = 'Files workflows into the folder (moving them out of any other). Only the caller\'s own workflows as the document list shows them '
-  + '(not deleted, not Power Survey children), in any status; all or nothing: any other id is 404 and nothing moves. A malformed list is 400. Answers the folder.';
+  + '(not deleted, not Power Survey children), in any status; all or nothing: a workflow the caller sees as a recipient but does not own is 400 '
+  + 'INVALID_WORKFLOW_OWNER, any other id 404, and nothing moves. A malformed list is 400. Answers the folder.';
 
 export function folderRoutes(folders: FolderService): FastifyPluginAsyncTypebox {
   return async (app) => {

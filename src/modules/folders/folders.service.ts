@@ -2,7 +2,7 @@ import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { parseIdList, requireText } from '../workflows/workflow-ids.ts';
-import { isAppCaller } from '../workflows/workflow-access.ts';
+import { findWorkflowForCaller, isAppCaller } from '../workflows/workflow-access.ts';
 import {
   countFolders, deleteFolder, findFolder, findFolderByName, findFolderWithCount, findFolders, insertFolder,
   lockFileableWorkflows, renameFolder, setWorkflowsFolder, unfileFolder, type FolderRow, type FolderWithCount,
@@ -81,10 +81,25 @@ export function createFolderService({ db }: { db: Db }) {
       await getFolder(tx, caller, folderId, true);
       const found = await lockFileableWorkflows(tx, caller.userId, ids, reachOf(caller));
       const missing = ids.filter((id) => !found.includes(id));
-      if (missing.length > 0) throw new AppError('NOT_FOUND', `Workflow ${missing.join(', ')} not found`);
+      if (missing.length > 0) await refuseUnfileable(tx, caller, missing);
       await setWorkflowsFolder(tx, ids, folderId);
       return findFolderWithCount(tx, folderId, reachOf(caller));
     });
+  }
+
+  /**
+   * Filing sets the workflow's own folder, so only its owner files it: a workflow the caller sees as a participant is
+   * SPEC.md's INVALID_WORKFLOW_OWNER (RUNTIME.md "Who may do what"), any other 404.
+   */
+  async function refuseUnfileable(tx: DbOrTx, caller: UserCaller, ids: number[]): Promise<never> {
+    for (const id of ids) {
+      const seenNotOwned = await findWorkflowForCaller(tx, caller, id).then((access) => !access.isOwner, (error: unknown) => {
+        if (error instanceof AppError) return false;
+        throw error;
+      });
+      if (seenNotOwned) throw new AppError('INVALID_WORKFLOW_OWNER', `Workflow ${id} is not yours to file: only its owner files it`);
+    }
+    throw new AppError('NOT_FOUND', `Workflow ${ids.join(', ')} not found`);
   }
 
   /** The folder goes; the workflows it held stay, unfiled. */
