@@ -51,6 +51,7 @@ const PUBLIC_ROUTES = [
   'POST /auth/webauthn/login/options',
   'POST /auth/webauthn/login/verify',
   'GET /csc/callback',
+  'GET /auth/sso/callback',
   'GET /invite/:code',
   'POST /invite/:code',
   'GET /metrics',

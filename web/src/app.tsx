@@ -3,12 +3,14 @@ import { locale, t } from './i18n/i18n.ts';
 import { isWorkspacePath } from './workspace/routes.tsx';
 import { WorkspaceApp } from './workspace/Workspace.tsx';
 import { CscCallback } from './signing/CscCallback.tsx';
+import { SsoCallback } from './signin/SsoCallback.tsx';
 import { SignInPage } from './signin/SignInPage.tsx';
 
 /** The pages of the web app other than the signing page (main.tsx), by path; the sender's workspace (workspace/routes.tsx) owns /, /envelopes/..., /templates... */
 function App() {
   const path = window.location.pathname;
   if (path === '/csc/callback') return <CscCallback />;
+  if (path === '/auth/sso/callback') return <SsoCallback />;
   if (path === '/signin') return <SignInPage />;
   if (isWorkspacePath(path)) return <WorkspaceApp />;
   return (

@@ -25,7 +25,9 @@ export function ssoRoutes(sso: SsoService, options: { secure: boolean }): Fastif
         summary: 'SSO redirect: the authorization URL',
         description: 'Starts a sign-in at the identity provider (OIDC_ISSUER; authorization code with PKCE S256 and a nonce, kept on the server). '
           + 'Without OIDC_ISSUER the URL is the service\'s own sign-in page, and redirectUri must then be on PUBLIC_URL\'s origin (400 REDIRECT_URI_NOT_ALLOWED), '
-          + 'since the page hands its code to that address. The provider redirects to redirectUri with code and state; post them to '
+          + 'since the page hands its code to that address. Without redirectUri it is $PUBLIC_URL/auth/sso/callback, the web app\'s page that hands code and state '
+          + 'to the page of this origin that opened it (window.opener, postMessage {type: "sso-callback", code, state, error}); a native client reads them from '
+          + 'that redirect itself. The provider redirects to redirectUri with code and state; post them to '
           + 'POST /auth/v1/signin/callback within 10 minutes. The state is single use. One client address starts at most 100 sign-ins within 15 minutes '
           + '(this and GET /bff/auth/authorize together): beyond, 429 LOGIN_STATE_LIMIT_REACHED with Retry-After.',
         querystring: SsoStartQuery,
@@ -40,7 +42,7 @@ export function ssoRoutes(sso: SsoService, options: { secure: boolean }): Fastif
         tags: ['Authentication'],
         summary: 'SSO redirect: exchange the code for a session',
         description: 'Answers as password sign-in. The state must be one this service issued, unused, at most 10 minutes old, started for this same redirectUri '
-          + '(else 400 LOGIN_STATE_INVALID); the state is used up even when the code is then refused. The code is exchanged at the provider with the PKCE '
+          + '(the same default when both omit it; else 400 LOGIN_STATE_INVALID); the state is used up even when the code is then refused. The code is exchanged at the provider with the PKCE '
           + 'verifier; the ID token\'s signature, issuer, audience, expiry and nonce are checked (else 401 SSO_CODE_INVALID). ' + MATCHING + ' ' + LIMITS,
         body: SsoCallbackBody,
         response: { 200: SessionResponse, 400: error, 401: error, 403: error, 503: error },

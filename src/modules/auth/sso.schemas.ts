@@ -4,10 +4,12 @@ import { EMAIL_MAX, ID_TOKEN_MAX, PASSWORD_LIMITS } from './auth.schemas.ts';
 
 /** States, codes and redirect URIs are bounded so nobody can make the service hash or store megabytes. */
 const State = Type.String({ minLength: 1, maxLength: 256, description: 'The state of the sign-in, as the authorization URL carried it' });
-const RedirectUri = Type.String({ minLength: 1, maxLength: 2048, description: 'Absolute URL the authorization server sends the code to' });
+/** RUNTIME.md "Request shapes": without a redirectUri the sign-in returns to the web app's page that hands code and state on. */
+export const SSO_CALLBACK_PATH = '/auth/sso/callback';
+const OptionalRedirectUri = Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: `Absolute URL the authorization server sends the code to; default $PUBLIC_URL${SSO_CALLBACK_PATH}` }));
 
 export const SsoStartQuery = Type.Object({
-  redirectUri: RedirectUri,
+  redirectUri: OptionalRedirectUri,
   rememberMe: Type.Optional(Type.Boolean({ description: 'The session lives 30 days instead of 12 hours' })),
 });
 
@@ -20,7 +22,7 @@ export const SsoStartResponse = Type.Object({
 export const SsoCallbackBody = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 2048 }),
   state: State,
-  redirectUri: RedirectUri,
+  redirectUri: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: `The redirectUri the sign-in was started with; default $PUBLIC_URL${SSO_CALLBACK_PATH}, as at the start` })),
   iss: Type.Optional(Type.String({ maxLength: 2048, description: 'The iss parameter of the authorization response (RFC 9207), when the client has it' })),
 });
 

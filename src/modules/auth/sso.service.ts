@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { findUserByEmail, findUserById, normalizeEmail, type UserRow } from '../users/users.directory.ts';
 import type { AuthService } from './auth.service.ts';
 import type { SigninBody } from './auth.schemas.ts';
+import { SSO_CALLBACK_PATH } from './sso.schemas.ts';
 import { issueSession, type SessionTokens } from './sessions.ts';
 import {
   attachAuthorizationCode, consumeLoginState, deleteStaleLoginStates, findLoginState, insertLoginState, recordIdTokenUse, type LoginStateRow,
@@ -58,6 +59,7 @@ export function randomToken(): string {
  */
 export function createSsoService({ db, tokens, auth, billing, signupEnabled, publicUrl, oidc, idTokens }: Deps) {
   const publicOrigin = new URL(publicUrl).origin;
+  const defaultRedirectUri = `${publicUrl.replace(/\/+$/, '')}${SSO_CALLBACK_PATH}`;
 
   return {
     provider: oidc ? 'OIDC' as const : 'OWN' as const,
@@ -202,8 +204,8 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
   }
 
   /** GET /auth/v1/signin: the authorization URL for `redirectUri` (with the own page, only a URL of this service). */
-  async function ssoStart(request: { redirectUri: string; rememberMe: boolean }, address: string): Promise<{ authorizationUrl: string; state: string; expiresAt: string }> {
-    const uri = parseRedirectUri(request.redirectUri);
+  async function ssoStart(request: { redirectUri?: string; rememberMe: boolean }, address: string): Promise<{ authorizationUrl: string; state: string; expiresAt: string }> {
+    const uri = parseRedirectUri(request.redirectUri ?? defaultRedirectUri);
     // The own page would hand its code to any address it is given: an attacker's would receive a victim's sign-in.
     if (!oidc && uri.origin !== publicOrigin) throw new AppError('REDIRECT_URI_NOT_ALLOWED', `With the service's own sign-in page the redirect URI must be on ${publicOrigin}`);
     const started = await startLogin({ purpose: 'SSO', redirectUri: uri.href, rememberMe: request.rememberMe, address });
@@ -211,9 +213,9 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
   }
 
   /** POST /auth/v1/signin/callback: the password-login shape for the account of the finished sign-in. */
-  async function ssoCallback(request: { code: string; state: string; redirectUri: string; iss?: string }, address: string): Promise<SessionTokens> {
+  async function ssoCallback(request: { code: string; state: string; redirectUri?: string; iss?: string }, address: string): Promise<SessionTokens> {
     const finished = await finishLogin({
-      purpose: 'SSO', state: request.state, redirectUri: parseRedirectUri(request.redirectUri).href,
+      purpose: 'SSO', state: request.state, redirectUri: parseRedirectUri(request.redirectUri ?? defaultRedirectUri).href,
       params: { code: request.code, state: request.state, iss: request.iss },
     }, address);
     return auth.issueUserSession(finished.user, finished.rememberMe);

@@ -146,6 +146,24 @@ export function webAppRoutes(options: Options): FastifyPluginAsyncTypebox {
       return reply.headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
     });
 
+    app.get('/auth/sso/callback', {
+      schema: {
+        tags: ['Web app'],
+        summary: 'Default return address of an SSO redirect sign-in',
+        description: 'Public. Where GET /auth/v1/signin without redirectUri sends the browser back with ?code=&state=: the page posts {type: "sso-callback", code, '
+          + 'state, error} to the window that opened it when that window is of this origin (never to another: the code signs in whoever exchanges it), then closes; '
+          + 'otherwise it says to return to the app. A native client reads code and state from this redirect itself.',
+        querystring: Type.Object({ code: Type.Optional(Type.String({ maxLength: 4096 })), state: Type.Optional(Type.String({ maxLength: 4096 })), error: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: true }),
+        produces: ['text/html'],
+        response: { 200: { description: 'The web app\'s HTML shell', content: { 'text/html': { schema: Type.String() } } } },
+      },
+      config: { auth: 'public' },
+    }, async (_request, reply) => {
+      const html = webShellWithNotice(SIGNIN_NO_SCRIPT);
+      if (html === null) throw new AppError('NOT_FOUND', 'The web app has not been built (npm run build:web)');
+      return reply.headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
+    });
+
     app.get('/csc/callback', {
       schema: {
         tags: ['Web app'],

@@ -214,6 +214,10 @@ export const en = {
 
   // CSC callback
   cscReturning: 'Returning to your document…',
+  ssoTitle: 'Sign in',
+  ssoHandedBack: 'You are signed in. This window closes by itself; if it stays open, close it.',
+  ssoReturnToApp: 'Sign-in finished. Return to the app that asked you to sign in.',
+  ssoFailed: (reason: string) => `The sign-in did not finish (${reason}). Return to the app and try again.`,
   cscNoSession: 'This page completes a remote signature. Go back to the document you were signing.',
 
   // Remote (CSC) signing on the signing page
