@@ -24,7 +24,7 @@ export const ERRORS = {
   INTERNAL_ERROR: { status: 500, code: 10500, description: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, code: 10503, description: 'Service unavailable' },
 
-  RECIPIENT_NAME_INVALID: { status: 400, code: 11001, description: 'Name size must be between 2 and 50 and contain only letters and single spaces' },
+  RECIPIENT_NAME_INVALID: { status: 400, code: 11001, description: 'Name size must be between 2 and 50 and contain only letters (a hyphen or apostrophe between two), with single spaces' },
   INVALID_RECIPIENT: { status: 400, code: 11002, description: 'Invalid recipient' },
   DUPLICATE_RECIPIENT: { status: 400, code: 11003, description: 'Duplicate recipient order or email' },
   /** More entries with a recipientPassword in one call than MAX_RECIPIENT_PASSWORDS_PER_CALL (each is an argon2id hash); responseBody {limit, given}. */

@@ -128,7 +128,7 @@ describe('the signing page: the ways out and the ways in', () => {
       await dialog.getByRole('textbox', { name: 'Their name' }).fill('Erin 2');
       await dialog.getByRole('textbox', { name: 'Their email' }).fill('not an email');
       await dialog.getByRole('button', { name: 'Hand over' }).click();
-      await expect.poll(() => dialog.getByRole('alert').allTextContents()).toEqual(['Enter their name: 2 to 50 letters, single spaces between words.', 'Enter their email address.']);
+      await expect.poll(() => dialog.getByRole('alert').allTextContents()).toEqual(['Enter their name: 2 to 50 characters, letters (a hyphen or apostrophe between two), single spaces between words.', 'Enter their email address.']);
       await screenshot(page, '23-delegate-dialog');
       await expectNoAxeViolations(page, 'delegate dialog with errors');
       await dialog.getByRole('textbox', { name: 'Their name' }).fill(delegate.name);

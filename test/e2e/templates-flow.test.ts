@@ -129,7 +129,7 @@ describe('the templates screens in Chromium', { timeout: 300_000 }, () => {
       const client = page.getByRole('group', { name: 'Recipient 1: signer (Client)' });
       await client.getByText('Placeholder: fill in').waitFor();
       await page.getByRole('button', { name: 'Send now' }).click();
-      await client.getByText('Enter a name of 3 to 50 letters and spaces.').waitFor();
+      await client.getByText('Enter a name of 3 to 50 characters: letters, hyphens or apostrophes between letters, and spaces.').waitFor();
       await expectNoAxeViolations(page, 'dispatch with errors');
       await client.getByRole('textbox', { name: 'Name' }).fill('Carla Customer');
       await client.getByRole('textbox', { name: 'Email' }).fill('carla@example.com');

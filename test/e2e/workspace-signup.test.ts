@@ -43,7 +43,7 @@ describe('sign up, confirm, sign in, sign out', () => {
       await page.getByLabel('Email').fill('not-an-email');
       await page.getByLabel('Password').fill('short');
       await page.getByRole('button', { name: 'Create account' }).click();
-      await page.getByText('Use 3 to 20 letters, with single spaces between words').waitFor();
+      await page.getByText('Use 3 to 20 characters: letters, a hyphen or apostrophe between two letters, single spaces between words').waitFor();
       await page.getByText('Enter an email address like name@example.com.').waitFor();
       await page.getByText('Use at least 8 characters (at most 128).').waitFor();
       expect(await page.getByLabel('Your name').getAttribute('aria-invalid')).toBe('true');

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { TotpCode } from '../users/users.schemas.ts';
+import { PERSON_NAME_PATTERN, PERSON_NAME_RULE } from '../users/person-names.ts';
 
 /** A JWT of the social provider; real ones are 1-2 KB. */
 export const ID_TOKEN_MAX = 8192;
@@ -12,8 +13,8 @@ export const SignupBody = Type.Object({
   name: Type.String({
     minLength: NAME_LIMITS.min,
     maxLength: NAME_LIMITS.max,
-    pattern: '^\\p{L}+( \\p{L}+)*$',
-    description: '3-20 characters: letters, with single spaces between words (the invited-member rule)',
+    pattern: PERSON_NAME_PATTERN,
+    description: `3-20 characters: ${PERSON_NAME_RULE} (the invited-member rule)`,
   }),
   email: Type.String({ format: 'email', maxLength: EMAIL_MAX, description: 'At most 255 characters; stored lower-cased' }),
   password: Type.String({ minLength: PASSWORD_LIMITS.min, maxLength: PASSWORD_LIMITS.max, description: '8-128 characters' }),

@@ -1,3 +1,5 @@
+import { PERSON_NAME_PATTERN } from '../users/person-names.ts';
+
 /** The small pages behind the mailed invitation link (no script, nothing loaded from elsewhere; the form posts to the same address). */
 
 export const invitationPageHeaders = {
@@ -21,7 +23,7 @@ function page(title: string, body: string): string {
 export function invitationFormPage(input: { orgName: string; name: string; emailAddress: string }): string {
   return page(`Join ${input.orgName}`, `<p>Create your account for <strong>${escape(input.emailAddress)}</strong>; you will be a member of ${escape(input.orgName)} at once.</p>`
     + '<form method="post">'
-    + `<label for="name">Your name</label><input id="name" name="name" required minlength="3" maxlength="20" pattern="[\\p{L}]+( [\\p{L}]+)*" value="${escape(input.name)}" autocomplete="name">`
+    + `<label for="name">Your name</label><input id="name" name="name" required minlength="3" maxlength="20" pattern="${escape(PERSON_NAME_PATTERN)}" value="${escape(input.name)}" autocomplete="name">`
     + '<label for="password">Password (at least 8 characters)</label><input id="password" name="password" type="password" required minlength="8" maxlength="128" autocomplete="new-password">'
     + '<button type="submit">Create account and join</button></form>');
 }

@@ -1,13 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { IdParam, NumberedPage, Nullable } from '../../http/schemas.ts';
 import { EMAIL_MAX, NAME_LIMITS, PASSWORD_LIMITS } from '../auth/auth.schemas.ts';
+import { PERSON_NAME_PATTERN, PERSON_NAME_RULE } from '../users/person-names.ts';
 import type { MemberRow } from './organizations.repo.ts';
 
 const MemberName = Type.String({
   minLength: NAME_LIMITS.min,
   maxLength: NAME_LIMITS.max,
-  pattern: '^\\p{L}+( \\p{L}+)*$',
-  description: '3-20 characters: letters, with single spaces between words (400 BAD_REQUEST_BODY otherwise)',
+  pattern: PERSON_NAME_PATTERN,
+  description: `3-20 characters: ${PERSON_NAME_RULE} (400 BAD_REQUEST_BODY otherwise)`,
 });
 const RoleRef = Type.Union([IdParam, Type.Null()], { description: 'a role id of the organization (404 otherwise; 400 ROLE_NOT_ASSIGNABLE when the role is not ACTIVE); null: no role' });
 export const QUALIFIERS = ['ELECTRONIC', 'ADVANCED', 'QUALIFIED'] as const;

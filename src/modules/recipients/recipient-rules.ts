@@ -1,14 +1,12 @@
 import { AppError } from '../../errors.ts';
 import type { RecipientRole } from './recipients.schemas.ts';
+import { PERSON_NAME_RULE, isPersonName } from '../users/person-names.ts';
 
 export const RECIPIENT_NAME_LENGTH = { min: 2, max: 50 } as const;
 
-// A word is a letter followed by letters or combining marks (so "José" typed in decomposed form passes);
-// words are separated by exactly one space.
-const NAME_PATTERN = /^\p{L}[\p{L}\p{M}]*(?: \p{L}[\p{L}\p{M}]*)*$/u;
-
 /**
- * SPEC.md: 2-50 characters, letters and single interior spaces only. Surrounding whitespace is trimmed first;
+ * SPEC.md: 2-50 characters, letters and single interior spaces (RUNTIME.md "Names": of any script, with hyphens and
+ * apostrophes between letters; users/person-names.ts). Surrounding whitespace is trimmed first;
  * length counts characters (code points) of the NFC form. Returns the name to store.
  */
 export function checkRecipientName(raw: string | null | undefined, index: number): string {
@@ -17,8 +15,8 @@ export function checkRecipientName(raw: string | null | undefined, index: number
   if (length < RECIPIENT_NAME_LENGTH.min || length > RECIPIENT_NAME_LENGTH.max) {
     throw new AppError('RECIPIENT_NAME_INVALID', `Name size must be between ${RECIPIENT_NAME_LENGTH.min} and ${RECIPIENT_NAME_LENGTH.max}`, { index, field: 'name' });
   }
-  if (!NAME_PATTERN.test(name)) {
-    throw new AppError('RECIPIENT_NAME_INVALID', 'Name must contain only letters, with single spaces between words', { index, field: 'name' });
+  if (!isPersonName(name)) {
+    throw new AppError('RECIPIENT_NAME_INVALID', `Name must contain only ${PERSON_NAME_RULE}`, { index, field: 'name' });
   }
   return name;
 }

@@ -1,13 +1,12 @@
 import { AppError } from '../../errors.ts';
 import { normalizeEmail } from '../users/users.directory.ts';
+import { PERSON_NAME_RULE, isPersonName } from '../users/person-names.ts';
 import type { SlotRow } from './templates.repo.ts';
 import type { RecipientOverride } from './templates.schemas.ts';
 
 export const OVERRIDE_NAME_LENGTH = { min: 3, max: 50 } as const;
 export const EMAIL_MAX_LENGTH = 255;
 
-// Letters (any script, with combining marks) and single spaces: no digits, no symbols (SPEC.md dispatch override name).
-const OVERRIDE_NAME = /^\p{L}[\p{L}\p{M}]*(?: \p{L}[\p{L}\p{M}]*)*$/u;
 const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]]+\.[^\s@"(),:;<>[\\\]]+$/;
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 
@@ -37,7 +36,8 @@ export function overrideName(raw: string, index: number): string {
   if (length < OVERRIDE_NAME_LENGTH.min || length > OVERRIDE_NAME_LENGTH.max) {
     throw invalid(index, 'name', `name must be ${OVERRIDE_NAME_LENGTH.min}-${OVERRIDE_NAME_LENGTH.max} characters after trimming`);
   }
-  if (!OVERRIDE_NAME.test(name)) throw invalid(index, 'name', 'name may hold only letters and spaces: no digits, no symbols');
+  // SPEC.md's dispatch override name: the one rule for people's names (users/person-names.ts), no digits, no other symbols.
+  if (!isPersonName(name)) throw invalid(index, 'name', `name may hold only ${PERSON_NAME_RULE}: no digits, no other symbols`);
   return name;
 }
 

@@ -90,7 +90,7 @@ export const RecipientSlots = Type.Array(RecipientSlot);
 
 export const RecipientOverride = Type.Object({
   recipientIndex: Type.Optional(Type.Integer({ description: '1-based slot; omitted: the override\'s position in the array plus one. Out of range or repeated: 400 BAD_REQUEST_BODY' })),
-  name: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], { description: 'trimmed, whitespace collapsed, 3-50 letters and spaces (400 INVALID_FIELD_VALUE)' })),
+  name: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], { description: 'trimmed, whitespace collapsed, 3-50 characters: letters of any script, a hyphen or apostrophe between two letters, single spaces (400 INVALID_FIELD_VALUE)' })),
   emailAddress: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], { description: 'a valid email of at most 255 characters (400 INVALID_FIELD_VALUE)' })),
   recipientColor: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()], { description: '#RRGGBB' })),
   useDigitalCert: Type.Optional(Type.Boolean()),

@@ -1,5 +1,6 @@
 /** What the editor knows about each field type and about the rules the service checks, so errors show before a call. */
 import type { Box, Field, FieldType, PageSize, Recipient } from './types.ts';
+import { isPersonName } from '../shared/person-name.ts';
 
 /** A new field's size in points, by type: what a signer needs to write or draw in. */
 export const DEFAULT_SIZE: Record<FieldType, { width: number; height: number }> = {
@@ -72,14 +73,12 @@ export function tint(hex: string, alpha: number): string {
   return `rgba(${parseInt(match[1], 16)}, ${parseInt(match[2], 16)}, ${parseInt(match[3], 16)}, ${alpha})`;
 }
 
-// The service's recipient-name rule (recipient-rules.ts): letters (any script, with combining marks), single spaces.
-const NAME_PATTERN = /^\p{L}[\p{L}\p{M}]*(?: \p{L}[\p{L}\p{M}]*)*$/u;
 const EMAIL_PATTERN = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
 export function validName(raw: string): boolean {
   const name = raw.trim().normalize('NFC');
   const length = [...name].length;
-  return length >= 2 && length <= 50 && NAME_PATTERN.test(name);
+  return length >= 2 && length <= 50 && isPersonName(name);
 }
 
 export function validEmail(raw: string): boolean {

@@ -73,7 +73,7 @@ export const editorText = {
   recipientCard: (position: number, name: string) => `Recipient ${position}: ${name}`,
   newRecipientHeading: 'New recipient',
   name: 'Name',
-  nameHint: 'Letters and single spaces, 2 to 50 characters.',
+  nameHint: 'Letters, hyphens and apostrophes between letters, and single spaces; 2 to 50 characters.',
   email: 'Email',
   role: 'Role',
   roles: { SIGNER: 'Needs to sign', APPROVER: 'Needs to approve', CC: 'Receives a copy' } as Record<string, string>,
@@ -101,7 +101,7 @@ export const editorText = {
   dragToReorder: 'Drag to change the order',
   orderNumber: (n: number) => `Signs as number ${n}`,
   orderSaved: (name: string, position: number) => `${name} is now number ${position}.`,
-  nameRequired: 'Enter the name: letters and single spaces, 2 to 50 characters.',
+  nameRequired: 'Enter the name: letters (hyphens and apostrophes between letters) and single spaces, 2 to 50 characters.',
   emailInvalid: 'Enter a valid email address, like name@example.com.',
   duplicateEmail: 'This person is already a recipient.',
 

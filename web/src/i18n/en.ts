@@ -175,7 +175,7 @@ export const en = {
   delegateName: 'Their name',
   delegateEmail: 'Their email',
   delegateConfirm: 'Hand over',
-  delegateNameInvalid: 'Enter their name: 2 to 50 letters, single spaces between words.',
+  delegateNameInvalid: 'Enter their name: 2 to 50 characters, letters (a hyphen or apostrophe between two), single spaces between words.',
   delegateEmailInvalid: 'Enter their email address.',
   cancel: 'Cancel',
   close: 'Close',

@@ -5,6 +5,7 @@ import { useMe } from '../workspace/session-api.ts';
 import { ApiErrorText, FormDialog, Pager, SearchForm, StatusLine, TextField, fieldIssues, useResource } from './kit.tsx';
 import { orgText as text } from './messages.ts';
 import { orgApi, type Member } from './org-api.ts';
+import { isPersonName } from '../shared/person-name.ts';
 
 const PAGE_SIZE = 20;
 
@@ -163,7 +164,7 @@ function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: (membe
 
   async function submit() {
     const problems: Record<string, string> = {};
-    if (!/^\p{L}+( \p{L}+)*$/u.test(name.trim()) || name.trim().length < 3 || name.trim().length > 20) problems.name = text.inviteNameRule;
+    if (!isPersonName(name.trim()) || name.trim().length < 3 || name.trim().length > 20) problems.name = text.inviteNameRule;
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) problems.emailAddress = text.emailRule;
     setLocal(problems);
     if (Object.keys(problems).length > 0) return;

@@ -88,7 +88,7 @@ export const orgText = {
   noMembersMatch: 'No member matches this search.',
   inviteTitle: 'Invite a member',
   inviteText: 'We email the invitation. Someone with an account accepts it in the app; someone without one gets a link to sign up straight into the organization.',
-  inviteNameRule: '3 to 20 letters, with single spaces between words.',
+  inviteNameRule: '3 to 20 characters: letters, a hyphen or apostrophe between two letters, single spaces between words.',
   sendInvitation: 'Send invitation',
   invited: (email: string) => `Invitation sent to ${email}.`,
   changeRoleTitle: (name: string) => `Change the role of ${name}`,

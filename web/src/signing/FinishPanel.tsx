@@ -3,6 +3,7 @@ import { t } from '../i18n/i18n.ts';
 import { ApiError, type Api, type GuestSession } from '../shared/api.ts';
 import { isFilled, mustFill, saveEntry } from './field-rules.ts';
 import type { CeremonyResult, DocumentItem, Draft, Field, Recipient } from './types.ts';
+import { isPersonName } from '../shared/person-name.ts';
 
 export type Outcome =
   | { kind: 'signed' }
@@ -40,7 +41,6 @@ function signingPasswordProblem(failure: unknown): string | null {
   return null;
 }
 
-const NAME = /^[\p{L}]+(?: [\p{L}]+)*$/u;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Sign or approve, and the two ways out: decline with a reason, or hand the task to someone else. */
@@ -174,7 +174,7 @@ function DelegateDialog({ dialogRef, api, session, onDone, onIdentityLost }: Dia
         event.preventDefault();
         const found: typeof errors = {};
         const trimmed = name.trim().replace(/\s+/g, ' ');
-        if (trimmed.length < 2 || trimmed.length > 50 || !NAME.test(trimmed)) found.name = t.delegateNameInvalid;
+        if (trimmed.length < 2 || trimmed.length > 50 || !isPersonName(trimmed.normalize('NFC'))) found.name = t.delegateNameInvalid;
         if (!EMAIL.test(email.trim())) found.email = t.delegateEmailInvalid;
         setErrors(found);
         if (found.name || found.email) return;

@@ -14,8 +14,8 @@ import { ApiErrorText, TextField, useResource } from '../organization/kit.tsx';
 import { templatesText as text } from './messages.ts';
 import { templatesApi, type Override, type Slot, type Template } from './templates-api.ts';
 import './templates.css';
+import { isPersonName } from '../shared/person-name.ts';
 
-const NAME = /^\p{L}+( \p{L}+)*$/u;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function DispatchPage({ params }: PageProps) {
@@ -60,7 +60,7 @@ function DispatchForm({ template, slots }: { template: Template; slots: Slot[] }
       const changed = slot.label || entry.name.trim() !== slot.name || entry.email.trim() !== slot.emailAddress;
       if (!changed) return;
       const name = entry.name.trim().replace(/\s+/g, ' ');
-      if (name.length < 3 || name.length > 50 || !NAME.test(name)) problems[`${slot.order}.name`] = text.nameRuleError;
+      if (name.length < 3 || name.length > 50 || !isPersonName(name)) problems[`${slot.order}.name`] = text.nameRuleError;
       if (!EMAIL.test(entry.email.trim()) || entry.email.trim().length > 255) problems[`${slot.order}.emailAddress`] = text.emailRuleError;
     });
     return problems;

@@ -8,8 +8,8 @@ import { signupText as text } from './messages.ts';
 import type { PageProps } from './routes.tsx';
 import { publicRequest, signInUrl } from './session-api.ts';
 import { useTitle } from './ui.tsx';
+import { isPersonName } from '../shared/person-name.ts';
 
-const NAME_RULE = /^\p{L}+( \p{L}+)*$/u;
 const EMAIL_RULE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Field = 'name' | 'email' | 'password';
@@ -19,7 +19,7 @@ type Errors = Partial<Record<Field, string>>;
 function check(values: Record<Field, string>): Errors {
   const errors: Errors = {};
   const name = values.name.trim();
-  if (name.length < 3 || name.length > 20 || !NAME_RULE.test(name)) errors.name = text.nameInvalid;
+  if (name.length < 3 || name.length > 20 || !isPersonName(name)) errors.name = text.nameInvalid;
   if (!EMAIL_RULE.test(values.email.trim()) || values.email.trim().length > 255) errors.email = text.emailInvalid;
   if (values.password.length < 8 || values.password.length > 128) errors.password = text.passwordInvalid;
   return errors;
