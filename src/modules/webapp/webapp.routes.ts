@@ -103,9 +103,7 @@ export function webAppRoutes(options: Options): FastifyPluginAsyncTypebox {
           const returnTo = request.url.length <= 512 ? request.url : pathname.slice(0, 512);
           return reply.header('cache-control', 'no-store').redirect(`/bff/auth/authorize?returnTo=${encodeURIComponent(returnTo)}`, 302);
         }
-        const html = webShellWithNotice(WORKSPACE_NO_SCRIPT);
-        if (html === null) throw new AppError('NOT_FOUND', 'The web app has not been built (npm run build:web)');
-        return reply.headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
+        return sendShell(reply, WORKSPACE_NO_SCRIPT);
       });
     }
 
@@ -140,46 +138,43 @@ export function webAppRoutes(options: Options): FastifyPluginAsyncTypebox {
         response: { 200: { description: 'The web app\'s HTML shell', content: { 'text/html': { schema: Type.String() } } } },
       },
       config: { auth: 'public' },
-    }, async (_request, reply) => {
-      const html = webShellWithNotice(SIGNIN_NO_SCRIPT);
-      if (html === null) throw new AppError('NOT_FOUND', 'The web app has not been built (npm run build:web)');
-      return reply.headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
-    });
+    }, async (_request, reply) => sendShell(reply, SIGNIN_NO_SCRIPT));
 
-    app.get('/auth/sso/callback', {
-      schema: {
-        tags: ['Web app'],
+    // The return addresses of an authorization (an SSO sign-in, a remote signature): the shell, whose page hands code and state on.
+    const authorizationReturns = [
+      {
+        url: '/auth/sso/callback', notice: SIGNIN_NO_SCRIPT,
         summary: 'Default return address of an SSO redirect sign-in',
         description: 'Public. Where GET /auth/v1/signin without redirectUri sends the browser back with ?code=&state=: the page posts {type: "sso-callback", code, '
           + 'state, error} to the window that opened it when that window is of this origin (never to another: the code signs in whoever exchanges it), then closes; '
           + 'otherwise it says to return to the app. A native client reads code and state from this redirect itself.',
-        querystring: Type.Object({ code: Type.Optional(Type.String({ maxLength: 4096 })), state: Type.Optional(Type.String({ maxLength: 4096 })), error: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: true }),
-        produces: ['text/html'],
-        response: { 200: { description: 'The web app\'s HTML shell', content: { 'text/html': { schema: Type.String() } } } },
       },
-      config: { auth: 'public' },
-    }, async (_request, reply) => {
-      const html = webShellWithNotice(SIGNIN_NO_SCRIPT);
-      if (html === null) throw new AppError('NOT_FOUND', 'The web app has not been built (npm run build:web)');
-      return reply.headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
-    });
-
-    app.get('/csc/callback', {
-      schema: {
-        tags: ['Web app'],
+      {
+        url: '/csc/callback', notice: NO_SCRIPT,
         summary: 'Return address of a remote-signing (CSC) authorization',
-        description: 'Public. The page the CSC provider redirects to with ?code=&state= after the signer authorized a signature; it hands the code back to the signing page that started the authorization (same browser tab) and sends the browser back there. A client may also read code from this redirect itself.',
-        querystring: Type.Object({ code: Type.Optional(Type.String({ maxLength: 4096 })), state: Type.Optional(Type.String({ maxLength: 4096 })), error: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: true }),
-        produces: ['text/html'],
-        response: { 200: { description: 'The web app\'s HTML shell', content: { 'text/html': { schema: Type.String() } } } },
+        description: 'Public. The page the CSC provider redirects to with ?code=&state= after the signer authorized a signature; it hands the code back to the signing '
+          + 'page that started the authorization (same browser tab) and sends the browser back there. A client may also read code from this redirect itself.',
       },
-      config: { auth: 'public' },
-    }, async (_request, reply) => {
-      const html = webShellWithNotice(NO_SCRIPT);
-      if (html === null) throw new AppError('NOT_FOUND', 'The web app has not been built (npm run build:web)');
-      return reply.headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
-    });
+    ];
+    for (const { url, notice, summary, description } of authorizationReturns) {
+      app.get(url, {
+        schema: {
+          tags: ['Web app'], summary, description,
+          querystring: Type.Object({ code: Type.Optional(Type.String({ maxLength: 4096 })), state: Type.Optional(Type.String({ maxLength: 4096 })), error: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: true }),
+          produces: ['text/html'],
+          response: { 200: { description: 'The web app\'s HTML shell', content: { 'text/html': { schema: Type.String() } } } },
+        },
+        config: { auth: 'public' },
+      }, async (_request, reply) => sendShell(reply, notice));
+    }
   };
+}
+
+/** The web app's HTML shell (its pages route in the browser), with the notice shown without JavaScript. */
+function sendShell(reply: FastifyReply, notice: { title: string; text: string }) {
+  const html = webShellWithNotice(notice);
+  if (html === null) throw new AppError('NOT_FOUND', 'The web app has not been built (npm run build:web)');
+  return reply.headers(WEB_PAGE_HEADERS).type('text/html; charset=utf-8').send(html);
 }
 
 async function sendFile(reply: FastifyReply, full: string, type: string, cacheControl: string) {
