@@ -110,7 +110,7 @@ describe('documents in the envelope editor', () => {
       await form.getByLabel('Name', { exact: true }).fill('R2 D2');
       await form.getByLabel('Email', { exact: true }).fill('r2d2@example.com');
       await form.getByRole('button', { name: 'Add recipient' }).click();
-      await expect.poll(() => form.getByRole('alert').textContent()).toBe('Enter the name: letters and single spaces, 2 to 50 characters.');
+      await expect.poll(() => form.getByRole('alert').textContent()).toBe('Enter the name: letters (hyphens and apostrophes between letters) and single spaces, 2 to 50 characters.');
       expect(await form.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
       expect(await page.evaluate('document.activeElement && document.activeElement.value')).toBe('R2 D2');
 

@@ -67,7 +67,7 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
                   <th scope="col">{text.role}</th>
                   <th scope="col">{text.status}</th>
                   <th scope="col"><abbr title={text.quotaUsedLong}>{text.quotaUsed}</abbr></th>
-                  <th scope="col">{text.actions}</th>
+                  {isOwner && <th scope="col">{text.actions}</th>}
                 </tr>
               </thead>
               <tbody>
@@ -81,9 +81,9 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
                       {member.status === 'INVITED' && member.invitedAt && <span className="ws-muted st-block">{text.invitedOn(formatDateTime(member.invitedAt))}</span>}
                     </td>
                     <td className="st-numbers">{member.usedElectronic} / {member.usedAdvanced} / {member.usedQualified}</td>
-                    <td>
-                      {/* Every change to a member is the owner's (the service answers 403 to anyone else). */}
-                      {!member.isOwner && isOwner && (
+                    {/* Every change to a member is the owner's (the service answers 403 to anyone else): others get no actions column. */}
+                    {isOwner && <td>
+                      {!member.isOwner && (
                         <div className="st-row-actions">
                           <button type="button" className="ws-button ws-button--small" aria-label={text.changeRoleOf(member.name)} onClick={() => setAction({ kind: 'role', member })}>{text.changeRole}</button>
                           {member.status === 'ACTIVE' && (
@@ -98,7 +98,7 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
                           )}
                         </div>
                       )}
-                    </td>
+                    </td>}
                   </tr>
                 ))}
               </tbody>

@@ -30,7 +30,9 @@ const PROBES: Record<Section, string> = {
   members: '/organization/v1/users?size=1',
   roles: '/user/v1/roles?size=1',
   billing: '/organization/v1/billing',
-  branding: '/organization/v1/branding',
+  // Every member reads the branding (it shows on their mails and signing pages), but changing it is the owner's alone
+  // (SPEC.md "Permission rules"): the section is the owner's, as the mail settings are.
+  branding: '/organization/v1/email-settings',
   mail: '/organization/v1/email-settings',
   apps: '/organization/v1/apps',
   webhooks: '/organization/v1/webhook-deliveries?size=1',
