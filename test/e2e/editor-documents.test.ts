@@ -185,8 +185,8 @@ describe('documents in the envelope editor', () => {
       // service sends anyway (RUNTIME.md: they finish when their required fields are filled).
       const warnings = page.locator('.ed-warning li');
       expect(await warnings.allTextContents()).toEqual([
-        'Ben Brown has no signature or initials field yet. Place one in the Fields step.',
-        'Ana Alves has no signature or initials field yet. Place one in the Fields step.',
+        'Ben Brown has no signature or initials field yet: they would finish by filling their fields, without signing. Place one in the Fields step.',
+        'Ana Alves has no signature or initials field yet: they would finish by filling their fields, without signing. Place one in the Fields step.',
       ]);
       await screenshot(page, 'editor-33-send-warned');
       await expectNoAxeViolations(page, 'send warned');

@@ -193,7 +193,7 @@ export const editorText = {
   summaryLine: (name: string, email: string, role: string, fields: number) => `${name} (${email}), ${role.toLowerCase()}: ${fields} ${fields === 1 ? 'field' : 'fields'}`,
   orderedNote: 'They receive it one after another, in this order.',
   unorderedNote: 'They all receive it at the same time.',
-  noSignatureField: (name: string) => `${name} has no signature or initials field yet. Place one in the Fields step.`,
+  noSignatureField: (name: string) => `${name} has no signature or initials field yet: they would finish by filling their fields, without signing. Place one in the Fields step.`,
   noActionRecipient: 'Add at least one recipient who signs or approves.',
   mailHeading: 'The email they receive',
   subject: 'Email subject',
