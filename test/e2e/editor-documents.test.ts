@@ -160,7 +160,7 @@ describe('documents in the envelope editor', () => {
       // Sending: reminders (a value out of range is explained, a valid one saved), then a refusal for Ana's missing signature.
       await page.getByRole('button', { name: 'Next: Fields' }).click();
       await page.getByRole('button', { name: 'Next: Review and send' }).click();
-      await page.getByText('Ana Alves has no signature or initials field yet. Place one in the Fields step.').waitFor();
+      await page.getByText('Ana Alves has no signature or initials field yet: they would finish by filling their fields, without signing. Place one in the Fields step.').waitFor();
       await page.getByRole('checkbox', { name: 'Email reminders to recipients who have not acted yet' }).check();
       await page.getByLabel('Days (1 to 30)').fill('45');
       await page.getByLabel('Days (1 to 30)').blur();
