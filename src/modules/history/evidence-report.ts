@@ -3,6 +3,7 @@ import type { EnvelopeRecord } from './envelope-record.ts';
 import { visibleRecipients } from './envelope-record.ts';
 import { formatHistoryTime } from './history-time.ts';
 import type { LinkDelivery } from './history.repo.ts';
+import { escapeHtml } from '../../platform/html.ts';
 
 /** The platform's sealing certificate as the report shows it. */
 export type SealCertificate = { subject: string; fingerprintSha256: string; certificatePem: string; chainPem: string[] };
@@ -19,15 +20,6 @@ export type EvidenceReportInput = {
   generatedAt: Date;
 };
 
-/** Every interpolated value goes through this: names, sentences and user agents are user input. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 const STYLE = `
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2rem;color:#111;font-size:14px}

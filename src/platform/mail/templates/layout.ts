@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../html.ts';
 /**
  * The one layout every mail is written in: the subject on one line, "Hello <name>," then the blocks, then
  * the same sign-off, as plain text and as HTML built from the same blocks. Mail helpers in the modules say
@@ -83,6 +84,3 @@ function paragraph(text: string): string {
   return escapeHtml(text).replace(/\n/g, '<br>');
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
