@@ -1,5 +1,6 @@
 import crypto, { type webcrypto } from 'node:crypto';
 import { AppError } from '../../errors.ts';
+import { ONE_TIME_CODE_RULES, assertResendAllowed, newOneTimeCode } from '../../platform/auth/one-time-codes.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
@@ -24,7 +25,7 @@ import { signingKeyResetMail } from './signer-keys.mails.ts';
 export const SIGNING_PASSWORD_MIN_LENGTH = 8;
 
 /** A new key through a mailed code: the code's rules, those of the identity step-up's one-time code. */
-export const RESET_CODE_RULES = { digits: 6, lifetimeMinutes: 10, maxAttempts: 5, resendSeconds: 30 } as const;
+export const RESET_CODE_RULES = ONE_TIME_CODE_RULES;
 
 /** A signer's key, opened with the signing password for one signature. Never stored in this form. */
 export type UnlockedSignerKey = {
@@ -196,14 +197,8 @@ export function createSignerKeyService(deps: { db: Db; outbox: Outbox; ca: Pick<
       const key = await lockSignerKey(tx, subject.email);
       if (!key) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'There is no signing key to replace yet: the first signing password creates it');
       await assertUnderResetLimits(tx, subject.email, now, true);
-      if (key.resetCodeSentAt) {
-        const waitMs = key.resetCodeSentAt.getTime() + RESET_CODE_RULES.resendSeconds * 1000 - now.getTime();
-        if (waitMs > 0) {
-          const resendAfterSeconds = Math.ceil(waitMs / 1000);
-          throw new AppError('OTP_RESEND_TOO_SOON', `OTP resend too soon, wait ${resendAfterSeconds} seconds`, { resendAfterSeconds }, { retryAfterSeconds: resendAfterSeconds });
-        }
-      }
-      const code = String(crypto.randomInt(0, 10 ** RESET_CODE_RULES.digits)).padStart(RESET_CODE_RULES.digits, '0');
+      assertResendAllowed(key.resetCodeSentAt, now);
+      const code = newOneTimeCode();
       const expiresAt = new Date(now.getTime() + RESET_CODE_RULES.lifetimeMinutes * 60_000);
       await setResetCode(tx, key.id, { hash: resetCodeHash(key.id, code), sentAt: now, expiresAt });
       await deps.outbox.enqueue(tx, signingKeyResetMail({

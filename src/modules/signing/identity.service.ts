@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { AppError } from '../../errors.ts';
+import { ONE_TIME_CODE_RULES, assertResendAllowed, newOneTimeCode } from '../../platform/auth/one-time-codes.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { verifyPassword as passwordMatches } from '../../platform/auth/passwords.ts';
@@ -18,7 +19,7 @@ import { otpMail } from './signing-mails.ts';
  * a fresh guessing budget.
  */
 export const OTP_RULES = {
-  digits: 6, lifetimeMinutes: 10, maxAttempts: 5, resendSeconds: 30,
+  ...ONE_TIME_CODE_RULES,
   failuresPerHour: OTP_FAILURES_PER_RECIPIENT.max, sendsPerDay: OTP_SENDS_PER_RECIPIENT.max,
 } as const;
 
@@ -127,15 +128,8 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
       const recipient = stepUpRecipient(access);
       const now = clock();
       await assertUnderOtpLimits(tx, recipient, now, true);
-      const previous = await findChallenge(tx, recipient.id);
-      if (previous) {
-        const waitMs = previous.sentAt.getTime() + OTP_RULES.resendSeconds * 1000 - now.getTime();
-        if (waitMs > 0) {
-          const resendAfterSeconds = Math.ceil(waitMs / 1000);
-          throw new AppError('OTP_RESEND_TOO_SOON', `OTP resend too soon, wait ${resendAfterSeconds} seconds`, { resendAfterSeconds }, { retryAfterSeconds: resendAfterSeconds });
-        }
-      }
-      const code = String(crypto.randomInt(0, 10 ** OTP_RULES.digits)).padStart(OTP_RULES.digits, '0');
+      assertResendAllowed((await findChallenge(tx, recipient.id))?.sentAt, now);
+      const code = newOneTimeCode();
       const expiresAt = new Date(now.getTime() + OTP_RULES.lifetimeMinutes * 60_000);
       const values = { codeHash: hashOtp(recipient.id, code), attempts: 0, sentAt: now, expiresAt, verifiedAt: null };
       await putChallenge(tx, recipient.id, values);
