@@ -444,7 +444,10 @@ describe('SSO redirect (GET /auth/v1/signin, POST /auth/v1/signin/callback)', ()
   });
 
   it('rejects malformed input with 400', async () => {
-    expect((await t.request('GET', '/auth/v1/signin')).status).toBe(400);
+    // No redirectUri is not malformed: the default, which the authorization URL carries (test/conformance/sso-redirect-default.test.ts).
+    const started = await t.request('GET', '/auth/v1/signin');
+    expect(started.status, started.raw).toBe(200);
+    expect(new URL(started.body.authorizationUrl).searchParams.get('redirect_uri')).toBe(`${baseUrl}/auth/sso/callback`);
     expect((await t.request('GET', '/auth/v1/signin?redirectUri=not-a-url')).body.message).toBe('REDIRECT_URI_NOT_ALLOWED');
     expect((await t.request('POST', '/auth/v1/signin/callback', { body: { code: 'x' } })).status).toBe(400);
     expect((await t.request('POST', '/auth/v1/signin/callback', { body: { code: 'x', state: 'y'.repeat(300), redirectUri: redirectUri() } })).status).toBe(400);
