@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/web-build.ts'],
+    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/web-build.ts', 'test/helpers/tool-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,

@@ -8,7 +8,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, insertField, type TestUser } from '../helpers/factories.ts';
 import { setWorkflow } from '../helpers/envelope-states.ts';
 import { startTsaServer, type TsaServer } from '../helpers/tsa-server.ts';
-import { documentRows, pdfsig, pngDataUrl, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { documentRows, pngDataUrl, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 
 /**
  * The operator's view of seals: GET /admin/v1/workflows/awaiting-seal lists finished workflows whose seal is

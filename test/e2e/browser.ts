@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { PDF } from '@libpdf/core';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import type { Config } from '../../src/config.ts';
@@ -27,9 +27,12 @@ export async function startService(config: Partial<Config> = {}): Promise<{ t: T
   return { t, baseUrl };
 }
 
+/** The browser the global setup chose (test/helpers/tool-setup.ts): CHROMIUM_PATH, Debian's chromium, or the bundled one. */
 export async function launchBrowser(): Promise<Browser> {
+  const browser = inject('browser');
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: browser.executablePath,
+    env: { ...process.env, ...browser.env },
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });

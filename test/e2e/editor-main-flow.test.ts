@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { TestApp } from '../helpers/test-app.ts';
-import { fieldRow, pdfsig, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { fieldRow, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 import { storedFields, storedRecipients } from '../helpers/recipients.ts';
 import { DESKTOP, contractPdf, expectNoAxeViolations, launchBrowser, openPage, screenshot, startService } from './browser.ts';
 import { addRecipient, chooseFiles, dragFieldOnto, signFromMail, signUpInBrowser, workflowIdOf, expectSaved } from './editor-helpers.ts';

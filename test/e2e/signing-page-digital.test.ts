@@ -5,7 +5,8 @@ import { signerKeys } from '../../src/platform/db/schema/index.ts';
 import { readSignatures } from '../../src/platform/pdf/read-signatures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
-import { documentRows, fieldRow, pdfsig, pngDataUrl, recipientRow, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { documentRows, fieldRow, pngDataUrl, recipientRow, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 import { DESKTOP, PHONE, drawOn, expectNoAxeViolations, launchBrowser, mailedLink, openPage, screenshot, sender, sendEnvelope, startService } from './browser.ts';
 import { signInThrough } from './workspace-kit.ts';
 

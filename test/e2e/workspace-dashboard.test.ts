@@ -339,6 +339,8 @@ describe('the dashboard', () => {
       await signInThrough(page, baseUrl, owner, '/?status=Sent');
       await table(page).waitFor();
       await page.getByRole('searchbox', { name: 'Search by name' }).fill('contract');
+      // The page's own requests (counts, lists) have all answered: the first request to meet the ended session is the click's.
+      await page.waitForLoadState('networkidle');
       // The session ends (as at its maximum lifetime) while the page is open.
       await t.platform.db.update(webSessions).set({ endedAt: new Date() }).where(eq(webSessions.userId, owner.userId));
       await filters(page).getByRole('link', { name: /^Completed/ }).click();

@@ -177,49 +177,6 @@ export async function waitForSeal(t: TestApp, workflowId: number, timeoutMs = 60
 }
 
 /**
- * `pdfsig` (poppler) on the bytes: its report, and whether every signature it found is valid. A document
- * time-stamp (the B-LTA step, field DocumentTimeStamp*, SubFilter ETSI.RFC3161) is listed by Debian 12's poppler
- * 22.12 as "Signature Type: unknown" and never verified, so it is counted apart (`documentTimestamps`); those are
- * verified with `openssl ts -verify` in test/platform/seal-lta.test.ts and by POST /verify/v1.
- */
-export async function pdfsig(bytes: Uint8Array, options: { trustedCaPem?: string } = {}): Promise<{ output: string; signatures: number; documentTimestamps: number; allValid: boolean; trusted: boolean }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdfsig-'));
-  const file = path.join(dir, 'sealed.pdf');
-  fs.writeFileSync(file, bytes);
-  try {
-    // With `trustedCaPem` (and certutil, package libnss3-tools, installed) the chains are checked against an NSS
-    // database trusting that CA; `trusted` then says whether pdfsig called every certificate trusted.
-    const nssDir = options.trustedCaPem ? await trustStore(dir, options.trustedCaPem) : null;
-    const args = nssDir ? ['-nssdir', `sql:${nssDir}`, file] : ['-nocert', file];
-    const { stdout } = await run('pdfsig', args).catch((error) => ({ stdout: String(error.stdout ?? '') + String(error.stderr ?? '') }));
-    const blocks = stdout.split(/^Signature #\d+:$/m).slice(1);
-    const isTimestamp = (block: string) => /Signature Field Name: DocumentTimeStamp/.test(block) && /Signature Type: unknown/.test(block);
-    const documentTimestamps = blocks.filter(isTimestamp).length;
-    const signatures = blocks.length - documentTimestamps;
-    const valid = blocks.filter((block) => !isTimestamp(block) && /Signature Validation: Signature is Valid\./.test(block)).length;
-    const trusted = nssDir !== null && blocks.filter((block) => !isTimestamp(block)).every((block) => /Certificate Validation: Certificate is Trusted\./.test(block));
-    return { output: stdout, signatures, documentTimestamps, allValid: signatures > 0 && valid === signatures, trusted };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** An NSS database under `parent` trusting `caPem`; null without certutil. */
-async function trustStore(parent: string, caPem: string): Promise<string | null> {
-  const dir = path.join(parent, 'nss');
-  fs.mkdirSync(dir);
-  try {
-    await run('certutil', ['-N', '-d', `sql:${dir}`, '--empty-password']);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  fs.writeFileSync(path.join(parent, 'ca.pem'), caPem);
-  await run('certutil', ['-A', '-d', `sql:${dir}`, '-n', 'platform-ca', '-t', 'C,C,C', '-a', '-i', path.join(parent, 'ca.pem')]);
-  return dir;
-}
-
-/**
  * Simulates a crash and a restart: the first instance's HTTP server and job workers stop (what was queued
  * stays in the database), and a new instance is built on the same database and DATA_DIR with `overrides`.
  * The returned app's close() stops the new instance and then releases the database through `t.close()`.

@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
+import 'reflect-metadata';
+import crypto from 'node:crypto';
 import https from 'node:https';
-import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import * as x509 from '@peculiar/x509';
+
+x509.cryptoProvider.set(crypto.webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 export type HttpsTestServer = {
   port: number;
@@ -15,21 +16,14 @@ export type HttpsTestServer = {
 };
 
 /**
- * A real https server on 127.0.0.1 with a self-signed certificate for the given names (made by openssl), for
- * tests of outbound requests. `handler` answers each request.
+ * A real https server on 127.0.0.1 with a self-signed certificate for the given names (made in the test, P-256, one
+ * day), for tests of outbound requests. `handler` answers each request.
  */
 export async function startHttpsServer(names: string[], handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, port: number) => void): Promise<HttpsTestServer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'https-test-'));
-  const keyFile = path.join(dir, 'key.pem');
-  const certFile = path.join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', keyFile, '-out', certFile,
-    '-days', '1', '-subj', `/CN=${names[0]}`, '-addext', `subjectAltName=${names.map((n) => `DNS:${n}`).join(',')}`,
-  ], { stdio: 'ignore' });
-  const certificate = fs.readFileSync(certFile, 'utf8');
+  const { certificate, key } = await selfSigned(names);
   const requests: string[] = [];
   let port = 0;
-  const server = https.createServer({ key: fs.readFileSync(keyFile), cert: certificate }, (req, res) => {
+  const server = https.createServer({ key, cert: certificate }, (req, res) => {
     requests.push(`${req.method} ${req.headers.host} ${req.url}`);
     handler(req, res, port);
   });
@@ -42,7 +36,19 @@ export async function startHttpsServer(names: string[], handler: (req: import('n
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
-      fs.rmSync(dir, { recursive: true, force: true });
     }),
   };
+}
+
+async function selfSigned(names: string[]): Promise<{ certificate: string; key: string }> {
+  const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+  const keys = await crypto.webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']) as crypto.webcrypto.CryptoKeyPair;
+  const now = Date.now();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: crypto.randomBytes(8).toString('hex'), name: `CN=${names[0]}`, keys, signingAlgorithm: algorithm,
+    notBefore: new Date(now - 60_000), notAfter: new Date(now + 24 * 3600 * 1000),
+    extensions: [new x509.SubjectAlternativeNameExtension(names.map((name) => ({ type: 'dns' as const, value: name })))],
+  });
+  const pkcs8 = Buffer.from(await crypto.webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
+  return { certificate: cert.toString('pem'), key: crypto.createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({ format: 'pem', type: 'pkcs8' }) as string };
 }

@@ -2,7 +2,8 @@ import { unzipSync } from 'fflate';
 import { expect } from 'vitest';
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { commence, documentRows, draftWithRecipients, pdfsig, recipientRow, saveAll, tokenFromMail, waitForSeal } from '../helpers/ceremony.ts';
+import { commence, documentRows, draftWithRecipients, recipientRow, saveAll, tokenFromMail, waitForSeal } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 import { createReminderService } from '../../src/modules/reminders/reminders.service.ts';
 import { createSigningCodes, loadSigningCodeKey } from '../../src/modules/signing/signing-codes.ts';
 

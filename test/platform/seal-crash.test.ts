@@ -7,7 +7,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
-import { pdfsig, pngDataUrl } from '../helpers/ceremony.ts';
+import { pngDataUrl } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 
 /**
  * Item 12: kill -9 while a seal job is active, restart, and the sealed download works within 30 s. The real

@@ -4,16 +4,22 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
 import { PDF } from '@libpdf/core';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSigningKey, loadSealIdentity } from '../../src/platform/crypto/seal-identity.ts';
 import type { SealIdentity } from '../../src/platform/crypto/seal-identity.ts';
 import { issueCertificate, certificateToDer, parseCertificate, pemDecode, pemEncode } from '../../src/platform/crypto/certificates.ts';
+import { checkPdfSignature } from '../../src/platform/crypto/verify-signature.ts';
+import { readSignatures } from '../../src/platform/pdf/read-signatures.ts';
 import { sealPdf } from '../../src/platform/pdf/seal-pdf.ts';
 import { stampFields } from '../../src/platform/pdf/stamp-fields.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { linearizedPdf, makeGeometryPdf } from '../helpers/pdf-sealing-fixtures.ts';
+import { pdfsig, type PdfsigBlock } from '../helpers/pdfsig.ts';
+import { has } from '../helpers/tools.ts';
 import { startTsaServer } from '../helpers/tsa-server.ts';
 import type { TsaServer } from '../helpers/tsa-server.ts';
 
@@ -23,37 +29,20 @@ const OID_TIMESTAMP_TOKEN = '1.2.840.113549.1.9.16.2.14';
 
 let work: string;
 let identity: SealIdentity;
-/**
- * An NSS database trusting the platform CA, so pdfsig checks the whole chain ("Certificate is Trusted").
- * Without certutil (package libnss3-tools) there is none, and pdfsig can only say the issuer is not trusted.
- */
-let nssDir: string | null = null;
+/** The platform CA the chains are checked against: pdfsig calls the seal "Certificate is Trusted" (pdfsig.ts). */
+let trustedCaPems: string[];
+/** Whether they were (not by pdfsig without certutil, package libnss3-tools: then the issuer is not trusted). */
+let trustChecked = false;
 
 beforeAll(async () => {
   work = await fs.mkdtemp(path.join(os.tmpdir(), 'seal-test-'));
   identity = await loadSealIdentity(path.join(work, 'data'));
-  nssDir = await createTrustStore([identity.chainPem.at(-1) as string]);
+  trustedCaPems = [identity.chainPem.at(-1) as string];
 });
 
 afterAll(async () => {
   await fs.rm(work, { recursive: true, force: true });
 });
-
-async function createTrustStore(caPems: string[]): Promise<string | null> {
-  const dir = await fs.mkdtemp(path.join(work, 'nss-'));
-  try {
-    await run('certutil', ['-N', '-d', `sql:${dir}`, '--empty-password']);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  for (const [i, pem] of caPems.entries()) {
-    const file = path.join(dir, `ca-${i}.pem`);
-    await fs.writeFile(file, pem);
-    await run('certutil', ['-A', '-d', `sql:${dir}`, '-n', `ca-${i}`, '-t', 'C,C,C', '-a', '-i', file]);
-  }
-  return dir;
-}
 
 async function writeTemp(name: string, bytes: Uint8Array | string): Promise<string> {
   const file = path.join(work, `${crypto.randomUUID()}-${name}`);
@@ -62,26 +51,23 @@ async function writeTemp(name: string, bytes: Uint8Array | string): Promise<stri
 }
 
 /** pdfsig's report for each signature, as a list of "key: value" maps. */
-async function pdfsig(pdf: Uint8Array): Promise<Record<string, string>[]> {
-  const file = await writeTemp('signed.pdf', pdf);
-  const args = nssDir ? ['-nssdir', `sql:${nssDir}`, file] : [file];
-  const { stdout } = await run('pdfsig', args);
-  return stdout.split(/^Signature #\d+:$/m).slice(1).map((block) => ({
-    ...Object.fromEntries([...block.matchAll(/^ *- ([^:\n]+): (.*)$/gm)].map((m) => [m[1], m[2].trim()])),
-    raw: block,
-  }));
+async function pdfsigBlocks(pdf: Uint8Array): Promise<PdfsigBlock[]> {
+  const report = await pdfsig(pdf, { trustedCaPems });
+  trustChecked = report.trustChecked;
+  return report.blocks;
 }
 
-function expectValidSeal(report: Record<string, string>) {
+function expectValidSeal(report: PdfsigBlock) {
   expect(report['Signature Validation']).toBe('Signature is Valid.');
   expect(report['Signature Type']).toBe('ETSI.CAdES.detached');
   expect(report['Signing Hash Algorithm']).toBe('SHA-256');
-  expect(report['Certificate Validation']).toBe(nssDir ? 'Certificate is Trusted.' : "Certificate issuer isn't Trusted.");
+  expect(report['Certificate Validation']).toBe(trustChecked ? 'Certificate is Trusted.' : "Certificate issuer isn't Trusted.");
   expect(report['Signer Certificate Common Name']).toMatch(/^Signature Service Document Seal [0-9a-f]{8}$/);
 }
 
-/** The CMS SignedData of each signature, as pdfsig -dump writes them out. */
+/** The CMS SignedData of each signature, as pdfsig -dump writes them out (without pdfsig, as the service reads them). */
 async function dumpSignatures(pdf: Uint8Array): Promise<pkijs.SignedData[]> {
+  if (!has('pdfsig')) return (await readSignatures(pdf)).map((entry) => new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(entry.contents).content }));
   const dir = await fs.mkdtemp(path.join(work, 'dump-'));
   await fs.writeFile(path.join(dir, 'doc.pdf'), pdf);
   await run('pdfsig', ['-nocert', '-dump', 'doc.pdf'], { cwd: dir });
@@ -90,6 +76,14 @@ async function dumpSignatures(pdf: Uint8Array): Promise<pkijs.SignedData[]> {
     const contentInfo = pkijs.ContentInfo.fromBER(await fs.readFile(path.join(dir, f)));
     return new pkijs.SignedData({ schema: contentInfo.content });
   }));
+}
+
+/** The digest of a signature's two signed ranges, as checkPdfSignature asks for it. */
+function rangeDigest(pdf: Uint8Array, byteRange: number[]) {
+  return (algorithm: string) => crypto.createHash(algorithm)
+    .update(pdf.subarray(byteRange[0], byteRange[0] + byteRange[1]))
+    .update(pdf.subarray(byteRange[2], byteRange[2] + byteRange[3]))
+    .digest();
 }
 
 function isPrefix(original: Uint8Array, sealed: Uint8Array): boolean {
@@ -111,16 +105,27 @@ describe('loadSealIdentity', () => {
     expect(identity.chainPem).toHaveLength(1);
     expect(identity.fingerprintSha256).toBe(crypto.createHash('sha256').update(identity.certificateDer).digest('hex'));
 
-    const seal = await writeTemp('seal.pem', identity.certificatePem);
-    const ca = await writeTemp('ca.pem', identity.chainPem[0]);
-    await expect(run('openssl', ['verify', '-CAfile', ca, seal])).resolves.toMatchObject({ stdout: `${seal}: OK\n` });
-    const { stdout: sealText } = await run('openssl', ['x509', '-in', seal, '-noout', '-text']);
-    expect(sealText).toMatch(/Key Usage: critical\s+Digital Signature, Non Repudiation\s/);
-    expect(sealText).toMatch(/Basic Constraints: critical\s+CA:FALSE/);
-    expect(sealText).toMatch(/ASN1 OID: prime256v1/);
-    const { stdout: caText } = await run('openssl', ['x509', '-in', ca, '-noout', '-text']);
-    expect(caText).toMatch(/Basic Constraints: critical\s+CA:TRUE, pathlen:0/);
-    expect(caText).toMatch(/Key Usage: critical\s+Certificate Sign, CRL Sign/);
+    // openssl reads the certificates independently where installed (tools.ts); @peculiar/x509 reads them everywhere.
+    const sealCertificate = new x509.X509Certificate(identity.certificatePem);
+    const caCertificate = new x509.X509Certificate(identity.chainPem[0]);
+    expect(await sealCertificate.verify({ publicKey: caCertificate.publicKey, signatureOnly: true })).toBe(true);
+    expect(sealCertificate.getExtension(x509.KeyUsagesExtension)).toMatchObject({ critical: true, usages: x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation });
+    expect(sealCertificate.getExtension(x509.BasicConstraintsExtension)).toMatchObject({ critical: true, ca: false });
+    expect(sealCertificate.publicKey.algorithm).toMatchObject({ name: 'ECDSA', namedCurve: 'P-256' });
+    expect(caCertificate.getExtension(x509.BasicConstraintsExtension)).toMatchObject({ critical: true, ca: true, pathLength: 0 });
+    expect(caCertificate.getExtension(x509.KeyUsagesExtension)).toMatchObject({ critical: true, usages: x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign });
+    if (has('openssl')) {
+      const seal = await writeTemp('seal.pem', identity.certificatePem);
+      const ca = await writeTemp('ca.pem', identity.chainPem[0]);
+      await expect(run('openssl', ['verify', '-CAfile', ca, seal])).resolves.toMatchObject({ stdout: `${seal}: OK\n` });
+      const { stdout: sealText } = await run('openssl', ['x509', '-in', seal, '-noout', '-text']);
+      expect(sealText).toMatch(/Key Usage: critical\s+Digital Signature, Non Repudiation\s/);
+      expect(sealText).toMatch(/Basic Constraints: critical\s+CA:FALSE/);
+      expect(sealText).toMatch(/ASN1 OID: prime256v1/);
+      const { stdout: caText } = await run('openssl', ['x509', '-in', ca, '-noout', '-text']);
+      expect(caText).toMatch(/Basic Constraints: critical\s+CA:TRUE, pathlen:0/);
+      expect(caText).toMatch(/Key Usage: critical\s+Certificate Sign, CRL Sign/);
+    }
     const days = (identity.notAfter.getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(3 * 365 - 2);
     expect(days).toBeLessThan(3 * 365 + 1);
@@ -189,7 +194,7 @@ describe('sealPdf', () => {
     const original = await makePdf(3);
     const sealed = await sealPdf(original, identity, { reason: 'Workflow completed', location: 'Signature Service', signerName: 'Signature Service' });
     expect(isPrefix(original, sealed)).toBe(true);
-    const reports = await pdfsig(sealed);
+    const reports = await pdfsigBlocks(sealed);
     expect(reports).toHaveLength(1);
     expectValidSeal(reports[0]);
     expect(reports[0]['Signature Field Name']).toBe('PlatformSeal');
@@ -215,7 +220,7 @@ describe('sealPdf', () => {
     const tampered = new Uint8Array(sealed);
     const at = Buffer.from(tampered).indexOf('/MediaBox');
     tampered[at + 1] = 'm'.charCodeAt(0);
-    const [report] = await pdfsig(tampered);
+    const [report] = await pdfsigBlocks(tampered);
     expect(report['Signature Validation']).not.toBe('Signature is Valid.');
   });
 
@@ -225,24 +230,33 @@ describe('sealPdf', () => {
     const sealed = await sealPdf(original, identity, { tsaUrl: tsa.url });
     expect(tsa.requests()).toBe(before + 1);
     expect(isPrefix(original, sealed)).toBe(true);
-    const [report] = await pdfsig(sealed);
+    const [report] = await pdfsigBlocks(sealed);
     expectValidSeal(report);
 
     const [signedData] = await dumpSignatures(sealed);
     const signerInfo = signedData.signerInfos[0];
     const tokenAttribute = signerInfo.unsignedAttrs?.attributes.find((a) => a.type === OID_TIMESTAMP_TOKEN);
     expect(tokenAttribute).toBeDefined();
-    const token = await writeTemp('token.der', new Uint8Array(tokenAttribute!.values[0].toBER(false)));
-    const data = await writeTemp('signature-value.bin', signerInfo.signature.valueBlock.valueHexView);
-    const tsaRoot = await writeTemp('tsa-root.pem', tsa.caCertificatePem);
-    const { stdout } = await run('openssl', ['ts', '-verify', '-in', token, '-token_in', '-data', data, '-CAfile', tsaRoot]);
-    expect(stdout).toContain('Verification: OK');
-    const { stdout: text } = await run('openssl', ['ts', '-reply', '-in', token, '-token_in', '-text']);
-    const time = new Date(/Time stamp: (.*)/.exec(text)![1]);
-    expect(Math.abs(time.getTime() - Date.now())).toBeLessThan(60_000);
-    // A token over other bytes does not verify: the check above can fail.
-    const other = await writeTemp('other.bin', new Uint8Array(64));
-    await expect(run('openssl', ['ts', '-verify', '-in', token, '-token_in', '-data', other, '-CAfile', tsaRoot])).rejects.toThrow();
+    const tokenDer = new Uint8Array(tokenAttribute!.values[0].toBER(false));
+    // The service's own check: the token's time (verify-signature.ts reads it the same way for POST /verify/v1).
+    const [sealEntry] = await readSignatures(sealed);
+    const check = await checkPdfSignature(rangeDigest(sealed, sealEntry.byteRange), sealEntry.contents, [parseCertificate(identity.chainDer.at(-1)!)], { documentTimestamp: false });
+    expect(check.integrity).toBe('VALID');
+    expect(Math.abs(check.timestamp!.getTime() - Date.now())).toBeLessThan(60_000);
+    // openssl verifies the token independently against the TSA root where installed (tools.ts).
+    if (has('openssl')) {
+      const token = await writeTemp('token.der', tokenDer);
+      const data = await writeTemp('signature-value.bin', signerInfo.signature.valueBlock.valueHexView);
+      const tsaRoot = await writeTemp('tsa-root.pem', tsa.caCertificatePem);
+      const { stdout } = await run('openssl', ['ts', '-verify', '-in', token, '-token_in', '-data', data, '-CAfile', tsaRoot]);
+      expect(stdout).toContain('Verification: OK');
+      const { stdout: text } = await run('openssl', ['ts', '-reply', '-in', token, '-token_in', '-text']);
+      const time = new Date(/Time stamp: (.*)/.exec(text)![1]);
+      expect(Math.abs(time.getTime() - Date.now())).toBeLessThan(60_000);
+      // A token over other bytes does not verify: the check above can fail.
+      const other = await writeTemp('other.bin', new Uint8Array(64));
+      await expect(run('openssl', ['ts', '-verify', '-in', token, '-token_in', '-data', other, '-CAfile', tsaRoot])).rejects.toThrow();
+    }
   });
 
   it('fails, sealing nothing, when the time-stamp authority refuses or cannot be reached', async () => {
@@ -261,7 +275,7 @@ describe('sealPdf', () => {
     const once = await sealPdf(await makePdf(2), identity);
     const twice = await sealPdf(once, identity, { tsaUrl: tsa.url });
     expect(isPrefix(once, twice)).toBe(true);
-    const reports = await pdfsig(twice);
+    const reports = await pdfsigBlocks(twice);
     expect(reports.map((r) => r['Signature Field Name'])).toEqual(['PlatformSeal', 'PlatformSeal2']);
     expectValidSeal(reports[0]);
     // pdfsig 22.12 reports "Unknown issue" for the second check of one certificate in the same run (two
@@ -286,7 +300,7 @@ describe('sealPdf', () => {
     for (const original of [xrefStreamPdf, stamped, linearizedPdf()]) {
       const sealed = await sealPdf(original, identity);
       expect(isPrefix(original, sealed)).toBe(true);
-      const reports = await pdfsig(sealed);
+      const reports = await pdfsigBlocks(sealed);
       expect(reports).toHaveLength(1);
       expectValidSeal(reports[0]);
       const reloaded = await PDF.load(sealed);

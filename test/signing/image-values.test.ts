@@ -4,7 +4,8 @@ import { describe, expect } from 'vitest';
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, insertField } from '../helpers/factories.ts';
-import { documentRows, fieldRow, pdfsig, pngBytes, sentEnvelope, waitForSeal } from '../helpers/ceremony.ts';
+import { documentRows, fieldRow, pngBytes, sentEnvelope, waitForSeal } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 
 /**
  * Issue 7 item 7: an image value is decoded in full when it is saved and stored re-encoded as a plain PNG, so

@@ -2,8 +2,9 @@ import { describe, expect } from 'vitest';
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import {
-  activityKinds, commence, documentRows, draftWithRecipients, mailRows, pdfsig, pngDataUrl, recipientRow, saveAll, tokenFromMail, waitForSeal, workflowRow,
+  activityKinds, commence, documentRows, draftWithRecipients, mailRows, pngDataUrl, recipientRow, saveAll, tokenFromMail, waitForSeal, workflowRow,
 } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 
 async function sealJobCount(t: TestApp, workflowId: number): Promise<number> {
   const { rows } = await t.platform.database.sql.executeSql("select count(*)::int as n from pgboss.job where name = 'workflow.seal' and data->>'workflowId' = $1", [String(workflowId)]);

@@ -10,7 +10,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, insertField, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { setWorkflow } from '../helpers/envelope-states.ts';
 import { startTsaServer, type TsaServer } from '../helpers/tsa-server.ts';
-import { documentRows, mailRows, pdfsig, pngDataUrl, restartApp, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { documentRows, mailRows, pngDataUrl, restartApp, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 
 let t: TestApp;
 let owner: TestUser;

@@ -2,7 +2,8 @@ import { describe, expect } from 'vitest';
 import { test as base } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, insertField, type TestUser } from '../helpers/factories.ts';
-import { activityKinds, documentRows, mailRows, pdfsig, pngDataUrl, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { activityKinds, documentRows, mailRows, pngDataUrl, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 
 const test = base.override({ ownerName: 'Sally Self' });
 

@@ -7,7 +7,8 @@ import { createSigningCodes, loadSigningCodeKey } from '../../src/modules/signin
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, insertField, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { setWorkflow } from '../helpers/envelope-states.ts';
-import { documentRows, pdfsig } from '../helpers/ceremony.ts';
+import { documentRows } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 import { buildPdf } from '../helpers/pdf-fixtures.ts';
 
 describe('read buffers', () => {

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
-import { pdfsig, pngDataUrl } from '../helpers/ceremony.ts';
+import { pngDataUrl } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 import { call, killHard, ok, scratchDatabase, sleep, startServiceProcess, type ServiceProcess } from './service-process.ts';
 
 /**

@@ -7,7 +7,7 @@ import { createDraftWorkflow, createUser, type TestUser } from '../helpers/facto
 import { markCompleted } from '../helpers/envelope-states.ts';
 import { multipartBody } from '../helpers/documents.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
-import { pdfsig } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 import { startTsaServer, type TsaServer } from '../helpers/tsa-server.ts';
 import { loadSealIdentity, type SealIdentity } from '../../src/platform/crypto/seal-identity.ts';
 import { sealPdf } from '../../src/platform/pdf/seal-pdf.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { test } from '../helpers/fixtures.ts';
-import { commence, draftWithRecipients, pdfsig, tokenFromMail, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { commence, draftWithRecipients, tokenFromMail, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
+import { pdfsig } from '../helpers/pdfsig.ts';
 import { isFinishedStatus, isReadOnlyStatus, nextStatus } from '../../src/modules/workflows/workflow-status.ts';
 
 describe('the workflow state machine', () => {

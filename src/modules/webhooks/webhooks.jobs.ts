@@ -72,10 +72,17 @@ export function webhookDeliveryJob(deps: WebhookDeliveryDeps): JobDefinition<typ
       const outcomes = callbackOutcomes(attempted.map((target, index) => ({ appId: target.app.id, ...tries[index] })));
       const failingApps = new Map(attempted.map((target) => [target.app.id, target.app.failingSince !== null]));
       if (held.length === 0 && outcomes.every((outcome) => !outcome.firstFailureAt || outcome.delivered)) {
-        // The usual case, every callback answering: one statement for the job's outcomes (two when it ends a run of
-        // failures). A crash before it leaves the rows queued: they are attempted again (at least once).
-        await recordAttempts(deps.db, results);
-        await clearCallbackFailing(deps.db, outcomes.filter((outcome) => outcome.delivered && failingApps.get(outcome.appId)).map((outcome) => outcome.appId));
+        // The usual case, every callback answering: one statement for the job's outcomes. When it ends a run of
+        // failures, the clearing goes in the same transaction, so no one sees the delivery without its effect on the
+        // app. A crash before it leaves the rows queued: they are attempted again (at least once).
+        const recovered = outcomes.filter((outcome) => outcome.delivered && failingApps.get(outcome.appId)).map((outcome) => outcome.appId);
+        if (recovered.length === 0) await recordAttempts(deps.db, results);
+        else {
+          await deps.db.transaction(async (tx) => {
+            await recordAttempts(tx, results);
+            await clearCallbackFailing(tx, recovered);
+          });
+        }
       } else {
         const mailed = await deps.db.transaction(async (tx) => {
           await recordAttempts(tx, results);
