@@ -7,6 +7,7 @@ import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { makeGeometryPdf } from '../helpers/pdf-sealing-fixtures.ts';
 import { updateWorkflow } from '../helpers/document-list.ts';
 import { isPng, makeDoc, makeDocx, pngSize, storedState, uploadFile } from '../helpers/documents.ts';
+import { has } from '../helpers/tools.ts';
 import { activities, documents, folders, recipients, workflows } from '../../src/platform/db/schema/index.ts';
 
 const test = base.override({ ownerName: 'Olivia Owner' }).extend<{ other: TestUser }>({
@@ -79,7 +80,9 @@ describe('POST /document/v1: PDF into a new workflow', () => {
   });
 });
 
-describe('POST /document/v1: Word', () => {
+// Where LibreOffice is installed (tools.ts) a Word file is converted; where it is not, the same upload is refused
+// with DOCUMENT_CONVERSION_UNAVAILABLE and nothing is stored (README, "Run it").
+describe.runIf(has('soffice'))('POST /document/v1: Word', () => {
   test('converts a .docx with LibreOffice and keeps only the PDF', async ({ app: t, owner }) => {
     const res = await uploadFile(t, owner.token, 'Offer letter.docx', makeDocx(['First page', 'Second page'], { pageBreaks: true }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -98,6 +101,20 @@ describe('POST /document/v1: Word', () => {
     const res = await uploadFile(t, owner.token, 'legacy.doc', await makeDoc(['Old format', 'Page two', 'Page three']));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect((await documentRow(t, res.body.id)).pages).toBe(3);
+  });
+});
+
+describe.skipIf(has('soffice'))('POST /document/v1: Word, on a machine without LibreOffice', () => {
+  test('refuses a .docx and a .doc with DOCUMENT_CONVERSION_UNAVAILABLE and the install hint, storing nothing', async ({ app: t, owner }) => {
+    const before = await storedState(t);
+    const legacy = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...new Array(504).fill(0)]);
+    for (const [name, bytes] of [['Offer letter.docx', makeDocx(['First page'])], ['legacy.doc', legacy]] as const) {
+      const res = await uploadFile(t, owner.token, name, bytes);
+      expect(res.status, name).toBe(400);
+      expect(res.body, name).toMatchObject({ message: 'DOCUMENT_CONVERSION_UNAVAILABLE', errorCode: 12005 });
+      expect(res.body.errorDescription, name).toMatch(/apt-get install libreoffice-writer-nogui/);
+    }
+    expect(await storedState(t)).toEqual(before);
   });
 });
 
@@ -187,7 +204,9 @@ describe('POST /document/v1?workflowId=: append to a draft', () => {
     const second = await uploadFile(t, owner.token, 'Annex A.pdf', await makePdf(2), { query: { workflowId: first.body.workflowId, sequence: 'SELF', signType: 'POWERSURVEY', timeZone: 'Mars/Base' } });
     expect(second.status).toBe(201);
     expect(second.body.workflowId).toBe(first.body.workflowId);
-    const third = await uploadFile(t, owner.token, 'Annex B.docx', makeDocx(['Annex B']), { query: { workflowId: first.body.workflowId } });
+    // A Word annex where LibreOffice is installed (tools.ts), else a PDF one: appending does not depend on the format.
+    const annexB = has('soffice') ? 'Annex B.docx' : 'Annex B.pdf';
+    const third = await uploadFile(t, owner.token, annexB, has('soffice') ? makeDocx(['Annex B']) : await makePdf(1), { query: { workflowId: first.body.workflowId } });
     expect(third.status, JSON.stringify(third.body)).toBe(201);
 
     const docs = await documentsOf(t, first.body.workflowId);
@@ -196,7 +215,7 @@ describe('POST /document/v1?workflowId=: append to a draft', () => {
     expect(workflow).toMatchObject({ name: 'Main', sequence: 'UNORDERED', signType: 'COUNTERSIGN', timeZone: 'UTC' });
     expect(await recipientsOf(t, workflow.id)).toEqual([]);
     expect((await activitiesOf(t, workflow.id)).map((a) => a.sentence)).toEqual([
-      'Olivia Owner uploaded Main.pdf', 'Olivia Owner uploaded Annex A.pdf', 'Olivia Owner uploaded Annex B.docx',
+      'Olivia Owner uploaded Main.pdf', 'Olivia Owner uploaded Annex A.pdf', `Olivia Owner uploaded ${annexB}`,
     ]);
   });
 

@@ -10,6 +10,7 @@ import type { TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, type TestUser } from '../helpers/factories.ts';
 import { documentRows, workflowRow } from '../helpers/ceremony.ts';
 import { makeDocx } from '../helpers/documents.ts';
+import { has } from '../helpers/tools.ts';
 import { addRecipients, addField, storedRecipients } from '../helpers/recipients.ts';
 import { DESKTOP, contractPdf, expectNoAxeViolations, launchBrowser, openPage, screenshot, startService } from './browser.ts';
 import { addRecipient, chooseFiles, signInInBrowser, workflowIdOf, expectSaved } from './editor-helpers.ts';
@@ -47,10 +48,18 @@ describe('documents in the envelope editor', () => {
       await screenshot(page, 'editor-30-wrong-type');
       await expectNoAxeViolations(page, 'upload refused');
 
-      // A PDF and a Word file at once: the Word file is converted (LibreOffice) and joins the same draft.
+      const annexDocx = { name: 'Annex.docx', mimeType: DOCX, buffer: Buffer.from(makeDocx(['Annex A', 'Prices and terms.'])) };
+      if (!has('soffice')) {
+        // Without LibreOffice (tools.ts) a Word file is refused with the service's reason, beside the button that chose it.
+        await chooseFiles(page, page.getByRole('button', { name: 'Choose files' }), [annexDocx]);
+        await expect.poll(() => refusal.textContent()).toMatch(/^Annex\.docx was not uploaded: .*LibreOffice/);
+        await screenshot(page, 'editor-30-word-unavailable');
+      }
+      // A PDF and a Word file at once: the Word file is converted (LibreOffice) and joins the same draft; without
+      // LibreOffice the annex is a PDF, and the rest of the editing is the same.
       await chooseFiles(page, page.getByRole('button', { name: 'Choose files' }), [
         await pdf('Main contract.pdf', 1),
-        { name: 'Annex.docx', mimeType: DOCX, buffer: Buffer.from(makeDocx(['Annex A', 'Prices and terms.'])) },
+        has('soffice') ? annexDocx : await pdf('Annex.pdf', 1),
       ]);
       await page.waitForURL(/\/envelopes\/\d+\/edit$/, { timeout: 90_000 });
       const workflowId = workflowIdOf(page);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createCanvas } from '@napi-rs/canvas';
 import { PDF, PdfArray, PdfNumber, PdfRef } from '@libpdf/core';
+import { has } from './tools.ts';
 
 const run = promisify(execFile);
 
@@ -55,8 +56,10 @@ export function makeImageDataUrl(width: number, height: number, color: string, f
 
 export type Raster = { width: number; height: number; pixel(x: number, y: number): [number, number, number] };
 
-/** Renders one page with pdftoppm at 72 dpi, so one pixel is one point of the page as displayed. */
+/** Renders one page with pdftoppm (pdf.js without it) at 72 dpi, so one pixel is one point of the page as displayed. */
 export async function renderPage(pdf: Uint8Array, pageNo = 1): Promise<Raster> {
+  // pdf.js is loaded only where it stands in for poppler.
+  if (!has('pdftoppm')) return (await import('./pdfjs-reading.ts')).renderPageWithPdfjs(pdf, pageNo);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'render-'));
   try {
     const input = path.join(dir, 'in.pdf');
@@ -111,8 +114,9 @@ export const isDark = ([r, g, b]: [number, number, number]) => r < 100 && g < 10
 
 export type WordBox = { text: string; xMin: number; yMin: number; xMax: number; yMax: number };
 
-/** Words with their boxes in displayed-page points (pdftotext -bbox), independent of clipping. */
+/** Words with their boxes in displayed-page points (pdftotext -bbox; pdf.js without it), independent of clipping. */
 export async function extractWords(pdf: Uint8Array, pageNo = 1): Promise<WordBox[]> {
+  if (!has('pdftotext')) return (await import('./pdfjs-reading.ts')).extractWordsWithPdfjs(pdf, pageNo);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'words-'));
   try {
     const input = path.join(dir, 'in.pdf');

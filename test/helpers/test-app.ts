@@ -30,7 +30,8 @@ export type TestApp = App & {
 export async function createTestApp(overrides: Partial<Config> = {}, platformOverrides: Omit<PlatformOverrides, 'database' | 'log'> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-test-'));
   const { database, serverDatabase } = await openTestDatabase();
-  const config: Config = { ...loadConfig({}), dataDir, logLevel: 'silent', jobPollSeconds: 0.5, databaseUrl: undefined, ...overrides };
+  // PATH is the runner's, so a test finds LibreOffice where the machine has it, and a run with it hidden (.ci/run) does not.
+  const config: Config = { ...loadConfig({ PATH: process.env.PATH }), dataDir, logLevel: 'silent', jobPollSeconds: 0.5, databaseUrl: undefined, ...overrides };
   const built = await buildApp(config, { ...platformOverrides, database, log: () => {} });
   const testApp: TestApp = {
     ...built,

@@ -5,11 +5,7 @@ import { createUser } from '../helpers/factories.ts';
 import { draftForSending, linkFromMail } from '../helpers/signing.ts';
 import { pngDataUrl } from '../helpers/ceremony.ts';
 import { storedFields } from '../helpers/recipients.ts';
-import { execFileSync } from 'node:child_process';
-
-function pdfText(bytes: Buffer): string {
-  return execFileSync('pdftotext', ['-', '-'], { input: bytes }).toString('utf8');
-}
+import { pdfText } from '../helpers/pdf-text.ts';
 
 /**
  * Issue 7 item 11 (history half): a participant other than the owner sees IP addresses and user agents only

@@ -10,6 +10,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { embedPngFiltered } from '../../src/platform/pdf/png-image.ts';
 import { renderPage } from '../helpers/pdf-sealing-fixtures.ts';
+import { has } from '../helpers/tools.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'png-image-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -73,8 +74,12 @@ async function pdfWith(embed: (doc: PDF) => PDFImage): Promise<Uint8Array> {
   return doc.save();
 }
 
-/** What poppler decodes from a PDF's images (pdfimages -png: each image and soft mask as a PNG file), by name. */
-function decodedImages(pdf: Uint8Array, name: string): Record<string, string> {
+/**
+ * What poppler decodes from a PDF's images (pdfimages -png: each image and soft mask as a PNG file), by name; without
+ * pdfimages, each one's decoded samples read with libpdf.
+ */
+async function decodedImages(pdf: Uint8Array, name: string): Promise<Record<string, string>> {
+  if (!has('pdfimages')) return (await import('../helpers/pdfjs-reading.ts')).decodedImagesWithLibpdf(pdf);
   const file = path.join(dir, `${name}.pdf`);
   fs.writeFileSync(file, pdf);
   const out = path.join(dir, name);
@@ -83,7 +88,7 @@ function decodedImages(pdf: Uint8Array, name: string): Record<string, string> {
   return Object.fromEntries(listed.map((f) => [f.slice(name.length), crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, f))).digest('hex')]));
 }
 
-/** Every pixel of page 1 as poppler renders it (pdftoppm, 72 dpi), as one string of RGB triples. */
+/** Every pixel of page 1 as poppler renders it (pdftoppm, 72 dpi; pdf.js without it), as one string of RGB triples. */
 async function render(pdf: Uint8Array): Promise<string> {
   const raster = await renderPage(pdf);
   const pixels: number[] = [];
@@ -102,10 +107,10 @@ describe('PNG images embedded on their filtered rows', () => {
         const name = `t${colorType}-${idatParts}`;
         const fast = await pdfWith((doc) => embedPngFiltered(doc, bytes)!);
         const slow = await pdfWith((doc) => doc.embedPng(bytes));
-        const decoded = decodedImages(fast, `${name}-fast`);
+        const decoded = await decodedImages(fast, `${name}-fast`);
         // An image, plus its soft mask when the PNG has alpha.
         expect(Object.keys(decoded).length, name).toBe(channels === 2 || channels === 4 ? 2 : 1);
-        expect(decoded, name).toEqual(decodedImages(slow, `${name}-slow`));
+        expect(decoded, name).toEqual(await decodedImages(slow, `${name}-slow`));
         const shown = await render(fast);
         // 200 × 200 points at 72 dpi, three bytes a pixel: a real picture was compared, not an empty output.
         expect(Buffer.from(shown, 'base64').length, name).toBe(200 * 200 * 3);
@@ -126,7 +131,7 @@ describe('PNG images embedded on their filtered rows', () => {
     const bytes = new Uint8Array(canvas.toBuffer('image/png'));
     const fast = await pdfWith((doc) => embedPngFiltered(doc, bytes)!);
     const slow = await pdfWith((doc) => doc.embedPng(bytes));
-    expect(decodedImages(fast, 'pad-fast')).toEqual(decodedImages(slow, 'pad-slow'));
+    expect(await decodedImages(fast, 'pad-fast')).toEqual(await decodedImages(slow, 'pad-slow'));
     expect(await render(fast)).toBe(await render(slow));
   });
 

@@ -11,6 +11,7 @@ import {
   extractWords, findPixels, isBlue, isDark, isRed, linearizedPdf, makeGeometryPdf, makeImageDataUrl, renderPage,
 } from '../helpers/pdf-sealing-fixtures.ts';
 import type { PageSpec, Raster, WordBox } from '../helpers/pdf-sealing-fixtures.ts';
+import { has } from '../helpers/tools.ts';
 
 const run = promisify(execFile);
 const isGreen = ([r, g, b]: [number, number, number]) => g > 200 && r < 80 && b < 80;
@@ -35,7 +36,9 @@ function fieldWords(words: WordBox[]): WordBox[] {
   return words.filter((w) => w.yMin >= 110);
 }
 
+/** poppler's font list; without pdffonts, the same columns read from the font dictionaries with libpdf. */
 async function pdffonts(pdf: Uint8Array): Promise<string> {
+  if (!has('pdffonts')) return (await import('../helpers/pdfjs-reading.ts')).listFontsWithLibpdf(pdf);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fonts-'));
   try {
     await fs.writeFile(path.join(dir, 'in.pdf'), pdf);
