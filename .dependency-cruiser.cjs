@@ -4,7 +4,9 @@
  * - A module's queries live in its `*.repo.ts` files: no other file of a module imports Drizzle or the schema
  *   (type-only imports of row types are fine).
  * - A module never imports another module's repo: it calls that module's service or exported functions.
- * - HTTP plumbing (src/http) does not import modules either, except the account lookup of authentication.
+ * - HTTP plumbing (src/http) does not import modules either, except the types of authentication's membership cache.
+ * - No file reaches itself through its imports (type imports included: a type belongs where both sides can take it).
+ * - Who may write which table is checked apart: scripts/check-table-owners.ts, run by `npm run lint:deps` too.
  */
 module.exports = {
   forbidden: [
@@ -27,6 +29,19 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/' },
       to: { path: '^src/modules/([^/]+)/[^/]+\\.repo\\.ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'http-never-imports-modules',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/auth/membership-cache\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-circular',
+      comment: 'Drizzle\'s table files refer to each other through callbacks (references(() => t.id)), so the schema is exempt',
+      severity: 'error',
+      from: { pathNot: '^src/platform/db/schema/' },
+      to: { circular: true },
     },
   ],
   options: {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { comments, fields, users, workflows } from '../../platform/db/schema/index.ts';
 
@@ -26,4 +26,10 @@ export async function isFieldOfWorkflow(db: DbOrTx, workflowId: number, fieldId:
 export async function workflowExists(db: DbOrTx, workflowId: number): Promise<boolean> {
   const [row] = await db.select({ id: workflows.id }).from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
   return Boolean(row);
+}
+
+/** Comments on fields of these documents keep their text, unlinked from the field (the documents are being deleted). */
+export async function unlinkCommentsFromDocuments(db: DbOrTx, documentIds: number[]): Promise<void> {
+  const fieldIds = db.select({ id: fields.id }).from(fields).where(inArray(fields.documentId, documentIds));
+  await db.update(comments).set({ fieldId: null }).where(inArray(comments.fieldId, fieldIds));
 }

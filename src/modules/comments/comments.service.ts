@@ -6,7 +6,7 @@ import { recordActivity } from '../activities/activities.service.ts';
 import { findUserById } from '../users/users.directory.ts';
 import { findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { COMMENT_MAX_LENGTH, type CreateCommentBody } from './comments.schemas.ts';
-import { findCommentsOfWorkflow, insertComment, isFieldOfWorkflow, workflowExists, type CommentWithAuthor } from './comments.repo.ts';
+import { findCommentsOfWorkflow, insertComment, isFieldOfWorkflow, unlinkCommentsFromDocuments, workflowExists, type CommentWithAuthor } from './comments.repo.ts';
 
 /** Comments on a workflow (SPEC.md "Comments"): its owner and its recipients, signing-link tokens included. */
 export function createCommentService({ db, log }: { db: Db; log: (message: string, error?: unknown) => void }) {
@@ -76,3 +76,8 @@ export function createCommentService({ db, log }: { db: Db; log: (message: strin
 }
 
 export type CommentService = ReturnType<typeof createCommentService>;
+
+/** For the documents module: before documents of a DRAFT are deleted, comments on their fields are unlinked (their text stays). */
+export async function unlinkCommentsOfDocuments(tx: DbOrTx, documentIds: number[]): Promise<void> {
+  await unlinkCommentsFromDocuments(tx, documentIds);
+}

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { executePrepared, keepsPlans, type DbOrTx } from '../../platform/db/client.ts';
 import { intArray } from '../../platform/db/prepared.ts';
-import { comments, documents, fields, workflows } from '../../platform/db/schema/index.ts';
+import { documents, workflows } from '../../platform/db/schema/index.ts';
 import { likeContains } from '../workflows/workflow-ids.ts';
 
 /**
@@ -282,11 +282,8 @@ export async function setDocumentPosition(db: DbOrTx, documentId: number, positi
   await db.update(documents).set({ position }).where(eq(documents.id, documentId));
 }
 
-/** Removes documents of a DRAFT with their fields; comments that pointed at those fields keep their text, unlinked. */
+/** Removes documents of a DRAFT (their fields are gone already: fields.service.ts `deleteFieldsOfDocuments`). */
 export async function deleteDocuments(db: DbOrTx, documentIds: number[]): Promise<void> {
-  const fieldIds = db.select({ id: fields.id }).from(fields).where(inArray(fields.documentId, documentIds));
-  await db.update(comments).set({ fieldId: null }).where(inArray(comments.fieldId, fieldIds));
-  await db.delete(fields).where(inArray(fields.documentId, documentIds));
   await db.delete(documents).where(inArray(documents.id, documentIds));
 }
 

@@ -1,8 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { IdParam, Nullable } from '../../http/schemas.ts';
 import { IdListString } from '../workflows/workflow-ids.ts';
-import type { DocumentDetail } from './document-list.service.ts';
-import type { ListItemRow } from './document-list.repo.ts';
+import type { DocumentRow, ListItemRow } from './document-list.repo.ts';
+
+/** A document with the list entry of its workflow: what the detail answers are made from. */
+export type DocumentDetail = ListItemRow & { document: DocumentRow };
 
 export const ListQuery = Type.Object({
   status: Type.Optional(Type.String({

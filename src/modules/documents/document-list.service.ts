@@ -2,6 +2,8 @@ import { AppError } from '../../errors.ts';
 import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { NotifiedCache } from '../../platform/db/notified-cache.ts';
+import { unlinkCommentsOfDocuments } from '../comments/comments.service.ts';
+import { deleteFieldsOfDocuments } from '../fields/fields.service.ts';
 import { findOwnFolder } from '../folders/folders.service.ts';
 import { assertOwner, findEditableWorkflow, findWorkflowForCaller, isAppCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { parseIdList } from '../workflows/workflow-ids.ts';
@@ -12,7 +14,7 @@ import {
 import { findDocument, findDocumentsOfWorkflow } from './documents.repo.ts';
 import { createListSearch } from './document-list-search.ts';
 import { createSearchProbes } from './search-probe.ts';
-import { toListItem, type DocumentOrderEntry, type ListItem, type ListQuery } from './document-list.schemas.ts';
+import { toListItem, type DocumentDetail, type DocumentOrderEntry, type ListItem, type ListQuery } from './document-list.schemas.ts';
 
 /**
  * The list's status filters (SPEC.md labels, matched ignoring case). Draft, Sent, Completed, Voided and Approved
@@ -37,7 +39,6 @@ export const LIST_FILTERS: Record<string, ListFilter> = {
 /** Statuses a workflow may be deleted in: not while it is out for signature. */
 const DELETABLE_STATUSES = ['DRAFT', 'COMPLETED', 'VOID', 'APPROVED'];
 
-export type DocumentDetail = ListItemRow & { document: DocumentRow };
 
 function parseFilter(status: string | undefined): ListFilter {
   const key = (status ?? '').trim().toUpperCase();
@@ -146,6 +147,8 @@ export function createDocumentListService({ db, lists }: { db: Db; lists: Notifi
       const present = new Set((await findDocuments(tx, documentIds)).map((d) => d.id));
       const missing = documentIds.filter((id) => !present.has(id));
       if (missing.length > 0) throw new AppError('NOT_FOUND', `Document ${missing.join(', ')} not found`);
+      await unlinkCommentsOfDocuments(tx, documentIds);
+      await deleteFieldsOfDocuments(tx, documentIds);
       await deleteDocuments(tx, documentIds);
       const emptied: number[] = [];
       for (const workflowId of workflowIds) {

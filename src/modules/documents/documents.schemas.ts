@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdParam } from '../../http/schemas.ts';
-import { DocumentDetailResponse, toDocumentDetail } from './document-list.schemas.ts';
-import type { DocumentDetail } from './document-list.service.ts';
+import { DocumentDetailResponse, toDocumentDetail, type DocumentDetail } from './document-list.schemas.ts';
 
 export const SEQUENCES = ['SELF', 'ORDERED', 'UNORDERED', 'SURVEY'] as const;
 export const SIGN_TYPES = ['SELFSIGN', 'COUNTERSIGN', 'POWERSURVEY'] as const;

@@ -92,3 +92,8 @@ export async function insertFieldRows(db: DbOrTx, values: FieldValues[]): Promis
     await db.insert(fields).values(values.slice(start, start + INSERT_CHUNK));
   }
 }
+
+/** Removes the fields placed on these documents (a DRAFT's documents being deleted). */
+export async function deleteFieldsOfDocuments(db: DbOrTx, documentIds: number[]): Promise<void> {
+  await db.delete(fields).where(inArray(fields.documentId, documentIds));
+}

@@ -4,7 +4,7 @@ import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
 import { findEditableWorkflow, findRecipientsInSigningOrder, findWorkflowForCaller, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { checkPlacement, cleanLabel, cleanOptions, cleanStyling, invalidField } from './field-rules.ts';
 import {
-  copyFieldRows, deleteField, deleteFieldsOfRecipient as deleteRecipientFields, findDocuments, findRecipientsWithFields as findRecipientsHoldingFields, findField, findFieldOfDocument, findFields, insertFields, updateField,
+  copyFieldRows, deleteField, deleteFieldsOfDocuments as deleteDocumentFields, deleteFieldsOfRecipient as deleteRecipientFields, findDocuments, findRecipientsWithFields as findRecipientsHoldingFields, findField, findFieldOfDocument, findFields, insertFields, updateField,
   type FieldDocument, type FieldRow, type FieldValues,
 } from './fields.repo.ts';
 import { ASSET_FIELD_TYPES, type FieldBody, type FieldListEntry, type RequiredBody, type Styling } from './fields.schemas.ts';
@@ -187,6 +187,11 @@ function masked(row: FieldRow, own: Set<number>): FieldRow {
 /** For the recipients module: a removed recipient's fields go with it (the fields table has one writer). */
 export async function deleteFieldsOfRecipient(tx: Tx, workflowId: number, recipientId: number): Promise<void> {
   await deleteRecipientFields(tx, workflowId, recipientId);
+}
+
+/** For the documents module: the fields of documents it deletes go first (comments on them are unlinked before). */
+export async function deleteFieldsOfDocuments(tx: Tx, documentIds: number[]): Promise<void> {
+  await deleteDocumentFields(tx, documentIds);
 }
 
 /** For the recipients module: which of `recipientIds` hold at least one field. */

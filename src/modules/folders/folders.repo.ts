@@ -76,11 +76,3 @@ export async function lockFileableWorkflows(db: DbOrTx, userId: number, ids: num
   return rows.map((r) => r.id);
 }
 
-export async function setWorkflowsFolder(db: DbOrTx, ids: number[], folderId: number): Promise<void> {
-  await db.update(workflows).set({ folderId }).where(inArray(workflows.id, ids));
-}
-
-/** Deleted workflows are unfiled too, so no row keeps pointing at a folder that is gone. */
-export async function unfileFolder(db: DbOrTx, folderId: number): Promise<void> {
-  await db.update(workflows).set({ folderId: null }).where(eq(workflows.folderId, folderId));
-}

@@ -3,9 +3,10 @@ import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { parseIdList, requireText } from '../workflows/workflow-ids.ts';
 import { findWorkflowForCaller, isAppCaller } from '../workflows/workflow-access.ts';
+import { fileWorkflows, unfileFolder } from '../workflows/workflow-core.ts';
 import {
   countFolders, deleteFolder, findFolder, findFolderByName, findFolderWithCount, findFolders, insertFolder,
-  lockFileableWorkflows, renameFolder, setWorkflowsFolder, unfileFolder, type FolderRow, type FolderWithCount,
+  lockFileableWorkflows, renameFolder, type FolderRow, type FolderWithCount,
 } from './folders.repo.ts';
 import type { FoldersPageQuery } from './folders.schemas.ts';
 
@@ -82,7 +83,7 @@ export function createFolderService({ db }: { db: Db }) {
       const found = await lockFileableWorkflows(tx, caller.userId, ids, reachOf(caller));
       const missing = ids.filter((id) => !found.includes(id));
       if (missing.length > 0) await refuseUnfileable(tx, caller, missing);
-      await setWorkflowsFolder(tx, ids, folderId);
+      await fileWorkflows(tx, ids, folderId);
       return findFolderWithCount(tx, folderId, reachOf(caller));
     });
   }

@@ -4,7 +4,7 @@ import type { Caller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
-import { assertRecipientPasswordPassed } from '../signing/recipient-password-gate.ts';
+import { assertRecipientPasswordPassed } from '../workflows/recipient-password-gate.ts';
 import { findLiveWorkflowById, findRowsOfUser, isWithinReach, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
 import type { SealWaiter } from '../signing/seal-waiter.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from './envelope-record.ts';

@@ -7,6 +7,7 @@ import { INVITATIONS_OF_ADDRESS, INVITATIONS_PER_ORGANIZATION, lockedForSeconds,
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import { createAccount, setActingOrganization } from '../users/accounts.ts';
+import { createPersonalOrganization } from './personal-organization.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { assertSenderVerified, findOrCreateGuestUser, findUserByEmail, normalizeEmail } from '../users/users.directory.ts';
 import { assignableRole } from '../roles/roles.service.ts';
@@ -15,7 +16,7 @@ import {
 } from './invitations.ts';
 import {
   deleteMemberships, findActiveMemberByEmail, findFallbackMembership, findInvitationByCode, findInvitationsOfUser, findMember,
-  findMembership, findMembershipsOfUsers, findOrganization, findUserAccount, findMembers, insertMembership, insertOrganization,
+  findMembership, findMembershipsOfUsers, findOrganization, findUserAccount, findMembers, insertMembership,
   setOrganizationOwner, updateMembership, type MemberRow, type MembershipRow,
 } from './organizations.repo.ts';
 import { toMemberResponse, type InviteBody, type InviteResponseBody, type InviteSignupBody, type MembersQuery, type MemberUpdateBody, type OwnershipBody, type RenewBody } from './organizations.schemas.ts';
@@ -166,12 +167,7 @@ export function createOrganizationService({ db, outbox, billing, publicUrl, list
     if (!account || account.organizationId !== organizationId) return;
     const fallback = await findFallbackMembership(tx, userId, organizationId);
     if (fallback) return setActingOrganization(tx, userId, fallback.organizationId);
-    const organization = await insertOrganization(tx, {
-      name: `${account.name}'s organization`, ownerUserId: userId, packageId: plan.id, credits: plan.credits,
-      packageExpiresAt: new Date(Date.now() + plan.duration * 24 * 3600 * 1000),
-    });
-    await insertMembership(tx, { organizationId: organization.id, userId, isOwner: true, status: 'ACTIVE', joinedAt: new Date() });
-    await setActingOrganization(tx, userId, organization.id);
+    await setActingOrganization(tx, userId, await createPersonalOrganization(tx, { userId, name: account.name }, plan));
   }
 
   /** The caller's pending invitations (any organization), for the invitee's dashboard. */

@@ -62,7 +62,7 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
   /**
    * RUNTIME.md "The signing ceremony": the recipient password, the step before anything else of the workflow.
    * Checked for the caller's own row, in any workflow status (a finished recipient still reads behind it).
-   * A right password opens the workflow to the caller's session (src/modules/signing/recipient-password-gate.ts).
+   * A right password opens the workflow to the caller's session (workflows/recipient-password-gate.ts).
    * Wrong passwords count per row like sign-in failures (10 in 15 minutes); past that every try, the right
    * password included, is refused with 401 ACCOUNT_TEMPORARILY_LOCKED until 15 minutes after the last failure.
    */

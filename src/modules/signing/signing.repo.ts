@@ -227,12 +227,6 @@ export async function markChallengeVerified(db: DbOrTx, challengeId: number, at:
 
 // ---- recipient password passes
 
-export async function hasPasswordPass(db: DbOrTx, recipientId: number, sessionId: string): Promise<boolean> {
-  const [row] = await db.select({ id: recipientPasswordPasses.id }).from(recipientPasswordPasses)
-    .where(and(eq(recipientPasswordPasses.recipientId, recipientId), eq(recipientPasswordPasses.sessionId, sessionId))).limit(1);
-  return Boolean(row);
-}
-
 export async function recordPasswordPass(db: DbOrTx, recipientId: number, sessionId: string): Promise<void> {
   await db.insert(recipientPasswordPasses).values({ recipientId, sessionId }).onConflictDoNothing();
 }

@@ -6,10 +6,10 @@ import { copyDocumentsToMany } from '../documents/document-copies.ts';
 import { copyFieldsToMany } from '../fields/field-copies.ts';
 import type { RoutingDeps } from '../signing/routing.ts';
 import { sendWorkflows } from '../signing/send-workflow.ts';
-import { createDraftWorkflows } from '../workflows/workflow-core.ts';
+import { createDraftWorkflows, updateSurveyParent } from '../workflows/workflow-core.ts';
 import type { WorkflowRow } from '../workflows/workflow-access.ts';
 import { nextStatus } from '../workflows/workflow-status.ts';
-import { countSurvey, findRecipientsWithChild, findRecipientsWithoutChild, lockSurvey, updateSurvey } from './surveys.repo.ts';
+import { countSurvey, findRecipientsWithChild, findRecipientsWithoutChild, lockSurvey } from './surveys.repo.ts';
 
 export const SURVEY_DISPATCH_JOB = 'survey.dispatch';
 export const SURVEY_OUTCOME_JOB = 'survey.outcome';
@@ -150,13 +150,13 @@ export async function settleSurvey(tx: Tx, parentId: number): Promise<WorkflowRo
   const now = new Date();
   if (counts.completed === counts.totalRecipients) {
     const status = nextStatus(parent.status, 'SURVEY_COMPLETED');
-    const updated = await updateSurvey(tx, parent.id, { status, statusAt: now, completedAt: now });
+    const updated = await updateSurveyParent(tx, parent.id, { status, statusAt: now, completedAt: now });
     await recordActivity(tx, { workflowId: parent.id, kind: 'COMPLETED', action: 'Completed', sentence: `Every one of the ${counts.totalRecipients} recipients has signed; "${parent.name}" is completed`, status });
     return updated;
   }
   if (counts.voided === counts.totalRecipients) {
     const status = nextStatus(parent.status, 'VOID');
-    const updated = await updateSurvey(tx, parent.id, { status, statusAt: now });
+    const updated = await updateSurveyParent(tx, parent.id, { status, statusAt: now });
     await recordActivity(tx, { workflowId: parent.id, kind: 'VOIDED', action: 'Voided', sentence: `Every one of the ${counts.totalRecipients} recipients declined or was voided; "${parent.name}" is void`, status });
     return updated;
   }

@@ -20,11 +20,6 @@ export async function lockSurvey(tx: DbOrTx, workflowId: number, mode: 'update' 
   return row ?? null;
 }
 
-export async function updateSurvey(tx: DbOrTx, workflowId: number, values: Partial<typeof workflows.$inferInsert>): Promise<WorkflowRow> {
-  const [row] = await tx.update(workflows).set(values).where(eq(workflows.id, workflowId)).returning();
-  return row;
-}
-
 export async function countSurveyDocuments(db: DbOrTx, workflowId: number): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(documents).where(eq(documents.workflowId, workflowId));
   return row.n;
@@ -120,9 +115,3 @@ export async function findFilledLabelledValues(db: DbOrTx, workflowIds: number[]
   return rows as { workflowId: number; label: string; value: string }[];
 }
 
-/** Every SENT child of the survey becomes `status` (the parent's decline); answers how many. */
-export async function voidPendingChildren(tx: DbOrTx, parentId: number, status: string, at: Date): Promise<number> {
-  const rows = await tx.update(workflows).set({ status, statusAt: at })
-    .where(and(eq(workflows.parentWorkflowId, parentId), eq(workflows.status, 'SENT'))).returning({ id: workflows.id });
-  return rows.length;
-}

@@ -15,8 +15,9 @@ import { csvLine } from './survey-csv.ts';
 import { SURVEY_DISPATCH_JOB, afterSurveyChildSettled } from './survey-dispatch.ts';
 import {
   countSurvey, countSurveyDocuments, findChildrenAfter, findChildrenPage, findFilledLabelledValues, findSurveyFields, findSurveyRecipientRoles,
-  updateSurvey, voidPendingChildren, type ChildRow, type SurveyCounts,
+  type ChildRow, type SurveyCounts,
 } from './surveys.repo.ts';
+import { setSurveyChildrenStatus, updateSurveyParent } from '../workflows/workflow-core.ts';
 
 /** Field types that hold an image: they need no label and are never CSV columns. */
 export const IMAGE_FIELD_TYPES = ['SIGNATURE', 'DIGITAL_SIGNATURE', 'INITIALS', 'STAMP'] as const;
@@ -57,7 +58,7 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
     const now = new Date();
     await assertMaySend(tx, parent.organizationId, now, caller.userId);
     const credits = await debitSurvey(tx, parent.organizationId, recipientCount);
-    await updateSurvey(tx, parent.id, { status, sentAt: now, statusAt: now, title: message.title, message: message.message });
+    await updateSurveyParent(tx, parent.id, { status, sentAt: now, statusAt: now, title: message.title, message: message.message });
     const senderName = await userDisplayName(tx, caller.userId, 'The owner');
     await recordActivity(tx, {
       workflowId: parent.id, kind: 'WORKFLOW_SENT', action: 'Sent', sentence: `${senderName} sent the survey to ${recipientCount} recipient${recipientCount === 1 ? '' : 's'}`,
@@ -156,8 +157,8 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
     const parent = access.workflow;
     const status = nextStatus(parent.status, 'VOID');
     const now = new Date();
-    await updateSurvey(tx, parent.id, { status, statusAt: now });
-    const voided = await voidPendingChildren(tx, parent.id, status, now);
+    await updateSurveyParent(tx, parent.id, { status, statusAt: now });
+    const voided = await setSurveyChildrenStatus(tx, parent.id, status, now);
     const ownerName = await userDisplayName(tx, caller.userId, 'The owner');
     await recordActivity(tx, {
       workflowId: parent.id, kind: 'DECLINED', action: 'Declined', sentence: `${ownerName} declined the survey (${voided} pending responses voided): ${reason}`,

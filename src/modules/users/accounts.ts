@@ -1,8 +1,9 @@
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import { AppError } from '../../errors.ts';
 import {
-  findUserByEmail, findUserById, insertAccountUser, insertOwnedOrganization, normalizeEmail, setUserOrganization, upgradeGuestUser, type UserRow,
+  findUserByEmail, findUserById, insertAccountUser, normalizeEmail, setUserOrganization, upgradeGuestUser, type UserRow,
 } from './users.repo.ts';
+import { createPersonalOrganization, type PlanCycle } from '../organizations/personal-organization.ts';
 
 
 /**
@@ -17,7 +18,7 @@ export type NewAccount = { name: string; email: string; passwordHash: string | n
  * the account reaches once its address is verified: users.email_verified_at stays null here); one held by a
  * registered user is a conflict. Run inside a transaction.
  */
-export async function createAccount(tx: Tx, account: NewAccount, plan: { id: number; duration: number; credits: number }): Promise<{ user: UserRow; organizationId: number }> {
+export async function createAccount(tx: Tx, account: NewAccount, plan: PlanCycle): Promise<{ user: UserRow; organizationId: number }> {
   const email = normalizeEmail(account.email);
   const existing = await findUserByEmail(tx, email);
   if (existing && !existing.isGuest) throw new AppError('EMAIL_ALREADY_REGISTERED');
@@ -34,14 +35,7 @@ export async function createAccount(tx: Tx, account: NewAccount, plan: { id: num
     user = inserted;
   }
 
-  const expiresAt = new Date(Date.now() + plan.duration * 24 * 3600 * 1000);
-  const organizationId = await insertOwnedOrganization(tx, {
-    name: `${account.name}'s organization`,
-    ownerUserId: user.id,
-    packageId: plan.id,
-    credits: plan.credits,
-    packageExpiresAt: expiresAt,
-  });
+  const organizationId = await createPersonalOrganization(tx, { userId: user.id, name: account.name }, plan);
   return { user: await setUserOrganization(tx, user.id, organizationId), organizationId };
 }
 

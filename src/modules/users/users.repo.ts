@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
-import { memberships, organizations, users, userSettings } from '../../platform/db/schema/index.ts';
+import { users, userSettings } from '../../platform/db/schema/index.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -123,16 +123,6 @@ export async function upgradeGuestUser(tx: Tx, userId: number, values: Partial<t
 export async function insertAccountUser(tx: Tx, values: typeof users.$inferInsert): Promise<UserRow | null> {
   const [row] = await tx.insert(users).values(values).onConflictDoNothing().returning();
   return row ?? null;
-}
-
-/**
- * Sign-up's organization: created with its owner's membership. The one place outside the organizations module
- * that writes its tables, because an account and its own organization are born together.
- */
-export async function insertOwnedOrganization(tx: Tx, values: typeof organizations.$inferInsert): Promise<number> {
-  const [organization] = await tx.insert(organizations).values(values).returning();
-  await tx.insert(memberships).values({ organizationId: organization.id, userId: values.ownerUserId, isOwner: true, status: 'ACTIVE' });
-  return organization.id;
 }
 
 export async function setUserOrganization(tx: Tx, userId: number, organizationId: number): Promise<UserRow> {

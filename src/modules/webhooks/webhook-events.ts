@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import type { Tx } from '../../platform/db/client.ts';
-import type { ActivityRow } from '../activities/activities.service.ts';
+/** What an event is made of: the audit-trail row the activities module records and publishes here. */
+export type PublishedActivity = {
+  id: number; workflowId: number; recipientId: number | null; kind: string; status: string | null; action: string; sentence: string; createdAt: Date;
+};
 import { findEventAudience, findEventAudiences, insertDeliveries, type EventAudience } from './webhooks.repo.ts';
 
 /** RUNTIME.md "Webhooks": a workflow was sent, opened, signed, approved, declined, delegated, completed or voided. */
@@ -50,7 +53,7 @@ export type WebhookEventData = {
  * rows to the job queue after the commit. An app whose callback is paused still gets its rows, held (PAUSED), so
  * nothing is lost while it is paused and nothing is attempted until its owner resumes it.
  */
-export async function queueWebhookEvents(tx: Tx, activity: ActivityRow): Promise<void> {
+export async function queueWebhookEvents(tx: Tx, activity: PublishedActivity): Promise<void> {
   if (!EVENT_OF_KIND[activity.kind]) return;
   const audience = await findEventAudience(tx, activity.workflowId);
   if (!audience || audience.apps.length === 0) return;
@@ -58,7 +61,7 @@ export async function queueWebhookEvents(tx: Tx, activity: ActivityRow): Promise
 }
 
 /** queueWebhookEvents for many activities (recordActivities): one audience query and one insert for all of them. */
-export async function queueWebhookEventsForMany(tx: Tx, activities: ActivityRow[]): Promise<void> {
+export async function queueWebhookEventsForMany(tx: Tx, activities: PublishedActivity[]): Promise<void> {
   const events = activities.filter((activity) => EVENT_OF_KIND[activity.kind]);
   if (events.length === 0) return;
   const audiences = await findEventAudiences(tx, events.map((activity) => activity.workflowId));
@@ -70,7 +73,7 @@ export async function queueWebhookEventsForMany(tx: Tx, activities: ActivityRow[
 }
 
 /** One delivery row per event of `activity` per app that takes webhooks. */
-function deliveryRows(activity: ActivityRow, audience: EventAudience) {
+function deliveryRows(activity: PublishedActivity, audience: EventAudience) {
   const first = EVENT_OF_KIND[activity.kind];
   const { workflow } = audience;
   const types: WebhookEventType[] = activity.kind === 'DECLINED' && workflow.status === 'VOID' ? [first, 'workflow.voided'] : [first];

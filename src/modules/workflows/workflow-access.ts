@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Caller, GuestCaller, UserCaller } from '../../http/authenticate.ts';
-import { assertRecipientPasswordPassed } from '../signing/recipient-password-gate.ts';
+import { assertRecipientPasswordPassed } from './recipient-password-gate.ts';
 
 import { findLiveWorkflow, findLiveWorkflowWithRecipient, findRecipientsOfWorkflow, findRecipientsOfWorkflows, findRowsOfUserWithVerification, lockLiveWorkflowWithRecipientOfDocument, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
 

@@ -1,5 +1,8 @@
 import type { Tx } from '../../platform/db/client.ts';
-import { insertRecipient, insertRecipients, insertWorkflow, insertWorkflows, type NewRecipient, type NewWorkflow, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
+import {
+  insertRecipient, insertRecipients, insertWorkflow, insertWorkflows, setSentChildrenStatus, setWorkflowsFolder, unfileFolder as unfileFolderRows,
+  updateWorkflow, type NewRecipient, type NewWorkflow, type RecipientRow, type WorkflowRow,
+} from './workflows.repo.ts';
 import { SELF_RECIPIENT_COLOR } from './workflows.service.ts';
 
 /**
@@ -43,4 +46,29 @@ export async function createDraftWorkflows(tx: Tx, drafts: { spec: Omit<DraftSpe
     next += draft.recipients.length;
     return { workflow: workflows[index], recipients: own };
   });
+}
+
+/*
+ * The workflows table is this module's (ARCHITECTURE.md, "Tables and their owners"): other modules change a
+ * workflow row through these, in their own transaction.
+ */
+
+/** Files the workflows into a personal folder: the folders module has checked the folder and locked the workflows. */
+export function fileWorkflows(tx: Tx, workflowIds: number[], folderId: number): Promise<void> {
+  return setWorkflowsFolder(tx, workflowIds, folderId);
+}
+
+/** Before a folder goes, the workflows it held are unfiled (they stay). */
+export function unfileFolder(tx: Tx, folderId: number): Promise<void> {
+  return unfileFolderRows(tx, folderId);
+}
+
+/** The state of a Power Survey parent (the surveys module holds its row lock and took `status` from workflow-status.ts). */
+export function updateSurveyParent(tx: Tx, workflowId: number, values: Pick<NewWorkflow, 'status' | 'statusAt'> & Partial<Pick<NewWorkflow, 'sentAt' | 'completedAt' | 'title' | 'message'>>): Promise<WorkflowRow> {
+  return updateWorkflow(tx, workflowId, values);
+}
+
+/** A declined Power Survey's SENT children take the parent's status; answers how many. */
+export function setSurveyChildrenStatus(tx: Tx, parentId: number, status: string, at: Date): Promise<number> {
+  return setSentChildrenStatus(tx, parentId, status, at);
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
-import { documents, recipients, users, workflows } from '../../platform/db/schema/index.ts';
+import { documents, recipientPasswordPasses, recipients, users, workflows } from '../../platform/db/schema/index.ts';
 
 export type WorkflowRow = typeof workflows.$inferSelect;
 export type RecipientRow = typeof recipients.$inferSelect;
@@ -119,4 +119,28 @@ export async function insertRecipients(db: DbOrTx, values: (typeof recipients.$i
   const rows: RecipientRow[] = [];
   for (let start = 0; start < values.length; start += INSERT_CHUNK) rows.push(...await db.insert(recipients).values(values.slice(start, start + INSERT_CHUNK)).returning());
   return rows;
+}
+
+/** Files the workflows into a personal folder (the folders module checks ownership first). */
+export async function setWorkflowsFolder(db: DbOrTx, ids: number[], folderId: number): Promise<void> {
+  await db.update(workflows).set({ folderId }).where(inArray(workflows.id, ids));
+}
+
+/** Deleted workflows are unfiled too, so no row keeps pointing at a folder that is gone. */
+export async function unfileFolder(db: DbOrTx, folderId: number): Promise<void> {
+  await db.update(workflows).set({ folderId: null }).where(eq(workflows.folderId, folderId));
+}
+
+/** Every SENT child of a Power Survey becomes `status` (the parent's decline); answers how many. */
+export async function setSentChildrenStatus(tx: DbOrTx, parentId: number, status: string, at: Date): Promise<number> {
+  const rows = await tx.update(workflows).set({ status, statusAt: at })
+    .where(and(eq(workflows.parentWorkflowId, parentId), eq(workflows.status, 'SENT'))).returning({ id: workflows.id });
+  return rows.length;
+}
+
+/** Whether this session entered the recipient's password (signing records the pass; the gate reads it). */
+export async function hasPasswordPass(db: DbOrTx, recipientId: number, sessionId: string): Promise<boolean> {
+  const [row] = await db.select({ id: recipientPasswordPasses.id }).from(recipientPasswordPasses)
+    .where(and(eq(recipientPasswordPasses.recipientId, recipientId), eq(recipientPasswordPasses.sessionId, sessionId))).limit(1);
+  return Boolean(row);
 }

@@ -4,10 +4,8 @@ import { parentPort } from 'node:worker_threads';
 import { Unzlib } from 'fflate';
 import { PdfArray, PdfName, PdfNumber, PdfRef, PdfStream } from '@libpdf/core';
 import type { PDF } from '@libpdf/core';
-import { inspectPdf, PdfRejectedError, type PdfInfo, type PdfRejection, type StructureLimits } from './inspect-pdf.ts';
+import { inspectPdf, PdfRejectedError, type InspectReply, type InspectRequest, type PdfInfo, type PdfRejection, type StructureLimits } from './inspect-pdf.ts';
 
-export type InspectRequest = { pdf: Uint8Array; limits: StructureLimits };
-export type InspectReply = { id: number; info: PdfInfo } | { id: number; rejected: { reason: PdfRejection; message: string } };
 
 /**
  * What libpdf has decoded for the inspection in progress. Reading a PDF's structure decodes two kinds of stream:

@@ -2,7 +2,6 @@ import { PDF, PdfArray, PdfDict, PdfName, PdfRef } from '@libpdf/core';
 import type { PdfObject } from '@libpdf/core';
 import { visiblePageBox, type Resolve, type Rotation } from './page-geometry.ts';
 import { createWorkerPool } from './worker-pool.ts';
-import type { InspectReply, InspectRequest } from './inspect-pdf-worker.ts';
 
 /**
  * One page as a viewer displays it, in PDF points: `width` and `height` of the visible region (the CropBox
@@ -86,6 +85,10 @@ function describe(error: unknown): string {
 
 // ---------------------------------------------------------------------------------------------------------
 // Uploads: checked in worker threads, under limits
+
+/** What the pool sends a worker (inspect-pdf-worker.ts), and what it answers. */
+export type InspectRequest = { pdf: Uint8Array; limits: StructureLimits };
+export type InspectReply = { id: number; info: PdfInfo } | { id: number; rejected: { reason: PdfRejection; message: string } };
 
 /**
  * What reading one PDF's structure may cost (inspect-pdf-worker.ts enforces them). A small file can make a

@@ -1,8 +1,7 @@
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { hasPasswordPass } from './signing.repo.ts';
-import type { RecipientRow } from '../workflows/workflow-access.ts';
+import { hasPasswordPass, type RecipientRow } from './workflows.repo.ts';
 
 /** Where a client that meets the gate sends the password. */
 export const VERIFY_PASSWORD_STEP = 'RECIPIENT_PASSWORD';
