@@ -1,12 +1,12 @@
 import { AppError } from '../../errors.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Tx } from '../../platform/db/client.ts';
-import { recordActivities, recordActivity, type ActivityInput } from '../activities/activities.service.ts';
+import { recordActivities, type ActivityInput } from '../activities/activities.service.ts';
 import { assertMaySend, debitCredit } from '../billing/entitlements.service.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 import { nextStatus, type WorkflowStatus } from '../workflows/workflow-status.ts';
-import { countDocuments, countDocumentsMany, updateWorkflowRow, updateWorkflowRows } from './signing.repo.ts';
-import { findRecipientsInSigningOrder, findRecipientsInSigningOrderMany } from '../workflows/workflow-access.ts';
+import { countDocumentsOf, updateWorkflowRows } from './signing.repo.ts';
+import { findRecipientsInSigningOrderMany } from '../workflows/workflow-access.ts';
 import { assertSenderVerified, userDisplayName } from '../users/users.directory.ts';
 import { assertActiveMemberOf } from '../organizations/organization-membership.ts';
 import { advanceRoutingMany, isActionRequired, type RoutingDeps } from './routing.ts';
@@ -29,40 +29,36 @@ export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: Workf
     await assertSenderVerified(tx, sender.userId);
     await assertActiveMemberOf(tx, workflow.organizationId, sender.userId);
   }
-  if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be sent`);
-  if ((await countDocuments(tx, workflow.id)) === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no document to send');
-  const rows = await findRecipientsInSigningOrder(tx, workflow.id);
-  assertSendable(rows);
-
-  const now = new Date();
-  const status = nextStatus(workflow.status, 'SEND');
-  const sent = await updateWorkflowRow(tx, workflow.id, { status, sentAt: now, statusAt: now, title: message.title, message: message.message });
-  const senderName = await userDisplayName(tx, sender.userId, 'The owner');
-  await recordActivity(tx, sentActivity(workflow.id, rows, sender, senderName, status, context));
-  // The rows read above are still the workflow's: the send changed only the workflow row.
-  const [routed] = await advanceRoutingMany(tx, routing, [sent], new Map([[workflow.id, rows]]));
+  const [sent] = await sendDrafts(tx, routing, [workflow], sender, message, context);
   // The plan's checks and the debit come last, after writes that cannot fail on their own (so the errors are still the
   // plan's, and a refusal rolls the writes back): they lock the organization's row until the commit, which serializes
   // the sends of one organization, and this holds it for the debit and the commit only, not the whole send (measured:
-  // commence waited for that lock most of its 270-310 ms p50 on PostgreSQL, docs/decisions.md "Lifecycle throughput").
+  // commence waited for that lock most of its 270-310 ms p50 on PostgreSQL, bench/README.md "Lifecycle throughput").
   // A Power Survey child was paid for, and its plan checked, when its parent commenced (entitlements debitSurvey).
-  if (!options.prepaid) await assertMaySend(tx, workflow.organizationId, now, sender.userId);
+  if (!options.prepaid) await assertMaySend(tx, workflow.organizationId, sent.sentAt, sender.userId);
   const credits = options.prepaid ? options.prepaid.credits : await debitCredit(tx, workflow.organizationId);
-  return { workflowId: workflow.id, sentAt: now, dispatchedRecipientIds: routed.dispatchedRecipientIds, credits };
+  return { ...sent, credits };
 }
 
 /**
  * sendWorkflow for many prepaid DRAFTs of one sender at once (a Power Survey batch: the children its transaction
- * has just created, paid for when the parent commenced): the same checks, in the same order and with the same
- * errors (the first failing workflow's), and the same writes (status, Sent activity, dispatch and mails), in a
- * handful of multi-row statements for the whole batch instead of some twenty per workflow. Results are in the order
- * of `workflows`. The caller calls `routing.outbox.notify()` after the commit.
+ * has just created, paid for when the parent commenced). Results are in the order of `workflows`. The caller calls
+ * `routing.outbox.notify()` after the commit.
  */
 export async function sendWorkflows(tx: Tx, routing: RoutingDeps, workflows: WorkflowRow[], sender: { userId: number }, message: { title: string | null; message: string | null }, context: Partial<RequestContext>, options: { prepaid: { credits: number } }): Promise<SendResult[]> {
+  return (await sendDrafts(tx, routing, workflows, sender, message, context)).map((sent) => ({ ...sent, credits: options.prepaid.credits }));
+}
+
+/**
+ * What every send does, for one workflow or a batch: the content checks, in order and with the same errors (the first
+ * failing workflow's), then the writes (status, Sent activity, dispatch and mails) in a handful of multi-row
+ * statements for the whole batch.
+ */
+async function sendDrafts(tx: Tx, routing: RoutingDeps, workflows: WorkflowRow[], sender: { userId: number }, message: { title: string | null; message: string | null }, context: Partial<RequestContext>): Promise<Omit<SendResult, 'credits'>[]> {
   if (workflows.length === 0) return [];
   const ids = workflows.map((workflow) => workflow.id);
   for (const workflow of workflows) if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be sent`);
-  const documentCounts = await countDocumentsMany(tx, ids);
+  const documentCounts = await countDocumentsOf(tx, ids);
   const rowsOf = await findRecipientsInSigningOrderMany(tx, ids);
   for (const workflow of workflows) {
     if (!documentCounts.get(workflow.id)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no document to send');
@@ -74,8 +70,9 @@ export async function sendWorkflows(tx: Tx, routing: RoutingDeps, workflows: Wor
   const sent = new Map((await updateWorkflowRows(tx, ids, { status, sentAt: now, statusAt: now, title: message.title, message: message.message })).map((row) => [row.id, row]));
   const senderName = await userDisplayName(tx, sender.userId, 'The owner');
   await recordActivities(tx, workflows.map((workflow) => sentActivity(workflow.id, rowsOf.get(workflow.id) ?? [], sender, senderName, status, context)));
+  // The rows read above are still the workflows': the send changed only the workflow rows.
   const routed = await advanceRoutingMany(tx, routing, ids.map((id) => sent.get(id)!), rowsOf);
-  return workflows.map((workflow, index) => ({ workflowId: workflow.id, sentAt: now, dispatchedRecipientIds: routed[index].dispatchedRecipientIds, credits: options.prepaid.credits }));
+  return workflows.map((workflow, index) => ({ workflowId: workflow.id, sentAt: now, dispatchedRecipientIds: routed[index].dispatchedRecipientIds }));
 }
 
 function sentActivity(workflowId: number, rows: RecipientRow[], sender: { userId: number }, senderName: string, status: WorkflowStatus, context: Partial<RequestContext>): ActivityInput {

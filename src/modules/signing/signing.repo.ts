@@ -173,8 +173,8 @@ export async function moveFieldsEmpty(db: DbOrTx, fromRecipientId: number, toRec
   await db.update(fields).set({ recipientId: toRecipientId, value: null, signatureAssetId: null, filledAt: null }).where(eq(fields.recipientId, fromRecipientId));
 }
 
-/** countDocuments of many workflows in one statement (a workflow without documents is absent). */
-export async function countDocumentsMany(db: DbOrTx, workflowIds: number[]): Promise<Map<number, number>> {
+/** How many documents each workflow holds, in one statement (a workflow without documents is absent). */
+export async function countDocumentsOf(db: DbOrTx, workflowIds: number[]): Promise<Map<number, number>> {
   if (workflowIds.length === 0) return new Map();
   const rows = await db.select({ workflowId: documents.workflowId, total: sql<number>`count(*)::int` }).from(documents)
     .where(inArray(documents.workflowId, workflowIds)).groupBy(documents.workflowId);
@@ -185,11 +185,6 @@ export async function countDocumentsMany(db: DbOrTx, workflowIds: number[]): Pro
 export async function updateWorkflowRows(db: DbOrTx, workflowIds: number[], values: Partial<typeof workflows.$inferInsert>): Promise<WorkflowRow[]> {
   if (workflowIds.length === 0) return [];
   return db.update(workflows).set(values).where(inArray(workflows.id, workflowIds)).returning();
-}
-
-export async function countDocuments(db: DbOrTx, workflowId: number): Promise<number> {
-  const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(documents).where(eq(documents.workflowId, workflowId));
-  return row.total;
 }
 
 // ---- activities (read only: the consent record is written through the activities module)

@@ -1,6 +1,6 @@
 import type { Tx } from '../../platform/db/client.ts';
 import {
-  insertRecipient, insertRecipients, insertWorkflow, insertWorkflows, setSentChildrenStatus, setWorkflowsFolder, unfileFolder as unfileFolderRows,
+  insertRecipients, insertWorkflows, setSentChildrenStatus, setWorkflowsFolder, unfileFolder as unfileFolderRows,
   updateWorkflow, type NewRecipient, type NewWorkflow, type RecipientRow, type WorkflowRow,
 } from './workflows.repo.ts';
 import { SELF_RECIPIENT_COLOR } from './workflows.service.ts';
@@ -19,31 +19,27 @@ export type DraftSpec = Omit<NewWorkflow, 'id' | 'status' | 'createdAt' | 'statu
 export type DraftRecipient = Omit<NewRecipient, 'id' | 'workflowId'>;
 
 export async function createDraftWorkflow(tx: Tx, spec: DraftSpec, recipients: DraftRecipient[] = []): Promise<{ workflow: WorkflowRow; recipients: RecipientRow[] }> {
-  const { owner, ...values } = spec;
-  const workflow = await insertWorkflow(tx, values);
-  const rows: RecipientRow[] = [];
-  if (workflow.sequence === 'SELF' && owner) {
-    rows.push(await insertRecipient(tx, { workflowId: workflow.id, userId: owner.userId, name: owner.name, email: owner.email, role: 'SIGNER', color: SELF_RECIPIENT_COLOR }));
-  }
-  for (const recipient of recipients) {
-    rows.push(await insertRecipient(tx, { ...recipient, workflowId: workflow.id }));
-  }
-  return { workflow, recipients: rows };
+  const [created] = await createDraftWorkflows(tx, [{ spec, recipients }]);
+  return created;
 }
 
 /**
- * The batch variant of `createDraftWorkflow` for many drafts at once (a Power Survey's children, thousands per
- * survey): the same rows, written in multi-row inserts, two statements per thousand drafts instead of two per
- * draft. No SELF owner row is added (a batch never makes SELF workflows). Results are in the order of `drafts`.
+ * Many drafts at once (a Power Survey's children, thousands per survey; one for an upload): the rows written in
+ * multi-row inserts, two statements per thousand drafts. A SELF draft gets its owner as its first recipient row.
+ * Results are in the order of `drafts`, each draft's recipients in the order given.
  */
-export async function createDraftWorkflows(tx: Tx, drafts: { spec: Omit<DraftSpec, 'owner'>; recipients: DraftRecipient[] }[]): Promise<{ workflow: WorkflowRow; recipients: RecipientRow[] }[]> {
-  if (drafts.some((draft) => draft.spec.sequence === 'SELF')) throw new Error('createDraftWorkflows: SELF workflows are made one at a time');
-  const workflows = await insertWorkflows(tx, drafts.map((draft) => draft.spec));
-  const rows = await insertRecipients(tx, drafts.flatMap((draft, index) => draft.recipients.map((recipient) => ({ ...recipient, workflowId: workflows[index].id }))));
+export async function createDraftWorkflows(tx: Tx, drafts: { spec: DraftSpec; recipients: DraftRecipient[] }[]): Promise<{ workflow: WorkflowRow; recipients: RecipientRow[] }[]> {
+  const workflows = await insertWorkflows(tx, drafts.map(({ spec: { owner: _owner, ...values } }) => values));
+  const recipientsOf = drafts.map(({ spec, recipients }) => {
+    const { owner } = spec;
+    if (spec.sequence !== 'SELF' || !owner) return recipients;
+    return [{ userId: owner.userId, name: owner.name, email: owner.email, role: 'SIGNER', color: SELF_RECIPIENT_COLOR } satisfies DraftRecipient, ...recipients];
+  });
+  const rows = await insertRecipients(tx, recipientsOf.flatMap((list, index) => list.map((recipient) => ({ ...recipient, workflowId: workflows[index].id }))));
   let next = 0;
-  return drafts.map((draft, index) => {
-    const own = rows.slice(next, next + draft.recipients.length);
-    next += draft.recipients.length;
+  return drafts.map((_, index) => {
+    const own = rows.slice(next, next + recipientsOf[index].length);
+    next += recipientsOf[index].length;
     return { workflow: workflows[index], recipients: own };
   });
 }

@@ -67,11 +67,6 @@ export async function findRowsOfUserWithVerification(db: DbOrTx, workflowId: num
   return rowsOfUser(db).execute({ workflowId, userId });
 }
 
-export async function insertWorkflow(db: DbOrTx, values: NewWorkflow): Promise<WorkflowRow> {
-  const [row] = await db.insert(workflows).values(values).returning();
-  return row;
-}
-
 export async function updateWorkflow(db: DbOrTx, workflowId: number, values: Partial<NewWorkflow>): Promise<WorkflowRow> {
   const [row] = await db.update(workflows).set(values).where(eq(workflows.id, workflowId)).returning();
   return row;
