@@ -17,11 +17,24 @@ export default defineConfig({
     // drawing while another test file works), where 1 s made the e2e checks fail for nothing.
     expect: { poll: { timeout: 10_000 } },
     projects: [
-      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: ['test/timing/**'] } },
+      {
+        extends: true,
+        test: { name: 'main', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], exclude: ['test/timing/**'] },
+      },
       // A new file under test/timing/ gets a group of its own below (a file no project includes does not run).
       // One group per timing file: two in parallel measured each other (the 100k seeding slowed the signing page to 2 s).
-      { extends: true, test: { name: 'timing', include: ['test/timing/signing-page-first-page.test.ts'], sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'timing-lists', include: ['test/timing/dashboard-first-paint.test.ts'], sequence: { groupOrder: 2 } } },
+      {
+        extends: true,
+        test: { name: 'timing', include: ['test/timing/signing-page-first-page.test.ts'], sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'timing-lists',
+          include: ['test/timing/dashboard-first-paint.test.ts'],
+          sequence: { groupOrder: 2 },
+        },
+      },
     ],
   },
 });

@@ -48,7 +48,14 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
       databaseUrl = url.toString();
     }
     // The pool size is the one setting a bench run may choose from the environment (DATABASE_POOL_SIZE).
-    const config: Config = { ...loadConfig({ DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '' }), dataDir, databaseUrl, logLevel: 'warn', port: 0, ...options.config };
+    const config: Config = {
+      ...loadConfig({ DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '' }),
+      dataDir,
+      databaseUrl,
+      logLevel: 'warn',
+      port: 0,
+      ...options.config,
+    };
     built = await buildApp(config, options.overrides);
   } catch (error) {
     await cleanUp();

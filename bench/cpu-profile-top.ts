@@ -4,7 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+type ProfileNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+};
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
 
 const file = process.argv[2];
@@ -55,7 +59,10 @@ let gc = 0;
 let program = 0;
 for (const [id, micros] of selfMicros) {
   const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-  if (functionName === '(idle)') { idle += micros; continue; }
+  if (functionName === '(idle)') {
+    idle += micros;
+    continue;
+  }
   if (functionName === '(garbage collector)') gc += micros;
   if (functionName === '(program)') program += micros;
   const where = place(url);
@@ -85,8 +92,10 @@ const busy = total - idle;
 const ms = (micros: number) => (micros / 1000).toFixed(0).padStart(7);
 const share = (micros: number) => `${((100 * micros) / busy).toFixed(1).padStart(5)}%`;
 
-console.log(`${file}: ${(total / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s (${((100 * busy) / total).toFixed(0)}%), `
-  + `GC ${share(gc).trim()} of busy, (program) ${share(program).trim()} of busy`);
+console.log(
+  `${file}: ${(total / 1e6).toFixed(1)} s sampled, busy ${(busy / 1e6).toFixed(1)} s (${((100 * busy) / total).toFixed(0)}%), ` +
+    `GC ${share(gc).trim()} of busy, (program) ${share(program).trim()} of busy`,
+);
 const tables = [
   ['self time by function', byFunction],
   ['self time by file or package', byPlace],
@@ -95,7 +104,8 @@ const tables = [
 ] as const;
 for (const [title, table] of tables) {
   console.log(`\n${title} (ms, share of busy time)`);
-  for (const [key, micros] of [...table].sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`${ms(micros)} ${share(micros)}  ${key}`);
+  for (const [key, micros] of [...table].sort((a, b) => b[1] - a[1]).slice(0, count))
+    console.log(`${ms(micros)} ${share(micros)}  ${key}`);
 }
 
 // `--callers NAME`: the call paths (5 frames up) that spend the self time of functions named NAME.
@@ -106,7 +116,11 @@ if (callersOf > 0) {
   for (const [id, micros] of selfMicros) {
     if (byId.get(id)!.callFrame.functionName !== name) continue;
     const frames: string[] = [];
-    for (let current = parentOf.get(id); current !== undefined && frames.length < Number(process.env.DEPTH ?? 6); current = parentOf.get(current)) {
+    for (
+      let current = parentOf.get(id);
+      current !== undefined && frames.length < Number(process.env.DEPTH ?? 6);
+      current = parentOf.get(current)
+    ) {
       const { functionName, url, lineNumber } = byId.get(current)!.callFrame;
       frames.push(`${functionName || '(anonymous)'}@${place(url)}:${lineNumber + 1}`);
     }
@@ -114,5 +128,6 @@ if (callersOf > 0) {
     paths.set(key, (paths.get(key) ?? 0) + micros);
   }
   console.log(`\ncallers of ${name}`);
-  for (const [key, micros] of [...paths].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${ms(micros)} ${share(micros)}  ${key}`);
+  for (const [key, micros] of [...paths].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`${ms(micros)} ${share(micros)}  ${key}`);
 }

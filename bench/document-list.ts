@@ -13,7 +13,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../src/platform/db/client.ts';
 import {
-  countByStatus, countList, findListItems, findListPage, isSnapshotCurrent, searchList, SEARCH_WALK_LIMIT, type ListCriteria,
+  countByStatus,
+  countList,
+  findListItems,
+  findListPage,
+  isSnapshotCurrent,
+  searchList,
+  SEARCH_WALK_LIMIT,
+  type ListCriteria,
 } from '../src/modules/documents/document-list.repo.ts';
 import { LIST_FILTERS } from '../src/modules/documents/document-list.service.ts';
 import { createSearchProbes } from '../src/modules/documents/search-probe.ts';
@@ -26,7 +33,10 @@ const postgres = Boolean(process.env.DATABASE_URL);
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? (postgres ? 100_000 : 10_000));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? (postgres ? 32 : 4));
-const LAYOUTS = (process.env.BENCH_LAYOUT ?? (postgres ? 'one,spread' : 'one')).split(',').map((s) => s.trim()) as ('one' | 'spread')[];
+const LAYOUTS = (process.env.BENCH_LAYOUT ?? (postgres ? 'one,spread' : 'one')).split(',').map((s) => s.trim()) as (
+  | 'one'
+  | 'spread'
+)[];
 const EXPLAIN = process.env.BENCH_EXPLAIN === '1';
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const OWNERS = 1000;
@@ -41,33 +51,53 @@ async function runLayout(layout: 'one' | 'spread') {
   const kind = built.platform.database.kind;
   try {
     const plan = await db.transaction((tx) => findDefaultPackage(tx));
-    const me = await db.transaction((tx) => createAccount(tx, { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x' }, plan!));
-    const token = await built.platform.tokens.sign({ sub: String(me.user.id), type: 'USER', organizationId: me.organizationId }, 3600);
+    const me = await db.transaction((tx) =>
+      createAccount(tx, { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x' }, plan!),
+    );
+    const token = await built.platform.tokens.sign(
+      { sub: String(me.user.id), type: 'USER', organizationId: me.organizationId },
+      3600,
+    );
     const started = performance.now();
     const folderId = await db.transaction(async (tx) => {
       // Everyone else: plain rows (only the bench owner signs in), verified addresses as a real user's would be
       // (an unverified account's list skips what others sent it).
       await tx.execute(sql`update users set email_verified_at = now() where id = ${me.user.id}`);
-      await tx.execute(sql`insert into users (email, name, email_verified_at) select 'user' || g || '@bench.example.com', 'User ' || g, now() from generate_series(1, ${OWNERS}) g`);
+      await tx.execute(
+        sql`insert into users (email, name, email_verified_at) select 'user' || g || '@bench.example.com', 'User ' || g, now() from generate_series(1, ${OWNERS}) g`,
+      );
       await tx.execute(sql`insert into organizations (name, owner_user_id, package_id, package_expires_at)
         select u.name, u.id, ${plan!.id}, now() + interval '1 year' from users u where u.organization_id is null`);
-      await tx.execute(sql`update users u set organization_id = o.id from organizations o where o.owner_user_id = u.id and u.organization_id is null`);
-      const [folder] = (await tx.execute<{ id: number }>(sql`insert into folders (user_id, name) values (${me.user.id}, 'Bench folder') returning id`)).rows;
+      await tx.execute(
+        sql`update users u set organization_id = o.id from organizations o where o.owner_user_id = u.id and u.organization_id is null`,
+      );
+      const [folder] = (
+        await tx.execute<{ id: number }>(
+          sql`insert into folders (user_id, name) values (${me.user.id}, 'Bench folder') returning id`,
+        )
+      ).rows;
       if (layout === 'one') await seedOneOwner(tx, me.user.id, me.organizationId, folder.id);
       else await seedSpread(tx, me.user.id, folder.id);
       return folder.id;
     });
     await db.execute(sql`vacuum analyze`);
-    const [{ entries }] = (await db.execute<{ entries: number }>(sql`select count(*)::int as entries from workflow_list_entries`)).rows;
-    console.log(`${kind}, layout ${layout}: ${WORKFLOWS} workflows${layout === 'one' ? ` of one owner + ${INCOMING} incoming` : ` over ${OWNERS} owners`}, `
-      + `documents, recipients and ${entries} list entries in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const [{ entries }] = (
+      await db.execute<{ entries: number }>(sql`select count(*)::int as entries from workflow_list_entries`)
+    ).rows;
+    console.log(
+      `${kind}, layout ${layout}: ${WORKFLOWS} workflows${layout === 'one' ? ` of one owner + ${INCOMING} incoming` : ` over ${OWNERS} owners`}, ` +
+        `documents, recipients and ${entries} list entries in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
 
     const address = await server.listen();
     const headers = { authorization: `Bearer ${token}` };
     const cpu = { databasePids: () => backendPids(built.platform.database) };
     const scenarios: Scenario[] = [
       { label: 'All, first page', query: {} },
-      ...['Draft', 'Sent', 'Completed', 'Voided', 'Approved', 'Pending', 'Signed', 'Viewed'].map((status) => ({ label: status, query: { status } })),
+      ...['Draft', 'Sent', 'Completed', 'Voided', 'Approved', 'Pending', 'Signed', 'Viewed'].map((status) => ({
+        label: status,
+        query: { status },
+      })),
       { label: 'folder', query: { folderID: folderId } },
       { label: 'folder + Sent', query: { folderID: folderId, status: 'Sent' } },
       { label: 'folder + Pending', query: { folderID: folderId, status: 'Pending' } },
@@ -90,9 +120,17 @@ async function runLayout(layout: 'one' | 'spread') {
     let written = 0;
     const write = async () => {
       written++;
-      const [{ id }] = (await db.execute<{ id: number }>(sql`select max(workflow_id) - ${written % 20} as id from workflow_list_entries where user_id = ${me.user.id}`)).rows;
-      if (written % 2 === 0) await db.execute(sql`update workflows set name = ${`Agreement renamed ${written}`} where id = ${id}`);
-      else await db.execute(sql`update recipients set status = case when status = 'SENT' then 'VIEWED' else 'SENT' end where workflow_id = ${id} and user_id <> ${me.user.id}`);
+      const [{ id }] = (
+        await db.execute<{ id: number }>(
+          sql`select max(workflow_id) - ${written % 20} as id from workflow_list_entries where user_id = ${me.user.id}`,
+        )
+      ).rows;
+      if (written % 2 === 0)
+        await db.execute(sql`update workflows set name = ${`Agreement renamed ${written}`} where id = ${id}`);
+      else
+        await db.execute(
+          sql`update recipients set status = case when status = 'SENT' then 'VIEWED' else 'SENT' end where workflow_id = ${id} and user_id <> ${me.user.id}`,
+        );
     };
     for (const scenario of scenarios) {
       if (ONLY && !ONLY.test(scenario.label)) continue;
@@ -102,18 +140,39 @@ async function runLayout(layout: 'one' | 'spread') {
       const check = await built.app.inject({ method: 'GET', url: paths[0], headers });
       if (check.statusCode !== 200) throw new Error(`${paths[0]} answered ${check.statusCode}: ${check.body}`);
       const body = check.json();
-      const shape = 'totalElements' in body ? `total ${body.totalElements}, ${body.content.length} items` : JSON.stringify(body);
+      const shape =
+        'totalElements' in body ? `total ${body.totalElements}, ${body.content.length} items` : JSON.stringify(body);
       if (EXPLAIN) {
         console.log(`\n=== ${kind} ${layout} ${scenario.label}\n${await explain(db, me.user.id, scenario.query)}`);
         continue;
       }
       // One connection first: the latency of a request on its own, without queueing behind the others.
       // A new term each request: the load takes terms the run alone did not (each run starts at its list's first path).
-      const alone = await measureHttp({ url: address, paths: scenario.fresh ? paths.slice(0, paths.length / 2) : paths, connections: 1, seconds: Math.max(2, SECONDS / 4), headers }, cpu);
+      const alone = await measureHttp(
+        {
+          url: address,
+          paths: scenario.fresh ? paths.slice(0, paths.length / 2) : paths,
+          connections: 1,
+          seconds: Math.max(2, SECONDS / 4),
+          headers,
+        },
+        cpu,
+      );
       const churn = scenario.writes ? setInterval(() => void write(), 100) : null;
-      const loaded = await measureHttp({ url: address, paths: scenario.fresh ? paths.slice(paths.length / 2) : paths, connections: CONNECTIONS, seconds: SECONDS, headers }, cpu);
+      const loaded = await measureHttp(
+        {
+          url: address,
+          paths: scenario.fresh ? paths.slice(paths.length / 2) : paths,
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+          headers,
+        },
+        cpu,
+      );
       if (churn) clearInterval(churn);
-      console.log(`${kind} ${layout.padEnd(6)} ${scenario.label.padEnd(28)} alone p50 ${String(alone.p50).padStart(3)} ms | ${CONNECTIONS} connections: ${formatLoad(loaded)}  (${shape})`);
+      console.log(
+        `${kind} ${layout.padEnd(6)} ${scenario.label.padEnd(28)} alone p50 ${String(alone.p50).padStart(3)} ms | ${CONNECTIONS} connections: ${formatLoad(loaded)}  (${shape})`,
+      );
     }
     // Requests the load process abandoned at its deadline may still be running: let them finish before closing.
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -139,17 +198,26 @@ async function explain(db: Db, userId: number, query: ListQuery | null): Promise
   const plans: string[] = [];
   const answer = { rows: [{ ids: [], total: 0, snapshot: '1:1:', verified: true, current: true, items: [] }] };
   const explainText = async (text: string, params: unknown[]) => {
-    const pool = (db as unknown as { $client: { query(text: string, values: unknown[]): Promise<{ rows: Record<string, string>[] }> } }).$client;
+    const pool = (
+      db as unknown as {
+        $client: { query(text: string, values: unknown[]): Promise<{ rows: Record<string, string>[] }> };
+      }
+    ).$client;
     await pool.query(text, params);
     const result = await pool.query(`explain (analyze, buffers) ${text}`, params);
     plans.push(result.rows.map((row) => Object.values(row)[0]).join('\n'));
     return answer;
   };
-  const dialect = (db as unknown as { dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } } }).dialect;
+  const dialect = (db as unknown as { dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } } })
+    .dialect;
   // The repo's statements go through db.execute or executePrepared (session.prepareQuery): both are explained.
   const explaining = {
     dialect,
-    session: { prepareQuery: (built: { sql: string; params: unknown[] }) => ({ execute: () => explainText(built.sql, built.params) }) },
+    session: {
+      prepareQuery: (built: { sql: string; params: unknown[] }) => ({
+        execute: () => explainText(built.sql, built.params),
+      }),
+    },
     execute: async (statement: SQL) => {
       const built = dialect.sqlToQuery(statement);
       return explainText(built.sql, built.params);
@@ -159,7 +227,12 @@ async function explain(db: Db, userId: number, query: ListQuery | null): Promise
     await countByStatus(explaining, userId);
     return plans.join('\n');
   }
-  const criteria: ListCriteria = { userId, filter: LIST_FILTERS[(query.status ?? 'ALL').toUpperCase()], folderId: query.folderID, search: query.searchValue };
+  const criteria: ListCriteria = {
+    userId,
+    filter: LIST_FILTERS[(query.status ?? 'ALL').toUpperCase()],
+    folderId: query.folderID,
+    search: query.searchValue,
+  };
   if (criteria.search) {
     // The part of the term the service would ask the index for (search-probe.ts), from the same stats.
     const probes = createSearchProbes(db);
@@ -173,12 +246,15 @@ async function explain(db: Db, userId: number, query: ListQuery | null): Promise
     const found = await searchList(db, criteria, 20, offset);
     // Walk or index, as the real caller's list decides (the explaining wrapper answers every count with 0).
     const walkLimit = (await countList(db, { ...criteria, search: undefined })) <= SEARCH_WALK_LIMIT ? Infinity : -1;
-    const how = walkLimit > 0 ? 'walking the entries' : `through the trigram index, asking it for ${JSON.stringify(criteria.searchProbe ?? criteria.search)}`;
+    const how =
+      walkLimit > 0
+        ? 'walking the entries'
+        : `through the trigram index, asking it for ${JSON.stringify(criteria.searchProbe ?? criteria.search)}`;
     plans.push(`-- a search, first time (${how}): page ids and total in one statement`);
     await searchList(explaining, criteria, 20, offset, walkLimit);
     plans.push('-- the same search again: is the cached answer current?');
     await isSnapshotCurrent(explaining, userId, found.snapshot);
-    plans.push('-- then the page\'s items');
+    plans.push("-- then the page's items");
     await findListItems(explaining, userId, found.ids);
   } else {
     await findListPage(explaining, criteria, 20, offset);
@@ -194,7 +270,9 @@ async function explain(db: Db, userId: number, query: ListQuery | null): Promise
  * own). Then INCOMING workflows of another user where the owner is a recipient: SENT, VIEWED or SIGNED.
  */
 async function seedOneOwner(tx: Tx, me: number, organizationId: number, folderId: number) {
-  const [{ id: other }] = (await tx.execute<{ id: number }>(sql`select id from users where email = 'user1@bench.example.com'`)).rows;
+  const [{ id: other }] = (
+    await tx.execute<{ id: number }>(sql`select id from users where email = 'user1@bench.example.com'`)
+  ).rows;
   await tx.execute(sql`insert into workflows (owner_user_id, organization_id, name, sequence, sign_type, status, folder_id, sent_at, deleted_at, created_at)
     select ${me}, ${organizationId}, case when g % 500 = 0 then 'Lease ' else 'Agreement ' end || g, 'UNORDERED', 'COUNTERSIGN',
       (array['DRAFT','SENT','COMPLETED','VOID','APPROVED'])[1 + g % 5], case when g % 7 = 0 then ${folderId}::int end,

@@ -19,7 +19,15 @@ export type LoadOptions = {
 };
 
 export type LoadResult = {
-  p50: number; p90: number; p99: number; max: number; rps: number; total: number; non2xx: number; errors: number; timeouts: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  rps: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
   /** CPU milliseconds per request: of the load client, and (when measured, see measureHttp) of this process and of the database's backends. */
   cpu: { client: number; service?: number; database?: number };
 };
@@ -41,7 +49,10 @@ function processCpuMs(pid: number): number {
  * serving it (the embedded database runs inside this process). CPU per request does not depend on how loaded the
  * machine is the way latency does: at 32 connections, latency is roughly 32 × CPU per request / cores.
  */
-export async function measureHttp(options: LoadOptions, measure: { databasePids?: () => Promise<number[]> } = {}): Promise<LoadResult> {
+export async function measureHttp(
+  options: LoadOptions,
+  measure: { databasePids?: () => Promise<number[]> } = {},
+): Promise<LoadResult> {
   let before = new Map<number, number>();
   let serviceBefore = process.cpuUsage();
   // The child says when its warm-up is over; CPU is counted from then.
@@ -55,7 +66,8 @@ export async function measureHttp(options: LoadOptions, measure: { databasePids?
   const after = (await measure.databasePids?.()) ?? [];
   const requests = Math.max(1, result.total);
   result.cpu.service = (service.user + service.system) / 1000 / requests;
-  if (after.length > 0) result.cpu.database = after.reduce((sum, pid) => sum + processCpuMs(pid) - (before.get(pid) ?? 0), 0) / requests;
+  if (after.length > 0)
+    result.cpu.database = after.reduce((sum, pid) => sum + processCpuMs(pid) - (before.get(pid) ?? 0), 0) / requests;
   return result;
 }
 
@@ -86,26 +98,36 @@ function runLoadProcess(options: LoadOptions, warm: () => Promise<void>): Promis
 
 /** One line of figures: latency, throughput, failures, CPU per request. */
 export function formatLoad(result: LoadResult): string {
-  const cpu = [`service ${result.cpu.service?.toFixed(2) ?? '?'}`, result.cpu.database === undefined ? '' : `db ${result.cpu.database.toFixed(2)}`, `client ${result.cpu.client.toFixed(2)}`]
-    .filter(Boolean).join(' ');
-  return `p50 ${String(result.p50).padStart(4)} ms  p99 ${String(result.p99).padStart(4)} ms  max ${String(result.max).padStart(4)} ms  `
-    + `${result.rps.toFixed(0).padStart(5)} req/s  non-2xx ${result.non2xx}  errors ${result.errors + result.timeouts}  cpu ms/req: ${cpu}`;
+  const cpu = [
+    `service ${result.cpu.service?.toFixed(2) ?? '?'}`,
+    result.cpu.database === undefined ? '' : `db ${result.cpu.database.toFixed(2)}`,
+    `client ${result.cpu.client.toFixed(2)}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    `p50 ${String(result.p50).padStart(4)} ms  p99 ${String(result.p99).padStart(4)} ms  max ${String(result.max).padStart(4)} ms  ` +
+    `${result.rps.toFixed(0).padStart(5)} req/s  non-2xx ${result.non2xx}  errors ${result.errors + result.timeouts}  cpu ms/req: ${cpu}`
+  );
 }
 
 async function runChild(options: LoadOptions): Promise<void> {
   let next = 0;
-  const run = (seconds: number) => autocannon({
-    url: options.url,
-    connections: options.connections,
-    duration: seconds,
-    headers: options.headers,
-    requests: [{
-      setupRequest: (request) => {
-        request.path = options.paths[next++ % options.paths.length];
-        return request;
-      },
-    }],
-  });
+  const run = (seconds: number) =>
+    autocannon({
+      url: options.url,
+      connections: options.connections,
+      duration: seconds,
+      headers: options.headers,
+      requests: [
+        {
+          setupRequest: (request) => {
+            request.path = options.paths[next++ % options.paths.length];
+            return request;
+          },
+        },
+      ],
+    });
   const warmup = options.warmupSeconds ?? 1;
   if (warmup > 0) await run(warmup);
   process.stdout.write('warm\n');
@@ -113,8 +135,15 @@ async function runChild(options: LoadOptions): Promise<void> {
   const result = await run(options.seconds);
   const used = process.cpuUsage(started);
   const figures: LoadResult = {
-    p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max,
-    rps: result.requests.average, total: result.requests.total, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    rps: result.requests.average,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
     cpu: { client: (used.user + used.system) / 1000 / Math.max(1, result.requests.total) },
   };
   process.stdout.write(JSON.stringify(figures));
@@ -127,8 +156,13 @@ if (process.argv[1] === import.meta.filename) {
 }
 
 /** The PostgreSQL backends serving the current database (for measureHttp's CPU figures); none on the embedded database. */
-export async function backendPids(database: { kind: string; sql: { executeSql(text: string): Promise<{ rows: { pid: number }[] }> } }): Promise<number[]> {
+export async function backendPids(database: {
+  kind: string;
+  sql: { executeSql(text: string): Promise<{ rows: { pid: number }[] }> };
+}): Promise<number[]> {
   if (database.kind !== 'postgres') return [];
-  const result = await database.sql.executeSql(`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`);
+  const result = await database.sql.executeSql(
+    `select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`,
+  );
   return result.rows.map((row) => Number(row.pid));
 }

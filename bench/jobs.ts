@@ -9,14 +9,25 @@ const databaseUrl = process.env.DATABASE_URL;
 const database = await openDatabase({ databaseUrl });
 const queue = createJobQueue(database, { pollSeconds: 0.5 });
 let resolveNext: ((at: number) => void) | null = null;
-queue.define({ name: 'bench.latency', payload: Type.Object({ n: Type.Integer() }), retryLimit: 0, handler: async () => { resolveNext?.(performance.now()); } });
+queue.define({
+  name: 'bench.latency',
+  payload: Type.Object({ n: Type.Integer() }),
+  retryLimit: 0,
+  handler: async () => {
+    resolveNext?.(performance.now());
+  },
+});
 await queue.start();
 
 async function measure(wake: boolean, runs: number): Promise<number[]> {
   const latencies: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const handled = new Promise<number>((resolve) => { resolveNext = resolve; });
-    await database.db.transaction(async (tx) => { await queue.send(tx, 'bench.latency', { n: i }); });
+    const handled = new Promise<number>((resolve) => {
+      resolveNext = resolve;
+    });
+    await database.db.transaction(async (tx) => {
+      await queue.send(tx, 'bench.latency', { n: i });
+    });
     const committedAt = performance.now();
     if (wake) queue.notify('bench.latency');
     latencies.push((await handled) - committedAt);
@@ -25,9 +36,14 @@ async function measure(wake: boolean, runs: number): Promise<number[]> {
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-for (const [label, wake, runs] of [['polling only (0.5 s)', false, 20], ['with wake-up after commit', true, 200]] as const) {
+for (const [label, wake, runs] of [
+  ['polling only (0.5 s)', false, 20],
+  ['with wake-up after commit', true, 200],
+] as const) {
   const l = await measure(wake, runs);
-  console.log(`${databaseUrl ? 'postgres' : 'pglite'} ${label}: n=${runs} median ${pct(l, 0.5).toFixed(1)} ms, p99 ${pct(l, 0.99).toFixed(1)} ms`);
+  console.log(
+    `${databaseUrl ? 'postgres' : 'pglite'} ${label}: n=${runs} median ${pct(l, 0.5).toFixed(1)} ms, p99 ${pct(l, 0.99).toFixed(1)} ms`,
+  );
 }
 await queue.stop();
 await database.close();

@@ -29,7 +29,10 @@ const TIME_STATEMENTS = process.env.BENCH_TIME_STATEMENTS === '1';
 const namedTexts = new Map<string, string>();
 
 type ToServer = { type: 'profile-start' } | { type: 'profile-stop'; file?: string } | { type: 'stop' };
-type FromServer = { type: 'ready'; baseUrl: string; token: string; kind: string } | { type: 'profiled'; cpuMicros: number; statements: [string, number][] } | { type: 'error'; message: string };
+type FromServer =
+  | { type: 'ready'; baseUrl: string; token: string; kind: string }
+  | { type: 'profiled'; cpuMicros: number; statements: [string, number][] }
+  | { type: 'error'; message: string };
 
 if (process.argv[2] === 'serve') await serve();
 else await drive();
@@ -51,13 +54,20 @@ async function serve(): Promise<void> {
   const server = await startBenchServer({
     name: 'lifecycle',
     // One account uploads every envelope, far beyond the per-account limit that protects a real service.
-    config: { smtpUrl: process.env.BENCH_SMTP_URL, mailFrom: 'bench@example.com', jobPollSeconds: 0.5, uploadsPerMinute: 1_000_000 },
+    config: {
+      smtpUrl: process.env.BENCH_SMTP_URL,
+      mailFrom: 'bench@example.com',
+      jobPollSeconds: 0.5,
+      uploadsPerMinute: 1_000_000,
+    },
     overrides: { log: () => {} },
   });
   const { built } = server;
   const { db } = built.platform;
   const plan = await db.transaction((tx) => findDefaultPackage(tx));
-  const { user, organizationId } = await db.transaction((tx) => createAccount(tx, { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x' }, plan!));
+  const { user, organizationId } = await db.transaction((tx) =>
+    createAccount(tx, { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x' }, plan!),
+  );
   // Every commence debits a credit; the default plan's would run out.
   await db.update(organizations).set({ credits: 1_000_000 }).where(eq(organizations.id, organizationId));
   const token = await built.platform.tokens.sign({ sub: String(user.id), type: 'USER', organizationId }, 3600);
@@ -65,7 +75,10 @@ async function serve(): Promise<void> {
 
   const session = new inspector.Session();
   session.connect();
-  const post = <T>(method: string, params?: object) => new Promise<T>((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result as T))));
+  const post = <T>(method: string, params?: object) =>
+    new Promise<T>((resolve, reject) =>
+      session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result as T))),
+    );
   let cpuAtStart = process.cpuUsage();
   process.on('message', async (message: ToServer) => {
     try {
@@ -113,15 +126,24 @@ async function countStatements(): Promise<Map<string, number>> {
   if (byOrigin) {
     subscribe('http.server.request.start', (message) => {
       const { request } = message as { request: { method: string; url: string } };
-      origin.enterWith(`${request.method} ${request.url.split('?')[0].replace(/\/\d+/g, '/:n').replace(/getGuestToken\/[^/]+/, 'getGuestToken/:code')}`);
+      origin.enterWith(
+        `${request.method} ${request.url
+          .split('?')[0]
+          .replace(/\/\d+/g, '/:n')
+          .replace(/getGuestToken\/[^/]+/, 'getGuestToken/:code')}`,
+      );
     });
   }
   const count = (text: unknown, amount = 1) => {
-    const raw = typeof text === 'string' ? text : (text as { text?: string })?.text ?? String(text);
+    const raw = typeof text === 'string' ? text : ((text as { text?: string })?.text ?? String(text));
     // A named statement (PostgreSQL: prepared once per connection) is marked: the others are built and parsed every time.
     const named = typeof text === 'object' && text !== null && (text as { name?: string }).name ? '[named] ' : '';
-    const key = [byOrigin ? origin.getStore() ?? '(jobs and background)' : '', withText ? named + raw.replace(/\s+/g, ' ').trim().slice(0, 140) : '']
-      .filter(Boolean).join(' | ');
+    const key = [
+      byOrigin ? (origin.getStore() ?? '(jobs and background)') : '',
+      withText ? named + raw.replace(/\s+/g, ' ').trim().slice(0, 140) : '',
+    ]
+      .filter(Boolean)
+      .join(' | ');
     counts.set(key, (counts.get(key) ?? 0) + amount);
   };
   const wrap = (target: any, method: string) => {
@@ -152,17 +174,29 @@ async function countStatements(): Promise<Map<string, number>> {
     PGlite.prototype.execProtocolRawSync = function (this: InstanceType<typeof PGlite>, message: Uint8Array) {
       last = statementText(message) ?? last;
       const started = performance.now();
-      try { return raw.call(this, message); } finally { count(last, (performance.now() - started) * 1000); }
+      try {
+        return raw.call(this, message);
+      } finally {
+        count(last, (performance.now() - started) * 1000);
+      }
     };
     const syncToFs = PGlite.prototype.syncToFs;
     PGlite.prototype.syncToFs = async function (this: InstanceType<typeof PGlite>) {
       const started = performance.now();
-      try { return await syncToFs.call(this); } finally { count('(syncToFs)', (performance.now() - started) * 1000); }
+      try {
+        return await syncToFs.call(this);
+      } finally {
+        count('(syncToFs)', (performance.now() - started) * 1000);
+      }
     };
     return counts;
   }
   const execProtocolStream = PGlite.prototype.execProtocolStream;
-  PGlite.prototype.execProtocolStream = function (this: InstanceType<typeof PGlite>, message: Uint8Array, ...rest: unknown[]) {
+  PGlite.prototype.execProtocolStream = function (
+    this: InstanceType<typeof PGlite>,
+    message: Uint8Array,
+    ...rest: unknown[]
+  ) {
     const text = statementText(message);
     if (text !== null) count(text);
     return (execProtocolStream as any).call(this, message, ...rest);
@@ -177,7 +211,11 @@ async function countStatements(): Promise<Map<string, number>> {
  */
 function statementText(message: Uint8Array): string | null {
   const cString = (at: number) => Buffer.from(message.subarray(at, message.indexOf(0, at))).toString('utf8');
-  for (let at = 0; at + 5 <= message.length; at += 1 + Buffer.from(message.buffer, message.byteOffset + at + 1, 4).readInt32BE(0)) {
+  for (
+    let at = 0;
+    at + 5 <= message.length;
+    at += 1 + Buffer.from(message.buffer, message.byteOffset + at + 1, 4).readInt32BE(0)
+  ) {
     const kind = message[at];
     if (kind === 0x51) return cString(at + 5);
     if (kind === 0x50) {
@@ -189,7 +227,7 @@ function statementText(message: Uint8Array): string | null {
     if (kind === 0x42) {
       const portal = cString(at + 5);
       const name = cString(at + 5 + Buffer.byteLength(portal) + 1);
-      return name ? namedTexts.get(name) ?? `(statement ${name})` : null;
+      return name ? (namedTexts.get(name) ?? `(statement ${name})`) : null;
     }
   }
   return null;
@@ -204,7 +242,15 @@ async function nameStatements(): Promise<void> {
   const { default: pg } = await import('pg');
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: unknown, config: unknown, ...rest: unknown[]) {
-    if (config && typeof config === 'object' && 'text' in config && !(config as { name?: string }).name && rest.length > 0 && Array.isArray(rest[0]) && (rest[0] as unknown[]).length > 0) {
+    if (
+      config &&
+      typeof config === 'object' &&
+      'text' in config &&
+      !(config as { name?: string }).name &&
+      rest.length > 0 &&
+      Array.isArray(rest[0]) &&
+      (rest[0] as unknown[]).length > 0
+    ) {
       const text = (config as { text: string }).text;
       config = { ...config, name: `b${crypto.createHash('sha1').update(text).digest('hex').slice(0, 20)}` };
     }
@@ -224,7 +270,10 @@ async function drive(): Promise<void> {
   const waiting = new Map<string, (code: string) => void>();
   let received = 0;
   const peer = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], disableReverseLookup: true, logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    disableReverseLookup: true,
+    logger: false,
     onData(stream, session, callback) {
       const parts: Buffer[] = [];
       stream.on('data', (part: Buffer) => parts.push(part));
@@ -248,7 +297,7 @@ async function drive(): Promise<void> {
     env: { ...process.env, BENCH_SMTP_URL: smtpUrl },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const ready = await nextMessage(child, 'ready') as Extract<FromServer, { type: 'ready' }>;
+  const ready = (await nextMessage(child, 'ready')) as Extract<FromServer, { type: 'ready' }>;
   const { baseUrl, token, kind } = ready;
 
   function linkOf(address: string): Promise<string> {
@@ -256,11 +305,19 @@ async function drive(): Promise<void> {
     if (known) return Promise.resolve(known);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no commence mail to ${address} within 60 s`)), 60_000);
-      waiting.set(address, (code) => { clearTimeout(timer); waiting.delete(address); resolve(code); });
+      waiting.set(address, (code) => {
+        clearTimeout(timer);
+        waiting.delete(address);
+        resolve(code);
+      });
     });
   }
 
-  async function call(method: string, path: string, options: { token?: string; body?: unknown; form?: FormData } = {}): Promise<any> {
+  async function call(
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; form?: FormData } = {},
+  ): Promise<any> {
     const headers: Record<string, string> = {};
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | FormData | undefined = options.form;
@@ -276,7 +333,19 @@ async function drive(): Promise<void> {
 
   const pdf = await makePdf(2);
   const signature = pngDataUrl(120, 40);
-  const STEPS = ['upload', 'recipients', 'fields', 'commence', 'mail', 'guest token', ...(PAGE_PICTURES ? ['page picture'] as const : []), 'sign (first)', 'sign (final)', 'sealed download', 'envelope'] as const;
+  const STEPS = [
+    'upload',
+    'recipients',
+    'fields',
+    'commence',
+    'mail',
+    'guest token',
+    ...(PAGE_PICTURES ? (['page picture'] as const) : []),
+    'sign (first)',
+    'sign (final)',
+    'sealed download',
+    'envelope',
+  ] as const;
   type Step = (typeof STEPS)[number];
 
   async function envelope(n: number): Promise<Record<Step, number>> {
@@ -296,18 +365,41 @@ async function drive(): Promise<void> {
     const emails = [`a${n}-${tag}@bench.example`, `b${n}-${tag}@bench.example`];
     const rows = await call('POST', `/workflow/v1/${workflowId}/recipients`, {
       token,
-      body: emails.map((emailAddress, i) => ({ name: i === 0 ? 'Ada Signer' : 'Ben Signer', emailAddress, useDigitalCert: false, recipientColor: i === 0 ? '#1A56DB' : '#D61F69', recipientRole: 'SIGNER' })),
+      body: emails.map((emailAddress, i) => ({
+        name: i === 0 ? 'Ada Signer' : 'Ben Signer',
+        emailAddress,
+        useDigitalCert: false,
+        recipientColor: i === 0 ? '#1A56DB' : '#D61F69',
+        recipientRole: 'SIGNER',
+      })),
     });
     lap('recipients');
     const placed = await call('POST', '/workflow/v1/fields/list', {
       token,
       body: rows.flatMap((r: { id: number }, i: number) => [
-        { documentId, recipientId: r.id, pageNo: 2, box: { x: 72, y: 500 + i * 80, width: 180, height: 50 }, fieldType: 'SIGNATURE', fieldRequired: true },
-        { documentId, recipientId: r.id, pageNo: 1, box: { x: 72, y: 200 + i * 40, width: 200, height: 24 }, fieldType: 'NAME', fieldRequired: true },
+        {
+          documentId,
+          recipientId: r.id,
+          pageNo: 2,
+          box: { x: 72, y: 500 + i * 80, width: 180, height: 50 },
+          fieldType: 'SIGNATURE',
+          fieldRequired: true,
+        },
+        {
+          documentId,
+          recipientId: r.id,
+          pageNo: 1,
+          box: { x: 72, y: 200 + i * 40, width: 200, height: 24 },
+          fieldType: 'NAME',
+          fieldRequired: true,
+        },
       ]),
     });
     lap('fields');
-    await call('POST', `/workflow/v1/${workflowId}/commence`, { token, body: { title: `Bench ${n}`, message: 'Please sign' } });
+    await call('POST', `/workflow/v1/${workflowId}/commence`, {
+      token,
+      body: { title: `Bench ${n}`, message: 'Please sign' },
+    });
     lap('commence');
     const codes = await Promise.all(emails.map(linkOf));
     lap('mail');
@@ -316,23 +408,34 @@ async function drive(): Promise<void> {
       const guest = await call('GET', `/auth/v1/getGuestToken/${code}`);
       lap('guest token');
       if (PAGE_PICTURES) {
-        const picture = await fetch(`${baseUrl}/document/v1/page-image/${workflowId}?page=1&width=800`, { headers: { authorization: `Bearer ${guest.accessToken}` } });
+        const picture = await fetch(`${baseUrl}/document/v1/page-image/${workflowId}?page=1&width=800`, {
+          headers: { authorization: `Bearer ${guest.accessToken}` },
+        });
         const jpeg = Buffer.from(await picture.arrayBuffer());
-        if (picture.status !== 200 || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) throw new Error(`page picture of ${workflowId}: ${picture.status}`);
+        if (picture.status !== 200 || jpeg[0] !== 0xff || jpeg[1] !== 0xd8)
+          throw new Error(`page picture of ${workflowId}: ${picture.status}`);
         lap('page picture');
       }
       const mine = placed.filter((f: { recipientId: number }) => f.recipientId === rows[i].id);
       const result = await call('POST', `/workflow/v1/${documentId}/fields/save`, {
         token: guest.accessToken,
-        body: mine.map((f: { id: number; fieldType: string }) => ({ id: f.id, type: f.fieldType, value: f.fieldType === 'SIGNATURE' ? signature : i === 0 ? 'Ada Signer' : 'Ben Signer' })),
+        body: mine.map((f: { id: number; fieldType: string }) => ({
+          id: f.id,
+          type: f.fieldType,
+          value: f.fieldType === 'SIGNATURE' ? signature : i === 0 ? 'Ada Signer' : 'Ben Signer',
+        })),
       });
       lap(i === 0 ? 'sign (first)' : 'sign (final)');
       completed = result.workflowStatus === 'COMPLETED';
     }
     if (!completed) throw new Error(`workflow ${workflowId} did not complete`);
-    const response = await fetch(`${baseUrl}/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(
+      `${baseUrl}/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
     const sealed = Buffer.from(await response.arrayBuffer());
-    if (response.status !== 200 || !sealed.includes('/ByteRange')) throw new Error(`download of ${workflowId}: ${response.status} ${sealed.subarray(0, 300).toString()}`);
+    if (response.status !== 200 || !sealed.includes('/ByteRange'))
+      throw new Error(`download of ${workflowId}: ${response.status} ${sealed.subarray(0, 300).toString()}`);
     lap('sealed download');
     t.envelope = performance.now() - started;
     return t as Record<Step, number>;
@@ -345,36 +448,56 @@ async function drive(): Promise<void> {
     const machineBefore = machineCpu();
     const driverBefore = process.cpuUsage();
     child.send({ type: 'profile-start' } satisfies ToServer);
-    const waits = process.env.BENCH_SAMPLE_WAITS === '1' && kind === 'postgres' ? await sampleWaits(process.env.DATABASE_URL!) : null;
+    const waits =
+      process.env.BENCH_SAMPLE_WAITS === '1' && kind === 'postgres'
+        ? await sampleWaits(process.env.DATABASE_URL!)
+        : null;
     const timings: Record<Step, number>[] = [];
     let next = 0;
     const started = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < ENVELOPES) timings.push(await envelope(next++));
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < ENVELOPES) timings.push(await envelope(next++));
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
     const waited = await waits?.stop();
     child.send({ type: 'profile-stop' } satisfies ToServer);
-    const { cpuMicros, statements } = await nextMessage(child, 'profiled') as Extract<FromServer, { type: 'profiled' }>;
+    const { cpuMicros, statements } = (await nextMessage(child, 'profiled')) as Extract<
+      FromServer,
+      { type: 'profiled' }
+    >;
     const driver = process.cpuUsage(driverBefore);
     const machine = machineCpu(machineBefore);
 
     const perEnvelope = (micros: number) => (micros / 1000 / ENVELOPES).toFixed(1);
-    console.log(`${kind}: ${ENVELOPES} envelopes, ${CONCURRENCY} in flight, ${seconds.toFixed(1)} s: ${(ENVELOPES / seconds).toFixed(2)} envelopes/s sealed (${received} mails at the SMTP peer)`);
-    console.log(`  CPU per envelope: service ${perEnvelope(cpuMicros)} ms, driver + SMTP peer ${perEnvelope(driver.user + driver.system)} ms, `
-      + `whole machine ${perEnvelope(machine.busyMicros)} ms (database and other load included); ${os.cpus().length} cores, `
-      + `machine ${(machine.busyMicros / 1e6 / seconds).toFixed(2)} cores busy, load average ${os.loadavg()[0].toFixed(1)}`);
+    console.log(
+      `${kind}: ${ENVELOPES} envelopes, ${CONCURRENCY} in flight, ${seconds.toFixed(1)} s: ${(ENVELOPES / seconds).toFixed(2)} envelopes/s sealed (${received} mails at the SMTP peer)`,
+    );
+    console.log(
+      `  CPU per envelope: service ${perEnvelope(cpuMicros)} ms, driver + SMTP peer ${perEnvelope(driver.user + driver.system)} ms, ` +
+        `whole machine ${perEnvelope(machine.busyMicros)} ms (database and other load included); ${os.cpus().length} cores, ` +
+        `machine ${(machine.busyMicros / 1e6 / seconds).toFixed(2)} cores busy, load average ${os.loadavg()[0].toFixed(1)}`,
+    );
     if (statements.length > 0) {
       const total = statements.reduce((sum, [, n]) => sum + n, 0);
       const unit = TIME_STATEMENTS ? 1000 * ENVELOPES : ENVELOPES;
-      console.log(TIME_STATEMENTS
-        ? `  PGlite's time per envelope: ${(total / unit).toFixed(1)} ms; the costliest statements (ms per envelope):`
-        : `  SQL statements per envelope: ${(total / unit).toFixed(1)}; the most frequent (per envelope):`);
-      for (const [text, n] of statements.sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_TOP_STATEMENTS ?? 40))) console.log(`    ${(n / unit).toFixed(2).padStart(6)}  ${text}`);
+      console.log(
+        TIME_STATEMENTS
+          ? `  PGlite's time per envelope: ${(total / unit).toFixed(1)} ms; the costliest statements (ms per envelope):`
+          : `  SQL statements per envelope: ${(total / unit).toFixed(1)}; the most frequent (per envelope):`,
+      );
+      for (const [text, n] of statements
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, Number(process.env.BENCH_TOP_STATEMENTS ?? 40)))
+        console.log(`    ${(n / unit).toFixed(2).padStart(6)}  ${text}`);
     }
     if (waited) {
-      console.log(`  waits in ${waited.samples} samples of the database's active connections (every 50 ms), most frequent first:`);
-      for (const [what, n] of waited.counts.slice(0, Number(process.env.BENCH_TOP_STATEMENTS ?? 40))) console.log(`    ${String(n).padStart(6)}  ${what}`);
+      console.log(
+        `  waits in ${waited.samples} samples of the database's active connections (every 50 ms), most frequent first:`,
+      );
+      for (const [what, n] of waited.counts.slice(0, Number(process.env.BENCH_TOP_STATEMENTS ?? 40)))
+        console.log(`    ${String(n).padStart(6)}  ${what}`);
     }
     for (const step of STEPS) {
       const values = timings.map((t) => t[step]).sort((a, b) => a - b);
@@ -401,7 +524,9 @@ async function sampleWaits(url: string): Promise<{ stop(): Promise<{ samples: nu
   let running = true;
   const loop = (async () => {
     while (running) {
-      const { rows } = await client.query<{ what: string }>(`select wait_event_type || ':' || wait_event || ' | ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as what
+      const { rows } = await client.query<{
+        what: string;
+      }>(`select wait_event_type || ':' || wait_event || ' | ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as what
         from pg_stat_activity where datname like 'sig_bench_%' and backend_type = 'client backend' and state = 'active' and wait_event is not null`);
       samples += 1;
       for (const { what } of rows) counts.set(what, (counts.get(what) ?? 0) + 1);
@@ -420,7 +545,9 @@ async function sampleWaits(url: string): Promise<{ stop(): Promise<{ samples: nu
 
 /** The `/sign/<code>` link of a raw message (its text part may be quoted-printable, with soft line breaks). */
 function signingCode(raw: string): string | null {
-  const decoded = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+  const decoded = raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
   return /\/sign\/([A-Za-z0-9_-]+)/.exec(decoded)?.[1] ?? null;
 }
 
@@ -445,7 +572,9 @@ function nextMessage(child: ChildProcess, type: FromServer['type']): Promise<Fro
 function machineCpu(since?: { busyMicros: number }): { busyMicros: number } {
   const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   // user nice system idle iowait irq softirq steal: busy = all but idle and iowait.
-  const busyTicks = fields.slice(0, 8).reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
+  const busyTicks = fields
+    .slice(0, 8)
+    .reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
   const busyMicros = (busyTicks * 1e6) / 100;
   return { busyMicros: busyMicros - (since?.busyMicros ?? 0) };
 }

@@ -31,16 +31,29 @@ const peer = new SMTPServer({
 await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
 const port = (peer.server.address() as { port: number }).port;
 
-const server = await startBenchServer({ name: 'mail', config: { smtpUrl: `smtp://127.0.0.1:${port}${process.env.BENCH_SMTP_QUERY ?? ""}`, mailFrom: 'bench@example.com' }, overrides: { log: () => {} } });
+const server = await startBenchServer({
+  name: 'mail',
+  config: { smtpUrl: `smtp://127.0.0.1:${port}${process.env.BENCH_SMTP_QUERY ?? ''}`, mailFrom: 'bench@example.com' },
+  overrides: { log: () => {} },
+});
 const { built } = server;
 const { db, outbox } = built.platform;
 const kind = built.platform.database.kind;
 
 try {
-  const allReceived = new Promise<void>((resolve) => { onReceived = () => { if (received >= MAILS) resolve(); }; });
+  const allReceived = new Promise<void>((resolve) => {
+    onReceived = () => {
+      if (received >= MAILS) resolve();
+    };
+  });
   await db.transaction(async (tx) => {
     for (let i = 0; i < MAILS; i++) {
-      await outbox.enqueue(tx, { to: `reader${i}@bench.example`, subject: `Bench mail ${i}`, text: `Hello ${i}\nhttps://example.test/sign/abc${i}`, kind: 'BENCH' });
+      await outbox.enqueue(tx, {
+        to: `reader${i}@bench.example`,
+        subject: `Bench mail ${i}`,
+        text: `Hello ${i}\nhttps://example.test/sign/abc${i}`,
+        kind: 'BENCH',
+      });
     }
   });
   const cpuBefore = process.cpuUsage();
@@ -50,9 +63,14 @@ try {
   const seconds = (performance.now() - committedAt) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   await built.platform.jobs.drain();
-  const [sent] = await db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(eq(mailOutbox.status, 'SENT'));
-  console.log(`${kind} mail drain: ${MAILS} mails in ${seconds.toFixed(2)} s = ${(MAILS / seconds).toFixed(0)} mails/s (peer received ${received}, outbox SENT ${sent.n}); `
-    + `CPU of this process (service and SMTP peer) ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
+  const [sent] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(mailOutbox)
+    .where(eq(mailOutbox.status, 'SENT'));
+  console.log(
+    `${kind} mail drain: ${MAILS} mails in ${seconds.toFixed(2)} s = ${(MAILS / seconds).toFixed(0)} mails/s (peer received ${received}, outbox SENT ${sent.n}); ` +
+      `CPU of this process (service and SMTP peer) ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
+  );
 } finally {
   await server.close();
   await new Promise<void>((resolve) => peer.close(() => resolve()));

@@ -26,7 +26,9 @@ try {
   const plan = await db.transaction((tx) => findDefaultPackage(tx));
   const owners: { userId: number; organizationId: number }[] = [];
   for (let o = 1; o <= ORGANIZATIONS; o++) {
-    const { user, organizationId } = await db.transaction((tx) => createAccount(tx, { name: 'Bench Owner', email: `owner${o}@bench.example.com`, passwordHash: 'x' }, plan!));
+    const { user, organizationId } = await db.transaction((tx) =>
+      createAccount(tx, { name: 'Bench Owner', email: `owner${o}@bench.example.com`, passwordHash: 'x' }, plan!),
+    );
     owners.push({ userId: user.id, organizationId });
   }
   await db.transaction(async (tx) => {
@@ -45,10 +47,15 @@ try {
       from users u where u.email like 'member%@bench.example.com'`);
   });
   await db.execute(sql`vacuum analyze`);
-  console.log(`${kind}: ${ORGANIZATIONS} organizations x ${MEMBERS} members x ${ROLES} roles inserted in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${kind}: ${ORGANIZATIONS} organizations x ${MEMBERS} members x ${ROLES} roles inserted in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
   const me = owners[Math.floor(ORGANIZATIONS / 2)];
-  const token = await built.platform.tokens.sign({ sub: String(me.userId), type: 'USER', organizationId: me.organizationId }, 3600);
+  const token = await built.platform.tokens.sign(
+    { sub: String(me.userId), type: 'USER', organizationId: me.organizationId },
+    3600,
+  );
   const address = await server.listen();
   const headers = { authorization: `Bearer ${token}` };
   const cpu = { databasePids: () => backendPids(built.platform.database) };
@@ -65,20 +72,31 @@ try {
     ['roles, first page, 10 writes/s', '/user/v1/roles?page=0&size=20'],
   ] as const;
   // A member's signature count, as signing writes it (entitlements.repo.ts).
-  const write = () => db.execute(sql`update memberships set used_electronic = used_electronic + 1
+  const write = () =>
+    db.execute(sql`update memberships set used_electronic = used_electronic + 1
     where id = (select min(id) from memberships where organization_id = ${me.organizationId} and not is_owner)`);
   for (const [label, url] of scenarios) {
     if (ONLY && !ONLY.test(label)) continue;
     const check = await built.app.inject({ method: 'GET', url, headers });
     if (check.statusCode !== 200) throw new Error(`${url} answered ${check.statusCode}: ${check.body}`);
     const body = check.json();
-    const shape = Array.isArray(body) ? `${body.length} items` : `totalElements ${body.totalElements}, ${body.content.length} items`;
+    const shape = Array.isArray(body)
+      ? `${body.length} items`
+      : `totalElements ${body.totalElements}, ${body.content.length} items`;
     // Load from a separate process (bench/http-load.ts), as a client sees the service.
     const churn = label.includes('writes/s') ? setInterval(() => void write(), 100) : null;
-    const alone = await measureHttp({ url: address, paths: [url], connections: 1, seconds: Math.max(2, SECONDS / 4), headers }, cpu);
-    const result = await measureHttp({ url: address, paths: [url], connections: CONNECTIONS, seconds: SECONDS, headers }, cpu);
+    const alone = await measureHttp(
+      { url: address, paths: [url], connections: 1, seconds: Math.max(2, SECONDS / 4), headers },
+      cpu,
+    );
+    const result = await measureHttp(
+      { url: address, paths: [url], connections: CONNECTIONS, seconds: SECONDS, headers },
+      cpu,
+    );
     if (churn) clearInterval(churn);
-    console.log(`${kind} ${label.padEnd(33)} alone p50 ${String(alone.p50).padStart(3)} ms | ${CONNECTIONS} connections: ${formatLoad(result)}  (${shape})`);
+    console.log(
+      `${kind} ${label.padEnd(33)} alone p50 ${String(alone.p50).padStart(3)} ms | ${CONNECTIONS} connections: ${formatLoad(result)}  (${shape})`,
+    );
   }
   // Requests the load process abandoned at its deadline may still be running: let them finish before closing.
   await new Promise((resolve) => setTimeout(resolve, 500));

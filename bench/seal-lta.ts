@@ -34,15 +34,19 @@ try {
     samples.tsa.push(await time(() => requestTimestampForDigest(tsa.url, crypto.randomBytes(32))));
     const signer = await seal.signer({ reason: 'Workflow completed' });
     // As the seal job does: on one parse, kept as hashed parts for the blob store (never joined).
-    samples.seal.push(await time(async () => (await appendSignatureTo(await IncrementalPdf.open(pdf), signer)).hashedParts()));
+    samples.seal.push(
+      await time(async () => (await appendSignatureTo(await IncrementalPdf.open(pdf), signer)).hashedParts()),
+    );
   }
   const hash = median(samples.hash);
   const roundTrip = median(samples.tsa);
   const sealMs = median(samples.seal);
   const budget = 3 * hash + 10 + 2 * roundTrip;
-  console.log(`${(pdf.length / 1e6).toFixed(1)} MB, medians of ${RUNS}: sha256 ${hash.toFixed(1)} ms, TSA round trip ${roundTrip.toFixed(1)} ms, `
-    + `B-LTA seal ${sealMs.toFixed(1)} ms, budget 3x sha256 + 10 ms + 2 round trips = ${budget.toFixed(1)} ms: ${sealMs <= budget ? 'within' : 'OVER'}; `
-    + `load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
+  console.log(
+    `${(pdf.length / 1e6).toFixed(1)} MB, medians of ${RUNS}: sha256 ${hash.toFixed(1)} ms, TSA round trip ${roundTrip.toFixed(1)} ms, ` +
+      `B-LTA seal ${sealMs.toFixed(1)} ms, budget 3x sha256 + 10 ms + 2 round trips = ${budget.toFixed(1)} ms: ${sealMs <= budget ? 'within' : 'OVER'}; ` +
+      `load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
+  );
 } finally {
   await tsa.close();
   await fs.rm(dataDir, { recursive: true, force: true });

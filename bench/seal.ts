@@ -69,7 +69,10 @@ async function sealCost(): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-seal-'));
   try {
     const identity = await loadSealIdentity(dataDir);
-    for (const [label, pages, imageBytes, runs] of [['~1 MB', 5, 200_000, 15], ['~20 MB', 100, 200_000, 9]] as const) {
+    for (const [label, pages, imageBytes, runs] of [
+      ['~1 MB', 5, 200_000, 15],
+      ['~20 MB', 100, 200_000, 9],
+    ] as const) {
       const pdf = await buildPdf(pages, imageBytes);
       for (let i = 0; i < 3; i++) await seal(pdf, identity); // warm-up: JIT and key import
       const { wall, cpu } = await measure(runs, pdf, identity);
@@ -106,17 +109,26 @@ async function serve(): Promise<void> {
     const { workflowId, phase, at } = message as SealPhase;
     send({ type: 'phase', workflowId, phase, at: performance.timeOrigin + at });
   });
-  const server = await startBenchServer({ name: 'seal-e2e', config: { uploadsPerMinute: 1_000_000 }, overrides: { log: () => {} } });
+  const server = await startBenchServer({
+    name: 'seal-e2e',
+    config: { uploadsPerMinute: 1_000_000 },
+    overrides: { log: () => {} },
+  });
   const { built } = server;
   const { db } = built.platform;
   const plan = await db.transaction((tx) => findDefaultPackage(tx));
-  const { user, organizationId } = await db.transaction((tx) => createAccount(tx, { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x' }, plan!));
+  const { user, organizationId } = await db.transaction((tx) =>
+    createAccount(tx, { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x' }, plan!),
+  );
   await db.update(organizations).set({ credits: 1_000_000 }).where(eq(organizations.id, organizationId));
   const token = await built.platform.tokens.sign({ sub: String(user.id), type: 'USER', organizationId }, 3600);
   const baseUrl = await server.listen();
   process.on('message', async (message: ToService) => {
     if (message.type === 'code') {
-      const [mail] = await db.select().from(mailOutbox).where(and(eq(mailOutbox.workflowId, message.workflowId), eq(mailOutbox.kind, 'COMMENCE')));
+      const [mail] = await db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.workflowId, message.workflowId), eq(mailOutbox.kind, 'COMMENCE')));
       send({ type: 'code', code: /\/sign\/([A-Za-z0-9_-]+)/.exec(mail.textBody)![1] });
     } else if (message.type === 'drain') {
       await built.platform.jobs.drain();
@@ -150,15 +162,20 @@ async function endToEnd(): Promise<void> {
     });
   });
   /** One request to the service process, answered in order. */
-  const ask = (message: ToService) => new Promise<FromService>((resolve) => {
-    replies.push(resolve);
-    child.send(message);
-  });
+  const ask = (message: ToService) =>
+    new Promise<FromService>((resolve) => {
+      replies.push(resolve);
+      child.send(message);
+    });
   await started;
   const { baseUrl: base, token, kind } = ready!;
   const signature = pngDataUrl(120, 40);
 
-  const call = async (method: string, path: string, options: { token?: string; body?: unknown; form?: FormData } = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; form?: FormData } = {},
+  ) => {
     const headers: Record<string, string> = {};
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | FormData | undefined = options.form;
@@ -179,37 +196,71 @@ async function endToEnd(): Promise<void> {
     const { id: documentId, workflowId } = await call('POST', '/document/v1?sequence=UNORDERED', { token, form });
     const email = `signer-${n}-${crypto.randomBytes(3).toString('hex')}@bench.example`;
     const [row] = await call('POST', `/workflow/v1/${workflowId}/recipients`, {
-      token, body: [{ name: 'Ada Signer', emailAddress: email, useDigitalCert: false, recipientColor: '#1A56DB', recipientRole: 'SIGNER' }],
+      token,
+      body: [
+        {
+          name: 'Ada Signer',
+          emailAddress: email,
+          useDigitalCert: false,
+          recipientColor: '#1A56DB',
+          recipientRole: 'SIGNER',
+        },
+      ],
     });
     const placed = await call('POST', '/workflow/v1/fields/list', {
       token,
       body: [
-        { documentId, recipientId: row.id, pageNo: 1, box: { x: 72, y: 500, width: 180, height: 50 }, fieldType: 'SIGNATURE', fieldRequired: true },
-        { documentId, recipientId: row.id, pageNo: 1, box: { x: 72, y: 200, width: 200, height: 24 }, fieldType: 'NAME', fieldRequired: true },
+        {
+          documentId,
+          recipientId: row.id,
+          pageNo: 1,
+          box: { x: 72, y: 500, width: 180, height: 50 },
+          fieldType: 'SIGNATURE',
+          fieldRequired: true,
+        },
+        {
+          documentId,
+          recipientId: row.id,
+          pageNo: 1,
+          box: { x: 72, y: 200, width: 200, height: 24 },
+          fieldType: 'NAME',
+          fieldRequired: true,
+        },
       ],
     });
     await call('POST', `/workflow/v1/${workflowId}/commence`, { token, body: { title: `Bench ${n}` } });
-    const { code } = await ask({ type: 'code', workflowId }) as Extract<FromService, { type: 'code' }>;
+    const { code } = (await ask({ type: 'code', workflowId })) as Extract<FromService, { type: 'code' }>;
     const guest = await call('GET', `/auth/v1/getGuestToken/${code}`);
     // Let the commence mail and other work of this envelope settle, so the measured part runs alone.
     await ask({ type: 'drain' });
-    const body = placed.map((f: { id: number; fieldType: string }) => ({ id: f.id, type: f.fieldType, value: f.fieldType === 'SIGNATURE' ? signature : 'Ada Signer' }));
+    const body = placed.map((f: { id: number; fieldType: string }) => ({
+      id: f.id,
+      type: f.fieldType,
+      value: f.fieldType === 'SIGNATURE' ? signature : 'Ada Signer',
+    }));
     const sent = now();
     const result = await call('POST', `/workflow/v1/${documentId}/fields/save`, { token: guest.accessToken, body });
     const answered = now();
     if (result.workflowStatus !== 'COMPLETED') throw new Error(`workflow ${workflowId} did not complete`);
-    const response = await fetch(`${base}/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(
+      `${base}/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
     // The download's status line and headers: the sealed file is there and its bytes start flowing.
     const starts = now();
     const sealed = new Uint8Array(await response.arrayBuffer());
     const downloaded = now();
-    if (response.status !== 200 || !Buffer.from(sealed).includes('/ByteRange')) throw new Error(`download: ${response.status}`);
+    if (response.status !== 200 || !Buffer.from(sealed).includes('/ByteRange'))
+      throw new Error(`download: ${response.status}`);
     await ask({ type: 'drain' });
     return { workflowId, sent, answered, starts, downloaded, sealed };
   }
 
   try {
-    for (const [label, pdf] of [['1 page', await makePdf(1)], ['~20 MB', await buildPdf(100, 200_000)]] as const) {
+    for (const [label, pdf] of [
+      ['1 page', await makePdf(1)],
+      ['~20 MB', await buildPdf(100, 200_000)],
+    ] as const) {
       await once(pdf, 0); // warm-up
       const rows: Record<string, number>[] = [];
       for (let n = 1; n <= RUNS; n++) {
@@ -235,14 +286,28 @@ async function endToEnd(): Promise<void> {
         });
       }
       // BENCH_SEAL_ROWS=1: every run, not only the medians (a garbage collection lands in some runs and not others).
-      if (process.env.BENCH_SEAL_ROWS) for (const r of rows) console.log(`    ${Object.entries(r).map(([key, value]) => `${key} ${value.toFixed(1)}`).join(', ')}`);
+      if (process.env.BENCH_SEAL_ROWS)
+        for (const r of rows)
+          console.log(
+            `    ${Object.entries(r)
+              .map(([key, value]) => `${key} ${value.toFixed(1)}`)
+              .join(', ')}`,
+          );
       const medianOf = (key: string) => median(rows.map((r) => r[key]));
       const budget = 3 * medianOf('sha256') + 10;
-      console.log(`${kind} ${label} (${(pdf.length / 1e6).toFixed(1)} MB), medians of ${RUNS}; load ${os.loadavg()[0].toFixed(1)}:`);
-      console.log(`  ${Object.keys(rows[0]).map((key) => `${key} ${medianOf(key).toFixed(1)}`).join(', ')} ms`);
+      console.log(
+        `${kind} ${label} (${(pdf.length / 1e6).toFixed(1)} MB), medians of ${RUNS}; load ${os.loadavg()[0].toFixed(1)}:`,
+      );
+      console.log(
+        `  ${Object.keys(rows[0])
+          .map((key) => `${key} ${medianOf(key).toFixed(1)}`)
+          .join(', ')} ms`,
+      );
       // Downloadable: the sealed file answered by the download route; its transfer then depends on the client's link.
-      console.log(`  answer→download starts ${medianOf('answer→download starts').toFixed(1)} ms against the goal 3 × SHA-256 + 10 = ${budget.toFixed(1)} ms: `
-        + `${medianOf('answer→download starts') <= budget ? 'within' : 'OVER'}; with the transfer over loopback ${medianOf('answer→downloaded').toFixed(1)} ms`);
+      console.log(
+        `  answer→download starts ${medianOf('answer→download starts').toFixed(1)} ms against the goal 3 × SHA-256 + 10 = ${budget.toFixed(1)} ms: ` +
+          `${medianOf('answer→download starts') <= budget ? 'within' : 'OVER'}; with the transfer over loopback ${medianOf('answer→downloaded').toFixed(1)} ms`,
+      );
     }
   } finally {
     child.removeAllListeners('exit');

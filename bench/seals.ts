@@ -39,15 +39,55 @@ async function completedEnvelopes(count: number): Promise<number[]> {
   await db.transaction(async (tx) => {
     for (let n = 0; n < count; n++) {
       const now = new Date();
-      const [workflow] = await tx.insert(workflows).values({
-        ownerUserId: owner.id, organizationId, name: `Bench contract ${n}`, sequence: 'UNORDERED', signType: 'COUNTERSIGN',
-        status: 'COMPLETED', sentAt: now, statusAt: now, completedAt: now, sealStatus: 'PENDING',
-      }).returning();
-      const [document] = await tx.insert(documents).values({
-        workflowId: workflow.id, name: `Bench contract ${n}`, blobKey: source.key, size: source.size, pages: 1, pageSizes: [{ width: 612, height: 792, rotation: 0 }],
-      }).returning();
-      const [row] = await tx.insert(recipients).values({ workflowId: workflow.id, userId: signer.id, name: 'Ada Signer', email: signer.email, role: 'SIGNER', color: '#1A56DB', status: 'SIGNED', actedAt: now }).returning();
-      await tx.insert(fields).values({ workflowId: workflow.id, documentId: document.id, recipientId: row.id, pageNo: 1, box: { x: 72, y: 500, width: 180, height: 50 }, fieldType: 'SIGNATURE', fieldRequired: true, value: signature });
+      const [workflow] = await tx
+        .insert(workflows)
+        .values({
+          ownerUserId: owner.id,
+          organizationId,
+          name: `Bench contract ${n}`,
+          sequence: 'UNORDERED',
+          signType: 'COUNTERSIGN',
+          status: 'COMPLETED',
+          sentAt: now,
+          statusAt: now,
+          completedAt: now,
+          sealStatus: 'PENDING',
+        })
+        .returning();
+      const [document] = await tx
+        .insert(documents)
+        .values({
+          workflowId: workflow.id,
+          name: `Bench contract ${n}`,
+          blobKey: source.key,
+          size: source.size,
+          pages: 1,
+          pageSizes: [{ width: 612, height: 792, rotation: 0 }],
+        })
+        .returning();
+      const [row] = await tx
+        .insert(recipients)
+        .values({
+          workflowId: workflow.id,
+          userId: signer.id,
+          name: 'Ada Signer',
+          email: signer.email,
+          role: 'SIGNER',
+          color: '#1A56DB',
+          status: 'SIGNED',
+          actedAt: now,
+        })
+        .returning();
+      await tx.insert(fields).values({
+        workflowId: workflow.id,
+        documentId: document.id,
+        recipientId: row.id,
+        pageNo: 1,
+        box: { x: 72, y: 500, width: 180, height: 50 },
+        fieldType: 'SIGNATURE',
+        fieldRequired: true,
+        value: signature,
+      });
       ids.push(workflow.id);
     }
   });
@@ -66,7 +106,10 @@ async function until(probe: () => Promise<boolean>) {
 }
 
 async function sealedCount(ids: number[]): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(workflows).where(and(inArray(workflows.id, ids), eq(workflows.sealStatus, 'SEALED')));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(workflows)
+    .where(and(inArray(workflows.id, ids), eq(workflows.sealStatus, 'SEALED')));
   return row.n;
 }
 
@@ -85,12 +128,17 @@ try {
   const sealedSeconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   await until(async () => {
-    const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(and(inArray(mailOutbox.workflowId, ids), eq(mailOutbox.status, 'SENT')));
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(mailOutbox)
+      .where(and(inArray(mailOutbox.workflowId, ids), eq(mailOutbox.status, 'SENT')));
     return row.n === ids.length * 2;
   });
   const mailedSeconds = (performance.now() - started) / 1000;
-  console.log(`${kind} seals: ${SEALS} queued at once, all SEALED in ${sealedSeconds.toFixed(2)} s (${(SEALS / sealedSeconds).toFixed(0)} seals/s); their ${SEALS * 2} completion mails delivered by ${mailedSeconds.toFixed(2)} s; `
-    + `service CPU until SEALED ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
+  console.log(
+    `${kind} seals: ${SEALS} queued at once, all SEALED in ${sealedSeconds.toFixed(2)} s (${(SEALS / sealedSeconds).toFixed(0)} seals/s); their ${SEALS * 2} completion mails delivered by ${mailedSeconds.toFixed(2)} s; ` +
+      `service CPU until SEALED ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
+  );
 } finally {
   await server.close();
 }

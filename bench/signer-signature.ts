@@ -41,20 +41,36 @@ const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-signer-'));
 try {
   const ca = createPlatformCaPublisher(dataDir, 'https://sign.example.com');
   const keys = await generateSignerKeyPair();
-  const issue = await timed(() => ca.issueSignerCertificate({ name: 'Bench Signer', email: 'bench@example.com' }, keys.publicKey));
-  const { certificateDer, chainDer } = await ca.issueSignerCertificate({ name: 'Bench Signer', email: 'bench@example.com' }, keys.publicKey);
+  const issue = await timed(() =>
+    ca.issueSignerCertificate({ name: 'Bench Signer', email: 'bench@example.com' }, keys.publicKey),
+  );
+  const { certificateDer, chainDer } = await ca.issueSignerCertificate(
+    { name: 'Bench Signer', email: 'bench@example.com' },
+    keys.publicKey,
+  );
   const wrapped = await wrapKey(keys.privateKeyPkcs8, 'bench signing password');
-  const signer = localKeySigner({ certificateDer, chainDer, privateKey: keys.privateKey }, { signerName: 'Bench Signer', reason: 'bench' });
+  const signer = localKeySigner(
+    { certificateDer, chainDer, privateKey: keys.privateKey },
+    { signerName: 'Bench Signer', reason: 'bench' },
+  );
   // As appendLocalSignerRevision does: the signature appended on the parse, the result kept as hashed parts (what
   // the blob store writes), never joined into one 20 MB buffer.
   const sign = async (pdf: Uint8Array | IncrementalPdf) => {
-    const signed = await appendSignatureTo(pdf instanceof IncrementalPdf ? pdf : await IncrementalPdf.open(pdf), signer);
+    const signed = await appendSignatureTo(
+      pdf instanceof IncrementalPdf ? pdf : await IncrementalPdf.open(pdf),
+      signer,
+    );
     return signed.hashedParts();
   };
   const image = pngDataUrl(400, 150, 3);
 
   const pdf = await buildPdf(100, 200_000);
-  const field = { pageNo: 1, box: { x: 72, y: 600, width: 200, height: 60 }, fieldType: 'DIGITAL_SIGNATURE', value: image };
+  const field = {
+    pageNo: 1,
+    box: { x: 72, y: 600, width: 200, height: 60 },
+    fieldType: 'DIGITAL_SIGNATURE',
+    value: image,
+  };
   // As signer-revisions.ts does: one parse, the drawing and the signature as two updates, one join.
   const drawAndSign = async () => {
     const file = await IncrementalPdf.open(pdf);
@@ -64,13 +80,20 @@ try {
   // Warm-up, both paths (JIT, key use, font and image code): the first few draws run 2-3x slower.
   for (let i = 0; i < 5; i++) await drawAndSign();
   await sign(pdf);
-  const samples = { hash: [] as { wall: number; cpu: number }[], signature: [] as { wall: number; cpu: number }[], drawing: [] as { wall: number; cpu: number }[], unwrap: [] as { wall: number; cpu: number }[] };
+  const samples = {
+    hash: [] as { wall: number; cpu: number }[],
+    signature: [] as { wall: number; cpu: number }[],
+    drawing: [] as { wall: number; cpu: number }[],
+    unwrap: [] as { wall: number; cpu: number }[],
+  };
   for (let i = 0; i < RUNS; i++) {
     // Interleaved, so load from other processes hits every part alike.
     samples.hash.push(await timed(() => crypto.createHash('sha256').update(pdf).digest()));
     samples.signature.push(await timed(() => sign(pdf)));
     samples.drawing.push(await timed(drawAndSign));
-    samples.unwrap.push(await timed(async () => importSignerKey((await unwrapKey(wrapped, 'bench signing password'))!)));
+    samples.unwrap.push(
+      await timed(async () => importSignerKey((await unwrapKey(wrapped, 'bench signing password'))!)),
+    );
   }
   const m = (kind: keyof typeof samples, of: 'wall' | 'cpu') => median(samples[kind].map((s) => s[of]));
   console.log(`~20 MB PDF (${(pdf.length / 1e6).toFixed(1)} MB, 100 pages), medians of ${RUNS}:`);
@@ -78,10 +101,16 @@ try {
     const hash = m('hash', clock);
     const budget = 3 * hash + 10;
     const verdict = (ms: number) => `${ms.toFixed(1)} ms (${ms <= budget ? 'within' : 'OVER'} ${budget.toFixed(1)} ms)`;
-    console.log(`  ${clock}: sha256 ${hash.toFixed(1)} ms; signature ${verdict(m('signature', clock))}; with drawing the signature image ${verdict(m('drawing', clock))}`);
+    console.log(
+      `  ${clock}: sha256 ${hash.toFixed(1)} ms; signature ${verdict(m('signature', clock))}; with drawing the signature image ${verdict(m('drawing', clock))}`,
+    );
   }
-  console.log(`  fixed, per signature: opening the wrapped key (argon2id) ${m('unwrap', 'wall').toFixed(1)} ms wall / ${m('unwrap', 'cpu').toFixed(1)} ms cpu`);
-  console.log(`  fixed, first use only: issuing the certificate ${issue.wall.toFixed(1)} ms (with the platform CA's first load)`);
+  console.log(
+    `  fixed, per signature: opening the wrapped key (argon2id) ${m('unwrap', 'wall').toFixed(1)} ms wall / ${m('unwrap', 'cpu').toFixed(1)} ms cpu`,
+  );
+  console.log(
+    `  fixed, first use only: issuing the certificate ${issue.wall.toFixed(1)} ms (with the platform CA's first load)`,
+  );
 } finally {
   await fs.rm(dataDir, { recursive: true, force: true });
 }

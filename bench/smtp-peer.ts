@@ -5,10 +5,16 @@ import { SMTPServer } from 'smtp-server';
 
 let received = 0;
 const peer = new SMTPServer({
-  authOptional: true, disabledCommands: ['STARTTLS'], disableReverseLookup: true, logger: false,
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  disableReverseLookup: true,
+  logger: false,
   onData(stream, _session, callback) {
     stream.on('data', () => {});
-    stream.on('end', () => { received += 1; callback(); });
+    stream.on('end', () => {
+      received += 1;
+      callback();
+    });
   },
 });
 // A client killed mid-mail (the survey bench's kill -9) resets its connection: an error of that one session, which

@@ -22,8 +22,13 @@ const kind = built.platform.database.kind;
 
 try {
   const plan = await db.transaction((tx) => findDefaultPackage(tx));
-  const me = await db.transaction((tx) => createAccount(tx, { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x' }, plan!));
-  const token = await built.platform.tokens.sign({ sub: String(me.user.id), type: 'USER', organizationId: me.organizationId }, 3600);
+  const me = await db.transaction((tx) =>
+    createAccount(tx, { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x' }, plan!),
+  );
+  const token = await built.platform.tokens.sign(
+    { sub: String(me.user.id), type: 'USER', organizationId: me.organizationId },
+    3600,
+  );
   const owner = me.user.id;
   const org = me.organizationId;
 
@@ -65,7 +70,9 @@ try {
   });
   await db.execute(sql`vacuum analyze`);
   const [{ n }] = (await db.execute<{ n: number }>(sql`select count(*)::int as n from field_events`)).rows;
-  console.log(`${kind}: inserted ${TEMPLATES} templates, ${WORKFLOWS} workflows made from them and ${n} field events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${kind}: inserted ${TEMPLATES} templates, ${WORKFLOWS} workflows made from them and ${n} field events in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
   const ids = (await db.execute<{ id: number }>(sql`select id from templates order by id`)).rows.map((r) => r.id);
   const heavy = ids[0];
@@ -88,23 +95,42 @@ try {
     ['analytics/full, 10 writes/s', `/organization/v1/templates/${typical}/analytics/full`],
     ['list, first page, 10 writes/s', '/organization/v1/templates?page=0&size=20'],
   ] as const;
-  const changing = (await db.execute<{ id: number }>(sql`select id from workflows where template_id = ${typical} order by id limit 1`)).rows[0].id;
+  const changing = (
+    await db.execute<{ id: number }>(sql`select id from workflows where template_id = ${typical} order by id limit 1`)
+  ).rows[0].id;
   let flips = 0;
-  const write = (label: string) => label.startsWith('list')
-    ? db.execute(sql`update templates set description = ${`changed ${++flips}`} where id = ${typical}`)
-    : db.execute(sql`update workflows set status = ${++flips % 2 ? 'COMPLETED' : 'SENT'} where id = ${changing}`);
+  const write = (label: string) =>
+    label.startsWith('list')
+      ? db.execute(sql`update templates set description = ${`changed ${++flips}`} where id = ${typical}`)
+      : db.execute(sql`update workflows set status = ${++flips % 2 ? 'COMPLETED' : 'SENT'} where id = ${changing}`);
   for (const [label, url] of scenarios) {
     if (ONLY && !ONLY.test(label)) continue;
     const check = await built.app.inject({ method: 'GET', url, headers });
     if (check.statusCode !== 200) throw new Error(`${url} answered ${check.statusCode}: ${check.body}`);
     const body = check.json();
-    const shape = Array.isArray(body) ? `${body.length} items` : 'totalElements' in body ? `totalElements ${body.totalElements}` : 'counts' in body ? `total ${body.counts.total}` : 'sampleSize' in body ? `sample ${body.sampleSize}` : `sessions ${body.totalSessions}`;
+    const shape = Array.isArray(body)
+      ? `${body.length} items`
+      : 'totalElements' in body
+        ? `totalElements ${body.totalElements}`
+        : 'counts' in body
+          ? `total ${body.counts.total}`
+          : 'sampleSize' in body
+            ? `sample ${body.sampleSize}`
+            : `sessions ${body.totalSessions}`;
     // Load from a separate process (bench/http-load.ts), as a client sees the service.
     const churn = label.includes('writes/s') ? setInterval(() => void write(label), 100) : null;
-    const alone = await measureHttp({ url: address, paths: [url], connections: 1, seconds: Math.max(2, SECONDS / 4), headers }, cpu);
-    const result = await measureHttp({ url: address, paths: [url], connections: CONNECTIONS, seconds: SECONDS, headers }, cpu);
+    const alone = await measureHttp(
+      { url: address, paths: [url], connections: 1, seconds: Math.max(2, SECONDS / 4), headers },
+      cpu,
+    );
+    const result = await measureHttp(
+      { url: address, paths: [url], connections: CONNECTIONS, seconds: SECONDS, headers },
+      cpu,
+    );
     if (churn) clearInterval(churn);
-    console.log(`${kind} ${label.padEnd(30)} alone p50 ${String(alone.p50).padStart(3)} ms | ${CONNECTIONS} connections: ${formatLoad(result)}  (${shape})`);
+    console.log(
+      `${kind} ${label.padEnd(30)} alone p50 ${String(alone.p50).padStart(3)} ms | ${CONNECTIONS} connections: ${formatLoad(result)}  (${shape})`,
+    );
   }
   // Requests the load process abandoned at its deadline may still be running: let them finish before closing.
   await new Promise((resolve) => setTimeout(resolve, 500));

@@ -23,16 +23,27 @@ async function makePdf(pages: number): Promise<Uint8Array> {
   for (let i = 0; i < pages; i++) {
     const page = pdf.addPage({ size: 'letter' });
     page.drawText(`Page ${i + 1}`, { x: 72, y: 700, size: 24 });
-    for (let line = 0; line < 30; line++) page.drawText(`Clause ${i + 1}.${line + 1}: the parties agree to the terms set out below.`, { x: 72, y: 660 - line * 18, size: 10 });
+    for (let line = 0; line < 30; line++)
+      page.drawText(`Clause ${i + 1}.${line + 1}: the parties agree to the terms set out below.`, {
+        x: 72,
+        y: 660 - line * 18,
+        size: 10,
+      });
   }
   return pdf.save();
 }
 
 function makeDocx(): Uint8Array {
   return zipSync({
-    '[Content_Types].xml': strToU8('<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
-    '_rels/.rels': strToU8('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
-    'word/document.xml': strToU8('<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Benchmark letter</w:t></w:r></w:p></w:body></w:document>'),
+    '[Content_Types].xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ),
+    '_rels/.rels': strToU8(
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    ),
+    'word/document.xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Benchmark letter</w:t></w:r></w:p></w:body></w:document>',
+    ),
   });
 }
 
@@ -44,9 +55,17 @@ try {
   const address = await server.listen();
   const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const password = 'bench password 1';
-  const signup = await fetch(`${address}/auth/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench User', email, password }) });
+  const signup = await fetch(`${address}/auth/v1/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench User', email, password }),
+  });
   if (signup.status !== 201) throw new Error(`sign-up answered ${signup.status}: ${await signup.text()}`);
-  const signin = await fetch(`${address}/auth/v1/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'PASSWORD', username: email, password }) });
+  const signin = await fetch(`${address}/auth/v1/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'PASSWORD', username: email, password }),
+  });
   const { accessToken } = (await signin.json()) as { accessToken: string };
   const authorization = `Bearer ${accessToken}`;
 
@@ -66,21 +85,27 @@ try {
     const times: number[] = [];
     let next = 0;
     const started = performance.now();
-    await Promise.all(Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) {
-        next++;
-        times.push(await upload(name, bytes));
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, count) }, async () => {
+        while (next < count) {
+          next++;
+          times.push(await upload(name, bytes));
+        }
+      }),
+    );
     const wall = (performance.now() - started) / 1000;
     times.sort((a, b) => a - b);
-    console.log(`${label.padEnd(22)} ${String(count).padStart(4)} uploads, ${concurrency} in flight: median ${percentile(times, 50).toFixed(0)} ms, `
-      + `p99 ${percentile(times, 99).toFixed(0)} ms, max ${times[times.length - 1].toFixed(0)} ms, ${(count / wall).toFixed(1)} uploads/s; RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+    console.log(
+      `${label.padEnd(22)} ${String(count).padStart(4)} uploads, ${concurrency} in flight: median ${percentile(times, 50).toFixed(0)} ms, ` +
+        `p99 ${percentile(times, 99).toFixed(0)} ms, max ${times[times.length - 1].toFixed(0)} ms, ${(count / wall).toFixed(1)} uploads/s; RSS ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
+    );
   }
 
   const onePage = await makePdf(1);
   const hundredPages = await makePdf(100);
-  console.log(`${built.platform.database.kind}; 1-page PDF ${(onePage.length / 1024).toFixed(1)} KB, 100-page PDF ${(hundredPages.length / 1024).toFixed(1)} KB; ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)}`);
+  console.log(
+    `${built.platform.database.kind}; 1-page PDF ${(onePage.length / 1024).toFixed(1)} KB, 100-page PDF ${(hundredPages.length / 1024).toFixed(1)} KB; ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)}`,
+  );
   console.log(`RSS after start ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
   for (const concurrency of [1, CONCURRENCY]) {
     await scenario('1-page PDF', 'one-page.pdf', onePage, UPLOADS, concurrency);
@@ -91,24 +116,35 @@ try {
   // Peak RSS while 25 MB + 1 byte streams in and is refused (the client generates it chunk by chunk).
   const boundary = 'bench-boundary';
   async function* body() {
-    yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`);
+    yield Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`,
+    );
     const chunk = Buffer.alloc(64 * 1024, 0x20);
-    for (let sent = 9; sent < UPLOAD_LIMIT_BYTES + 1; sent += chunk.length) yield chunk.subarray(0, Math.min(chunk.length, UPLOAD_LIMIT_BYTES + 1 - sent));
+    for (let sent = 9; sent < UPLOAD_LIMIT_BYTES + 1; sent += chunk.length)
+      yield chunk.subarray(0, Math.min(chunk.length, UPLOAD_LIMIT_BYTES + 1 - sent));
     yield Buffer.from(`\r\n--${boundary}--\r\n`);
   }
   const baseline = process.memoryUsage().rss;
   let peak = baseline;
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 10);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
   const status = await new Promise<number>((resolve, reject) => {
-    const request = http.request(`${address}/document/v1`, { method: 'POST', headers: { authorization, 'content-type': `multipart/form-data; boundary=${boundary}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const request = http.request(
+      `${address}/document/v1`,
+      { method: 'POST', headers: { authorization, 'content-type': `multipart/form-data; boundary=${boundary}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     request.on('error', reject);
     Readable.from(body()).pipe(request);
   });
   clearInterval(sampler);
-  console.log(`25 MB + 1 byte upload: HTTP ${status}; RSS ${(baseline / 1e6).toFixed(0)} MB before, peak +${((peak - baseline) / 1e6).toFixed(1)} MB while streaming (no forced GC)`);
+  console.log(
+    `25 MB + 1 byte upload: HTTP ${status}; RSS ${(baseline / 1e6).toFixed(0)} MB before, peak +${((peak - baseline) / 1e6).toFixed(1)} MB while streaming (no forced GC)`,
+  );
 } finally {
   await server.close();
 }

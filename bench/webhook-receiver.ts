@@ -9,16 +9,22 @@ import type { AddressInfo } from 'node:net';
 
 const dir = process.env.BENCH_WEBHOOK_CERT_DIR!;
 let secrets: Record<string, string> = {};
-const server = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const body = Buffer.concat(chunks);
-    const expected = `sha256=${crypto.createHmac('sha256', secrets[req.url ?? ''] ?? '').update(body).digest('hex')}`;
-    res.writeHead(204).end();
-    process.send!({ validSignature: req.headers['x-signature-256'] === expected });
-  });
-});
+const server = https.createServer(
+  { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) },
+  (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const expected = `sha256=${crypto
+        .createHmac('sha256', secrets[req.url ?? ''] ?? '')
+        .update(body)
+        .digest('hex')}`;
+      res.writeHead(204).end();
+      process.send!({ validSignature: req.headers['x-signature-256'] === expected });
+    });
+  },
+);
 process.on('message', (message: { secrets?: Record<string, string>; stop?: true }) => {
   if (message.secrets) secrets = message.secrets;
   if (message.stop) {

@@ -28,12 +28,32 @@ const certDir = process.env.BENCH_WEBHOOK_CERT_DIR;
 if (!certDir) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-bench-webhook-ca-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', path.join(dir, 'key.pem'),
-      '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=hooks.bench.test', '-addext', 'subjectAltName=DNS:hooks.bench.test',
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=hooks.bench.test',
+        '-addext',
+        'subjectAltName=DNS:hooks.bench.test',
+      ],
+      { stdio: 'ignore' },
+    );
     const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-      stdio: 'inherit', env: { ...process.env, BENCH_WEBHOOK_CERT_DIR: dir, NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') },
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_WEBHOOK_CERT_DIR: dir, NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') },
     });
     process.exitCode = child.status ?? 1;
   } finally {
@@ -67,7 +87,11 @@ async function run(): Promise<void> {
   const { db } = built.platform;
   try {
     const { organizationId, userId } = await db.transaction(async (tx) => {
-      const created = await createAccount(tx, { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x' }, (await findDefaultPackage(tx))!);
+      const created = await createAccount(
+        tx,
+        { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x' },
+        (await findDefaultPackage(tx))!,
+      );
       return { organizationId: created.organizationId, userId: created.user.id };
     });
     const secrets: Record<string, string> = {};
@@ -75,20 +99,41 @@ async function run(): Promise<void> {
       const secret = `whsec_${crypto.randomBytes(32).toString('base64url')}`;
       secrets[`/app${i}`] = secret;
       await db.insert(businessApps).values({
-        organizationId, clientId: `bench-${i}`, appName: `Bench ${i}`, callbackUrl: `https://hooks.bench.test:${port}/app${i}`,
-        secretHash: 'x', webhookSecret: built.platform.secrets.encrypt(secret),
+        organizationId,
+        clientId: `bench-${i}`,
+        appName: `Bench ${i}`,
+        callbackUrl: `https://hooks.bench.test:${port}/app${i}`,
+        secretHash: 'x',
+        webhookSecret: built.platform.secrets.encrypt(secret),
       });
     }
     receiver.send({ secrets });
-    const [workflow] = await db.insert(workflows).values({
-      ownerUserId: userId, organizationId, name: 'Bench envelope', sequence: 'UNORDERED', signType: 'COUNTERSIGN', status: 'SENT',
-    }).returning();
+    const [workflow] = await db
+      .insert(workflows)
+      .values({
+        ownerUserId: userId,
+        organizationId,
+        name: 'Bench envelope',
+        sequence: 'UNORDERED',
+        signType: 'COUNTERSIGN',
+        status: 'SENT',
+      })
+      .returning();
 
-    const done = new Promise<void>((resolve) => { allReceived = resolve; });
+    const done = new Promise<void>((resolve) => {
+      allReceived = resolve;
+    });
     const writeStarted = performance.now();
     await db.transaction(async (tx) => {
       for (let i = 0; i < EVENTS; i++) {
-        await recordActivity(tx, { workflowId: workflow.id, kind: 'SIGNED', action: 'Signed', sentence: `Signer ${i} signed`, userId, status: 'SIGNED' });
+        await recordActivity(tx, {
+          workflowId: workflow.id,
+          kind: 'SIGNED',
+          action: 'Signed',
+          sentence: `Signer ${i} signed`,
+          userId,
+          status: 'SIGNED',
+        });
       }
     });
     const writeSeconds = (performance.now() - writeStarted) / 1000;
@@ -98,12 +143,16 @@ async function run(): Promise<void> {
     const seconds = (performance.now() - committedAt) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     await built.platform.jobs.drain();
-    const [delivered] = await db.select({ n: sql<number>`count(*)::int` }).from(webhookDeliveries)
+    const [delivered] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.workflowId, workflow.id), eq(webhookDeliveries.status, 'DELIVERED')));
-    console.log(`${built.platform.database.kind} webhook drain: ${TOTAL} deliveries (${EVENTS} events x ${APPS} apps) in ${seconds.toFixed(2)} s = `
-      + `${(TOTAL / seconds).toFixed(0)} deliveries/s (receiver got ${received}, bad signatures ${badSignatures}, DELIVERED rows ${delivered.n}); `
-      + `${EVENTS} activities and their delivery rows written in ${writeSeconds.toFixed(2)} s; CPU of the service process ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; `
-      + `load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
+    console.log(
+      `${built.platform.database.kind} webhook drain: ${TOTAL} deliveries (${EVENTS} events x ${APPS} apps) in ${seconds.toFixed(2)} s = ` +
+        `${(TOTAL / seconds).toFixed(0)} deliveries/s (receiver got ${received}, bad signatures ${badSignatures}, DELIVERED rows ${delivered.n}); ` +
+        `${EVENTS} activities and their delivery rows written in ${writeSeconds.toFixed(2)} s; CPU of the service process ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; ` +
+        `load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
+    );
     if (badSignatures > 0 || delivered.n !== TOTAL) process.exitCode = 1;
   } finally {
     await server.close();

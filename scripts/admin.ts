@@ -35,8 +35,17 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv, allowPositionals: true, strict: true,
-      options: { url: { type: 'string' }, page: { type: 'string' }, size: { type: 'string' }, status: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        url: { type: 'string' },
+        page: { type: 'string' },
+        size: { type: 'string' },
+        status: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);
@@ -50,11 +59,12 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const base = (values.url ?? env.PUBLIC_URL ?? `http://localhost:${env.PORT || 8080}`).replace(/\/+$/, '');
   // Asked for when a command calls the service, so a mistyped command is told as such first.
   const api = (method: string, path: string, body?: unknown) => {
-    if (!env.ADMIN_TOKEN) throw new UsageError('ADMIN_TOKEN is not set: export the service\'s ADMIN_TOKEN first');
+    if (!env.ADMIN_TOKEN) throw new UsageError("ADMIN_TOKEN is not set: export the service's ADMIN_TOKEN first");
     return call(base, env.ADMIN_TOKEN, method, path, body);
   };
   const paging = { page: values.page, size: values.size };
-  const print = (answer: unknown, table: (answer: any) => string) => console.log(values.json ? JSON.stringify(answer, null, 2) : table(answer));
+  const print = (answer: unknown, table: (answer: any) => string) =>
+    console.log(values.json ? JSON.stringify(answer, null, 2) : table(answer));
 
   switch (command) {
     case 'grant': {
@@ -68,11 +78,20 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return 0;
     }
     case 'orgs':
-      print(await api('GET', `/admin/v1/organizations${query({ search: optionalSearch(args), ...paging })}`), (page: Page) => pageText(page, [
-        ['id', (o) => o.id], ['name', (o) => o.name], ['owner', (o) => (o.owner as Row).email], ['package', (o) => (o.package as Row).name],
-        ['credits', (o) => o.credits], ['expires', (o) => `${day(o.packageExpiresAt)}${o.expired ? ' (expired)' : ''}`],
-        ['plan', (o) => (o.servicePlanActive ? 'on' : 'OFF')], ['members', (o) => o.activeMembers],
-      ]));
+      print(
+        await api('GET', `/admin/v1/organizations${query({ search: optionalSearch(args), ...paging })}`),
+        (page: Page) =>
+          pageText(page, [
+            ['id', (o) => o.id],
+            ['name', (o) => o.name],
+            ['owner', (o) => (o.owner as Row).email],
+            ['package', (o) => (o.package as Row).name],
+            ['credits', (o) => o.credits],
+            ['expires', (o) => `${day(o.packageExpiresAt)}${o.expired ? ' (expired)' : ''}`],
+            ['plan', (o) => (o.servicePlanActive ? 'on' : 'OFF')],
+            ['members', (o) => o.activeMembers],
+          ]),
+      );
       return 0;
     case 'org': {
       const [orgId] = ids(args, ['orgId']);
@@ -80,30 +99,62 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return 0;
     }
     case 'users':
-      print(await api('GET', `/admin/v1/users${query({ search: optionalSearch(args), ...paging })}`), (page: Page) => pageText(page, [
-        ['id', (u) => u.id], ['email', (u) => u.email], ['name', (u) => u.name], ['verified', (u) => (u.emailVerified ? 'yes' : 'no')],
-        ['guest', (u) => (u.isGuest ? 'yes' : '')],
-        ['organizations', (u) => (u.organizations as Row[]).map((o) => `${o.organizationId} ${o.name}${o.isOwner ? ' (owner)' : ''}${o.status === 'ACTIVE' ? '' : ` [${o.status}]`}`).join('; ')],
-      ]));
+      print(await api('GET', `/admin/v1/users${query({ search: optionalSearch(args), ...paging })}`), (page: Page) =>
+        pageText(page, [
+          ['id', (u) => u.id],
+          ['email', (u) => u.email],
+          ['name', (u) => u.name],
+          ['verified', (u) => (u.emailVerified ? 'yes' : 'no')],
+          ['guest', (u) => (u.isGuest ? 'yes' : '')],
+          [
+            'organizations',
+            (u) =>
+              (u.organizations as Row[])
+                .map(
+                  (o) =>
+                    `${o.organizationId} ${o.name}${o.isOwner ? ' (owner)' : ''}${o.status === 'ACTIVE' ? '' : ` [${o.status}]`}`,
+                )
+                .join('; '),
+          ],
+        ]),
+      );
       return 0;
     case 'packages':
-      print(await api('GET', `/admin/v1/packages${query({ search: optionalSearch(args), ...paging })}`), (page: Page) => pageText(page, [
-        ['id', (p) => p.id], ['name', (p) => p.name], ['preset', (p) => (p.preset ? 'yes' : 'custom')], ['status', (p) => p.status],
-        ['credits', (p) => p.credits], ['price/credit', (p) => `${p.currencySymbol}${p.creditsPrice}`], ['days', (p) => p.duration],
-      ]));
+      print(await api('GET', `/admin/v1/packages${query({ search: optionalSearch(args), ...paging })}`), (page: Page) =>
+        pageText(page, [
+          ['id', (p) => p.id],
+          ['name', (p) => p.name],
+          ['preset', (p) => (p.preset ? 'yes' : 'custom')],
+          ['status', (p) => p.status],
+          ['credits', (p) => p.credits],
+          ['price/credit', (p) => `${p.currencySymbol}${p.creditsPrice}`],
+          ['days', (p) => p.duration],
+        ]),
+      );
       return 0;
     case 'awaiting-seal':
       if (args.length > 0) throw new UsageError('awaiting-seal takes no arguments (use --status PENDING or FAILED)');
-      print(await api('GET', `/admin/v1/workflows/awaiting-seal${query({ sealStatus: values.status, ...paging })}`), (page: Page) => pageText(page, [
-        ['workflow', (w) => w.workflowId], ['org', (w) => w.organizationId], ['completed', (w) => w.completedAt ?? ''], ['seal', (w) => w.sealStatus],
-        ['failed runs', (w) => w.failedRuns], ['job', (w) => (w.sealJobLive ? 'live' : 'none')], ['last error', (w) => w.sealError ?? ''],
-      ]));
+      print(
+        await api('GET', `/admin/v1/workflows/awaiting-seal${query({ sealStatus: values.status, ...paging })}`),
+        (page: Page) =>
+          pageText(page, [
+            ['workflow', (w) => w.workflowId],
+            ['org', (w) => w.organizationId],
+            ['completed', (w) => w.completedAt ?? ''],
+            ['seal', (w) => w.sealStatus],
+            ['failed runs', (w) => w.failedRuns],
+            ['job', (w) => (w.sealJobLive ? 'live' : 'none')],
+            ['last error', (w) => w.sealError ?? ''],
+          ]),
+      );
       return 0;
     case 'reseal': {
       const [workflowId] = ids(args, ['workflowId']);
-      print(await api('POST', `/admin/v1/workflows/${workflowId}/reseal`), (r: Row) => (r.queued
-        ? `Workflow ${r.workflowId}: seal job queued (seal ${r.sealStatus}).`
-        : `Workflow ${r.workflowId}: a seal job is already queued or running (seal ${r.sealStatus}); nothing added.`));
+      print(await api('POST', `/admin/v1/workflows/${workflowId}/reseal`), (r: Row) =>
+        r.queued
+          ? `Workflow ${r.workflowId}: seal job queued (seal ${r.sealStatus}).`
+          : `Workflow ${r.workflowId}: a seal job is already queued or running (seal ${r.sealStatus}); nothing added.`,
+      );
       return 0;
     }
     default:
@@ -119,7 +170,11 @@ async function call(base: string, token: string, method: string, path: string, b
   try {
     response = await fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
@@ -134,11 +189,22 @@ async function call(base: string, token: string, method: string, path: string, b
     // Not JSON (a proxy's page): reported as it came.
   }
   if (!response.ok) {
-    const error = answer as { message?: string; errorDescription?: string; responseBody?: { detail?: unknown }; requestId?: string } | null;
-    const description = typeof error === 'object' && error?.errorDescription ? error.errorDescription : String(text).slice(0, 300) || response.statusText;
-    const detail = typeof error === 'object' && error?.responseBody?.detail ? ` (${String(error.responseBody.detail)})` : '';
+    const error = answer as {
+      message?: string;
+      errorDescription?: string;
+      responseBody?: { detail?: unknown };
+      requestId?: string;
+    } | null;
+    const description =
+      typeof error === 'object' && error?.errorDescription
+        ? error.errorDescription
+        : String(text).slice(0, 300) || response.statusText;
+    const detail =
+      typeof error === 'object' && error?.responseBody?.detail ? ` (${String(error.responseBody.detail)})` : '';
     const reference = typeof error === 'object' && error?.requestId ? ` [request ${error.requestId}]` : '';
-    throw new ApiError(`${response.status}${typeof error === 'object' && error?.message ? ` ${error.message}` : ''}: ${description}${detail}${reference}`);
+    throw new ApiError(
+      `${response.status}${typeof error === 'object' && error?.message ? ` ${error.message}` : ''}: ${description}${detail}${reference}`,
+    );
   }
   return answer;
 }
@@ -146,7 +212,8 @@ async function call(base: string, token: string, method: string, path: string, b
 function ids(args: string[], names: string[]): number[] {
   if (args.length !== names.length) throw new UsageError(`expected ${names.map((n) => `<${n}>`).join(' ')}`);
   return args.map((value, i) => {
-    if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${names[i]} must be a positive whole number, not "${value}"`);
+    if (!/^\d+$/.test(value) || Number(value) < 1)
+      throw new UsageError(`${names[i]} must be a positive whole number, not "${value}"`);
     return Number(value);
   });
 }
@@ -156,7 +223,9 @@ function optionalSearch(args: string[]): string | undefined {
 }
 
 function query(values: Record<string, string | undefined>): string {
-  const params = new URLSearchParams(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const params = new URLSearchParams(
+    Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   const text = params.toString();
   return text ? `?${text}` : '';
 }
@@ -171,8 +240,18 @@ function pageText(page: Page, columns: ColumnSpec[]): string {
   if (page.content.length === 0) return `Nothing found (${page.totalElements} in all).`;
   const cells = page.content.map((row) => columns.map(([, value]) => String(value(row) ?? '')));
   const widths = columns.map(([title], i) => Math.max(title.length, ...cells.map((line) => line[i].length)));
-  const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i])).join('  ').trimEnd();
-  return [line(columns.map(([title]) => title)), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line), '', `${page.content.length} shown of ${page.totalElements}.`].join('\n');
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(columns.map(([title]) => title)),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...cells.map(line),
+    '',
+    `${page.content.length} shown of ${page.totalElements}.`,
+  ].join('\n');
 }
 
 function billingText(billing: Row): string {
@@ -184,8 +263,12 @@ function billingText(billing: Row): string {
 }
 
 function objectText(value: Row): string {
-  const flat = (prefix: string, object: Row): [string, unknown][] => Object.entries(object).flatMap(([key, v]) => (
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? flat(`${prefix}${key}.`, v as Row) : [[`${prefix}${key}`, v] as [string, unknown]]));
+  const flat = (prefix: string, object: Row): [string, unknown][] =>
+    Object.entries(object).flatMap(([key, v]) =>
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? flat(`${prefix}${key}.`, v as Row)
+        : [[`${prefix}${key}`, v] as [string, unknown]],
+    );
   const entries = flat('', value);
   const width = Math.max(...entries.map(([key]) => key.length));
   return entries.map(([key, v]) => `${key.padEnd(width)}  ${v}`).join('\n');

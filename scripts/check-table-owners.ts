@@ -27,7 +27,12 @@ function* sourceFiles(dir: string): Generator<string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const at = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* sourceFiles(at);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !at.includes(`${path.sep}schema${path.sep}`)) yield at;
+    else if (
+      entry.name.endsWith('.ts') &&
+      !entry.name.endsWith('.test.ts') &&
+      !at.includes(`${path.sep}schema${path.sep}`)
+    )
+      yield at;
   }
 }
 
@@ -38,7 +43,8 @@ for (const file of sourceFiles(path.join(root, 'src'))) {
   const writer = writerOf(file);
   const lineOf = (index: number) => text.slice(0, index).split('\n').length;
   for (const match of text.matchAll(/\.(?:insert|update|delete)\(\s*([A-Za-z]+)\s*\)/g)) {
-    if (tables.has(match[1])) writes.push({ table: match[1], writer, at: `${path.relative(root, file)}:${lineOf(match.index)}` });
+    if (tables.has(match[1]))
+      writes.push({ table: match[1], writer, at: `${path.relative(root, file)}:${lineOf(match.index)}` });
   }
   for (const match of text.matchAll(/\b(?:insert\s+into|delete\s+from|update)\s+"?([a-z_]+)"?(?=[\s(])/gi)) {
     const table = bySqlName.get(match[1]);
@@ -56,10 +62,13 @@ if (process.argv.includes('--list')) {
 }
 
 const problems: string[] = [];
-for (const name of tables.keys()) if (!(name in TABLE_OWNERS)) problems.push(`table ${name} has no owner in src/platform/db/schema/owners.ts`);
+for (const name of tables.keys())
+  if (!(name in TABLE_OWNERS)) problems.push(`table ${name} has no owner in src/platform/db/schema/owners.ts`);
 for (const write of writes) {
-  const owners: readonly string[] = (TABLE_OWNERS as Record<string, { owners: readonly string[] }>)[write.table]?.owners ?? [];
-  if (!owners.includes(write.writer)) problems.push(`${write.at}: ${write.writer} writes ${write.table}, owned by ${owners.join(', ') || 'nobody'}`);
+  const owners: readonly string[] =
+    (TABLE_OWNERS as Record<string, { owners: readonly string[] }>)[write.table]?.owners ?? [];
+  if (!owners.includes(write.writer))
+    problems.push(`${write.at}: ${write.writer} writes ${write.table}, owned by ${owners.join(', ') || 'nobody'}`);
 }
 if (problems.length > 0) {
   console.error(problems.join('\n'));

@@ -11,7 +11,10 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-openapi-'));
 const database = await openDatabase({});
 const { app, close } = await buildApp({ ...loadConfig({}), dataDir, logLevel: 'warn' }, { database, log: () => {} });
 const document = app.swagger();
-fs.writeFileSync(path.join(import.meta.dirname, '..', 'docs', 'openapi.json'), `${JSON.stringify(document, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(import.meta.dirname, '..', 'docs', 'openapi.json'),
+  `${JSON.stringify(document, null, 2)}\n`,
+);
 await close();
 fs.rmSync(dataDir, { recursive: true, force: true });
 console.log(`docs/openapi.json: ${Object.keys(document.paths ?? {}).length} paths`);

@@ -174,8 +174,14 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   app.addSchema(ErrorResponse);
   // Before authentication: a web session's cookie becomes the bearer token that authentication then checks.
   // The service is created below; requests only arrive after ready().
-  registerSessionCookie(app, { secure: securityHeaders.https, publicUrl: config.publicUrl, sessions: () => webSessions });
-  const routes = registerAuthentication(app, platform.tokens, createMembershipCache(platform.database), { adminToken: config.adminToken });
+  registerSessionCookie(app, {
+    secure: securityHeaders.https,
+    publicUrl: config.publicUrl,
+    sessions: () => webSessions,
+  });
+  const routes = registerAuthentication(app, platform.tokens, createMembershipCache(platform.database), {
+    adminToken: config.adminToken,
+  });
   await app.register(multipart, { limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 1024 } });
   await registerOpenApi(app);
 
@@ -183,33 +189,85 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const billing = createBillingService({ db: platform.db, selfService: config.billingSelfService });
   // Logos are decoded by pure-JS decoders in a worker thread (see docs/decisions.md, "Billing and branding").
   const branding = createBrandingService({ db: platform.db, blobs: platform.blobs, images: createImageNormalizer() });
-  const auth = createAuthService({ db: platform.db, tokens: platform.tokens, billing, outbox: platform.outbox, signupEnabled: config.signupEnabled, publicUrl: config.publicUrl });
+  const auth = createAuthService({
+    db: platform.db,
+    tokens: platform.tokens,
+    billing,
+    outbox: platform.outbox,
+    signupEnabled: config.signupEnabled,
+    publicUrl: config.publicUrl,
+  });
   const sso = createSsoService({
-    db: platform.db, tokens: platform.tokens, auth, billing, signupEnabled: config.signupEnabled, publicUrl: config.publicUrl,
-    oidc: config.oidc ? createOidcRelyingParty(config.oidc) : undefined, idTokens: config.idp ? createIdTokenVerifier(config.idp) : undefined,
+    db: platform.db,
+    tokens: platform.tokens,
+    auth,
+    billing,
+    signupEnabled: config.signupEnabled,
+    publicUrl: config.publicUrl,
+    oidc: config.oidc ? createOidcRelyingParty(config.oidc) : undefined,
+    idTokens: config.idp ? createIdTokenVerifier(config.idp) : undefined,
   });
-  const webSessions = createWebSessionService({ db: platform.db, secrets: platform.secrets, auth, sso, publicUrl: config.publicUrl });
+  const webSessions = createWebSessionService({
+    db: platform.db,
+    secrets: platform.secrets,
+    auth,
+    sso,
+    publicUrl: config.publicUrl,
+  });
   const webSessionOptions = { secure: securityHeaders.https, publicUrl: config.publicUrl };
-  const users = createUsersService({ db: platform.db, outbox: platform.outbox, cloudImportKeys: config.cloudImportKeys });
-  const passkeys = createPasskeyService({
-    db: platform.db, tokens: platform.tokens, outbox: platform.outbox, rpId: config.webauthnRpId, origin: new URL(config.publicUrl).origin, rpName: 'Signature Service',
+  const users = createUsersService({
+    db: platform.db,
+    outbox: platform.outbox,
+    cloudImportKeys: config.cloudImportKeys,
   });
-  const smartCards = createSmartCardService({ db: platform.db, tokens: platform.tokens, outbox: platform.outbox, outbound: platform.outbound, caFile: config.smartCardCaFile });
+  const passkeys = createPasskeyService({
+    db: platform.db,
+    tokens: platform.tokens,
+    outbox: platform.outbox,
+    rpId: config.webauthnRpId,
+    origin: new URL(config.publicUrl).origin,
+    rpName: 'Signature Service',
+  });
+  const smartCards = createSmartCardService({
+    db: platform.db,
+    tokens: platform.tokens,
+    outbox: platform.outbox,
+    outbound: platform.outbound,
+    caFile: config.smartCardCaFile,
+  });
   const workflowSettings = createWorkflowService({ db: platform.db });
-  const documentList = createDocumentListService({ db: platform.db, lists: createNotifiedCache(platform.database, 'document_lists_changed') });
+  const documentList = createDocumentListService({
+    db: platform.db,
+    lists: createNotifiedCache(platform.database, 'document_lists_changed'),
+  });
   // Heavy document work, bounded and kept off the event loop: sandboxed LibreOffice, thumbnails in worker threads.
-  const wordConverter = createWordConverter({ sofficePath: config.sofficePath, searchPath: config.conversionSearchPath, log: (message) => app.log.info(message), warn: (message) => app.log.warn(message) });
+  const wordConverter = createWordConverter({
+    sofficePath: config.sofficePath,
+    searchPath: config.conversionSearchPath,
+    log: (message) => app.log.info(message),
+    warn: (message) => app.log.warn(message),
+  });
   void wordConverter.isolation();
   const thumbnails = createThumbnailRenderer({ log: (message) => app.log.warn(message) });
   // Every uploaded or converted PDF is parsed and checked in worker threads under structure limits.
   const pdfInspector = createPdfInspector();
   const documents = createDocumentService({
-    db: platform.db, blobs: platform.blobs, uploadLimitBytes: UPLOAD_LIMIT_BYTES, converter: wordConverter, thumbnails, inspector: pdfInspector, uploadsPerMinute: config.uploadsPerMinute,
+    db: platform.db,
+    blobs: platform.blobs,
+    uploadLimitBytes: UPLOAD_LIMIT_BYTES,
+    converter: wordConverter,
+    thumbnails,
+    inspector: pdfInspector,
+    uploadsPerMinute: config.uploadsPerMinute,
   });
   // Uploaded PDFs' signatures are read and checked in worker threads under a time limit (POST /verify/v1).
   const signatureChecks = createPdfVerifier({ log: (message) => app.log.warn(message) });
   const verifier = createVerifyService({ db: platform.db, seal: platform.seal, checker: signatureChecks });
-  const cloudImport = createCloudImportService({ outbound: platform.outbound, blobs: platform.blobs, allowedHosts: config.cloudImportAllowedHosts });
+  const cloudImport = createCloudImportService({
+    outbound: platform.outbound,
+    blobs: platform.blobs,
+    allowedHosts: config.cloudImportAllowedHosts,
+  });
   const comments = createCommentService({ db: platform.db, log: platform.log });
   const folders = createFolderService({ db: platform.db });
   const recipients = createRecipientService({ db: platform.db });
@@ -228,18 +286,66 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const delegations = createDelegateService({ db: platform.db, routing });
   // Personal signing keys of useDigitalCert signers, certified by the platform CA.
   const signerKeys = createSignerKeyService({ db: platform.db, outbox: platform.outbox, ca: platform.seal.ca });
-  const ceremony = createCeremonyService({ db: platform.db, jobs: platform.jobs, outbox: platform.outbox, publicUrl: config.publicUrl, codes: signingCodes, blobs: platform.blobs, signerKeys });
-  const sealing: SealJobDeps = { db: platform.db, jobs: platform.jobs, blobs: platform.blobs, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, seal: platform.seal, log: platform.log, seals, testDelayMs: config.sealTestDelayMs, onOutcome: (outcome) => platform.metrics.seals.labels(outcome).inc() };
-  const downloads = createDownloadService({ db: platform.db, blobs: platform.blobs, seal: platform.seal, seals, renderer: thumbnails });
-  const reminders = createReminderService({ db: platform.db, outbox: platform.outbox, codes: signingCodes, publicUrl: config.publicUrl, log: platform.log });
+  const ceremony = createCeremonyService({
+    db: platform.db,
+    jobs: platform.jobs,
+    outbox: platform.outbox,
+    publicUrl: config.publicUrl,
+    codes: signingCodes,
+    blobs: platform.blobs,
+    signerKeys,
+  });
+  const sealing: SealJobDeps = {
+    db: platform.db,
+    jobs: platform.jobs,
+    blobs: platform.blobs,
+    outbox: platform.outbox,
+    codes: signingCodes,
+    publicUrl: config.publicUrl,
+    seal: platform.seal,
+    log: platform.log,
+    seals,
+    testDelayMs: config.sealTestDelayMs,
+    onOutcome: (outcome) => platform.metrics.seals.labels(outcome).inc(),
+  };
+  const downloads = createDownloadService({
+    db: platform.db,
+    blobs: platform.blobs,
+    seal: platform.seal,
+    seals,
+    renderer: thumbnails,
+  });
+  const reminders = createReminderService({
+    db: platform.db,
+    outbox: platform.outbox,
+    codes: signingCodes,
+    publicUrl: config.publicUrl,
+    log: platform.log,
+  });
   // Every job (job-registry.ts), defined before platform.jobs.start() below.
-  defineJobs(platform, { sealing, reminders, surveys: { db: platform.db, jobs: platform.jobs, routing, testDelayMs: config.surveyTestDelayMs } });
+  defineJobs(platform, {
+    sealing,
+    reminders,
+    surveys: { db: platform.db, jobs: platform.jobs, routing, testDelayMs: config.surveyTestDelayMs },
+  });
 
   // 3. Routes, module by module.
-  await app.register(systemRoutes({ database: platform.database, billing, signupEnabled: config.signupEnabled, idpEnabled: sso.idpEnabled }));
+  await app.register(
+    systemRoutes({
+      database: platform.database,
+      billing,
+      signupEnabled: config.signupEnabled,
+      idpEnabled: sso.idpEnabled,
+    }),
+  );
   await app.register(billingRoutes(billing));
   // The operator's API under /admin/v1/ (ADMIN_TOKEN; off without it): packages granted through billing, reseals through signing.
-  await app.register(adminRoutes(createAdminService({ db: platform.db, jobs: platform.jobs, billing }), { selfService: config.billingSelfService, logger: platform.logger }));
+  await app.register(
+    adminRoutes(createAdminService({ db: platform.db, jobs: platform.jobs, billing }), {
+      selfService: config.billingSelfService,
+      logger: platform.logger,
+    }),
+  );
   await app.register(brandingRoutes(branding));
   await app.register(authRoutes(auth, sso, cookieSessionActions(webSessions, webSessionOptions)));
   await app.register(ssoRoutes(sso, webSessionOptions));
@@ -255,14 +361,17 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(verifyRoutes(verifier));
   await app.register(pkiRoutes(platform.seal.ca));
   await app.register(signerKeyRoutes(signerKeys));
-  await app.register(metricsRoutes({
-    metrics: platform.metrics,
-    token: config.metricsToken,
-    refreshQueueDepth: async () => {
-      platform.metrics.queueDepth.reset();
-      for (const { queue, state, count } of await platform.jobs.depths()) platform.metrics.queueDepth.labels(queue, state).set(count);
-    },
-  }));
+  await app.register(
+    metricsRoutes({
+      metrics: platform.metrics,
+      token: config.metricsToken,
+      refreshQueueDepth: async () => {
+        platform.metrics.queueDepth.reset();
+        for (const { queue, state, count } of await platform.jobs.depths())
+          platform.metrics.queueDepth.labels(queue, state).set(count);
+      },
+    }),
+  );
   await app.register(commentRoutes(comments));
   await app.register(folderRoutes(folders));
   await app.register(recipientRoutes(recipients));
@@ -271,10 +380,19 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(downloadRoutes(downloads));
   await app.register(ceremonyRoutes(ceremony));
   // Remote (CSC) signing: the provider is reached under the outbound rules and sends signers back to the web app's /csc/callback.
-  await app.register(remoteSigningRoutes(createRemoteSigningService({
-    db: platform.db, blobs: platform.blobs, secrets: platform.secrets, ceremony,
-    csc: config.csc ? createCscClient({ ...config.csc, redirectUri: `${config.publicUrl}/csc/callback` }, platform.outbound) : null,
-  })));
+  await app.register(
+    remoteSigningRoutes(
+      createRemoteSigningService({
+        db: platform.db,
+        blobs: platform.blobs,
+        secrets: platform.secrets,
+        ceremony,
+        csc: config.csc
+          ? createCscClient({ ...config.csc, redirectUri: `${config.publicUrl}/csc/callback` }, platform.outbound)
+          : null,
+      }),
+    ),
+  );
   await app.register(commenceRoutes(commence));
   await app.register(guestAccessRoutes(guestAccess));
   await app.register(identityRoutes(identity));
@@ -285,24 +403,66 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const roleLists = createNotifiedCache(platform.database, 'members_roles_changed');
   await app.register(roleRoutes(createRoleService({ db: platform.db, lists: roleLists })));
   const memberLists = createNotifiedCache(platform.database, 'members_roles_changed');
-  await app.register(organizationRoutes(createOrganizationService({ db: platform.db, outbox: platform.outbox, billing, publicUrl: config.publicUrl, lists: memberLists }), config.publicUrl));
-  await app.register(businessAppRoutes(createBusinessAppService({
-    db: platform.db, secrets: platform.secrets, allowPrivateCallbacks: config.outboundAllowPrivate, resolve: resolveWithDns,
-  })));
+  await app.register(
+    organizationRoutes(
+      createOrganizationService({
+        db: platform.db,
+        outbox: platform.outbox,
+        billing,
+        publicUrl: config.publicUrl,
+        lists: memberLists,
+      }),
+      config.publicUrl,
+    ),
+  );
+  await app.register(
+    businessAppRoutes(
+      createBusinessAppService({
+        db: platform.db,
+        secrets: platform.secrets,
+        allowPrivateCallbacks: config.outboundAllowPrivate,
+        resolve: resolveWithDns,
+      }),
+    ),
+  );
   await app.register(webhookRoutes(createWebhookService({ db: platform.db, jobs: platform.jobs })));
-  await app.register(mailSettingsRoutes(createMailSettingsService({
-    db: platform.db, secrets: platform.secrets, mailRouting: platform.mailRouting, allowPrivate: config.outboundAllowPrivate, log: platform.log,
-  })));
+  await app.register(
+    mailSettingsRoutes(
+      createMailSettingsService({
+        db: platform.db,
+        secrets: platform.secrets,
+        mailRouting: platform.mailRouting,
+        allowPrivate: config.outboundAllowPrivate,
+        log: platform.log,
+      }),
+    ),
+  );
   const templateLists = createNotifiedCache(platform.database, 'templates_changed');
-  await app.register(templateRoutes(createTemplateService({ db: platform.db, blobs: platform.blobs, routing, lists: templateLists })));
+  await app.register(
+    templateRoutes(createTemplateService({ db: platform.db, blobs: platform.blobs, routing, lists: templateLists })),
+  );
   await app.register(templateFolderRoutes(createTemplateFolderService({ db: platform.db })));
-  await app.register(templateAnalyticsRoutes(createTemplateAnalyticsService({ db: platform.db, lists: templateLists, answers: createNotifiedCache(platform.database, 'template_analytics_changed') }), createFieldEventService({ db: platform.db })));
+  await app.register(
+    templateAnalyticsRoutes(
+      createTemplateAnalyticsService({
+        db: platform.db,
+        lists: templateLists,
+        answers: createNotifiedCache(platform.database, 'template_analytics_changed'),
+      }),
+      createFieldEventService({ db: platform.db }),
+    ),
+  );
   await app.register(webAppRoutes({ secure: webSessionOptions.secure }));
 
   // 4. Start-up work: the job workers (the preset packages are seeded by migration 0008).
   await platform.jobs.start();
   // Webhook deliveries written by recordActivity become jobs here (see modules/webhooks/webhooks.jobs.ts).
-  const webhookDispatcher = createWebhookDispatcher({ db: platform.db, jobs: platform.jobs, pollMs: config.jobPollSeconds * 1000, log: platform.log });
+  const webhookDispatcher = createWebhookDispatcher({
+    db: platform.db,
+    jobs: platform.jobs,
+    pollMs: config.jobPollSeconds * 1000,
+    log: platform.log,
+  });
   webhookDispatcher.start();
   await app.ready();
 
@@ -319,7 +479,8 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
         platform.jobs.stop({ graceMs: timeoutMs }),
         webhookDispatcher.stop(),
       ]);
-      if (answered.cut > 0) platform.logger.warn(`shutdown: ${answered.cut} request(s) still in flight after ${timeoutMs} ms were cut`);
+      if (answered.cut > 0)
+        platform.logger.warn(`shutdown: ${answered.cut} request(s) still in flight after ${timeoutMs} ms were cut`);
       await thumbnails.close();
       await pdfInspector.close();
       await signatureChecks.close();

@@ -67,7 +67,12 @@ export type Config = {
   /** What the profile reports for a plan that grants the provider; the Drive pair is both set or both unset. */
   cloudImportKeys: { boxAppKey: string | undefined; drive: { clientId: string; apiKey: string } | undefined };
   /** Where organizations' own mail providers are reached (MAIL_EMAIL_API_URL...): the real services unless tests point them elsewhere. */
-  mailProviders: { emailApiUrl: string; cloudMailEndpoint: string | undefined; oauth2LoginUrl: string; oauth2ApiUrl: string };
+  mailProviders: {
+    emailApiUrl: string;
+    cloudMailEndpoint: string | undefined;
+    oauth2LoginUrl: string;
+    oauth2ApiUrl: string;
+  };
   /** A remote signing service speaking the CSC API v2 (connector CSC_2; CSC_BASE_URL...); unset: remote signing is off. */
   csc: { baseUrl: string; clientId: string; clientSecret: string; timeoutMs: number } | undefined;
 };
@@ -81,7 +86,16 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The only spellings a boolean variable accepts (any case); anything else is a start-up error, never a guess. */
-const BOOLEAN_WORDS: Record<string, boolean> = { true: true, 1: true, yes: true, on: true, false: false, 0: false, no: false, off: false };
+const BOOLEAN_WORDS: Record<string, boolean> = {
+  true: true,
+  1: true,
+  yes: true,
+  on: true,
+  false: false,
+  0: false,
+  no: false,
+  off: false,
+};
 
 /**
  * Every variable the service reads, as the typed value it must parse to, with its default and meaning. An empty
@@ -90,52 +104,214 @@ const BOOLEAN_WORDS: Record<string, boolean> = { true: true, 1: true, yes: true,
 export const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'HTTP port' }),
   HOST: Type.String({ default: '127.0.0.1', description: 'bind address' }),
-  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'base of every link the service emails; default http://localhost:$PORT' })),
-  DATA_DIR: Type.String({ default: './data', description: 'embedded database, stored files, generated keys and certificates' }),
-  DATABASE_URL: Type.Optional(Type.String({ description: 'a PostgreSQL server to use instead of the embedded database' })),
-  DATABASE_POOL_SIZE: Type.Integer({ minimum: 4, maximum: 1000, default: 20, description: 'with DATABASE_URL: connections to PostgreSQL at most, shared by requests and jobs (docs/decisions.md "Database pool size")' }),
-  SMTP_URL: Type.Optional(Type.String({ description: 'outbound mail; unset: mails are written as .eml files under DATA_DIR/outbox' })),
+  PUBLIC_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      expected: 'an http:// or https:// URL',
+      description: 'base of every link the service emails; default http://localhost:$PORT',
+    }),
+  ),
+  DATA_DIR: Type.String({
+    default: './data',
+    description: 'embedded database, stored files, generated keys and certificates',
+  }),
+  DATABASE_URL: Type.Optional(
+    Type.String({ description: 'a PostgreSQL server to use instead of the embedded database' }),
+  ),
+  DATABASE_POOL_SIZE: Type.Integer({
+    minimum: 4,
+    maximum: 1000,
+    default: 20,
+    description:
+      'with DATABASE_URL: connections to PostgreSQL at most, shared by requests and jobs (docs/decisions.md "Database pool size")',
+  }),
+  SMTP_URL: Type.Optional(
+    Type.String({ description: 'outbound mail; unset: mails are written as .eml files under DATA_DIR/outbox' }),
+  ),
   MAIL_FROM: Type.String({ default: 'no-reply@localhost', description: 'sender of platform mail' }),
   SIGNUP_ENABLED: Type.Boolean({ default: true, description: 'whether POST /auth/v1/signup is open' }),
-  TSA_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'an RFC 3161 time-stamp authority for the seals' })),
-  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, expected: 'a secret of at least 32 characters (an HS256 key shorter than that can be guessed offline from one token)', description: 'HMAC secret for access tokens; unset: generated once into DATA_DIR' })),
-  SECRETS_KEY: Type.Optional(Type.String({ description: 'base64 AES-256 keys, comma-separated, the first encrypting: encrypt stored credentials (organization mail settings, CSC tokens); unset: generated once into DATA_DIR/keys' })),
+  TSA_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      expected: 'an http:// or https:// URL',
+      description: 'an RFC 3161 time-stamp authority for the seals',
+    }),
+  ),
+  JWT_SECRET: Type.Optional(
+    Type.String({
+      minLength: 32,
+      expected:
+        'a secret of at least 32 characters (an HS256 key shorter than that can be guessed offline from one token)',
+      description: 'HMAC secret for access tokens; unset: generated once into DATA_DIR',
+    }),
+  ),
+  SECRETS_KEY: Type.Optional(
+    Type.String({
+      description:
+        'base64 AES-256 keys, comma-separated, the first encrypting: encrypt stored credentials (organization mail settings, CSC tokens); unset: generated once into DATA_DIR/keys',
+    }),
+  ),
   SOFFICE_PATH: Type.String({ default: 'soffice', description: 'LibreOffice binary that converts Word files' }),
   PATH: Type.String({ default: '/usr/local/bin:/usr/bin:/bin', description: 'the search path LibreOffice inherits' }),
-  LOG_LEVEL: Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)), { default: 'info', description: 'pino log level' }),
-  JOB_POLL_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 0.5, description: 'how often job workers poll when nothing wakes them; below 0.5 counts as 0.5' }),
-  SEAL_WAIT_SECONDS: Type.Integer({ minimum: 1, default: 20, description: 'how long reads of a just-completed workflow wait for its seal before 503' }),
-  SEAL_TEST_DELAY_MS: Type.Integer({ minimum: 0, default: 0, description: 'tests only: each seal attempt first waits this long' }),
-  SURVEY_TEST_DELAY_MS: Type.Integer({ minimum: 0, default: 0, description: 'tests only: each Power Survey dispatch batch waits this long before committing' }),
-  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 20000, description: 'on SIGTERM/SIGINT, how long in-flight requests and running jobs get to finish' }),
-  TRUST_PROXY: Type.Optional(Type.String({ description: 'which peers may set X-Forwarded-For: a hop count or addresses/CIDRs; unset: none' })),
-  UPLOADS_PER_MINUTE: Type.Integer({ minimum: 1, default: 60, description: 'uploads and replacements per account per rolling minute' }),
-  CLOUD_IMPORT_ALLOWED_HOSTS: Type.Optional(Type.String({ description: 'comma-separated hosts cloud import may fetch from; default: the box provider\'s' })),
-  OUTBOUND_ALLOW_PRIVATE: Type.Boolean({ default: false, description: 'tests only: outbound requests may reach private and loopback addresses' }),
-  METRICS_TOKEN: Type.Optional(Type.String({ description: 'bearer token GET /metrics requires; unset: the endpoint is off' })),
-  ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 32, expected: 'a secret of at least 32 characters', description: 'bearer token of the operator\'s API under /admin/v1/ (and npm run admin); unset: that API is off' })),
-  BILLING_SELF_SERVICE: Type.Boolean({ default: false, description: 'true: owners may choose and renew any package themselves; false: only packages whose creditsPrice is 0' }),
-  S3_BUCKET: Type.Optional(Type.String({ description: 'stored files in this S3-compatible bucket instead of DATA_DIR' })),
-  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'the S3 endpoint; unset: AWS' })),
+  LOG_LEVEL: Type.Union(
+    LOG_LEVELS.map((level) => Type.Literal(level)),
+    { default: 'info', description: 'pino log level' },
+  ),
+  JOB_POLL_SECONDS: Type.Number({
+    exclusiveMinimum: 0,
+    default: 0.5,
+    description: 'how often job workers poll when nothing wakes them; below 0.5 counts as 0.5',
+  }),
+  SEAL_WAIT_SECONDS: Type.Integer({
+    minimum: 1,
+    default: 20,
+    description: 'how long reads of a just-completed workflow wait for its seal before 503',
+  }),
+  SEAL_TEST_DELAY_MS: Type.Integer({
+    minimum: 0,
+    default: 0,
+    description: 'tests only: each seal attempt first waits this long',
+  }),
+  SURVEY_TEST_DELAY_MS: Type.Integer({
+    minimum: 0,
+    default: 0,
+    description: 'tests only: each Power Survey dispatch batch waits this long before committing',
+  }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({
+    minimum: 0,
+    maximum: 600000,
+    default: 20000,
+    description: 'on SIGTERM/SIGINT, how long in-flight requests and running jobs get to finish',
+  }),
+  TRUST_PROXY: Type.Optional(
+    Type.String({ description: 'which peers may set X-Forwarded-For: a hop count or addresses/CIDRs; unset: none' }),
+  ),
+  UPLOADS_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    default: 60,
+    description: 'uploads and replacements per account per rolling minute',
+  }),
+  CLOUD_IMPORT_ALLOWED_HOSTS: Type.Optional(
+    Type.String({ description: "comma-separated hosts cloud import may fetch from; default: the box provider's" }),
+  ),
+  OUTBOUND_ALLOW_PRIVATE: Type.Boolean({
+    default: false,
+    description: 'tests only: outbound requests may reach private and loopback addresses',
+  }),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({ description: 'bearer token GET /metrics requires; unset: the endpoint is off' }),
+  ),
+  ADMIN_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 32,
+      expected: 'a secret of at least 32 characters',
+      description: "bearer token of the operator's API under /admin/v1/ (and npm run admin); unset: that API is off",
+    }),
+  ),
+  BILLING_SELF_SERVICE: Type.Boolean({
+    default: false,
+    description:
+      'true: owners may choose and renew any package themselves; false: only packages whose creditsPrice is 0',
+  }),
+  S3_BUCKET: Type.Optional(
+    Type.String({ description: 'stored files in this S3-compatible bucket instead of DATA_DIR' }),
+  ),
+  S3_ENDPOINT: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      expected: 'an http:// or https:// URL',
+      description: 'the S3 endpoint; unset: AWS',
+    }),
+  ),
   S3_REGION: Type.String({ default: 'us-east-1', description: 'the S3 region' }),
-  OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an https:// URL (http:// only on a loopback host)', description: 'external OpenID provider for web sign-in and the SSO redirect; unset: the own sign-in page' })),
+  OIDC_ISSUER: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      expected: 'an https:// URL (http:// only on a loopback host)',
+      description: 'external OpenID provider for web sign-in and the SSO redirect; unset: the own sign-in page',
+    }),
+  ),
   OIDC_CLIENT_ID: Type.Optional(Type.String({ description: 'client id at OIDC_ISSUER (required with it)' })),
-  OIDC_CLIENT_SECRET: Type.Optional(Type.String({ description: 'client secret at OIDC_ISSUER; unset: a public client (PKCE only)' })),
-  IDP_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an https:// URL (http:// only on a loopback host)', description: 'social identity provider whose ID tokens IDP_AUTH accepts' })),
-  IDP_CLIENT_ID: Type.Optional(Type.String({ description: 'the audience (aud) the social ID tokens must name (required with IDP_ISSUER)' })),
-  WEBAUTHN_RP_ID: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.-]+$', expected: 'a host name', description: 'passkey relying-party id; default: the host of PUBLIC_URL' })),
-  SMART_CARD_CA_FILE: Type.Optional(Type.String({ description: 'PEM bundle of the CAs whose card certificates may sign in; unset: smart-card sign-in is off' })),
-  BOX_APP_KEY: Type.Optional(Type.String({ description: 'box import app key the profile reports when the plan grants BOX' })),
-  DRIVE_CLIENT_ID: Type.Optional(Type.String({ description: 'Drive import client id (with DRIVE_API_KEY) the profile reports when the plan grants DRIVE' })),
+  OIDC_CLIENT_SECRET: Type.Optional(
+    Type.String({ description: 'client secret at OIDC_ISSUER; unset: a public client (PKCE only)' }),
+  ),
+  IDP_ISSUER: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      expected: 'an https:// URL (http:// only on a loopback host)',
+      description: 'social identity provider whose ID tokens IDP_AUTH accepts',
+    }),
+  ),
+  IDP_CLIENT_ID: Type.Optional(
+    Type.String({ description: 'the audience (aud) the social ID tokens must name (required with IDP_ISSUER)' }),
+  ),
+  WEBAUTHN_RP_ID: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9.-]+$',
+      expected: 'a host name',
+      description: 'passkey relying-party id; default: the host of PUBLIC_URL',
+    }),
+  ),
+  SMART_CARD_CA_FILE: Type.Optional(
+    Type.String({
+      description: 'PEM bundle of the CAs whose card certificates may sign in; unset: smart-card sign-in is off',
+    }),
+  ),
+  BOX_APP_KEY: Type.Optional(
+    Type.String({ description: 'box import app key the profile reports when the plan grants BOX' }),
+  ),
+  DRIVE_CLIENT_ID: Type.Optional(
+    Type.String({
+      description: 'Drive import client id (with DRIVE_API_KEY) the profile reports when the plan grants DRIVE',
+    }),
+  ),
   DRIVE_API_KEY: Type.Optional(Type.String({ description: 'Drive import API key (with DRIVE_CLIENT_ID)' })),
-  MAIL_EMAIL_API_URL: Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', default: 'https://api.sendgrid.com', description: 'organizations\' EMAIL_API provider (SendGrid v3 API)' }),
-  MAIL_CLOUD_MAIL_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', description: 'organizations\' CLOUD_MAIL provider (Amazon SES v2); unset: https://email.<REGION>.amazonaws.com' })),
-  MAIL_OAUTH2_LOGIN_URL: Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', default: 'https://login.microsoftonline.com', description: 'token authority of organizations\' OAUTH2_MAIL provider (Microsoft identity platform)' }),
-  MAIL_OAUTH2_API_URL: Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an http:// or https:// URL', default: 'https://graph.microsoft.com', description: 'API of organizations\' OAUTH2_MAIL provider (Microsoft Graph)' }),
-  CSC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', expected: 'an https:// URL (http:// only on a loopback host)', description: 'a remote signing service speaking the CSC API v2 (its API under <base>/csc/v2/); unset: remote signing is off' })),
-  CSC_CLIENT_ID: Type.Optional(Type.String({ description: 'this service\'s OAuth 2.0 client id at CSC_BASE_URL (required with it)' })),
-  CSC_CLIENT_SECRET: Type.Optional(Type.String({ description: 'this service\'s OAuth 2.0 client secret at CSC_BASE_URL (required with it)' })),
-  CSC_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 120, default: 10, expected: 'a number of seconds above 0, at most 120', description: 'how long one request to the CSC provider may take before it counts as unreachable' }),
+  MAIL_EMAIL_API_URL: Type.String({
+    pattern: '^https?://[^\\s]+$',
+    expected: 'an http:// or https:// URL',
+    default: 'https://api.sendgrid.com',
+    description: "organizations' EMAIL_API provider (SendGrid v3 API)",
+  }),
+  MAIL_CLOUD_MAIL_ENDPOINT: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      expected: 'an http:// or https:// URL',
+      description: "organizations' CLOUD_MAIL provider (Amazon SES v2); unset: https://email.<REGION>.amazonaws.com",
+    }),
+  ),
+  MAIL_OAUTH2_LOGIN_URL: Type.String({
+    pattern: '^https?://[^\\s]+$',
+    expected: 'an http:// or https:// URL',
+    default: 'https://login.microsoftonline.com',
+    description: "token authority of organizations' OAUTH2_MAIL provider (Microsoft identity platform)",
+  }),
+  MAIL_OAUTH2_API_URL: Type.String({
+    pattern: '^https?://[^\\s]+$',
+    expected: 'an http:// or https:// URL',
+    default: 'https://graph.microsoft.com',
+    description: "API of organizations' OAUTH2_MAIL provider (Microsoft Graph)",
+  }),
+  CSC_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      expected: 'an https:// URL (http:// only on a loopback host)',
+      description:
+        'a remote signing service speaking the CSC API v2 (its API under <base>/csc/v2/); unset: remote signing is off',
+    }),
+  ),
+  CSC_CLIENT_ID: Type.Optional(
+    Type.String({ description: "this service's OAuth 2.0 client id at CSC_BASE_URL (required with it)" }),
+  ),
+  CSC_CLIENT_SECRET: Type.Optional(
+    Type.String({ description: "this service's OAuth 2.0 client secret at CSC_BASE_URL (required with it)" }),
+  ),
+  CSC_TIMEOUT_SECONDS: Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 120,
+    default: 10,
+    expected: 'a number of seconds above 0, at most 120',
+    description: 'how long one request to the CSC provider may take before it counts as unreachable',
+  }),
 });
 export type Env = Static<typeof EnvSchema>;
 
@@ -161,9 +337,14 @@ function expectation(schema: TSchema & Record<string, any>): string {
   if (schema.expected) return schema.expected;
   if (schema.type === 'boolean') return 'true or false (also 1/0, yes/no, on/off)';
   if (schema.anyOf) return `one of ${schema.anyOf.map((option: { const: string }) => option.const).join(', ')}`;
-  const bounds = schema.maximum !== undefined ? `from ${schema.minimum} to ${schema.maximum}`
-    : schema.minimum !== undefined ? `of at least ${schema.minimum}`
-      : schema.exclusiveMinimum !== undefined ? `above ${schema.exclusiveMinimum}` : '';
+  const bounds =
+    schema.maximum !== undefined
+      ? `from ${schema.minimum} to ${schema.maximum}`
+      : schema.minimum !== undefined
+        ? `of at least ${schema.minimum}`
+        : schema.exclusiveMinimum !== undefined
+          ? `above ${schema.exclusiveMinimum}`
+          : '';
   return `${schema.type === 'integer' ? 'a whole number' : 'a number'}${bounds ? ` ${bounds}` : ''}`;
 }
 
@@ -180,7 +361,10 @@ export function parseEnv(env: NodeJS.ProcessEnv): Env {
   // Each set variable is checked on its own: one report names every bad variable, not just the first few.
   const problems = Object.entries(input)
     .filter(([name, value]) => !Value.Check(EnvSchema.properties[name as keyof Env], value))
-    .map(([name]) => `${name}=${JSON.stringify(raw[name])}: expected ${expectation(EnvSchema.properties[name as keyof Env])}`);
+    .map(
+      ([name]) =>
+        `${name}=${JSON.stringify(raw[name])}: expected ${expectation(EnvSchema.properties[name as keyof Env])}`,
+    );
   const values = Value.Default(EnvSchema, input);
   if (problems.length > 0) throw new ConfigError(problems);
   return values as Env;
@@ -198,16 +382,22 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
   if (text === '' || ['false', 'off', 'no', '0'].includes(text.toLowerCase())) return false;
   if (/^\d+$/.test(text)) return Number(text);
   if (['true', 'yes', 'on'].includes(text.toLowerCase())) {
-    throw new Error('TRUST_PROXY=true would trust X-Forwarded-For from any client; give the number of proxies in front of the service or their addresses/CIDRs');
+    throw new Error(
+      'TRUST_PROXY=true would trust X-Forwarded-For from any client; give the number of proxies in front of the service or their addresses/CIDRs',
+    );
   }
-  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (PROXY_NAMES.includes(entry)) continue;
     const [address, bits, extra] = entry.split('/');
     const family = net.isIP(address);
     const maxBits = family === 6 ? 128 : 32;
     const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
-    if (family === 0 || !bitsOk || extra !== undefined) throw new Error(`TRUST_PROXY: "${entry}" is not an IP address, a CIDR or one of ${PROXY_NAMES.join(', ')}`);
+    if (family === 0 || !bitsOk || extra !== undefined)
+      throw new Error(`TRUST_PROXY: "${entry}" is not an IP address, a CIDR or one of ${PROXY_NAMES.join(', ')}`);
   }
   return entries;
 }
@@ -238,7 +428,9 @@ function cscProblems(values: Env): string[] {
   if (!values.CSC_CLIENT_SECRET) problems.push('CSC_CLIENT_SECRET is unset: CSC_BASE_URL needs its client secret');
   const url = new URL(values.CSC_BASE_URL);
   if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
-    problems.push(`CSC_BASE_URL=${JSON.stringify(values.CSC_BASE_URL)}: expected https:// (http:// only on a loopback host)`);
+    problems.push(
+      `CSC_BASE_URL=${JSON.stringify(values.CSC_BASE_URL)}: expected https:// (http:// only on a loopback host)`,
+    );
   }
   return problems;
 }
@@ -260,9 +452,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // The profile offers Drive import only with both keys, so one without the other is a mistake, not half a setting.
   if (values && (values.DRIVE_CLIENT_ID === undefined) !== (values.DRIVE_API_KEY === undefined)) {
-    problems.push(`${values.DRIVE_CLIENT_ID === undefined ? 'DRIVE_CLIENT_ID' : 'DRIVE_API_KEY'} is unset: DRIVE_CLIENT_ID and DRIVE_API_KEY are set together or not at all`);
+    problems.push(
+      `${values.DRIVE_CLIENT_ID === undefined ? 'DRIVE_CLIENT_ID' : 'DRIVE_API_KEY'} is unset: DRIVE_CLIENT_ID and DRIVE_API_KEY are set together or not at all`,
+    );
   }
-  if (values) problems.push(...issuerProblems('OIDC', values.OIDC_ISSUER, values.OIDC_CLIENT_ID), ...issuerProblems('IDP', values.IDP_ISSUER, values.IDP_CLIENT_ID));
+  if (values)
+    problems.push(
+      ...issuerProblems('OIDC', values.OIDC_ISSUER, values.OIDC_CLIENT_ID),
+      ...issuerProblems('IDP', values.IDP_ISSUER, values.IDP_CLIENT_ID),
+    );
   if (values) problems.push(...cscProblems(values));
   if (!values || problems.length > 0) throw new ConfigError(problems);
   const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
@@ -290,21 +488,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy,
     uploadsPerMinute: values.UPLOADS_PER_MINUTE,
     cloudImportAllowedHosts: values.CLOUD_IMPORT_ALLOWED_HOSTS
-      ? values.CLOUD_IMPORT_ALLOWED_HOSTS.split(',').map((host) => host.trim()).filter(Boolean)
+      ? values.CLOUD_IMPORT_ALLOWED_HOSTS.split(',')
+          .map((host) => host.trim())
+          .filter(Boolean)
       : DEFAULT_CLOUD_IMPORT_HOSTS,
     outboundAllowPrivate: values.OUTBOUND_ALLOW_PRIVATE,
     metricsToken: values.METRICS_TOKEN,
     adminToken: values.ADMIN_TOKEN,
     billingSelfService: values.BILLING_SELF_SERVICE,
-    oidc: values.OIDC_ISSUER ? { issuer: values.OIDC_ISSUER, clientId: values.OIDC_CLIENT_ID!, clientSecret: values.OIDC_CLIENT_SECRET } : undefined,
+    oidc: values.OIDC_ISSUER
+      ? { issuer: values.OIDC_ISSUER, clientId: values.OIDC_CLIENT_ID!, clientSecret: values.OIDC_CLIENT_SECRET }
+      : undefined,
     idp: values.IDP_ISSUER ? { issuer: values.IDP_ISSUER, clientId: values.IDP_CLIENT_ID! } : undefined,
     webauthnRpId: values.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,
     smartCardCaFile: values.SMART_CARD_CA_FILE,
     cloudImportKeys: {
       boxAppKey: values.BOX_APP_KEY,
-      drive: values.DRIVE_CLIENT_ID && values.DRIVE_API_KEY ? { clientId: values.DRIVE_CLIENT_ID, apiKey: values.DRIVE_API_KEY } : undefined,
+      drive:
+        values.DRIVE_CLIENT_ID && values.DRIVE_API_KEY
+          ? { clientId: values.DRIVE_CLIENT_ID, apiKey: values.DRIVE_API_KEY }
+          : undefined,
     },
-    s3: values.S3_BUCKET ? { bucket: values.S3_BUCKET, endpoint: values.S3_ENDPOINT, region: values.S3_REGION } : undefined,
+    s3: values.S3_BUCKET
+      ? { bucket: values.S3_BUCKET, endpoint: values.S3_ENDPOINT, region: values.S3_REGION }
+      : undefined,
     mailProviders: {
       emailApiUrl: values.MAIL_EMAIL_API_URL,
       cloudMailEndpoint: values.MAIL_CLOUD_MAIL_ENDPOINT,
@@ -312,7 +519,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       oauth2ApiUrl: values.MAIL_OAUTH2_API_URL,
     },
     csc: values.CSC_BASE_URL
-      ? { baseUrl: values.CSC_BASE_URL.replace(/\/+$/, ''), clientId: values.CSC_CLIENT_ID!, clientSecret: values.CSC_CLIENT_SECRET!, timeoutMs: Math.round(values.CSC_TIMEOUT_SECONDS * 1000) }
+      ? {
+          baseUrl: values.CSC_BASE_URL.replace(/\/+$/, ''),
+          clientId: values.CSC_CLIENT_ID!,
+          clientSecret: values.CSC_CLIENT_SECRET!,
+          timeoutMs: Math.round(values.CSC_TIMEOUT_SECONDS * 1000),
+        }
       : undefined,
   };
 }

@@ -24,11 +24,20 @@ export const ERRORS = {
   INTERNAL_ERROR: { status: 500, code: 10500, description: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, code: 10503, description: 'Service unavailable' },
 
-  RECIPIENT_NAME_INVALID: { status: 400, code: 11001, description: 'Name size must be between 2 and 50 and contain only letters (a hyphen or apostrophe between two), with single spaces' },
+  RECIPIENT_NAME_INVALID: {
+    status: 400,
+    code: 11001,
+    description:
+      'Name size must be between 2 and 50 and contain only letters (a hyphen or apostrophe between two), with single spaces',
+  },
   INVALID_RECIPIENT: { status: 400, code: 11002, description: 'Invalid recipient' },
   DUPLICATE_RECIPIENT: { status: 400, code: 11003, description: 'Duplicate recipient order or email' },
   /** More entries with a recipientPassword in one call than MAX_RECIPIENT_PASSWORDS_PER_CALL (each is an argon2id hash); responseBody {limit, given}. */
-  RECIPIENT_PASSWORD_LIMIT: { status: 400, code: 11004, description: 'Too many recipients with a password in one request' },
+  RECIPIENT_PASSWORD_LIMIT: {
+    status: 400,
+    code: 11004,
+    description: 'Too many recipients with a password in one request',
+  },
 
   INVALID_DOCUMENT_TYPE: { status: 400, code: 12001, description: 'Invalid document type' },
   INVALID_DOCUMENT_SIZE: { status: 400, code: 12002, description: 'Invalid document size' },
@@ -36,10 +45,23 @@ export const ERRORS = {
   INVALID_PDF: { status: 400, code: 12004, description: 'The PDF is encrypted, damaged or unreadable' },
   /** RUNTIME.md "Limits": POST /verify/v1 with a file holding more than 50 signatures; responseBody.limit. */
   TOO_MANY_SIGNATURES: { status: 400, code: 12010, description: 'The PDF holds more signatures than can be verified' },
-  DOCUMENT_CONVERSION_UNAVAILABLE: { status: 400, code: 12005, description: 'Word conversion is not available: install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer-nogui) or set SOFFICE_PATH; PDF uploads work without it' },
-  DOCUMENT_CONVERSION_FAILED: { status: 400, code: 12006, description: 'The Word document could not be converted to PDF' },
+  DOCUMENT_CONVERSION_UNAVAILABLE: {
+    status: 400,
+    code: 12005,
+    description:
+      'Word conversion is not available: install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer-nogui) or set SOFFICE_PATH; PDF uploads work without it',
+  },
+  DOCUMENT_CONVERSION_FAILED: {
+    status: 400,
+    code: 12006,
+    description: 'The Word document could not be converted to PDF',
+  },
   /** A replacement PDF lacks a page that a field sits on, or a page is now too small for it; responseBody.fieldIds names them. */
-  FIELDS_OUTSIDE_DOCUMENT: { status: 400, code: 12007, description: 'Fields would lie outside the pages of the replacement file' },
+  FIELDS_OUTSIDE_DOCUMENT: {
+    status: 400,
+    code: 12007,
+    description: 'Fields would lie outside the pages of the replacement file',
+  },
   /** SPEC.md: a cloud-import link that is not https or not on an allowed host (checked at every redirect): 400. */
   CLOUD_IMPORT_LINK_REFUSED: { status: 400, code: 12008, description: 'The link must be https and on an allowed host' },
   /** SPEC.md: an unreadable link, more than 5 redirects or more than 25 MB: 500. */
@@ -47,7 +69,11 @@ export const ERRORS = {
   /** More uploads or replacements from one account within a minute than UPLOADS_PER_MINUTE allows; answered with Retry-After. */
   UPLOAD_RATE_LIMITED: { status: 429, code: 12020, description: 'Too many uploads from this account; try again later' },
   /** More POST /verify/v1 calls from one client address within a minute than allowed; answered with Retry-After. */
-  VERIFY_RATE_LIMITED: { status: 429, code: 12021, description: 'Too many verifications from this address; try again later' },
+  VERIFY_RATE_LIMITED: {
+    status: 429,
+    code: 12021,
+    description: 'Too many verifications from this address; try again later',
+  },
 
   INVALID_WORKFLOW_OWNER: { status: 400, code: 13001, description: 'Invalid workflow owner' },
   INVALID_WORKFLOW_STATUS: { status: 400, code: 13002, description: 'Invalid workflow status' },
@@ -70,26 +96,51 @@ export const ERRORS = {
   /** A signed-in user's password re-check failed (turning two-factor off); 400, not 401: the session itself is fine. */
   WRONG_PASSWORD: { status: 400, code: 14010, description: 'The password is not correct' },
   /** More sign-ups from one client address within the hour than SIGNUPS_PER_ADDRESS allows; answered with Retry-After. */
-  SIGNUP_LIMIT_REACHED: { status: 429, code: 14011, description: 'Too many sign-ups from this address; try again later' },
+  SIGNUP_LIMIT_REACHED: {
+    status: 429,
+    code: 14011,
+    description: 'Too many sign-ups from this address; try again later',
+  },
   /** More verification mails to one account within a day than VERIFICATION_MAILS_PER_ACCOUNT allows; answered with Retry-After. */
-  VERIFICATION_MAIL_LIMIT_REACHED: { status: 429, code: 14012, description: 'Too many verification mails; try again later' },
+  VERIFICATION_MAIL_LIMIT_REACHED: {
+    status: 429,
+    code: 14012,
+    description: 'Too many verification mails; try again later',
+  },
   /** A sign-in state (web session, SSO redirect, own sign-in page) that is unknown, expired, used, or from another browser. */
-  LOGIN_STATE_INVALID: { status: 400, code: 14101, description: 'The sign-in request is unknown, expired, already used, or was started in another browser; start again' },
+  LOGIN_STATE_INVALID: {
+    status: 400,
+    code: 14101,
+    description:
+      'The sign-in request is unknown, expired, already used, or was started in another browser; start again',
+  },
   /** A cookie-authenticated state change without the session's X-CSRF-Token header (or from another origin). */
   CSRF_TOKEN_INVALID: { status: 403, code: 14102, description: 'Missing or wrong X-CSRF-Token for this session' },
   /** The authorization code was refused (by the provider or the own sign-in page), or the provider reported an error. */
-  SSO_CODE_INVALID: { status: 401, code: 14103, description: 'The sign-in could not be completed with this authorization code' },
+  SSO_CODE_INVALID: {
+    status: 401,
+    code: 14103,
+    description: 'The sign-in could not be completed with this authorization code',
+  },
   /** The identity is verified but no account holds its email and SIGNUP_ENABLED is false. */
   SSO_SIGNUP_DISABLED: { status: 403, code: 14104, description: 'No account holds this email and sign-up is closed' },
   /** The provider did not verify the email, or the account holding it has not verified it here. */
   SSO_EMAIL_NOT_VERIFIED: { status: 403, code: 14105, description: 'The email of this identity is not verified' },
   /** A social ID token with a bad signature, issuer, audience, expiry, nonce or email_verified, or one already used. */
   IDP_TOKEN_INVALID: { status: 401, code: 14106, description: 'The identity provider token was refused' },
-  IDENTITY_PROVIDER_UNAVAILABLE: { status: 503, code: 14107, description: 'The identity provider cannot be reached; try again later' },
+  IDENTITY_PROVIDER_UNAVAILABLE: {
+    status: 503,
+    code: 14107,
+    description: 'The identity provider cannot be reached; try again later',
+  },
   /** SSO redirect with the own sign-in page: the redirect URI must be on this service's origin. */
   REDIRECT_URI_NOT_ALLOWED: { status: 400, code: 14108, description: 'This redirect URI is not allowed' },
   /** More sign-ins started (GET /auth/v1/signin, GET /bff/auth/authorize) from one client address than LOGIN_STATES_PER_ADDRESS allows; with Retry-After. */
-  LOGIN_STATE_LIMIT_REACHED: { status: 429, code: 14109, description: 'Too many sign-ins started from this address; try again later' },
+  LOGIN_STATE_LIMIT_REACHED: {
+    status: 429,
+    code: 14109,
+    description: 'Too many sign-ins started from this address; try again later',
+  },
 
   /** A passkey assertion that does not verify (unknown credential, wrong origin, RP id or challenge, counter regression); counted like a wrong password. */
   PASSKEY_REJECTED: { status: 401, code: 14201, description: 'Passkey sign-in failed' },
@@ -122,16 +173,32 @@ export const ERRORS = {
   /** The field's value is already part of a signed revision of the document: what was signed cannot change. */
   SIGNED_FIELD_LOCKED: { status: 400, code: 15104, description: 'The field is already signed into the document' },
   /** Another signature was appended to the document after this one was prepared (remote signing): prepare again. */
-  SIGNER_REVISION_STALE: { status: 409, code: 15105, description: 'The document changed since the signature was prepared' },
+  SIGNER_REVISION_STALE: {
+    status: 409,
+    code: 15105,
+    description: 'The document changed since the signature was prepared',
+  },
   /** A signature value that does not verify against the prepared hash and the signer's certificate; nothing was appended. */
-  SIGNER_SIGNATURE_MISMATCH: { status: 422, code: 15106, description: 'The signature does not match the prepared hash' },
+  SIGNER_SIGNATURE_MISMATCH: {
+    status: 422,
+    code: 15106,
+    description: 'The signature does not match the prepared hash',
+  },
   /** signatureAssetId names no library entry of the signing recipient's user (someone else's, or none). */
-  SIGNATURE_ASSET_NOT_FOUND: { status: 400, code: 15107, description: 'The signature library entry is not the signer\'s' },
+  SIGNATURE_ASSET_NOT_FOUND: {
+    status: 400,
+    code: 15107,
+    description: "The signature library entry is not the signer's",
+  },
 
   /** Remote signing asked for while CSC_BASE_URL is unset. */
   CSC_NOT_CONFIGURED: { status: 400, code: 15201, description: 'Remote signing is not configured on this service' },
   /** RUNTIME.md: the CSC provider cannot be reached (or is too slow, answers 5xx, refuses this service's own client credentials). */
-  CSC_PROVIDER_UNAVAILABLE: { status: 503, code: 15202, description: 'The remote signing provider cannot be reached; try again later' },
+  CSC_PROVIDER_UNAVAILABLE: {
+    status: 503,
+    code: 15202,
+    description: 'The remote signing provider cannot be reached; try again later',
+  },
   /** RUNTIME.md 422: a wrong, reused or expired code, or the provider refusing the authorization or the signature. */
   CSC_AUTHORIZATION_INVALID: { status: 422, code: 15203, description: 'The remote signing authorization is not valid' },
   /** RUNTIME.md 422: the hash (or the batch's set of items) is not what was prepared for this signer, or the preparation expired or was used. */
@@ -143,7 +210,11 @@ export const ERRORS = {
 
   INSUFFICIENT_CREDITS: { status: 400, code: 16001, description: 'Insufficient credit balance' },
   /** The signer's personal quota (SPEC.md Limits); responseBody.qualifier says which of the three. */
-  SIGNATURE_QUOTA_EXCEEDED: { status: 400, code: 16002, description: 'Electronic, Advanced or Qualified signature quota exceeded' },
+  SIGNATURE_QUOTA_EXCEEDED: {
+    status: 400,
+    code: 16002,
+    description: 'Electronic, Advanced or Qualified signature quota exceeded',
+  },
   PACKAGE_EXPIRED: { status: 400, code: 16003, description: 'Package has expired' },
   SERVICE_PLAN_INACTIVE: { status: 500, code: 16004, description: 'Service plan inactive' },
   LINK_EXPIRED: { status: 400, code: 16005, description: 'Link or code expired' },
@@ -155,7 +226,11 @@ export const ERRORS = {
   OTP_LIMIT_REACHED: { status: 429, code: 16010, description: 'Too many one-time codes; try again later' },
 
   /** RUNTIME.md "Plans and credits belong to the operator": an owner chose or renewed a priced package while BILLING_SELF_SERVICE is off. */
-  PAYMENT_REQUIRED: { status: 403, code: 16011, description: 'This package is priced: the operator of this service puts organizations on it' },
+  PAYMENT_REQUIRED: {
+    status: 403,
+    code: 16011,
+    description: 'This package is priced: the operator of this service puts organizations on it',
+  },
   /** A package that is not ACTIVE (retired) cannot be chosen or renewed; choose another with package/update. */
   PACKAGE_NOT_AVAILABLE: { status: 400, code: 16101, description: 'This package is not available' },
   /** settingsJson of PUT /organization/v1/branding is not JSON, not an object, or a member is of the wrong form; responseBody.detail says which. */
@@ -167,7 +242,11 @@ export const ERRORS = {
   /** The email is already an ACTIVE or INVITED member of the organization (a DECLINED one may be invited again). */
   MEMBER_ALREADY_EXISTS: { status: 409, code: 17001, description: 'Already a member of the organization' },
   /** Another role of the organization has this name (compared ignoring case). */
-  ROLE_NAME_TAKEN: { status: 409, code: 17002, description: 'A role with this name already exists in the organization' },
+  ROLE_NAME_TAKEN: {
+    status: 409,
+    code: 17002,
+    description: 'A role with this name already exists in the organization',
+  },
   /** A role still assigned to members (invited ones included) cannot be deleted; responseBody names the role and its members count. */
   ROLE_IN_USE: { status: 409, code: 17003, description: 'The role is assigned to members' },
   /** Only an ACTIVE role can be given to a member. */
@@ -179,7 +258,11 @@ export const ERRORS = {
   /** The member's role does not allow using templates (signatureSettings.allowDocUseTemplates). */
   ROLE_TEMPLATES_NOT_ALLOWED: { status: 403, code: 17007, description: 'Your role does not allow using templates' },
   /** The signer's role in the workflow's organization does not allow this kind of signature (allowSignElectronic, ...); responseBody.qualifier. */
-  ROLE_SIGNATURE_NOT_ALLOWED: { status: 403, code: 17008, description: 'Your role does not allow this kind of signature' },
+  ROLE_SIGNATURE_NOT_ALLOWED: {
+    status: 403,
+    code: 17008,
+    description: 'Your role does not allow this kind of signature',
+  },
   /**
    * An address the platform has not verified (RUNTIME.md round three): sending to others, accepting an invitation in the
    * app, or a platform-certified signing key needs an account whose address is confirmed (or a guest whose signing
@@ -190,7 +273,11 @@ export const ERRORS = {
    * PUT /organization/v1/invite: an orgName that more than one pending invitation of the caller bears (organization names are
    * not unique); responseBody.candidates lists them, and organizationIds picks among them.
    */
-  INVITATION_NAME_AMBIGUOUS: { status: 400, code: 17010, description: 'Several pending invitations come from organizations of this name' },
+  INVITATION_NAME_AMBIGUOUS: {
+    status: 400,
+    code: 17010,
+    description: 'Several pending invitations come from organizations of this name',
+  },
   /** More invitations than an organization may send an hour, or than one address may get from it a day; with Retry-After. */
   INVITATION_LIMIT_REACHED: { status: 429, code: 17011, description: 'Too many invitations; try again later' },
 
@@ -201,16 +288,36 @@ export const ERRORS = {
   /** SPEC.md: custom email routing is available only when the organization's plan allows it (packages.allowCustomSmtp). */
   CUSTOM_MAIL_NOT_ALLOWED: { status: 400, code: 18003, description: 'Your plan does not allow custom email routing' },
   /** More settings tests than an organization may run per hour (each sends a real mail); answered with Retry-After. */
-  MAIL_SETTINGS_TEST_LIMITED: { status: 429, code: 18004, description: 'Too many email settings tests; try again later' },
+  MAIL_SETTINGS_TEST_LIMITED: {
+    status: 429,
+    code: 18004,
+    description: 'Too many email settings tests; try again later',
+  },
   /** source PLAN_CONNECTOR or a connectorId: this installation's plans offer no mail connectors (allowedConnectors is empty). */
-  MAIL_CONNECTOR_UNAVAILABLE: { status: 400, code: 18005, description: 'No mail connector is available to this organization' },
+  MAIL_CONNECTOR_UNAVAILABLE: {
+    status: 400,
+    code: 18005,
+    description: 'No mail connector is available to this organization',
+  },
 
   /** A business app's callbackUrl must be https, carry no credentials and not lead to a private, loopback or metadata address (the outbound rules). */
-  BUSINESS_APP_CALLBACK_REFUSED: { status: 400, code: 18101, description: 'The callback URL must be https and reach a public address' },
+  BUSINESS_APP_CALLBACK_REFUSED: {
+    status: 400,
+    code: 18101,
+    description: 'The callback URL must be https and reach a public address',
+  },
   /** Client ids are unique across the service (the client-credentials grant names the app by it alone). */
-  BUSINESS_APP_CLIENT_ID_TAKEN: { status: 409, code: 18102, description: 'A business app with this client id already exists' },
+  BUSINESS_APP_CLIENT_ID_TAKEN: {
+    status: 409,
+    code: 18102,
+    description: 'A business app with this client id already exists',
+  },
   /** App names are unique within the organization, ignoring case. */
-  BUSINESS_APP_NAME_TAKEN: { status: 409, code: 18103, description: 'A business app with this name already exists in the organization' },
+  BUSINESS_APP_NAME_TAKEN: {
+    status: 409,
+    code: 18103,
+    description: 'A business app with this name already exists in the organization',
+  },
   /** Replay of a delivery that is still being attempted (PENDING): it would only be sent twice. */
   WEBHOOK_DELIVERY_PENDING: { status: 400, code: 18104, description: 'The delivery is still being attempted' },
   /** Replaying to a disabled business app: enable it first. */
@@ -219,10 +326,18 @@ export const ERRORS = {
    * More than 10 enabled business apps (each receives callbacks) in one organization: registering or enabling an 11th
    * (responseBody.limit). 400 like the other caps (PASSKEY_LIMIT_REACHED, TEMPLATE_FOLDER_LIMIT); 409 here means a clash of names.
    */
-  BUSINESS_APP_LIMIT_REACHED: { status: 400, code: 18106, description: 'The organization has as many business apps with a callback as it may' },
+  BUSINESS_APP_LIMIT_REACHED: {
+    status: 400,
+    code: 18106,
+    description: 'The organization has as many business apps with a callback as it may',
+  },
 
   /** Another template of the same folder (or of the root) has this name, ignoring case; another folder may reuse it. */
-  TEMPLATE_NAME_TAKEN: { status: 409, code: 19001, description: 'A template with this name already exists in the folder' },
+  TEMPLATE_NAME_TAKEN: {
+    status: 409,
+    code: 19001,
+    description: 'A template with this name already exists in the folder',
+  },
   /** SPEC.md "Template folders": the folder does not exist, or the caller may not see it (folder access). */
   TEMPLATE_FOLDER_NOT_FOUND: { status: 404, code: 19002, description: 'Template folder does not exist' },
   /** Another folder of the same parent has this name, ignoring case. */
@@ -237,11 +352,23 @@ export const ERRORS = {
   /** Power Survey commence: the survey must hold exactly one document; responseBody.documentCount. */
   SURVEY_DOCUMENT_COUNT: { status: 400, code: 19101, description: 'A Power Survey needs exactly one document' },
   /** Power Survey commence: exactly one SIGNATURE or DIGITAL_SIGNATURE field, assigned to nobody; responseBody.signatureFieldIds. */
-  SURVEY_SIGNATURE_FIELD: { status: 400, code: 19102, description: 'A Power Survey needs exactly one unassigned signature field' },
+  SURVEY_SIGNATURE_FIELD: {
+    status: 400,
+    code: 19102,
+    description: 'A Power Survey needs exactly one unassigned signature field',
+  },
   /** Power Survey commence: every field but the image types needs a label (its CSV column); responseBody.fieldIds. */
-  SURVEY_FIELD_LABEL_MISSING: { status: 400, code: 19103, description: 'Every field of a Power Survey except image fields needs a label' },
+  SURVEY_FIELD_LABEL_MISSING: {
+    status: 400,
+    code: 19103,
+    description: 'Every field of a Power Survey except image fields needs a label',
+  },
   /** Power Survey commence: more recipients than the plan's powerSurveyRecipientLimit; responseBody.limit and .recipientCount. */
-  SURVEY_RECIPIENT_LIMIT: { status: 400, code: 19104, description: 'The Power Survey has more recipients than the plan allows' },
+  SURVEY_RECIPIENT_LIMIT: {
+    status: 400,
+    code: 19104,
+    description: 'The Power Survey has more recipients than the plan allows',
+  },
   /** A Power Survey endpoint called with a workflow that is not a Power Survey parent. */
   NOT_A_SURVEY: { status: 400, code: 19105, description: 'The workflow is not a Power Survey' },
 } as const satisfies Record<string, { status: number; code: number; description: string }>;
@@ -255,8 +382,16 @@ export type ErrorCode = keyof typeof ERRORS;
  * which is what each of its cases says.
  */
 const SPEC_CONDITIONS = [
-  'PACKAGE_EXPIRED', 'INSUFFICIENT_CREDITS', 'SIGNATURE_QUOTA_EXCEEDED', 'SERVICE_PLAN_INACTIVE', 'LINK_EXPIRED', 'OTP_INVALID',
-  'OTP_RESEND_TOO_SOON', 'IDENTITY_NOT_VERIFIED', 'INVALID_DOCUMENT_TYPE', 'INVALID_WORKFLOW_STATUS',
+  'PACKAGE_EXPIRED',
+  'INSUFFICIENT_CREDITS',
+  'SIGNATURE_QUOTA_EXCEEDED',
+  'SERVICE_PLAN_INACTIVE',
+  'LINK_EXPIRED',
+  'OTP_INVALID',
+  'OTP_RESEND_TOO_SOON',
+  'IDENTITY_NOT_VERIFIED',
+  'INVALID_DOCUMENT_TYPE',
+  'INVALID_WORKFLOW_STATUS',
 ] as const satisfies readonly ErrorCode[];
 
 function withDetail(responseBody: unknown, detail: string): unknown {
@@ -279,7 +414,12 @@ export class AppError extends Error {
    * errorDescription is always the condition's text: there the description becomes `responseBody.detail`.
    * `responseBody` is extra payload for clients.
    */
-  constructor(code: ErrorCode, description?: string, responseBody?: unknown, options: { retryAfterSeconds?: number } = {}) {
+  constructor(
+    code: ErrorCode,
+    description?: string,
+    responseBody?: unknown,
+    options: { retryAfterSeconds?: number } = {},
+  ) {
     const entry = ERRORS[code];
     const isCondition = (SPEC_CONDITIONS as readonly string[]).includes(code);
     super(isCondition || description === undefined ? entry.description : description);
@@ -287,7 +427,10 @@ export class AppError extends Error {
     this.code = code;
     this.status = entry.status;
     this.errorCode = entry.code;
-    this.responseBody = isCondition && description !== undefined && description !== entry.description ? withDetail(responseBody, description) : responseBody;
+    this.responseBody =
+      isCondition && description !== undefined && description !== entry.description
+        ? withDetail(responseBody, description)
+        : responseBody;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

@@ -32,7 +32,13 @@ export function jobDefinitions(platform: Platform, modules: JobModules): JobDefi
     attemptPruneJob(platform.db),
     surveyDispatchJob(modules.surveys),
     surveyOutcomeJob(modules.surveys),
-    webhookDeliveryJob({ db: platform.db, outbound: platform.outbound, secrets: platform.secrets, outbox: platform.outbox, publicUrl: platform.config.publicUrl }),
+    webhookDeliveryJob({
+      db: platform.db,
+      outbound: platform.outbound,
+      secrets: platform.secrets,
+      outbox: platform.outbox,
+      publicUrl: platform.config.publicUrl,
+    }),
   ];
 }
 

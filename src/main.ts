@@ -20,7 +20,8 @@ const loosened = restrictDataDir(config.dataDir);
 // every module of the service.
 const { buildApp } = await import('./app.ts');
 const { app, close } = await buildApp(config);
-if (loosened > 0) app.log.warn(`DATA_DIR ${config.dataDir}: took group/other permissions away from ${loosened} existing entries`);
+if (loosened > 0)
+  app.log.warn(`DATA_DIR ${config.dataDir}: took group/other permissions away from ${loosened} existing entries`);
 await app.listen({ port: config.port, host: config.host });
 
 // SIGTERM (an orchestrator stopping or replacing the instance) or SIGINT (Ctrl-C): stop accepting, let the requests in
@@ -38,16 +39,21 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     const started = Date.now();
     app.log.info({ timeoutMs: config.shutdownTimeoutMs }, `${signal}: shutting down`);
     const overrun = setTimeout(() => {
-      app.log.error(`shutdown still not finished ${config.shutdownTimeoutMs + SHUTDOWN_SLACK_MS} ms after ${signal}; exiting`);
+      app.log.error(
+        `shutdown still not finished ${config.shutdownTimeoutMs + SHUTDOWN_SLACK_MS} ms after ${signal}; exiting`,
+      );
       process.exit(1);
     }, config.shutdownTimeoutMs + SHUTDOWN_SLACK_MS);
     overrun.unref();
-    close({ timeoutMs: config.shutdownTimeoutMs }).then(() => {
-      app.log.info({ ms: Date.now() - started }, 'shut down');
-      process.exit(0);
-    }, (error) => {
-      app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    });
+    close({ timeoutMs: config.shutdownTimeoutMs }).then(
+      () => {
+        app.log.info({ ms: Date.now() - started }, 'shut down');
+        process.exit(0);
+      },
+      (error) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   });
 }

@@ -10,8 +10,21 @@ import { assertAuthorized, assertValidPolicy, toModuleGrants, type AuthPolicy, t
  * caller carrying its appId, and the membership (owner, role grants) of the token's organization. A GUEST token
  * reaches one workflow as one recipient row.
  */
-export type UserCaller = { kind: 'user'; userId: number; organizationId: number; membership: Membership; appId?: number; sessionId?: string };
-export type GuestCaller = { kind: 'guest'; userId: number; recipientId: number; workflowId: number; sessionId?: string };
+export type UserCaller = {
+  kind: 'user';
+  userId: number;
+  organizationId: number;
+  membership: Membership;
+  appId?: number;
+  sessionId?: string;
+};
+export type GuestCaller = {
+  kind: 'guest';
+  userId: number;
+  recipientId: number;
+  workflowId: number;
+  sessionId?: string;
+};
 export type Caller = UserCaller | GuestCaller;
 
 declare module 'fastify' {
@@ -27,10 +40,21 @@ declare module 'fastify' {
  * A registered route, its policy, whether it is a GET that writes (config.writes, see session-cookie.ts) and its
  * request schemas (the route-auth test builds valid requests from them).
  */
-export type RouteAuth = { method: string; url: string; auth: AuthPolicy; writes: boolean; schema: { body?: unknown; querystring?: unknown } };
+export type RouteAuth = {
+  method: string;
+  url: string;
+  auth: AuthPolicy;
+  writes: boolean;
+  schema: { body?: unknown; querystring?: unknown };
+};
 
 /** Installs the caller resolution; returns the live list of routes with their policy (for the route-auth test). */
-export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner, memberships: MembershipCache, options: { adminToken?: string } = {}): RouteAuth[] {
+export function registerAuthentication(
+  app: FastifyInstance,
+  tokens: TokenSigner,
+  memberships: MembershipCache,
+  options: { adminToken?: string } = {},
+): RouteAuth[] {
   const routes: RouteAuth[] = [];
   app.decorateRequest('caller', null);
 
@@ -41,9 +65,16 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner
     if (!auth) throw new Error(`Route ${route.method} ${route.url} has no config.auth`);
     assertValidPolicy(auth, `${route.method} ${route.url}`);
     const writes = (route.config as { writes?: unknown }).writes;
-    if (writes !== undefined && writes !== true) throw new Error(`Route ${route.method} ${route.url} has an invalid config.writes: ${JSON.stringify(writes)}`);
+    if (writes !== undefined && writes !== true)
+      throw new Error(`Route ${route.method} ${route.url} has an invalid config.writes: ${JSON.stringify(writes)}`);
     for (const method of [route.method].flat()) {
-      routes.push({ method, url: route.url, auth, writes: writes === true, schema: { body: route.schema?.body, querystring: route.schema?.querystring } });
+      routes.push({
+        method,
+        url: route.url,
+        auth,
+        writes: writes === true,
+        schema: { body: route.schema?.body, querystring: route.schema?.querystring },
+      });
     }
   });
 
@@ -52,12 +83,14 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner
     const policy = request.routeOptions.config?.auth;
     if (!policy || policy === 'public') return;
     if (policy === 'operator') {
-      if (!isAdminToken(request.headers.authorization, options.adminToken)) throw new AppError('UNAUTHORIZED', 'The operator\'s API needs Authorization: Bearer $ADMIN_TOKEN');
+      if (!isAdminToken(request.headers.authorization, options.adminToken))
+        throw new AppError('UNAUTHORIZED', "The operator's API needs Authorization: Bearer $ADMIN_TOKEN");
       return;
     }
     const identity = await resolveCaller(request, tokens);
     if (!identity) throw new AppError('UNAUTHORIZED', 'A valid bearer token is required');
-    const caller = identity.kind === 'user' ? { ...identity, membership: await membershipOf(memberships, identity) } : identity;
+    const caller =
+      identity.kind === 'user' ? { ...identity, membership: await membershipOf(memberships, identity) } : identity;
     assertAuthorized(policy, caller);
     request.caller = caller;
   });
@@ -72,7 +105,11 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenSigner
  */
 async function membershipOf(memberships: MembershipCache, identity: TokenUser): Promise<Membership> {
   const row = await memberships.find(identity);
-  if (!row) throw new AppError('UNAUTHORIZED', 'The account, its membership or the business app behind this token no longer exists or is disabled');
+  if (!row)
+    throw new AppError(
+      'UNAUTHORIZED',
+      'The account, its membership or the business app behind this token no longer exists or is disabled',
+    );
   return { isOwner: row.isOwner, roleId: row.roleId, grants: toModuleGrants(row.rolePermissions) };
 }
 
@@ -108,7 +145,13 @@ async function resolveCaller(request: FastifyRequest, tokens: TokenSigner): Prom
   }
   const organizationId = Number((claims as { organizationId?: number }).organizationId);
   if (!Number.isInteger(organizationId)) return null;
-  return { kind: 'user', userId, organizationId, ...(claims.type === 'CLIENT' ? { appId: claims.appId } : {}), sessionId };
+  return {
+    kind: 'user',
+    userId,
+    organizationId,
+    ...(claims.type === 'CLIENT' ? { appId: claims.appId } : {}),
+    sessionId,
+  };
 }
 
 /** The caller of a route declared `user` or `participant`; the hook has already rejected anonymous calls. */

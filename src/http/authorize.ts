@@ -1,7 +1,15 @@
 import { AppError } from '../errors.ts';
 
 /** SPEC.md "Role": the organization modules a role grants rights on. */
-export const ORGANIZATION_MODULES = ['BILLING_DETAILS', 'BRANDING', 'BUSINESS_APPS', 'TEMPLATES', 'ROLES', 'ORGANIZATIONS', 'USERS'] as const;
+export const ORGANIZATION_MODULES = [
+  'BILLING_DETAILS',
+  'BRANDING',
+  'BUSINESS_APPS',
+  'TEMPLATES',
+  'ROLES',
+  'ORGANIZATIONS',
+  'USERS',
+] as const;
 export type OrganizationModule = (typeof ORGANIZATION_MODULES)[number];
 
 /** SPEC.md "Role": the access rights of one module grant. */
@@ -24,7 +32,14 @@ export type AccessRight = (typeof ACCESS_RIGHTS)[number];
  * A record of another organization is the service's concern: it answers 404, never 403, so outsiders cannot
  * tell that it exists.
  */
-export type AuthPolicy = 'public' | 'user' | 'person' | 'participant' | 'operator' | { owner: true } | { module: OrganizationModule; right: AccessRight };
+export type AuthPolicy =
+  | 'public'
+  | 'user'
+  | 'person'
+  | 'participant'
+  | 'operator'
+  | { owner: true }
+  | { module: OrganizationModule; right: AccessRight };
 
 /** The caller's standing in the token's organization, loaded with the account check on every user request. */
 export type Membership = { isOwner: boolean; roleId: number | null; grants: ModuleGrants };
@@ -32,18 +47,36 @@ export type ModuleGrants = Partial<Record<OrganizationModule, Record<AccessRight
 
 /** Refuses at start-up a route whose policy is not one of the forms above (a typo would otherwise lock it or open it). */
 export function assertValidPolicy(policy: unknown, route: string): asserts policy is AuthPolicy {
-  if (policy === 'public' || policy === 'user' || policy === 'person' || policy === 'participant' || policy === 'operator') return;
+  if (
+    policy === 'public' ||
+    policy === 'user' ||
+    policy === 'person' ||
+    policy === 'participant' ||
+    policy === 'operator'
+  )
+    return;
   if (typeof policy === 'object' && policy !== null) {
     const keys = Object.keys(policy).sort().join(',');
     if (keys === 'owner' && (policy as { owner: unknown }).owner === true) return;
     const { module, right } = policy as { module?: unknown; right?: unknown };
-    if (keys === 'module,right' && ORGANIZATION_MODULES.includes(module as OrganizationModule) && ACCESS_RIGHTS.includes(right as AccessRight)) return;
+    if (
+      keys === 'module,right' &&
+      ORGANIZATION_MODULES.includes(module as OrganizationModule) &&
+      ACCESS_RIGHTS.includes(right as AccessRight)
+    )
+      return;
   }
   throw new Error(`Route ${route} has an invalid config.auth: ${JSON.stringify(policy)}`);
 }
 
 /** Modules whose every right, reading included, is the organization's administration. */
-const ADMINISTRATION_MODULES: readonly OrganizationModule[] = ['BILLING_DETAILS', 'BUSINESS_APPS', 'ROLES', 'ORGANIZATIONS', 'USERS'];
+const ADMINISTRATION_MODULES: readonly OrganizationModule[] = [
+  'BILLING_DETAILS',
+  'BUSINESS_APPS',
+  'ROLES',
+  'ORGANIZATIONS',
+  'USERS',
+];
 
 /**
  * Whether a policy guards the organization's administration, which a business app never does: `person` routes,
@@ -59,12 +92,18 @@ export function isAdministration(policy: Exclude<AuthPolicy, 'public' | 'operato
 }
 
 /** The one place that decides whether an authenticated caller may use a route: 403 USER_NOT_HAVE_ACCESS when not. */
-export function assertAuthorized(policy: Exclude<AuthPolicy, 'public' | 'operator'>, caller: { kind: 'user'; membership: Membership; appId?: number } | { kind: 'guest' }): void {
+export function assertAuthorized(
+  policy: Exclude<AuthPolicy, 'public' | 'operator'>,
+  caller: { kind: 'user'; membership: Membership; appId?: number } | { kind: 'guest' },
+): void {
   if (policy === 'participant') return;
   if (caller.kind !== 'user') throw new AppError('USER_NOT_HAVE_ACCESS', 'This endpoint needs a signed-in user');
   // Before the owner's pass: a partner backend acting as the owner administers nothing.
   if (caller.appId !== undefined && isAdministration(policy)) {
-    throw new AppError('USER_NOT_HAVE_ACCESS', 'A business app token cannot administer the organization; its people do that with their own sign-in');
+    throw new AppError(
+      'USER_NOT_HAVE_ACCESS',
+      'A business app token cannot administer the organization; its people do that with their own sign-in',
+    );
   }
   if (policy === 'user' || policy === 'person') return;
   const { membership } = caller;
@@ -87,8 +126,10 @@ export function toModuleGrants(permissions: unknown): ModuleGrants {
     const moduleName = (entry as { moduleName?: unknown } | null)?.moduleName;
     if (!ORGANIZATION_MODULES.includes(moduleName as OrganizationModule)) continue;
     const rights = (entry as { accessRights?: unknown }).accessRights;
-    const given = typeof rights === 'object' && rights !== null ? rights as Record<string, unknown> : {};
-    grants[moduleName as OrganizationModule] = Object.fromEntries(ACCESS_RIGHTS.map((right) => [right, given[right] !== false])) as Record<AccessRight, boolean>;
+    const given = typeof rights === 'object' && rights !== null ? (rights as Record<string, unknown>) : {};
+    grants[moduleName as OrganizationModule] = Object.fromEntries(
+      ACCESS_RIGHTS.map((right) => [right, given[right] !== false]),
+    ) as Record<AccessRight, boolean>;
   }
   return grants;
 }

@@ -51,7 +51,11 @@ export function toAppError(error: unknown): AppError {
       path: issue.instancePath || issue.params?.missingProperty || '',
       message: issue.message,
     }));
-    return new AppError('BAD_REQUEST_BODY', `Invalid ${fastifyError.validationContext ?? 'request'}: ${fastifyError.message}`, issues);
+    return new AppError(
+      'BAD_REQUEST_BODY',
+      `Invalid ${fastifyError.validationContext ?? 'request'}: ${fastifyError.message}`,
+      issues,
+    );
   }
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -67,7 +71,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: appError.code, description: appError.message }, 'request rejected');
-    if (appError.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.ceil(appError.retryAfterSeconds)));
+    if (appError.retryAfterSeconds !== undefined)
+      reply.header('retry-after', String(Math.ceil(appError.retryAfterSeconds)));
     return reply.status(appError.status).type('application/json').send(errorBody(appError, request.id));
   });
   app.setNotFoundHandler((request, reply) => {

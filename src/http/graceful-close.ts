@@ -27,8 +27,12 @@ export function registerGracefulClose(app: FastifyInstance): HttpCloser {
     // complete: Fastify then runs neither onResponse nor onRequestAbort ("stream closed prematurely").
     reply.raw.once('close', () => open.delete(request));
   });
-  app.addHook('onResponse', async (request) => { open.delete(request); });
-  app.addHook('onRequestAbort', async (request) => { open.delete(request); });
+  app.addHook('onResponse', async (request) => {
+    open.delete(request);
+  });
+  app.addHook('onRequestAbort', async (request) => {
+    open.delete(request);
+  });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
   });
@@ -41,7 +45,9 @@ export function registerGracefulClose(app: FastifyInstance): HttpCloser {
       let timer: NodeJS.Timeout | undefined;
       const late = await Promise.race([
         closed.then(() => false),
-        new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(true), Math.max(0, deadline - Date.now())); }),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), Math.max(0, deadline - Date.now()));
+        }),
       ]);
       clearTimeout(timer);
       if (!late) return { cut: 0 };

@@ -8,6 +8,7 @@ const MOBILE_AGENT = /\b(Android|iPhone|iPad|Mobile|okhttp|Dart|CFNetwork|Expo)\
 
 export function requestContext(request: FastifyRequest): RequestContext {
   const userAgent = String(request.headers['user-agent'] ?? '');
-  const accessChannel = request.caller?.kind === 'user' && request.caller.appId ? 'api' : MOBILE_AGENT.test(userAgent) ? 'mobile' : 'web';
+  const accessChannel =
+    request.caller?.kind === 'user' && request.caller.appId ? 'api' : MOBILE_AGENT.test(userAgent) ? 'mobile' : 'web';
   return { ipAddress: request.ip, accessChannel, userAgent };
 }

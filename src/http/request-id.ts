@@ -21,9 +21,13 @@ export function setRequestIdHeader(reply: FastifyReply): void {
 }
 
 export function registerRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (_request, reply) => { setRequestIdHeader(reply); });
+  app.addHook('onRequest', async (_request, reply) => {
+    setRequestIdHeader(reply);
+  });
   // The rest of the request (hooks, handler, the services it calls) runs with the request's logger as the current
   // one, so what a service logs through its `Log` carries this reqId. A callback hook: `done` inside run() keeps the
   // context for everything the request does afterwards (the pattern @fastify/request-context uses).
-  app.addHook('onRequest', (request, _reply, done) => { withLogger(request.log, done); });
+  app.addHook('onRequest', (request, _reply, done) => {
+    withLogger(request.log, done);
+  });
 }

@@ -18,7 +18,9 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
     // onRequestAbort ("stream closed prematurely"), only 'close'.
     reply.raw.once('close', () => done(request));
   });
-  app.addHook('onRequestAbort', async (request) => { done(request); });
+  app.addHook('onRequestAbort', async (request) => {
+    done(request);
+  });
   app.addHook('onResponse', async (request, reply) => {
     done(request);
     const route = request.routeOptions.url ?? 'unmatched';

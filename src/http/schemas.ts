@@ -1,15 +1,31 @@
-import { Type, type Static, type TBoolean, type TInteger, type TNumber, type TSchema, type TString, type TUnsafe } from 'typebox';
+import {
+  Type,
+  type Static,
+  type TBoolean,
+  type TInteger,
+  type TNumber,
+  type TSchema,
+  type TString,
+  type TUnsafe,
+} from 'typebox';
 
 /** The standard error body, for OpenAPI. */
-export const ErrorResponse = Type.Object({
-  httpStatusCode: Type.Integer(),
-  success: Type.Literal(false),
-  message: Type.String({ description: 'Error identifier, e.g. INVALID_WORKFLOW_STATUS' }),
-  errorCode: Type.Integer({ description: 'Numeric code from the error table' }),
-  errorDescription: Type.String({ description: 'Human-readable description' }),
-  responseBody: Type.Optional(Type.Unknown()),
-  requestId: Type.Optional(Type.String({ description: 'The request\'s id, as in the X-Request-Id header: quote it when reporting a problem' })),
-}, { $id: 'ErrorResponse', description: 'Standard error body; members that would be null are omitted.' });
+export const ErrorResponse = Type.Object(
+  {
+    httpStatusCode: Type.Integer(),
+    success: Type.Literal(false),
+    message: Type.String({ description: 'Error identifier, e.g. INVALID_WORKFLOW_STATUS' }),
+    errorCode: Type.Integer({ description: 'Numeric code from the error table' }),
+    errorDescription: Type.String({ description: 'Human-readable description' }),
+    responseBody: Type.Optional(Type.Unknown()),
+    requestId: Type.Optional(
+      Type.String({
+        description: "The request's id, as in the X-Request-Id header: quote it when reporting a problem",
+      }),
+    ),
+  },
+  { $id: 'ErrorResponse', description: 'Standard error body; members that would be null are omitted.' },
+);
 
 /** Responses every authenticated route can give, for the OpenAPI document. */
 export const errorResponses = {
@@ -25,7 +41,10 @@ export const errorResponses = {
  * regular expressions per value), a type list by `typeof`. On the member list, 10.8% of the service's CPU went to
  * checking the formats of invitedAt and joinedAt. For response fields of one scalar type; requests keep `anyOf`.
  */
-export function Nullable<T extends TString | TInteger | TNumber | TBoolean>(schema: T, options: { description?: string } = {}): TUnsafe<Static<T> | null> {
+export function Nullable<T extends TString | TInteger | TNumber | TBoolean>(
+  schema: T,
+  options: { description?: string } = {},
+): TUnsafe<Static<T> | null> {
   return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [schema.type, 'null'] });
 }
 
@@ -56,7 +75,7 @@ export function NumberedPage<T extends TSchema>(item: T) {
     content: Type.Array(item),
     totalElements: Type.Integer(),
     totalPages: Type.Integer(),
-    number: Type.Integer({ description: 'this page\'s zero-based number' }),
+    number: Type.Integer({ description: "this page's zero-based number" }),
     size: Type.Integer({ description: 'the page size asked for' }),
   });
 }

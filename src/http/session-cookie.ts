@@ -8,7 +8,9 @@ import { AppError } from '../errors.ts';
  */
 export type CookieNames = { session: string; login: string };
 export function cookieNames(secure: boolean): CookieNames {
-  return secure ? { session: '__Host-sig_session', login: '__Host-sig_login' } : { session: 'sig_session', login: 'sig_login' };
+  return secure
+    ? { session: '__Host-sig_session', login: '__Host-sig_login' }
+    : { session: 'sig_session', login: 'sig_login' };
 }
 
 /** The header a cookie-authenticated state change (and a GET that writes) must carry (see csrfTokenFor). */
@@ -42,7 +44,12 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
 }
 
 /** HttpOnly, SameSite=Lax, Path=/, Secure over https; without maxAge a browser-session cookie. maxAge 0 deletes. */
-export function setCookie(reply: FastifyReply, name: string, value: string, options: { secure: boolean; maxAgeSeconds?: number }): void {
+export function setCookie(
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  options: { secure: boolean; maxAgeSeconds?: number },
+): void {
   const parts = [`${name}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
   if (options.secure) parts.push('Secure');
   if (options.maxAgeSeconds !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`);
@@ -108,7 +115,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  *    401 {error, code: "SESSION_EXPIRED"} and deletes the cookie.
  * `sessions` is read per request, so app.ts can create the web-session service after the plumbing.
  */
-export function registerSessionCookie(app: FastifyInstance, options: { secure: boolean; publicUrl: string; sessions: () => SessionBearer }): void {
+export function registerSessionCookie(
+  app: FastifyInstance,
+  options: { secure: boolean; publicUrl: string; sessions: () => SessionBearer },
+): void {
   const names = cookieNames(options.secure);
   const publicOrigin = new URL(options.publicUrl).origin;
   app.decorateRequest('webSessionCookie', null);
@@ -120,7 +130,8 @@ export function registerSessionCookie(app: FastifyInstance, options: { secure: b
     if (!policy || policy === 'public' || policy === 'operator') return;
     const cookie = readCookie(request, names.session);
     if (!cookie) return;
-    if (!SAFE_METHODS.has(request.method) || request.routeOptions.config?.writes) assertCsrf(request, cookie, publicOrigin);
+    if (!SAFE_METHODS.has(request.method) || request.routeOptions.config?.writes)
+      assertCsrf(request, cookie, publicOrigin);
     const accessToken = await options.sessions().bearerFor(cookie);
     if (accessToken === null) {
       clearCookie(reply, names.session, options.secure);
@@ -134,12 +145,18 @@ export function registerSessionCookie(app: FastifyInstance, options: { secure: b
 /** The CSRF rule of cookie-authenticated state changes (also used by the /bff/auth routes that take the cookie). */
 export function assertCsrf(request: FastifyRequest, cookie: string, publicOrigin: string): void {
   // The token alone decides for browsers that send no fetch metadata; one that says cross-site is refused outright.
-  if (request.headers['sec-fetch-site'] === 'cross-site') throw new AppError('CSRF_TOKEN_INVALID', 'Cross-site request');
+  if (request.headers['sec-fetch-site'] === 'cross-site')
+    throw new AppError('CSRF_TOKEN_INVALID', 'Cross-site request');
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== publicOrigin) throw new AppError('CSRF_TOKEN_INVALID', `Cross-origin request from ${origin.slice(0, 100)}`);
+  if (origin !== undefined && origin !== publicOrigin)
+    throw new AppError('CSRF_TOKEN_INVALID', `Cross-origin request from ${origin.slice(0, 100)}`);
   const sent = request.headers[CSRF_HEADER];
   const expected = csrfTokenFor(cookie);
-  if (typeof sent !== 'string' || sent.length !== expected.length || !crypto.timingSafeEqual(Buffer.from(sent), Buffer.from(expected))) {
+  if (
+    typeof sent !== 'string' ||
+    sent.length !== expected.length ||
+    !crypto.timingSafeEqual(Buffer.from(sent), Buffer.from(expected))
+  ) {
     throw new AppError('CSRF_TOKEN_INVALID');
   }
 }

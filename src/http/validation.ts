@@ -26,7 +26,10 @@ export function registerValidation(app: FastifyInstance, schemas: object[]): voi
   });
 
   // Fastify's own JSON parser, with the app's poisoning rules, except that an empty body is no body.
-  const json = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error');
+  const json = app.getDefaultJsonParser(
+    app.initialConfig.onProtoPoisoning ?? 'error',
+    app.initialConfig.onConstructorPoisoning ?? 'error',
+  );
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
@@ -35,7 +38,8 @@ export function registerValidation(app: FastifyInstance, schemas: object[]): voi
 
   // Only the routes the rule is about get the hook: every other request pays nothing for it.
   app.addHook('onRoute', (route) => {
-    if (isAllOptionalObject(route.schema?.body)) route.preValidation = [...hooksOf(route.preValidation), missingBodyAsEmptyObject];
+    if (isAllOptionalObject(route.schema?.body))
+      route.preValidation = [...hooksOf(route.preValidation), missingBodyAsEmptyObject];
   });
 }
 

@@ -31,8 +31,18 @@ export function createMetrics() {
     help: 'HTTP requests received and not yet answered (what a graceful shutdown waits for)',
     registers: [registry],
   });
-  const mails = new Counter({ name: 'mail_deliveries_total', help: 'Mail delivery attempts by outcome (sent, failed)', labelNames: ['outcome'] as const, registers: [registry] });
-  const seals = new Counter({ name: 'seals_total', help: 'Seals of completed workflows by outcome (sealed, failed)', labelNames: ['outcome'] as const, registers: [registry] });
+  const mails = new Counter({
+    name: 'mail_deliveries_total',
+    help: 'Mail delivery attempts by outcome (sent, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const seals = new Counter({
+    name: 'seals_total',
+    help: 'Seals of completed workflows by outcome (sealed, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   // The process's own figures (CPU, resident memory, heap, event-loop lag, open handles), standard names.
   collectDefaultMetrics({ register: registry });
   return { registry, requestSeconds, requestsInFlight, jobSeconds, queueDepth, mails, seals };

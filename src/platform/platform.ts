@@ -63,10 +63,20 @@ export type PlatformPolicies = {
   wantsMail?: MailPreference;
 };
 
-export async function createPlatform(config: Config, overrides: PlatformOverrides = {}, policies: PlatformPolicies): Promise<Platform> {
+export async function createPlatform(
+  config: Config,
+  overrides: PlatformOverrides = {},
+  policies: PlatformPolicies,
+): Promise<Platform> {
   const logger = createLogger(config.logLevel);
   const log = overrides.log ?? logTo(logger);
-  const database = overrides.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, pgliteDir: path.join(config.dataDir, 'pgdata') }));
+  const database =
+    overrides.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      poolSize: config.databasePoolSize,
+      pgliteDir: path.join(config.dataDir, 'pgdata'),
+    }));
   const metrics = createMetrics();
   const jobs = createJobQueue(database, {
     pollSeconds: config.jobPollSeconds,
@@ -74,10 +84,17 @@ export async function createPlatform(config: Config, overrides: PlatformOverride
     onAttempt: (queue, outcome, seconds) => metrics.jobSeconds.labels(queue, outcome).observe(seconds),
   });
   // Instances that share a bucket share their files; the scratch area for staging stays local either way.
-  const blobs = withBlobCache(config.s3
-    ? await createS3BlobStore({ ...config.s3, ...(overrides.s3Credentials ? { credentials: overrides.s3Credentials } : {}) }, path.join(config.dataDir, 'blobs', 'tmp'))
-    : createFsBlobStore(path.join(config.dataDir, 'blobs')));
-  const mailTransport = config.smtpUrl ? createSmtpTransport(config.smtpUrl) : createFileTransport(path.join(config.dataDir, 'outbox'), (line) => log(line));
+  const blobs = withBlobCache(
+    config.s3
+      ? await createS3BlobStore(
+          { ...config.s3, ...(overrides.s3Credentials ? { credentials: overrides.s3Credentials } : {}) },
+          path.join(config.dataDir, 'blobs', 'tmp'),
+        )
+      : createFsBlobStore(path.join(config.dataDir, 'blobs')),
+  );
+  const mailTransport = config.smtpUrl
+    ? createSmtpTransport(config.smtpUrl)
+    : createFileTransport(path.join(config.dataDir, 'outbox'), (line) => log(line));
   const secrets = createSecretBox(loadSecretsKeys(config.dataDir, config.secretsKey));
   const mailRouting = createMailRouting({
     db: database.db,

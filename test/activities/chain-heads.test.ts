@@ -4,7 +4,12 @@ import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow } from '../helpers/factories.ts';
 import { activities } from '../../src/platform/db/schema/index.ts';
-import { recordActivities, recordActivity, verifyChain, type ActivityInput } from '../../src/modules/activities/activities.service.ts';
+import {
+  recordActivities,
+  recordActivity,
+  verifyChain,
+  type ActivityInput,
+} from '../../src/modules/activities/activities.service.ts';
 
 /**
  * activities.service.ts keeps the head a transaction wrote, so its next append to that chain skips the advisory
@@ -12,14 +17,26 @@ import { recordActivities, recordActivity, verifyChain, type ActivityInput } fro
  * the transaction's back: a savepoint appending and releasing, a savepoint rolling back, batches and single appends
  * mixed, and other transactions appending concurrently.
  */
-const entry = (workflowId: number, n: string): ActivityInput => ({ workflowId, kind: 'COMMENT_ADDED', action: 'Comment added', sentence: `entry ${n}` });
+const entry = (workflowId: number, n: string): ActivityInput => ({
+  workflowId,
+  kind: 'COMMENT_ADDED',
+  action: 'Comment added',
+  sentence: `entry ${n}`,
+});
 
 async function chain(t: TestApp, workflowId: number) {
-  return t.platform.db.select().from(activities).where(eq(activities.workflowId, workflowId)).orderBy(asc(activities.id));
+  return t.platform.db
+    .select()
+    .from(activities)
+    .where(eq(activities.workflowId, workflowId))
+    .orderBy(asc(activities.id));
 }
 
 describe('the activity chain appended several times in one transaction', () => {
-  test('single and batch appends, a savepoint that appends and releases, one that rolls back: one unbroken chain', async ({ app: t, owner }) => {
+  test('single and batch appends, a savepoint that appends and releases, one that rolls back: one unbroken chain', async ({
+    app: t,
+    owner,
+  }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
     const other = (await createDraftWorkflow(t, owner)).workflow;
     await t.platform.db.transaction(async (tx) => {
@@ -27,13 +44,17 @@ describe('the activity chain appended several times in one transaction', () => {
       await recordActivity(tx, entry(workflow.id, 'b'));
       await recordActivities(tx, [entry(workflow.id, 'c'), entry(other.id, 'x'), entry(workflow.id, 'd')]);
       // A savepoint appends and is released: the parent's next append must chain onto the savepoint's row.
-      await tx.transaction(async (savepoint) => { await recordActivity(savepoint, entry(workflow.id, 'e')); });
+      await tx.transaction(async (savepoint) => {
+        await recordActivity(savepoint, entry(workflow.id, 'e'));
+      });
       await recordActivity(tx, entry(workflow.id, 'f'));
       // A savepoint appends and rolls back: the parent's next append chains onto f, not onto the row that vanished.
-      await tx.transaction(async (savepoint) => {
-        await recordActivity(savepoint, entry(workflow.id, 'gone'));
-        savepoint.rollback();
-      }).catch(() => {});
+      await tx
+        .transaction(async (savepoint) => {
+          await recordActivity(savepoint, entry(workflow.id, 'gone'));
+          savepoint.rollback();
+        })
+        .catch(() => {});
       await recordActivity(tx, entry(workflow.id, 'g'));
       await recordActivities(tx, [entry(other.id, 'y')]);
     });
@@ -45,18 +66,27 @@ describe('the activity chain appended several times in one transaction', () => {
     expect(verifyChain(others)).toEqual([]);
   });
 
-  test('a rolled-back transaction leaves no head behind, and concurrent transactions each append twice: one unbroken chain', async ({ app: t, owner }) => {
+  test('a rolled-back transaction leaves no head behind, and concurrent transactions each append twice: one unbroken chain', async ({
+    app: t,
+    owner,
+  }) => {
     const { workflow } = await createDraftWorkflow(t, owner);
-    await t.platform.db.transaction(async (tx) => {
-      await recordActivity(tx, entry(workflow.id, 'lost 1'));
-      await recordActivity(tx, entry(workflow.id, 'lost 2'));
-      tx.rollback();
-    }).catch(() => {});
-    await Promise.all(Array.from({ length: 8 }, (_, i) => t.platform.db.transaction(async (tx) => {
-      await recordActivity(tx, entry(workflow.id, `${i}.1`));
-      await recordActivities(tx, [entry(workflow.id, `${i}.2`)]);
-      await recordActivity(tx, entry(workflow.id, `${i}.3`));
-    })));
+    await t.platform.db
+      .transaction(async (tx) => {
+        await recordActivity(tx, entry(workflow.id, 'lost 1'));
+        await recordActivity(tx, entry(workflow.id, 'lost 2'));
+        tx.rollback();
+      })
+      .catch(() => {});
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        t.platform.db.transaction(async (tx) => {
+          await recordActivity(tx, entry(workflow.id, `${i}.1`));
+          await recordActivities(tx, [entry(workflow.id, `${i}.2`)]);
+          await recordActivity(tx, entry(workflow.id, `${i}.3`));
+        }),
+      ),
+    );
     const rows = await chain(t, workflow.id);
     expect(rows).toHaveLength(24);
     expect(rows.some((row) => row.sentence.startsWith('entry lost'))).toBe(false);

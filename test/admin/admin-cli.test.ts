@@ -27,15 +27,26 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
   t = await createTestApp({ adminToken: ADMIN_TOKEN, publicUrl: baseUrl });
   await t.app.listen({ port, host: '127.0.0.1' });
-  owner = await createUser(t, { name: 'Cleo Client', email: `cleo-${crypto.randomBytes(3).toString('hex')}@cli.example` });
+  owner = await createUser(t, {
+    name: 'Cleo Client',
+    email: `cleo-${crypto.randomBytes(3).toString('hex')}@cli.example`,
+  });
 }, 120_000);
 afterAll(async () => t?.close());
 
 type Run = { code: number; stdout: string; stderr: string };
 
 function admin(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  const base: Record<string, string | undefined> = { ...process.env, ADMIN_TOKEN, PUBLIC_URL: baseUrl, PORT: undefined, ...env };
-  const childEnv = Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const base: Record<string, string | undefined> = {
+    ...process.env,
+    ADMIN_TOKEN,
+    PUBLIC_URL: baseUrl,
+    PORT: undefined,
+    ...env,
+  };
+  const childEnv = Object.fromEntries(
+    Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   return new Promise((resolve) => {
     execFile(process.execPath, [SCRIPT, ...args], { env: childEnv, timeout: 30_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -52,7 +63,15 @@ describe('npm run admin', { timeout: 120_000 }, () => {
   it('help lists the commands; bad usage exits 2 without calling the service', async () => {
     const help = await admin(['help']);
     expect(help.code).toBe(0);
-    for (const command of ['grant <orgId> <pkgId>', 'renew <orgId>', 'orgs [search]', 'users [search]', 'awaiting-seal', 'reseal <workflowId>']) expect(help.stdout).toContain(command);
+    for (const command of [
+      'grant <orgId> <pkgId>',
+      'renew <orgId>',
+      'orgs [search]',
+      'users [search]',
+      'awaiting-seal',
+      'reseal <workflowId>',
+    ])
+      expect(help.stdout).toContain(command);
     for (const args of [['grant', '1'], ['grant', 'one', '2'], ['renew', '0'], ['frobnicate'], ['orgs', '--bogus']]) {
       const run = await admin(args);
       expect(run.code, args.join(' ')).toBe(2);
@@ -72,7 +91,11 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     expect(await organizationRow(t, owner.organizationId)).toMatchObject({ packageId: enterprise, credits: 10000 });
     const renew = await admin(['renew', String(owner.organizationId), '--json']);
     expect(renew.code, renew.stderr).toBe(0);
-    expect(JSON.parse(renew.stdout)).toMatchObject({ orgId: owner.organizationId, package: { name: 'Enterprise' }, credits: 10000 });
+    expect(JSON.parse(renew.stdout)).toMatchObject({
+      orgId: owner.organizationId,
+      package: { name: 'Enterprise' },
+      credits: 10000,
+    });
   });
 
   it('orgs, org, users and packages print tables (or JSON), found by search', async () => {
@@ -81,12 +104,18 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     const [header, rule, row, , footer] = orgs.stdout.trimEnd().split('\n');
     expect(header.split(/\s{2,}/)).toEqual(['id', 'name', 'owner', 'package', 'credits', 'expires', 'plan', 'members']);
     expect(rule).toMatch(/^-+( +-+)+$/);
-    expect(row.split(/\s{2,}/).slice(0, 3)).toEqual([String(owner.organizationId), 'Cleo Client\'s organization', owner.email]);
+    expect(row.split(/\s{2,}/).slice(0, 3)).toEqual([
+      String(owner.organizationId),
+      "Cleo Client's organization",
+      owner.email,
+    ]);
     expect(footer).toBe('1 shown of 1.');
     const json = JSON.parse((await admin(['orgs', owner.email, '--json'])).stdout);
     expect(json).toMatchObject({ totalElements: 1, content: [{ id: owner.organizationId }] });
     expect((await admin(['orgs', 'no such organization anywhere'])).stdout).toContain('Nothing found (0 in all).');
-    expect((await admin(['org', String(owner.organizationId)])).stdout).toMatch(new RegExp(`owner\\.email\\s+${owner.email.replace(/\./g, '\\.')}`));
+    expect((await admin(['org', String(owner.organizationId)])).stdout).toMatch(
+      new RegExp(`owner\\.email\\s+${owner.email.replace(/\./g, '\\.')}`),
+    );
 
     const users = await admin(['users', owner.email, '--page', '0', '--size', '5']);
     expect(users.code, users.stderr).toBe(0);
@@ -100,27 +129,38 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     await setWorkflow(t, workflow.id, { status: 'COMPLETED', completedAt: new Date(), sealStatus: 'PENDING' });
     const list = await admin(['awaiting-seal', '--status', 'PENDING']);
     expect(list.code, list.stderr).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`^${workflow.id}\\s+${owner.organizationId}\\s+\\S+\\s+PENDING\\s+0\\s+none`, 'm'));
+    expect(list.stdout).toMatch(
+      new RegExp(`^${workflow.id}\\s+${owner.organizationId}\\s+\\S+\\s+PENDING\\s+0\\s+none`, 'm'),
+    );
     const reseal = await admin(['reseal', String(workflow.id)]);
     expect(reseal.code, reseal.stderr).toBe(0);
     expect(reseal.stdout.trim()).toBe(`Workflow ${workflow.id}: seal job queued (seal PENDING).`);
     expect((await waitForSeal(t, workflow.id)).sealStatus).toBe('SEALED');
     const again = await admin(['reseal', String(workflow.id)]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^admin: 400 INVALID_WORKFLOW_STATUS: Invalid workflow status \(Workflow \d+ is COMPLETED with seal SEALED/);
+    expect(again.stderr).toMatch(
+      /^admin: 400 INVALID_WORKFLOW_STATUS: Invalid workflow status \(Workflow \d+ is COMPLETED with seal SEALED/,
+    );
   });
 
-  it('a refusal exits 1 with the error body\'s description; --url wins over PUBLIC_URL; an unreachable service exits 1', async () => {
+  it("a refusal exits 1 with the error body's description; --url wins over PUBLIC_URL; an unreachable service exits 1", async () => {
     const wrong = await admin(['orgs'], { ADMIN_TOKEN: crypto.randomBytes(24).toString('hex') });
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toMatch(/^admin: 401 UNAUTHORIZED: The operator's API needs Authorization: Bearer \$ADMIN_TOKEN \[request [0-9a-f-]+\]$/m);
+    expect(wrong.stderr).toMatch(
+      /^admin: 401 UNAUTHORIZED: The operator's API needs Authorization: Bearer \$ADMIN_TOKEN \[request [0-9a-f-]+\]$/m,
+    );
     const missing = await admin(['grant', '2147483647', '1']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('404 NOT_FOUND');
-    const [retired] = await t.platform.db.insert(packages).values({ name: 'CLI retired', credits: 1, duration: 1, servicePlan: 'OLD', status: 'INACTIVE' }).returning();
+    const [retired] = await t.platform.db
+      .insert(packages)
+      .values({ name: 'CLI retired', credits: 1, duration: 1, servicePlan: 'OLD', status: 'INACTIVE' })
+      .returning();
     const refused = await admin(['grant', String(owner.organizationId), String(retired.id)]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('400 PACKAGE_NOT_AVAILABLE: The package "CLI retired" is inactive; choose another');
+    expect(refused.stderr).toContain(
+      '400 PACKAGE_NOT_AVAILABLE: The package "CLI retired" is inactive; choose another',
+    );
 
     const dead = `http://127.0.0.1:${await freePort()}`;
     const viaFlag = await admin(['orgs', owner.email, '--url', baseUrl], { PUBLIC_URL: dead });

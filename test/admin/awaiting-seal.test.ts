@@ -39,7 +39,10 @@ beforeAll(async () => {
     request.pipe(upstream);
   });
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-  t = await createTestApp({ adminToken: ADMIN_TOKEN, tsaUrl: `http://127.0.0.1:${(front.address() as AddressInfo).port}/` });
+  t = await createTestApp({
+    adminToken: ADMIN_TOKEN,
+    tsaUrl: `http://127.0.0.1:${(front.address() as AddressInfo).port}/`,
+  });
   owner = await createUser(t, { name: 'Olga Owner' });
 }, 120_000);
 afterAll(async () => {
@@ -53,8 +56,16 @@ const admin = (method: string, url: string) => t.request(method, url, { token: A
 /** A SELF draft signed over HTTP until COMPLETED: its seal job is queued by the completion. */
 async function selfSigned(name: string) {
   const { workflow, document, selfRecipient } = await createDraftWorkflow(t, owner, { sequence: 'SELF', name });
-  const signature = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType: 'SIGNATURE' });
-  const res = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, { token: owner.token, body: [{ id: signature.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) }] });
+  const signature = await insertField(t, {
+    workflowId: workflow.id,
+    documentId: document.id,
+    recipientId: selfRecipient!.id,
+    fieldType: 'SIGNATURE',
+  });
+  const res = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, {
+    token: owner.token,
+    body: [{ id: signature.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) }],
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body.workflowStatus).toBe('COMPLETED');
   return workflow;
@@ -62,7 +73,8 @@ async function selfSigned(name: string) {
 
 async function sealJobs(workflowId: number): Promise<{ state: string; retryCount: number }[]> {
   const { rows } = await t.platform.database.sql.executeSql(
-    "select state, retry_count from pgboss.job where name = 'workflow.seal' and data->>'workflowId' = $1", [String(workflowId)],
+    "select state, retry_count from pgboss.job where name = 'workflow.seal' and data->>'workflowId' = $1",
+    [String(workflowId)],
   );
   return rows.map((r) => ({ state: r.state, retryCount: r.retry_count }));
 }
@@ -106,25 +118,54 @@ describe('seals awaiting the operator', { timeout: 120_000 }, () => {
     const list = await admin('GET', '/admin/v1/workflows/awaiting-seal');
     expect(list.status, JSON.stringify(list.body)).toBe(200);
     expect(list.body.totalElements).toBe(3);
-    const failedRow = (await workflowRow(t, failed.id));
+    const failedRow = await workflowRow(t, failed.id);
     expect(list.body.content).toEqual([
       {
-        workflowId: failed.id, organizationId: owner.organizationId, ownerUserId: owner.userId, name: 'Failed seal', status: 'COMPLETED',
-        completedAt: failedRow.completedAt!.toISOString(), sealStatus: 'FAILED', sealError: failedRow.sealError, failedRuns: 1, sealJobLive: false,
+        workflowId: failed.id,
+        organizationId: owner.organizationId,
+        ownerUserId: owner.userId,
+        name: 'Failed seal',
+        status: 'COMPLETED',
+        completedAt: failedRow.completedAt!.toISOString(),
+        sealStatus: 'FAILED',
+        sealError: failedRow.sealError,
+        failedRuns: 1,
+        sealJobLive: false,
       },
-      expect.objectContaining({ workflowId: retrying.id, sealStatus: 'PENDING', sealError: null, failedRuns: 0, sealJobLive: true }),
-      expect.objectContaining({ workflowId: orphan.workflow.id, sealStatus: 'PENDING', failedRuns: 0, sealJobLive: false }),
+      expect.objectContaining({
+        workflowId: retrying.id,
+        sealStatus: 'PENDING',
+        sealError: null,
+        failedRuns: 0,
+        sealJobLive: true,
+      }),
+      expect.objectContaining({
+        workflowId: orphan.workflow.id,
+        sealStatus: 'PENDING',
+        failedRuns: 0,
+        sealJobLive: false,
+      }),
     ]);
     expect(failedRow.sealError).toBeTruthy();
-    expect((await admin('GET', '/admin/v1/workflows/awaiting-seal?sealStatus=FAILED')).body).toMatchObject({ totalElements: 1, content: [{ workflowId: failed.id }] });
-    expect((await admin('GET', '/admin/v1/workflows/awaiting-seal?page=1&size=2')).body).toMatchObject({ totalElements: 3, content: [{ workflowId: orphan.workflow.id }] });
+    expect((await admin('GET', '/admin/v1/workflows/awaiting-seal?sealStatus=FAILED')).body).toMatchObject({
+      totalElements: 1,
+      content: [{ workflowId: failed.id }],
+    });
+    expect((await admin('GET', '/admin/v1/workflows/awaiting-seal?page=1&size=2')).body).toMatchObject({
+      totalElements: 3,
+      content: [{ workflowId: orphan.workflow.id }],
+    });
 
     tsaUp = true;
     // A live job is not doubled; the orphan gets one; the failed seal goes back to PENDING with an audit row.
     const again = await admin('POST', `/admin/v1/workflows/${retrying.id}/reseal`);
     expect(again.status, JSON.stringify(again.body)).toBe(202);
     expect(again.body).toEqual({ workflowId: retrying.id, queued: false, sealStatus: 'PENDING' });
-    expect((await admin('POST', `/admin/v1/workflows/${orphan.workflow.id}/reseal`)).body).toEqual({ workflowId: orphan.workflow.id, queued: true, sealStatus: 'PENDING' });
+    expect((await admin('POST', `/admin/v1/workflows/${orphan.workflow.id}/reseal`)).body).toEqual({
+      workflowId: orphan.workflow.id,
+      queued: true,
+      sealStatus: 'PENDING',
+    });
     const resealed = await admin('POST', `/admin/v1/workflows/${failed.id}/reseal`);
     expect(resealed.status).toBe(202);
     expect(resealed.body).toEqual({ workflowId: failed.id, queued: true, sealStatus: 'PENDING' });
@@ -149,6 +190,8 @@ describe('seals awaiting the operator', { timeout: 120_000 }, () => {
     expect((await admin('POST', '/admin/v1/workflows/2147483647/reseal')).status).toBe(404);
     expect((await admin('POST', '/admin/v1/workflows/0/reseal')).status).toBe(400);
     // The owner's token does not open it.
-    expect((await t.request('POST', `/admin/v1/workflows/${failed.id}/reseal`, { token: owner.token })).status).toBe(401);
+    expect((await t.request('POST', `/admin/v1/workflows/${failed.id}/reseal`, { token: owner.token })).status).toBe(
+      401,
+    );
   });
 });

@@ -16,13 +16,25 @@ beforeAll(async () => {
   member = await signUp(t, { name: 'Mike Member' });
   outsider = await signUp(t, { name: 'Otto Outsider' });
   // Mike is also an active member of Olga's organization.
-  await t.platform.db.insert(memberships).values({ organizationId: owner.organizationId, userId: member.userId, status: 'ACTIVE' });
+  await t.platform.db
+    .insert(memberships)
+    .values({ organizationId: owner.organizationId, userId: member.userId, status: 'ACTIVE' });
   app = await insertBusinessApp(t, owner.organizationId);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const clientSignin = (fields: Record<string, unknown>) =>
-  t.request('POST', '/auth/v1/signin', { body: { grant_type: 'CLIENT_CREDENTIALS', client_id: app.clientId, client_secret: app.clientSecret, email: owner.email, ...fields } });
+  t.request('POST', '/auth/v1/signin', {
+    body: {
+      grant_type: 'CLIENT_CREDENTIALS',
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+      email: owner.email,
+      ...fields,
+    },
+  });
 
 function expectError(res: { status: number; body: any }, status: number, message: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
@@ -30,25 +42,45 @@ function expectError(res: { status: number; body: any }, status: number, message
 }
 
 describe('grant_type CLIENT_CREDENTIALS', () => {
-  it('answers the password-login shape with a CLIENT token carrying appId and the app\'s organization', async () => {
+  it("answers the password-login shape with a CLIENT token carrying appId and the app's organization", async () => {
     const res = await clientSignin({ email: owner.email.toUpperCase() });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ accessToken: expect.any(String), tokenType: 'Bearer', expiry: 900, refreshToken: expect.any(String), rememberMe: false });
+    expect(res.body).toEqual({
+      accessToken: expect.any(String),
+      tokenType: 'Bearer',
+      expiry: 900,
+      refreshToken: expect.any(String),
+      rememberMe: false,
+    });
     const claims = await t.platform.tokens.verify(res.body.accessToken);
-    expect(claims).toMatchObject({ sub: String(owner.userId), type: 'CLIENT', organizationId: owner.organizationId, appId: app.appId });
+    expect(claims).toMatchObject({
+      sub: String(owner.userId),
+      type: 'CLIENT',
+      organizationId: owner.organizationId,
+      appId: app.appId,
+    });
     const profile = await t.request('GET', '/user/v1/settings/profile', { token: res.body.accessToken });
     expect(profile.body).toMatchObject({ id: owner.userId, organizationId: owner.organizationId });
 
     // The refresh token renews a CLIENT token with the same claims.
-    const refreshed = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'REFRESH_TOKEN', refreshToken: res.body.refreshToken } });
+    const refreshed = await t.request('POST', '/auth/v1/signin', {
+      body: { grant_type: 'REFRESH_TOKEN', refreshToken: res.body.refreshToken },
+    });
     expect(refreshed.status).toBe(200);
-    expect(await t.platform.tokens.verify(refreshed.body.accessToken)).toMatchObject({ type: 'CLIENT', appId: app.appId, organizationId: owner.organizationId });
+    expect(await t.platform.tokens.verify(refreshed.body.accessToken)).toMatchObject({
+      type: 'CLIENT',
+      appId: app.appId,
+      organizationId: owner.organizationId,
+    });
   });
 
-  it('works for any active member of the app\'s organization, in that organization', async () => {
+  it("works for any active member of the app's organization, in that organization", async () => {
     const res = await clientSignin({ email: member.email });
     expect(res.status).toBe(200);
-    expect(await t.platform.tokens.verify(res.body.accessToken)).toMatchObject({ sub: String(member.userId), organizationId: owner.organizationId });
+    expect(await t.platform.tokens.verify(res.body.accessToken)).toMatchObject({
+      sub: String(member.userId),
+      organizationId: owner.organizationId,
+    });
   });
 
   it('refuses a user of another organization, an unknown email and a guest user with 401 INVALID_CLIENT', async () => {
@@ -60,11 +92,18 @@ describe('grant_type CLIENT_CREDENTIALS', () => {
     }
     // The outsider's own organization's app works for the outsider only.
     const theirs = await insertBusinessApp(t, outsider.organizationId);
-    expectError(await clientSignin({ client_id: theirs.clientId, client_secret: theirs.clientSecret, email: owner.email }), 401, 'INVALID_CLIENT');
-    expect((await clientSignin({ client_id: theirs.clientId, client_secret: theirs.clientSecret, email: outsider.email })).status).toBe(200);
+    expectError(
+      await clientSignin({ client_id: theirs.clientId, client_secret: theirs.clientSecret, email: owner.email }),
+      401,
+      'INVALID_CLIENT',
+    );
+    expect(
+      (await clientSignin({ client_id: theirs.clientId, client_secret: theirs.clientSecret, email: outsider.email }))
+        .status,
+    ).toBe(200);
   });
 
-  it('refuses a wrong secret, an unknown client id, and another app\'s secret', async () => {
+  it("refuses a wrong secret, an unknown client id, and another app's secret", async () => {
     const other = await insertBusinessApp(t, owner.organizationId);
     expectError(await clientSignin({ client_secret: 'wrong' }), 401, 'INVALID_CLIENT');
     expectError(await clientSignin({ client_id: 'no-such-client' }), 401, 'INVALID_CLIENT');
@@ -81,21 +120,52 @@ describe('grant_type CLIENT_CREDENTIALS', () => {
     const session = await clientSignin({ client_id: live.clientId, client_secret: live.clientSecret });
     expect(session.status).toBe(200);
     await t.platform.db.update(businessApps).set({ status: false }).where(eq(businessApps.id, live.appId));
-    expectError(await t.request('GET', '/auth/v1/refresh-session', { headers: { authorization: `Bearer ${session.body.refreshToken}` } }), 401, 'INVALID_REFRESH_TOKEN');
+    expectError(
+      await t.request('GET', '/auth/v1/refresh-session', {
+        headers: { authorization: `Bearer ${session.body.refreshToken}` },
+      }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
   });
 
-  it('a CLIENT sign-out ends that app\'s sessions only, not the user\'s own', async () => {
+  it("a CLIENT sign-out ends that app's sessions only, not the user's own", async () => {
     const partner = await clientSignin({});
-    const own = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'PASSWORD', username: owner.email, password: owner.password } });
+    const own = await t.request('POST', '/auth/v1/signin', {
+      body: { grant_type: 'PASSWORD', username: owner.email, password: owner.password },
+    });
     const out = await t.request('POST', '/auth/v1/signout', { token: partner.body.accessToken });
     expect(out.status).toBe(200);
-    expectError(await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'REFRESH_TOKEN', refreshToken: partner.body.refreshToken } }), 401, 'INVALID_REFRESH_TOKEN');
-    expect((await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'REFRESH_TOKEN', refreshToken: own.body.refreshToken } })).status).toBe(200);
+    expectError(
+      await t.request('POST', '/auth/v1/signin', {
+        body: { grant_type: 'REFRESH_TOKEN', refreshToken: partner.body.refreshToken },
+      }),
+      401,
+      'INVALID_REFRESH_TOKEN',
+    );
+    expect(
+      (
+        await t.request('POST', '/auth/v1/signin', {
+          body: { grant_type: 'REFRESH_TOKEN', refreshToken: own.body.refreshToken },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('a CLIENT token may not change two-factor settings', async () => {
     const partner = await clientSignin({});
-    expectError(await t.request('GET', '/user/v1/settings/generateQR', { token: partner.body.accessToken }), 403, 'USER_NOT_HAVE_ACCESS');
-    expectError(await t.request('PUT', '/user/v1/settings/security', { token: partner.body.accessToken, body: { twoFactorEnabled: true, tOtp: '123456' } }), 403, 'USER_NOT_HAVE_ACCESS');
+    expectError(
+      await t.request('GET', '/user/v1/settings/generateQR', { token: partner.body.accessToken }),
+      403,
+      'USER_NOT_HAVE_ACCESS',
+    );
+    expectError(
+      await t.request('PUT', '/user/v1/settings/security', {
+        token: partner.body.accessToken,
+        body: { twoFactorEnabled: true, tOtp: '123456' },
+      }),
+      403,
+      'USER_NOT_HAVE_ACCESS',
+    );
   });
 });

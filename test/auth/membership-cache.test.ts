@@ -13,7 +13,10 @@ import type { TestApp } from '../helpers/test-app.ts';
 import type { TestUser } from '../helpers/factories.ts';
 import { memberOf } from '../billing/organization-callers.ts';
 
-const subjectOf = (user: { userId: number; organizationId: number }) => ({ userId: user.userId, organizationId: user.organizationId });
+const subjectOf = (user: { userId: number; organizationId: number }) => ({
+  userId: user.userId,
+  organizationId: user.organizationId,
+});
 
 /** A member of `owner`'s organization whose role lets it view the members; its token acts there. */
 async function memberWithRole(t: TestApp, owner: TestUser) {
@@ -22,7 +25,10 @@ async function memberWithRole(t: TestApp, owner: TestUser) {
 }
 
 describe('membership cache', () => {
-  test('keeps a membership it found until a change to what it was read from is announced', async ({ app: t, owner }) => {
+  test('keeps a membership it found until a change to what it was read from is announced', async ({
+    app: t,
+    owner,
+  }) => {
     const cache = createMembershipCache(t.platform.database);
     const { roleId, subject } = await memberWithRole(t, owner);
     const first = await cache.find(subject);
@@ -39,7 +45,10 @@ describe('membership cache', () => {
     expect(afterRole).not.toBe(first);
     expect(afterRole?.rolePermissions).toEqual([]);
     await t.platform.db.transaction(async (tx) => {
-      await tx.update(memberships).set({ status: 'DECLINED' }).where(and(eq(memberships.userId, subject.userId), eq(memberships.organizationId, subject.organizationId)));
+      await tx
+        .update(memberships)
+        .set({ status: 'DECLINED' })
+        .where(and(eq(memberships.userId, subject.userId), eq(memberships.organizationId, subject.organizationId)));
     });
     expect(await cache.find(subject)).toBeNull();
   });
@@ -49,14 +58,25 @@ describe('membership cache', () => {
     const user = await createUser(t, { name: 'Late Joiner' });
     const subject = { userId: user.userId, organizationId: owner.organizationId };
     expect(await cache.find(subject)).toBeNull();
-    await t.platform.db.insert(memberships).values({ organizationId: owner.organizationId, userId: user.userId, status: 'ACTIVE', name: 'Late Joiner', joinedAt: new Date() });
+    await t.platform.db.insert(memberships).values({
+      organizationId: owner.organizationId,
+      userId: user.userId,
+      status: 'ACTIVE',
+      name: 'Late Joiner',
+      joinedAt: new Date(),
+    });
     expect(await cache.find(subject)).not.toBeNull();
   });
 
   test('a read under way when a change is announced is answered but not kept', async ({ app: t }) => {
     const user = await createUser(t, { name: 'In Flight' });
     let announce: NotifyHandler = () => {};
-    const cache = createMembershipCache({ db: t.platform.db, onNotify: (_channel, handler) => { announce = handler; } });
+    const cache = createMembershipCache({
+      db: t.platform.db,
+      onNotify: (_channel, handler) => {
+        announce = handler;
+      },
+    });
     const reading = cache.find(subjectOf(user));
     announce('');
     const answered = await reading;
@@ -82,13 +102,19 @@ describe('membership cache', () => {
     expect(await small.find(subjectOf(users[0]))).not.toBe(kept[0]);
   });
 
-  test('over HTTP: a role taken away through the API applies to the member\'s very next request', async ({ app: t, owner }) => {
+  test("over HTTP: a role taken away through the API applies to the member's very next request", async ({
+    app: t,
+    owner,
+  }) => {
     const { roleId, token } = await memberWithRole(t, owner);
     const users = () => t.request('GET', '/organization/v1/users?page=0&size=5', { token });
     expect((await users()).status).toBe(200);
     expect((await users()).status).toBe(200);
     const replaced = await t.request('PUT', `/user/v1/roles/${roleId}/permissions`, {
-      token: owner.token, body: [{ moduleName: 'USERS', accessRights: { canView: false, canAdd: false, canEdit: false, canDelete: false } }],
+      token: owner.token,
+      body: [
+        { moduleName: 'USERS', accessRights: { canView: false, canAdd: false, canEdit: false, canDelete: false } },
+      ],
     });
     expect(replaced.status, JSON.stringify(replaced.body)).toBeLessThan(300);
     expect((await users()).status).toBe(403);
@@ -98,10 +124,17 @@ describe('membership cache', () => {
     const other = await startSecondInstance(t);
     try {
       const { user, token } = await memberWithRole(t, owner);
-      const profile = () => other.second.app.inject({ method: 'GET', url: '/user/v1/settings/profile', headers: { authorization: `Bearer ${token}` } });
+      const profile = () =>
+        other.second.app.inject({
+          method: 'GET',
+          url: '/user/v1/settings/profile',
+          headers: { authorization: `Bearer ${token}` },
+        });
       expect((await profile()).statusCode).toBe(200);
       expect((await profile()).statusCode).toBe(200);
-      const removed = await t.request('DELETE', `/organization/v1/user?ids=${user.userId}&isJoinedUser=true`, { token: owner.token });
+      const removed = await t.request('DELETE', `/organization/v1/user?ids=${user.userId}&isJoinedUser=true`, {
+        token: owner.token,
+      });
       expect(removed.status, JSON.stringify(removed.body)).toBeLessThan(300);
       // On PostgreSQL the other instance hears of it from the database, as soon as one of its idle connections reads
       // the notification (no fixed delay: the first refusal ends the wait).
@@ -111,18 +144,27 @@ describe('membership cache', () => {
     }
   });
 
-  test.runIf(Boolean(process.env.DATABASE_URL))('PostgreSQL: a change committed by a connection outside the service reaches it', async ({ app: t, owner }) => {
-    const cache = createMembershipCache(t.platform.database);
-    const { subject } = await memberWithRole(t, owner);
-    const first = await cache.find(subject);
-    expect(await cache.find(subject)).toBe(first);
-    const outside = new pg.Client({ connectionString: t.databaseUrl });
-    await outside.connect();
-    try {
-      await outside.query('update memberships set role_id = null where user_id = $1 and organization_id = $2', [subject.userId, subject.organizationId]);
-    } finally {
-      await outside.end();
-    }
-    await vi.waitFor(async () => expect((await cache.find(subject))?.roleId).toBeNull(), { timeout: 2000, interval: 5 });
-  });
+  test.runIf(Boolean(process.env.DATABASE_URL))(
+    'PostgreSQL: a change committed by a connection outside the service reaches it',
+    async ({ app: t, owner }) => {
+      const cache = createMembershipCache(t.platform.database);
+      const { subject } = await memberWithRole(t, owner);
+      const first = await cache.find(subject);
+      expect(await cache.find(subject)).toBe(first);
+      const outside = new pg.Client({ connectionString: t.databaseUrl });
+      await outside.connect();
+      try {
+        await outside.query('update memberships set role_id = null where user_id = $1 and organization_id = $2', [
+          subject.userId,
+          subject.organizationId,
+        ]);
+      } finally {
+        await outside.end();
+      }
+      await vi.waitFor(async () => expect((await cache.find(subject))?.roleId).toBeNull(), {
+        timeout: 2000,
+        interval: 5,
+      });
+    },
+  );
 });

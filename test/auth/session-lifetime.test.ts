@@ -5,15 +5,27 @@ import type { TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { insertBusinessApp, signIn, signUp } from '../helpers/auth.ts';
 import { commence, draftForSending, redeem, signingCodesOf } from '../helpers/signing.ts';
-import { businessApps, memberships, organizations, recipients, refreshTokens, users, workflows } from '../../src/platform/db/schema/index.ts';
+import {
+  businessApps,
+  memberships,
+  organizations,
+  recipients,
+  refreshTokens,
+  users,
+  workflows,
+} from '../../src/platform/db/schema/index.ts';
 import { hashRefreshToken } from '../../src/modules/auth/sessions.ts';
 
 /** Issue 7 item 9: sessions end at a fixed time, guest sessions with their link and their workflow, tokens with their account. */
 
-const refresh = (t: TestApp, refreshToken: string) => t.request('POST', '/auth/v1/signin', { body: { grant_type: 'REFRESH_TOKEN', refreshToken } });
+const refresh = (t: TestApp, refreshToken: string) =>
+  t.request('POST', '/auth/v1/signin', { body: { grant_type: 'REFRESH_TOKEN', refreshToken } });
 
 async function tokenRow(t: TestApp, refreshToken: string) {
-  const [row] = await t.platform.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hashRefreshToken(refreshToken)));
+  const [row] = await t.platform.db
+    .select()
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hashRefreshToken(refreshToken)));
   return row;
 }
 
@@ -38,7 +50,10 @@ describe('USER sessions', () => {
     }
 
     // Ten seconds left: the next access token lives ten seconds, not 900.
-    await t.platform.db.update(refreshTokens).set({ sessionExpiresAt: new Date(Date.now() + 10_000) }).where(eq(refreshTokens.familyId, firstRow.familyId));
+    await t.platform.db
+      .update(refreshTokens)
+      .set({ sessionExpiresAt: new Date(Date.now() + 10_000) })
+      .where(eq(refreshTokens.familyId, firstRow.familyId));
     const short = await refresh(t, current);
     expect(short.status).toBe(200);
     expect(short.body.expiry).toBeLessThanOrEqual(10);
@@ -47,7 +62,9 @@ describe('USER sessions', () => {
     expect((await tokenRow(t, short.body.refreshToken)).expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 10_000);
 
     // The session's end passed while its refresh token would still be fresh.
-    await t.platform.db.update(refreshTokens).set({ sessionExpiresAt: new Date(Date.now() - 1000), expiresAt: new Date(Date.now() + 3600_000) })
+    await t.platform.db
+      .update(refreshTokens)
+      .set({ sessionExpiresAt: new Date(Date.now() - 1000), expiresAt: new Date(Date.now() + 3600_000) })
       .where(eq(refreshTokens.familyId, firstRow.familyId));
     expectRefused(await refresh(t, short.body.refreshToken));
   });
@@ -57,7 +74,11 @@ describe('guest sessions', () => {
   async function guestSession(t: TestApp, owner: TestUser, linkExpiresAt?: Date) {
     const { workflow, rows } = await draftForSending(t, owner, { recipients: [{ name: 'Gina Guest' }] });
     expect((await commence(t, owner, workflow.id)).status).toBe(200);
-    const code = signingCodesOf(t).mint(rows[0].id, workflow.id, linkExpiresAt ?? new Date(Date.now() + 30 * 24 * 3600_000));
+    const code = signingCodesOf(t).mint(
+      rows[0].id,
+      workflow.id,
+      linkExpiresAt ?? new Date(Date.now() + 30 * 24 * 3600_000),
+    );
     const res = await redeem(t, code);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return { workflow, row: rows[0], session: res.body };
@@ -99,7 +120,8 @@ describe('guest sessions', () => {
   test('refresh is refused once the row was delegated away', async ({ app: t, owner }) => {
     const { workflow, row, session } = await guestSession(t, owner);
     const delegated = await t.request('POST', `/workflow/v1/${workflow.id}/recipients/${row.id}/delegate`, {
-      token: session.accessToken, body: { name: 'Dora Delegate', emailAddress: 'dora.delegate@example.com' },
+      token: session.accessToken,
+      body: { name: 'Dora Delegate', emailAddress: 'dora.delegate@example.com' },
     });
     expect(delegated.status, JSON.stringify(delegated.body)).toBe(200);
     const [stored] = await t.platform.db.select().from(recipients).where(eq(recipients.id, row.id));
@@ -114,7 +136,9 @@ describe('every USER or CLIENT request re-checks its account', () => {
   test('a token of a user whose membership ended answers 401', async ({ app: t }) => {
     const user = await createUser(t, { name: 'Left Company' });
     expect((await profile(t, user.token)).status).toBe(200);
-    await t.platform.db.update(memberships).set({ status: 'DECLINED' })
+    await t.platform.db
+      .update(memberships)
+      .set({ status: 'DECLINED' })
       .where(and(eq(memberships.userId, user.userId), eq(memberships.organizationId, user.organizationId)));
     const res = await profile(t, user.token);
     expect(res.status).toBe(401);
@@ -136,14 +160,24 @@ describe('every USER or CLIENT request re-checks its account', () => {
 
   test('a USER token naming a guest user answers 401', async ({ app: t, owner }) => {
     const { rows } = await draftForSending(t, owner, { recipients: [{ name: 'Plain Guest' }] });
-    const forged = await t.platform.tokens.sign({ sub: String(rows[0].userId), type: 'USER', organizationId: owner.organizationId }, 600);
+    const forged = await t.platform.tokens.sign(
+      { sub: String(rows[0].userId), type: 'USER', organizationId: owner.organizationId },
+      600,
+    );
     expect((await profile(t, forged)).status).toBe(401);
   });
 
   test('a CLIENT token stops working when its business app is disabled', async ({ app: t }) => {
     const user = await createUser(t, { name: 'Partner User' });
     const app = await insertBusinessApp(t, user.organizationId);
-    const res = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'CLIENT_CREDENTIALS', client_id: app.clientId, client_secret: app.clientSecret, email: user.email } });
+    const res = await t.request('POST', '/auth/v1/signin', {
+      body: {
+        grant_type: 'CLIENT_CREDENTIALS',
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        email: user.email,
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const list = () => t.request('GET', '/document/v1?page=0&size=10', { token: res.body.accessToken });
     expect((await list()).status).toBe(200);

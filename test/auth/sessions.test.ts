@@ -12,10 +12,14 @@ beforeAll(async () => {
   alice = await signUp(t, { name: 'Alice Session' });
   bob = await signUp(t, { name: 'Bob Session' });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const refreshByGrant = (refreshToken: string) => t.request('POST', '/auth/v1/signin', { body: { grant_type: 'REFRESH_TOKEN', refreshToken } });
-const refreshByHeader = (refreshToken: string) => t.request('GET', '/auth/v1/refresh-session', { headers: { authorization: `Bearer ${refreshToken}` } });
+const refreshByGrant = (refreshToken: string) =>
+  t.request('POST', '/auth/v1/signin', { body: { grant_type: 'REFRESH_TOKEN', refreshToken } });
+const refreshByHeader = (refreshToken: string) =>
+  t.request('GET', '/auth/v1/refresh-session', { headers: { authorization: `Bearer ${refreshToken}` } });
 const signout = (token: string | undefined, body?: unknown) => t.request('POST', '/auth/v1/signout', { token, body });
 
 function expectError(res: { status: number; body: any }, status: number, message: string) {
@@ -24,14 +28,21 @@ function expectError(res: { status: number; body: any }, status: number, message
 }
 
 describe('refresh (grant REFRESH_TOKEN and GET /auth/v1/refresh-session)', () => {
-  for (const [label, refresh] of [['grant REFRESH_TOKEN', refreshByGrant], ['refresh-session', refreshByHeader]] as const) {
+  for (const [label, refresh] of [
+    ['grant REFRESH_TOKEN', refreshByGrant],
+    ['refresh-session', refreshByHeader],
+  ] as const) {
     it(`${label}: answers a new pair, keeps rememberMe, and the old refresh token stops working`, async () => {
       const first = await signIn(t, alice.email, alice.password, { rememberMe: true });
       const second = await refresh(first.refreshToken);
       expect(second.status).toBe(200);
       expect(second.body).toMatchObject({ tokenType: 'Bearer', expiry: 900, rememberMe: true });
       expect(second.body.refreshToken).not.toBe(first.refreshToken);
-      expect(await t.platform.tokens.verify(second.body.accessToken)).toMatchObject({ sub: String(alice.userId), type: 'USER', organizationId: alice.organizationId });
+      expect(await t.platform.tokens.verify(second.body.accessToken)).toMatchObject({
+        sub: String(alice.userId),
+        type: 'USER',
+        organizationId: alice.organizationId,
+      });
       const third = await refresh(second.body.refreshToken);
       expect(third.status).toBe(200);
     });
@@ -63,15 +74,25 @@ describe('refresh (grant REFRESH_TOKEN and GET /auth/v1/refresh-session)', () =>
 
   it('an expired refresh token answers 401', async () => {
     const session = await signIn(t, alice.email, alice.password);
-    await t.platform.db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(refreshTokens.userId, alice.userId));
+    await t.platform.db
+      .update(refreshTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(refreshTokens.userId, alice.userId));
     expectError(await refreshByHeader(session.refreshToken), 401, 'INVALID_REFRESH_TOKEN');
   });
 
   it('refresh-session refuses a missing header, a non-bearer header, garbage, an access token and an over-long value', async () => {
     const session = await signIn(t, alice.email, alice.password);
-    const expired = await t.platform.tokens.sign({ sub: String(alice.userId), type: 'USER', organizationId: alice.organizationId }, -60);
+    const expired = await t.platform.tokens.sign(
+      { sub: String(alice.userId), type: 'USER', organizationId: alice.organizationId },
+      -60,
+    );
     expectError(await t.request('GET', '/auth/v1/refresh-session'), 401, 'UNAUTHORIZED');
-    expectError(await t.request('GET', '/auth/v1/refresh-session', { headers: { authorization: 'Basic abc' } }), 401, 'UNAUTHORIZED');
+    expectError(
+      await t.request('GET', '/auth/v1/refresh-session', { headers: { authorization: 'Basic abc' } }),
+      401,
+      'UNAUTHORIZED',
+    );
     expectError(await refreshByHeader('garbage.token.value'), 401, 'INVALID_REFRESH_TOKEN');
     expectError(await refreshByHeader(session.accessToken), 401, 'INVALID_REFRESH_TOKEN');
     expectError(await refreshByHeader(expired), 401, 'INVALID_REFRESH_TOKEN');
@@ -103,7 +124,7 @@ describe('POST /auth/v1/signout', () => {
     expect((await refreshByGrant(again.refreshToken)).status).toBe(200);
   });
 
-  it('accepts {refreshToken} and an empty object; someone else\'s refresh token is left alone', async () => {
+  it("accepts {refreshToken} and an empty object; someone else's refresh token is left alone", async () => {
     const mine = await signIn(t, alice.email, alice.password);
     const bobs = await signIn(t, bob.email, bob.password);
     expect((await signout(mine.accessToken, { refreshToken: mine.refreshToken })).status).toBe(200);
@@ -116,8 +137,14 @@ describe('POST /auth/v1/signout', () => {
   });
 
   it('refuses no token, a garbage token, an expired token and a guest token', async () => {
-    const expired = await t.platform.tokens.sign({ sub: String(alice.userId), type: 'USER', organizationId: alice.organizationId }, -60);
-    const guest = await t.platform.tokens.sign({ sub: String(alice.userId), type: 'GUEST', recipientId: 1, workflowId: 1 }, 600);
+    const expired = await t.platform.tokens.sign(
+      { sub: String(alice.userId), type: 'USER', organizationId: alice.organizationId },
+      -60,
+    );
+    const guest = await t.platform.tokens.sign(
+      { sub: String(alice.userId), type: 'GUEST', recipientId: 1, workflowId: 1 },
+      600,
+    );
     expectError(await signout(undefined), 401, 'UNAUTHORIZED');
     expectError(await signout('garbage.token.value'), 401, 'UNAUTHORIZED');
     expectError(await signout(expired), 401, 'UNAUTHORIZED');

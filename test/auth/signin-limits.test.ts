@@ -7,8 +7,12 @@ import { SIGNIN_FAILURES_PER_ACCOUNT } from '../../src/platform/limits/attempts.
 
 /** Issue 7 item 4: sign-in limits of RUNTIME.md "Accounts", kept in the database, with one mail per lock. */
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 let addressCounter = 0;
 /** A fresh client address per test, so the per-address count of one test does not reach another. */
@@ -22,7 +26,8 @@ async function signin(body: Record<string, unknown>, address: string) {
   return { status: res.statusCode, body: res.json(), headers: res.headers };
 }
 
-const password = (user: SignedUpUser, pw: string, address: string) => signin({ grant_type: 'PASSWORD', username: user.email, password: pw }, address);
+const password = (user: SignedUpUser, pw: string, address: string) =>
+  signin({ grant_type: 'PASSWORD', username: user.email, password: pw }, address);
 
 function expectLocked(res: { status: number; body: any; headers: Record<string, unknown> }, maxSeconds = 900) {
   expect(res.status, JSON.stringify(res.body)).toBe(401);
@@ -34,9 +39,13 @@ function expectLocked(res: { status: number; body: any; headers: Record<string, 
 }
 
 async function seedFailures(subject: string, ages: number[]) {
-  await t.platform.db.insert(attemptEvents).values(ages.map((secondsAgo) => ({
-    scope: SIGNIN_FAILURES_PER_ACCOUNT.scope, subject, occurredAt: new Date(Date.now() - secondsAgo * 1000),
-  })));
+  await t.platform.db.insert(attemptEvents).values(
+    ages.map((secondsAgo) => ({
+      scope: SIGNIN_FAILURES_PER_ACCOUNT.scope,
+      subject,
+      occurredAt: new Date(Date.now() - secondsAgo * 1000),
+    })),
+  );
 }
 
 describe('per account', () => {
@@ -67,7 +76,8 @@ describe('per account', () => {
   it('an unknown email locks the same way (the lock does not tell registered addresses apart), and nobody is mailed', async () => {
     const address = newAddress();
     const nobody = { email: `nobody-${Date.now()}@example.com` } as SignedUpUser;
-    for (let i = 0; i < 10; i++) expect((await password(nobody, 'guess', address)).body.message).toBe('INVALID_CREDENTIALS');
+    for (let i = 0; i < 10; i++)
+      expect((await password(nobody, 'guess', address)).body.message).toBe('INVALID_CREDENTIALS');
     expectLocked(await password(nobody, 'guess', address));
     expect(await t.mails({ to: nobody.email })).toHaveLength(0);
   });
@@ -75,7 +85,9 @@ describe('per account', () => {
   it('concurrent failures crossing the limit mail the owner exactly once', async () => {
     const user = await signUp(t, { name: 'Race Target' });
     const address = newAddress();
-    const answers = await Promise.all(Array.from({ length: 14 }, (_, i) => password(user, `parallel guess ${i}`, address)));
+    const answers = await Promise.all(
+      Array.from({ length: 14 }, (_, i) => password(user, `parallel guess ${i}`, address)),
+    );
     for (const res of answers) expect(res.status).toBe(401);
     expectLocked(await password(user, user.password, address));
     expect(await t.mails({ to: user.email, kind: 'ACCOUNT_LOCKED' })).toHaveLength(1);
@@ -92,11 +104,14 @@ describe('per account', () => {
 
   it('a lock ends 15 minutes after the last failure', async () => {
     const user = await signUp(t, { name: 'Old Burst' });
-    await seedFailures(user.email, Array.from({ length: 10 }, () => 15 * 60 + 5));
+    await seedFailures(
+      user.email,
+      Array.from({ length: 10 }, () => 15 * 60 + 5),
+    );
     expect((await password(user, user.password, newAddress())).status).toBe(200);
   });
 
-  it('a completed sign-in clears the account\'s count', async () => {
+  it("a completed sign-in clears the account's count", async () => {
     const user = await signUp(t, { name: 'Typo Prone' });
     const address = newAddress();
     for (let i = 0; i < 9; i++) await password(user, 'typo', address);
@@ -124,9 +139,15 @@ describe('TOTP checks count too', () => {
   async function withTwoFactor(name: string): Promise<{ user: SignedUpUser; secret: string; token: string }> {
     const user = await signUp(t, { name });
     const { accessToken } = await signIn(t, user.email, user.password);
-    const res = await t.request('GET', '/user/v1/settings/generateQR', { token: accessToken, headers: { accept: 'application/json' } });
+    const res = await t.request('GET', '/user/v1/settings/generateQR', {
+      token: accessToken,
+      headers: { accept: 'application/json' },
+    });
     const secret = (URI.parse(res.body.otpauthUrl) as TOTP).secret.base32;
-    const enabled = await t.request('PUT', '/user/v1/settings/security', { token: accessToken, body: { twoFactorEnabled: true, tOtp: currentCode(secret) } });
+    const enabled = await t.request('PUT', '/user/v1/settings/security', {
+      token: accessToken,
+      body: { twoFactorEnabled: true, tOtp: currentCode(secret) },
+    });
     expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
     return { user, secret, token: accessToken };
   }
@@ -137,19 +158,32 @@ describe('TOTP checks count too', () => {
     const { user, secret } = await withTwoFactor('Totp Guessed');
     const address = newAddress();
     for (let i = 0; i < 10; i++) {
-      const res = await signin({ grant_type: 'G_AUTHENTICATOR', username: user.email, password: user.password, tOtp: wrongCode(secret) }, address);
+      const res = await signin(
+        { grant_type: 'G_AUTHENTICATOR', username: user.email, password: user.password, tOtp: wrongCode(secret) },
+        address,
+      );
       expect(res.body.message).toBe('INVALID_TOTP');
     }
-    expectLocked(await signin({ grant_type: 'G_AUTHENTICATOR', username: user.email, password: user.password, tOtp: currentCode(secret) }, address));
+    expectLocked(
+      await signin(
+        { grant_type: 'G_AUTHENTICATOR', username: user.email, password: user.password, tOtp: currentCode(secret) },
+        address,
+      ),
+    );
     expectLocked(await password(user, user.password, address));
     expect(await t.mails({ to: user.email, kind: 'ACCOUNT_LOCKED' })).toHaveLength(1);
   });
 
   it('settings: wrong codes and passwords when turning 2FA off count, then lock the settings and sign-in', async () => {
     const { user, secret, token } = await withTwoFactor('Stolen Token');
-    const off = (body: Record<string, unknown>) => t.request('PUT', '/user/v1/settings/security', { token, body: { twoFactorEnabled: false, ...body } });
-    for (let i = 0; i < 5; i++) expect((await off({ tOtp: currentCode(secret), password: `not the password ${i}` })).body.message).toBe('WRONG_PASSWORD');
-    for (let i = 0; i < 5; i++) expect((await off({ tOtp: wrongCode(secret), password: user.password })).body.message).toBe('INVALID_TOTP_SETUP');
+    const off = (body: Record<string, unknown>) =>
+      t.request('PUT', '/user/v1/settings/security', { token, body: { twoFactorEnabled: false, ...body } });
+    for (let i = 0; i < 5; i++)
+      expect((await off({ tOtp: currentCode(secret), password: `not the password ${i}` })).body.message).toBe(
+        'WRONG_PASSWORD',
+      );
+    for (let i = 0; i < 5; i++)
+      expect((await off({ tOtp: wrongCode(secret), password: user.password })).body.message).toBe('INVALID_TOTP_SETUP');
     const locked = await off({ tOtp: currentCode(secret), password: user.password });
     expect(locked.status).toBe(401);
     expect(locked.body.message).toBe('ACCOUNT_TEMPORARILY_LOCKED');

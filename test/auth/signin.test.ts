@@ -11,7 +11,9 @@ beforeAll(async () => {
   t = await createTestApp();
   alice = await signUp(t, { name: 'Alice Signin' });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const signin = (body: unknown, token?: string) => t.request('POST', '/auth/v1/signin', { body, token });
 
@@ -24,7 +26,13 @@ describe('grant_type PASSWORD', () => {
   it('answers the session pair; the access token carries sub, type USER, organizationId and exp', async () => {
     const res = await signin({ grant_type: 'PASSWORD', username: alice.email, password: alice.password });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ accessToken: expect.any(String), tokenType: 'Bearer', expiry: 900, refreshToken: expect.any(String), rememberMe: false });
+    expect(res.body).toEqual({
+      accessToken: expect.any(String),
+      tokenType: 'Bearer',
+      expiry: 900,
+      refreshToken: expect.any(String),
+      rememberMe: false,
+    });
     const claims = await t.platform.tokens.verify(res.body.accessToken);
     expect(claims).toMatchObject({ sub: String(alice.userId), type: 'USER', organizationId: alice.organizationId });
     expect(claims!.exp - Math.floor(Date.now() / 1000)).toBeGreaterThan(850);
@@ -58,7 +66,10 @@ describe('grant_type PASSWORD', () => {
   });
 
   it('ignores an Authorization header (public route)', async () => {
-    const res = await signin({ grant_type: 'PASSWORD', username: alice.email, password: alice.password }, 'garbage.token.value');
+    const res = await signin(
+      { grant_type: 'PASSWORD', username: alice.email, password: alice.password },
+      'garbage.token.value',
+    );
     expect(res.status).toBe(200);
   });
 
@@ -114,23 +125,53 @@ describe('POST /auth/v1/signin refuses bad input with 400 BAD_REQUEST_BODY', () 
     ['a lower-case grant_type', { grant_type: 'password', username: 'a@example.com', password: 'password' }],
     ['a number for grant_type', { grant_type: 1 }],
     ['a number for username', { grant_type: 'PASSWORD', username: 12345, password: 'password' }],
-    ['a string for rememberMe', { grant_type: 'PASSWORD', username: 'a@example.com', password: 'password', rememberMe: 'yes' }],
-    ['a username of 300 characters', { grant_type: 'PASSWORD', username: `${'a'.repeat(288)}@example.com`, password: 'password' }],
-    ['a password of 10000 characters', { grant_type: 'PASSWORD', username: 'a@example.com', password: 'x'.repeat(10_000) }],
+    [
+      'a string for rememberMe',
+      { grant_type: 'PASSWORD', username: 'a@example.com', password: 'password', rememberMe: 'yes' },
+    ],
+    [
+      'a username of 300 characters',
+      { grant_type: 'PASSWORD', username: `${'a'.repeat(288)}@example.com`, password: 'password' },
+    ],
+    [
+      'a password of 10000 characters',
+      { grant_type: 'PASSWORD', username: 'a@example.com', password: 'x'.repeat(10_000) },
+    ],
     ['PASSWORD without password', { grant_type: 'PASSWORD', username: 'a@example.com' }],
     ['PASSWORD without username', { grant_type: 'PASSWORD', password: 'password' }],
-    ['G_AUTHENTICATOR without tOtp', { grant_type: 'G_AUTHENTICATOR', username: 'a@example.com', password: 'password' }],
-    ['a tOtp of 5 digits as a string', { grant_type: 'G_AUTHENTICATOR', username: 'a@example.com', password: 'password', tOtp: '12345' }],
-    ['a tOtp with letters', { grant_type: 'G_AUTHENTICATOR', username: 'a@example.com', password: 'password', tOtp: '12a456' }],
-    ['a tOtp number of 7 digits', { grant_type: 'G_AUTHENTICATOR', username: 'a@example.com', password: 'password', tOtp: 1234567 }],
+    [
+      'G_AUTHENTICATOR without tOtp',
+      { grant_type: 'G_AUTHENTICATOR', username: 'a@example.com', password: 'password' },
+    ],
+    [
+      'a tOtp of 5 digits as a string',
+      { grant_type: 'G_AUTHENTICATOR', username: 'a@example.com', password: 'password', tOtp: '12345' },
+    ],
+    [
+      'a tOtp with letters',
+      { grant_type: 'G_AUTHENTICATOR', username: 'a@example.com', password: 'password', tOtp: '12a456' },
+    ],
+    [
+      'a tOtp number of 7 digits',
+      { grant_type: 'G_AUTHENTICATOR', username: 'a@example.com', password: 'password', tOtp: 1234567 },
+    ],
     ['a negative tOtp', { grant_type: 'G_AUTHENTICATOR', username: 'a@example.com', password: 'password', tOtp: -1 }],
-    ['a fractional tOtp', { grant_type: 'G_AUTHENTICATOR', username: 'a@example.com', password: 'password', tOtp: 12.5 }],
+    [
+      'a fractional tOtp',
+      { grant_type: 'G_AUTHENTICATOR', username: 'a@example.com', password: 'password', tOtp: 12.5 },
+    ],
     ['REFRESH_TOKEN without refreshToken', { grant_type: 'REFRESH_TOKEN' }],
     ['a number for refreshToken', { grant_type: 'REFRESH_TOKEN', refreshToken: 42 }],
     ['a refreshToken of 10000 characters', { grant_type: 'REFRESH_TOKEN', refreshToken: 'x'.repeat(10_000) }],
     ['CLIENT_CREDENTIALS without email', { grant_type: 'CLIENT_CREDENTIALS', client_id: 'a', client_secret: 'b' }],
-    ['CLIENT_CREDENTIALS without client_secret', { grant_type: 'CLIENT_CREDENTIALS', client_id: 'a', email: 'a@example.com' }],
-    ['a number for client_id', { grant_type: 'CLIENT_CREDENTIALS', client_id: 7, client_secret: 'b', email: 'a@example.com' }],
+    [
+      'CLIENT_CREDENTIALS without client_secret',
+      { grant_type: 'CLIENT_CREDENTIALS', client_id: 'a', email: 'a@example.com' },
+    ],
+    [
+      'a number for client_id',
+      { grant_type: 'CLIENT_CREDENTIALS', client_id: 7, client_secret: 'b', email: 'a@example.com' },
+    ],
   ];
   for (const [label, body] of cases) {
     it(label, async () => {

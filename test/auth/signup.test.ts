@@ -8,8 +8,12 @@ import { findOrCreateGuestUser } from '../../src/modules/users/users.repo.ts';
 import { isUniqueViolation } from '../../src/platform/db/errors.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const signup = (body: unknown, token?: string) => t.request('POST', '/auth/v1/signup', { body, token });
 
@@ -22,9 +26,18 @@ describe('POST /auth/v1/signup', () => {
   it('creates a user owning an organization on the default package with its credits', async () => {
     const account = await signUp(t, { name: 'Ada Lovelace', email: 'Ada.Lovelace@Example.com' });
     const [user] = await t.platform.db.select().from(users).where(eq(users.id, account.userId));
-    expect(user).toMatchObject({ email: 'ada.lovelace@example.com', name: 'Ada Lovelace', isGuest: false, organizationId: account.organizationId, twoFactorEnabled: false });
+    expect(user).toMatchObject({
+      email: 'ada.lovelace@example.com',
+      name: 'Ada Lovelace',
+      isGuest: false,
+      organizationId: account.organizationId,
+      twoFactorEnabled: false,
+    });
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
-    const [organization] = await t.platform.db.select().from(organizations).where(eq(organizations.id, account.organizationId));
+    const [organization] = await t.platform.db
+      .select()
+      .from(organizations)
+      .where(eq(organizations.id, account.organizationId));
     const [plan] = await t.platform.db.select().from(packages).where(eq(packages.isDefault, true));
     expect(organization).toMatchObject({ ownerUserId: account.userId, packageId: plan.id, credits: plan.credits });
     expect(plan.credits).toBeGreaterThan(0);
@@ -45,19 +58,37 @@ describe('POST /auth/v1/signup', () => {
 
   it('answers 409 EMAIL_ALREADY_REGISTERED for a registered email, in any letter case', async () => {
     const account = await signUp(t);
-    expectError(await signup({ name: 'Someone Else', email: account.email.toUpperCase(), password: 'another password' }), 409, 'EMAIL_ALREADY_REGISTERED');
+    expectError(
+      await signup({ name: 'Someone Else', email: account.email.toUpperCase(), password: 'another password' }),
+      409,
+      'EMAIL_ALREADY_REGISTERED',
+    );
     const factoryUser = await createUser(t);
-    expectError(await signup({ name: 'Someone Else', email: factoryUser.email, password: 'another password' }), 409, 'EMAIL_ALREADY_REGISTERED');
+    expectError(
+      await signup({ name: 'Someone Else', email: factoryUser.email, password: 'another password' }),
+      409,
+      'EMAIL_ALREADY_REGISTERED',
+    );
   });
 
   it('turns a guest user into the account, keeping its id and its recipient history', async () => {
     const owner = await createUser(t);
     const { workflow } = await createDraftWorkflow(t, owner);
     const guest = await findOrCreateGuestUser(t.platform.db, 'guest.signer@example.com', 'Guest Signer');
-    const recipient = await insertRecipient(t, workflow.id, { userId: guest.id, name: 'Guest Signer', email: guest.email });
+    const recipient = await insertRecipient(t, workflow.id, {
+      userId: guest.id,
+      name: 'Guest Signer',
+      email: guest.email,
+    });
 
     // A guest has no password, so it cannot sign in before signing up.
-    expectError(await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'PASSWORD', username: guest.email, password: 'anything at all' } }), 401, 'INVALID_CREDENTIALS');
+    expectError(
+      await t.request('POST', '/auth/v1/signin', {
+        body: { grant_type: 'PASSWORD', username: guest.email, password: 'anything at all' },
+      }),
+      401,
+      'INVALID_CREDENTIALS',
+    );
 
     const res = await signup({ name: 'Guest Signer', email: 'Guest.Signer@example.com', password: 'now registered' });
     expect(res.status).toBe(201);
@@ -69,14 +100,19 @@ describe('POST /auth/v1/signup', () => {
     await signIn(t, 'guest.signer@example.com', 'now registered');
 
     // Upgraded once: the same email again is a duplicate.
-    expectError(await signup({ name: 'Guest Signer', email: guest.email, password: 'now registered' }), 409, 'EMAIL_ALREADY_REGISTERED');
+    expectError(
+      await signup({ name: 'Guest Signer', email: guest.email, password: 'now registered' }),
+      409,
+      'EMAIL_ALREADY_REGISTERED',
+    );
   });
 
   it('five concurrent identical sign-ups create exactly one account; the others answer 409', async () => {
     const body = { name: 'Racing User', email: 'race@example.com', password: 'racing password' };
     const results = await Promise.all(Array.from({ length: 5 }, () => signup(body)));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
-    for (const res of results.filter((r) => r.status === 409)) expect(res.body.message).toBe('EMAIL_ALREADY_REGISTERED');
+    for (const res of results.filter((r) => r.status === 409))
+      expect(res.body.message).toBe('EMAIL_ALREADY_REGISTERED');
     const rows = await t.platform.db.select().from(users).where(eq(users.email, 'race@example.com'));
     expect(rows).toHaveLength(1);
     const owned = await t.platform.db.select().from(organizations).where(eq(organizations.ownerUserId, rows[0].id));
@@ -93,9 +129,15 @@ describe('POST /auth/v1/signup', () => {
     expect(owned).toHaveLength(1);
   });
 
-  it('recognises the driver\'s unique violation (mapped to 409 should a race get past onConflictDoNothing)', async () => {
+  it("recognises the driver's unique violation (mapped to 409 should a race get past onConflictDoNothing)", async () => {
     const account = await signUp(t);
-    const error = await t.platform.db.insert(users).values({ email: account.email, name: 'Duplicate' }).then(() => null, (e: unknown) => e);
+    const error = await t.platform.db
+      .insert(users)
+      .values({ email: account.email, name: 'Duplicate' })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).not.toBeNull();
     expect(isUniqueViolation(error)).toBe(true);
     expect(isUniqueViolation(new Error('other'))).toBe(false);
@@ -103,8 +145,18 @@ describe('POST /auth/v1/signup', () => {
 
   it('ignores any Authorization header (public route), even a garbage or expired token', async () => {
     const expired = await t.platform.tokens.sign({ sub: '1', type: 'USER', organizationId: 1 }, -60);
-    expect((await signup({ name: 'Token Ignored', email: 'ignored1@example.com', password: 'password one' }, 'garbage.token.value')).status).toBe(201);
-    expect((await signup({ name: 'Token Ignored', email: 'ignored2@example.com', password: 'password two' }, expired)).status).toBe(201);
+    expect(
+      (
+        await signup(
+          { name: 'Token Ignored', email: 'ignored1@example.com', password: 'password one' },
+          'garbage.token.value',
+        )
+      ).status,
+    ).toBe(201);
+    expect(
+      (await signup({ name: 'Token Ignored', email: 'ignored2@example.com', password: 'password two' }, expired))
+        .status,
+    ).toBe(201);
   });
 });
 
@@ -143,7 +195,10 @@ describe('POST /auth/v1/signup refuses bad input with 400 BAD_REQUEST_BODY and w
   });
 
   it('a body of another content type answers 4xx in the standard body', async () => {
-    const res = await t.request('POST', '/auth/v1/signup', { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await t.request('POST', '/auth/v1/signup', {
+      body: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.body.success).toBe(false);
@@ -152,11 +207,19 @@ describe('POST /auth/v1/signup refuses bad input with 400 BAD_REQUEST_BODY and w
 
 describe('SIGNUP_ENABLED=false', () => {
   let closed: TestApp;
-  beforeAll(async () => { closed = await createTestApp({ signupEnabled: false }); });
-  afterAll(async () => { await closed?.close(); });
+  beforeAll(async () => {
+    closed = await createTestApp({ signupEnabled: false });
+  });
+  afterAll(async () => {
+    await closed?.close();
+  });
 
   it('answers 403 SIGNUP_DISABLED, before looking at the body', async () => {
-    for (const body of [{ name: 'Valid Name', email: 'closed@example.com', password: 'valid password' }, '{"a":', { email: 5 }]) {
+    for (const body of [
+      { name: 'Valid Name', email: 'closed@example.com', password: 'valid password' },
+      '{"a":',
+      { email: 5 },
+    ]) {
       const res = await closed.request('POST', '/auth/v1/signup', { body });
       expectError(res, 403, 'SIGNUP_DISABLED');
     }

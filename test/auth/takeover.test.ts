@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { type TestUser } from '../helpers/factories.ts';
+import type { TestUser } from '../helpers/factories.ts';
 import { signIn, signUp } from '../helpers/auth.ts';
 import { draftForSending, guestFromMail, commence } from '../helpers/signing.ts';
 import { pngDataUrl } from '../helpers/ceremony.ts';
@@ -37,11 +37,17 @@ async function reach(t: TestApp, token: string, workflowId: number, documentId: 
     document: (await t.request('GET', `/document/v1/${documentId}`, { token })).status,
     recipients: (await t.request('GET', `/workflow/v1/${workflowId}/recipients`, { token })).status,
     history: (await t.request('GET', `/workflow/v1/${workflowId}/history`, { token })).status,
-    download: (await t.request('GET', `/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`, { token })).status,
+    download: (
+      await t.request(
+        'GET',
+        `/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`,
+        { token },
+      )
+    ).status,
   };
 }
 
-describe('sign-up over a guest recipient\'s email', () => {
+describe("sign-up over a guest recipient's email", () => {
   test('refuses the takeover before verification and allows it after', async ({ app: t, owner }) => {
     const { workflow, document, rows } = await draftForSending(t, owner, { recipients: [{ name: 'Vera Victim' }] });
     const victimEmail = rows[0].email;
@@ -53,11 +59,22 @@ describe('sign-up over a guest recipient\'s email', () => {
     const session = await signIn(t, victimEmail, 'attacker password');
 
     const before = await reach(t, session.accessToken, workflow.id, document.id);
-    expect(before).toMatchObject({ listed: false, detail: 404, document: 404, recipients: 404, history: 404, download: 404 });
+    expect(before).toMatchObject({
+      listed: false,
+      detail: 404,
+      document: 404,
+      recipients: 404,
+      history: 404,
+      download: 404,
+    });
     expect(before.counts).toMatchObject({ sentDocCount: 0, pendingDocCount: 0 });
     // Nor can the account sign: the ceremony answers as for a workflow it cannot see.
     const [signatureField] = await t.platform.db.select().from(fields).where(eq(fields.recipientId, rows[0].id));
-    const sign = () => t.request('POST', `/workflow/v1/${workflow.id}/sign`, { token: session.accessToken, body: { id: signatureField.id, image: pngDataUrl() } });
+    const sign = () =>
+      t.request('POST', `/workflow/v1/${workflow.id}/sign`, {
+        token: session.accessToken,
+        body: { id: signatureField.id, image: pngDataUrl() },
+      });
     const refused = await sign();
     expect(refused.status, JSON.stringify(refused.body)).toBe(404);
 
@@ -67,11 +84,15 @@ describe('sign-up over a guest recipient\'s email', () => {
 
     // A browser opening the mailed link (or a mail scanner fetching it) gets the page that asks to confirm: nothing is verified yet.
     const code = await verificationCodeFor(t, victimEmail);
-    const page = await t.request('GET', `/verify-email/${code}`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+    const page = await t.request('GET', `/verify-email/${code}`, {
+      headers: { accept: 'text/html,application/xhtml+xml' },
+    });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.raw).toContain('Confirm your email address');
-    expect((await t.platform.db.select().from(users).where(eq(users.id, attacker.userId)))[0].emailVerifiedAt).toBeNull();
+    expect(
+      (await t.platform.db.select().from(users).where(eq(users.id, attacker.userId)))[0].emailVerifiedAt,
+    ).toBeNull();
     expect(await reach(t, session.accessToken, workflow.id, document.id)).toMatchObject({ listed: false, detail: 404 });
 
     // The mailbox owner presses "Confirm my address" (the page's POST): the address is verified.
@@ -80,27 +101,47 @@ describe('sign-up over a guest recipient\'s email', () => {
     expect(row.emailVerifiedAt).not.toBeNull();
 
     const after = await reach(t, session.accessToken, workflow.id, document.id);
-    expect(after).toMatchObject({ listed: true, detail: 200, document: 200, recipients: 200, history: 200, download: 200 });
+    expect(after).toMatchObject({
+      listed: true,
+      detail: 200,
+      document: 200,
+      recipients: 200,
+      history: 200,
+      download: 200,
+    });
     expect(after.counts).toMatchObject({ sentDocCount: 1, pendingDocCount: 1 });
     const signed = await sign();
     expect(signed.status, JSON.stringify(signed.body)).toBe(200);
   });
 
-  test('an unverified account does not see workflows addressed to it after sign-up either', async ({ app: t, owner }) => {
+  test('an unverified account does not see workflows addressed to it after sign-up either', async ({
+    app: t,
+    owner,
+  }) => {
     const account = await signUp(t, { name: 'Fresh Account' });
     const session = await signIn(t, account.email, account.password);
-    const { workflow, document } = await draftForSending(t, owner, { recipients: [{ name: 'Fresh Account', email: account.email }] });
+    const { workflow, document } = await draftForSending(t, owner, {
+      recipients: [{ name: 'Fresh Account', email: account.email }],
+    });
     expect((await commence(t, owner, workflow.id)).status).toBe(200);
     const before = await reach(t, session.accessToken, workflow.id, document.id);
     expect(before).toMatchObject({ listed: false, detail: 404, history: 404, download: 404 });
 
-    const res = await t.request('POST', '/auth/v1/verify-email', { body: { code: await verificationCodeFor(t, account.email) } });
+    const res = await t.request('POST', '/auth/v1/verify-email', {
+      body: { code: await verificationCodeFor(t, account.email) },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ verified: true });
-    expect(await reach(t, session.accessToken, workflow.id, document.id)).toMatchObject({ listed: true, detail: 200, history: 200 });
+    expect(await reach(t, session.accessToken, workflow.id, document.id)).toMatchObject({
+      listed: true,
+      detail: 200,
+      history: 200,
+    });
   });
 
-  test('the new account works at once for its own workflows; sending them to others waits for the verified address', async ({ app: t }) => {
+  test('the new account works at once for its own workflows; sending them to others waits for the verified address', async ({
+    app: t,
+  }) => {
     const account = await signUp(t, { name: 'Own Work' });
     const session = await signIn(t, account.email, account.password);
     const asOwner: TestUser = { ...account, token: session.accessToken };
@@ -117,7 +158,9 @@ describe('sign-up over a guest recipient\'s email', () => {
 });
 
 describe('verification links', () => {
-  test('the sign-up mail carries $PUBLIC_URL/verify-email/<code> in its text part, through the platform mail', async ({ app: t }) => {
+  test('the sign-up mail carries $PUBLIC_URL/verify-email/<code> in its text part, through the platform mail', async ({
+    app: t,
+  }) => {
     const account = await signUp(t, { name: 'Mail Reader' });
     const mails = await t.mails({ to: account.email, kind: 'EMAIL_VERIFICATION' });
     expect(mails).toHaveLength(1);
@@ -139,10 +182,15 @@ describe('verification links', () => {
     }
   });
 
-  test('garbage, unknown and expired codes answer 400 LINK_EXPIRED (HTML page for browsers) and verify nothing', async ({ app: t }) => {
+  test('garbage, unknown and expired codes answer 400 LINK_EXPIRED (HTML page for browsers) and verify nothing', async ({
+    app: t,
+  }) => {
     const account = await signUp(t, { name: 'Slow Clicker' });
     const code = await verificationCodeFor(t, account.email);
-    await t.platform.db.update(users).set({ emailVerificationExpiresAt: new Date(Date.now() - 1000) }).where(eq(users.id, account.userId));
+    await t.platform.db
+      .update(users)
+      .set({ emailVerificationExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(users.id, account.userId));
     for (const bad of [code, 'garbage', 'A'.repeat(43), `${code.slice(0, -1)}${code.endsWith('A') ? 'B' : 'A'}`]) {
       const json = await t.request('POST', '/auth/v1/verify-email', { body: { code: bad } });
       expect(json.status).toBe(400);
@@ -158,7 +206,9 @@ describe('verification links', () => {
     expect(row.emailVerifiedAt).toBeNull();
   });
 
-  test('resend mails a new link that replaces the old one, at most 5 a day, and nothing once verified', async ({ app: t }) => {
+  test('resend mails a new link that replaces the old one, at most 5 a day, and nothing once verified', async ({
+    app: t,
+  }) => {
     const account = await signUp(t, { name: 'Lost Mail' });
     const { accessToken } = await signIn(t, account.email, account.password);
     const resend = () => t.request('POST', '/auth/v1/verify-email/resend', { token: accessToken });
@@ -168,7 +218,9 @@ describe('verification links', () => {
     expect(res.body).toEqual({ verified: false, mailed: true });
     const newCode = await verificationCodeFor(t, account.email);
     expect(newCode).not.toBe(oldCode);
-    expect((await t.request('POST', '/auth/v1/verify-email', { body: { code: oldCode } })).body.message).toBe('LINK_EXPIRED');
+    expect((await t.request('POST', '/auth/v1/verify-email', { body: { code: oldCode } })).body.message).toBe(
+      'LINK_EXPIRED',
+    );
 
     for (let i = 0; i < 4; i++) expect((await resend()).status).toBe(200);
     const throttled = await resend();
@@ -177,14 +229,23 @@ describe('verification links', () => {
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
     expect(await t.mails({ to: account.email, kind: 'EMAIL_VERIFICATION' })).toHaveLength(6);
 
-    expect((await t.request('POST', '/auth/v1/verify-email', { body: { code: await verificationCodeFor(t, account.email) } })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', '/auth/v1/verify-email', {
+          body: { code: await verificationCodeFor(t, account.email) },
+        })
+      ).status,
+    ).toBe(200);
     expect((await resend()).body).toEqual({ verified: true, mailed: false });
   });
 
-  test('one account\'s code does not verify another account', async ({ app: t }) => {
+  test("one account's code does not verify another account", async ({ app: t }) => {
     const first = await signUp(t, { name: 'First Person' });
     const second = await signUp(t, { name: 'Second Person' });
-    expect((await t.request('POST', '/auth/v1/verify-email', { body: { code: await verificationCodeFor(t, first.email) } })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/auth/v1/verify-email', { body: { code: await verificationCodeFor(t, first.email) } }))
+        .status,
+    ).toBe(200);
     const rows = await t.platform.db.select().from(users).where(eq(users.id, second.userId));
     expect(rows[0].emailVerifiedAt).toBeNull();
   });

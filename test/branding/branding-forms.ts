@@ -10,9 +10,17 @@ export function multipartBody(parts: FormPart[]): { payload: Buffer; contentType
   const boundary = `----branding${crypto.randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const part of parts) {
-    const disposition = part.filename !== undefined ? `form-data; name="${part.name}"; filename="${part.filename}"` : `form-data; name="${part.name}"`;
-    const type = part.filename !== undefined ? `\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}` : '';
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`), part.data ?? Buffer.from(part.value ?? ''), Buffer.from('\r\n'));
+    const disposition =
+      part.filename !== undefined
+        ? `form-data; name="${part.name}"; filename="${part.filename}"`
+        : `form-data; name="${part.name}"`;
+    const type =
+      part.filename !== undefined ? `\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}` : '';
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`),
+      part.data ?? Buffer.from(part.value ?? ''),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -20,8 +28,17 @@ export function multipartBody(parts: FormPart[]): { payload: Buffer; contentType
 
 export async function putBranding(t: TestApp, token: string | undefined, parts: FormPart[]) {
   const { payload, contentType } = multipartBody(parts);
-  const response = await t.app.inject({ method: 'PUT', url: '/organization/v1/branding', headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) }, payload });
-  return { status: response.statusCode, body: response.body ? JSON.parse(response.body) : null, headers: response.headers };
+  const response = await t.app.inject({
+    method: 'PUT',
+    url: '/organization/v1/branding',
+    headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    payload,
+  });
+  return {
+    status: response.statusCode,
+    body: response.body ? JSON.parse(response.body) : null,
+    headers: response.headers,
+  };
 }
 
 export function settings(value: unknown): FormPart {
@@ -58,7 +75,15 @@ export function decodePng(bytes: Buffer | Uint8Array): { width: number; height: 
 
 /** A black greyscale PNG, unfiltered and deflated at the highest level: tiny on disk, `width` x `height` pixels once decoded. */
 export function blankPng(width: number, height: number): Buffer {
-  const png = new PNG({ width, height, colorType: 0, inputColorType: 0, inputHasAlpha: false, deflateLevel: 9, filterType: 0 });
+  const png = new PNG({
+    width,
+    height,
+    colorType: 0,
+    inputColorType: 0,
+    inputHasAlpha: false,
+    deflateLevel: 9,
+    filterType: 0,
+  });
   png.data = Buffer.alloc(width * height);
   return PNG.sync.write(png, { colorType: 0, inputColorType: 0, inputHasAlpha: false, deflateLevel: 9, filterType: 0 });
 }

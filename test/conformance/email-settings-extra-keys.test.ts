@@ -13,20 +13,38 @@ import { VALID_CONFIGURATIONS, createMailOwner } from '../mail-settings/helpers.
 
 const SETTINGS = '/organization/v1/email-settings';
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const put = (owner: TestUser, body: unknown) => t.request('PUT', SETTINGS, { token: owner.token, body });
 
 async function stored(organizationId: number) {
-  const [row] = await t.platform.db.select({ emailSettings: organizations.emailSettings }).from(organizations).where(eq(organizations.id, organizationId));
+  const [row] = await t.platform.db
+    .select({ emailSettings: organizations.emailSettings })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
   return row.emailSettings as { configurations?: Record<string, string> } | null;
 }
 
-const EXTRA_SECRETS = { SECRET_KEY: 'extra-secret-key-1', WEBHOOK_SECRET: 'extra-webhook-secret', BACKUP_API_KEY: 'extra-api-key', RELAY_PASSWORD: 'extra-relay-password', relay_password: 'lower-case-password' };
-const EXTRA_PLAIN = { REPLY_TO: 'replies@acme.example', SMTP_TIMEOUT: '30', 'X-Mailer.Tag': 'contracts', SECRETARY: 'not a credential' };
+const EXTRA_SECRETS = {
+  SECRET_KEY: 'extra-secret-key-1',
+  WEBHOOK_SECRET: 'extra-webhook-secret',
+  BACKUP_API_KEY: 'extra-api-key',
+  RELAY_PASSWORD: 'extra-relay-password',
+  relay_password: 'lower-case-password',
+};
+const EXTRA_PLAIN = {
+  REPLY_TO: 'replies@acme.example',
+  SMTP_TIMEOUT: '30',
+  'X-Mailer.Tag': 'contracts',
+  SECRETARY: 'not a credential',
+};
 
-describe('configuration keys beyond the provider\'s required ones', () => {
+describe("configuration keys beyond the provider's required ones", () => {
   it('are stored; those named like credentials are masked on read and encrypted at rest', async () => {
     const owner = await createMailOwner(t);
     const configurations = { ...VALID_CONFIGURATIONS.SMTP, ...EXTRA_SECRETS, ...EXTRA_PLAIN };
@@ -50,7 +68,14 @@ describe('configuration keys beyond the provider\'s required ones', () => {
   it('are accepted by the settings test too, which names only the missing required keys', async () => {
     const owner = await createMailOwner(t);
     const { API_KEY: _left, ...withoutKey } = VALID_CONFIGURATIONS.EMAIL_API;
-    const res = await t.request('POST', `${SETTINGS}/test`, { token: owner.token, body: { provider: 'EMAIL_API', configurations: { ...withoutKey, SECRET_KEY: 's', REPLY_TO: 'r@acme.example' }, testRecipient: 'ann@example.com' } });
+    const res = await t.request('POST', `${SETTINGS}/test`, {
+      token: owner.token,
+      body: {
+        provider: 'EMAIL_API',
+        configurations: { ...withoutKey, SECRET_KEY: 's', REPLY_TO: 'r@acme.example' },
+        testRecipient: 'ann@example.com',
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ success: false, step: 'CONFIG' });
     expect(res.body.message).toContain('API_KEY');
@@ -66,7 +91,11 @@ describe('configuration keys beyond the provider\'s required ones', () => {
     ['more than 20 keys in all', Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`EXTRA_${i}`, 'v']))],
   ])('are still refused with 400 BAD_REQUEST_BODY for %s, and nothing is stored', async (_label, extra) => {
     const owner = await createMailOwner(t);
-    const res = await put(owner, { emailMode: 'ORG_MANAGED', provider: 'SMTP', configurations: { ...VALID_CONFIGURATIONS.SMTP, ...extra } });
+    const res = await put(owner, {
+      emailMode: 'ORG_MANAGED',
+      provider: 'SMTP',
+      configurations: { ...VALID_CONFIGURATIONS.SMTP, ...extra },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.message).toBe('BAD_REQUEST_BODY');
     expect(await stored(owner.organizationId)).toBeNull();
@@ -75,7 +104,11 @@ describe('configuration keys beyond the provider\'s required ones', () => {
   it('up to 20 keys in all are taken (the 7 SMTP keys and 13 more)', async () => {
     const owner = await createMailOwner(t);
     const extra = Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`EXTRA_${i}`, 'v']));
-    const res = await put(owner, { emailMode: 'ORG_MANAGED', provider: 'SMTP', configurations: { ...VALID_CONFIGURATIONS.SMTP, ...extra } });
+    const res = await put(owner, {
+      emailMode: 'ORG_MANAGED',
+      provider: 'SMTP',
+      configurations: { ...VALID_CONFIGURATIONS.SMTP, ...extra },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(Object.keys(res.body.configurations)).toHaveLength(20);
   });

@@ -5,7 +5,12 @@ import { multipartBody, uploadFile } from '../helpers/documents.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { createMailOwner } from '../mail-settings/helpers.ts';
 import {
-  CHALLENGES_PER_ADDRESS, DOCUMENT_UPLOADS_PER_ACCOUNT, MAIL_SETTINGS_TESTS, VERIFICATION_MAILS_PER_ACCOUNT, VERIFY_PER_ADDRESS, recordAttempts,
+  CHALLENGES_PER_ADDRESS,
+  DOCUMENT_UPLOADS_PER_ACCOUNT,
+  MAIL_SETTINGS_TESTS,
+  VERIFICATION_MAILS_PER_ACCOUNT,
+  VERIFY_PER_ADDRESS,
+  recordAttempts,
   type AttemptRule,
 } from '../../src/platform/limits/attempts.ts';
 
@@ -24,33 +29,73 @@ beforeAll(async () => {
   unverified = await createUser(t, { name: 'Vic Unverified', emailVerified: false });
   mailOwner = await createMailOwner(t);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const useUp = (rule: AttemptRule, subject: string) => recordAttempts(t.platform.db, Array.from({ length: rule.max }, () => [rule, subject] as [AttemptRule, string]));
+const useUp = (rule: AttemptRule, subject: string) =>
+  recordAttempts(
+    t.platform.db,
+    Array.from({ length: rule.max }, () => [rule, subject] as [AttemptRule, string]),
+  );
 
 describe('every "too many" limit answers 429 with Retry-After', () => {
   it.each([
-    ['uploads per account', 'UPLOAD_RATE_LIMITED', 12020, async () => {
-      await useUp(DOCUMENT_UPLOADS_PER_ACCOUNT, String(owner.userId));
-      return uploadFile(t, owner.token, 'one.pdf', await makePdf(1));
-    }],
-    ['verifications per address', 'VERIFY_RATE_LIMITED', 12021, async () => {
-      await useUp(VERIFY_PER_ADDRESS, '127.0.0.1');
-      const { body, contentType } = multipartBody([{ name: 'file', filename: 'a.pdf', contentType: 'application/pdf', data: await makePdf(1) }]);
-      return t.request('POST', '/verify/v1', { body, headers: { 'content-type': contentType } });
-    }],
-    ['sign-in challenges per address', 'CHALLENGE_RATE_LIMITED', 14209, async () => {
-      await useUp(CHALLENGES_PER_ADDRESS, '127.0.0.1');
-      return t.request('POST', `/auth/webauthn/login/options?username=${encodeURIComponent(owner.email)}`);
-    }],
-    ['verification mails per account', 'VERIFICATION_MAIL_LIMIT_REACHED', 14012, async () => {
-      await useUp(VERIFICATION_MAILS_PER_ACCOUNT, String(unverified.userId));
-      return t.request('POST', '/auth/v1/verify-email/resend', { token: unverified.token });
-    }],
-    ['email-settings tests per organization', 'MAIL_SETTINGS_TEST_LIMITED', 18004, async () => {
-      await useUp(MAIL_SETTINGS_TESTS, String(mailOwner.organizationId));
-      return t.request('POST', '/organization/v1/email-settings/test', { token: mailOwner.token, body: { provider: 'SMTP', configurations: { EMAIL_FROM: 'x@acme.example' }, testRecipient: 'ann@example.com' } });
-    }],
+    [
+      'uploads per account',
+      'UPLOAD_RATE_LIMITED',
+      12020,
+      async () => {
+        await useUp(DOCUMENT_UPLOADS_PER_ACCOUNT, String(owner.userId));
+        return uploadFile(t, owner.token, 'one.pdf', await makePdf(1));
+      },
+    ],
+    [
+      'verifications per address',
+      'VERIFY_RATE_LIMITED',
+      12021,
+      async () => {
+        await useUp(VERIFY_PER_ADDRESS, '127.0.0.1');
+        const { body, contentType } = multipartBody([
+          { name: 'file', filename: 'a.pdf', contentType: 'application/pdf', data: await makePdf(1) },
+        ]);
+        return t.request('POST', '/verify/v1', { body, headers: { 'content-type': contentType } });
+      },
+    ],
+    [
+      'sign-in challenges per address',
+      'CHALLENGE_RATE_LIMITED',
+      14209,
+      async () => {
+        await useUp(CHALLENGES_PER_ADDRESS, '127.0.0.1');
+        return t.request('POST', `/auth/webauthn/login/options?username=${encodeURIComponent(owner.email)}`);
+      },
+    ],
+    [
+      'verification mails per account',
+      'VERIFICATION_MAIL_LIMIT_REACHED',
+      14012,
+      async () => {
+        await useUp(VERIFICATION_MAILS_PER_ACCOUNT, String(unverified.userId));
+        return t.request('POST', '/auth/v1/verify-email/resend', { token: unverified.token });
+      },
+    ],
+    [
+      'email-settings tests per organization',
+      'MAIL_SETTINGS_TEST_LIMITED',
+      18004,
+      async () => {
+        await useUp(MAIL_SETTINGS_TESTS, String(mailOwner.organizationId));
+        return t.request('POST', '/organization/v1/email-settings/test', {
+          token: mailOwner.token,
+          body: {
+            provider: 'SMTP',
+            configurations: { EMAIL_FROM: 'x@acme.example' },
+            testRecipient: 'ann@example.com',
+          },
+        });
+      },
+    ],
   ] as const)('%s: 429 %s', async (_name, message, errorCode, call) => {
     const res = await call();
     expect(res.status, res.raw).toBe(429);
@@ -60,10 +105,19 @@ describe('every "too many" limit answers 429 with Retry-After', () => {
 
   it('the OpenAPI document lists 429 for those routes', async () => {
     const doc = (await t.request('GET', '/docs/json')).body;
-    for (const [path, method] of [['/document/v1', 'post'], ['/document/v1/{docId}', 'put'], ['/verify/v1', 'post'], ['/auth/webauthn/login/options', 'post'],
-      ['/auth/v1/smart_card/hash', 'post'], ['/auth/v1/verify-email/resend', 'post'], ['/organization/v1/email-settings/test', 'post'],
-      ['/workflow/v1/{workflowId}/identity/send-otp', 'post'], ['/workflow/v1/{workflowId}/identity/verify-otp', 'post'],
-      ['/workflow/v1/{workflowId}/signing-key/reset-code', 'post'], ['/workflow/v1/{workflowId}/signing-key/reset', 'post']]) {
+    for (const [path, method] of [
+      ['/document/v1', 'post'],
+      ['/document/v1/{docId}', 'put'],
+      ['/verify/v1', 'post'],
+      ['/auth/webauthn/login/options', 'post'],
+      ['/auth/v1/smart_card/hash', 'post'],
+      ['/auth/v1/verify-email/resend', 'post'],
+      ['/organization/v1/email-settings/test', 'post'],
+      ['/workflow/v1/{workflowId}/identity/send-otp', 'post'],
+      ['/workflow/v1/{workflowId}/identity/verify-otp', 'post'],
+      ['/workflow/v1/{workflowId}/signing-key/reset-code', 'post'],
+      ['/workflow/v1/{workflowId}/signing-key/reset', 'post'],
+    ]) {
       expect(doc.paths[path]?.[method]?.responses?.['429'], `${method} ${path}`).toBeDefined();
     }
   });

@@ -13,8 +13,12 @@ import type { RouteAuth } from '../../src/http/authenticate.ts';
 
 const ADMIN_TOKEN = 'a'.repeat(40);
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp({ adminToken: ADMIN_TOKEN }); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp({ adminToken: ADMIN_TOKEN });
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 type Schema = { type?: string; required?: string[]; anyOf?: Schema[]; content?: unknown };
@@ -27,7 +31,8 @@ function allOptional(schema: Schema | undefined): boolean {
 }
 
 const routeName = (r: RouteAuth) => `${r.method} ${r.url}`;
-const optionalBodyRoutes = () => t.routes.filter((r) => WRITES.has(r.method) && allOptional(r.schema.body as Schema | undefined));
+const optionalBodyRoutes = () =>
+  t.routes.filter((r) => WRITES.has(r.method) && allOptional(r.schema.body as Schema | undefined));
 /** Routes that take no body at all (send-otp, reset-code ...): an empty JSON body is no body either. */
 const bodylessRoutes = () => t.routes.filter((r) => WRITES.has(r.method) && r.schema.body === undefined);
 
@@ -41,23 +46,38 @@ async function callerFor(route: RouteAuth): Promise<{ authorization?: string; ow
 }
 
 function urlOf(route: RouteAuth, workflowId: number | undefined): string {
-  return route.url.replace(/:workflowId/g, String(workflowId ?? 1)).replace(/:[A-Za-z]+/g, '1').replace(/\*$/, 'x');
+  return route.url
+    .replace(/:workflowId/g, String(workflowId ?? 1))
+    .replace(/:[A-Za-z]+/g, '1')
+    .replace(/\*$/, 'x');
 }
 
 /** "400 BAD_REQUEST_BODY about the body": the request's body failed its schema or could not be parsed. */
 function refusedForItsBody(res: { status: number; body: any }): boolean {
   if (res.status !== 400 || res.body?.message !== 'BAD_REQUEST_BODY') return false;
   const issues = Array.isArray(res.body.responseBody) ? res.body.responseBody : [];
-  return issues.some((issue: { location?: string }) => issue.location === 'body') || /body/i.test(String(res.body.errorDescription));
+  return (
+    issues.some((issue: { location?: string }) => issue.location === 'body') ||
+    /body/i.test(String(res.body.errorDescription))
+  );
 }
 
 async function call(route: RouteAuth, variant: 'no body' | 'empty JSON body') {
   const { authorization, workflowId } = await callerFor(route);
   const headers: Record<string, string> = authorization ? { authorization } : {};
   if (variant === 'empty JSON body') headers['content-type'] = 'application/json';
-  const res = await t.app.inject({ method: route.method as any, url: urlOf(route, workflowId), headers, ...(variant === 'empty JSON body' ? { payload: '' } : {}) });
+  const res = await t.app.inject({
+    method: route.method as any,
+    url: urlOf(route, workflowId),
+    headers,
+    ...(variant === 'empty JSON body' ? { payload: '' } : {}),
+  });
   let body: any = res.body;
-  try { body = JSON.parse(res.body); } catch { /* not JSON */ }
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.statusCode, body };
 }
 
@@ -75,7 +95,8 @@ describe('endpoints whose body members are all optional', () => {
       for (const route of optionalBodyRoutes()) {
         const res = await call(route, variant);
         answered.push(`${routeName(route)} → ${res.status} ${res.body?.message ?? ''}`);
-        if (refusedForItsBody(res) || res.status >= 500) failures.push(`${routeName(route)} → ${res.status} ${JSON.stringify(res.body)}`);
+        if (refusedForItsBody(res) || res.status >= 500)
+          failures.push(`${routeName(route)} → ${res.status} ${JSON.stringify(res.body)}`);
       }
       console.log(`${variant}:\n${answered.join('\n')}`);
       expect(failures).toEqual([]);
@@ -91,8 +112,11 @@ describe('endpoints that take no body', () => {
     const answered: string[] = [];
     for (const route of routes) {
       const res = await call(route, 'empty JSON body');
-      answered.push(`${routeName(route)} → ${res.status} ${res.body?.message ?? ''} ${res.body?.message === 'BAD_REQUEST_BODY' ? res.body.errorDescription : ''}`);
-      if (refusedForItsBody(res) || res.status >= 500) failures.push(`${routeName(route)} → ${res.status} ${JSON.stringify(res.body)}`);
+      answered.push(
+        `${routeName(route)} → ${res.status} ${res.body?.message ?? ''} ${res.body?.message === 'BAD_REQUEST_BODY' ? res.body.errorDescription : ''}`,
+      );
+      if (refusedForItsBody(res) || res.status >= 500)
+        failures.push(`${routeName(route)} → ${res.status} ${JSON.stringify(res.body)}`);
     }
     console.log(`no body schema, empty JSON body:\n${answered.join('\n')}`);
     expect(failures).toEqual([]);
@@ -113,7 +137,12 @@ describe('the rule is about missing bodies only', () => {
     for (const [method, url, payload] of cases) {
       const headers: Record<string, string> = { authorization: `Bearer ${owner.token}` };
       if (payload !== undefined) headers['content-type'] = 'application/json';
-      const res = await t.app.inject({ method: method as any, url, headers, ...(payload !== undefined ? { payload } : {}) });
+      const res = await t.app.inject({
+        method: method as any,
+        url,
+        headers,
+        ...(payload !== undefined ? { payload } : {}),
+      });
       expect(res.statusCode, `${method} ${url} ${payload}`).toBe(400);
       expect(res.json().message, `${method} ${url} ${payload}`).toBe('BAD_REQUEST_BODY');
     }

@@ -17,20 +17,26 @@ let roleId: number;
 beforeAll(async () => {
   t = await createTestApp();
   owner = await createUser(t, { name: 'Olivia Owner' });
-  const everyUsersRight = await createRole(t, owner, { name: 'People managers', permissions: [grant('USERS', { canView: true, canAdd: true, canEdit: true, canDelete: true })] });
+  const everyUsersRight = await createRole(t, owner, {
+    name: 'People managers',
+    permissions: [grant('USERS', { canView: true, canAdd: true, canEdit: true, canDelete: true })],
+  });
   roleId = everyUsersRight.id;
   manager = await addMember(t, owner, roleId, 'Max Manager');
   colleague = await addMember(t, owner, null, 'Cora Colleague');
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const calls = () => [
-  ['POST', '/organization/v1/user', { name: 'New Person', emailAddress: `new.${Date.now()}@example.com` }],
-  ['PUT', `/organization/v1/user/${colleague.userId}`, { name: 'Cora Renamed' }],
-  ['PUT', '/organization/v1/user_role', { userId: colleague.userId, roleId }],
-  ['PUT', '/organization/v1/users/renew', { userId: colleague.userId }],
-  ['DELETE', `/organization/v1/user?ids=${colleague.userId}`, undefined],
-] as const;
+const calls = () =>
+  [
+    ['POST', '/organization/v1/user', { name: 'New Person', emailAddress: `new.${Date.now()}@example.com` }],
+    ['PUT', `/organization/v1/user/${colleague.userId}`, { name: 'Cora Renamed' }],
+    ['PUT', '/organization/v1/user_role', { userId: colleague.userId, roleId }],
+    ['PUT', '/organization/v1/users/renew', { userId: colleague.userId }],
+    ['DELETE', `/organization/v1/user?ids=${colleague.userId}`, undefined],
+  ] as const;
 
 describe('owner only means owner', () => {
   it('a member holding every USERS right: 403 USER_NOT_HAVE_ACCESS for each, nothing changed', async () => {
@@ -39,13 +45,18 @@ describe('owner only means owner', () => {
       expect([res.status, res.body.message], `${method} ${url}`).toEqual([403, 'USER_NOT_HAVE_ACCESS']);
     }
     const members = (await t.request('GET', '/organization/v1/users?size=50', { token: manager.token })).body.content;
-    expect(members.find((m: any) => m.userId === colleague.userId)).toMatchObject({ name: 'Cora Colleague', roleId: null });
+    expect(members.find((m: any) => m.userId === colleague.userId)).toMatchObject({
+      name: 'Cora Colleague',
+      roleId: null,
+    });
     expect(members).toHaveLength(3);
   });
 
   it('the USERS right still decides where SPEC.md names no owner: the member reads the members', async () => {
     expect((await t.request('GET', '/organization/v1/users', { token: manager.token })).status).toBe(200);
-    expect((await t.request('GET', `/organization/v1/user/${colleague.userId}`, { token: manager.token })).status).toBe(200);
+    expect((await t.request('GET', `/organization/v1/user/${colleague.userId}`, { token: manager.token })).status).toBe(
+      200,
+    );
   });
 
   it('the owner does each', async () => {

@@ -11,13 +11,20 @@ import { users } from '../../src/platform/db/schema/index.ts';
  */
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
-afterEach(() => { vi.useRealTimers(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const STEP_MS = 30_000;
 const atStep = (step: number) => vi.setSystemTime(step * STEP_MS + 10_000);
-const codeAt = (secret: string, step: number) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: step * STEP_MS + 10_000 });
+const codeAt = (secret: string, step: number) =>
+  new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: step * STEP_MS + 10_000 });
 const security = (token: string, body: unknown) => t.request('PUT', '/user/v1/settings/security', { token, body });
 
 /** A signed-up user with two-factor sign-in on (enabled at step s); answers its token and secret. */
@@ -25,14 +32,20 @@ async function withTwoFactor(name: string, s: number) {
   const person = await signUp(t, { name });
   atStep(s);
   const { accessToken } = await signIn(t, person.email, person.password);
-  const enrollment = await t.request('GET', '/user/v1/settings/generateQR', { token: accessToken, headers: { accept: 'application/json' } });
+  const enrollment = await t.request('GET', '/user/v1/settings/generateQR', {
+    token: accessToken,
+    headers: { accept: 'application/json' },
+  });
   const secret = (URI.parse(enrollment.body.otpauthUrl) as TOTP).secret.base32;
   expect((await security(accessToken, { twoFactorEnabled: true, tOtp: codeAt(secret, s) })).status).toBe(200);
   return { person, token: accessToken, secret };
 }
 
 async function twoFactorOf(userId: number) {
-  const [row] = await t.platform.db.select({ on: users.twoFactorEnabled, secret: users.totpSecret }).from(users).where(eq(users.id, userId));
+  const [row] = await t.platform.db
+    .select({ on: users.twoFactorEnabled, secret: users.totpSecret })
+    .from(users)
+    .where(eq(users.id, userId));
   return row;
 }
 
@@ -47,7 +60,13 @@ describe('turning two-factor sign-in off', () => {
     expect(off.body).toEqual({ twoFactorEnabled: false });
     expect(await twoFactorOf(person.userId)).toEqual({ on: false, secret: null });
     // The password alone signs in again.
-    expect((await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'PASSWORD', username: person.email, password: person.password } })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', '/auth/v1/signin', {
+          body: { grant_type: 'PASSWORD', username: person.email, password: person.password },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('still needs a current code: a wrong or reused one is 400 INVALID_TOTP_SETUP and two-factor stays on', async () => {
@@ -71,11 +90,19 @@ describe('turning two-factor sign-in off', () => {
     const s = Math.floor(Date.now() / STEP_MS) + 1;
     const { person, token, secret } = await withTwoFactor('Paul Password', s);
     atStep(s + 1);
-    const wrong = await security(token, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 1), password: 'not the password' });
+    const wrong = await security(token, {
+      twoFactorEnabled: false,
+      tOtp: codeAt(secret, s + 1),
+      password: 'not the password',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message).toBe('WRONG_PASSWORD');
     expect((await twoFactorOf(person.userId)).on).toBe(true);
-    const right = await security(token, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 1), password: person.password });
+    const right = await security(token, {
+      twoFactorEnabled: false,
+      tOtp: codeAt(secret, s + 1),
+      password: person.password,
+    });
     expect(right.status, JSON.stringify(right.body)).toBe(200);
     expect((await twoFactorOf(person.userId)).on).toBe(false);
   });

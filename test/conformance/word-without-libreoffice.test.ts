@@ -13,7 +13,8 @@ import { sofficeMissingLine } from '../../src/platform/pdf/convert-word.ts';
  * converted: the start-up says so in one line, and the upload's error tells the client how it can be fixed.
  */
 
-const HINT = 'Word conversion is not available: install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer-nogui) or set SOFFICE_PATH; PDF uploads work without it';
+const HINT =
+  'Word conversion is not available: install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer-nogui) or set SOFFICE_PATH; PDF uploads work without it';
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-no-soffice-'));
 const missing = path.join(scratch, 'libreoffice', 'program', 'soffice');
 
@@ -30,11 +31,18 @@ afterAll(async () => {
 
 describe('Word uploads on a machine without LibreOffice', () => {
   it('answer 400 DOCUMENT_CONVERSION_UNAVAILABLE with the install hint, and store nothing', async () => {
-    for (const [name, bytes] of [['letter.docx', makeDocx()], ['letter.doc', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0])]] as const) {
+    for (const [name, bytes] of [
+      ['letter.docx', makeDocx()],
+      ['letter.doc', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0])],
+    ] as const) {
       const before = await storedState(t);
       const res = await uploadFile(t, owner.token, name, bytes);
       expect(res.status, name).toBe(400);
-      expect(res.body, name).toMatchObject({ message: 'DOCUMENT_CONVERSION_UNAVAILABLE', errorCode: 12005, errorDescription: HINT });
+      expect(res.body, name).toMatchObject({
+        message: 'DOCUMENT_CONVERSION_UNAVAILABLE',
+        errorCode: 12005,
+        errorDescription: HINT,
+      });
       // The server's paths are the operator's business, not the client's.
       expect(res.raw).not.toContain(scratch);
       expect(await storedState(t), name).toEqual(before);
@@ -54,7 +62,9 @@ describe('Word uploads on a machine without LibreOffice', () => {
     expect(line).toContain('DOCUMENT_CONVERSION_UNAVAILABLE');
     expect(line).toContain('apt-get install libreoffice-writer-nogui');
     expect(await sofficeMissingLine(notExecutable, '/usr/bin:/bin')).toContain(notExecutable);
-    expect(await sofficeMissingLine('soffice', path.join(scratch, 'empty'))).toContain(`SOFFICE_PATH=soffice is in no directory of PATH=${path.join(scratch, 'empty')}`);
+    expect(await sofficeMissingLine('soffice', path.join(scratch, 'empty'))).toContain(
+      `SOFFICE_PATH=soffice is in no directory of PATH=${path.join(scratch, 'empty')}`,
+    );
     expect(await sofficeMissingLine(fake, '/usr/bin:/bin')).toBeNull();
     expect(await sofficeMissingLine('soffice', `${path.join(scratch, 'empty')}:${bin}`)).toBeNull();
   });
@@ -72,11 +82,19 @@ describe('the service started as `npm start` does, with SOFFICE_PATH pointing at
 
   it('logs one clear warning at start naming SOFFICE_PATH and how to install LibreOffice', async () => {
     database = await scratchDatabase('sig_no_soffice');
-    service = await startServiceProcess('no-soffice', { DATA_DIR: dataDir, SOFFICE_PATH: missing, ...(database ? { DATABASE_URL: database.url } : {}) });
-    const isMissingLine = (line: Record<string, any>) => typeof line.msg === 'string' && line.msg.includes(`SOFFICE_PATH=${missing}`);
+    service = await startServiceProcess('no-soffice', {
+      DATA_DIR: dataDir,
+      SOFFICE_PATH: missing,
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    });
+    const isMissingLine = (line: Record<string, any>) =>
+      typeof line.msg === 'string' && line.msg.includes(`SOFFICE_PATH=${missing}`);
     await service.waitForLog(isMissingLine, 60_000);
     // The isolation probe's line comes from the same start-up check: once it is there, nothing more is to come.
-    await service.waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith('Word conversion: '), 60_000);
+    await service.waitForLog(
+      (line) => typeof line.msg === 'string' && line.msg.startsWith('Word conversion: '),
+      60_000,
+    );
     const lines = service.logLines().filter(isMissingLine);
     expect(lines).toHaveLength(1);
     expect(lines[0].level).toBe(40);

@@ -22,7 +22,8 @@ function reader(t: TestApp, user: TestUser) {
   };
   return {
     list,
-    item: async (workflowId: number, query = '') => (await list(query)).content.find((i) => i.workflowId === workflowId),
+    item: async (workflowId: number, query = '') =>
+      (await list(query)).content.find((i) => i.workflowId === workflowId),
     counts: async () => (await t.request('GET', '/document/v1/count/documents-status', { token: user.token })).body,
   };
 }
@@ -41,7 +42,9 @@ async function listening(t: TestApp) {
 }
 
 describe('document list notifications (migration 0026)', () => {
-  test('a change to a workflow, its recipients or its documents announces its owner and every recipient\'s user; other columns nothing', async ({ app: t }) => {
+  test("a change to a workflow, its recipients or its documents announces its owner and every recipient's user; other columns nothing", async ({
+    app: t,
+  }) => {
     const heard = await listening(t);
     try {
       const owner = await createUser(t);
@@ -54,25 +57,42 @@ describe('document list notifications (migration 0026)', () => {
       const { db } = t.platform;
 
       expect(await heard.users(() => updateWorkflow(t, workflow.id, { name: 'Renamed' }))).toEqual(both);
-      expect(await heard.users(() => updateWorkflow(t, workflow.id, { status: 'SENT', sentAt: new Date() }))).toEqual(both);
+      expect(await heard.users(() => updateWorkflow(t, workflow.id, { status: 'SENT', sentAt: new Date() }))).toEqual(
+        both,
+      );
       expect(await heard.users(() => updateRecipient(t, row.id, { status: 'VIEWED' }))).toEqual(both);
       expect(await heard.users(() => updateRecipient(t, row.id, { useDigitalCert: true }))).toEqual(both);
       expect(await heard.users(() => addDocument(t, workflow.id, { name: 'Annex' }))).toEqual(both);
       expect(await heard.users(() => db.delete(documents).where(eq(documents.name, 'Annex')))).toEqual(both);
-      expect(await heard.users(() => insertRecipient(t, workflow.id, { userId: bystander.userId, name: 'Bea', email: bystander.email })))
-        .toEqual([owner.userId, signer.userId, bystander.userId].sort((a, b) => a - b));
+      expect(
+        await heard.users(() =>
+          insertRecipient(t, workflow.id, { userId: bystander.userId, name: 'Bea', email: bystander.email }),
+        ),
+      ).toEqual([owner.userId, signer.userId, bystander.userId].sort((a, b) => a - b));
       // A recipient row removed: its user is announced although the row is gone.
-      expect(await heard.users(() => db.delete(recipients).where(eq(recipients.userId, bystander.userId)))).toContain(bystander.userId);
+      expect(await heard.users(() => db.delete(recipients).where(eq(recipients.userId, bystander.userId)))).toContain(
+        bystander.userId,
+      );
       // The owner's name shows in the recipient's list; the account's verification decides what the account's list holds.
-      expect(await heard.users(() => db.update(users).set({ name: 'Olga Renamed' }).where(eq(users.id, owner.userId)))).toEqual(both);
-      expect(await heard.users(() => db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, signer.userId)))).toEqual([signer.userId]);
-      expect(await heard.users(() => db.insert(folders).values({ userId: owner.userId, name: 'Filed' }))).toEqual([owner.userId]);
+      expect(
+        await heard.users(() => db.update(users).set({ name: 'Olga Renamed' }).where(eq(users.id, owner.userId))),
+      ).toEqual(both);
+      expect(
+        await heard.users(() => db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, signer.userId))),
+      ).toEqual([signer.userId]);
+      expect(await heard.users(() => db.insert(folders).values({ userId: owner.userId, name: 'Filed' }))).toEqual([
+        owner.userId,
+      ]);
 
       // Columns no list reads, and values written unchanged, announce nothing.
       expect(await heard.after(() => updateRecipient(t, row.id, { name: 'Samuel', viewedAt: new Date() }))).toEqual([]);
       expect(await heard.after(() => updateWorkflow(t, workflow.id, { name: 'Renamed' }))).toEqual([]);
-      expect(await heard.after(() => db.update(documents).set({ name: 'Other name' }).where(eq(documents.id, document.id)))).toEqual([]);
-      expect(await heard.after(() => db.update(users).set({ passwordHash: 'x' }).where(eq(users.id, owner.userId)))).toEqual([]);
+      expect(
+        await heard.after(() => db.update(documents).set({ name: 'Other name' }).where(eq(documents.id, document.id))),
+      ).toEqual([]);
+      expect(
+        await heard.after(() => db.update(users).set({ passwordHash: 'x' }).where(eq(users.id, owner.userId))),
+      ).toEqual([]);
     } finally {
       await heard.close();
     }
@@ -81,9 +101,13 @@ describe('document list notifications (migration 0026)', () => {
   test('many users in one statement: comma-separated, at most 500 per notification', async ({ app: t }) => {
     const heard = await listening(t);
     try {
-      const payloads = await heard.after(() => t.platform.db.execute(sql`select announce_document_lists(array(select generate_series(1, 1201)))`));
+      const payloads = await heard.after(() =>
+        t.platform.db.execute(sql`select announce_document_lists(array(select generate_series(1, 1201)))`),
+      );
       expect(payloads.map((p) => p.split(',').length).sort((a, b) => a - b)).toEqual([201, 500, 500]);
-      expect(payloads.flatMap((p) => p.split(',').map(Number)).sort((a, b) => a - b)).toEqual(Array.from({ length: 1201 }, (_, i) => i + 1));
+      expect(payloads.flatMap((p) => p.split(',').map(Number)).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 1201 }, (_, i) => i + 1),
+      );
       expect(payloads.every((p) => Buffer.byteLength(p) < 8000)).toBe(true);
     } finally {
       await heard.close();
@@ -92,19 +116,33 @@ describe('document list notifications (migration 0026)', () => {
 });
 
 describe('document list and counts over HTTP: every change shows on the very next read', () => {
-  test('owner and recipient: rename, documents, recipients, sending, acting, the owner\'s name, filters, search, folders, deletion', async ({ app: t }) => {
+  test("owner and recipient: rename, documents, recipients, sending, acting, the owner's name, filters, search, folders, deletion", async ({
+    app: t,
+  }) => {
     const owner = await createUser(t, { name: 'Olga Owner' });
     const signer = await createUser(t, { name: 'Sam Signer' });
     const mine = reader(t, owner);
     const theirs = reader(t, signer);
     const { workflow } = await createDraftWorkflow(t, owner, { name: 'Lease' });
-    expect(await mine.item(workflow.id)).toMatchObject({ name: 'Lease', documentCount: 1, recipientCount: 0, status: 'DRAFT' });
+    expect(await mine.item(workflow.id)).toMatchObject({
+      name: 'Lease',
+      documentCount: 1,
+      recipientCount: 0,
+      status: 'DRAFT',
+    });
     expect((await mine.counts()).draftDocCount).toBe(1);
     expect((await theirs.list()).totalElements).toBe(0);
     expect((await mine.list('?searchValue=lease')).totalElements).toBe(1);
 
-    expect((await t.request('PUT', `/document/v1/${(await t.platform.db.select().from(documents).where(eq(documents.workflowId, workflow.id)))[0].id}`,
-      { token: owner.token, body: { name: 'Lease contract' } })).status).toBe(200);
+    expect(
+      (
+        await t.request(
+          'PUT',
+          `/document/v1/${(await t.platform.db.select().from(documents).where(eq(documents.workflowId, workflow.id)))[0].id}`,
+          { token: owner.token, body: { name: 'Lease contract' } },
+        )
+      ).status,
+    ).toBe(200);
     await updateWorkflow(t, workflow.id, { name: 'Office lease' });
     expect((await mine.item(workflow.id)).name).toBe('Office lease');
     expect((await mine.list('?searchValue=office')).totalElements).toBe(1);
@@ -112,7 +150,11 @@ describe('document list and counts over HTTP: every change shows on the very nex
 
     await addDocument(t, workflow.id, { name: 'Annex' });
     expect((await mine.item(workflow.id)).documentCount).toBe(2);
-    const row = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email });
+    const row = await insertRecipient(t, workflow.id, {
+      userId: signer.userId,
+      name: 'Sam Signer',
+      email: signer.email,
+    });
     expect((await mine.item(workflow.id)).recipientCount).toBe(1);
     expect((await theirs.list()).totalElements).toBe(0);
 
@@ -122,7 +164,11 @@ describe('document list and counts over HTTP: every change shows on the very nex
     expect((await theirs.counts()).pendingDocCount).toBe(0);
     await updateRecipient(t, row.id, { status: 'SENT' });
     expect((await mine.counts()).sentDocCount).toBe(1);
-    expect(await theirs.item(workflow.id)).toMatchObject({ recipientId: row.id, recipientRole: 'SIGNER', ownerName: 'Olga Owner' });
+    expect(await theirs.item(workflow.id)).toMatchObject({
+      recipientId: row.id,
+      recipientRole: 'SIGNER',
+      ownerName: 'Olga Owner',
+    });
     expect((await theirs.counts()).pendingDocCount).toBe(1);
     expect((await theirs.list('?status=Viewed')).totalElements).toBe(0);
 
@@ -131,7 +177,7 @@ describe('document list and counts over HTTP: every change shows on the very nex
     expect((await theirs.item(workflow.id)).enforceIdentity).toBe(true);
     await updateRecipient(t, row.id, { status: 'SIGNED', useDigitalCert: true });
     expect((await theirs.list('?status=Viewed')).totalElements).toBe(0);
-    expect((await theirs.counts())).toMatchObject({ pendingDocCount: 0, signedDocCount: 1 });
+    expect(await theirs.counts()).toMatchObject({ pendingDocCount: 0, signedDocCount: 1 });
     expect((await mine.item(workflow.id)).anyDigitalSignature).toBe(true);
 
     await t.platform.db.update(users).set({ name: 'Olga Renamed' }).where(eq(users.id, owner.userId));
@@ -142,7 +188,10 @@ describe('document list and counts over HTTP: every change shows on the very nex
     expect((await theirs.list()).totalElements).toBe(1);
 
     // A folder filter: 404 until the folder exists, then what is filed in it.
-    const filed = await t.request('POST', '/workflow/v1/user/folders', { token: owner.token, body: { folderName: 'Leases' } });
+    const filed = await t.request('POST', '/workflow/v1/user/folders', {
+      token: owner.token,
+      body: { folderName: 'Leases' },
+    });
     expect(filed.status, filed.raw).toBeLessThan(300);
     const folderId = filed.body.id;
     expect((await mine.list(`?folderId=${folderId}`)).totalElements).toBe(0);
@@ -162,7 +211,7 @@ describe('document list and counts over HTTP: every change shows on the very nex
     expect((await mine.counts()).completedDocCount).toBe(0);
   });
 
-  test('one user\'s kept pages never answer another', async ({ app: t }) => {
+  test("one user's kept pages never answer another", async ({ app: t }) => {
     const first = await createUser(t);
     const second = await createUser(t);
     const { workflow } = await createDraftWorkflow(t, first, { name: 'Only First' });
@@ -171,13 +220,17 @@ describe('document list and counts over HTTP: every change shows on the very nex
     expect((await reader(t, second).counts()).draftDocCount).toBe(0);
   });
 
-  test('two instances: a change through one shows on the other\'s next reads', async ({ app: t }) => {
+  test("two instances: a change through one shows on the other's next reads", async ({ app: t }) => {
     const other = await startSecondInstance(t);
     try {
       const owner = await createUser(t);
       const { workflow } = await createDraftWorkflow(t, owner, { name: 'Before' });
       const names = async () => {
-        const res = await other.second.app.inject({ method: 'GET', url: '/document/v1', headers: { authorization: `Bearer ${owner.token}` } });
+        const res = await other.second.app.inject({
+          method: 'GET',
+          url: '/document/v1',
+          headers: { authorization: `Bearer ${owner.token}` },
+        });
         return res.json().content.map((i: any) => i.name);
       };
       expect(await names()).toEqual(['Before']);

@@ -7,8 +7,12 @@ import { findSearchIds, isSnapshotCurrent, searchList } from '../../src/modules/
 import { probeOptions } from '../../src/modules/documents/search-probe.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const list = async (user: TestUser, query = '') => {
   const res = await t.request('GET', `/document/v1${query}`, { token: user.token });
@@ -24,14 +28,18 @@ async function workflowIn(owner: TestUser, status: string, name = `${status} dea
 }
 
 describe('GET /document/v1: what the list holds', () => {
-  it('lists the caller\'s workflows newest first, one item per workflow, with the documented fields', async () => {
+  it("lists the caller's workflows newest first, one item per workflow, with the documented fields", async () => {
     const owner = await createUser(t, { name: 'Olivia Owner' });
     const signer = await createUser(t, { name: 'Sam Signer' });
     const first = await workflowIn(owner, 'DRAFT', 'First');
     const second = await workflowIn(owner, 'SENT', 'Second');
     await addDocument(t, second.workflow.id, { name: 'Annex', position: 1 });
     await insertRecipient(t, second.workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email });
-    const hidden = await insertRecipient(t, second.workflow.id, { userId: signer.userId, name: 'Sam Assistant', email: signer.email });
+    const hidden = await insertRecipient(t, second.workflow.id, {
+      userId: signer.userId,
+      name: 'Sam Assistant',
+      email: signer.email,
+    });
     await updateRecipient(t, hidden.id, { isHidden: true, useDigitalCert: true });
 
     const page = await list(owner);
@@ -39,36 +47,78 @@ describe('GET /document/v1: what the list holds', () => {
     expect(ids(page)).toEqual([second.workflow.id, first.workflow.id]);
     const [item, draft] = page.content;
     expect(item).toEqual({
-      workflowId: second.workflow.id, documentCount: 2, recipientCount: 1, name: 'Second', ownerName: 'Olivia Owner', ownerUserId: owner.userId, status: 'SENT',
-      sequence: 'UNORDERED', anyDigitalSignature: true, isPowerSurvey: false, isPowerSurveyChild: false,
-      recipientId: null, recipientRole: null, enforceIdentity: null, folderId: null,
-      dateCreated: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), dateSent: expect.stringMatching(/Z$/),
+      workflowId: second.workflow.id,
+      documentCount: 2,
+      recipientCount: 1,
+      name: 'Second',
+      ownerName: 'Olivia Owner',
+      ownerUserId: owner.userId,
+      status: 'SENT',
+      sequence: 'UNORDERED',
+      anyDigitalSignature: true,
+      isPowerSurvey: false,
+      isPowerSurveyChild: false,
+      recipientId: null,
+      recipientRole: null,
+      enforceIdentity: null,
+      folderId: null,
+      dateCreated: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      dateSent: expect.stringMatching(/Z$/),
     });
-    expect(draft).toMatchObject({ documentCount: 1, recipientCount: 0, anyDigitalSignature: false, dateSent: null, status: 'DRAFT' });
+    expect(draft).toMatchObject({
+      documentCount: 1,
+      recipientCount: 0,
+      anyDigitalSignature: false,
+      dateSent: null,
+      status: 'DRAFT',
+    });
     // A search brings its page's items back with the search itself (as JSON): the same items, field for field, for
     // the owner and for a recipient, whether the search is new (searchValue) or kept (same term, another request).
     expect((await list(owner, '?searchValue=s')).content).toEqual(page.content);
     expect((await list(owner, '?searchValue=s&size=5')).content).toEqual(page.content);
     await updateWorkflow(t, first.workflow.id, { status: 'SENT', sentAt: new Date() });
-    await insertRecipient(t, first.workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email, role: 'APPROVER' });
+    await insertRecipient(t, first.workflow.id, {
+      userId: signer.userId,
+      name: 'Sam Signer',
+      email: signer.email,
+      role: 'APPROVER',
+    });
     const signerPage = await list(signer);
     expect(signerPage.content.length).toBe(2);
     expect((await list(signer, '?searchValue=s')).content).toEqual(signerPage.content);
   });
 
-  it('shows a workflow to its recipient only from SENT on, with that recipient\'s row', async () => {
+  it("shows a workflow to its recipient only from SENT on, with that recipient's row", async () => {
     const owner = await createUser(t, { name: 'Olivia Owner' });
     const signer = await createUser(t, { name: 'Sam Signer' });
     const { workflow } = await workflowIn(owner, 'DRAFT', 'Shared deal');
-    const delegated = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email });
+    const delegated = await insertRecipient(t, workflow.id, {
+      userId: signer.userId,
+      name: 'Sam Signer',
+      email: signer.email,
+    });
     await updateRecipient(t, delegated.id, { status: 'DELEGATED' });
-    const row = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email, role: 'APPROVER', enforceIdentity: true });
+    const row = await insertRecipient(t, workflow.id, {
+      userId: signer.userId,
+      name: 'Sam Signer',
+      email: signer.email,
+      role: 'APPROVER',
+      enforceIdentity: true,
+    });
     expect((await list(signer)).totalElements).toBe(0);
 
     await updateWorkflow(t, workflow.id, { status: 'SENT' });
     const page = await list(signer);
     expect(page.totalElements).toBe(1);
-    expect(page.content[0]).toMatchObject({ workflowId: workflow.id, ownerName: 'Olivia Owner', recipientId: row.id, recipientRole: 'APPROVER', enforceIdentity: true, recipientCount: 1, folderId: null });
+    expect(page.content[0]).toMatchObject({
+      workflowId: workflow.id,
+      ownerName: 'Olivia Owner',
+      recipientId: row.id,
+      recipientRole: 'APPROVER',
+      enforceIdentity: true,
+      recipientCount: 1,
+      folderId: null,
+    });
     for (const status of ['COMPLETED', 'VOID']) {
       await updateWorkflow(t, workflow.id, { status });
       expect(ids(await list(signer))).toEqual([workflow.id]);
@@ -80,7 +130,8 @@ describe('GET /document/v1: what the list holds', () => {
     const signer = await createUser(t);
     const kept = await workflowIn(owner, 'SENT');
     const gone = await workflowIn(owner, 'SENT');
-    for (const w of [kept, gone]) await insertRecipient(t, w.workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email });
+    for (const w of [kept, gone])
+      await insertRecipient(t, w.workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email });
     await updateWorkflow(t, gone.workflow.id, { deletedAt: new Date() });
     expect(ids(await list(owner))).toEqual([kept.workflow.id]);
     expect(ids(await list(signer))).toEqual([kept.workflow.id]);
@@ -95,14 +146,25 @@ describe('GET /document/v1: what the list holds', () => {
     await updateWorkflow(t, parent.workflow.id, { status: 'SENT' });
     const child = await createDraftWorkflow(t, owner, { sequence: 'SURVEY', name: 'Survey' });
     await updateWorkflow(t, child.workflow.id, { status: 'SENT', parentWorkflowId: parent.workflow.id });
-    const row = await insertRecipient(t, child.workflow.id, { userId: respondent.userId, name: 'Rita Respondent', email: respondent.email });
+    const row = await insertRecipient(t, child.workflow.id, {
+      userId: respondent.userId,
+      name: 'Rita Respondent',
+      email: respondent.email,
+    });
 
     const mine = await list(owner);
     expect(ids(mine)).toEqual([child.workflow.id, parent.workflow.id]);
     expect(mine.content[0]).toMatchObject({ isPowerSurvey: false, isPowerSurveyChild: true });
     expect(mine.content[1]).toMatchObject({ isPowerSurvey: true, isPowerSurveyChild: false });
     const theirs = await list(respondent);
-    expect(theirs.content).toEqual([expect.objectContaining({ workflowId: child.workflow.id, isPowerSurvey: false, isPowerSurveyChild: true, recipientId: row.id })]);
+    expect(theirs.content).toEqual([
+      expect.objectContaining({
+        workflowId: child.workflow.id,
+        isPowerSurvey: false,
+        isPowerSurveyChild: true,
+        recipientId: row.id,
+      }),
+    ]);
   });
 });
 
@@ -110,7 +172,8 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
   it('filters by workflow status, ignoring case; an unknown filter is 400', async () => {
     const owner = await createUser(t);
     const made: Record<string, number> = {};
-    for (const status of ['DRAFT', 'SENT', 'COMPLETED', 'VOID', 'APPROVED']) made[status] = (await workflowIn(owner, status)).workflow.id;
+    for (const status of ['DRAFT', 'SENT', 'COMPLETED', 'VOID', 'APPROVED'])
+      made[status] = (await workflowIn(owner, status)).workflow.id;
     expect((await list(owner, '?status=All')).totalElements).toBe(5);
     expect(ids(await list(owner, '?status=draft'))).toEqual([made.DRAFT]);
     expect(ids(await list(owner, '?status=SENT'))).toEqual([made.SENT]);
@@ -124,12 +187,17 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
     }
   });
 
-  it('Pending, Signed and Viewed read the caller\'s own row: action required, waiting for others, opened but not acted', async () => {
+  it("Pending, Signed and Viewed read the caller's own row: action required, waiting for others, opened but not acted", async () => {
     const owner = await createUser(t);
     const me = await createUser(t);
     const make = async (rowStatus: string, role = 'SIGNER', workflowStatus = 'SENT') => {
       const { workflow } = await workflowIn(owner, workflowStatus);
-      const row = await insertRecipient(t, workflow.id, { userId: me.userId, name: 'Me Myself', email: me.email, role });
+      const row = await insertRecipient(t, workflow.id, {
+        userId: me.userId,
+        name: 'Me Myself',
+        email: me.email,
+        role,
+      });
       await updateRecipient(t, row.id, { status: rowStatus });
       return workflow.id;
     };
@@ -150,15 +218,27 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
     expect((await list(owner, '?status=Pending')).totalElements).toBe(0);
 
     const counts = (await t.request('GET', '/document/v1/count/documents-status', { token: me.token })).body;
-    expect(counts).toEqual({ draftDocCount: 0, pendingDocCount: 2, sentDocCount: 6, signedDocCount: 2, completedDocCount: 1, voidDocCount: 0 });
+    expect(counts).toEqual({
+      draftDocCount: 0,
+      pendingDocCount: 2,
+      sentDocCount: 6,
+      signedDocCount: 2,
+      completedDocCount: 1,
+      voidDocCount: 0,
+    });
   });
 
   it('the status counts equal the list totals under each filter', async () => {
     const owner = await createUser(t);
     const other = await createUser(t);
-    for (const status of ['DRAFT', 'DRAFT', 'SENT', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'VOID']) await workflowIn(owner, status);
+    for (const status of ['DRAFT', 'DRAFT', 'SENT', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'VOID'])
+      await workflowIn(owner, status);
     const incoming = await workflowIn(other, 'SENT');
-    const row = await insertRecipient(t, incoming.workflow.id, { userId: owner.userId, name: 'Olivia Owner', email: owner.email });
+    const row = await insertRecipient(t, incoming.workflow.id, {
+      userId: owner.userId,
+      name: 'Olivia Owner',
+      email: owner.email,
+    });
     await updateRecipient(t, row.id, { status: 'SENT' });
     // Someone else's draft naming the caller is not counted.
     const draft = await workflowIn(other, 'DRAFT');
@@ -166,9 +246,24 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
 
     const res = await t.request('GET', '/document/v1/count/documents-status', { token: owner.token });
     expect(res.status).toBe(200);
-    const byFilter: Record<string, string> = { draftDocCount: 'Draft', pendingDocCount: 'Pending', sentDocCount: 'Sent', signedDocCount: 'Signed', completedDocCount: 'Completed', voidDocCount: 'Voided' };
-    for (const [key, filter] of Object.entries(byFilter)) expect(res.body[key], key).toBe((await list(owner, `?status=${filter}`)).totalElements);
-    expect(res.body).toEqual({ draftDocCount: 2, pendingDocCount: 1, sentDocCount: 2, signedDocCount: 0, completedDocCount: 3, voidDocCount: 1 });
+    const byFilter: Record<string, string> = {
+      draftDocCount: 'Draft',
+      pendingDocCount: 'Pending',
+      sentDocCount: 'Sent',
+      signedDocCount: 'Signed',
+      completedDocCount: 'Completed',
+      voidDocCount: 'Voided',
+    };
+    for (const [key, filter] of Object.entries(byFilter))
+      expect(res.body[key], key).toBe((await list(owner, `?status=${filter}`)).totalElements);
+    expect(res.body).toEqual({
+      draftDocCount: 2,
+      pendingDocCount: 1,
+      sentDocCount: 2,
+      signedDocCount: 0,
+      completedDocCount: 3,
+      voidDocCount: 1,
+    });
   });
 
   it('searchValue matches the workflow name ignoring case, with wildcards taken literally', async () => {
@@ -185,31 +280,68 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
     expect(ids(await list(owner, '?searchValue=LEASE&status=Draft'))).toEqual([lease.workflow.id]);
   });
 
-  it('a search walking the caller\'s entries and one through the trigram index answer the same (small lists walk, large ones use the index)', async () => {
+  it("a search walking the caller's entries and one through the trigram index answer the same (small lists walk, large ones use the index)", async () => {
     const owner = await createUser(t);
     const other = await createUser(t);
-    const names = ['Office Lease 2025', 'Discount 100% final', 'file_v2', 'filev2 other', 'Back\\slash lease', 'ÉTÉ lease', 'LEASE renewal'];
-    for (const [index, name] of names.entries()) await workflowIn(owner, ['DRAFT', 'SENT', 'COMPLETED'][index % 3], name);
+    const names = [
+      'Office Lease 2025',
+      'Discount 100% final',
+      'file_v2',
+      'filev2 other',
+      'Back\\slash lease',
+      'ÉTÉ lease',
+      'LEASE renewal',
+    ];
+    for (const [index, name] of names.entries())
+      await workflowIn(owner, ['DRAFT', 'SENT', 'COMPLETED'][index % 3], name);
     const incoming = await workflowIn(other, 'SENT', 'Incoming lease');
-    const row = await insertRecipient(t, incoming.workflow.id, { userId: owner.userId, name: 'Olivia Owner', email: owner.email });
+    const row = await insertRecipient(t, incoming.workflow.id, {
+      userId: owner.userId,
+      name: 'Olivia Owner',
+      email: owner.email,
+    });
     await updateRecipient(t, row.id, { status: 'SENT' });
-    for (const search of ['lease', 'LEASE', '%', '_', 'e_v', '\\', 'été', 'no such name', 'o', 'office lease', 'Lease 2025', 'été lease', '100% final', 'v2 oth']) {
+    for (const search of [
+      'lease',
+      'LEASE',
+      '%',
+      '_',
+      'e_v',
+      '\\',
+      'été',
+      'no such name',
+      'o',
+      'office lease',
+      'Lease 2025',
+      'été lease',
+      '100% final',
+      'v2 oth',
+    ]) {
       for (const filter of [{}, { workflowStatus: 'DRAFT' }, { action: 'PENDING' as const }]) {
         const criteria = { userId: owner.userId, filter, search };
         const walked = await searchList(t.platform.db, criteria, 3, 0, Infinity);
         const indexed = await searchList(t.platform.db, criteria, 3, 0, -1);
         expect(walked.total, JSON.stringify(criteria)).toBe(indexed.total);
         expect(walked.ids).toEqual(indexed.ids);
-        expect(await findSearchIds(t.platform.db, criteria, 3, 1, Infinity)).toEqual(await findSearchIds(t.platform.db, criteria, 3, 1, -1));
+        expect(await findSearchIds(t.platform.db, criteria, 3, 1, Infinity)).toEqual(
+          await findSearchIds(t.platform.db, criteria, 3, 1, -1),
+        );
         // The index asked for a part of the term (search-probe.ts), each part the term offers: the same answer.
         for (const searchProbe of probeOptions(search)) {
           const probed = await searchList(t.platform.db, { ...criteria, searchProbe }, 3, 0, -1);
-          expect({ total: probed.total, ids: probed.ids }, `${JSON.stringify(criteria)} via ${searchProbe}`).toEqual({ total: walked.total, ids: walked.ids });
-          expect(await findSearchIds(t.platform.db, { ...criteria, searchProbe }, 3, 1, -1)).toEqual(await findSearchIds(t.platform.db, criteria, 3, 1, Infinity));
+          expect({ total: probed.total, ids: probed.ids }, `${JSON.stringify(criteria)} via ${searchProbe}`).toEqual({
+            total: walked.total,
+            ids: walked.ids,
+          });
+          expect(await findSearchIds(t.platform.db, { ...criteria, searchProbe }, 3, 1, -1)).toEqual(
+            await findSearchIds(t.platform.db, criteria, 3, 1, Infinity),
+          );
         }
       }
     }
-    expect((await searchList(t.platform.db, { userId: owner.userId, filter: {}, search: 'lease' }, 20, 0, Infinity)).total).toBe(5);
+    expect(
+      (await searchList(t.platform.db, { userId: owner.userId, filter: {}, search: 'lease' }, 20, 0, Infinity)).total,
+    ).toBe(5);
   });
 
   it('a search is run once for many concurrent requests, and again once after a change to the list', async () => {
@@ -218,8 +350,12 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
     await workflowIn(owner, 'DRAFT', 'Concurrent Lease B');
     let searches = 0;
     const search = createListSearch(t.platform.db, {
-      searchList: async (...args) => { searches += 1; return searchList(...args); },
-      findSearchIds, isSnapshotCurrent,
+      searchList: async (...args) => {
+        searches += 1;
+        return searchList(...args);
+      },
+      findSearchIds,
+      isSnapshotCurrent,
     });
     const criteria = { userId: owner.userId, filter: {}, search: 'concurrent lease' };
     expect((await search.find(criteria, 20, 0)).total).toBe(2);
@@ -231,12 +367,14 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
     expect(searches).toBe(2);
   });
 
-  it('folderID narrows to one of the caller\'s folders; someone else\'s folder is 404', async () => {
+  it("folderID narrows to one of the caller's folders; someone else's folder is 404", async () => {
     const owner = await createUser(t);
     const other = await createUser(t);
     const filed = await workflowIn(owner, 'COMPLETED');
     await workflowIn(owner, 'COMPLETED');
-    const folder = (await t.request('POST', '/workflow/v1/user/folders', { token: owner.token, body: { folderName: 'Done' } })).body;
+    const folder = (
+      await t.request('POST', '/workflow/v1/user/folders', { token: owner.token, body: { folderName: 'Done' } })
+    ).body;
     await t.request('PUT', `/workflow/v1/user/folders/${folder.id}/${filed.workflow.id}`, { token: owner.token });
     const page = await list(owner, `?folderID=${folder.id}`);
     expect(ids(page)).toEqual([filed.workflow.id]);
@@ -264,31 +402,50 @@ describe('GET /document/v1: filters, search, folders, pages', () => {
   it('is for signed-in users: a signing-link token gets 403, no token 401', async () => {
     const owner = await createUser(t);
     const { workflow } = await workflowIn(owner, 'SENT');
-    const row = await insertRecipient(t, workflow.id, { userId: owner.userId, name: 'Olivia Owner', email: owner.email });
+    const row = await insertRecipient(t, workflow.id, {
+      userId: owner.userId,
+      name: 'Olivia Owner',
+      email: owner.email,
+    });
     expect((await t.request('GET', '/document/v1', { token: await guestToken(t, row) })).status).toBe(403);
     expect((await t.request('GET', '/document/v1')).status).toBe(401);
   });
 });
 
 describe('document reads', () => {
-  it('GET /document/v1/{docId}: the list item plus the document\'s id, name, size, pages and isViewed', async () => {
+  it("GET /document/v1/{docId}: the list item plus the document's id, name, size, pages and isViewed", async () => {
     const owner = await createUser(t, { name: 'Olivia Owner' });
     const { workflow, document } = await createDraftWorkflow(t, owner, { name: 'NDA', pages: 3 });
     const res = await t.request('GET', `/document/v1/${document.id}`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      id: document.id, documentName: 'NDA', size: document.size, pages: 3, isViewed: false, position: 0,
-      workflowId: workflow.id, name: 'NDA', ownerName: 'Olivia Owner', status: 'DRAFT', documentCount: 1, recipientId: null,
+      id: document.id,
+      documentName: 'NDA',
+      size: document.size,
+      pages: 3,
+      isViewed: false,
+      position: 0,
+      workflowId: workflow.id,
+      name: 'NDA',
+      ownerName: 'Olivia Owner',
+      status: 'DRAFT',
+      documentCount: 1,
+      recipientId: null,
     });
     expect((await t.request('GET', '/document/v1/999999', { token: owner.token })).status).toBe(404);
   });
 
-  it('is readable by recipients once sent and by the workflow\'s signing-link token, hidden from everyone else', async () => {
+  it("is readable by recipients once sent and by the workflow's signing-link token, hidden from everyone else", async () => {
     const owner = await createUser(t);
     const signer = await createUser(t);
     const stranger = await createUser(t);
     const { workflow, document } = await createDraftWorkflow(t, owner);
-    const row = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email, enforceIdentity: true });
+    const row = await insertRecipient(t, workflow.id, {
+      userId: signer.userId,
+      name: 'Sam Signer',
+      email: signer.email,
+      enforceIdentity: true,
+    });
     const guest = await guestToken(t, row);
     expect((await t.request('GET', `/document/v1/${document.id}`, { token: signer.token })).status).toBe(404);
 
@@ -296,12 +453,22 @@ describe('document reads', () => {
     for (const token of [signer.token, guest]) {
       const res = await t.request('GET', `/document/v1/${document.id}`, { token });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: document.id, recipientId: row.id, recipientRole: 'SIGNER', enforceIdentity: true, folderId: null });
+      expect(res.body).toMatchObject({
+        id: document.id,
+        recipientId: row.id,
+        recipientRole: 'SIGNER',
+        enforceIdentity: true,
+        folderId: null,
+      });
       const detail = await t.request('GET', `/document/v1/docs-detail/${workflow.id}`, { token });
       expect(detail.body.map((d: any) => d.id)).toEqual([document.id]);
     }
     const other = await createDraftWorkflow(t, owner);
-    const otherRow = await insertRecipient(t, other.workflow.id, { userId: stranger.userId, name: 'Stan Stranger', email: stranger.email });
+    const otherRow = await insertRecipient(t, other.workflow.id, {
+      userId: stranger.userId,
+      name: 'Stan Stranger',
+      email: stranger.email,
+    });
     await updateWorkflow(t, other.workflow.id, { status: 'SENT' });
     for (const token of [stranger.token, await guestToken(t, otherRow)]) {
       expect((await t.request('GET', `/document/v1/${document.id}`, { token })).status).toBe(404);
@@ -316,8 +483,14 @@ describe('document reads', () => {
     const annexA = await addDocument(t, workflow.id, { name: 'Annex A', position: 1 });
     const res = await t.request('GET', `/document/v1/docs-detail/${workflow.id}`, { token: owner.token });
     expect(res.status).toBe(200);
-    expect(res.body.map((d: any) => [d.id, d.documentName, d.position])).toEqual([[document.id, 'Main', 0], [annexA.id, 'Annex A', 1], [annexB.id, 'Annex B', 2]]);
-    expect(res.body.every((d: any) => d.workflowId === workflow.id && d.documentCount === 3 && typeof d.size === 'number')).toBe(true);
+    expect(res.body.map((d: any) => [d.id, d.documentName, d.position])).toEqual([
+      [document.id, 'Main', 0],
+      [annexA.id, 'Annex A', 1],
+      [annexB.id, 'Annex B', 2],
+    ]);
+    expect(
+      res.body.every((d: any) => d.workflowId === workflow.id && d.documentCount === 3 && typeof d.size === 'number'),
+    ).toBe(true);
     expect((await t.request('GET', '/document/v1/docs-detail/999999', { token: owner.token })).status).toBe(404);
   });
 });

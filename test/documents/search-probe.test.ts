@@ -3,7 +3,13 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { searchList } from '../../src/modules/documents/document-list.repo.ts';
-import { createSearchProbes, likeTrigrams, probeChoice, probeOptions, type TrigramStats } from '../../src/modules/documents/search-probe.ts';
+import {
+  createSearchProbes,
+  likeTrigrams,
+  probeChoice,
+  probeOptions,
+  type TrigramStats,
+} from '../../src/modules/documents/search-probe.ts';
 import { SEARCH_WALK_LIMIT, walksEntries } from '../../src/modules/documents/document-list.repo.ts';
 
 let t: TestApp;
@@ -16,39 +22,50 @@ beforeAll(async () => {
     select ${owner.userId}, ${owner.organizationId}, case when g % 100 = 0 then 'Lease ' else 'Agreement ' end || g, 'UNORDERED', 'COUNTERSIGN', 'DRAFT'
     from generate_series(1, 400) g`);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 /** Stats as if `common` trigrams were in every one of 100,000 names and every other trigram in 0.3% of them. */
 function statsWith(common: string[]): TrigramStats {
   class Shares extends Map<string, number> {
-    override get(trigram: string) { return super.get(trigram) ?? 0.003; }
+    override get(trigram: string) {
+      return super.get(trigram) ?? 0.003;
+    }
   }
   return { names: 100_000, sampled: 10_000, share: new Shares(common.map((trigram) => [trigram, 1])) };
 }
 const AGREEMENT = likeTrigrams('agreement');
 
 describe('search probes: which part of a term the trigram index is asked for', () => {
-  it('reads a like pattern\'s trigrams as pg_trgm does: words padded where a separator in the probe bounds them', () => {
+  it("reads a like pattern's trigrams as pg_trgm does: words padded where a separator in the probe bounds them", () => {
     expect(likeTrigrams('54321')).toEqual(['543', '432', '321']);
     expect(likeTrigrams(' 54321')).toEqual(['  5', ' 54', '543', '432', '321']);
-    expect(likeTrigrams('agreement 54321').sort()).toEqual(['agr', 'gre', 'ree', 'eem', 'eme', 'men', 'ent', 'nt ', '  5', ' 54', '543', '432', '321'].sort());
+    expect(likeTrigrams('agreement 54321').sort()).toEqual(
+      ['agr', 'gre', 'ree', 'eem', 'eme', 'men', 'ent', 'nt ', '  5', ' 54', '543', '432', '321'].sort(),
+    );
     expect(likeTrigrams('ab')).toEqual([]);
     expect(likeTrigrams(' 1')).toEqual(['  1']);
   });
 
   it('every trigram of a probe is among the trigrams pg_trgm indexes for a name containing it', async () => {
     const cases: [string, string][] = [
-      ['Agreement 54321', 'agreement 54321'], ['Agreement 54321', ' 54321'], ['Contract-2025/final', '-2025/'],
-      ['file_v2 (copy)', '_v2 ('], ['Office Lease 2025', 'lease '], ['ÉTÉ lease', ' lease'],
+      ['Agreement 54321', 'agreement 54321'],
+      ['Agreement 54321', ' 54321'],
+      ['Contract-2025/final', '-2025/'],
+      ['file_v2 (copy)', '_v2 ('],
+      ['Office Lease 2025', 'lease '],
+      ['ÉTÉ lease', ' lease'],
     ];
     for (const [name, probe] of cases) {
       const { rows } = await t.platform.db.execute(sql`select show_trgm(lower(${name})) as trigrams`);
       const indexed = new Set((rows[0] as { trigrams: string[] }).trigrams);
-      for (const trigram of likeTrigrams(probe)) expect(indexed.has(trigram), `${JSON.stringify(trigram)} of ${JSON.stringify(probe)} in ${name}`).toBe(true);
+      for (const trigram of likeTrigrams(probe))
+        expect(indexed.has(trigram), `${JSON.stringify(trigram)} of ${JSON.stringify(probe)} in ${name}`).toBe(true);
     }
   });
 
-  it('walks a caller\'s few hundred entries unless the index is cheaper for the term, and never many thousands', () => {
+  it("walks a caller's few hundred entries unless the index is cheaper for the term, and never many thousands", () => {
     const stats = statsWith(AGREEMENT.concat('nt '));
     const rare = probeChoice('agreement 54321', stats);
     const common = probeChoice('agreement', stats);
@@ -61,7 +78,7 @@ describe('search probes: which part of a term the trigram index is asked for', (
     expect(walksEntries(SEARCH_WALK_LIMIT + 1, SEARCH_WALK_LIMIT, common.cost)).toBe(false);
   });
 
-  it('offers the term\'s ASCII words, alone and with the separator beside them, never the term itself', () => {
+  it("offers the term's ASCII words, alone and with the separator beside them, never the term itself", () => {
     expect(probeOptions('agreement 54321').sort()).toEqual(['agreement', 'agreement ', '54321', ' 54321'].sort());
     // A non-ASCII letter is part of a word, not a separator: "ller" is never padded on its left.
     expect(probeOptions('müller 54321').sort()).toEqual(['m', 'ller', 'ller ', '54321', ' 54321'].sort());
@@ -95,7 +112,10 @@ describe('search probes: which part of a term the trigram index is asked for', (
       const whole = await searchList(t.platform.db, criteria, 50, 0, -1);
       for (const searchProbe of [probes.estimate(search)?.probe, ...probeOptions(search)]) {
         const probed = await searchList(t.platform.db, { ...criteria, searchProbe }, 50, 0, -1);
-        expect({ total: probed.total, ids: probed.ids }, `${search} via ${searchProbe}`).toEqual({ total: whole.total, ids: whole.ids });
+        expect({ total: probed.total, ids: probed.ids }, `${search} via ${searchProbe}`).toEqual({
+          total: whole.total,
+          ids: whole.ids,
+        });
       }
     }
     const res = await t.request('GET', '/document/v1?searchValue=agreement%20123', { token: owner.token });

@@ -45,10 +45,18 @@ async function uploadWhileProbing(t: TestApp, owner: TestUser, name: string, pdf
 }
 
 describe('page-1 thumbnails of decompression bombs', () => {
-  test('an image inflating to 100 MB of pixels: health keeps answering; the upload succeeds with a thumbnail', async ({ app: t, owner }) => {
+  test('an image inflating to 100 MB of pixels: health keeps answering; the upload succeeds with a thumbnail', async ({
+    app: t,
+    owner,
+  }) => {
     const pdf = makeImageBombPdf();
     expect(pdf.byteLength).toBeLessThan(150_000);
-    const { upload, slowestHealthMs, probes, maxLoopDelayMs } = await uploadWhileProbing(t, owner, 'image-bomb.pdf', pdf);
+    const { upload, slowestHealthMs, probes, maxLoopDelayMs } = await uploadWhileProbing(
+      t,
+      owner,
+      'image-bomb.pdf',
+      pdf,
+    );
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
     expect(isPng(upload.body.thumbnailBase64)).toBe(true);
     expect(pngSize(upload.body.thumbnailBase64).width).toBe(200);
@@ -57,11 +65,19 @@ describe('page-1 thumbnails of decompression bombs', () => {
     expect(maxLoopDelayMs).toBeLessThan(STALL_BOUND_MS);
   });
 
-  test('a content stream inflating to 100 MB of drawing operators: stopped at the time limit, the upload succeeds with a blank page-shaped thumbnail', async ({ app: t, owner }) => {
+  test('a content stream inflating to 100 MB of drawing operators: stopped at the time limit, the upload succeeds with a blank page-shaped thumbnail', async ({
+    app: t,
+    owner,
+  }) => {
     const pdf = makeContentBombPdf();
     expect(pdf.byteLength).toBeLessThan(300_000);
     const started = performance.now();
-    const { upload, slowestHealthMs, probes, maxLoopDelayMs } = await uploadWhileProbing(t, owner, 'content-bomb.pdf', pdf);
+    const { upload, slowestHealthMs, probes, maxLoopDelayMs } = await uploadWhileProbing(
+      t,
+      owner,
+      'content-bomb.pdf',
+      pdf,
+    );
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
     expect(performance.now() - started).toBeLessThan(20_000);
     expect(pngSize(upload.body.thumbnailBase64)).toEqual({ width: 200, height: 259 });

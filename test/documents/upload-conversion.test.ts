@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { makeDocx, storedState, uploadFile } from '../helpers/documents.ts';
-import { ConversionFailedError, ConversionUnavailableError, convertWordToPdf } from '../../src/platform/pdf/convert-word.ts';
+import {
+  ConversionFailedError,
+  ConversionUnavailableError,
+  convertWordToPdf,
+} from '../../src/platform/pdf/convert-word.ts';
 
 /*
  * LibreOffice stand-ins at a path the test controls: absent (not installed), failing, or producing nothing.
@@ -36,7 +40,9 @@ describe('Word conversion failures', () => {
     const res = await uploadFile(t, owner.token, 'letter.docx', makeDocx());
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('DOCUMENT_CONVERSION_UNAVAILABLE');
-    expect(res.body.errorDescription).toMatch(/^Word conversion is not available: install LibreOffice .* or set SOFFICE_PATH/);
+    expect(res.body.errorDescription).toMatch(
+      /^Word conversion is not available: install LibreOffice .* or set SOFFICE_PATH/,
+    );
     expect(await storedState(t)).toEqual(before);
   });
 
@@ -47,7 +53,11 @@ describe('Word conversion failures', () => {
   });
 
   it('answers DOCUMENT_CONVERSION_FAILED when LibreOffice fails or writes no PDF, and stores nothing', async () => {
-    for (const script of ['echo "Error: source file could not be loaded" >&2; exit 1', 'echo "Error: source file could not be loaded"; exit 0', 'mkdir -p out; printf "" > out/document.pdf']) {
+    for (const script of [
+      'echo "Error: source file could not be loaded" >&2; exit 1',
+      'echo "Error: source file could not be loaded"; exit 0',
+      'mkdir -p out; printf "" > out/document.pdf',
+    ]) {
       installFakeSoffice(script);
       const before = await storedState(t);
       const res = await uploadFile(t, owner.token, 'broken.docx', makeDocx());
@@ -92,7 +102,9 @@ describe('convertWordToPdf', () => {
     const input = path.join(scratch, 'in.docx');
     fs.writeFileSync(input, makeDocx());
     const started = Date.now();
-    await expect(convertWordToPdf(input, 'docx', { sofficePath, timeoutMs: 500 })).rejects.toBeInstanceOf(ConversionFailedError);
+    await expect(convertWordToPdf(input, 'docx', { sofficePath, timeoutMs: 500 })).rejects.toBeInstanceOf(
+      ConversionFailedError,
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
     const childPid = Number(fs.readFileSync(pidFile, 'utf8'));
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -102,8 +114,12 @@ describe('convertWordToPdf', () => {
   it('reports a missing or non-executable converter as unavailable', async () => {
     const input = path.join(scratch, 'in2.docx');
     fs.writeFileSync(input, makeDocx());
-    await expect(convertWordToPdf(input, 'docx', { sofficePath: path.join(scratch, 'missing') })).rejects.toBeInstanceOf(ConversionUnavailableError);
+    await expect(
+      convertWordToPdf(input, 'docx', { sofficePath: path.join(scratch, 'missing') }),
+    ).rejects.toBeInstanceOf(ConversionUnavailableError);
     fs.writeFileSync(path.join(scratch, 'not-executable'), 'x', { mode: 0o644 });
-    await expect(convertWordToPdf(input, 'docx', { sofficePath: path.join(scratch, 'not-executable') })).rejects.toBeInstanceOf(ConversionUnavailableError);
+    await expect(
+      convertWordToPdf(input, 'docx', { sofficePath: path.join(scratch, 'not-executable') }),
+    ).rejects.toBeInstanceOf(ConversionUnavailableError);
   });
 });

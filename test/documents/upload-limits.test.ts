@@ -28,15 +28,23 @@ beforeAll(async () => {
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 /**
  * Streams a multipart upload of `size` bytes over real HTTP, generating the file chunk by chunk, so neither
  * side of the test needs it in memory. Samples this process's RSS while the request runs.
  */
-async function streamUpload(filename: string, size: number, head: Uint8Array): Promise<{ status: number; body: any; peakRssGrowth: number }> {
+async function streamUpload(
+  filename: string,
+  size: number,
+  head: Uint8Array,
+): Promise<{ status: number; body: any; peakRssGrowth: number }> {
   const boundary = `----sig-limit-${crypto.randomBytes(6).toString('hex')}`;
-  const preamble = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`);
+  const preamble = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
+  );
   const ending = Buffer.from(`\r\n--${boundary}--\r\n`);
   const chunk = Buffer.alloc(64 * 1024, 0x20);
   async function* body() {
@@ -61,15 +69,24 @@ async function streamUpload(filename: string, size: number, head: Uint8Array): P
   }, 500);
   try {
     const response = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const request = http.request(`${baseUrl}/document/v1`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${owner.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
-      }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (part) => { text += part; });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const request = http.request(
+        `${baseUrl}/document/v1`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${owner.token}`,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (part) => {
+            text += part;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       request.on('error', reject);
       Readable.from(body()).pipe(request);
     });
@@ -108,7 +125,10 @@ async function pdfOfExactSize(size: number): Promise<Uint8Array> {
 
 describe('upload size limit (25 MB)', () => {
   // Retried, with more time: on a saturated machine the forced collections can stretch this one streaming exchange.
-  it('refuses 25 MB + 1 byte with INVALID_DOCUMENT_SIZE, streaming it (memory stays well below the file size) and storing nothing', { retry: 2, timeout: 180_000 }, async () => {
+  it('refuses 25 MB + 1 byte with INVALID_DOCUMENT_SIZE, streaming it (memory stays well below the file size) and storing nothing', {
+    retry: 2,
+    timeout: 180_000,
+  }, async () => {
     const before = await storedState(t);
     const res = await streamUpload('huge.pdf', UPLOAD_LIMIT_BYTES + 1, Buffer.from('%PDF-1.7\n'));
     expect(res.status).toBe(400);
@@ -130,7 +150,10 @@ describe('upload size limit (25 MB)', () => {
 
 describe('memory of an accepted upload', () => {
   // Retried like the refusal above: a saturated machine stretches the exchange and the allocator's arenas.
-  it('a 25 MB PDF grows the service by less than twice its size: read once for the parser, the thumbnail worker reads only page 1 from the staged file', { retry: 2, timeout: 180_000 }, async () => {
+  it('a 25 MB PDF grows the service by less than twice its size: read once for the parser, the thumbnail worker reads only page 1 from the staged file', {
+    retry: 2,
+    timeout: 180_000,
+  }, async () => {
     // Warm-up: the thumbnail worker (pdf.js) is started once, not per upload.
     expect((await uploadFile(t, owner.token, 'warm-up.pdf', await makePdf(1))).status).toBe(201);
     const bytes = Buffer.from(await pdfOfExactSize(UPLOAD_LIMIT_BYTES));
@@ -138,28 +161,42 @@ describe('memory of an accepted upload', () => {
     collectGarbage();
     // RSS (the whole process, the thumbnail worker included) sampled every millisecond from a thread of its own, whose
     // timer the upload's work on the main thread cannot delay; the main thread's heap and buffers every 10 ms.
-    const rss = new Worker(`const { parentPort } = require('node:worker_threads');
+    const rss = new Worker(
+      `const { parentPort } = require('node:worker_threads');
       let peak = 0; const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 1);
       parentPort.postMessage('sampling');
-      parentPort.once('message', () => { clearInterval(timer); parentPort.postMessage(peak); });`, { eval: true });
+      parentPort.once('message', () => { clearInterval(timer); parentPort.postMessage(peak); });`,
+      { eval: true },
+    );
     await new Promise((resolve) => rss.once('message', resolve));
     const baseline = { rss: process.memoryUsage.rss(), buffered: bufferedMemory() };
     let peakBuffered = baseline.buffered;
-    const sampler = setInterval(() => { peakBuffered = Math.max(peakBuffered, bufferedMemory()); }, 10);
+    const sampler = setInterval(() => {
+      peakBuffered = Math.max(peakBuffered, bufferedMemory());
+    }, 10);
     let peakRss: number;
     try {
       const status = await new Promise<number>((resolve, reject) => {
-        const request = http.request(`${baseUrl}/document/v1`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${owner.token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
-        }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
+        const request = http.request(
+          `${baseUrl}/document/v1`,
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${owner.token}`,
+              'content-type': `multipart/form-data; boundary=${boundary}`,
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
         request.on('error', reject);
         // Slices of the one buffer made before the baseline: the client side adds nothing.
         async function* body() {
-          yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
+          yield Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+          );
           for (let at = 0; at < bytes.length; at += 64 * 1024) yield bytes.subarray(at, at + 64 * 1024);
           yield Buffer.from(`\r\n--${boundary}--\r\n`);
         }

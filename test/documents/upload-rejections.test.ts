@@ -3,7 +3,15 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import {
-  makeDocx, makeEncryptedPdf, makePermsSignaturePdf, makePlainZip, makeSignedFieldPdf, multipartBody, sendMultipart, storedState, uploadFile,
+  makeDocx,
+  makeEncryptedPdf,
+  makePermsSignaturePdf,
+  makePlainZip,
+  makeSignedFieldPdf,
+  multipartBody,
+  sendMultipart,
+  storedState,
+  uploadFile,
 } from '../helpers/documents.ts';
 import { loadSealIdentity } from '../../src/platform/crypto/seal-identity.ts';
 import { sealPdf } from '../../src/platform/pdf/seal-pdf.ts';
@@ -16,11 +24,15 @@ beforeAll(async () => {
   owner = await createUser(t, { name: 'Olivia Owner' });
   pdf = await makePdf(2);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 // Every rejection must leave the database and the blob directory exactly as they were.
 let before: Awaited<ReturnType<typeof storedState>>;
-beforeEach(async () => { before = await storedState(t); });
+beforeEach(async () => {
+  before = await storedState(t);
+});
 async function expectRejected(res: { status: number; body: any }, message: string, label = '') {
   expect(res.status, `${label} ${JSON.stringify(res.body)}`).toBe(400);
   expect(res.body.message, label).toBe(message);
@@ -48,7 +60,8 @@ describe('type', () => {
       ['pdf.doc', pdf],
       ['docx.doc', makeDocx()],
     ];
-    for (const [name, data] of cases) await expectRejected(await uploadFile(t, owner.token, name, data), 'INVALID_DOCUMENT_TYPE', name);
+    for (const [name, data] of cases)
+      await expectRejected(await uploadFile(t, owner.token, name, data), 'INVALID_DOCUMENT_TYPE', name);
   });
 
   it('refuses a zip renamed .docx (no word/document.xml) as INVALID_DOCUMENT_TYPE, not a conversion error', async () => {
@@ -94,8 +107,16 @@ describe('damaged and encrypted PDFs', () => {
 
 describe('signed PDFs', () => {
   it('refuses a PDF with a signed signature field (signature dictionary with /ByteRange) as DOCUMENT_ALREADY_SIGNED', async () => {
-    await expectRejected(await uploadFile(t, owner.token, 'signed.pdf', await makeSignedFieldPdf(pdf)), 'DOCUMENT_ALREADY_SIGNED', 'in /Fields');
-    await expectRejected(await uploadFile(t, owner.token, 'signed.pdf', await makeSignedFieldPdf(pdf, { linked: false })), 'DOCUMENT_ALREADY_SIGNED', 'widget only');
+    await expectRejected(
+      await uploadFile(t, owner.token, 'signed.pdf', await makeSignedFieldPdf(pdf)),
+      'DOCUMENT_ALREADY_SIGNED',
+      'in /Fields',
+    );
+    await expectRejected(
+      await uploadFile(t, owner.token, 'signed.pdf', await makeSignedFieldPdf(pdf, { linked: false })),
+      'DOCUMENT_ALREADY_SIGNED',
+      'widget only',
+    );
   });
 
   it('refuses a PDF sealed with a real PAdES signature', async () => {
@@ -108,7 +129,10 @@ describe('signed PDFs', () => {
   });
 
   it('refuses a certified PDF (signature under /Perms /DocMDP)', async () => {
-    await expectRejected(await uploadFile(t, owner.token, 'certified.pdf', await makePermsSignaturePdf(pdf, 'DocMDP')), 'DOCUMENT_ALREADY_SIGNED');
+    await expectRejected(
+      await uploadFile(t, owner.token, 'certified.pdf', await makePermsSignaturePdf(pdf, 'DocMDP')),
+      'DOCUMENT_ALREADY_SIGNED',
+    );
   });
 
   it('accepts a PDF with an empty signature field (a place to sign is not a signature), and a Reader-extended form (UR3)', async () => {
@@ -121,7 +145,9 @@ describe('signed PDFs', () => {
 
 describe('multipart form', () => {
   it('refuses a form without the part "file"', async () => {
-    const res = await sendMultipart(t, 'POST', '/document/v1', owner.token, [{ name: 'timeZone', data: 'Europe/Paris' }]);
+    const res = await sendMultipart(t, 'POST', '/document/v1', owner.token, [
+      { name: 'timeZone', data: 'Europe/Paris' },
+    ]);
     await expectRejected(res, 'BAD_REQUEST_BODY');
     expect(res.body.errorDescription).toContain('"file"');
   });
@@ -136,15 +162,31 @@ describe('multipart form', () => {
   });
 
   it('refuses a file in another part, and "file" sent as a text field', async () => {
-    await expectRejected(await sendMultipart(t, 'POST', '/document/v1', owner.token, [{ name: 'document', filename: 'x.pdf', data: pdf }]), 'BAD_REQUEST_BODY', 'other part');
-    await expectRejected(await sendMultipart(t, 'POST', '/document/v1', owner.token, [{ name: 'file', data: 'x.pdf' }]), 'BAD_REQUEST_BODY', 'text field');
+    await expectRejected(
+      await sendMultipart(t, 'POST', '/document/v1', owner.token, [{ name: 'document', filename: 'x.pdf', data: pdf }]),
+      'BAD_REQUEST_BODY',
+      'other part',
+    );
+    await expectRejected(
+      await sendMultipart(t, 'POST', '/document/v1', owner.token, [{ name: 'file', data: 'x.pdf' }]),
+      'BAD_REQUEST_BODY',
+      'text field',
+    );
   });
 
   it('refuses a JSON body and a cut-off multipart body', async () => {
-    await expectRejected(await t.request('POST', '/document/v1', { token: owner.token, body: { file: 'x.pdf' } }), 'BAD_REQUEST_BODY', 'json');
+    await expectRejected(
+      await t.request('POST', '/document/v1', { token: owner.token, body: { file: 'x.pdf' } }),
+      'BAD_REQUEST_BODY',
+      'json',
+    );
     const { body, contentType } = multipartBody([{ name: 'file', filename: 'x.pdf', data: pdf }]);
     const cut = body.subarray(0, body.length - 60);
-    const res = await t.request('POST', '/document/v1', { token: owner.token, body: cut, headers: { 'content-type': contentType } });
+    const res = await t.request('POST', '/document/v1', {
+      token: owner.token,
+      body: cut,
+      headers: { 'content-type': contentType },
+    });
     await expectRejected(res, 'BAD_REQUEST_BODY', 'cut-off');
   });
 

@@ -16,7 +16,9 @@ describe('uploads per account per minute (UPLOADS_PER_MINUTE)', () => {
     owner = await createUser(t);
     other = await createUser(t);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('answers 429 UPLOAD_RATE_LIMITED with Retry-After beyond the allowance, for uploads and replacements, stores nothing, and leaves other accounts alone', async () => {
     const pdf = await makePdf(1);
@@ -29,7 +31,12 @@ describe('uploads per account per minute (UPLOADS_PER_MINUTE)', () => {
     const before = await storedState(t);
     const refused = await uploadFile(t, owner.token, 'four.pdf', pdf);
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ httpStatusCode: 429, success: false, message: 'UPLOAD_RATE_LIMITED', errorCode: 12020 });
+    expect(refused.body).toMatchObject({
+      httpStatusCode: 429,
+      success: false,
+      message: 'UPLOAD_RATE_LIMITED',
+      errorCode: 12020,
+    });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -40,7 +47,10 @@ describe('uploads per account per minute (UPLOADS_PER_MINUTE)', () => {
     expect(await storedState(t)).toEqual(before);
 
     // Renaming is not an upload; another account has its own allowance.
-    expect((await t.request('PUT', `/document/v1/${first.body.id}`, { token: owner.token, body: { name: 'Renamed' } })).status).toBe(200);
+    expect(
+      (await t.request('PUT', `/document/v1/${first.body.id}`, { token: owner.token, body: { name: 'Renamed' } }))
+        .status,
+    ).toBe(200);
     expect((await uploadFile(t, other.token, 'theirs.pdf', pdf)).status).toBe(201);
   });
 });
@@ -59,7 +69,11 @@ describe('the Word conversion waiting line', () => {
     fs.writeFileSync(path.join(scratch, 'result.pdf'), await makePdf(1));
     fs.mkdirSync(started);
     const sofficePath = path.join(scratch, 'soffice');
-    fs.writeFileSync(sofficePath, `#!/bin/sh\nmktemp ${started}/XXXXXX >/dev/null\nwhile [ ! -f ${release} ]; do sleep 0.05; done\nmkdir -p out\ncp ${scratch}/result.pdf out/document.pdf\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      sofficePath,
+      `#!/bin/sh\nmktemp ${started}/XXXXXX >/dev/null\nwhile [ ! -f ${release} ]; do sleep 0.05; done\nmkdir -p out\ncp ${scratch}/result.pdf out/document.pdf\n`,
+      { mode: 0o755 },
+    );
     t = await createTestApp({ sofficePath });
     owner = await createUser(t);
   });
@@ -71,7 +85,12 @@ describe('the Word conversion waiting line', () => {
 
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After when full, and converts everything it accepted', async () => {
     const answers: { status: number; body: any; headers: Record<string, any> }[] = [];
-    const uploads = Array.from({ length: 12 }, (_, n) => uploadFile(t, owner.token, `letter-${n}.docx`, makeDocx([`Letter ${n}`])).then((res) => { answers.push(res); return res; }));
+    const uploads = Array.from({ length: 12 }, (_, n) =>
+      uploadFile(t, owner.token, `letter-${n}.docx`, makeDocx([`Letter ${n}`])).then((res) => {
+        answers.push(res);
+        return res;
+      }),
+    );
     // The two beyond the line answer without waiting for any conversion.
     const deadline = Date.now() + 30_000;
     while (answers.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -82,7 +101,8 @@ describe('the Word conversion waiting line', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     }
     // Two conversions are running meanwhile, and only two.
-    while (fs.readdirSync(started).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (fs.readdirSync(started).length < 2 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(fs.readdirSync(started).length).toBe(2);
     expect(answers).toHaveLength(2);

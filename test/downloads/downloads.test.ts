@@ -26,15 +26,36 @@ afterAll(async () => {
 
 /** Raw bytes of a download (the JSON helper would decode them as text). */
 async function download(workflowId: number, token: string, query: string) {
-  const res = await t.app.inject({ method: 'GET', url: `/document/v1/download/${workflowId}?${query}`, headers: { authorization: `Bearer ${token}` } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/document/v1/download/${workflowId}?${query}`,
+    headers: { authorization: `Bearer ${token}` },
+  });
   const isJson = String(res.headers['content-type']).includes('application/json');
-  return { status: res.statusCode, headers: res.headers, bytes: new Uint8Array(res.rawPayload), body: isJson ? res.json() : null };
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    bytes: new Uint8Array(res.rawPayload),
+    body: isJson ? res.json() : null,
+  };
 }
 
 async function draftWithSigner(name = 'Lease') {
   const { workflow, document } = await createDraftWorkflow(t, owner, { name });
-  const recipient = await insertRecipient(t, workflow.id, { userId: signer.userId, name: signer.name, email: signer.email });
-  await addActivity(t, { workflowId: workflow.id, kind: 'DOCUMENT_UPLOADED', action: 'Created', sentence: 'Olivia Owner created the envelope', userId: owner.userId, userName: owner.name, context: { ipAddress: '203.0.113.1' } });
+  const recipient = await insertRecipient(t, workflow.id, {
+    userId: signer.userId,
+    name: signer.name,
+    email: signer.email,
+  });
+  await addActivity(t, {
+    workflowId: workflow.id,
+    kind: 'DOCUMENT_UPLOADED',
+    action: 'Created',
+    sentence: 'Olivia Owner created the envelope',
+    userId: owner.userId,
+    userName: owner.name,
+    context: { ipAddress: '203.0.113.1' },
+  });
   return { workflow, document, recipient };
 }
 
@@ -43,9 +64,32 @@ async function completedEnvelope(name = 'Lease') {
   const draft = await draftWithSigner(name);
   const { workflow, document, recipient } = draft;
   await markSent(t, workflow.id, [recipient.id]);
-  await addActivity(t, { workflowId: workflow.id, kind: 'WORKFLOW_SENT', action: 'Sent', sentence: 'Olivia Owner sent the envelope', userId: owner.userId, userName: owner.name, status: 'SENT' });
-  await addActivity(t, { workflowId: workflow.id, kind: 'SIGNED', action: 'Signed', sentence: 'Sam Signer signed the document', recipientId: recipient.id, userName: signer.name, status: 'SIGNED', context: { ipAddress: '198.51.100.23', accessChannel: 'mobile' } });
-  await addActivity(t, { workflowId: workflow.id, kind: 'COMPLETED', action: 'Completed', sentence: 'The envelope was completed', status: 'COMPLETED' });
+  await addActivity(t, {
+    workflowId: workflow.id,
+    kind: 'WORKFLOW_SENT',
+    action: 'Sent',
+    sentence: 'Olivia Owner sent the envelope',
+    userId: owner.userId,
+    userName: owner.name,
+    status: 'SENT',
+  });
+  await addActivity(t, {
+    workflowId: workflow.id,
+    kind: 'SIGNED',
+    action: 'Signed',
+    sentence: 'Sam Signer signed the document',
+    recipientId: recipient.id,
+    userName: signer.name,
+    status: 'SIGNED',
+    context: { ipAddress: '198.51.100.23', accessChannel: 'mobile' },
+  });
+  await addActivity(t, {
+    workflowId: workflow.id,
+    kind: 'COMPLETED',
+    action: 'Completed',
+    sentence: 'The envelope was completed',
+    status: 'COMPLETED',
+  });
   await setRecipient(t, recipient.id, { status: 'SIGNED', actedAt: new Date(), viewedAt: new Date() });
   const source = await t.platform.blobs.get(document.blobKey);
   const sealed = await sealPdf(source, await loadSealIdentity(t.config.dataDir), { reason: 'test seal' });
@@ -61,7 +105,9 @@ describe('GET /document/v1/download/{workflowId}', () => {
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(Buffer.from(res.bytes).equals(Buffer.from(await t.platform.blobs.get(document.blobKey)))).toBe(true);
     const disposition = String(res.headers['content-disposition']);
-    expect(disposition).toMatch(/^attachment; filename="[A-Za-z0-9 ._()-]+\.pdf"; filename\*=UTF-8''[A-Za-z0-9%._~!-]+\.pdf$/);
+    expect(disposition).toMatch(
+      /^attachment; filename="[A-Za-z0-9 ._()-]+\.pdf"; filename\*=UTF-8''[A-Za-z0-9%._~!-]+\.pdf$/,
+    );
     expect(disposition).not.toMatch(/[\r\n]/);
   });
 
@@ -71,10 +117,17 @@ describe('GET /document/v1/download/{workflowId}', () => {
     const missing = await download(workflow.id, owner.token, 'selectedOption=downloadDocument');
     expect(missing.status).toBe(400);
     expect(missing.body.message).toBe('BAD_REQUEST_BODY');
-    expect((await download(workflow.id, owner.token, `selectedOption=downloadDocument&documentId=${other.document.id}`)).status).toBe(404);
-    expect((await download(workflow.id, owner.token, `selectedOption=downloadEverything&documentId=${document.id}`)).status).toBe(400);
+    expect(
+      (await download(workflow.id, owner.token, `selectedOption=downloadDocument&documentId=${other.document.id}`))
+        .status,
+    ).toBe(404);
+    expect(
+      (await download(workflow.id, owner.token, `selectedOption=downloadEverything&documentId=${document.id}`)).status,
+    ).toBe(400);
     expect((await download(workflow.id, owner.token, '')).status).toBe(400);
-    expect((await download(workflow.id, owner.token, 'selectedOption=downloadDocument&documentId=abc')).status).toBe(400);
+    expect((await download(workflow.id, owner.token, 'selectedOption=downloadDocument&documentId=abc')).status).toBe(
+      400,
+    );
   });
 
   it('hides a draft from its recipients and everyone from outsiders (404)', async () => {
@@ -91,14 +144,24 @@ describe('GET /document/v1/download/{workflowId}', () => {
   it('zips the source documents without a certificate before completion, and refuses downloadCoc', async () => {
     const { workflow, document } = await draftWithSigner('Same name');
     const second = await t.platform.blobs.put(await makePdf(3));
-    await t.platform.db.insert(documents).values({ workflowId: workflow.id, name: 'Same name', position: 1, blobKey: second.key, size: second.size, pages: 3, pageSizes: [] });
+    await t.platform.db.insert(documents).values({
+      workflowId: workflow.id,
+      name: 'Same name',
+      position: 1,
+      blobKey: second.key,
+      size: second.size,
+      pages: 3,
+      pageSizes: [],
+    });
     const res = await download(workflow.id, owner.token, 'selectedOption=downloadAll');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(String(res.headers['content-disposition'])).toContain('filename="Same name.zip"');
     const entries = unzipSync(res.bytes);
     expect(Object.keys(entries).sort()).toEqual(['Same name (2).pdf', 'Same name.pdf']);
-    expect(Buffer.from(entries['Same name.pdf']).equals(Buffer.from(await t.platform.blobs.get(document.blobKey)))).toBe(true);
+    expect(
+      Buffer.from(entries['Same name.pdf']).equals(Buffer.from(await t.platform.blobs.get(document.blobKey))),
+    ).toBe(true);
 
     await setWorkflow(t, workflow.id, { status: 'SENT' });
     const coc = await download(workflow.id, owner.token, 'selectedOption=downloadCoc');
@@ -106,7 +169,7 @@ describe('GET /document/v1/download/{workflowId}', () => {
     expect(coc.body.message).toBe('INVALID_WORKFLOW_STATUS');
   });
 
-  it('after completion serves the sealed document, also to the finished signer\'s guest token', async () => {
+  it("after completion serves the sealed document, also to the finished signer's guest token", async () => {
     const { workflow, document, recipient, sealed } = await completedEnvelope();
     const query = `selectedOption=downloadDocument&documentId=${document.id}`;
     const res = await download(workflow.id, owner.token, query);
@@ -125,8 +188,21 @@ describe('GET /document/v1/download/{workflowId}', () => {
     expect(String(res.headers['content-disposition'])).toContain(`Certificate of completion ${workflow.id}.pdf`);
     expect((await pdfsig(res.bytes)).allValid).toBe(true);
     const text = (await pdfText(res.bytes, { layout: true })).replace(/\s+/g, ' ');
-    for (const expected of ['Certificate of Completion', 'Supply agreement', String(workflow.id), 'COMPLETED', document.blobKey, sealedKey,
-      'Sam Signer', signer.email, 'SIGNER / SIGNED', '198.51.100.23 / mobile', 'Sam Signer signed the document', 'The envelope was completed', 'intact']) {
+    for (const expected of [
+      'Certificate of Completion',
+      'Supply agreement',
+      String(workflow.id),
+      'COMPLETED',
+      document.blobKey,
+      sealedKey,
+      'Sam Signer',
+      signer.email,
+      'SIGNER / SIGNED',
+      '198.51.100.23 / mobile',
+      'Sam Signer signed the document',
+      'The envelope was completed',
+      'intact',
+    ]) {
       expect(text).toContain(expected);
     }
   });
@@ -144,10 +220,19 @@ describe('GET /document/v1/download/{workflowId}', () => {
   it('refuses the documents of a COMPLETED workflow whose seal FAILED with SEAL_FAILED, but still certifies completion', async () => {
     const { workflow, document, recipient } = await draftWithSigner('Failed seal');
     await markSent(t, workflow.id, [recipient.id]);
-    await setWorkflow(t, workflow.id, { status: 'COMPLETED', completedAt: new Date(), sealStatus: 'FAILED', sealError: 'the time-stamp authority refused' });
+    await setWorkflow(t, workflow.id, {
+      status: 'COMPLETED',
+      completedAt: new Date(),
+      sealStatus: 'FAILED',
+      sealError: 'the time-stamp authority refused',
+    });
     const res = await download(workflow.id, owner.token, `selectedOption=downloadDocument&documentId=${document.id}`);
     expect(res.status).toBe(500);
-    expect(res.body).toMatchObject({ message: 'SEAL_FAILED', errorCode: 13004, responseBody: { detail: 'the time-stamp authority refused' } });
+    expect(res.body).toMatchObject({
+      message: 'SEAL_FAILED',
+      errorCode: 13004,
+      responseBody: { detail: 'the time-stamp authority refused' },
+    });
     const zip = await download(workflow.id, owner.token, 'selectedOption=downloadAll');
     expect(zip.status).toBe(500);
     expect(zip.body.message).toBe('SEAL_FAILED');
@@ -159,7 +244,13 @@ describe('GET /document/v1/download/{workflowId}', () => {
   it('continues a long trail over several pages, each numbered, and stays validly sealed', async () => {
     const { workflow } = await completedEnvelope('Long trail');
     for (let i = 1; i <= 70; i++) {
-      await addActivity(t, { workflowId: workflow.id, kind: 'COMMENT_ADDED', action: 'Comment added', sentence: `Comment number ${i}: ${'a fairly long remark '.repeat(6)}`, userName: owner.name });
+      await addActivity(t, {
+        workflowId: workflow.id,
+        kind: 'COMMENT_ADDED',
+        action: 'Comment added',
+        sentence: `Comment number ${i}: ${'a fairly long remark '.repeat(6)}`,
+        userName: owner.name,
+      });
     }
     const res = await download(workflow.id, owner.token, 'selectedOption=downloadCoc');
     expect(res.status).toBe(200);

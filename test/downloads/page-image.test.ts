@@ -10,15 +10,34 @@ import { replaceFile, uploadFile } from '../helpers/documents.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { documents } from '../../src/platform/db/schema/index.ts';
 
-const test = base.extend<{ signer: TestUser; outsider: TestUser }>({ signer: fileUser({ name: 'Sam Signer' }), outsider: fileUser() });
+const test = base.extend<{ signer: TestUser; outsider: TestUser }>({
+  signer: fileUser({ name: 'Sam Signer' }),
+  outsider: fileUser(),
+});
 
-async function picture(t: TestApp, workflowId: number, token: string, query: string, headers: Record<string, string> = {}) {
-  const res = await t.app.inject({ method: 'GET', url: `/document/v1/page-image/${workflowId}?${query}`, headers: { authorization: `Bearer ${token}`, ...headers } });
+async function picture(
+  t: TestApp,
+  workflowId: number,
+  token: string,
+  query: string,
+  headers: Record<string, string> = {},
+) {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/document/v1/page-image/${workflowId}?${query}`,
+    headers: { authorization: `Bearer ${token}`, ...headers },
+  });
   const jpeg = new Uint8Array(res.rawPayload);
   const isJpeg = res.statusCode === 200 && jpeg[0] === 0xff && jpeg[1] === 0xd8;
   const image = isJpeg ? await loadImage(Buffer.from(jpeg)) : null;
   const size = image ? { width: image.width, height: image.height } : null;
-  return { status: res.statusCode, headers: res.headers, jpeg, size, body: isJpeg || res.statusCode === 304 ? null : res.json() };
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    jpeg,
+    size,
+    body: isJpeg || res.statusCode === 304 ? null : res.json(),
+  };
 }
 
 async function uploaded(t: TestApp, owner: TestUser, pages: number) {
@@ -32,7 +51,11 @@ async function storedPicture(t: TestApp, documentId: number) {
   return row.pictureBlobKey;
 }
 
-test('page 1 of an upload is drawn on the first ask, stored and then answered from storage; other pages and widths are drawn on demand; the sealed file replaces it', async ({ app: t, owner, signer }) => {
+test('page 1 of an upload is drawn on the first ask, stored and then answered from storage; other pages and widths are drawn on demand; the sealed file replaces it', async ({
+  app: t,
+  owner,
+  signer,
+}) => {
   const { id: documentId, workflowId } = await uploaded(t, owner, 3);
   // The upload draws the thumbnail only: a document no one looks at never pays for its page picture.
   expect(await storedPicture(t, documentId)).toBeNull();
@@ -51,7 +74,9 @@ test('page 1 of an upload is drawn on the first ask, stored and then answered fr
   expect(pictureKey).toMatch(/.+/);
   expect(Buffer.from(first.jpeg).equals(Buffer.from(await t.platform.blobs.get(pictureKey!)))).toBe(true);
   // Revalidation: the same tag answers 304 with no body.
-  const again = await picture(t, workflowId, owner.token, `documentId=${documentId}&page=1`, { 'if-none-match': String(first.headers.etag) });
+  const again = await picture(t, workflowId, owner.token, `documentId=${documentId}&page=1`, {
+    'if-none-match': String(first.headers.etag),
+  });
   expect(again.status).toBe(304);
   expect(again.jpeg.byteLength).toBe(0);
   // Any width up to 800 is the stored picture, read again rather than drawn again.
@@ -66,10 +91,16 @@ test('page 1 of an upload is drawn on the first ask, stored and then answered fr
   expect(second.headers['x-image-width']).toBe('400');
   expect(second.size).toEqual({ width: 400, height: 566 });
   // Widths above 2000 are capped.
-  expect((await picture(t, workflowId, owner.token, `documentId=${documentId}&page=3&width=4000`)).size?.width).toBe(2000);
+  expect((await picture(t, workflowId, owner.token, `documentId=${documentId}&page=3&width=4000`)).size?.width).toBe(
+    2000,
+  );
 
   // A signer of the sent envelope, with its signing-link token.
-  const recipient = await insertRecipient(t, workflowId, { userId: signer.userId, name: signer.name, email: signer.email });
+  const recipient = await insertRecipient(t, workflowId, {
+    userId: signer.userId,
+    name: signer.name,
+    email: signer.email,
+  });
   await markSent(t, workflowId, [recipient.id]);
   const token = await guestToken(t, recipient);
   expect((await picture(t, workflowId, token, 'page=1')).status).toBe(200);
@@ -82,14 +113,24 @@ test('page 1 of an upload is drawn on the first ask, stored and then answered fr
   expect(sealed.size).toEqual({ width: 800, height: 1035 });
 });
 
-test('page 1 asked for by several at once is drawn once; a replaced file forgets the old picture and draws its own', async ({ app: t, owner }) => {
+test('page 1 asked for by several at once is drawn once; a replaced file forgets the old picture and draws its own', async ({
+  app: t,
+  owner,
+}) => {
   const { id: documentId, workflowId } = await uploaded(t, owner, 2);
   // Each drawing stores its picture once: count what is stored while the four ask.
   const blobs = t.platform.blobs;
   const put = blobs.put;
   let stored = 0;
-  blobs.put = (bytes) => { stored += 1; return put.call(blobs, bytes); };
-  const answers = await Promise.all([1, 2, 3, 4].map(() => picture(t, workflowId, owner.token, 'page=1&width=800'))).finally(() => { blobs.put = put; });
+  blobs.put = (bytes) => {
+    stored += 1;
+    return put.call(blobs, bytes);
+  };
+  const answers = await Promise.all(
+    [1, 2, 3, 4].map(() => picture(t, workflowId, owner.token, 'page=1&width=800')),
+  ).finally(() => {
+    blobs.put = put;
+  });
   expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
   expect(stored).toBe(1);
   expect(new Set(answers.map((answer) => answer.headers.etag)).size).toBe(1);
@@ -110,7 +151,12 @@ test('page 1 asked for by several at once is drawn once; a replaced file forgets
   expect(newKey).not.toBe(pictureKey);
 });
 
-test('the same callers as download; a missing page, a foreign document or bad numbers are refused with the standard error', async ({ app: t, owner, signer, outsider }) => {
+test('the same callers as download; a missing page, a foreign document or bad numbers are refused with the standard error', async ({
+  app: t,
+  owner,
+  signer,
+  outsider,
+}) => {
   const { id: documentId, workflowId } = await uploaded(t, owner, 2);
   const other = await uploaded(t, owner, 1);
 
@@ -130,5 +176,7 @@ test('the same callers as download; a missing page, a foreign document or bad nu
     expect(bad.status, query).toBe(400);
     expect(bad.body).toHaveProperty('errorDescription');
   }
-  expect((await t.app.inject({ method: 'GET', url: `/document/v1/page-image/${workflowId}?page=1` })).statusCode).toBe(401);
+  expect((await t.app.inject({ method: 'GET', url: `/document/v1/page-image/${workflowId}?page=1` })).statusCode).toBe(
+    401,
+  );
 });

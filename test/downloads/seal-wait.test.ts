@@ -13,17 +13,33 @@ import { createSigningCodes, loadSigningCodeKey } from '../../src/modules/signin
 
 /** Raw bytes of a download (the JSON helper would decode them as text). */
 async function download(t: TestApp, workflowId: number, token: string, query: string) {
-  const res = await t.app.inject({ method: 'GET', url: `/document/v1/download/${workflowId}?${query}`, headers: { authorization: `Bearer ${token}` } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/document/v1/download/${workflowId}?${query}`,
+    headers: { authorization: `Bearer ${token}` },
+  });
   const isJson = String(res.headers['content-type']).includes('application/json');
-  return { status: res.statusCode, headers: res.headers, bytes: new Uint8Array(res.rawPayload), body: isJson ? res.json() : null };
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    bytes: new Uint8Array(res.rawPayload),
+    body: isJson ? res.json() : null,
+  };
 }
-
 
 /** A SELF draft of `user` with one signature field, signed over HTTP: the response says COMPLETED, seal PENDING. */
 async function selfSignToCompletion(t: TestApp, user: TestUser, name: string) {
   const { workflow, document, selfRecipient } = await createDraftWorkflow(t, user, { sequence: 'SELF', name });
-  const signature = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType: 'SIGNATURE' });
-  const res = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, { token: user.token, body: [{ id: signature.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) }] });
+  const signature = await insertField(t, {
+    workflowId: workflow.id,
+    documentId: document.id,
+    recipientId: selfRecipient!.id,
+    fieldType: 'SIGNATURE',
+  });
+  const res = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, {
+    token: user.token,
+    body: [{ id: signature.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) }],
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body).toMatchObject({ workflowStatus: 'COMPLETED', sealStatus: 'PENDING' });
   return { workflow, document };
@@ -43,7 +59,12 @@ describe('reading a COMPLETED workflow while its seal is pending', () => {
   it('a download right after the completing call waits for the seal and gets the sealed file', async () => {
     const { workflow, document } = await selfSignToCompletion(t, owner, 'Right away');
     const started = Date.now();
-    const res = await download(t, workflow.id, owner.token, `selectedOption=downloadDocument&documentId=${document.id}`);
+    const res = await download(
+      t,
+      workflow.id,
+      owner.token,
+      `selectedOption=downloadDocument&documentId=${document.id}`,
+    );
     const waited = Date.now() - started;
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [row] = await documentRows(t, workflow.id);
@@ -65,7 +86,9 @@ describe('reading a COMPLETED workflow while its seal is pending', () => {
     const [row] = await documentRows(t, workflow.id);
     expect(zip.status, JSON.stringify(zip.body)).toBe(200);
     const entries = unzipSync(zip.bytes);
-    expect(Buffer.from(entries['All at once.pdf']).equals(Buffer.from(await t.platform.blobs.get(row.sealedBlobKey!)))).toBe(true);
+    expect(
+      Buffer.from(entries['All at once.pdf']).equals(Buffer.from(await t.platform.blobs.get(row.sealedBlobKey!))),
+    ).toBe(true);
     expect(coc.status).toBe(200);
     expect((await pdfsig(coc.bytes)).allValid).toBe(true);
     const certificateText = await pdfText(coc.bytes);
@@ -89,14 +112,24 @@ describe('a seal that does not land in time', () => {
   /** COMPLETED with the seal PENDING and no seal job queued: nothing in this instance will seal it. */
   async function pendingWithoutJob(name: string) {
     const { workflow, document } = await createDraftWorkflow(t, owner, { name });
-    await setWorkflow(t, workflow.id, { status: 'COMPLETED', completedAt: new Date(), statusAt: new Date(), sealStatus: 'PENDING' });
+    await setWorkflow(t, workflow.id, {
+      status: 'COMPLETED',
+      completedAt: new Date(),
+      statusAt: new Date(),
+      sealStatus: 'PENDING',
+    });
     return { workflow, document };
   }
 
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After after SEAL_WAIT_SECONDS, for every reader', async () => {
     const { workflow, document } = await pendingWithoutJob('Never sealed');
     const started = Date.now();
-    const res = await download(t, workflow.id, owner.token, `selectedOption=downloadDocument&documentId=${document.id}`);
+    const res = await download(
+      t,
+      workflow.id,
+      owner.token,
+      `selectedOption=downloadDocument&documentId=${document.id}`,
+    );
     const waited = Date.now() - started;
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ message: 'SERVICE_UNAVAILABLE', errorCode: 10503 });
@@ -122,7 +155,16 @@ describe('a seal that does not land in time', () => {
     expect(Buffer.from(res.bytes).equals(Buffer.from(await t.platform.blobs.get(sealed.key)))).toBe(true);
     expect((await workflowRow(t, workflow.id)).sealStatus).toBe('PENDING');
     // Another document id of the workflow is no shortcut: it waits as before.
-    expect((await download(t, workflow.id, owner.token, `selectedOption=downloadDocument&documentId=${document.id + 100000}`)).status).toBe(503);
+    expect(
+      (
+        await download(
+          t,
+          workflow.id,
+          owner.token,
+          `selectedOption=downloadDocument&documentId=${document.id + 100000}`,
+        )
+      ).status,
+    ).toBe(503);
     expect((await download(t, workflow.id, owner.token, 'selectedOption=downloadAll')).status).toBe(503);
     expect((await download(t, workflow.id, owner.token, 'selectedOption=downloadCoc')).status).toBe(503);
   });
@@ -132,13 +174,29 @@ describe('a seal that does not land in time', () => {
     try {
       const user = await createUser(slow, { name: 'Otto Other' });
       const { workflow, document } = await createDraftWorkflow(slow, user, { name: 'Elsewhere' });
-      await setWorkflow(slow, workflow.id, { status: 'COMPLETED', completedAt: new Date(), statusAt: new Date(), sealStatus: 'PENDING' });
-      const pending = download(slow, workflow.id, user.token, `selectedOption=downloadDocument&documentId=${document.id}`);
+      await setWorkflow(slow, workflow.id, {
+        status: 'COMPLETED',
+        completedAt: new Date(),
+        statusAt: new Date(),
+        sealStatus: 'PENDING',
+      });
+      const pending = download(
+        slow,
+        workflow.id,
+        user.token,
+        `selectedOption=downloadDocument&documentId=${document.id}`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       // Sealed as another instance would: same database and files, but not through this instance's waiter.
       const otherInstance: SealJobDeps = {
-        db: slow.platform.db, jobs: slow.platform.jobs, blobs: slow.platform.blobs, outbox: slow.platform.outbox,
-        codes: createSigningCodes(loadSigningCodeKey(slow.config.dataDir)), publicUrl: slow.config.publicUrl, seal: slow.platform.seal, log: () => {},
+        db: slow.platform.db,
+        jobs: slow.platform.jobs,
+        blobs: slow.platform.blobs,
+        outbox: slow.platform.outbox,
+        codes: createSigningCodes(loadSigningCodeKey(slow.config.dataDir)),
+        publicUrl: slow.config.publicUrl,
+        seal: slow.platform.seal,
+        log: () => {},
       };
       await sealWorkflow(otherInstance, workflow.id);
       const sealedAt = Date.now();

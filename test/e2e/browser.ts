@@ -17,7 +17,6 @@ export const SCREENSHOT_DIR = path.resolve('test-results/e2e');
 
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-
 /** The service on a real loopback port, its mailed links pointing there; `config` adds settings (a CSC provider...). */
 export async function startService(config: Partial<Config> = {}): Promise<{ t: TestApp; baseUrl: string }> {
   const port = await freePort();
@@ -34,21 +33,37 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: browser.executablePath,
     env: { ...process.env, ...browser.env },
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 }
 
-export const PHONE: BrowserContextOptions = { viewport: { width: 320, height: 640 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 320, height: 640 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 
 /** A page that fails the test on any script error or Content-Security-Policy violation it reports. */
-export async function openPage(browser: Browser, options: BrowserContextOptions = DESKTOP): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
+export async function openPage(
+  browser: Browser,
+  options: BrowserContextOptions = DESKTOP,
+): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
   const context = await browser.newContext({ ...options, acceptDownloads: true });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content.Security.Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && /Content.Security.Policy|Refused to/i.test(message.text()))
+      problems.push(`console: ${message.text()}`);
   });
   return { page, problems, close: () => context.close() };
 }
@@ -62,15 +77,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function expectNoAxeViolations(page: Page, state: string): Promise<void> {
   await page.evaluate(AXE_SOURCE);
   // A string, evaluated in the page: this project's TypeScript has no DOM types (tsconfig lib: es2024).
-  const violations = await page.evaluate(`(async () => {
+  const violations = (await page.evaluate(`(async () => {
     const result = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
     return result.violations.map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => JSON.stringify(n.target) + ': ' + (n.failureSummary || '')).join(', ') + ')');
-  })()`) as string[];
+  })()`)) as string[];
   expect(violations, `axe violations in state "${state}"`).toEqual([]);
 }
-
-/** A4 in points, as @libpdf/core draws it. */
-const A4 = { width: 595.28, height: 841.89 };
 
 /** A contract-like PDF: a heading and a few paragraphs on each page, so the text layer has text to read. */
 export async function contractPdf(pages = 1): Promise<Uint8Array> {
@@ -88,12 +100,31 @@ export async function contractPdf(pages = 1): Promise<Uint8Array> {
   return pdf.save();
 }
 
-export type FieldSpec = { fieldType: string; fieldRequired?: boolean; label?: string; options?: string[]; pageNo?: number; box?: { x: number; y: number; width: number; height: number }; styling?: Record<string, unknown> };
-export type RecipientSpec = { name: string; email: string; role?: 'SIGNER' | 'APPROVER' | 'CC'; order?: number; enforceIdentity?: boolean; recipientPassword?: string; useDigitalCert?: boolean; fields?: FieldSpec[] };
+export type FieldSpec = {
+  fieldType: string;
+  fieldRequired?: boolean;
+  label?: string;
+  options?: string[];
+  pageNo?: number;
+  box?: { x: number; y: number; width: number; height: number };
+  styling?: Record<string, unknown>;
+};
+export type RecipientSpec = {
+  name: string;
+  email: string;
+  role?: 'SIGNER' | 'APPROVER' | 'CC';
+  order?: number;
+  enforceIdentity?: boolean;
+  recipientPassword?: string;
+  useDigitalCert?: boolean;
+  fields?: FieldSpec[];
+};
 
 /** A DRAFT holding one contract PDF, uploaded as a sender would (so it has its thumbnail; its first page's picture is drawn when first asked for). */
 async function draftWithDocument(t: TestApp, owner: TestUser, sequence: 'ORDERED' | 'UNORDERED', pages: number) {
-  const response = await uploadFile(t, owner.token, 'Service agreement.pdf', await contractPdf(pages), { query: { sequence, signType: 'COUNTERSIGN' } });
+  const response = await uploadFile(t, owner.token, 'Service agreement.pdf', await contractPdf(pages), {
+    query: { sequence, signType: 'COUNTERSIGN' },
+  });
   expect(response.status, response.raw).toBe(201);
   const { id, workflowId } = response.body as { id: number; workflowId: number };
   return { workflowId, documentId: id };
@@ -103,22 +134,56 @@ async function draftWithDocument(t: TestApp, owner: TestUser, sequence: 'ORDERED
  * An envelope built over the API as a sender would: upload, recipients, fields, commence (with a title and
  * a message). Fields without a box are stacked down page 1.
  */
-export async function sendEnvelope(t: TestApp, owner: TestUser, spec: { sequence?: 'ORDERED' | 'UNORDERED'; pages?: number; title: string; message?: string; recipients: RecipientSpec[] }) {
+export async function sendEnvelope(
+  t: TestApp,
+  owner: TestUser,
+  spec: {
+    sequence?: 'ORDERED' | 'UNORDERED';
+    pages?: number;
+    title: string;
+    message?: string;
+    recipients: RecipientSpec[];
+  },
+) {
   const { workflowId, documentId } = await draftWithDocument(t, owner, spec.sequence ?? 'UNORDERED', spec.pages ?? 1);
   const colors = ['#1A56DB', '#C2410C', '#047857', '#7E22CE'];
-  const rows = await addRecipients(t, owner.token, workflowId, spec.recipients.map((r, i) => ({
-    name: r.name, emailAddress: r.email, useDigitalCert: r.useDigitalCert ?? false, recipientColor: colors[i % colors.length], recipientRole: r.role ?? 'SIGNER',
-    recipientOrder: spec.sequence === 'ORDERED' ? (r.order ?? i + 1) : undefined, enforceIdentity: r.enforceIdentity ?? false,
-    ...(r.recipientPassword ? { recipientPassword: r.recipientPassword } : {}),
-  })));
+  const rows = await addRecipients(
+    t,
+    owner.token,
+    workflowId,
+    spec.recipients.map((r, i) => ({
+      name: r.name,
+      emailAddress: r.email,
+      useDigitalCert: r.useDigitalCert ?? false,
+      recipientColor: colors[i % colors.length],
+      recipientRole: r.role ?? 'SIGNER',
+      recipientOrder: spec.sequence === 'ORDERED' ? (r.order ?? i + 1) : undefined,
+      enforceIdentity: r.enforceIdentity ?? false,
+      ...(r.recipientPassword ? { recipientPassword: r.recipientPassword } : {}),
+    })),
+  );
   let y = 230;
   const fieldIds: Record<string, number>[] = [];
   for (const [i, r] of spec.recipients.entries()) {
     const ids: Record<string, number> = {};
     for (const f of r.fields ?? []) {
-      const box = f.box ?? { x: 56, y, width: f.fieldType === 'TEXTAREA' ? 300 : 200, height: f.fieldType === 'TEXTAREA' ? 60 : 36 };
+      const box = f.box ?? {
+        x: 56,
+        y,
+        width: f.fieldType === 'TEXTAREA' ? 300 : 200,
+        height: f.fieldType === 'TEXTAREA' ? 60 : 36,
+      };
       if (!f.box) y += box.height + 12;
-      const created = await addField(t, owner.token, documentId, { recipientId: rows[i].id, pageNo: f.pageNo ?? 1, box, fieldType: f.fieldType, fieldRequired: f.fieldRequired ?? false, label: f.label, options: f.options, styling: f.styling });
+      const created = await addField(t, owner.token, documentId, {
+        recipientId: rows[i].id,
+        pageNo: f.pageNo ?? 1,
+        box,
+        fieldType: f.fieldType,
+        fieldRequired: f.fieldRequired ?? false,
+        label: f.label,
+        options: f.options,
+        styling: f.styling,
+      });
       ids[f.label ?? f.fieldType] = created.id;
     }
     fieldIds.push(ids);
@@ -156,7 +221,8 @@ export async function drawOn(page: Page, name: string | RegExp): Promise<void> {
   const y0 = box.y + box.height * 0.6;
   await page.mouse.move(x0, y0);
   await page.mouse.down();
-  for (let i = 1; i <= 20; i++) await page.mouse.move(x0 + (box.width * 0.8 * i) / 20, y0 - Math.sin(i / 2) * box.height * 0.25);
+  for (let i = 1; i <= 20; i++)
+    await page.mouse.move(x0 + (box.width * 0.8 * i) / 20, y0 - Math.sin(i / 2) * box.height * 0.25);
   await page.mouse.up();
 }
 
@@ -166,7 +232,8 @@ export async function drawOn(page: Page, name: string | RegExp): Promise<void> {
  */
 export async function tabTo(page: Page, target: import('playwright-core').Locator, limit = 60): Promise<void> {
   for (let i = 0; i < limit; i++) {
-    if (await target.evaluate((element: any) => element === element.ownerDocument.activeElement).catch(() => false)) return;
+    if (await target.evaluate((element: any) => element === element.ownerDocument.activeElement).catch(() => false))
+      return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`not reachable with Tab: ${target}`);
@@ -178,7 +245,10 @@ export async function drawWithFinger(page: Page, name: string | RegExp): Promise
   await pad.scrollIntoViewIfNeeded();
   const box = (await pad.boundingBox())!;
   const cdp = await page.context().newCDPSession(page);
-  const at = (i: number) => ({ x: box.x + box.width * (0.1 + 0.04 * i), y: box.y + box.height * (0.5 + 0.3 * Math.sin(i)) });
+  const at = (i: number) => ({
+    x: box.x + box.width * (0.1 + 0.04 * i),
+    y: box.y + box.height * (0.5 + 0.3 * Math.sin(i)),
+  });
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at(0)] });
   for (let i = 1; i <= 20; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [at(i)] });
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });

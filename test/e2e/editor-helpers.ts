@@ -10,7 +10,13 @@ import { DESKTOP, drawOn, mailedLink, openPage } from './browser.ts';
 export type Person = { name: string; email: string; password: string };
 
 /** /signup, the mailed confirmation link, then sign-in through the service's own page, landing on `landing`. */
-export async function signUpInBrowser(page: Page, t: TestApp, baseUrl: string, person: Person, landing: string): Promise<void> {
+export async function signUpInBrowser(
+  page: Page,
+  t: TestApp,
+  baseUrl: string,
+  person: Person,
+  landing: string,
+): Promise<void> {
   await page.goto(`${baseUrl}/signup`);
   await page.getByRole('heading', { level: 1, name: 'Create your account' }).waitFor();
   await page.getByLabel('Your name').fill(person.name);
@@ -29,7 +35,12 @@ export async function signUpInBrowser(page: Page, t: TestApp, baseUrl: string, p
 }
 
 /** Opens `landing` signed out: the service sends the browser to sign in and back. */
-export async function signInInBrowser(page: Page, baseUrl: string, person: { email: string; password: string }, landing: string): Promise<void> {
+export async function signInInBrowser(
+  page: Page,
+  baseUrl: string,
+  person: { email: string; password: string },
+  landing: string,
+): Promise<void> {
   await page.goto(`${baseUrl}${landing}`);
   await page.waitForURL(/\/signin\?state=/);
   await page.getByLabel('Email').fill(person.email);
@@ -76,8 +87,15 @@ export async function addRecipient(page: Page, person: { name: string; email: st
  * Drags a field type from the palette with the mouse and drops it on the page group `pageName`, at the point
  * given as fractions of the page's width and height (the field's centre lands there).
  */
-export async function dragFieldOnto(page: Page, type: string, pageName: string | RegExp, at: { x: number; y: number }): Promise<void> {
-  const source = page.getByRole('complementary', { name: 'Add a field' }).getByRole('button', { name: type, exact: true });
+export async function dragFieldOnto(
+  page: Page,
+  type: string,
+  pageName: string | RegExp,
+  at: { x: number; y: number },
+): Promise<void> {
+  const source = page
+    .getByRole('complementary', { name: 'Add a field' })
+    .getByRole('button', { name: type, exact: true });
   const target = page.getByRole('group', { name: pageName });
   await target.scrollIntoViewIfNeeded();
   const from = (await source.boundingBox())!;
@@ -117,5 +135,7 @@ export function workflowIdOf(page: Page): number {
 
 /** The editor says every change reached the service (its status line), as a person waits for before going on. */
 export function expectSaved(page: Page): Promise<void> {
-  return expect.poll(() => page.getByRole('status').filter({ hasText: 'All changes saved' }).count(), { timeout: 15_000 }).toBe(1);
+  return expect
+    .poll(() => page.getByRole('status').filter({ hasText: 'All changes saved' }).count(), { timeout: 15_000 })
+    .toBe(1);
 }

@@ -27,14 +27,35 @@ afterAll(async () => {
   await t?.close();
 });
 
-const focusedName = (page: Page) => page.evaluate('document.activeElement && (document.activeElement.getAttribute("aria-label") || document.activeElement.textContent)');
+const focusedName = (page: Page) =>
+  page.evaluate(
+    'document.activeElement && (document.activeElement.getAttribute("aria-label") || document.activeElement.textContent)',
+  );
 
 describe('the envelope editor with the keyboard alone', () => {
-  it('reorders recipients, places, moves and resizes fields with the keys, edits and deletes them, and sends', { timeout: 240_000 }, async () => {
-    const { workflow } = await createDraftWorkflow(t, owner, { sequence: 'ORDERED', pages: 2, name: 'Keyboard contract' });
+  it('reorders recipients, places, moves and resizes fields with the keys, edits and deletes them, and sends', {
+    timeout: 240_000,
+  }, async () => {
+    const { workflow } = await createDraftWorkflow(t, owner, {
+      sequence: 'ORDERED',
+      pages: 2,
+      name: 'Keyboard contract',
+    });
     await addRecipients(t, owner.token, workflow.id, [
-      { name: 'Ana Alves', emailAddress: 'ana.keys@example.com', useDigitalCert: false, recipientColor: '#1A56DB', recipientOrder: 1 },
-      { name: 'Ben Brown', emailAddress: 'ben.keys@example.com', useDigitalCert: false, recipientColor: '#C2410C', recipientOrder: 2 },
+      {
+        name: 'Ana Alves',
+        emailAddress: 'ana.keys@example.com',
+        useDigitalCert: false,
+        recipientColor: '#1A56DB',
+        recipientOrder: 1,
+      },
+      {
+        name: 'Ben Brown',
+        emailAddress: 'ben.keys@example.com',
+        useDigitalCert: false,
+        recipientColor: '#C2410C',
+        recipientOrder: 2,
+      },
     ]);
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
@@ -44,7 +65,12 @@ describe('the envelope editor with the keyboard alone', () => {
       // ORDERED: Ben moves up with the keyboard; the focus follows him.
       await tabTo(page, page.getByRole('button', { name: 'Move Ben Brown up' }), 80);
       await page.keyboard.press('Enter');
-      await expect.poll(async () => (await storedRecipients(t, workflow.id)).map((r) => [r.name, r.recipientOrder])).toEqual([['Ana Alves', 2], ['Ben Brown', 1]]);
+      await expect
+        .poll(async () => (await storedRecipients(t, workflow.id)).map((r) => [r.name, r.recipientOrder]))
+        .toEqual([
+          ['Ana Alves', 2],
+          ['Ben Brown', 1],
+        ]);
       await expect.poll(() => focusedName(page)).toBe('Move Ben Brown down');
       expect(await page.getByRole('group', { name: 'Recipient 1: Ben Brown' }).count()).toBe(1);
       await expectNoAxeViolations(page, 'recipients reordered by keyboard');
@@ -58,11 +84,18 @@ describe('the envelope editor with the keyboard alone', () => {
       // For Ana (second in the list now), on page 2: chosen with the arrow keys in the two selects.
       await tabTo(page, page.getByLabel('Fields for'));
       await page.keyboard.press('ArrowDown');
-      expect(await page.getByLabel('Fields for').evaluate((el: any) => el.selectedOptions[0].textContent)).toBe('Ana Alves');
+      expect(await page.getByLabel('Fields for').evaluate((el: any) => el.selectedOptions[0].textContent)).toBe(
+        'Ana Alves',
+      );
       await page.keyboard.press('Tab');
       await page.keyboard.press('ArrowDown');
       expect(await page.getByLabel('Place on').evaluate((el: any) => el.selectedOptions[0].textContent)).toBe('Page 2');
-      await tabTo(page, page.getByRole('complementary', { name: 'Add a field' }).getByRole('button', { name: 'Signature', exact: true }));
+      await tabTo(
+        page,
+        page
+          .getByRole('complementary', { name: 'Add a field' })
+          .getByRole('button', { name: 'Signature', exact: true }),
+      );
       await page.keyboard.press('Enter');
       // The new field has the focus: the arrows move it at once.
       await expect.poll(() => focusedName(page)).toMatch(/^Signature for Ana Alves, page 2, required$/);
@@ -75,7 +108,9 @@ describe('the envelope editor with the keyboard alone', () => {
       for (let i = 0; i < 4; i++) await page.keyboard.press('Alt+ArrowRight');
       await page.keyboard.press('Control+Shift+ArrowDown');
       await expectSaved(page);
-      await expect.poll(async () => (await storedFields(t, workflow.id))[0].box).toEqual({ x: 39, y: 56, width: 184, height: 60 });
+      await expect
+        .poll(async () => (await storedFields(t, workflow.id))[0].box)
+        .toEqual({ x: 39, y: 56, width: 184, height: 60 });
       // The focused field shows a focus ring.
       expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).not.toBe('none');
       await screenshot(page, 'editor-10-keyboard-field');
@@ -83,27 +118,42 @@ describe('the envelope editor with the keyboard alone', () => {
 
       // Enter opens its properties; the label typed there is saved.
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.evaluate('document.activeElement && document.activeElement.closest("#ed-properties") !== null')).toBe(true);
+      await expect
+        .poll(() =>
+          page.evaluate('document.activeElement && document.activeElement.closest("#ed-properties") !== null'),
+        )
+        .toBe(true);
       await tabTo(page, page.getByLabel('Label', { exact: true }));
       await page.keyboard.type('Client signature');
       await expectSaved(page);
       await expect.poll(async () => (await storedFields(t, workflow.id))[0].label).toBe('Client signature');
 
       // A text field placed and then removed with Delete.
-      await tabTo(page, page.getByRole('complementary', { name: 'Add a field' }).getByRole('button', { name: 'Text', exact: true }), 80);
+      await tabTo(
+        page,
+        page.getByRole('complementary', { name: 'Add a field' }).getByRole('button', { name: 'Text', exact: true }),
+        80,
+      );
       await page.keyboard.press('Enter');
       await expect.poll(() => focusedName(page)).toMatch(/^Text for Ana Alves, page 2/);
       await expectSaved(page);
       expect((await storedFields(t, workflow.id)).map((f) => f.fieldType)).toEqual(['SIGNATURE', 'TEXT']);
       await page.keyboard.press('Delete');
-      await expect.poll(async () => (await storedFields(t, workflow.id)).map((f) => f.fieldType)).toEqual(['SIGNATURE']);
+      await expect
+        .poll(async () => (await storedFields(t, workflow.id)).map((f) => f.fieldType))
+        .toEqual(['SIGNATURE']);
 
       // Ben's signature, on page 1 this time, then on to sending.
       await tabTo(page, page.getByLabel('Fields for'), 80);
       await page.keyboard.press('ArrowUp');
       await page.keyboard.press('Tab');
       await page.keyboard.press('ArrowUp');
-      await tabTo(page, page.getByRole('complementary', { name: 'Add a field' }).getByRole('button', { name: 'Signature', exact: true }));
+      await tabTo(
+        page,
+        page
+          .getByRole('complementary', { name: 'Add a field' })
+          .getByRole('button', { name: 'Signature', exact: true }),
+      );
       await page.keyboard.press('Enter');
       await expect.poll(() => focusedName(page)).toMatch(/^Signature for Ben Brown, page 1/);
       await expectSaved(page);

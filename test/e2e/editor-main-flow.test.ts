@@ -10,8 +10,24 @@ import type { TestApp } from '../helpers/test-app.ts';
 import { fieldRow, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
 import { pdfsig } from '../helpers/pdfsig.ts';
 import { storedFields, storedRecipients } from '../helpers/recipients.ts';
-import { DESKTOP, contractPdf, expectNoAxeViolations, launchBrowser, openPage, screenshot, startService } from './browser.ts';
-import { addRecipient, chooseFiles, dragFieldOnto, signFromMail, signUpInBrowser, workflowIdOf, expectSaved } from './editor-helpers.ts';
+import {
+  DESKTOP,
+  contractPdf,
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startService,
+} from './browser.ts';
+import {
+  addRecipient,
+  chooseFiles,
+  dragFieldOnto,
+  signFromMail,
+  signUpInBrowser,
+  workflowIdOf,
+  expectSaved,
+} from './editor-helpers.ts';
 
 let t: TestApp;
 let baseUrl: string;
@@ -27,7 +43,9 @@ afterAll(async () => {
 });
 
 describe('the envelope editor: from sign-up to a sealed envelope, without touching the API', () => {
-  it('sign up, confirm, upload, two recipients, fields by drag, send, both sign from their mails, COMPLETED, sealed download valid for pdfsig', { timeout: 300_000 }, async () => {
+  it('sign up, confirm, upload, two recipients, fields by drag, send, both sign from their mails, COMPLETED, sealed download valid for pdfsig', {
+    timeout: 300_000,
+  }, async () => {
     const sender = { name: 'Nora Newuser', email: 'nora.newuser@example.com', password: 'a long enough password' };
     const first = { name: 'Ana Alves', email: 'ana.alves@example.com' };
     const second = { name: 'Ben Brown', email: 'ben.brown@example.com' };
@@ -38,7 +56,9 @@ describe('the envelope editor: from sign-up to a sealed envelope, without touchi
       await screenshot(page, 'editor-01-new');
       await expectNoAxeViolations(page, 'new envelope');
 
-      await chooseFiles(page, page.getByRole('button', { name: 'Choose files' }), [{ name: 'Service agreement.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await contractPdf(2)) }]);
+      await chooseFiles(page, page.getByRole('button', { name: 'Choose files' }), [
+        { name: 'Service agreement.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await contractPdf(2)) },
+      ]);
       await page.waitForURL(/\/envelopes\/\d+\/edit$/, { timeout: 20_000 });
       const workflowId = workflowIdOf(page);
       await page.getByRole('heading', { level: 1, name: 'Prepare envelope' }).waitFor();
@@ -50,7 +70,10 @@ describe('the envelope editor: from sign-up to a sealed envelope, without touchi
       await screenshot(page, 'editor-02-recipients');
       await expectNoAxeViolations(page, 'documents and recipients');
       const rows = await storedRecipients(t, workflowId);
-      expect(rows.map((r) => [r.name, r.email, r.role])).toEqual([[first.name, first.email, 'SIGNER'], [second.name, second.email, 'SIGNER']]);
+      expect(rows.map((r) => [r.name, r.email, r.role])).toEqual([
+        [first.name, first.email, 'SIGNER'],
+        [second.name, second.email, 'SIGNER'],
+      ]);
       expect(new Set(rows.map((r) => r.color)).size).toBe(2);
 
       await page.getByRole('button', { name: 'Next: Fields' }).click();
@@ -73,22 +96,28 @@ describe('the envelope editor: from sign-up to a sealed envelope, without touchi
       const before = (await benSignature.boundingBox())!;
       await page.mouse.move(before.x + before.width / 2, before.y + before.height / 2);
       await page.mouse.down();
-      for (let i = 1; i <= 5; i++) await page.mouse.move(before.x + before.width / 2 + i * 10, before.y + before.height / 2 + i * 6);
+      for (let i = 1; i <= 5; i++)
+        await page.mouse.move(before.x + before.width / 2 + i * 10, before.y + before.height / 2 + i * 6);
       await page.mouse.up();
       // Resized by its corner handle.
       const moved = (await benSignature.boundingBox())!;
       await page.mouse.move(moved.x + moved.width + 2, moved.y + moved.height + 2);
       await page.mouse.down();
-      for (let i = 1; i <= 5; i++) await page.mouse.move(moved.x + moved.width + 2 + i * 8, moved.y + moved.height + 2 + i * 4);
+      for (let i = 1; i <= 5; i++)
+        await page.mouse.move(moved.x + moved.width + 2 + i * 8, moved.y + moved.height + 2 + i * 4);
       await page.mouse.up();
       await expectSaved(page);
       await screenshot(page, 'editor-03-fields');
       await expectNoAxeViolations(page, 'fields placed');
 
       const fields = await storedFields(t, workflowId);
-      expect(fields.map((f) => [f.fieldType, f.pageNo, rows.find((r) => r.id === f.recipientId)!.name]).sort()).toEqual([
-        ['DATE', 1, first.name], ['SIGNATURE', 1, first.name], ['SIGNATURE', 2, second.name],
-      ]);
+      expect(fields.map((f) => [f.fieldType, f.pageNo, rows.find((r) => r.id === f.recipientId)!.name]).sort()).toEqual(
+        [
+          ['DATE', 1, first.name],
+          ['SIGNATURE', 1, first.name],
+          ['SIGNATURE', 2, second.name],
+        ],
+      );
       const ben = fields.find((f) => f.pageNo === 2)!;
       const benBox = ben.box as { x: number; y: number; width: number; height: number };
       // Dropped centred at 30 % / 40 % of an A4 page (595 x 842 pt), then moved right and down and made larger.
@@ -120,7 +149,10 @@ describe('the envelope editor: from sign-up to a sealed envelope, without touchi
       await page.reload();
       await expect.poll(() => page.getByText('Completed').first().isVisible(), { timeout: 10_000 }).toBe(true);
       await screenshot(page, 'editor-05-completed');
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Service agreement' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download Service agreement' }).click(),
+      ]);
       const bytes = Buffer.concat(await (await download.createReadStream()).toArray());
       const report = await pdfsig(bytes);
       expect(report.signatures, report.output).toBeGreaterThanOrEqual(1);

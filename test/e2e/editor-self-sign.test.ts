@@ -9,7 +9,16 @@ import { createUser, type TestUser } from '../helpers/factories.ts';
 import { waitForSeal, workflowRow } from '../helpers/ceremony.ts';
 import { pdfsig } from '../helpers/pdfsig.ts';
 import { storedFields, storedRecipients } from '../helpers/recipients.ts';
-import { DESKTOP, contractPdf, drawOn, expectNoAxeViolations, launchBrowser, openPage, screenshot, startService } from './browser.ts';
+import {
+  DESKTOP,
+  contractPdf,
+  drawOn,
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startService,
+} from './browser.ts';
 import { dragFieldOnto, dropFiles, signInInBrowser, workflowIdOf, expectSaved } from './editor-helpers.ts';
 
 let t: TestApp;
@@ -28,12 +37,16 @@ afterAll(async () => {
 });
 
 describe('self-signing in the envelope editor', () => {
-  it('Only me: drop a PDF, place fields, fill and sign in place; COMPLETED, sealed, no mail', { timeout: 240_000 }, async () => {
+  it('Only me: drop a PDF, place fields, fill and sign in place; COMPLETED, sealed, no mail', {
+    timeout: 240_000,
+  }, async () => {
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
       await signInInBrowser(page, baseUrl, owner, '/envelopes/new');
       await page.getByRole('radio', { name: /Only me/ }).check();
-      await dropFiles(page, page.getByRole('region', { name: 'Documents' }), [{ name: 'Declaration.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await contractPdf(1)) }]);
+      await dropFiles(page, page.getByRole('region', { name: 'Documents' }), [
+        { name: 'Declaration.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await contractPdf(1)) },
+      ]);
       await page.waitForURL(/\/envelopes\/\d+\/edit$/, { timeout: 20_000 });
       const workflowId = workflowIdOf(page);
       expect((await workflowRow(t, workflowId)).sequence).toBe('SELF');
@@ -45,9 +58,15 @@ describe('self-signing in the envelope editor', () => {
       await page.getByRole('group', { name: 'Page 1 of 1' }).and(page.locator('[data-rendered="true"]')).waitFor();
       await dragFieldOnto(page, 'Signature', 'Page 1 of 1', { x: 0.3, y: 0.7 });
       await page.getByRole('button', { name: /^Signature for Sally Self, page 1/ }).waitFor();
-      await page.getByRole('complementary', { name: 'Add a field' }).getByRole('button', { name: 'Name', exact: true }).click();
+      await page
+        .getByRole('complementary', { name: 'Add a field' })
+        .getByRole('button', { name: 'Name', exact: true })
+        .click();
       await page.getByRole('button', { name: /^Name for Sally Self, page 1/ }).waitFor();
-      await page.getByRole('complementary', { name: 'Add a field' }).getByRole('button', { name: 'Date', exact: true }).click();
+      await page
+        .getByRole('complementary', { name: 'Add a field' })
+        .getByRole('button', { name: 'Date', exact: true })
+        .click();
       const date = page.getByRole('button', { name: /^Date for Sally Self, page 1/ });
       await date.waitFor();
       // The date's properties: required, shown in German.
@@ -55,21 +74,33 @@ describe('self-signing in the envelope editor', () => {
       await page.getByLabel('Date format').selectOption('de');
       await expect.poll(() => page.getByText('Shown as: 14. März 2026').isVisible()).toBe(true);
       await expectSaved(page);
-      await expect.poll(async () => (await storedFields(t, workflowId)).find((f) => f.fieldType === 'DATE')?.styling).toEqual({ dateLang: 'de' });
+      await expect
+        .poll(async () => (await storedFields(t, workflowId)).find((f) => f.fieldType === 'DATE')?.styling)
+        .toEqual({ dateLang: 'de' });
 
       // A dropdown: its choices and its styling, from the properties panel.
-      await page.getByRole('complementary', { name: 'Add a field' }).getByRole('button', { name: 'Dropdown', exact: true }).click();
+      await page
+        .getByRole('complementary', { name: 'Add a field' })
+        .getByRole('button', { name: 'Dropdown', exact: true })
+        .click();
       await page.getByRole('button', { name: /^Dropdown for Sally Self, page 1/ }).waitFor();
       await page.getByLabel('Choices, one per line').fill('Yes\n\nNo');
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Give 1 to 100 choices, none of them empty.' }).count()).toBe(1);
+      await expect
+        .poll(() => page.getByRole('alert').filter({ hasText: 'Give 1 to 100 choices, none of them empty.' }).count())
+        .toBe(1);
       await page.getByLabel('Choices, one per line').fill('Yes\nNo');
       await page.getByRole('checkbox', { name: 'Bold' }).check();
       await page.getByLabel('Font size (pt)').fill('14');
       await page.getByLabel('Label', { exact: true }).fill('Agreed');
-      await expect.poll(async () => {
-        const dropdown = (await storedFields(t, workflowId)).find((f) => f.fieldType === 'DROPDOWN');
-        return [dropdown?.options, dropdown?.styling, dropdown?.label];
-      }, { timeout: 10_000 }).toEqual([['Yes', 'No'], { bold: true, fontSize: 14 }, 'Agreed']);
+      await expect
+        .poll(
+          async () => {
+            const dropdown = (await storedFields(t, workflowId)).find((f) => f.fieldType === 'DROPDOWN');
+            return [dropdown?.options, dropdown?.styling, dropdown?.label];
+          },
+          { timeout: 10_000 },
+        )
+        .toEqual([['Yes', 'No'], { bold: true, fontSize: 14 }, 'Agreed']);
       await screenshot(page, 'editor-22-self-fields');
       await expectNoAxeViolations(page, 'self: field properties');
 
@@ -104,7 +135,10 @@ describe('self-signing in the envelope editor', () => {
       expect((await t.mails()).filter((m) => m.workflowId === workflowId)).toEqual([]);
 
       await page.reload();
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Declaration' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download Declaration' }).click(),
+      ]);
       const report = await pdfsig(Buffer.concat(await (await download.createReadStream()).toArray()));
       expect(report.allValid, report.output).toBe(true);
       expect(problems).toEqual([]);

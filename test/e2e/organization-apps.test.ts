@@ -40,9 +40,16 @@ beforeAll(async () => {
   receiver = await startHttpsServer(['hooks.example.test'], answer);
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ publicUrl: baseUrl, outboundAllowPrivate: true }, {
-    outbound: createOutbound({ allowPrivate: true, ca: [receiver.certificate], resolve: async (host) => (host === 'hooks.example.test' ? ['127.0.0.1'] : []) }),
-  });
+  t = await createTestApp(
+    { publicUrl: baseUrl, outboundAllowPrivate: true },
+    {
+      outbound: createOutbound({
+        allowPrivate: true,
+        ca: [receiver.certificate],
+        resolve: async (host) => (host === 'hooks.example.test' ? ['127.0.0.1'] : []),
+      }),
+    },
+  );
   await t.app.listen({ port, host: '127.0.0.1' });
   browser = await launchBrowser();
   owner = await createUser(t, { name: 'Paul Partner' });
@@ -54,7 +61,9 @@ afterAll(async () => {
 });
 
 async function status(page: Page, text: string | RegExp) {
-  await expect.poll(() => page.getByRole('status').allTextContents(), { timeout: 15_000 }).toContainEqual(expect.stringMatching(text));
+  await expect
+    .poll(() => page.getByRole('status').allTextContents(), { timeout: 15_000 })
+    .toContainEqual(expect.stringMatching(text));
 }
 
 describe('the organization screens in Chromium: business apps and webhooks', { timeout: 300_000 }, () => {
@@ -71,13 +80,19 @@ describe('the organization screens in Chromium: business apps and webhooks', { t
       await dialog.getByRole('textbox', { name: 'Webhook URL' }).fill('http://hooks.example.test/hook');
       await dialog.getByRole('button', { name: 'Register' }).click();
       // Not https: refused before the call, on the field.
-      await expect.poll(() => dialog.locator('.ws-field-error').allTextContents()).toContainEqual(expect.stringContaining('An https address'));
+      await expect
+        .poll(() => dialog.locator('.ws-field-error').allTextContents())
+        .toContainEqual(expect.stringContaining('An https address'));
       // The API refuses an address it may never reach (cloud metadata): its sentence on the field.
       await dialog.getByRole('textbox', { name: 'Webhook URL' }).fill('https://169.254.169.254/hook');
       await dialog.getByRole('button', { name: 'Register' }).click();
-      await expect.poll(() => dialog.locator('.ws-field-error').allTextContents()).toContainEqual(expect.stringMatching(/refused address/));
+      await expect
+        .poll(() => dialog.locator('.ws-field-error').allTextContents())
+        .toContainEqual(expect.stringMatching(/refused address/));
       await expectNoAxeViolations(page, 'register refused');
-      await dialog.getByRole('textbox', { name: 'Webhook URL' }).fill(`https://hooks.example.test:${receiver.port}/hook`);
+      await dialog
+        .getByRole('textbox', { name: 'Webhook URL' })
+        .fill(`https://hooks.example.test:${receiver.port}/hook`);
       await dialog.getByRole('button', { name: 'Register' }).click();
 
       const secrets = page.getByRole('region', { name: 'Secrets of Partner CRM' });
@@ -119,7 +134,12 @@ describe('the organization screens in Chromium: business apps and webhooks', { t
   });
 
   it('webhook deliveries of a sent envelope: listed, the body inspected, one redelivered to the receiver', async () => {
-    await sendEnvelope(t, owner, { title: 'Hooked agreement', recipients: [{ name: 'Hugo Hooked', email: 'hugo@example.com', fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }] });
+    await sendEnvelope(t, owner, {
+      title: 'Hooked agreement',
+      recipients: [
+        { name: 'Hugo Hooked', email: 'hugo@example.com', fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] },
+      ],
+    });
     await t.drainJobs();
     await expect.poll(() => received.length, { timeout: 30_000 }).toBeGreaterThan(0);
     const { page, problems, close } = await openPage(browser, DESKTOP);
@@ -145,7 +165,10 @@ describe('the organization screens in Chromium: business apps and webhooks', { t
       await expect.poll(() => received.length, { timeout: 30_000 }).toBeGreaterThan(before);
       expect(received.filter((r) => r.eventId === received.at(-1)!.eventId).length).toBeGreaterThanOrEqual(2);
       await page.getByRole('button', { name: 'Refresh' }).click();
-      await page.getByText(/^Redelivery of \d+$/).first().waitFor();
+      await page
+        .getByText(/^Redelivery of \d+$/)
+        .first()
+        .waitFor();
       await expectNoAxeViolations(page, 'after redelivery');
       expect(problems).toEqual([]);
     } finally {
@@ -155,14 +178,40 @@ describe('the organization screens in Chromium: business apps and webhooks', { t
 
   it('an app whose webhooks failed for a day shows as paused, with what to do; resuming sends the held deliveries', async () => {
     down.add('/down');
-    const app = await registerApp(t, owner.token, { appName: 'Down CRM', callbackUrl: `https://hooks.example.test:${receiver.port}/down` });
-    await sendEnvelope(t, owner, { title: 'Held agreement', recipients: [{ name: 'Hanna Held', email: 'hanna@example.com', fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }] });
+    const app = await registerApp(t, owner.token, {
+      appName: 'Down CRM',
+      callbackUrl: `https://hooks.example.test:${receiver.port}/down`,
+    });
+    await sendEnvelope(t, owner, {
+      title: 'Held agreement',
+      recipients: [
+        { name: 'Hanna Held', email: 'hanna@example.com', fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] },
+      ],
+    });
     const [row] = await t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.appId, app.id));
-    await expect.poll(async () => (await t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, row.id)))[0].attempts, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (await t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, row.id)))[0].attempts,
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     // A day of failures, simulated: the next failure pauses the app.
-    await t.platform.db.update(businessApps).set({ callbackFailingSince: new Date(Date.now() - 25 * 3600 * 1000) }).where(eq(businessApps.id, app.id));
-    await t.platform.db.update(webhookDeliveries).set({ nextAttemptAt: new Date() }).where(eq(webhookDeliveries.id, row.id));
-    await expect.poll(async () => (await t.platform.db.select().from(businessApps).where(eq(businessApps.id, app.id)))[0].callbackPausedAt, { timeout: 30_000 }).not.toBeNull();
+    await t.platform.db
+      .update(businessApps)
+      .set({ callbackFailingSince: new Date(Date.now() - 25 * 3600 * 1000) })
+      .where(eq(businessApps.id, app.id));
+    await t.platform.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date() })
+      .where(eq(webhookDeliveries.id, row.id));
+    await expect
+      .poll(
+        async () =>
+          (await t.platform.db.select().from(businessApps).where(eq(businessApps.id, app.id)))[0].callbackPausedAt,
+        { timeout: 30_000 },
+      )
+      .not.toBeNull();
 
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
@@ -178,7 +227,7 @@ describe('the organization screens in Chromium: business apps and webhooks', { t
       await page.getByText('Webhooks paused for Down CRM.', { exact: false }).waitFor();
       await page.getByLabel('Status').selectOption('PAUSED');
       const held = page.getByRole('row', { name: /Down CRM/ }).first();
-      await expect.poll(() => held.textContent()).toContain('Held: the app\'s webhooks are paused');
+      await expect.poll(() => held.textContent()).toContain("Held: the app's webhooks are paused");
       await expectNoAxeViolations(page, 'paused deliveries');
       await screenshot(page, 'organization-24-webhooks-paused');
 
@@ -187,7 +236,13 @@ describe('the organization screens in Chromium: business apps and webhooks', { t
       await notice.getByRole('button', { name: 'Resume webhooks to Down CRM' }).click();
       await status(page, 'Webhooks to Down CRM resumed: the held deliveries are being sent.');
       expect(await page.getByRole('region', { name: 'Webhooks to Down CRM are paused' }).count()).toBe(0);
-      await expect.poll(async () => (await t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, row.id)))[0].status, { timeout: 30_000 }).toBe('DELIVERED');
+      await expect
+        .poll(
+          async () =>
+            (await t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, row.id)))[0].status,
+          { timeout: 30_000 },
+        )
+        .toBe('DELIVERED');
       await expectNoAxeViolations(page, 'apps resumed');
       expect(problems).toEqual([]);
     } finally {

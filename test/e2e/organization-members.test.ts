@@ -23,7 +23,11 @@ beforeAll(async () => {
   peer = await startSmtpPeer({ user: 'platform', password: 'smtp secret' });
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ publicUrl: baseUrl, smtpUrl: `smtp://platform:${encodeURIComponent('smtp secret')}@127.0.0.1:${peer.port}`, mailFrom: 'platform@example.com' });
+  t = await createTestApp({
+    publicUrl: baseUrl,
+    smtpUrl: `smtp://platform:${encodeURIComponent('smtp secret')}@127.0.0.1:${peer.port}`,
+    mailFrom: 'platform@example.com',
+  });
   await t.app.listen({ port, host: '127.0.0.1' });
   browser = await launchBrowser();
   owner = await createUser(t, { name: 'Olga Owner' });
@@ -35,16 +39,23 @@ afterAll(async () => {
 });
 
 async function status(page: Page, text: string | RegExp) {
-  await expect.poll(() => page.getByRole('status').allTextContents(), { timeout: 15_000 }).toContainEqual(expect.stringMatching(text));
+  await expect
+    .poll(() => page.getByRole('status').allTextContents(), { timeout: 15_000 })
+    .toContainEqual(expect.stringMatching(text));
 }
 
 async function mailAtPeer(to: string): Promise<string> {
   await t.drainJobs();
   let found: string | undefined;
-  await expect.poll(() => {
-    found = peer.received.find((m) => m.to.includes(to))?.raw;
-    return Boolean(found);
-  }, { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(
+      () => {
+        found = peer.received.find((m) => m.to.includes(to))?.raw;
+        return Boolean(found);
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
   return found!;
 }
 
@@ -60,7 +71,15 @@ describe('the organization screens in Chromium: members and roles', { timeout: 3
       await signInThrough(page, baseUrl, owner, '/organization');
       await page.waitForURL(`${baseUrl}/organization/members`);
       const sections = page.getByRole('navigation', { name: 'Organization sections' });
-      for (const name of ['Members', 'Roles', 'Billing', 'Branding', 'Mail settings', 'Business apps', 'Webhook deliveries']) {
+      for (const name of [
+        'Members',
+        'Roles',
+        'Billing',
+        'Branding',
+        'Mail settings',
+        'Business apps',
+        'Webhook deliveries',
+      ]) {
         await sections.getByRole('link', { name, exact: true }).waitFor();
       }
       await expectNoAxeViolations(page, 'members of a new organization');
@@ -86,9 +105,14 @@ describe('the organization screens in Chromium: members and roles', { timeout: 3
 
       // A second role with the same name is refused by the API; its sentence shows in the dialog.
       await page.getByRole('button', { name: 'New role' }).click();
-      await page.getByRole('dialog', { name: 'New role' }).getByRole('textbox', { name: 'Name', exact: true }).fill('template EDITORS');
+      await page
+        .getByRole('dialog', { name: 'New role' })
+        .getByRole('textbox', { name: 'Name', exact: true })
+        .fill('template EDITORS');
       await page.getByRole('dialog', { name: 'New role' }).getByRole('button', { name: 'Create role' }).click();
-      await expect.poll(() => page.getByRole('dialog', { name: 'New role' }).getByRole('alert').textContent()).toBeTruthy();
+      await expect
+        .poll(() => page.getByRole('dialog', { name: 'New role' }).getByRole('alert').textContent())
+        .toBeTruthy();
       await page.getByRole('dialog', { name: 'New role' }).getByRole('button', { name: 'Cancel' }).click();
 
       await page.getByRole('button', { name: 'Edit role Template editors' }).click();
@@ -129,7 +153,9 @@ describe('the organization screens in Chromium: members and roles', { timeout: 3
       await dialog.getByRole('textbox', { name: 'Email', exact: true }).fill('not an email');
       await dialog.getByRole('button', { name: 'Send invitation' }).click();
       await dialog.getByText('Enter a valid email address.').waitFor();
-      expect(await dialog.getByRole('textbox', { name: 'Name', exact: true }).getAttribute('aria-invalid')).toBe('true');
+      expect(await dialog.getByRole('textbox', { name: 'Name', exact: true }).getAttribute('aria-invalid')).toBe(
+        'true',
+      );
       await expectNoAxeViolations(page, 'invite with errors');
       await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Mia Member');
       await dialog.getByRole('textbox', { name: 'Email', exact: true }).fill(mia.email);
@@ -162,7 +188,7 @@ describe('the organization screens in Chromium: members and roles', { timeout: 3
     }
   });
 
-  it('the invitee accepts in the app and then sees only what the role allows; refusals show the API\'s message', async () => {
+  it("the invitee accepts in the app and then sees only what the role allows; refusals show the API's message", async () => {
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
       await signInThrough(page, baseUrl, mia, '/organization');
@@ -199,7 +225,19 @@ describe('the organization screens in Chromium: members and roles', { timeout: 3
   it('the owner changes the role, renews the quota, withdraws an invitation and transfers the ownership', async () => {
     const reviewers = await t.request('POST', '/user/v1/roles', {
       token: owner.token,
-      body: { name: 'Reviewers', signatureSettings: { allowSignElectronic: true, allowSignAdvanced: false, allowSignQualified: false, allowDocSend: false, allowDocUseTemplates: true, quotaElectronic: 5, quotaAdvanced: 0, quotaQualified: 0 } },
+      body: {
+        name: 'Reviewers',
+        signatureSettings: {
+          allowSignElectronic: true,
+          allowSignAdvanced: false,
+          allowSignQualified: false,
+          allowDocSend: false,
+          allowDocUseTemplates: true,
+          quotaElectronic: 5,
+          quotaAdvanced: 0,
+          quotaQualified: 0,
+        },
+      },
     });
     expect(reviewers.status).toBe(200);
     const { page, problems, close } = await openPage(browser, DESKTOP);
@@ -228,30 +266,38 @@ describe('the organization screens in Chromium: members and roles', { timeout: 3
       await status(page, 'The quota of Mia Member was renewed.');
 
       await page.getByRole('button', { name: 'Withdraw invitation of Nina Newcomer' }).click();
-      await page.getByRole('dialog', { name: 'Withdraw the invitation of Nina Newcomer?' }).getByRole('button', { name: 'Withdraw invitation' }).click();
+      await page
+        .getByRole('dialog', { name: 'Withdraw the invitation of Nina Newcomer?' })
+        .getByRole('button', { name: 'Withdraw invitation' })
+        .click();
       await status(page, 'The invitation of Nina Newcomer was withdrawn.');
       await expect.poll(() => page.getByRole('row', { name: /Nina Newcomer/ }).count()).toBe(0);
 
       await page.getByRole('button', { name: 'Make Mia Member the owner' }).click();
       const transfer = page.getByRole('dialog', { name: 'Make Mia Member the owner?' });
       await transfer.getByRole('button', { name: 'Transfer ownership' }).click();
-      await transfer.getByText('Type the organization\'s name.').waitFor();
-      await transfer.getByLabel('Type the organization\'s name to confirm').fill('Some other organization');
+      await transfer.getByText("Type the organization's name.").waitFor();
+      await transfer.getByLabel("Type the organization's name to confirm").fill('Some other organization');
       await transfer.getByRole('button', { name: 'Transfer ownership' }).click();
       await expect.poll(() => transfer.getByRole('alert').textContent()).toBeTruthy();
       await expectNoAxeViolations(page, 'transfer refused');
       await screenshot(page, 'organization-04-transfer');
-      await transfer.getByLabel('Type the organization\'s name to confirm').fill(ORG_NAME);
+      await transfer.getByLabel("Type the organization's name to confirm").fill(ORG_NAME);
       await transfer.getByRole('button', { name: 'Transfer ownership' }).click();
       // The page reloads: the former owner, now a member without a role, sees no section.
-      await page.getByText('Your role in this organization gives you no access to its settings.').waitFor({ timeout: 30_000 })
-        .catch(async (error: Error) => { await screenshot(page, 'organization-debug'); throw error; });
+      await page
+        .getByText('Your role in this organization gives you no access to its settings.')
+        .waitFor({ timeout: 30_000 })
+        .catch(async (error: Error) => {
+          await screenshot(page, 'organization-debug');
+          throw error;
+        });
       await expectNoAxeViolations(page, 'former owner');
       expect(problems).toEqual([]);
     } finally {
       await close();
     }
-    const members = await t.request('GET', '/organization/v1/users', { token: (await createUserToken(mia)) });
+    const members = await t.request('GET', '/organization/v1/users', { token: await createUserToken(mia) });
     expect(members.status).toBe(200);
     expect(members.body.content.find((m: any) => m.isOwner).emailAddress).toBe(mia.email);
   });
@@ -259,7 +305,9 @@ describe('the organization screens in Chromium: members and roles', { timeout: 3
 
 /** A fresh token for `user` in the organization it now acts in (after accepting an invitation, the inviting one). */
 async function createUserToken(user: TestUser): Promise<string> {
-  const res = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'PASSWORD', username: user.email, password: user.password } });
+  const res = await t.request('POST', '/auth/v1/signin', {
+    body: { grant_type: 'PASSWORD', username: user.email, password: user.password },
+  });
   expect(res.status, res.raw).toBe(200);
   return res.body.accessToken;
 }

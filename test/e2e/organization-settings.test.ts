@@ -5,7 +5,15 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { startSmtpPeer } from '../mail-settings/provider-servers.ts';
 import { pngImage } from '../branding/branding-forms.ts';
-import { DESKTOP, expectNoAxeViolations, launchBrowser, mailedLink, openPage, screenshot, sendEnvelope } from './browser.ts';
+import {
+  DESKTOP,
+  expectNoAxeViolations,
+  launchBrowser,
+  mailedLink,
+  openPage,
+  screenshot,
+  sendEnvelope,
+} from './browser.ts';
 import { signInThrough } from './workspace-kit.ts';
 
 /**
@@ -39,7 +47,9 @@ afterAll(async () => {
 });
 
 async function status(page: Page, text: string | RegExp) {
-  await expect.poll(() => page.getByRole('status').allTextContents(), { timeout: 15_000 }).toContainEqual(expect.stringMatching(text));
+  await expect
+    .poll(() => page.getByRole('status').allTextContents(), { timeout: 15_000 })
+    .toContainEqual(expect.stringMatching(text));
 }
 
 describe('the organization screens in Chromium: billing, mail settings, branding', { timeout: 300_000 }, () => {
@@ -65,11 +75,11 @@ describe('the organization screens in Chromium: billing, mail settings, branding
     }
   });
 
-  it('mail settings: the SMTP form, a test failing at AUTH, a test reaching the SMTP peer, saved; the delivery log shows the organization\'s mail', async () => {
+  it("mail settings: the SMTP form, a test failing at AUTH, a test reaching the SMTP peer, saved; the delivery log shows the organization's mail", async () => {
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
       await signInThrough(page, baseUrl, owner, '/organization/mail');
-      await page.getByText('Now: the platform sends your organization\'s mail.').waitFor();
+      await page.getByText("Now: the platform sends your organization's mail.").waitFor();
       // The delivery route rule (RUNTIME.md round three): mail that proves who someone is never takes the organization's route.
       await page.getByText(/Mail that proves who someone is always goes through the platform's mail/).waitFor();
       await page.getByRole('radio', { name: 'Our own mail provider' }).check();
@@ -83,7 +93,8 @@ describe('the organization screens in Chromium: billing, mail settings, branding
       await page.getByRole('textbox', { name: 'Send a test mail to' }).fill('ops@acme.example');
       await expectNoAxeViolations(page, 'SMTP form');
       await page.getByRole('button', { name: 'Send test mail' }).click();
-      await expect.poll(() => page.getByRole('alert').allTextContents(), { timeout: 30_000 })
+      await expect
+        .poll(() => page.getByRole('alert').allTextContents(), { timeout: 30_000 })
         .toContainEqual(expect.stringContaining('The test failed: the provider refused the credentials.'));
       await expectNoAxeViolations(page, 'SMTP test failed');
       await screenshot(page, 'organization-11-mail-test-failed');
@@ -91,7 +102,9 @@ describe('the organization screens in Chromium: billing, mail settings, branding
       await page.getByLabel(/^Password/).fill('right password');
       await page.getByRole('button', { name: 'Send test mail' }).click();
       await status(page, /The test mail was accepted/);
-      expect(peer.received.filter((m) => m.to.includes('ops@acme.example') && m.user === 'acme-mailer')).toHaveLength(1);
+      expect(peer.received.filter((m) => m.to.includes('ops@acme.example') && m.user === 'acme-mailer')).toHaveLength(
+        1,
+      );
 
       // The other providers have their own forms.
       await page.getByRole('radio', { name: 'Amazon SES (API v2)' }).check();
@@ -107,14 +120,25 @@ describe('the organization screens in Chromium: billing, mail settings, branding
 
       await page.getByRole('radio', { name: 'SMTP server' }).check();
       await page.getByRole('button', { name: 'Save mail settings' }).click();
-      await status(page, 'Saved: your organization\'s mail now goes through SMTP server.');
+      await status(page, "Saved: your organization's mail now goes through SMTP server.");
       const saved = await t.request('GET', '/organization/v1/email-settings', { token: owner.token });
-      expect(saved.body).toMatchObject({ emailMode: 'ORG_MANAGED', provider: 'SMTP', configurations: { SMTP_SERVER: '127.0.0.1', PASSWORD: '********' } });
+      expect(saved.body).toMatchObject({
+        emailMode: 'ORG_MANAGED',
+        provider: 'SMTP',
+        configurations: { SMTP_SERVER: '127.0.0.1', PASSWORD: '********' },
+      });
 
       // Mail of the organization now goes through its own server, and the log says so.
-      await sendEnvelope(t, owner, { title: 'Routed agreement', recipients: [{ name: 'Rita Routed', email: 'rita@example.com', fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }] });
+      await sendEnvelope(t, owner, {
+        title: 'Routed agreement',
+        recipients: [
+          { name: 'Rita Routed', email: 'rita@example.com', fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] },
+        ],
+      });
       await t.drainJobs();
-      await expect.poll(() => peer.received.some((m) => m.to.includes('rita@example.com')), { timeout: 20_000 }).toBe(true);
+      await expect
+        .poll(() => peer.received.some((m) => m.to.includes('rita@example.com')), { timeout: 20_000 })
+        .toBe(true);
       await page.getByRole('button', { name: 'Refresh' }).click();
       const row = page.getByRole('row', { name: /rita@example\.com/ });
       await row.waitFor();
@@ -135,22 +159,33 @@ describe('the organization screens in Chromium: billing, mail settings, branding
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
       await signInThrough(page, baseUrl, owner, '/organization/branding');
-      await page.getByText('Your organization uses the platform\'s look.').waitFor();
+      await page.getByText("Your organization uses the platform's look.").waitFor();
       const signingPreview = page.getByTestId('signing-preview');
       const mailPreview = page.getByTestId('mail-preview');
-      const barColour = () => signingPreview.locator('.brand-bar').evaluate((e: any) => e.ownerDocument.defaultView.getComputedStyle(e).backgroundColor);
+      const barColour = () =>
+        signingPreview
+          .locator('.brand-bar')
+          .evaluate((e: any) => e.ownerDocument.defaultView.getComputedStyle(e).backgroundColor);
       expect(await barColour()).toBe('rgb(29, 78, 216)');
 
       await page.getByRole('textbox', { name: 'Brand colour', exact: true }).fill('#0F766E');
       await expect.poll(barColour).toBe('rgb(15, 118, 110)');
-      expect(await mailPreview.evaluate((e: any) => e.ownerDocument.defaultView.getComputedStyle(e).borderTopColor)).toBe('rgb(15, 118, 110)');
+      expect(
+        await mailPreview.evaluate((e: any) => e.ownerDocument.defaultView.getComputedStyle(e).borderTopColor),
+      ).toBe('rgb(15, 118, 110)');
       await page.getByRole('textbox', { name: 'Sender name' }).fill('Acme Legal');
       await signingPreview.getByText('From Acme Legal').waitFor();
       await mailPreview.getByText('Acme Legal').waitFor();
       // A file that is not PNG or JPEG is refused before upload.
-      await page.getByLabel('Logo').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+      await page.getByLabel('Logo').setInputFiles({
+        name: 'logo.svg',
+        mimeType: 'image/svg+xml',
+        buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      });
       await page.getByText('Choose a PNG or JPEG image.').waitFor();
-      await page.getByLabel('Logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngImage(200, 80) });
+      await page
+        .getByLabel('Logo')
+        .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngImage(200, 80) });
       await signingPreview.getByRole('img', { name: 'Acme Legal logo' }).waitFor();
       await mailPreview.getByRole('img', { name: 'Acme Legal' }).waitFor();
       // An invalid colour is said next to the field and the preview keeps the last valid look.
@@ -167,14 +202,21 @@ describe('the organization screens in Chromium: billing, mail settings, branding
       await page.getByRole('button', { name: 'Save branding' }).click();
       await status(page, 'Branding saved. New mail and signing pages use it.');
       const saved = await t.request('GET', '/organization/v1/branding', { token: owner.token });
-      expect(saved.body).toMatchObject({ primaryColor: '#0f766e', senderName: 'Acme Legal', logoUrl: expect.stringMatching(/^\/branding\/v1\/logos\/[0-9a-f]{64}$/) });
+      expect(saved.body).toMatchObject({
+        primaryColor: '#0f766e',
+        senderName: 'Acme Legal',
+        logoUrl: expect.stringMatching(/^\/branding\/v1\/logos\/[0-9a-f]{64}$/),
+      });
       expect(problems).toEqual([]);
     } finally {
       await close();
     }
 
     const email = 'bea.branded@example.com';
-    await sendEnvelope(t, owner, { title: 'Branded agreement', recipients: [{ name: 'Bea Branded', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }] });
+    await sendEnvelope(t, owner, {
+      title: 'Branded agreement',
+      recipients: [{ name: 'Bea Branded', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }],
+    });
     const signer = await openPage(browser, DESKTOP);
     try {
       await signer.page.goto(await mailedLink(t, email));
@@ -184,7 +226,9 @@ describe('the organization screens in Chromium: billing, mail settings, branding
       const banner = signer.page.getByRole('banner');
       await banner.getByRole('img', { name: 'Acme Legal logo' }).waitFor();
       await banner.getByText('From Acme Legal').waitFor();
-      await expect.poll(() => banner.evaluate((e: any) => e.ownerDocument.defaultView.getComputedStyle(e).backgroundColor)).toBe('rgb(15, 118, 110)');
+      await expect
+        .poll(() => banner.evaluate((e: any) => e.ownerDocument.defaultView.getComputedStyle(e).backgroundColor))
+        .toBe('rgb(15, 118, 110)');
       await screenshot(signer.page, 'organization-14-signing-page-branded');
       expect(signer.problems).toEqual([]);
     } finally {

@@ -4,7 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { freePort } from '../helpers/free-port.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createUser, type TestUser } from '../helpers/factories.ts';
+import { createUser } from '../helpers/factories.ts';
 import { pngBytes } from '../helpers/ceremony.ts';
 import { users } from '../../src/platform/db/schema/index.ts';
 import { DESKTOP, drawOn, expectNoAxeViolations, launchBrowser, openPage, screenshot, tabTo } from './browser.ts';
@@ -30,7 +30,9 @@ afterAll(async () => {
 const TABLET = { viewport: { width: 800, height: 1000 } };
 
 async function status(page: Page, text: string | RegExp) {
-  await expect.poll(() => page.getByRole('status').allTextContents(), { timeout: 15_000 }).toContainEqual(expect.stringMatching(text));
+  await expect
+    .poll(() => page.getByRole('status').allTextContents(), { timeout: 15_000 })
+    .toContainEqual(expect.stringMatching(text));
 }
 
 describe('the profile in Chromium', { timeout: 300_000 }, () => {
@@ -51,8 +53,12 @@ describe('the profile in Chromium', { timeout: 300_000 }, () => {
           await page.getByLabel('a recipient opens an envelope I sent').uncheck();
           await page.getByRole('button', { name: 'Save notifications' }).click();
           await status(page, 'Notification settings saved.');
-          expect((await t.request('GET', '/user/v1/settings/locale', { token: user.token })).body).toEqual({ locale: 'de' });
-          expect((await t.request('GET', '/user/v1/settings/notifications', { token: user.token })).body).toMatchObject({ documentOpened: false, workflowCompleted: true });
+          expect((await t.request('GET', '/user/v1/settings/locale', { token: user.token })).body).toEqual({
+            locale: 'de',
+          });
+          expect((await t.request('GET', '/user/v1/settings/notifications', { token: user.token })).body).toMatchObject(
+            { documentOpened: false, workflowCompleted: true },
+          );
         }
         expect(problems).toEqual([]);
       } finally {
@@ -61,7 +67,7 @@ describe('the profile in Chromium', { timeout: 300_000 }, () => {
     }
   });
 
-  it('two-factor sign-in: QR code and key shown, a wrong code refused with the API\'s message, a computed TOTP turns it on, sign-in then asks for a code', async () => {
+  it("two-factor sign-in: QR code and key shown, a wrong code refused with the API's message, a computed TOTP turns it on, sign-in then asks for a code", async () => {
     const user = await createUser(t, { name: 'Tom Totp' });
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
@@ -87,7 +93,9 @@ describe('the profile in Chromium', { timeout: 300_000 }, () => {
       const wrong = String((Number(totp.generate()) + 1) % 1_000_000).padStart(6, '0');
       await page.getByLabel('Code from the app').fill(wrong);
       await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
-      await expect.poll(() => page.getByRole('alert').allTextContents()).toContainEqual(expect.stringMatching(/code|TOTP/i));
+      await expect
+        .poll(() => page.getByRole('alert').allTextContents())
+        .toContainEqual(expect.stringMatching(/code|TOTP/i));
       await expectNoAxeViolations(page, 'two-factor wrong code');
 
       await page.getByLabel('Code from the app').fill(totp.generate());
@@ -122,7 +130,13 @@ describe('the profile in Chromium', { timeout: 300_000 }, () => {
     try {
       await cdp.send('WebAuthn.enable');
       const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+        },
       });
       await signInThrough(page, baseUrl, user, '/profile/security');
       await page.getByRole('heading', { level: 2, name: 'Passkeys' }).waitFor();
@@ -184,7 +198,9 @@ describe('the profile in Chromium', { timeout: 300_000 }, () => {
       await page.getByLabel('Kind').selectOption('STAMP');
       await page.getByRole('radio', { name: 'Upload an image' }).check();
       await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Company stamp');
-      await page.getByLabel('Image file').setInputFiles({ name: 'stamp.png', mimeType: 'image/png', buffer: pngBytes(120, 60, 7) });
+      await page
+        .getByLabel('Image file')
+        .setInputFiles({ name: 'stamp.png', mimeType: 'image/png', buffer: pngBytes(120, 60, 7) });
       await page.getByRole('img', { name: 'The chosen image' }).waitFor();
       await page.getByRole('button', { name: 'Save to the library' }).click();
       await status(page, 'Stamp “Company stamp” saved.');
@@ -192,10 +208,14 @@ describe('the profile in Chromium', { timeout: 300_000 }, () => {
       await page.getByRole('button', { name: 'Make “Quick signature” the default' }).click();
       await status(page, '“Quick signature” is now the default.');
       await page.getByRole('button', { name: 'Delete “Full signature”' }).click();
-      await page.getByRole('dialog', { name: 'Delete “Full signature”?' }).getByRole('button', { name: 'Delete' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete “Full signature”?' })
+        .getByRole('button', { name: 'Delete' })
+        .click();
       await status(page, '“Full signature” deleted.');
 
-      const library = (await t.request('GET', '/user/v1/settings/signatures/library', { token: user.token })).body as any[];
+      const library = (await t.request('GET', '/user/v1/settings/signatures/library', { token: user.token }))
+        .body as any[];
       expect(library.map((e) => [e.kind, e.name, e.captureMode, e.isDefault]).sort()).toEqual([
         ['INITIALS', 'SS', 'TYPE', true],
         ['SIGNATURE', 'Quick signature', 'DRAW', true],

@@ -30,13 +30,18 @@ async function unverifiedWithDraft(name: string) {
   const { accessToken } = await signIn(t, account.email, account.password);
   const upload = await uploadFile(t, accessToken, 'Offer.pdf', await makePdf(1));
   expect(upload.status, upload.raw).toBe(201);
-  const [row] = await addRecipients(t, accessToken, upload.body.workflowId, [recipientEntry({ name: 'Rita Recipient' })]);
+  const [row] = await addRecipients(t, accessToken, upload.body.workflowId, [
+    recipientEntry({ name: 'Rita Recipient' }),
+  ]);
   await addField(t, accessToken, upload.body.id, fieldEntry(row.id, { fieldType: 'SIGNATURE' }));
   return { account, workflowId: upload.body.workflowId as number };
 }
 
 describe('an unverified sender is told to verify before sending', () => {
-  for (const [label, device] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [label, device] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     it(`the send step says "Verify your address to send", keeps Send off, mails a new link, and sends once verified (${label})`, async () => {
       const { account, workflowId } = await unverifiedWithDraft(label === 'phone' ? 'Pia Phone' : 'Dora Desk');
       const { page, problems, close } = await openPage(browser, device);
@@ -51,7 +56,10 @@ describe('an unverified sender is told to verify before sending', () => {
         await screenshot(page, `send-unverified-01-notice-${label}`);
 
         await notice.getByRole('button', { name: 'Send me a new link' }).click();
-        await notice.getByRole('status').filter({ hasText: `A new link is on its way to ${account.email.toLowerCase()}` }).waitFor();
+        await notice
+          .getByRole('status')
+          .filter({ hasText: `A new link is on its way to ${account.email.toLowerCase()}` })
+          .waitFor();
         await screenshot(page, `send-unverified-02-resent-${label}`);
 
         // The newest link confirms the address; back on the page, Send works.

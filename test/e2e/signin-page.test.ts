@@ -18,7 +18,6 @@ let browser: Browser;
 let ca: TestCa;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signin-e2e-'));
 
-
 beforeAll(async () => {
   // Passkeys need a secure context whose host is a domain (an IP address cannot be an RP id): the page is
   // http://localhost, which browsers treat as secure, and PUBLIC_URL and WEBAUTHN_RP_ID name it.
@@ -47,7 +46,12 @@ async function openSignin(page: Page) {
 /** The identity /bff/auth/me shows once the browser landed there signed in. */
 async function landedAs(page: Page) {
   await page.waitForURL(`${baseUrl}/bff/auth/me`, { timeout: 15_000 }).catch(async (error: Error) => {
-    throw new Error(`${error.message}\nThe page shows: ${await page.locator('main').innerText().catch(() => '(nothing)')}`);
+    throw new Error(
+      `${error.message}\nThe page shows: ${await page
+        .locator('main')
+        .innerText()
+        .catch(() => '(nothing)')}`,
+    );
   });
   return JSON.parse(await page.locator('body').innerText()) as { userId: number; email: string; rememberMe: boolean };
 }
@@ -56,7 +60,10 @@ describe('the own sign-in page in Chromium', () => {
   it('password (a wrong one first), then the TOTP code; lands in the app with an HttpOnly session cookie', async () => {
     const user = await createUser(t);
     const secret = new Secret({ size: 20 });
-    await t.platform.db.update(users).set({ twoFactorEnabled: true, totpSecret: secret.base32 }).where(eq(users.id, user.userId));
+    await t.platform.db
+      .update(users)
+      .set({ twoFactorEnabled: true, totpSecret: secret.base32 })
+      .where(eq(users.id, user.userId));
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
       // Landing back on /bff/auth/me shows the session's identity as JSON: proof that the cookie works in a browser.
@@ -122,7 +129,13 @@ describe('the own sign-in page in Chromium', () => {
     try {
       await cdp.send('WebAuthn.enable');
       const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+        },
       });
 
       await openSignin(page);
@@ -132,14 +145,14 @@ describe('the own sign-in page in Chromium', () => {
       expect((await landedAs(page)).userId).toBe(user.userId);
 
       // Settings, as the web app will call them with the session cookie (and its CSRF token); the authenticator answers.
-      const registered = await page.evaluate(`(async () => {
+      const registered = (await page.evaluate(`(async () => {
         const me = await (await fetch('/bff/auth/me')).json();
         const headers = { 'content-type': 'application/json', 'x-csrf-token': me.csrfToken };
         const options = await (await fetch('/user/v1/settings/passkeys/options', { method: 'POST', headers, body: '{}' })).json();
         const credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
         const response = await fetch('/user/v1/settings/passkeys', { method: 'POST', headers, body: JSON.stringify({ ...credential.toJSON(), name: 'This laptop' }) });
         return { status: response.status, body: await response.json() };
-      })()`) as { status: number; body: any };
+      })()`)) as { status: number; body: any };
       expect(registered.status, JSON.stringify(registered.body)).toBe(200);
       expect(registered.body).toMatchObject({ name: 'This laptop' });
       const before = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
@@ -168,7 +181,9 @@ describe('the own sign-in page in Chromium', () => {
       // The authenticator really signed: its counter moved, and the server recorded the use.
       const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
       expect(after.credentials[0].signCount).toBeGreaterThan(before.credentials[0].signCount);
-      const listed = await page.evaluate(`fetch('/user/v1/settings/passkeys').then((r) => r.json())`) as { lastUsedAt: string | null }[];
+      const listed = (await page.evaluate(`fetch('/user/v1/settings/passkeys').then((r) => r.json())`)) as {
+        lastUsedAt: string | null;
+      }[];
       expect(listed[0].lastUsedAt).not.toBeNull();
       expect(problems).toEqual([]);
     } finally {
@@ -193,7 +208,9 @@ describe('the own sign-in page in Chromium', () => {
       await expectNoAxeViolations(page, 'smart card, unreadable certificate');
 
       // The certificate file, as a person would choose it.
-      await page.getByLabel('Or choose the certificate file').setInputFiles({ name: 'card.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(card.pem) });
+      await page
+        .getByLabel('Or choose the certificate file')
+        .setInputFiles({ name: 'card.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(card.pem) });
       await expect.poll(() => page.getByLabel('Card certificate (PEM)').inputValue()).toBe(card.pem.trim());
       await page.getByRole('button', { name: 'Get the hash to sign' }).click();
       await page.getByRole('heading', { level: 4, name: 'Sign this hash with your card' }).waitFor();

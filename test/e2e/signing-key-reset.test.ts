@@ -3,15 +3,25 @@ import type { Browser } from 'playwright-core';
 import type { TestApp } from '../helpers/test-app.ts';
 import type { TestUser } from '../helpers/factories.ts';
 import { pngDataUrl, tokenFromMail, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
-import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, mailedLink, openPage, screenshot, sender, sendEnvelope, startService } from './browser.ts';
+import {
+  DESKTOP,
+  PHONE,
+  expectNoAxeViolations,
+  launchBrowser,
+  mailedLink,
+  openPage,
+  screenshot,
+  sender,
+  sendEnvelope,
+  startService,
+} from './browser.ts';
 
 let t: TestApp;
-let baseUrl: string;
 let owner: TestUser;
 let browser: Browser;
 
 beforeAll(async () => {
-  ({ t, baseUrl } = await startService());
+  ({ t } = await startService());
   owner = await sender(t);
   browser = await launchBrowser();
 });
@@ -24,20 +34,39 @@ afterAll(async () => {
 function certifiedEnvelope(email: string, title: string) {
   return sendEnvelope(t, owner, {
     title,
-    recipients: [{ name: 'Kim Keyless', email, useDigitalCert: true, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true, label: 'Certified signature' }] }],
+    recipients: [
+      {
+        name: 'Kim Keyless',
+        email,
+        useDigitalCert: true,
+        fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true, label: 'Certified signature' }],
+      },
+    ],
   });
 }
 
 describe('the signing page: a new signing key through a mailed code', () => {
-  for (const [label, device] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [label, device] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     it(`a forgotten signing password: "Forgot your signing password?", the mailed code and a new password make a new key, which signs (${label})`, async () => {
       const email = `kim-${label}-${Date.now()}@example.com`;
       // Her first signature made the key, with a password she has since forgotten.
       const first = await certifiedEnvelope(email, 'First certified signature');
       const guest = await tokenFromMail(t, email);
-      const documentId = (await t.request('GET', `/document/v1/docs-detail/${first.workflowId}`, { token: guest })).body[0].id;
+      const documentId = (await t.request('GET', `/document/v1/docs-detail/${first.workflowId}`, { token: guest }))
+        .body[0].id;
       const signed = await t.request('POST', `/workflow/v1/${documentId}/fields/save`, {
-        token: guest, body: [{ id: first.fieldIds[0]['Certified signature'], type: 'DIGITAL_SIGNATURE', value: pngDataUrl(120, 40, 2), password: 'the forgotten one' }],
+        token: guest,
+        body: [
+          {
+            id: first.fieldIds[0]['Certified signature'],
+            type: 'DIGITAL_SIGNATURE',
+            value: pngDataUrl(120, 40, 2),
+            password: 'the forgotten one',
+          },
+        ],
       });
       expect(signed.status, signed.raw).toBe(200);
 
@@ -66,7 +95,10 @@ describe('the signing page: a new signing key through a mailed code', () => {
         await expectNoAxeViolations(page, `signing key reset (${label})`);
         await screenshot(page, `signing-key-reset-01-form-${label}`);
         await reset.getByRole('button', { name: 'Create a new signing key' }).click();
-        await reset.getByRole('status').filter({ hasText: 'Your new signing key is ready' }).waitFor({ timeout: 30_000 });
+        await reset
+          .getByRole('status')
+          .filter({ hasText: 'Your new signing key is ready' })
+          .waitFor({ timeout: 30_000 });
         await screenshot(page, `signing-key-reset-02-done-${label}`);
 
         await page.getByLabel('Enter your signing password').fill('kim remembers this');

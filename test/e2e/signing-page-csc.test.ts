@@ -6,7 +6,17 @@ import { recipientRow, waitForSeal } from '../helpers/ceremony.ts';
 import { pdfsig } from '../helpers/pdfsig.ts';
 import { startCscServer, type CscTestServer } from '../helpers/csc-server.ts';
 import { sealedBytes, signatureFieldNames, useEnterprisePlan } from '../remote-signing/helpers.ts';
-import { DESKTOP, expectNoAxeViolations, launchBrowser, mailedLink, openPage, screenshot, sender, sendEnvelope, startService } from './browser.ts';
+import {
+  DESKTOP,
+  expectNoAxeViolations,
+  launchBrowser,
+  mailedLink,
+  openPage,
+  screenshot,
+  sender,
+  sendEnvelope,
+  startService,
+} from './browser.ts';
 
 let t: TestApp;
 let owner: TestUser;
@@ -15,7 +25,10 @@ let csc: CscTestServer;
 
 beforeAll(async () => {
   csc = await startCscServer();
-  ({ t } = await startService({ outboundAllowPrivate: true, csc: { baseUrl: csc.url, clientId: csc.clientId, clientSecret: csc.clientSecret, timeoutMs: 5000 } }));
+  ({ t } = await startService({
+    outboundAllowPrivate: true,
+    csc: { baseUrl: csc.url, clientId: csc.clientId, clientSecret: csc.clientSecret, timeoutMs: 5000 },
+  }));
   owner = await sender(t);
   await useEnterprisePlan(t, owner);
   browser = await launchBrowser();
@@ -27,13 +40,24 @@ afterAll(async () => {
 });
 
 describe('the signing page with a remote (CSC) signing provider', () => {
-  it('a DIGITAL_SIGNATURE field signed at the provider\'s authorization page and back through /csc/callback: COMPLETED, sealed, pdfsig valid', async () => {
+  it("a DIGITAL_SIGNATURE field signed at the provider's authorization page and back through /csc/callback: COMPLETED, sealed, pdfsig valid", async () => {
     const email = 'rita.remote@example.com';
     const env = await sendEnvelope(t, owner, {
       title: 'Qualified signature, please',
-      recipients: [{ name: 'Rita Remote', email, fields: [{ fieldType: 'TEXT', fieldRequired: true, label: 'Company' }, { fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true, label: 'Qualified signature' }] }],
+      recipients: [
+        {
+          name: 'Rita Remote',
+          email,
+          fields: [
+            { fieldType: 'TEXT', fieldRequired: true, label: 'Company' },
+            { fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true, label: 'Qualified signature' },
+          ],
+        },
+      ],
     });
-    await csc.addCredentials(email, 'Rita Remote', [{ signatureQualifier: 'eu_eidas_qes', key: 'EC', description: 'Rita qualified certificate' }]);
+    await csc.addCredentials(email, 'Rita Remote', [
+      { signatureQualifier: 'eu_eidas_qes', key: 'EC', description: 'Rita qualified certificate' },
+    ]);
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
       await page.goto(await mailedLink(t, email));
@@ -46,14 +70,18 @@ describe('the signing page with a remote (CSC) signing provider', () => {
       await page.getByRole('heading', { name: 'Remote signing' }).waitFor();
       const certificate = page.getByRole('combobox', { name: 'Certificate' });
       await certificate.waitFor();
-      expect(await certificate.locator('option').allTextContents()).toEqual(['Rita qualified certificate, qualified electronic signature']);
+      expect(await certificate.locator('option').allTextContents()).toEqual([
+        'Rita qualified certificate, qualified electronic signature',
+      ]);
       await page.getByRole('button', { name: 'Sign with your remote signing provider' }).scrollIntoViewIfNeeded();
       await screenshot(page, 'csc-01-remote-signing');
       await expectNoAxeViolations(page, 'remote signing offered');
 
       // Off to the provider (which approves at once) and back through /csc/callback.
       await page.getByRole('button', { name: 'Sign with your remote signing provider' }).click();
-      await expect.poll(() => page.getByRole('heading', { name: 'Thank you, you have signed' }).isVisible(), { timeout: 30_000 }).toBe(true);
+      await expect
+        .poll(() => page.getByRole('heading', { name: 'Thank you, you have signed' }).isVisible(), { timeout: 30_000 })
+        .toBe(true);
       expect(new URL(page.url()).pathname).toMatch(/^\/sign\//);
       expect(csc.requests).toContain('GET /oauth2/authorize');
       await screenshot(page, 'csc-02-signed');
@@ -75,9 +103,17 @@ describe('the signing page with a remote (CSC) signing provider', () => {
     const email = 'rex.refused@example.com';
     const env = await sendEnvelope(t, owner, {
       title: 'Sign remotely',
-      recipients: [{ name: 'Rex Refused', email, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true, label: 'Signature' }] }],
+      recipients: [
+        {
+          name: 'Rex Refused',
+          email,
+          fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true, label: 'Signature' }],
+        },
+      ],
     });
-    await csc.addCredentials(email, 'Rex Refused', [{ signatureQualifier: 'eu_eidas_aes', description: 'Rex advanced certificate' }]);
+    await csc.addCredentials(email, 'Rex Refused', [
+      { signatureQualifier: 'eu_eidas_aes', description: 'Rex advanced certificate' },
+    ]);
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
       await page.goto(await mailedLink(t, email));
@@ -85,7 +121,11 @@ describe('the signing page with a remote (CSC) signing provider', () => {
       await page.getByRole('button', { name: 'Go to the first field' }).click();
       csc.fail({ refuseAuthorization: true });
       await page.getByRole('button', { name: 'Sign with your remote signing provider' }).click();
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'did not authorize the signature' }).isVisible(), { timeout: 30_000 }).toBe(true);
+      await expect
+        .poll(() => page.getByRole('alert').filter({ hasText: 'did not authorize the signature' }).isVisible(), {
+          timeout: 30_000,
+        })
+        .toBe(true);
       await screenshot(page, 'csc-03-refused');
       await expectNoAxeViolations(page, 'remote signature refused');
       expect((await recipientRow(t, env.rows[0].id)).status).not.toBe('SIGNED');
@@ -93,7 +133,9 @@ describe('the signing page with a remote (CSC) signing provider', () => {
       csc.fail({});
       await page.getByRole('button', { name: 'Go to the first field' }).click();
       await page.getByRole('button', { name: 'Sign with your remote signing provider' }).click();
-      await expect.poll(() => page.getByRole('heading', { name: 'Thank you, you have signed' }).isVisible(), { timeout: 30_000 }).toBe(true);
+      await expect
+        .poll(() => page.getByRole('heading', { name: 'Thank you, you have signed' }).isVisible(), { timeout: 30_000 })
+        .toBe(true);
       expect((await recipientRow(t, env.rows[0].id)).status).toBe('SIGNED');
       expect(problems).toEqual([]);
     } finally {

@@ -7,7 +7,19 @@ import type { TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { documentRows, fieldRow, pngDataUrl, recipientRow, waitForSeal, workflowRow } from '../helpers/ceremony.ts';
 import { pdfsig } from '../helpers/pdfsig.ts';
-import { DESKTOP, PHONE, drawOn, expectNoAxeViolations, launchBrowser, mailedLink, openPage, screenshot, sender, sendEnvelope, startService } from './browser.ts';
+import {
+  DESKTOP,
+  PHONE,
+  drawOn,
+  expectNoAxeViolations,
+  launchBrowser,
+  mailedLink,
+  openPage,
+  screenshot,
+  sender,
+  sendEnvelope,
+  startService,
+} from './browser.ts';
 import { signInThrough } from './workspace-kit.ts';
 
 let t: TestApp;
@@ -41,15 +53,23 @@ async function sealedReport(workflowId: number) {
 describe('the signing page: DIGITAL_SIGNATURE with a personal certificate, and the signature library', () => {
   it('a signed-in recipient creates a signing password, signs, and uses a saved signature: pdfsig finds her signature and the seal valid', async () => {
     const saved = await t.request('POST', '/user/v1/settings/signatures/library', {
-      token: dana.token, body: { kind: 'SIGNATURE', name: 'Everyday', captureMode: 'DRAW', image: pngDataUrl(120, 40, 5) },
+      token: dana.token,
+      body: { kind: 'SIGNATURE', name: 'Everyday', captureMode: 'DRAW', image: pngDataUrl(120, 40, 5) },
     });
     expect(saved.status, saved.raw).toBe(200);
     const env = await sendEnvelope(t, owner, {
       title: 'Certified signature please',
-      recipients: [{
-        name: 'Dana Digital', email: dana.email, useDigitalCert: true,
-        fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true, label: 'Certified signature' }, { fieldType: 'SIGNATURE', label: 'Signature' }],
-      }],
+      recipients: [
+        {
+          name: 'Dana Digital',
+          email: dana.email,
+          useDigitalCert: true,
+          fields: [
+            { fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true, label: 'Certified signature' },
+            { fieldType: 'SIGNATURE', label: 'Signature' },
+          ],
+        },
+      ],
     });
     const ids = env.fieldIds[0];
     const link = await mailedLink(t, dana.email);
@@ -67,15 +87,28 @@ describe('the signing page: DIGITAL_SIGNATURE with a personal certificate, and t
       await page.getByRole('button', { name: 'Use this signature' }).click();
       const create = page.getByLabel('Create a signing password');
       await create.waitFor();
-      await expect.poll(() => page.getByText('The password creates your signing key and protects it', { exact: false }).isVisible(), { timeout: 20_000 }).toBe(true);
+      await expect
+        .poll(
+          () => page.getByText('The password creates your signing key and protects it', { exact: false }).isVisible(),
+          { timeout: 20_000 },
+        )
+        .toBe(true);
       await create.fill('short');
       await page.getByLabel('Confirm the signing password').fill('short');
       await page.getByRole('button', { name: 'Next field' }).click();
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Use at least 8 characters.' }).isVisible(), { timeout: 20_000 }).toBe(true);
+      await expect
+        .poll(() => page.getByRole('alert').filter({ hasText: 'Use at least 8 characters.' }).isVisible(), {
+          timeout: 20_000,
+        })
+        .toBe(true);
       await create.fill(PASSWORD);
       await page.getByLabel('Confirm the signing password').fill(`${PASSWORD}!`);
       await page.getByRole('button', { name: 'Next field' }).click();
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'The two passwords are not the same.' }).isVisible(), { timeout: 20_000 }).toBe(true);
+      await expect
+        .poll(() => page.getByRole('alert').filter({ hasText: 'The two passwords are not the same.' }).isVisible(), {
+          timeout: 20_000,
+        })
+        .toBe(true);
       await screenshot(page, '40-signing-password-create');
       await expectNoAxeViolations(page, 'signing password, create, mismatch');
       await page.getByLabel('Confirm the signing password').fill(PASSWORD);
@@ -113,7 +146,14 @@ describe('the signing page: DIGITAL_SIGNATURE with a personal certificate, and t
   it('later, on a phone, not signed in: the same password is asked for; a wrong one is announced at the field and appends nothing', async () => {
     const env = await sendEnvelope(t, owner, {
       title: 'Second certified signature',
-      recipients: [{ name: 'Dana Digital', email: dana.email, useDigitalCert: true, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true, label: 'Certified signature' }] }],
+      recipients: [
+        {
+          name: 'Dana Digital',
+          email: dana.email,
+          useDigitalCert: true,
+          fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true, label: 'Certified signature' }],
+        },
+      ],
     });
     const link = await mailedLink(t, dana.email);
     const { page, problems, close } = await openPage(browser, PHONE);
@@ -131,7 +171,12 @@ describe('the signing page: DIGITAL_SIGNATURE with a personal certificate, and t
       await page.getByRole('button', { name: 'Next field' }).click();
       await page.getByRole('button', { name: 'Finish and sign' }).click();
       // Announced (an alert) and shown at the password field, which the guide returns to, emptied.
-      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'The signing password is wrong. 9 attempts left.' }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(
+          () => page.getByRole('alert').filter({ hasText: 'The signing password is wrong. 9 attempts left.' }).count(),
+          { timeout: 20_000 },
+        )
+        .toBeGreaterThan(0);
       await expect.poll(() => enter.isVisible(), { timeout: 20_000 }).toBe(true);
       expect(await enter.inputValue()).toBe('');
       expect(await enter.getAttribute('aria-invalid')).toBe('true');

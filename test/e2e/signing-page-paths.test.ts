@@ -4,7 +4,18 @@ import type { TestApp } from '../helpers/test-app.ts';
 import type { TestUser } from '../helpers/factories.ts';
 import { recipientRow, workflowRow } from '../helpers/ceremony.ts';
 import { storedRecipients } from '../helpers/recipients.ts';
-import { DESKTOP, PHONE, expectNoAxeViolations, launchBrowser, mailedLink, openPage, screenshot, sender, sendEnvelope, startService } from './browser.ts';
+import {
+  DESKTOP,
+  PHONE,
+  expectNoAxeViolations,
+  launchBrowser,
+  mailedLink,
+  openPage,
+  screenshot,
+  sender,
+  sendEnvelope,
+  startService,
+} from './browser.ts';
 
 let t: TestApp;
 let baseUrl: string;
@@ -21,7 +32,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('the web app\'s files', () => {
+describe("the web app's files", () => {
   it('hashed assets with their types and a year of cache; nothing outside web/dist/assets; JSON callers of /sign keep JSON', async () => {
     const shell = await t.request('GET', '/csc/callback', { headers: { accept: 'text/html' } });
     const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(shell.raw)![1];
@@ -31,15 +42,29 @@ describe('the web app\'s files', () => {
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await t.request('GET', style)).headers['content-type']).toBe('text/css; charset=utf-8');
-    for (const probe of ['/app/assets/..%2F..%2Fpackage.json', '/app/assets/%2E%2E%2Findex.html', '/app/assets/.hidden.js', '/app/assets/missing.js', '/app/assets/index.html', '/app/assets/..%5Cindex.js']) {
+    for (const probe of [
+      '/app/assets/..%2F..%2Fpackage.json',
+      '/app/assets/%2E%2E%2Findex.html',
+      '/app/assets/.hidden.js',
+      '/app/assets/missing.js',
+      '/app/assets/index.html',
+      '/app/assets/..%5Cindex.js',
+    ]) {
       expect((await t.request('GET', probe)).status, probe).toBe(404);
     }
-    expect((await t.request('GET', '/sign/AAAA', { headers: { accept: 'application/json' } })).body.message).toBe('LINK_EXPIRED');
+    expect((await t.request('GET', '/sign/AAAA', { headers: { accept: 'application/json' } })).body.message).toBe(
+      'LINK_EXPIRED',
+    );
     // pdf.js's data files, from the installed pdfjs-dist, and nothing else of it.
     const font = await t.request('GET', '/app/pdfjs/standard_fonts/FoxitSymbol.pfb');
     expect(font.status).toBe(200);
     expect(font.headers['content-type']).toBe('application/octet-stream');
-    for (const probe of ['/app/pdfjs/build/pdf.mjs', '/app/pdfjs/standard_fonts/..%2Fpackage.json', '/app/pdfjs/constructor/x.pfb', '/app/pdfjs/cmaps/LICENSE']) {
+    for (const probe of [
+      '/app/pdfjs/build/pdf.mjs',
+      '/app/pdfjs/standard_fonts/..%2Fpackage.json',
+      '/app/pdfjs/constructor/x.pfb',
+      '/app/pdfjs/cmaps/LICENSE',
+    ]) {
       expect((await t.request('GET', probe)).status, probe).toBe(404);
     }
   });
@@ -53,7 +78,9 @@ describe('the signing page: the ways out and the ways in', () => {
       expect(response!.status()).toBe(400);
       expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
       await page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
-      await expect.poll(() => page.getByText('Ask the sender to send the document again.', { exact: false }).isVisible()).toBe(true);
+      await expect
+        .poll(() => page.getByText('Ask the sender to send the document again.', { exact: false }).isVisible())
+        .toBe(true);
       await screenshot(page, '20-expired-link');
       await expectNoAxeViolations(page, 'expired link');
       expect(problems).toEqual([]);
@@ -64,20 +91,29 @@ describe('the signing page: the ways out and the ways in', () => {
 
   it('the CSC return address hands the code back to the signing page that sent the signer away', async () => {
     const email = 'carl.csc@example.com';
-    await sendEnvelope(t, owner, { title: 'Remote signing return', recipients: [{ name: 'Carl Csc', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }] });
+    await sendEnvelope(t, owner, {
+      title: 'Remote signing return',
+      recipients: [{ name: 'Carl Csc', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }],
+    });
     const link = new URL(await mailedLink(t, email));
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
       // Without a signing page waiting for it, the callback says where to go.
       const bare = await page.goto(`${baseUrl}/csc/callback?code=abc&state=xyz`);
       expect(bare!.headers()['content-security-policy']).toContain("default-src 'none'");
-      await expect.poll(() => page.getByRole('status').textContent()).toBe('This page completes a remote signature. Go back to the document you were signing.');
+      await expect
+        .poll(() => page.getByRole('status').textContent())
+        .toBe('This page completes a remote signature. Go back to the document you were signing.');
       await expectNoAxeViolations(page, 'CSC callback without a session');
       // With one (what the signing page leaves before it sends the signer to the provider), it returns there with the code kept.
       await page.evaluate((returnTo) => sessionStorage.setItem('csc:return-to', returnTo), link.pathname);
       await page.goto(`${baseUrl}/csc/callback?code=the-code&state=the-state`);
       await page.waitForURL(link.toString());
-      expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('csc:result')))!)).toEqual({ code: 'the-code', state: 'the-state', error: null });
+      expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('csc:result')))!)).toEqual({
+        code: 'the-code',
+        state: 'the-state',
+        error: null,
+      });
       await page.getByRole('heading', { name: 'Remote signing return' }).waitFor();
       expect(problems).toEqual([]);
     } finally {
@@ -87,7 +123,10 @@ describe('the signing page: the ways out and the ways in', () => {
 
   it('decline from the disclosure: a reason is required, then the workflow is VOID and the sender is told', async () => {
     const email = 'dana.decliner@example.com';
-    const env = await sendEnvelope(t, owner, { title: 'Decline me', recipients: [{ name: 'Dana Decliner', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }] });
+    const env = await sendEnvelope(t, owner, {
+      title: 'Decline me',
+      recipients: [{ name: 'Dana Decliner', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }],
+    });
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
       await page.goto(await mailedLink(t, email));
@@ -98,7 +137,9 @@ describe('the signing page: the ways out and the ways in', () => {
       await expect.poll(() => dialog.getByRole('alert').textContent()).toBe('Tell the sender why you decline.');
       await screenshot(page, '21-decline-dialog');
       await expectNoAxeViolations(page, 'decline dialog');
-      await dialog.getByRole('textbox', { name: 'Reason (the sender will read it)' }).fill('The fee in Annex B is wrong.');
+      await dialog
+        .getByRole('textbox', { name: 'Reason (the sender will read it)' })
+        .fill('The fee in Annex B is wrong.');
       await dialog.getByRole('button', { name: 'Decline' }).click();
       await page.getByRole('heading', { name: 'You declined' }).waitFor();
       await screenshot(page, '22-declined');
@@ -116,7 +157,19 @@ describe('the signing page: the ways out and the ways in', () => {
   it('delegate: the task goes to someone else, the old link stops, the delegate signs from their own mail', async () => {
     const email = 'del.first@example.com';
     const delegate = { name: 'Erin Expert', email: 'erin.expert@example.com' };
-    const env = await sendEnvelope(t, owner, { title: 'Hand me over', recipients: [{ name: 'Del First', email, fields: [{ fieldType: 'TEXT', fieldRequired: true, label: 'Department' }, { fieldType: 'SIGNATURE', label: 'Signature' }] }] });
+    const env = await sendEnvelope(t, owner, {
+      title: 'Hand me over',
+      recipients: [
+        {
+          name: 'Del First',
+          email,
+          fields: [
+            { fieldType: 'TEXT', fieldRequired: true, label: 'Department' },
+            { fieldType: 'SIGNATURE', label: 'Signature' },
+          ],
+        },
+      ],
+    });
     const firstLink = await mailedLink(t, email);
     const first = await openPage(browser, DESKTOP);
     try {
@@ -128,7 +181,12 @@ describe('the signing page: the ways out and the ways in', () => {
       await dialog.getByRole('textbox', { name: 'Their name' }).fill('Erin 2');
       await dialog.getByRole('textbox', { name: 'Their email' }).fill('not an email');
       await dialog.getByRole('button', { name: 'Hand over' }).click();
-      await expect.poll(() => dialog.getByRole('alert').allTextContents()).toEqual(['Enter their name: 2 to 50 characters, letters (a hyphen or apostrophe between two), single spaces between words.', 'Enter their email address.']);
+      await expect
+        .poll(() => dialog.getByRole('alert').allTextContents())
+        .toEqual([
+          'Enter their name: 2 to 50 characters, letters (a hyphen or apostrophe between two), single spaces between words.',
+          'Enter their email address.',
+        ]);
       await screenshot(page, '23-delegate-dialog');
       await expectNoAxeViolations(page, 'delegate dialog with errors');
       await dialog.getByRole('textbox', { name: 'Their name' }).fill(delegate.name);
@@ -170,7 +228,10 @@ describe('the signing page: the ways out and the ways in', () => {
     }
     expect((await workflowRow(t, env.workflowId)).status).toBe('COMPLETED');
     const rows = await storedRecipients(t, env.workflowId);
-    expect(rows.map((r) => [r.name, r.status])).toEqual([['Del First', 'DELEGATED'], ['Erin Expert', 'SIGNED']]);
+    expect(rows.map((r) => [r.name, r.status])).toEqual([
+      ['Del First', 'DELEGATED'],
+      ['Erin Expert', 'SIGNED'],
+    ]);
   });
 
   it('a recipient password comes first; an approver approves with a comment', async () => {
@@ -185,7 +246,9 @@ describe('the signing page: the ways out and the ways in', () => {
       await page.getByRole('heading', { name: 'This document is protected' }).waitFor();
       await page.getByLabel('Password').fill('wrong password');
       await page.getByRole('button', { name: 'Open the document' }).click();
-      await expect.poll(() => page.getByRole('alert').textContent()).toBe('That password is not right. Check it and try again.');
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe('That password is not right. Check it and try again.');
       await screenshot(page, '24-password');
       await expectNoAxeViolations(page, 'password, wrong');
       await page.getByLabel('Password').fill('open sesame 42');
@@ -202,6 +265,8 @@ describe('the signing page: the ways out and the ways in', () => {
     }
     expect((await recipientRow(t, env.rows[0].id)).status).toBe('APPROVED');
     const history = await t.request('GET', `/workflow/v1/${env.workflowId}/history`, { token: owner.token });
-    expect(history.body.activities.find((a: { action: string }) => a.action === 'Approved').activity).toContain('Approved for legal.');
+    expect(history.body.activities.find((a: { action: string }) => a.action === 'Approved').activity).toContain(
+      'Approved for legal.',
+    );
   });
 });

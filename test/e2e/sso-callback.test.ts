@@ -34,22 +34,33 @@ describe('the SSO callback page', () => {
       await page.goto(`${baseUrl}/signin?state=opener`);
       await page.evaluate(() => {
         (globalThis as any).received = null;
-        (globalThis as any).addEventListener('message', (event: any) => { if (event.data?.type === 'sso-callback') (globalThis as any).received = { origin: event.origin, data: event.data }; });
+        (globalThis as any).addEventListener('message', (event: any) => {
+          if (event.data?.type === 'sso-callback')
+            (globalThis as any).received = { origin: event.origin, data: event.data };
+        });
       });
       const [popup] = await Promise.all([
         page.waitForEvent('popup'),
-        page.evaluate((url) => { (globalThis as any).open(url, 'sso', 'width=480,height=640'); }, started.body.authorizationUrl),
+        page.evaluate((url) => {
+          (globalThis as any).open(url, 'sso', 'width=480,height=640');
+        }, started.body.authorizationUrl),
       ]);
       await popup.getByLabel('Email').fill(user.email);
       await popup.getByLabel('Password').fill(user.password);
       await popup.getByRole('button', { name: 'Sign in', exact: true }).click();
       await popup.waitForEvent('close');
-      const received = await page.waitForFunction(() => (globalThis as any).received).then((handle) => handle.jsonValue()) as { origin: string; data: { code: string; state: string } };
+      const received = (await page
+        .waitForFunction(() => (globalThis as any).received)
+        .then((handle) => handle.jsonValue())) as { origin: string; data: { code: string; state: string } };
       expect(received.origin).toBe(baseUrl);
       expect(received.data.state).toBe(started.body.state);
-      const tokens = await t.request('POST', '/auth/v1/signin/callback', { body: { code: received.data.code, state: received.data.state } });
+      const tokens = await t.request('POST', '/auth/v1/signin/callback', {
+        body: { code: received.data.code, state: received.data.state },
+      });
       expect(tokens.status, tokens.raw).toBe(200);
-      expect((await t.request('GET', '/user/v1/settings/profile', { token: tokens.body.accessToken })).body.id).toBe(user.userId);
+      expect((await t.request('GET', '/user/v1/settings/profile', { token: tokens.body.accessToken })).body.id).toBe(
+        user.userId,
+      );
       expect(problems).toEqual([]);
     } finally {
       await close();
@@ -64,24 +75,37 @@ describe('the SSO callback page', () => {
       await page.goto(`${other}/signin?state=elsewhere`);
       await page.evaluate(() => {
         (globalThis as any).messages = 0;
-        (globalThis as any).addEventListener('message', () => { (globalThis as any).messages += 1; });
+        (globalThis as any).addEventListener('message', () => {
+          (globalThis as any).messages += 1;
+        });
       });
       const [popup] = await Promise.all([
         page.waitForEvent('popup'),
-        page.evaluate((url) => { (globalThis as any).open(url, 'sso'); }, `${baseUrl}/auth/sso/callback?code=stolen&state=s`),
+        page.evaluate((url) => {
+          (globalThis as any).open(url, 'sso');
+        }, `${baseUrl}/auth/sso/callback?code=stolen&state=s`),
       ]);
-      await popup.getByRole('status').filter({ hasText: 'Sign-in finished. Return to the app that asked you to sign in.' }).waitFor();
+      await popup
+        .getByRole('status')
+        .filter({ hasText: 'Sign-in finished. Return to the app that asked you to sign in.' })
+        .waitFor();
       await page.waitForTimeout(500);
       expect(await page.evaluate(() => (globalThis as any).messages)).toBe(0);
 
       // Opened on its own (a native client's browser): it says what to do, and the code leaves the address bar.
       await page.goto(`${baseUrl}/auth/sso/callback?code=abc&state=def`);
-      await page.getByRole('status').filter({ hasText: 'Sign-in finished. Return to the app that asked you to sign in.' }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Sign-in finished. Return to the app that asked you to sign in.' })
+        .waitFor();
       expect(new URL(page.url()).search).toBe('');
       await expectNoAxeViolations(page, 'sso callback alone');
       await screenshot(page, 'sso-callback-alone-phone');
       await page.goto(`${baseUrl}/auth/sso/callback?error=access_denied&state=def`);
-      await page.getByRole('status').filter({ hasText: 'The sign-in did not finish (access_denied). Return to the app and try again.' }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'The sign-in did not finish (access_denied). Return to the app and try again.' })
+        .waitFor();
       expect(problems).toEqual([]);
     } finally {
       await close();

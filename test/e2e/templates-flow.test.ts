@@ -24,10 +24,25 @@ beforeAll(async () => {
   browser = await launchBrowser();
   owner = await createUser(t, { name: 'Tara Templates' });
   source = await sourceWorkflow(t, owner);
-  await t.request('PUT', `/workflow/v1/rename/${source.workflow.id}`, { token: owner.token, body: { name: 'Consulting agreement' } });
+  await t.request('PUT', `/workflow/v1/rename/${source.workflow.id}`, {
+    token: owner.token,
+    body: { name: 'Consulting agreement' },
+  });
   const role = await t.request('POST', '/user/v1/roles', {
     token: owner.token,
-    body: { name: 'Sales', signatureSettings: { allowSignElectronic: true, allowSignAdvanced: false, allowSignQualified: false, allowDocSend: true, allowDocUseTemplates: true, quotaElectronic: 10, quotaAdvanced: 0, quotaQualified: 0 } },
+    body: {
+      name: 'Sales',
+      signatureSettings: {
+        allowSignElectronic: true,
+        allowSignAdvanced: false,
+        allowSignQualified: false,
+        allowDocSend: true,
+        allowDocUseTemplates: true,
+        quotaElectronic: 10,
+        quotaAdvanced: 0,
+        quotaQualified: 0,
+      },
+    },
   });
   expect(role.status, role.raw).toBe(200);
 }, 300_000);
@@ -37,7 +52,9 @@ afterAll(async () => {
 });
 
 async function status(page: Page, text: string | RegExp) {
-  await expect.poll(() => page.getByRole('status').allTextContents(), { timeout: 15_000 }).toContainEqual(expect.stringMatching(text));
+  await expect
+    .poll(() => page.getByRole('status').allTextContents(), { timeout: 15_000 })
+    .toContainEqual(expect.stringMatching(text));
 }
 
 describe('the templates screens in Chromium', { timeout: 300_000 }, () => {
@@ -65,7 +82,12 @@ describe('the templates screens in Chromium', { timeout: 300_000 }, () => {
       await status(page, 'Folder Contracts created.');
       await page.waitForURL(/\/templates\?folder=\d+$/);
       await page.getByRole('heading', { level: 2, name: 'Contracts' }).waitFor();
-      expect(await page.getByRole('navigation', { name: 'Template folders' }).getByRole('link', { name: 'Contracts' }).getAttribute('aria-current')).toBe('page');
+      expect(
+        await page
+          .getByRole('navigation', { name: 'Template folders' })
+          .getByRole('link', { name: 'Contracts' })
+          .getAttribute('aria-current'),
+      ).toBe('page');
 
       await page.getByRole('button', { name: 'New template' }).click();
       const dialog = page.getByRole('dialog', { name: 'New template from an envelope' });
@@ -73,7 +95,9 @@ describe('the templates screens in Chromium', { timeout: 300_000 }, () => {
       await dialog.getByText('Choose the envelope to copy.').waitFor();
       await dialog.getByLabel('Envelope to copy').selectOption({ label: 'Consulting agreement (draft, 2 recipients)' });
       await dialog.getByRole('textbox', { name: 'Label for recipient 1: Alice Signer (signer)' }).fill('Client');
-      expect(await dialog.getByRole('textbox', { name: 'Template name', exact: true }).inputValue()).toBe('Consulting agreement');
+      expect(await dialog.getByRole('textbox', { name: 'Template name', exact: true }).inputValue()).toBe(
+        'Consulting agreement',
+      );
       await dialog.getByLabel('Description').fill('Our standard consulting terms');
       expect(await dialog.getByLabel('Folder').inputValue()).not.toBe('');
       await expectNoAxeViolations(page, 'new template dialog');
@@ -87,7 +111,11 @@ describe('the templates screens in Chromium', { timeout: 300_000 }, () => {
       const list = await t.request('GET', '/organization/v1/templates', { token: owner.token });
       const template = list.body.content[0];
       templateId = template.id;
-      expect(template).toMatchObject({ name: 'Consulting agreement', description: 'Our standard consulting terms', recipientLabels: [{ order: 1, label: 'Client' }] });
+      expect(template).toMatchObject({
+        name: 'Consulting agreement',
+        description: 'Our standard consulting terms',
+        recipientLabels: [{ order: 1, label: 'Client' }],
+      });
       expect(template.folderId).not.toBeNull();
 
       await page.getByRole('button', { name: 'Access to folder Contracts' }).click();
@@ -97,7 +125,9 @@ describe('the templates screens in Chromium', { timeout: 300_000 }, () => {
       await expectNoAxeViolations(page, 'folder access dialog');
       await access.getByRole('button', { name: 'Save access' }).click();
       await status(page, 'Access to Contracts saved.');
-      const saved = await t.request('GET', `/organization/v1/template-folders/${template.folderId}/access`, { token: owner.token });
+      const saved = await t.request('GET', `/organization/v1/template-folders/${template.folderId}/access`, {
+        token: owner.token,
+      });
       expect(saved.body).toMatchObject({ overrideEnabled: true, roleIds: [expect.any(Number)] });
       await expectNoAxeViolations(page, 'templates list');
       await screenshot(page, 'templates-02-list');
@@ -129,7 +159,9 @@ describe('the templates screens in Chromium', { timeout: 300_000 }, () => {
       const client = page.getByRole('group', { name: 'Recipient 1: signer (Client)' });
       await client.getByText('Placeholder: fill in').waitFor();
       await page.getByRole('button', { name: 'Send now' }).click();
-      await client.getByText('Enter a name of 3 to 50 characters: letters, hyphens or apostrophes between letters, and spaces.').waitFor();
+      await client
+        .getByText('Enter a name of 3 to 50 characters: letters, hyphens or apostrophes between letters, and spaces.')
+        .waitFor();
       await expectNoAxeViolations(page, 'dispatch with errors');
       await client.getByRole('textbox', { name: 'Name' }).fill('Carla Customer');
       await client.getByRole('textbox', { name: 'Email' }).fill('carla@example.com');
@@ -139,7 +171,9 @@ describe('the templates screens in Chromium', { timeout: 300_000 }, () => {
       const bobEmail = await bob.getByRole('textbox', { name: 'Email' }).inputValue();
       await bob.getByRole('textbox', { name: 'Email' }).fill('carla@example.com');
       await page.getByRole('button', { name: 'Send now' }).click();
-      await expect.poll(() => page.locator('.ws-field-error').allTextContents()).toContainEqual(expect.stringContaining('carla@example.com'));
+      await expect
+        .poll(() => page.locator('.ws-field-error').allTextContents())
+        .toContainEqual(expect.stringContaining('carla@example.com'));
       await bob.getByRole('textbox', { name: 'Email' }).fill(bobEmail);
       await screenshot(page, 'templates-03-dispatch');
       await page.getByRole('button', { name: 'Send now' }).click();
@@ -156,20 +190,34 @@ describe('the templates screens in Chromium', { timeout: 300_000 }, () => {
 
   it('analytics: completion, time to sign and field drop-off as charts with their data tables', async () => {
     const sent = new Date(Date.now() - 5 * 3600_000);
-    await setWorkflow(t, usedId, { status: 'COMPLETED', sentAt: sent, completedAt: new Date(sent.getTime() + 2 * 3600_000) });
+    await setWorkflow(t, usedId, {
+      status: 'COMPLETED',
+      sentAt: sent,
+      completedAt: new Date(sent.getTime() + 2 * 3600_000),
+    });
     const { token } = await guestFromMail(t, 'carla@example.com');
-    const carla = ((await t.request('GET', `/workflow/v1/${dispatchedId}/recipients`, { token })).body as any[]).find((r) => r.emailAddress === 'carla@example.com');
+    const carla = ((await t.request('GET', `/workflow/v1/${dispatchedId}/recipients`, { token })).body as any[]).find(
+      (r) => r.emailAddress === 'carla@example.com',
+    );
     const fields = (await t.request('GET', `/workflow/v1/${dispatchedId}/fields`, { token })).body as any[];
     const mine = fields.filter((f) => f.recipientId === carla.id);
     const signature = mine.find((f) => f.fieldType === 'SIGNATURE');
     const company = mine.find((f) => f.fieldType === 'TEXT');
     const at = (seconds: number) => new Date(Date.now() - 60_000 + seconds * 1000).toISOString();
-    const events = await t.request('POST', '/workflow/v1/field-events', { token, body: { sessionId: 'e2e', workflowId: dispatchedId, documentId: signature.documentId, events: [
-      { fieldId: null, type: 'SESSION_START', at: at(0) },
-      { fieldId: company.id, type: 'FIELD_FOCUSED', at: at(1) },
-      { fieldId: company.id, type: 'FIELD_FILLED', at: at(2) },
-      { fieldId: signature.id, type: 'FIELD_VIEWED', at: at(3) },
-    ] } });
+    const events = await t.request('POST', '/workflow/v1/field-events', {
+      token,
+      body: {
+        sessionId: 'e2e',
+        workflowId: dispatchedId,
+        documentId: signature.documentId,
+        events: [
+          { fieldId: null, type: 'SESSION_START', at: at(0) },
+          { fieldId: company.id, type: 'FIELD_FOCUSED', at: at(1) },
+          { fieldId: company.id, type: 'FIELD_FILLED', at: at(2) },
+          { fieldId: signature.id, type: 'FIELD_VIEWED', at: at(3) },
+        ],
+      },
+    });
     expect(events.body).toMatchObject({ ingested: 4 });
 
     const { page, problems, close } = await openPage(browser, DESKTOP);

@@ -24,15 +24,27 @@ const BULK = 22;
 const POLL = { timeout: 15_000 };
 
 /** A workflow of the owner in `status`, optionally with the owner's own recipient row in `mine` (for Pending, Viewed, Signed). */
-async function envelope(name: string, status: 'DRAFT' | 'SENT' | 'COMPLETED' | 'VOID' | 'APPROVED', mine?: 'SENT' | 'VIEWED' | 'SIGNED') {
+async function envelope(
+  name: string,
+  status: 'DRAFT' | 'SENT' | 'COMPLETED' | 'VOID' | 'APPROVED',
+  mine?: 'SENT' | 'VIEWED' | 'SIGNED',
+) {
   const { workflow } = await createDraftWorkflow(t, owner, { name, sequence: 'UNORDERED' });
   if (status === 'DRAFT') return workflow.id;
   const them = await insertRecipient(t, workflow.id, { userId: other.userId, name: other.name, email: other.email });
   const rows = [them.id];
-  if (mine) rows.push((await insertRecipient(t, workflow.id, { userId: owner.userId, name: owner.name, email: owner.email })).id);
+  if (mine)
+    rows.push(
+      (await insertRecipient(t, workflow.id, { userId: owner.userId, name: owner.name, email: owner.email })).id,
+    );
   await markSent(t, workflow.id, rows);
   if (mine && mine !== 'SENT') await setRecipient(t, rows[1], { status: mine });
-  if (status !== 'SENT') await setWorkflow(t, workflow.id, { status, statusAt: new Date(), ...(status === 'COMPLETED' ? { completedAt: new Date() } : {}) });
+  if (status !== 'SENT')
+    await setWorkflow(t, workflow.id, {
+      status,
+      statusAt: new Date(),
+      ...(status === 'COMPLETED' ? { completedAt: new Date() } : {}),
+    });
   return workflow.id;
 }
 
@@ -56,15 +68,27 @@ beforeAll(async () => {
   await envelope('Approved budget', 'APPROVED');
   // A Power Survey sent to three people, one of whom answered.
   await setSurveyLimit(t, owner, 10);
-  const survey = await draftSurvey(t, owner, { recipients: ['Pia Person', 'Quinn Person', 'Ray Person'], name: 'Staff survey' });
+  const survey = await draftSurvey(t, owner, {
+    recipients: ['Pia Person', 'Quinn Person', 'Ray Person'],
+    name: 'Staff survey',
+  });
   surveyId = survey.workflowId;
-  const commenced = await t.request('POST', `/workflow/v1/${surveyId}/commence`, { token: owner.token, body: { title: 'Staff survey' } });
+  const commenced = await t.request('POST', `/workflow/v1/${surveyId}/commence`, {
+    token: owner.token,
+    body: { title: 'Staff survey' },
+  });
   expect(commenced.status, commenced.raw).toBe(202);
   await t.drainJobs();
   const { token, session } = await guestFromMail(t, survey.recipients[0].emailAddress);
   const fields = await t.request('GET', `/workflow/v1/${session.workflowId}/fields`, { token });
-  const body = fields.body.map((f: any) => ({ id: f.id, type: f.fieldType, value: f.fieldType === 'SIGNATURE' ? pngDataUrl() : 'Fine' }));
-  expect((await t.request('POST', `/workflow/v1/${fields.body[0].documentId}/fields/save`, { token, body })).status).toBe(200);
+  const body = fields.body.map((f: any) => ({
+    id: f.id,
+    type: f.fieldType,
+    value: f.fieldType === 'SIGNATURE' ? pngDataUrl() : 'Fine',
+  }));
+  expect(
+    (await t.request('POST', `/workflow/v1/${fields.body[0].documentId}/fields/save`, { token, body })).status,
+  ).toBe(200);
   await t.drainJobs();
 }, 300_000);
 afterAll(async () => {
@@ -99,16 +123,36 @@ describe('the dashboard', () => {
 
       // The counts are the service's, each filter named with its count.
       const counts = await apiCounts();
-      expect(counts).toMatchObject({ draftDocCount: BULK + 3, pendingDocCount: 2, signedDocCount: 1, completedDocCount: 2, voidDocCount: 1 });
-      await filters(page).getByRole('link', { name: `Draft ${counts.draftDocCount}`, exact: true }).waitFor();
-      await filters(page).getByRole('link', { name: `Pending (waiting for you) ${counts.pendingDocCount}`, exact: true }).waitFor();
-      await filters(page).getByRole('link', { name: `Sent ${counts.sentDocCount}`, exact: true }).waitFor();
-      await filters(page).getByRole('link', { name: `Signed (waiting for others) ${counts.signedDocCount}`, exact: true }).waitFor();
-      await filters(page).getByRole('link', { name: `Completed ${counts.completedDocCount}`, exact: true }).waitFor();
-      await filters(page).getByRole('link', { name: `Voided ${counts.voidDocCount}`, exact: true }).waitFor();
+      expect(counts).toMatchObject({
+        draftDocCount: BULK + 3,
+        pendingDocCount: 2,
+        signedDocCount: 1,
+        completedDocCount: 2,
+        voidDocCount: 1,
+      });
+      await filters(page)
+        .getByRole('link', { name: `Draft ${counts.draftDocCount}`, exact: true })
+        .waitFor();
+      await filters(page)
+        .getByRole('link', { name: `Pending (waiting for you) ${counts.pendingDocCount}`, exact: true })
+        .waitFor();
+      await filters(page)
+        .getByRole('link', { name: `Sent ${counts.sentDocCount}`, exact: true })
+        .waitFor();
+      await filters(page)
+        .getByRole('link', { name: `Signed (waiting for others) ${counts.signedDocCount}`, exact: true })
+        .waitFor();
+      await filters(page)
+        .getByRole('link', { name: `Completed ${counts.completedDocCount}`, exact: true })
+        .waitFor();
+      await filters(page)
+        .getByRole('link', { name: `Voided ${counts.voidDocCount}`, exact: true })
+        .waitFor();
       // All, Approved and Viewed are the list's own totals, read after the first paint.
       const all = BULK + 3 + 4 + 3 + 1 + 3;
-      await filters(page).getByRole('link', { name: `All ${all}`, exact: true }).waitFor();
+      await filters(page)
+        .getByRole('link', { name: `All ${all}`, exact: true })
+        .waitFor();
       await filters(page).getByRole('link', { name: 'Approved 1', exact: true }).waitFor();
       await filters(page).getByRole('link', { name: 'Viewed (opened, not yet acted on) 1', exact: true }).waitFor();
       expect(await filters(page).getByRole('link', { name: /^All/ }).getAttribute('aria-current')).toBe('true');
@@ -118,8 +162,12 @@ describe('the dashboard', () => {
       // The survey parent shows its progress; a draft row leads to the editor, a sent one to its envelope page.
       const surveyRow = table(page).getByRole('row', { name: /Staff survey.*Power Survey/ });
       await surveyRow.getByRole('progressbar', { name: '1 of 3 responded' }).waitFor();
-      expect(await table(page).getByRole('link', { name: 'Approved budget' }).getAttribute('href')).toMatch(/^\/envelopes\/\d+$/);
-      expect(await table(page).getByRole('link', { name: 'Draft offer' }).getAttribute('href')).toMatch(/^\/envelopes\/\d+\/edit$/);
+      expect(await table(page).getByRole('link', { name: 'Approved budget' }).getAttribute('href')).toMatch(
+        /^\/envelopes\/\d+$/,
+      );
+      expect(await table(page).getByRole('link', { name: 'Draft offer' }).getAttribute('href')).toMatch(
+        /^\/envelopes\/\d+\/edit$/,
+      );
       await expectNoAxeViolations(page, 'dashboard, all');
       await screenshot(page, 'workspace-dashboard-01-all');
 
@@ -148,18 +196,33 @@ describe('the dashboard', () => {
         Signed: ['Waiting for others'],
       };
       for (const [filter, names] of Object.entries(expected)) {
-        await filters(page).getByRole('link', { name: new RegExp(`^${filter}\\b`) }).click();
+        await filters(page)
+          .getByRole('link', { name: new RegExp(`^${filter}\\b`) })
+          .click();
         await page.waitForURL(`${baseUrl}/?status=${filter}`);
-        await expect.poll(() => rowNames(page).then((n) => n.filter((x) => !x.startsWith('Staff survey')).sort()), { timeout: 15_000, message: filter }).toEqual(names);
+        await expect
+          .poll(() => rowNames(page).then((n) => n.filter((x) => !x.startsWith('Staff survey')).sort()), {
+            timeout: 15_000,
+            message: filter,
+          })
+          .toEqual(names);
       }
-      expect(await filters(page).getByRole('link', { name: /^Signed/ }).getAttribute('aria-current')).toBe('true');
-      await filters(page).getByRole('link', { name: /^Sent\b/ }).click();
+      expect(
+        await filters(page)
+          .getByRole('link', { name: /^Signed/ })
+          .getAttribute('aria-current'),
+      ).toBe('true');
+      await filters(page)
+        .getByRole('link', { name: /^Sent\b/ })
+        .click();
       await expect.poll(() => rowNames(page).then((n) => n.length), POLL).toBe(counts.sentDocCount);
       await expectNoAxeViolations(page, 'dashboard, Sent filter');
       await screenshot(page, 'workspace-dashboard-02-sent');
 
       // Search (within the filter), then cleared.
-      await filters(page).getByRole('link', { name: /^Draft\b/ }).click();
+      await filters(page)
+        .getByRole('link', { name: /^Draft\b/ })
+        .click();
       await page.getByRole('searchbox', { name: 'Search by name' }).fill('lease');
       await page.getByRole('button', { name: 'Search', exact: true }).click();
       await page.waitForURL(`${baseUrl}/?status=Draft&q=lease`);
@@ -173,7 +236,9 @@ describe('the dashboard', () => {
       await page.waitForURL(`${baseUrl}/?status=Draft`);
       await expect.poll(() => rowNames(page).then((n) => n.length), POLL).toBe(20);
       expect(problems).toEqual([]);
-      console.log(`dashboard: sign-in to first rows ${firstPaintMs} ms; reload to first rows ${reloadMs} ms (machine shared)`);
+      console.log(
+        `dashboard: sign-in to first rows ${firstPaintMs} ms; reload to first rows ${reloadMs} ms (machine shared)`,
+      );
     } finally {
       await close();
     }
@@ -229,9 +294,21 @@ describe('the dashboard', () => {
       await expectNoAxeViolations(page, 'delete folder dialog');
       await confirm.getByRole('button', { name: 'Delete folder' }).click();
       await page.waitForURL(`${baseUrl}/`);
-      await expect.poll(() => folders().getByRole('link', { name: /Key clients/ }).count(), POLL).toBe(0);
+      await expect
+        .poll(
+          () =>
+            folders()
+              .getByRole('link', { name: /Key clients/ })
+              .count(),
+          POLL,
+        )
+        .toBe(0);
       const stillThere = await t.request('GET', '/document/v1?searchValue=Bulk%202&size=50', { token: owner.token });
-      expect(stillThere.body.content.map((item: any) => [item.name, item.folderId])).toEqual([['Bulk 22', null], ['Bulk 21', null], ['Bulk 20', null]]);
+      expect(stillThere.body.content.map((item: any) => [item.name, item.folderId])).toEqual([
+        ['Bulk 22', null],
+        ['Bulk 21', null],
+        ['Bulk 20', null],
+      ]);
 
       // Bulk delete: select, the dialog asks; Cancel keeps them; Delete removes them and the counts follow.
       const before = (await apiCounts()).draftDocCount;
@@ -250,10 +327,14 @@ describe('the dashboard', () => {
       await page.getByRole('status').filter({ hasText: 'Deleted 3 envelopes.' }).waitFor();
       await page.getByText('No envelopes match.').waitFor();
       expect((await apiCounts()).draftDocCount).toBe(before - 3);
-      await filters(page).getByRole('link', { name: `Draft ${before - 3}`, exact: true }).waitFor();
+      await filters(page)
+        .getByRole('link', { name: `Draft ${before - 3}`, exact: true })
+        .waitFor();
 
       // A sent envelope cannot be deleted: the dialog says so and offers no Delete.
-      await filters(page).getByRole('link', { name: /^Pending/ }).click();
+      await filters(page)
+        .getByRole('link', { name: /^Pending/ })
+        .click();
       await page.getByRole('link', { name: 'Clear search' }).click();
       await table(page).getByRole('checkbox', { name: 'Select Your turn NDA' }).check();
       await page.getByRole('group', { name: '1 selected' }).getByRole('button', { name: 'Delete' }).click();
@@ -273,7 +354,9 @@ describe('the dashboard', () => {
     try {
       await signInThrough(page, baseUrl, owner, '/');
       await table(page).waitFor();
-      await filters(page).getByRole('link', { name: /^Approved 1/ }).waitFor();
+      await filters(page)
+        .getByRole('link', { name: /^Approved 1/ })
+        .waitFor();
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(768);
       await expectNoAxeViolations(page, 'dashboard at 768 px');
       await screenshot(page, 'workspace-dashboard-06-768px');
@@ -343,7 +426,9 @@ describe('the dashboard', () => {
       await page.waitForLoadState('networkidle');
       // The session ends (as at its maximum lifetime) while the page is open.
       await t.platform.db.update(webSessions).set({ endedAt: new Date() }).where(eq(webSessions.userId, owner.userId));
-      await filters(page).getByRole('link', { name: /^Completed/ }).click();
+      await filters(page)
+        .getByRole('link', { name: /^Completed/ })
+        .click();
       await page.waitForURL(/\/signin\?state=/);
       await page.getByLabel('Email').fill(owner.email);
       await page.getByLabel('Password').fill(owner.password);

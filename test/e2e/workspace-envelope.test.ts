@@ -5,7 +5,15 @@ import type { TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { saveAll, tokenFromMail, waitForSeal } from '../helpers/ceremony.ts';
 import { draftSurvey, setSurveyLimit } from '../surveys/survey-helpers.ts';
-import { DESKTOP, expectNoAxeViolations, launchBrowser, openPage, screenshot, sendEnvelope, startService } from './browser.ts';
+import {
+  DESKTOP,
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  screenshot,
+  sendEnvelope,
+  startService,
+} from './browser.ts';
 import { signInThrough } from './workspace-kit.ts';
 
 // Whole journeys in a real browser against a real service, on a machine that may be shared: minutes, not seconds.
@@ -37,7 +45,10 @@ describe('the envelope page', () => {
     const ben = `ben-${Date.now()}@example.com`;
     const sent = await sendEnvelope(t, owner, {
       title: 'Please sign the service agreement',
-      recipients: [{ name: 'Ann Signer', email: ann, fields: [{ fieldType: 'SIGNATURE' }] }, { name: 'Ben Signer', email: ben, fields: [{ fieldType: 'SIGNATURE' }] }],
+      recipients: [
+        { name: 'Ann Signer', email: ann, fields: [{ fieldType: 'SIGNATURE' }] },
+        { name: 'Ben Signer', email: ben, fields: [{ fieldType: 'SIGNATURE' }] },
+      ],
     });
     for (const [i, email] of [ann, ben].entries()) {
       const saved = await saveAll(t, await tokenFromMail(t, email), sent.documentId, Object.values(sent.fieldIds[i]));
@@ -56,13 +67,17 @@ describe('the envelope page', () => {
         await recipients.getByRole('listitem').filter({ hasText: name }).getByText('Signed', { exact: true }).waitFor();
       }
       const history = page.getByRole('region', { name: 'History' });
-      for (const action of ['Sent', 'Signed', 'Completed']) await history.getByText(action, { exact: true }).first().waitFor();
+      for (const action of ['Sent', 'Signed', 'Completed'])
+        await history.getByText(action, { exact: true }).first().waitFor();
       await expectNoAxeViolations(page, 'completed envelope');
       await screenshot(page, 'workspace-envelope-01-completed');
 
       const downloads = page.getByRole('region', { name: 'Downloads' });
       const get = async (name: string) => {
-        const [download] = await Promise.all([page.waitForEvent('download'), downloads.getByRole('button', { name }).click()]);
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          downloads.getByRole('button', { name }).click(),
+        ]);
         return download;
       };
       const document = await get('Download Service agreement');
@@ -73,10 +88,16 @@ describe('the envelope page', () => {
       expect((await bytesOf(all)).subarray(0, 2).toString()).toBe('PK');
       const certificate = await get('Certificate of completion');
       expect((await bytesOf(certificate)).subarray(0, 5).toString()).toBe('%PDF-');
-      await downloads.getByRole('status').filter({ hasText: /^Downloaded / }).waitFor();
+      await downloads
+        .getByRole('status')
+        .filter({ hasText: /^Downloaded / })
+        .waitFor();
 
       // The evidence report opens in its own tab with the session cookie.
-      const [report] = await Promise.all([page.context().waitForEvent('page'), downloads.getByRole('link', { name: /Evidence report/ }).click()]);
+      const [report] = await Promise.all([
+        page.context().waitForEvent('page'),
+        downloads.getByRole('link', { name: /Evidence report/ }).click(),
+      ]);
       await report.waitForLoadState();
       expect(await report.locator('body').innerText()).toContain('Service agreement');
       await report.close();
@@ -123,7 +144,11 @@ describe('the envelope page', () => {
       await delegate.getByRole('button', { name: 'Delegate' }).click();
       await page.getByRole('status').filter({ hasText: "Cat Signer's task now belongs to Dan Delegate." }).waitFor();
       const recipients = page.getByRole('region', { name: 'Recipients' });
-      await recipients.getByRole('listitem').filter({ hasText: 'Cat Signer' }).getByText('Delegated', { exact: true }).waitFor();
+      await recipients
+        .getByRole('listitem')
+        .filter({ hasText: 'Cat Signer' })
+        .getByText('Delegated', { exact: true })
+        .waitFor();
       await recipients.getByRole('listitem').filter({ hasText: 'Dan Delegate' }).waitFor();
 
       // A comment.
@@ -161,10 +186,17 @@ describe('the envelope page', () => {
   });
 
   it('a sender who is not a recipient cannot void a sent envelope and is told why; a survey lists its responses; unknown ids are not found', async () => {
-    const sent = await sendEnvelope(t, owner, { title: 'NDA', recipients: [{ name: 'Eve Signer', email: `eve-${Date.now()}@example.com`, fields: [{ fieldType: 'SIGNATURE' }] }] });
+    const sent = await sendEnvelope(t, owner, {
+      title: 'NDA',
+      recipients: [
+        { name: 'Eve Signer', email: `eve-${Date.now()}@example.com`, fields: [{ fieldType: 'SIGNATURE' }] },
+      ],
+    });
     await setSurveyLimit(t, owner, 10);
     const survey = await draftSurvey(t, owner, { recipients: ['Fay Person', 'Gus Person'], name: 'Team survey' });
-    expect((await t.request('POST', `/workflow/v1/${survey.workflowId}/commence`, { token: owner.token, body: {} })).status).toBe(202);
+    expect(
+      (await t.request('POST', `/workflow/v1/${survey.workflowId}/commence`, { token: owner.token, body: {} })).status,
+    ).toBe(202);
     await t.drainJobs();
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
@@ -176,8 +208,14 @@ describe('the envelope page', () => {
       await page.goto(`${baseUrl}/envelopes/${survey.workflowId}`);
       const responses = page.getByRole('region', { name: 'Survey responses' });
       await responses.getByText('0 of 2 responded, 0 completed').waitFor();
-      await responses.getByRole('table', { name: 'Survey recipients' }).getByRole('link', { name: 'Fay Person' }).waitFor();
-      const [csv] = await Promise.all([page.waitForEvent('download'), responses.getByRole('button', { name: 'Export responses (CSV)' }).click()]);
+      await responses
+        .getByRole('table', { name: 'Survey recipients' })
+        .getByRole('link', { name: 'Fay Person' })
+        .waitFor();
+      const [csv] = await Promise.all([
+        page.waitForEvent('download'),
+        responses.getByRole('button', { name: 'Export responses (CSV)' }).click(),
+      ]);
       expect((await bytesOf(csv)).toString()).toContain('Gus Person');
       await expectNoAxeViolations(page, 'survey envelope');
       await screenshot(page, 'workspace-envelope-05-survey');

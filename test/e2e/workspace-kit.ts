@@ -6,7 +6,12 @@ import type { TestUser } from '../helpers/factories.ts';
  * Opens `path` of the workspace signed out, as a person would: the service sends the browser to the own sign-in
  * page, the person signs in with password, and lands back on `path`.
  */
-export async function signInThrough(page: Page, baseUrl: string, user: Pick<TestUser, 'email' | 'password'>, path = '/'): Promise<void> {
+export async function signInThrough(
+  page: Page,
+  baseUrl: string,
+  user: Pick<TestUser, 'email' | 'password'>,
+  path = '/',
+): Promise<void> {
   // Up to 8 engineers' test runs share 2 cores: a page can take far longer than on a quiet machine.
   page.setDefaultTimeout(60_000);
   await page.goto(`${baseUrl}${path}`);
@@ -21,14 +26,21 @@ export async function signInThrough(page: Page, baseUrl: string, user: Pick<Test
 export async function expectWorkspaceLayout(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
   for (const name of ['Documents', 'Templates', 'Organization', 'Profile']) {
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).count(), name).toBe(1);
+    expect(
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).count(),
+      name,
+    ).toBe(1);
   }
-  expect(await page.getByRole('navigation', { name: 'Account' }).getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+  expect(
+    await page.getByRole('navigation', { name: 'Account' }).getByRole('button', { name: 'Sign out' }).count(),
+  ).toBe(1);
   expect(await page.getByRole('main').count()).toBe(1);
   expect(await page.getByRole('link', { name: 'Skip to main content' }).count()).toBe(1);
 }
 
 /** The element that has the keyboard focus, described by its role-ish tag and text (for failure messages). */
 export async function focused(page: Page): Promise<string> {
-  return page.evaluate('(() => { const e = document.activeElement; return e ? e.tagName + " " + (e.getAttribute("aria-label") || e.textContent || "").trim().slice(0, 60) : "none"; })()') as Promise<string>;
+  return page.evaluate(
+    '(() => { const e = document.activeElement; return e ? e.tagName + " " + (e.getAttribute("aria-label") || e.textContent || "").trim().slice(0, 60) : "none"; })()',
+  ) as Promise<string>;
 }

@@ -43,7 +43,11 @@ describe('sign up, confirm, sign in, sign out', () => {
       await page.getByLabel('Email').fill('not-an-email');
       await page.getByLabel('Password').fill('short');
       await page.getByRole('button', { name: 'Create account' }).click();
-      await page.getByText('Use 3 to 20 characters: letters, a hyphen or apostrophe between two letters, single spaces between words').waitFor();
+      await page
+        .getByText(
+          'Use 3 to 20 characters: letters, a hyphen or apostrophe between two letters, single spaces between words',
+        )
+        .waitFor();
       await page.getByText('Enter an email address like name@example.com.').waitFor();
       await page.getByText('Use at least 8 characters (at most 128).').waitFor();
       expect(await page.getByLabel('Your name').getAttribute('aria-invalid')).toBe('true');
@@ -70,7 +74,9 @@ describe('sign up, confirm, sign in, sign out', () => {
       await page.goto(link);
       // Opening the link changes nothing (a mail scanner opens it too); the person confirms.
       await page.getByRole('heading', { level: 1, name: 'Confirm your email address' }).waitFor();
-      expect((await t.platform.db.select().from(users).where(eq(users.email, email))).map((u) => u.emailVerifiedAt)).toEqual([null]);
+      expect(
+        (await t.platform.db.select().from(users).where(eq(users.email, email))).map((u) => u.emailVerifiedAt),
+      ).toEqual([null]);
       await expectNoAxeViolations(page, 'confirm the address');
       await page.getByRole('button', { name: 'Confirm my address' }).click();
       await page.getByRole('heading', { level: 1, name: 'Email address confirmed' }).waitFor();
@@ -87,8 +93,12 @@ describe('sign up, confirm, sign in, sign out', () => {
       await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
       await page.getByRole('heading', { name: 'No envelopes yet' }).waitFor();
       await expectWorkspaceLayout(page);
-      expect(await page.getByRole('navigation', { name: 'Account' }).textContent()).toContain('Signed in as Nora Newcomer');
-      expect(await page.getByRole('link', { name: 'New envelope' }).first().getAttribute('href')).toBe('/envelopes/new');
+      expect(await page.getByRole('navigation', { name: 'Account' }).textContent()).toContain(
+        'Signed in as Nora Newcomer',
+      );
+      expect(await page.getByRole('link', { name: 'New envelope' }).first().getAttribute('href')).toBe(
+        '/envelopes/new',
+      );
       await expectNoAxeViolations(page, 'empty dashboard');
       await screenshot(page, 'workspace-signup-05-empty-dashboard');
 
@@ -110,7 +120,9 @@ describe('sign up, confirm, sign in, sign out', () => {
       await page.getByRole('button', { name: 'Confirm my address' }).click();
       await page.getByRole('heading', { level: 1, name: 'This link has expired' }).waitFor();
       const signIn = page.getByRole('link', { name: 'Sign in to get a new link' });
-      expect(await signIn.getAttribute('href')).toBe(`/bff/auth/authorize?returnTo=${encodeURIComponent(`/verify-email/${'A'.repeat(43)}`)}`);
+      expect(await signIn.getAttribute('href')).toBe(
+        `/bff/auth/authorize?returnTo=${encodeURIComponent(`/verify-email/${'A'.repeat(43)}`)}`,
+      );
       await expectNoAxeViolations(page, 'expired link, signed out');
 
       // Signed in (an unverified account), the same page offers to send a new link.

@@ -19,13 +19,19 @@ beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   idp = await startOidcProvider({
-    clients: [{
-      client_id: 'web-app', client_secret: 'web-app-secret',
-      redirect_uris: [`${baseUrl}/bff/auth/callback`],
-      post_logout_redirect_uris: [`${baseUrl}/`],
-    }],
+    clients: [
+      {
+        client_id: 'web-app',
+        client_secret: 'web-app-secret',
+        redirect_uris: [`${baseUrl}/bff/auth/callback`],
+        post_logout_redirect_uris: [`${baseUrl}/`],
+      },
+    ],
   });
-  ({ t } = await startService({ oidc: { issuer: idp.issuer, clientId: 'web-app', clientSecret: 'web-app-secret' } }, port));
+  ({ t } = await startService(
+    { oidc: { issuer: idp.issuer, clientId: 'web-app', clientSecret: 'web-app-secret' } },
+    port,
+  ));
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -36,7 +42,12 @@ afterAll(async () => {
 
 describe('the workspace signed in through the configured OpenID provider', () => {
   it('a browser opening a dashboard address goes to the provider, comes back signed in to that address, and signs out at the provider too', async () => {
-    idp.accounts.set('sub-ada', { sub: 'sub-ada', email: 'ada@idp.example', email_verified: true, name: 'Ada Lovelace' });
+    idp.accounts.set('sub-ada', {
+      sub: 'sub-ada',
+      email: 'ada@idp.example',
+      email_verified: true,
+      name: 'Ada Lovelace',
+    });
     idp.loginAs('sub-ada');
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
@@ -45,7 +56,9 @@ describe('the workspace signed in through the configured OpenID provider', () =>
       await page.waitForURL(`${baseUrl}/?status=Sent&q=lease`);
       await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
       await expectWorkspaceLayout(page);
-      expect(await page.getByRole('navigation', { name: 'Account' }).textContent()).toContain('Signed in as Ada Lovelace');
+      expect(await page.getByRole('navigation', { name: 'Account' }).textContent()).toContain(
+        'Signed in as Ada Lovelace',
+      );
       expect(await page.getByRole('searchbox').first().inputValue()).toBe('lease');
       expect(idp.interactions.length).toBeGreaterThan(0);
       await expectNoAxeViolations(page, 'dashboard after single sign-on');

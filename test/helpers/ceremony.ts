@@ -1,19 +1,26 @@
-import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { asc, eq } from 'drizzle-orm';
 import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
-import { activities, documents, fields, mailOutbox, recipients, workflows } from '../../src/platform/db/schema/index.ts';
-import { createDraftWorkflow, createUser, guestToken, insertField, insertRecipient, type TestUser } from './factories.ts';
+import {
+  activities,
+  documents,
+  fields,
+  mailOutbox,
+  recipients,
+  workflows,
+} from '../../src/platform/db/schema/index.ts';
+import {
+  createDraftWorkflow,
+  createUser,
+  guestToken,
+  insertField,
+  insertRecipient,
+  type TestUser,
+} from './factories.ts';
 import { markSent } from './envelope-states.ts';
 import type { TestApp } from './test-app.ts';
-
-const run = promisify(execFile);
 
 /** Helpers here throw plain errors (no vitest import), so the benchmarks can use them too. */
 function check(condition: unknown, message: string): asserts condition {
@@ -56,27 +63,47 @@ export function pngBytes(width: number, height: number, seed = 0): Buffer {
   ]);
 }
 
-
 export type Party = { user: TestUser; row: typeof recipients.$inferSelect };
 
 /**
  * A DRAFT workflow of `owner` with registered users as recipients (factories, not the recipients endpoint),
  * each with the given fields on page 1 of the single document.
  */
-export async function draftWithRecipients(t: TestApp, owner: TestUser, options: {
-  sequence: 'ORDERED' | 'UNORDERED';
-  recipients: { name: string; role?: 'SIGNER' | 'APPROVER' | 'CC'; order?: number; fields?: { fieldType: string; fieldRequired?: boolean; options?: string[] }[] }[];
-}) {
+export async function draftWithRecipients(
+  t: TestApp,
+  owner: TestUser,
+  options: {
+    sequence: 'ORDERED' | 'UNORDERED';
+    recipients: {
+      name: string;
+      role?: 'SIGNER' | 'APPROVER' | 'CC';
+      order?: number;
+      fields?: { fieldType: string; fieldRequired?: boolean; options?: string[] }[];
+    }[];
+  },
+) {
   const { workflow, document } = await createDraftWorkflow(t, owner, { sequence: options.sequence });
   const parties: Party[] = [];
   const fieldIds: number[][] = [];
   for (const [index, spec] of options.recipients.entries()) {
     const user = await createUser(t, { name: spec.name });
-    const row = await insertRecipient(t, workflow.id, { userId: user.userId, name: spec.name, email: user.email, role: spec.role ?? 'SIGNER', recipientOrder: spec.order ?? index + 1 });
+    const row = await insertRecipient(t, workflow.id, {
+      userId: user.userId,
+      name: spec.name,
+      email: user.email,
+      role: spec.role ?? 'SIGNER',
+      recipientOrder: spec.order ?? index + 1,
+    });
     parties.push({ user, row });
     const ids: number[] = [];
     for (const [i, f] of (spec.fields ?? []).entries()) {
-      const field = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: row.id, box: { x: 72, y: 100 + 60 * (index * 4 + i), width: 160, height: 40 }, ...f });
+      const field = await insertField(t, {
+        workflowId: workflow.id,
+        documentId: document.id,
+        recipientId: row.id,
+        box: { x: 72, y: 100 + 60 * (index * 4 + i), width: 160, height: 40 },
+        ...f,
+      });
       ids.push(field.id);
     }
     fieldIds.push(ids);
@@ -91,15 +118,47 @@ export type FieldSpec = { fieldType: string; fieldRequired?: boolean; options?: 
  * signer Alice holding `aliceFields` and a second signer Bob holding one SIGNATURE; both dispatched under
  * UNORDERED, only Alice under ORDERED. Tokens are signing-link (guest) tokens of the two rows.
  */
-export async function sentEnvelope(t: TestApp, owner: TestUser, aliceFields: FieldSpec[], options: { sequence?: 'ORDERED' | 'UNORDERED' } = {}) {
+export async function sentEnvelope(
+  t: TestApp,
+  owner: TestUser,
+  aliceFields: FieldSpec[],
+  options: { sequence?: 'ORDERED' | 'UNORDERED' } = {},
+) {
   const { workflow, document } = await createDraftWorkflow(t, owner, { sequence: options.sequence ?? 'UNORDERED' });
-  const alice = await insertRecipient(t, workflow.id, { userId: (await createUser(t)).userId, name: 'Alice Signer', email: `alice-${crypto.randomUUID()}@example.com`, recipientOrder: 1 });
-  const bob = await insertRecipient(t, workflow.id, { userId: (await createUser(t)).userId, name: 'Bob Signer', email: `bob-${crypto.randomUUID()}@example.com`, recipientOrder: 2 });
+  const alice = await insertRecipient(t, workflow.id, {
+    userId: (await createUser(t)).userId,
+    name: 'Alice Signer',
+    email: `alice-${crypto.randomUUID()}@example.com`,
+    recipientOrder: 1,
+  });
+  const bob = await insertRecipient(t, workflow.id, {
+    userId: (await createUser(t)).userId,
+    name: 'Bob Signer',
+    email: `bob-${crypto.randomUUID()}@example.com`,
+    recipientOrder: 2,
+  });
   const mine = [];
-  for (const spec of aliceFields) mine.push(await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: alice.id, ...spec }));
-  const bobSignature = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: bob.id, fieldType: 'SIGNATURE' });
+  for (const spec of aliceFields)
+    mine.push(
+      await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: alice.id, ...spec }),
+    );
+  const bobSignature = await insertField(t, {
+    workflowId: workflow.id,
+    documentId: document.id,
+    recipientId: bob.id,
+    fieldType: 'SIGNATURE',
+  });
   await markSent(t, workflow.id, options.sequence === 'ORDERED' ? [alice.id] : [alice.id, bob.id]);
-  return { workflow, document, alice, bob, fields: mine, bobSignature, aliceToken: await guestToken(t, alice), bobToken: await guestToken(t, bob) };
+  return {
+    workflow,
+    document,
+    alice,
+    bob,
+    fields: mine,
+    bobSignature,
+    aliceToken: await guestToken(t, alice),
+    bobToken: await guestToken(t, bob),
+  };
 }
 
 export async function fieldRow(t: TestApp, fieldId: number) {
@@ -107,7 +166,12 @@ export async function fieldRow(t: TestApp, fieldId: number) {
 }
 
 /** POST commence as the owner; throws unless it answers 200. */
-export async function commence(t: TestApp, owner: TestUser, workflowId: number, body: { title?: string; message?: string } = {}) {
+export async function commence(
+  t: TestApp,
+  owner: TestUser,
+  workflowId: number,
+  body: { title?: string; message?: string } = {},
+) {
   const res = await t.request('POST', `/workflow/v1/${workflowId}/commence`, { token: owner.token, body });
   check(res.status === 200, `commence: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -126,20 +190,36 @@ export async function tokenFromMail(t: TestApp, email: string, kind = 'COMMENCE'
 
 /** Signs every SIGNATURE/INITIALS field listed, filling the others with a plausible value, in one fields/save. */
 export async function saveAll(t: TestApp, token: string, documentId: number, fieldIds: number[]) {
-  const rows = await Promise.all(fieldIds.map(async (id) => (await t.platform.db.select().from(fields).where(eq(fields.id, id)))[0]));
-  const body = rows.map((f) => ({ id: f.id, type: f.fieldType, value: sampleValue(f.fieldType, f.options as string[] | null) }));
+  const rows = await Promise.all(
+    fieldIds.map(async (id) => (await t.platform.db.select().from(fields).where(eq(fields.id, id)))[0]),
+  );
+  const body = rows.map((f) => ({
+    id: f.id,
+    type: f.fieldType,
+    value: sampleValue(f.fieldType, f.options as string[] | null),
+  }));
   return t.request('POST', `/workflow/v1/${documentId}/fields/save`, { token, body });
 }
 
 export function sampleValue(fieldType: string, options?: string[] | null): string | boolean {
   switch (fieldType) {
-    case 'SIGNATURE': case 'INITIALS': case 'STAMP': case 'IMAGE': return pngDataUrl();
-    case 'CHECKBOX': return true;
-    case 'DATE': return '2026-03-14';
-    case 'NUMBER': return '42.5';
-    case 'EMAIL': return 'someone@example.com';
-    case 'DROPDOWN': return options?.[0] ?? '';
-    default: return 'Filled value';
+    case 'SIGNATURE':
+    case 'INITIALS':
+    case 'STAMP':
+    case 'IMAGE':
+      return pngDataUrl();
+    case 'CHECKBOX':
+      return true;
+    case 'DATE':
+      return '2026-03-14';
+    case 'NUMBER':
+      return '42.5';
+    case 'EMAIL':
+      return 'someone@example.com';
+    case 'DROPDOWN':
+      return options?.[0] ?? '';
+    default:
+      return 'Filled value';
   }
 }
 
@@ -152,7 +232,11 @@ export async function recipientRow(t: TestApp, recipientId: number) {
 }
 
 export async function activityKinds(t: TestApp, workflowId: number): Promise<string[]> {
-  const rows = await t.platform.db.select({ kind: activities.kind }).from(activities).where(eq(activities.workflowId, workflowId)).orderBy(asc(activities.id));
+  const rows = await t.platform.db
+    .select({ kind: activities.kind })
+    .from(activities)
+    .where(eq(activities.workflowId, workflowId))
+    .orderBy(asc(activities.id));
   return rows.map((r) => r.kind);
 }
 
@@ -161,7 +245,13 @@ export async function documentRows(t: TestApp, workflowId: number) {
 }
 
 export async function mailRows(t: TestApp, workflowId: number, kind: string) {
-  return (await t.platform.db.select().from(mailOutbox).where(eq(mailOutbox.workflowId, workflowId)).orderBy(asc(mailOutbox.id))).filter((m) => m.kind === kind);
+  return (
+    await t.platform.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.workflowId, workflowId))
+      .orderBy(asc(mailOutbox.id))
+  ).filter((m) => m.kind === kind);
 }
 
 /** Waits until the workflow's seal has left PENDING (the job ran), then returns the row. */
@@ -201,7 +291,12 @@ export async function restartApp(t: TestApp, overrides: Partial<Config> = {}): P
       }
       const response = await built.app.inject({ method: method as any, url, headers, payload });
       const isJson = String(response.headers['content-type'] ?? '').includes('application/json') && response.body;
-      return { status: response.statusCode, body: isJson ? JSON.parse(response.body) : response.body, headers: response.headers, raw: response.body };
+      return {
+        status: response.statusCode,
+        body: isJson ? JSON.parse(response.body) : response.body,
+        headers: response.headers,
+        raw: response.body,
+      };
     },
     async mails(filter = {}) {
       await built.platform.jobs.drain();

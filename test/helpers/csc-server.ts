@@ -56,7 +56,9 @@ export type CscTestServer = {
    * What a signer's browser does with an authorizeUrl: GET it and read the redirect. Returns the code and state the
    * provider sends to redirect_uri, or its error.
    */
-  authorize(authorizeUrl: string): Promise<{ redirect: string; code: string | null; state: string | null; error: string | null }>;
+  authorize(
+    authorizeUrl: string,
+  ): Promise<{ redirect: string; code: string | null; state: string | null; error: string | null }>;
   /** Requests served so far, as "METHOD path". */
   requests: string[];
   /** signHash calls that produced signatures. */
@@ -72,7 +74,14 @@ type Credential = {
   certificateDer: Uint8Array;
 };
 
-type Grant = { credentialId: string; hashes: string[]; redirectUri: string; codeChallenge: string | null; expiresAt: number; used: boolean };
+type Grant = {
+  credentialId: string;
+  hashes: string[];
+  redirectUri: string;
+  codeChallenge: string | null;
+  expiresAt: number;
+  used: boolean;
+};
 type CredentialToken = { credentialId: string; hashes: string[]; expiresAt: number; used: boolean };
 
 const OID_SHA256 = '2.16.840.1.101.3.4.2.1';
@@ -85,8 +94,14 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
   const notBefore = new Date(Date.now() - 86_400_000);
   const notAfter = new Date(Date.now() + 365 * 86_400_000);
   const ca = await issueCertificate({
-    commonName: 'Test CSC Qualified CA', organization: 'CSC Test Provider', publicKey: caKeys.publicKey,
-    signingKey: caKeys.privateKey, notBefore, notAfter, isCa: true, keyUsage: ['keyCertSign', 'cRLSign'],
+    commonName: 'Test CSC Qualified CA',
+    organization: 'CSC Test Provider',
+    publicKey: caKeys.publicKey,
+    signingKey: caKeys.privateKey,
+    notBefore,
+    notAfter,
+    isCa: true,
+    keyUsage: ['keyCertSign', 'cRLSign'],
   });
   const caDer = certificateToDer(ca);
   const credentials = new Map<string, Credential>();
@@ -114,7 +129,9 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
 
   function json(response: http.ServerResponse, status: number, body: unknown) {
     const text = JSON.stringify(body);
-    response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+    response
+      .writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+      .end(text);
   }
 
   function bearer(request: http.IncomingMessage): string | null {
@@ -140,7 +157,10 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
       },
       cert: {
         status: 'valid',
-        certificates: [Buffer.from(credential.certificateDer).toString('base64'), Buffer.from(caDer).toString('base64')],
+        certificates: [
+          Buffer.from(credential.certificateDer).toString('base64'),
+          Buffer.from(caDer).toString('base64'),
+        ],
         issuerDN: 'CN=Test CSC Qualified CA, O=CSC Test Provider',
         serialNumber: Buffer.from(certificate.serialNumber.valueBlock.valueHexView).toString('hex'),
         subjectDN: `CN=${credential.userId}`,
@@ -162,8 +182,22 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
 
     if (request.method === 'POST' && path === '/csc/v2/info') {
       json(response, 200, {
-        specs: '2.0.0.2', name: 'CSC Test Provider', logo: `${base}/logo.png`, region: 'EU', lang: 'en-US', description: 'A CSC v2 service for tests',
-        authType: ['oauth2code'], oauth2: base, methods: ['info', 'credentials/list', 'credentials/info', 'signatures/signHash', 'oauth2/authorize', 'oauth2/token'],
+        specs: '2.0.0.2',
+        name: 'CSC Test Provider',
+        logo: `${base}/logo.png`,
+        region: 'EU',
+        lang: 'en-US',
+        description: 'A CSC v2 service for tests',
+        authType: ['oauth2code'],
+        oauth2: base,
+        methods: [
+          'info',
+          'credentials/list',
+          'credentials/info',
+          'signatures/signHash',
+          'oauth2/authorize',
+          'oauth2/token',
+        ],
       });
       return;
     }
@@ -171,7 +205,11 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
     if (request.method === 'GET' && path === '/oauth2/authorize') {
       const q = url.searchParams;
       const redirectUri = q.get('redirect_uri') ?? '';
-      if (q.get('client_id') !== clientId || !redirectUri || (options.redirectUris && !options.redirectUris.includes(redirectUri))) {
+      if (
+        q.get('client_id') !== clientId ||
+        !redirectUri ||
+        (options.redirectUris && !options.redirectUris.includes(redirectUri))
+      ) {
         json(response, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
         return;
       }
@@ -180,13 +218,20 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
       if (state !== null) redirect.searchParams.set('state', state);
       const credential = credentials.get(q.get('credentialID') ?? '');
       const hashes = (q.get('hashes') ?? '').split(',').filter(Boolean);
-      const problem = q.get('response_type') !== 'code' ? 'response_type must be code'
-        : q.get('scope') !== 'credential' ? 'scope must be credential'
-          : !credential ? 'unknown credentialID'
-            : hashes.length === 0 || !hashes.every((h) => /^[A-Za-z0-9_-]{43}$/.test(h)) ? 'hashes must be base64url SHA-256 values'
-              : Number(q.get('numSignatures')) !== hashes.length ? 'numSignatures must equal the number of hashes'
-                : q.get('hashAlgorithmOID') !== OID_SHA256 ? 'hashAlgorithmOID must be SHA-256'
-                  : null;
+      const problem =
+        q.get('response_type') !== 'code'
+          ? 'response_type must be code'
+          : q.get('scope') !== 'credential'
+            ? 'scope must be credential'
+            : !credential
+              ? 'unknown credentialID'
+              : hashes.length === 0 || !hashes.every((h) => /^[A-Za-z0-9_-]{43}$/.test(h))
+                ? 'hashes must be base64url SHA-256 values'
+                : Number(q.get('numSignatures')) !== hashes.length
+                  ? 'numSignatures must equal the number of hashes'
+                  : q.get('hashAlgorithmOID') !== OID_SHA256
+                    ? 'hashAlgorithmOID must be SHA-256'
+                    : null;
       if (problem || failures.refuseAuthorization) {
         redirect.searchParams.set('error', problem ? 'invalid_request' : 'access_denied');
         redirect.searchParams.set('error_description', problem ?? 'the user refused the authorization');
@@ -222,17 +267,30 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
       if (form.get('grant_type') === 'authorization_code') {
         const grant = grants.get(form.get('code') ?? '');
         const verifier = form.get('code_verifier') ?? '';
-        const refused = !grant ? 'unknown code' : grant.used ? 'the code was already used' : grant.expiresAt < Date.now() ? 'the code expired'
-          : grant.redirectUri !== form.get('redirect_uri') ? 'redirect_uri differs'
-            : grant.codeChallenge !== null && crypto.createHash('sha256').update(verifier).digest('base64url') !== grant.codeChallenge ? 'PKCE verification failed'
-              : null;
+        const refused = !grant
+          ? 'unknown code'
+          : grant.used
+            ? 'the code was already used'
+            : grant.expiresAt < Date.now()
+              ? 'the code expired'
+              : grant.redirectUri !== form.get('redirect_uri')
+                ? 'redirect_uri differs'
+                : grant.codeChallenge !== null &&
+                    crypto.createHash('sha256').update(verifier).digest('base64url') !== grant.codeChallenge
+                  ? 'PKCE verification failed'
+                  : null;
         if (grant) grant.used = true;
         if (refused) {
           json(response, 400, { error: 'invalid_grant', error_description: refused });
           return;
         }
         const token = crypto.randomBytes(18).toString('base64url');
-        credentialTokens.set(token, { credentialId: grant!.credentialId, hashes: grant!.hashes, expiresAt: Date.now() + 300_000, used: false });
+        credentialTokens.set(token, {
+          credentialId: grant!.credentialId,
+          hashes: grant!.hashes,
+          expiresAt: Date.now() + 300_000,
+          used: false,
+        });
         json(response, 200, { access_token: token, token_type: 'Bearer', expires_in: 300 });
         return;
       }
@@ -260,7 +318,9 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
       const mine = [...credentials.values()].filter((c) => c.userId === input.userID);
       json(response, 200, {
         credentialIDs: mine.map((c) => c.id),
-        ...(input.credentialInfo && !failures.listWithoutInfo ? { credentialInfos: mine.map((c) => ({ credentialID: c.id, ...credentialInfo(c) })) } : {}),
+        ...(input.credentialInfo && !failures.listWithoutInfo
+          ? { credentialInfos: mine.map((c) => ({ credentialID: c.id, ...credentialInfo(c) })) }
+          : {}),
       });
       return;
     }
@@ -286,9 +346,15 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
         return;
       }
       const hashes: unknown = input.hashes;
-      const sameHashes = Array.isArray(hashes) && hashes.length === token.hashes.length && [...hashes].sort().join() === [...token.hashes].sort().join();
+      const sameHashes =
+        Array.isArray(hashes) &&
+        hashes.length === token.hashes.length &&
+        [...hashes].sort().join() === [...token.hashes].sort().join();
       if (input.credentialID !== token.credentialId || !sameHashes || input.hashAlgorithmOID !== OID_SHA256) {
-        json(response, 400, { error: 'invalid_request', error_description: 'the request does not match the authorization (credentialID, hashes, hashAlgorithmOID)' });
+        json(response, 400, {
+          error: 'invalid_request',
+          error_description: 'the request does not match the authorization (credentialID, hashes, hashAlgorithmOID)',
+        });
         return;
       }
       token.used = true;
@@ -313,7 +379,10 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
     }
     // PKCS#1 v1.5: the DigestInfo of SHA-256 with the digest, padded and encrypted with the private key.
     const digestInfo = Buffer.concat([Buffer.from('3031300d060960864801650304020105000420', 'hex'), digest]);
-    return crypto.privateEncrypt({ key: credential.privateKey, padding: crypto.constants.RSA_PKCS1_PADDING }, digestInfo);
+    return crypto.privateEncrypt(
+      { key: credential.privateKey, padding: crypto.constants.RSA_PKCS1_PADDING },
+      digestInfo,
+    );
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -337,15 +406,37 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
     async addCredentials(userId, commonName, specs) {
       const ids: string[] = [];
       for (const spec of specs) {
-        const keys = spec.key === 'EC'
-          ? await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])
-          : await crypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, ['sign', 'verify']);
+        const keys =
+          spec.key === 'EC'
+            ? await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])
+            : await crypto.subtle.generateKey(
+                {
+                  name: 'RSASSA-PKCS1-v1_5',
+                  modulusLength: 2048,
+                  publicExponent: new Uint8Array([1, 0, 1]),
+                  hash: 'SHA-256',
+                },
+                true,
+                ['sign', 'verify'],
+              );
         const certificate = await issueCertificate({
-          commonName, organization: 'CSC Test Provider', publicKey: keys.publicKey, issuer: { certificate: ca, privateKey: caKeys.privateKey },
-          notBefore, notAfter, isCa: false, keyUsage: ['digitalSignature', 'nonRepudiation'],
+          commonName,
+          organization: 'CSC Test Provider',
+          publicKey: keys.publicKey,
+          issuer: { certificate: ca, privateKey: caKeys.privateKey },
+          notBefore,
+          notAfter,
+          isCa: false,
+          keyUsage: ['digitalSignature', 'nonRepudiation'],
         });
         const id = `cred-${crypto.randomBytes(6).toString('hex')}`;
-        credentials.set(id, { id, userId, spec, privateKey: crypto.KeyObject.from(keys.privateKey), certificateDer: certificateToDer(certificate) });
+        credentials.set(id, {
+          id,
+          userId,
+          spec,
+          privateKey: crypto.KeyObject.from(keys.privateKey),
+          certificateDer: certificateToDer(certificate),
+        });
         ids.push(id);
       }
       return ids;
@@ -353,14 +444,21 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
     async authorize(authorizeUrl) {
       const response = await fetch(authorizeUrl, { redirect: 'manual' });
       const location = response.headers.get('location');
-      if (response.status !== 302 || !location) throw new Error(`authorize answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 302 || !location)
+        throw new Error(`authorize answered ${response.status}: ${await response.text()}`);
       const redirect = new URL(location);
-      return { redirect: location, code: redirect.searchParams.get('code'), state: redirect.searchParams.get('state'), error: redirect.searchParams.get('error') };
+      return {
+        redirect: location,
+        code: redirect.searchParams.get('code'),
+        state: redirect.searchParams.get('state'),
+        error: redirect.searchParams.get('error'),
+      };
     },
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => (error ? reject(error) : resolve()));
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
   };
 }
 
@@ -368,7 +466,10 @@ export async function startCscServer(options: { redirectUris?: string[] } = {}):
 const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
 const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 const A = P - 3n;
-const G = { x: 0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296n, y: 0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5n };
+const G = {
+  x: 0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296n,
+  y: 0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5n,
+};
 type Point = { x: bigint; y: bigint } | null;
 
 function mod(a: bigint, m: bigint): bigint {
@@ -391,9 +492,10 @@ function add(p: Point, q: Point): Point {
   if (!p) return q;
   if (!q) return p;
   if (p.x === q.x && mod(p.y + q.y, P) === 0n) return null;
-  const lambda = p.x === q.x && p.y === q.y
-    ? mod((3n * p.x * p.x + A) * inverse(2n * p.y, P), P)
-    : mod((q.y - p.y) * inverse(q.x - p.x, P), P);
+  const lambda =
+    p.x === q.x && p.y === q.y
+      ? mod((3n * p.x * p.x + A) * inverse(2n * p.y, P), P)
+      : mod((q.y - p.y) * inverse(q.x - p.x, P), P);
   const x = mod(lambda * lambda - p.x - q.x, P);
   return { x, y: mod(lambda * (p.x - x) - p.y, P) };
 }

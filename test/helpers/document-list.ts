@@ -11,7 +11,11 @@ export async function updateWorkflow(t: TestApp, workflowId: number, values: Par
   return row;
 }
 
-export async function updateRecipient(t: TestApp, recipientId: number, values: Partial<typeof recipients.$inferInsert>) {
+export async function updateRecipient(
+  t: TestApp,
+  recipientId: number,
+  values: Partial<typeof recipients.$inferInsert>,
+) {
   const [row] = await t.platform.db.update(recipients).set(values).where(eq(recipients.id, recipientId)).returning();
   return row;
 }
@@ -19,9 +23,18 @@ export async function updateRecipient(t: TestApp, recipientId: number, values: P
 /** Another document row in a workflow, sharing the first document's stored file. */
 export async function addDocument(t: TestApp, workflowId: number, values: { name: string; position?: number }) {
   const [first] = await t.platform.db.select().from(documents).where(eq(documents.workflowId, workflowId)).limit(1);
-  const [row] = await t.platform.db.insert(documents).values({
-    workflowId, name: values.name, position: values.position ?? 0, blobKey: first.blobKey, size: first.size, pages: first.pages, pageSizes: first.pageSizes,
-  }).returning();
+  const [row] = await t.platform.db
+    .insert(documents)
+    .values({
+      workflowId,
+      name: values.name,
+      position: values.position ?? 0,
+      blobKey: first.blobKey,
+      size: first.size,
+      pages: first.pages,
+      pageSizes: first.pageSizes,
+    })
+    .returning();
   return row;
 }
 

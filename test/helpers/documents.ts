@@ -29,10 +29,20 @@ export function multipartBody(parts: Part[]): { body: Buffer; contentType: strin
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-export type UploadOptions = { query?: Record<string, string | number>; fields?: Record<string, string>; parts?: Part[] };
+export type UploadOptions = {
+  query?: Record<string, string | number>;
+  fields?: Record<string, string>;
+  parts?: Part[];
+};
 
 /** POST /document/v1 with one file in the part `file` (plus optional extra fields and parts). */
-export async function uploadFile(t: TestApp, token: string | undefined, filename: string, data: Uint8Array | string, options: UploadOptions = {}) {
+export async function uploadFile(
+  t: TestApp,
+  token: string | undefined,
+  filename: string,
+  data: Uint8Array | string,
+  options: UploadOptions = {},
+) {
   const parts: Part[] = [{ name: 'file', filename, data }];
   for (const [name, value] of Object.entries(options.fields ?? {})) parts.push({ name, data: value });
   parts.push(...(options.parts ?? []));
@@ -40,7 +50,13 @@ export async function uploadFile(t: TestApp, token: string | undefined, filename
 }
 
 /** PUT /document/v1/{docId} with one file in the part `file`. */
-export async function replaceFile(t: TestApp, token: string | undefined, documentId: number, filename: string, data: Uint8Array | string) {
+export async function replaceFile(
+  t: TestApp,
+  token: string | undefined,
+  documentId: number,
+  filename: string,
+  data: Uint8Array | string,
+) {
   return sendMultipart(t, 'PUT', `/document/v1/${documentId}`, token, [{ name: 'file', filename, data }]);
 }
 
@@ -59,19 +75,30 @@ function queryString(query: Record<string, string | number> | undefined): string
 // Files
 
 /** A minimal but real Word 2007+ document: `paragraphs` paragraphs, each on its own page when `pageBreaks`. */
-export function makeDocx(paragraphs: string[] = ['Hello from Word'], options: { pageBreaks?: boolean } = {}): Uint8Array {
+export function makeDocx(
+  paragraphs: string[] = ['Hello from Word'],
+  options: { pageBreaks?: boolean } = {},
+): Uint8Array {
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const body = paragraphs.map((text, index) => {
-    const breakBefore = options.pageBreaks && index > 0 ? '<w:r><w:br w:type="page"/></w:r>' : '';
-    return `<w:p>${breakBefore}<w:r><w:t>${escape(text)}</w:t></w:r></w:p>`;
-  }).join('');
+  const body = paragraphs
+    .map((text, index) => {
+      const breakBefore = options.pageBreaks && index > 0 ? '<w:r><w:br w:type="page"/></w:r>' : '';
+      return `<w:p>${breakBefore}<w:r><w:t>${escape(text)}</w:t></w:r></w:p>`;
+    })
+    .join('');
   return zipSync({
-    '[Content_Types].xml': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-      + '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
-      + '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
-    '_rels/.rels': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-      + '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
-    'word/document.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`),
+    '[Content_Types].xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ),
+    '_rels/.rels': strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    ),
+    'word/document.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
+    ),
   });
 }
 
@@ -85,16 +112,36 @@ export async function makeDoc(paragraphs: string[]): Promise<Uint8Array> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'sig-doc-fixture-'));
   try {
     await fsp.writeFile(path.join(dir, 'fixture.docx'), makeDocx(paragraphs, { pageBreaks: true }));
-    await run('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--norestore', '--convert-to', 'doc', '--outdir', dir, path.join(dir, 'fixture.docx')], { timeout: 120_000 });
+    await run(
+      'soffice',
+      [
+        `-env:UserInstallation=file://${dir}/profile`,
+        '--headless',
+        '--norestore',
+        '--convert-to',
+        'doc',
+        '--outdir',
+        dir,
+        path.join(dir, 'fixture.docx'),
+      ],
+      { timeout: 120_000 },
+    );
     return new Uint8Array(await fsp.readFile(path.join(dir, 'fixture.doc')));
   } finally {
     await fsp.rm(dir, { recursive: true, force: true });
   }
 }
 
-export async function makeEncryptedPdf(bytes: Uint8Array, options: { userPassword?: string } = {}): Promise<Uint8Array> {
+export async function makeEncryptedPdf(
+  bytes: Uint8Array,
+  options: { userPassword?: string } = {},
+): Promise<Uint8Array> {
   const pdf = await PDF.load(bytes);
-  pdf.setProtection({ userPassword: options.userPassword, ownerPassword: 'owner-secret', permissions: { modify: false } });
+  pdf.setProtection({
+    userPassword: options.userPassword,
+    ownerPassword: 'owner-secret',
+    permissions: { modify: false },
+  });
   return pdf.save();
 }
 
@@ -102,7 +149,10 @@ export async function makeEncryptedPdf(bytes: Uint8Array, options: { userPasswor
  * A PDF whose AcroForm holds a signature field with a value: a signature dictionary with /ByteRange and
  * /Contents, as a signing tool leaves it. `linked: false` leaves the field out of /Fields (widget on the page only).
  */
-export async function makeSignedFieldPdf(bytes: Uint8Array, options: { linked?: boolean; withValue?: boolean } = {}): Promise<Uint8Array> {
+export async function makeSignedFieldPdf(
+  bytes: Uint8Array,
+  options: { linked?: boolean; withValue?: boolean } = {},
+): Promise<Uint8Array> {
   const pdf = await PDF.load(bytes);
   const page = pdf.getPages()[0];
   const signature = new PdfDict([
@@ -113,14 +163,24 @@ export async function makeSignedFieldPdf(bytes: Uint8Array, options: { linked?: 
     ['Contents', PdfString.fromBytes(new Uint8Array(64))],
   ]);
   const entries: Array<[string, any]> = [
-    ['FT', PdfName.of('Sig')], ['T', PdfString.fromString('Signature1')], ['Type', PdfName.of('Annot')], ['Subtype', PdfName.of('Widget')],
-    ['Rect', PdfArray.of(PdfNumber.of(0), PdfNumber.of(0), PdfNumber.of(0), PdfNumber.of(0))], ['P', page.ref],
+    ['FT', PdfName.of('Sig')],
+    ['T', PdfString.fromString('Signature1')],
+    ['Type', PdfName.of('Annot')],
+    ['Subtype', PdfName.of('Widget')],
+    ['Rect', PdfArray.of(PdfNumber.of(0), PdfNumber.of(0), PdfNumber.of(0), PdfNumber.of(0))],
+    ['P', page.ref],
   ];
   if (options.withValue !== false) entries.push(['V', pdf.context.register(signature)]);
   const fieldRef = pdf.context.register(new PdfDict(entries));
   page.dict.set('Annots', PdfArray.of(fieldRef));
   if (options.linked !== false) {
-    pdf.getCatalog().set('AcroForm', new PdfDict([['Fields', PdfArray.of(fieldRef)], ['SigFlags', PdfNumber.of(3)]]));
+    pdf.getCatalog().set(
+      'AcroForm',
+      new PdfDict([
+        ['Fields', PdfArray.of(fieldRef)],
+        ['SigFlags', PdfNumber.of(3)],
+      ]),
+    );
   }
   return pdf.save();
 }

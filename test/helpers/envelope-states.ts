@@ -14,7 +14,10 @@ export async function addActivity(t: TestApp, input: ActivityInput) {
 
 /** Marks a workflow SENT and the given recipients dispatched (status SENT) at `at`. */
 export async function markSent(t: TestApp, workflowId: number, dispatchedRecipientIds: number[], at = new Date()) {
-  await t.platform.db.update(workflows).set({ status: 'SENT', sentAt: at, statusAt: at }).where(eq(workflows.id, workflowId));
+  await t.platform.db
+    .update(workflows)
+    .set({ status: 'SENT', sentAt: at, statusAt: at })
+    .where(eq(workflows.id, workflowId));
   for (const id of dispatchedRecipientIds) {
     await t.platform.db.update(recipients).set({ status: 'SENT', dispatchedAt: at }).where(eq(recipients.id, id));
   }
@@ -31,9 +34,18 @@ export async function setWorkflow(t: TestApp, workflowId: number, values: Partia
 }
 
 /** COMPLETED with the seal landed: `sealedBytes` stored as the document's sealed file. */
-export async function markCompleted(t: TestApp, workflowId: number, documentId: number, sealedBytes: Uint8Array, at = new Date()) {
+export async function markCompleted(
+  t: TestApp,
+  workflowId: number,
+  documentId: number,
+  sealedBytes: Uint8Array,
+  at = new Date(),
+) {
   const sealed = await t.platform.blobs.put(sealedBytes);
-  await t.platform.db.update(documents).set({ sealedBlobKey: sealed.key, sealedSize: sealed.size }).where(eq(documents.id, documentId));
+  await t.platform.db
+    .update(documents)
+    .set({ sealedBlobKey: sealed.key, sealedSize: sealed.size })
+    .where(eq(documents.id, documentId));
   await setWorkflow(t, workflowId, { status: 'COMPLETED', statusAt: at, completedAt: at, sealStatus: 'SEALED' });
   return sealed.key;
 }

@@ -3,8 +3,12 @@ import { createTestApp, type TestApp } from './test-app.ts';
 import { createDraftWorkflow, createUser } from './factories.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 it('factories create a user with a working token and a draft workflow', async () => {
   const user = await createUser(t);

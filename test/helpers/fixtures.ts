@@ -13,24 +13,33 @@ import { createUser, type TestUser } from './factories.ts';
 export const test = base.extend<{ appConfig: Partial<Config>; ownerName: string; app: TestApp; owner: TestUser }>({
   appConfig: [{}, { scope: 'file' }],
   ownerName: ['Olga Owner', { scope: 'file' }],
-  app: [async ({ appConfig }, use) => {
-    const app = await createTestApp(appConfig);
-    await use(app);
-    await app.close();
-  }, { scope: 'file' }],
-  owner: [async ({ app, ownerName }, use) => {
-    await use(await createUser(app, { name: ownerName }));
-  }, { scope: 'file' }],
+  app: [
+    async ({ appConfig }, use) => {
+      const app = await createTestApp(appConfig);
+      await use(app);
+      await app.close();
+    },
+    { scope: 'file' },
+  ],
+  owner: [
+    async ({ app, ownerName }, use) => {
+      await use(await createUser(app, { name: ownerName }));
+    },
+    { scope: 'file' },
+  ],
 });
 
 /**
  * A further file-scoped user for `test.extend`, created in its own organization on first use:
  * `const test = base.extend<{ signer: TestUser }>({ signer: fileUser({ name: 'Sam Signer' }) })`.
  */
-export function fileUser(options: { name?: string; email?: string; emailVerified?: boolean } = {}): [
-  (context: { app: TestApp }, use: (user: TestUser) => Promise<void>) => Promise<void>, { scope: 'file' },
-] {
-  return [async ({ app }, use) => {
-    await use(await createUser(app, options));
-  }, { scope: 'file' }];
+export function fileUser(
+  options: { name?: string; email?: string; emailVerified?: boolean } = {},
+): [(context: { app: TestApp }, use: (user: TestUser) => Promise<void>) => Promise<void>, { scope: 'file' }] {
+  return [
+    async ({ app }, use) => {
+      await use(await createUser(app, options));
+    },
+    { scope: 'file' },
+  ];
 }

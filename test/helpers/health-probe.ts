@@ -16,18 +16,29 @@ export async function listen(t: TestApp): Promise<string> {
  * leave building a 25 MB body (this process is the client too) out of what a probe measures, pass `multipartBody`'s
  * result built beforehand.
  */
-export function postMultipart(base: string, path: string, form: Part[] | { body: Buffer; contentType: string }): Promise<{ status: number; body: any }> {
+export function postMultipart(
+  base: string,
+  path: string,
+  form: Part[] | { body: Buffer; contentType: string },
+): Promise<{ status: number; body: any }> {
   const { body, contentType } = Array.isArray(form) ? multipartBody(form) : form;
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method: 'POST', headers: { 'content-type': contentType, 'content-length': body.length } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, body: String(res.headers['content-type'] ?? '').includes('json') ? JSON.parse(text) : text });
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      `${base}${path}`,
+      { method: 'POST', headers: { 'content-type': contentType, 'content-length': body.length } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: res.statusCode ?? 0,
+            body: String(res.headers['content-type'] ?? '').includes('json') ? JSON.parse(text) : text,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -35,10 +46,12 @@ export function postMultipart(base: string, path: string, form: Part[] | { body:
 
 function getStatus(url: string, agent: http.Agent): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', reject);
+    http
+      .get(url, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', reject);
   });
 }
 
@@ -52,7 +65,17 @@ function getStatus(url: string, agent: http.Agent): Promise<number> {
  * tells work done on the event loop from waiting. The probes' own CPU time is measured first, on 20 probes
  * alone, and taken off.
  */
-export async function whileProbingHealth<T>(base: string, task: () => Promise<T>): Promise<{ result: T; slowestHealthMs: number; probes: number; maxLoopDelayMs: number; mainThreadCpuMs: number; elapsedMs: number }> {
+export async function whileProbingHealth<T>(
+  base: string,
+  task: () => Promise<T>,
+): Promise<{
+  result: T;
+  slowestHealthMs: number;
+  probes: number;
+  maxLoopDelayMs: number;
+  mainThreadCpuMs: number;
+  elapsedMs: number;
+}> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const url = `${base}/admin/internal/health`;
   const calibration = process.threadCpuUsage();
@@ -105,7 +128,10 @@ function cpuMs(usage: NodeJS.CpuUsage): number {
  * spent under 400 ms of CPU on it, receiving 24 MB and sending them included (70-160 ms measured). One SHA-256 of
  * 24 MB costs 14 ms, so 50 of them, or a field walk of seconds, on the event loop exceed it on any machine.
  */
-export function expectEventLoopKeptFree(probe: { slowestHealthMs: number; mainThreadCpuMs: number; elapsedMs: number; probes: number }, label = ''): void {
+export function expectEventLoopKeptFree(
+  probe: { slowestHealthMs: number; mainThreadCpuMs: number; elapsedMs: number; probes: number },
+  label = '',
+): void {
   const figures = `${label} answered after ${probe.elapsedMs.toFixed(0)} ms, health waited ${probe.slowestHealthMs.toFixed(0)} ms (${probe.probes} probes), event-loop thread CPU ${probe.mainThreadCpuMs.toFixed(0)} ms`;
   expect(probe.slowestHealthMs, figures).toBeLessThan(2_000);
   expect(probe.mainThreadCpuMs, figures).toBeLessThan(400);

@@ -6,7 +6,12 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } 
 
 /** An account of the test provider: the claims it releases. */
 export type ProviderAccount = { sub: string; email: string; email_verified: boolean; name: string };
-export type ProviderClient = { client_id: string; client_secret?: string; redirect_uris: string[]; post_logout_redirect_uris?: string[] };
+export type ProviderClient = {
+  client_id: string;
+  client_secret?: string;
+  redirect_uris: string[];
+  post_logout_redirect_uris?: string[];
+};
 
 export type TestOidcProvider = {
   issuer: string;
@@ -17,7 +22,10 @@ export type TestOidcProvider = {
   /** The authorization-request parameters of every interaction so far (e.g. to see idp_hint arrive). */
   interactions: Record<string, any>[];
   /** An ID token signed with the provider's own key (as its JWKS publishes it), for social sign-in tests. */
-  signIdToken(claims: JWTPayload, options?: { expiresInSeconds?: number; key?: 'provider' | 'other'; alg?: string }): Promise<string>;
+  signIdToken(
+    claims: JWTPayload,
+    options?: { expiresInSeconds?: number; key?: 'provider' | 'other'; alg?: string },
+  ): Promise<string>;
   close(): Promise<void>;
 };
 
@@ -39,8 +47,10 @@ export async function startOidcProvider(options: { clients: ProviderClient[] }):
 
   const provider = new Provider(issuer, {
     clients: options.clients.map((c) => ({
-      grant_types: ['authorization_code'], response_types: ['code'],
-      token_endpoint_auth_method: c.client_secret ? 'client_secret_basic' : 'none', ...c,
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: c.client_secret ? 'client_secret_basic' : 'none',
+      ...c,
     })),
     jwks: { keys: [jwk] },
     cookies: { keys: [crypto.randomBytes(16).toString('hex')] },
@@ -53,10 +63,21 @@ export async function startOidcProvider(options: { clients: ProviderClient[] }):
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
     extraParams: ['idp_hint'],
     // Explicit lifetimes: the provider's defaults work but print a NOTICE per artifact into the test output.
-    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, RefreshToken: 86400 },
+    ttl: {
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      RefreshToken: 86400,
+    },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     // The provider's console warnings about its development defaults are not what these tests are about.
-    renderError: async (ctx: any, out: any) => { ctx.type = 'json'; ctx.body = out; },
+    renderError: async (ctx: any, out: any) => {
+      ctx.type = 'json';
+      ctx.body = out;
+    },
   });
 
   const handle = provider.callback();
@@ -76,15 +97,30 @@ export async function startOidcProvider(options: { clients: ProviderClient[] }):
     interactions.push(details.params);
     if (details.prompt.name === 'login') {
       if (!nextLogin || !accounts.has(nextLogin)) {
-        await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'no test account to sign in' }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          req,
+          res,
+          { error: 'access_denied', error_description: 'no test account to sign in' },
+          { mergeWithLastSubmission: false },
+        );
         return;
       }
-      await provider.interactionFinished(req, res, { login: { accountId: nextLogin } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: nextLogin } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id });
     grant.addOIDCScope(String(details.params.scope));
-    await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    await provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
   }
 
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -93,7 +129,9 @@ export async function startOidcProvider(options: { clients: ProviderClient[] }):
     issuer,
     accounts,
     interactions,
-    loginAs(sub) { nextLogin = sub; },
+    loginAs(sub) {
+      nextLogin = sub;
+    },
     async signIdToken(claims, signOptions = {}) {
       const key: CryptoKey = signOptions.key === 'other' ? other.privateKey : privateKey;
       const now = Math.floor(Date.now() / 1000);
@@ -104,9 +142,10 @@ export async function startOidcProvider(options: { clients: ProviderClient[] }):
         .setExpirationTime(now + (signOptions.expiresInSeconds ?? 600))
         .sign(key);
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

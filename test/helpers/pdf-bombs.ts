@@ -2,7 +2,12 @@ import zlib from 'node:zlib';
 
 /** A one-page PDF written by hand from its objects (1: catalog, 2: pages, 3: page, then the rest), with a correct xref. */
 function assemblePdf(pageDict: string, extraObjects: Buffer[]): Uint8Array {
-  const objects = [Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'), Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'), Buffer.from(pageDict), ...extraObjects];
+  const objects = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'),
+    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
+    Buffer.from(pageDict),
+    ...extraObjects,
+  ];
   const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   const offsets: number[] = [];
   let length = parts[0].length;
@@ -12,13 +17,23 @@ function assemblePdf(pageDict: string, extraObjects: Buffer[]): Uint8Array {
     parts.push(chunk);
     length += chunk.length;
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n`, '0000000000 65535 f \n', ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`)].join('');
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`));
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n`,
+    '0000000000 65535 f \n',
+    ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`),
+  ].join('');
+  parts.push(
+    Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`),
+  );
   return new Uint8Array(Buffer.concat(parts));
 }
 
 function stream(dictionary: string, data: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`<< ${dictionary} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')]);
+  return Buffer.concat([
+    Buffer.from(`<< ${dictionary} /Length ${data.length} >>\nstream\n`),
+    data,
+    Buffer.from('\nendstream'),
+  ]);
 }
 
 /**
@@ -30,7 +45,13 @@ export function makeImageBombPdf(side = 5800): Uint8Array {
   const content = Buffer.from('q 612 0 0 792 0 0 cm /Im0 Do Q');
   return assemblePdf(
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>',
-    [stream('', content), stream(`/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`, pixels)],
+    [
+      stream('', content),
+      stream(
+        `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`,
+        pixels,
+      ),
+    ],
   );
 }
 
@@ -38,10 +59,9 @@ export function makeImageBombPdf(side = 5800): Uint8Array {
 export function makeContentBombPdf(megabytes = 100): Uint8Array {
   const operation = '0 0 612 792 re f\n';
   const content = Buffer.alloc(megabytes * 1024 * 1024 - ((megabytes * 1024 * 1024) % operation.length), operation);
-  return assemblePdf(
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
-    [stream('/Filter /FlateDecode', zlib.deflateSync(content, { level: 9 }))],
-  );
+  return assemblePdf('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>', [
+    stream('/Filter /FlateDecode', zlib.deflateSync(content, { level: 9 })),
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -109,7 +129,9 @@ export function makeXrefStreamBombPdf(options: XrefStreamBombOptions = {}): Uint
     });
   }
   const data = zlib.deflateSync(rows, { level: 9 });
-  pdf.add(`4 0 obj\n<< /Type /XRef /Size ${entries} /W [${widths.join(' ')}] /Root 1 0 R /Filter /FlateDecode /Length ${data.length} >>\nstream\n`);
+  pdf.add(
+    `4 0 obj\n<< /Type /XRef /Size ${entries} /W [${widths.join(' ')}] /Root 1 0 R /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+  );
   pdf.add(data);
   pdf.add(`\nendstream\nendobj\nstartxref\n${xrefAt}\n%%EOF\n`);
   return pdf.bytes();
@@ -140,13 +162,19 @@ export function makeObjectStreamPdf(options: ObjectStreamPdfOptions = {}): Uint8
   // 1 catalog, 2 pages, 3 page, 4 structure tree root: plain objects; 5 the page's resources, 6… the elements: compressed.
   rows.set(1, [1, pdf.add('1 0 obj\n<< /Type /Catalog /Pages 2 0 R /StructTreeRoot 4 0 R >>\nendobj\n'), 0]);
   rows.set(2, [1, pdf.add('2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n'), 0]);
-  rows.set(3, [1, pdf.add('3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources 5 0 R >>\nendobj\n'), 0]);
+  rows.set(3, [
+    1,
+    pdf.add('3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources 5 0 R >>\nendobj\n'),
+    0,
+  ]);
   rows.set(4, [1, pdf.add('4 0 obj\n<< /Type /StructTreeRoot /K 6 0 R >>\nendobj\n'), 0]);
   const compressed = [5, ...Array.from({ length: objects }, (_, index) => index + 6)];
   let streamNumber = compressed[compressed.length - 1] + 1;
   for (let start = 0; start < compressed.length; start += perStream) {
     const members = compressed.slice(start, start + perStream);
-    const bodies = members.map((number, index) => (number === 5 ? '<< /ProcSet [/PDF /Text] >>' : `<< /Type /StructElem /S /P /P 4 0 R /Pg 3 0 R /K ${index} >>`));
+    const bodies = members.map((number, index) =>
+      number === 5 ? '<< /ProcSet [/PDF /Text] >>' : `<< /Type /StructElem /S /P /P 4 0 R /Pg 3 0 R /K ${index} >>`,
+    );
     const index: string[] = [];
     let offset = 0;
     for (const body of bodies) {
@@ -156,9 +184,16 @@ export function makeObjectStreamPdf(options: ObjectStreamPdfOptions = {}): Uint8
     members.forEach((number, position) => rows.set(number, [2, streamNumber, position]));
     const header = `${index.join(' ')}\n`;
     let plain = Buffer.from(`${header}${bodies.join('\n')}\n`, 'latin1');
-    if (start === 0 && options.bombMegabytes) plain = Buffer.concat([plain, Buffer.alloc(options.bombMegabytes * 1024 * 1024, 0x20)]);
+    if (start === 0 && options.bombMegabytes)
+      plain = Buffer.concat([plain, Buffer.alloc(options.bombMegabytes * 1024 * 1024, 0x20)]);
     const data = zlib.deflateSync(plain, { level: 9 });
-    rows.set(streamNumber, [1, pdf.add(`${streamNumber} 0 obj\n<< /Type /ObjStm /N ${members.length} /First ${header.length} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`), 0]);
+    rows.set(streamNumber, [
+      1,
+      pdf.add(
+        `${streamNumber} 0 obj\n<< /Type /ObjStm /N ${members.length} /First ${header.length} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+      ),
+      0,
+    ]);
     pdf.add(data);
     pdf.add('\nendstream\nendobj\n');
     streamNumber++;
@@ -167,7 +202,9 @@ export function makeObjectStreamPdf(options: ObjectStreamPdfOptions = {}): Uint8
   const xrefAt = pdf.length;
   rows.set(xrefNumber, [1, xrefAt, 0]);
   const data = zlib.deflateSync(xrefRows(xrefNumber + 1, rows));
-  pdf.add(`${xrefNumber} 0 obj\n<< /Type /XRef /Size ${xrefNumber + 1} /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /Length ${data.length} >>\nstream\n`);
+  pdf.add(
+    `${xrefNumber} 0 obj\n<< /Type /XRef /Size ${xrefNumber + 1} /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+  );
   pdf.add(data);
   pdf.add(`\nendstream\nendobj\nstartxref\n${xrefAt}\n%%EOF\n`);
   return pdf.bytes();
@@ -186,7 +223,9 @@ export function makeXrefTablePdf(rows: number): Uint8Array {
     pdf.add('3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n'),
   ];
   const xrefAt = pdf.length;
-  pdf.add(`xref\n0 ${rows}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`);
+  pdf.add(
+    `xref\n0 ${rows}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`,
+  );
   pdf.add(Buffer.alloc((rows - 4) * 20, '0000000000 00001 f \n'));
   pdf.add(`trailer\n<< /Size ${rows} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`);
   return pdf.bytes();

@@ -20,13 +20,19 @@ export async function buildPdf(pages: number, imageBytes: number): Promise<Uint8
   const pdf = PDF.create();
   for (let i = 0; i < pages; i++) {
     const page = pdf.addPage({ size: 'a4' });
-    const ref = pdf.createStream({
-      Type: PdfName.of('XObject'), Subtype: PdfName.of('Image'), Width: PdfNumber.of(side), Height: PdfNumber.of(side),
-      ColorSpace: PdfName.of('DeviceRGB'), BitsPerComponent: PdfNumber.of(8),
-    }, new Uint8Array(crypto.randomBytes(side * side * 3)));
+    const ref = pdf.createStream(
+      {
+        Type: PdfName.of('XObject'),
+        Subtype: PdfName.of('Image'),
+        Width: PdfNumber.of(side),
+        Height: PdfNumber.of(side),
+        ColorSpace: PdfName.of('DeviceRGB'),
+        BitsPerComponent: PdfNumber.of(8),
+      },
+      new Uint8Array(crypto.randomBytes(side * side * 3)),
+    );
     page.drawImage(new PDFImage(ref, side, side), { x: 72, y: 200, width: 450, height: 450 });
     page.drawText(`Page ${i + 1}`, { x: 72, y: 800, size: 12 });
   }
   return pdf.save({ compressStreams: false });
 }
-

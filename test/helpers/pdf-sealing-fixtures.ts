@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createCanvas } from '@napi-rs/canvas';
-import { PDF, PdfArray, PdfNumber, PdfRef } from '@libpdf/core';
+import { PDF, PdfArray, PdfNumber, type PdfRef } from '@libpdf/core';
 import { has } from './tools.ts';
 
 const run = promisify(execFile);
@@ -64,7 +64,18 @@ export async function renderPage(pdf: Uint8Array, pageNo = 1): Promise<Raster> {
   try {
     const input = path.join(dir, 'in.pdf');
     await fs.writeFile(input, pdf);
-    await run('pdftoppm', ['-r', '72', '-cropbox', '-f', String(pageNo), '-l', String(pageNo), '-singlefile', input, path.join(dir, 'out')]);
+    await run('pdftoppm', [
+      '-r',
+      '72',
+      '-cropbox',
+      '-f',
+      String(pageNo),
+      '-l',
+      String(pageNo),
+      '-singlefile',
+      input,
+      path.join(dir, 'out'),
+    ]);
     return parsePpm(await fs.readFile(path.join(dir, 'out.ppm')));
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
@@ -97,12 +108,19 @@ function parsePpm(data: Buffer): Raster {
 
 /** Bounding box (in pixels, inclusive) of the pixels matching `match`, or null when none does. */
 export function findPixels(raster: Raster, match: (rgb: [number, number, number]) => boolean) {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity, count = 0;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity,
+    count = 0;
   for (let y = 0; y < raster.height; y++) {
     for (let x = 0; x < raster.width; x++) {
       if (!match(raster.pixel(x, y))) continue;
       count++;
-      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
     }
   }
   return count === 0 ? null : { minX, minY, maxX, maxY, count };
@@ -121,16 +139,31 @@ export async function extractWords(pdf: Uint8Array, pageNo = 1): Promise<WordBox
   try {
     const input = path.join(dir, 'in.pdf');
     await fs.writeFile(input, pdf);
-    const { stdout } = await run('pdftotext', ['-bbox', '-cropbox', '-f', String(pageNo), '-l', String(pageNo), input, '-']);
-    return [...stdout.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)]
-      .map((m) => ({ xMin: +m[1], yMin: +m[2], xMax: +m[3], yMax: +m[4], text: decodeEntities(m[5]) }));
+    const { stdout } = await run('pdftotext', [
+      '-bbox',
+      '-cropbox',
+      '-f',
+      String(pageNo),
+      '-l',
+      String(pageNo),
+      input,
+      '-',
+    ]);
+    return [
+      ...stdout.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
+    ].map((m) => ({ xMin: +m[1], yMin: +m[2], xMax: +m[3], yMax: +m[4], text: decodeEntities(m[5]) }));
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
 }
 
 function decodeEntities(text: string): string {
-  return text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'");
+  return text
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'");
 }
 
 /**

@@ -7,7 +7,11 @@ import { withPdfjsDocument } from './pdfjs-reading.ts';
  * else pdf.js, one line per text line, pages apart. Tests compare phrases in it, spaces normalized where layout matters.
  */
 export async function pdfText(bytes: Uint8Array, options: { layout?: boolean } = {}): Promise<string> {
-  if (has('pdftotext')) return execFileSync('pdftotext', [...(options.layout ? ['-layout'] : []), '-', '-'], { input: bytes, encoding: 'utf8' });
+  if (has('pdftotext'))
+    return execFileSync('pdftotext', [...(options.layout ? ['-layout'] : []), '-', '-'], {
+      input: bytes,
+      encoding: 'utf8',
+    });
   return withPdfjsDocument(bytes, async (document) => {
     const pages: string[] = [];
     for (let number = 1; number <= document.numPages; number++) {

@@ -20,7 +20,10 @@ const assets = {
 };
 
 /** Opens the document with pdf.js for `use`, and closes it afterwards. */
-export async function withPdfjsDocument<T>(pdf: Uint8Array, use: (document: PDFDocumentProxy) => Promise<T>): Promise<T> {
+export async function withPdfjsDocument<T>(
+  pdf: Uint8Array,
+  use: (document: PDFDocumentProxy) => Promise<T>,
+): Promise<T> {
   // pdf.js takes ownership of (detaches) the buffer it is given, and refuses a Buffer: a plain copy keeps the
   // caller's bytes usable.
   const task = getDocument({ data: new Uint8Array(pdf), ...assets, isEvalSupported: false, verbosity: 0 });
@@ -62,7 +65,9 @@ export async function renderPageWithPdfjs(pdf: Uint8Array, pageNo: number): Prom
     const stride = width * SUPERSAMPLING * 4;
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
-        let r = 0, g = 0, b = 0;
+        let r = 0,
+          g = 0,
+          b = 0;
         for (let dy = 0; dy < SUPERSAMPLING; dy++) {
           let at = (y * SUPERSAMPLING + dy) * stride + x * SUPERSAMPLING * 4;
           for (let dx = 0; dx < SUPERSAMPLING; dx++, at += 4) {
@@ -104,7 +109,8 @@ export async function extractWordsWithPdfjs(pdf: Uint8Array, pageNo: number): Pr
     const words: WordBox[] = [];
     for (const item of content.items) {
       if (!('str' in item) || !item.str.trim()) continue;
-      const { ascent, descent } = declared.get(page.commonObjs.get(item.fontName).name) ?? content.styles[item.fontName];
+      const { ascent, descent } =
+        declared.get(page.commonObjs.get(item.fontName).name) ?? content.styles[item.fontName];
       const widths = advances.get(item.fontName);
       const known = widths ? [...widths.values()] : [];
       const average = known.length ? known.reduce((sum, w) => sum + w, 0) / known.length : 1;
@@ -113,7 +119,10 @@ export async function extractWordsWithPdfjs(pdf: Uint8Array, pageNo: number): Pr
       for (const match of item.str.matchAll(/\S+/g)) {
         const from = advance(item.str.slice(0, match.index)) / total;
         const to = advance(item.str.slice(0, match.index + match[0].length)) / total;
-        words.push({ text: match[0], ...deviceBox(item, viewport.convertToViewportPoint.bind(viewport), from, to, ascent, descent) });
+        words.push({
+          text: match[0],
+          ...deviceBox(item, viewport.convertToViewportPoint.bind(viewport), from, to, ascent, descent),
+        });
       }
     }
     return words;
@@ -134,7 +143,8 @@ function glyphAdvances(operators: { fnArray: number[]; argsArray: unknown[] }): 
     if (fn !== OPS.showText) return;
     // Numbers among the glyphs are the TJ spacing adjustments.
     for (const glyph of args[0] as unknown[]) {
-      if (glyph && typeof glyph === 'object') widths.set((glyph as { unicode: string }).unicode, (glyph as { width: number }).width);
+      if (glyph && typeof glyph === 'object')
+        widths.set((glyph as { unicode: string }).unicode, (glyph as { width: number }).width);
     }
   });
   return byFont;
@@ -143,16 +153,24 @@ function glyphAdvances(operators: { fnArray: number[]; argsArray: unknown[] }): 
 type TextItem = Extract<Awaited<ReturnType<PDFPageProxy['getTextContent']>>['items'][number], { str: string }>;
 
 /** The box, in viewport coordinates, of the part `from`..`to` (fractions of the width) of a run of text. */
-function deviceBox(item: TextItem, toViewport: (x: number, y: number) => number[], from: number, to: number, ascent: number, descent: number) {
+function deviceBox(
+  item: TextItem,
+  toViewport: (x: number, y: number) => number[],
+  from: number,
+  to: number,
+  ascent: number,
+  descent: number,
+) {
   const [a, b, c, d, e, f] = item.transform as number[];
   // Along the baseline by the run's advance width; up by the font size, both in user space.
   const along = [a / Math.hypot(a, b), b / Math.hypot(a, b)];
   const up = [c / Math.hypot(c, d), d / Math.hypot(c, d)];
   const size = Math.hypot(c, d);
-  const corners = [from, to].flatMap((t) => [ascent, descent].map((s) => toViewport(
-    e + along[0] * t * item.width + up[0] * s * size,
-    f + along[1] * t * item.width + up[1] * s * size,
-  )));
+  const corners = [from, to].flatMap((t) =>
+    [ascent, descent].map((s) =>
+      toViewport(e + along[0] * t * item.width + up[0] * s * size, f + along[1] * t * item.width + up[1] * s * size),
+    ),
+  );
   const xs = corners.map((p) => p[0]);
   const ys = corners.map((p) => p[1]);
   return { xMin: Math.min(...xs), yMin: Math.min(...ys), xMax: Math.max(...xs), yMax: Math.max(...ys) };
@@ -181,7 +199,8 @@ function pageResources(doc: PDF, category: 'Font' | 'XObject'): { ref: PdfRef | 
     }
     for (const [, value] of dict.getDict('XObject', resolve) ?? []) {
       const form = value instanceof PdfRef ? resolve(value) : value;
-      if (form instanceof PdfDict && form.getName('Subtype', resolve)?.value === 'Form') visit(form.get('Resources', resolve));
+      if (form instanceof PdfDict && form.getName('Subtype', resolve)?.value === 'Form')
+        visit(form.get('Resources', resolve));
     }
   };
   for (const page of doc.getPages()) visit(inherited(page.dict, 'Resources', resolve));
@@ -203,7 +222,10 @@ const STANDARD_FONT_METRICS: [RegExp, number, number][] = [
 
 /** A composite font's glyphs, type and descriptor are those of its one descendant. */
 function glyphFont(font: PdfDict, resolve: Resolve): PdfDict {
-  const descendant = font.getName('Subtype', resolve)?.value === 'Type0' ? font.getArray('DescendantFonts', resolve)?.at(0, resolve) : undefined;
+  const descendant =
+    font.getName('Subtype', resolve)?.value === 'Type0'
+      ? font.getArray('DescendantFonts', resolve)?.at(0, resolve)
+      : undefined;
   return descendant instanceof PdfDict ? descendant : font;
 }
 
@@ -227,12 +249,22 @@ function fontMetrics(doc: PDF): Map<string, { ascent: number; descent: number }>
     }
     const ascent = (descriptor?.getNumber('Ascent', resolve)?.value ?? 0) / 1000;
     const descent = (descriptor?.getNumber('Descent', resolve)?.value ?? 0) / 1000;
-    metrics.set(name, { ascent: ascent > 0 && ascent < 3 ? ascent : 0.95, descent: descent < 0 && descent > -3 ? descent : -0.35 });
+    metrics.set(name, {
+      ascent: ascent > 0 && ascent < 3 ? ascent : 0.95,
+      descent: descent < 0 && descent > -3 ? descent : -0.35,
+    });
   }
   return metrics;
 }
 
-const FONT_TYPES: Record<string, string> = { Type1: 'Type 1', MMType1: 'Type 1', TrueType: 'TrueType', Type3: 'Type 3', CIDFontType0: 'CID Type 0', CIDFontType2: 'CID TrueType' };
+const FONT_TYPES: Record<string, string> = {
+  Type1: 'Type 1',
+  MMType1: 'Type 1',
+  TrueType: 'TrueType',
+  Type3: 'Type 3',
+  CIDFontType0: 'CID Type 0',
+  CIDFontType2: 'CID TrueType',
+};
 
 /** The fonts of the pages in pdffonts' table (name, type, encoding, emb, sub, uni, object ID), read with libpdf. */
 export async function listFontsWithLibpdf(pdf: Uint8Array): Promise<string> {
@@ -246,17 +278,32 @@ export async function listFontsWithLibpdf(pdf: Uint8Array): Promise<string> {
     const name = font.getName('BaseFont', resolve)?.value ?? '[none]';
     const glyphs = glyphFont(font, resolve);
     const program = FONT_PROGRAMS.find((key) => glyphs.getDict('FontDescriptor', resolve)?.has(key));
-    const type = FONT_TYPES[glyphs.getName('Subtype', resolve)?.value ?? ''] ?? font.getName('Subtype', resolve)?.value ?? '';
+    const type =
+      FONT_TYPES[glyphs.getName('Subtype', resolve)?.value ?? ''] ?? font.getName('Subtype', resolve)?.value ?? '';
     // FontFile3 holds a compact (CFF) program, which pdffonts marks with a C.
     const typeShown = program === 'FontFile3' && (type === 'Type 1' || type === 'CID Type 0') ? `${type}C` : type;
     const encodingEntry = font.get('Encoding', resolve);
-    const encoding = encodingEntry instanceof PdfName ? encodingEntry.value.replace(/Encoding$/, '')
-      : encodingEntry instanceof PdfDict ? 'Custom' : 'Builtin';
+    const encoding =
+      encodingEntry instanceof PdfName
+        ? encodingEntry.value.replace(/Encoding$/, '')
+        : encodingEntry instanceof PdfDict
+          ? 'Custom'
+          : 'Builtin';
     const flag = (on: boolean) => (on ? 'yes' : 'no ');
     const id = ref ? `${String(ref.objectNumber).padStart(6)} ${String(ref.generation).padStart(2)}` : '[none]';
-    lines.push([name.padEnd(36), typeShown.padEnd(17), encoding.padEnd(16), flag(Boolean(program)), flag(/^[A-Z]{6}\+/.test(name)), flag(font.has('ToUnicode')), id].join(' '));
+    lines.push(
+      [
+        name.padEnd(36),
+        typeShown.padEnd(17),
+        encoding.padEnd(16),
+        flag(Boolean(program)),
+        flag(/^[A-Z]{6}\+/.test(name)),
+        flag(font.has('ToUnicode')),
+        id,
+      ].join(' '),
+    );
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -273,9 +320,18 @@ export async function decodedImagesWithLibpdf(pdf: Uint8Array): Promise<Record<s
     const mask = dict.get('SMask', resolve);
     if (mask instanceof PdfStream) images.push(mask);
   }
-  return Object.fromEntries(images.map((image, i) => {
-    const shape = [...['Width', 'Height', 'BitsPerComponent'].map((key) => image.getNumber(key, resolve)?.value), image.getName('ColorSpace', resolve)?.value];
-    const digest = crypto.createHash('sha256').update(JSON.stringify(shape)).update(image.getDecodedData()).digest('hex');
-    return [`-${String(i).padStart(3, '0')}`, digest];
-  }));
+  return Object.fromEntries(
+    images.map((image, i) => {
+      const shape = [
+        ...['Width', 'Height', 'BitsPerComponent'].map((key) => image.getNumber(key, resolve)?.value),
+        image.getName('ColorSpace', resolve)?.value,
+      ];
+      const digest = crypto
+        .createHash('sha256')
+        .update(JSON.stringify(shape))
+        .update(image.getDecodedData())
+        .digest('hex');
+      return [`-${String(i).padStart(3, '0')}`, digest];
+    }),
+  );
 }

@@ -43,20 +43,43 @@ export type PdfsigReport = {
  * `openssl ts -verify` in test/platform/seal-lta.test.ts and by POST /verify/v1.
  */
 export async function pdfsig(bytes: Uint8Array, options: { trustedCaPems?: string[] } = {}): Promise<PdfsigReport> {
-  const { output, trustChecked } = has('pdfsig') ? await popplerReport(bytes, options.trustedCaPems) : await ownReport(bytes, options.trustedCaPems);
-  const blocks = output.split(/^Signature #\d+:$/m).slice(1).map((block) => ({
-    ...Object.fromEntries([...block.matchAll(/^ *- ([^:\n]+): (.*)$/gm)].map((m) => [m[1], m[2].trim()])),
-    raw: block,
-  }) as PdfsigBlock);
-  const isTimestamp = (block: PdfsigBlock) => /^DocumentTimeStamp/.test(block['Signature Field Name'] ?? '') && /^(unknown|ETSI\.RFC3161)$/.test(block['Signature Type'] ?? '');
+  const { output, trustChecked } = has('pdfsig')
+    ? await popplerReport(bytes, options.trustedCaPems)
+    : await ownReport(bytes, options.trustedCaPems);
+  const blocks = output
+    .split(/^Signature #\d+:$/m)
+    .slice(1)
+    .map(
+      (block) =>
+        ({
+          ...Object.fromEntries([...block.matchAll(/^ *- ([^:\n]+): (.*)$/gm)].map((m) => [m[1], m[2].trim()])),
+          raw: block,
+        }) as PdfsigBlock,
+    );
+  const isTimestamp = (block: PdfsigBlock) =>
+    /^DocumentTimeStamp/.test(block['Signature Field Name'] ?? '') &&
+    /^(unknown|ETSI\.RFC3161)$/.test(block['Signature Type'] ?? '');
   const documentTimestamps = blocks.filter(isTimestamp).length;
   const signed = blocks.filter((block) => !isTimestamp(block));
   const valid = signed.filter((block) => block['Signature Validation'] === 'Signature is Valid.').length;
-  const trusted = trustChecked && signed.every((block) => block['Certificate Validation'] === 'Certificate is Trusted.');
-  return { output, blocks, signatures: signed.length, documentTimestamps, allValid: signed.length > 0 && valid === signed.length, trusted, trustChecked, independent: has('pdfsig') };
+  const trusted =
+    trustChecked && signed.every((block) => block['Certificate Validation'] === 'Certificate is Trusted.');
+  return {
+    output,
+    blocks,
+    signatures: signed.length,
+    documentTimestamps,
+    allValid: signed.length > 0 && valid === signed.length,
+    trusted,
+    trustChecked,
+    independent: has('pdfsig'),
+  };
 }
 
-async function popplerReport(bytes: Uint8Array, trustedCaPems: string[] | undefined): Promise<{ output: string; trustChecked: boolean }> {
+async function popplerReport(
+  bytes: Uint8Array,
+  trustedCaPems: string[] | undefined,
+): Promise<{ output: string; trustChecked: boolean }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdfsig-'));
   const file = path.join(dir, 'signed.pdf');
   fs.writeFileSync(file, bytes);
@@ -64,7 +87,9 @@ async function popplerReport(bytes: Uint8Array, trustedCaPems: string[] | undefi
     const nssDir = trustedCaPems && has('certutil') ? await trustStore(dir, trustedCaPems) : null;
     const args = nssDir ? ['-nssdir', `sql:${nssDir}`, file] : trustedCaPems ? [file] : ['-nocert', file];
     // pdfsig exits non-zero when a signature is not valid (or, poppler 22.12, not verified: a document time-stamp).
-    const { stdout } = await run('pdfsig', args).catch((error) => ({ stdout: String(error.stdout ?? '') + String(error.stderr ?? '') }));
+    const { stdout } = await run('pdfsig', args).catch((error) => ({
+      stdout: String(error.stdout ?? '') + String(error.stderr ?? ''),
+    }));
     return { output: stdout, trustChecked: nssDir !== null };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -85,11 +110,17 @@ async function trustStore(parent: string, caPems: string[]): Promise<string> {
 }
 
 const DIGESTS: Record<string, string> = {
-  '1.3.14.3.2.26': 'SHA1', '2.16.840.1.101.3.4.2.1': 'SHA-256', '2.16.840.1.101.3.4.2.2': 'SHA-384', '2.16.840.1.101.3.4.2.3': 'SHA-512',
+  '1.3.14.3.2.26': 'SHA1',
+  '2.16.840.1.101.3.4.2.1': 'SHA-256',
+  '2.16.840.1.101.3.4.2.2': 'SHA-384',
+  '2.16.840.1.101.3.4.2.3': 'SHA-512',
 };
 
 /** The service's verification of every signature (verify-pdf.ts), in pdfsig's words and layout. */
-async function ownReport(bytes: Uint8Array, trustedCaPems: string[] | undefined): Promise<{ output: string; trustChecked: boolean }> {
+async function ownReport(
+  bytes: Uint8Array,
+  trustedCaPems: string[] | undefined,
+): Promise<{ output: string; trustChecked: boolean }> {
   const anchors = (trustedCaPems ?? []).flatMap((pem) => pemDecode(pem, 'CERTIFICATE')).map(parseCertificate);
   const entries = await readSignatures(bytes, { maxSignatures: 1000 });
   const verdicts = await verifyPdfSignatures(bytes, anchors, { maxSignatures: 1000 });
@@ -105,8 +136,13 @@ async function ownReport(bytes: Uint8Array, trustedCaPems: string[] | undefined)
     lines.push(`  - Signature Type: ${entry.subFilter}`);
     lines.push(`  - Signed Ranges: [${start1} - ${start1 + length1}], [${start2} - ${start2 + length2}]`);
     lines.push(verdict.coversWholeDocument ? '  - Total document signed' : '  - Not total document signed');
-    lines.push(`  - Signature Validation: ${verdict.integrity === 'VALID' ? 'Signature is Valid.' : `Signature is Invalid (${verdict.problem}).`}`);
-    if (trustedCaPems) lines.push(`  - Certificate Validation: ${verdict.certificate?.trustedByPlatform ? 'Certificate is Trusted.' : "Certificate issuer isn't Trusted."}`);
+    lines.push(
+      `  - Signature Validation: ${verdict.integrity === 'VALID' ? 'Signature is Valid.' : `Signature is Invalid (${verdict.problem}).`}`,
+    );
+    if (trustedCaPems)
+      lines.push(
+        `  - Certificate Validation: ${verdict.certificate?.trustedByPlatform ? 'Certificate is Trusted.' : "Certificate issuer isn't Trusted."}`,
+      );
   }
   return { output: `${lines.join('\n')}\n`, trustChecked: trustedCaPems !== undefined };
 }

@@ -17,7 +17,10 @@ export function recipientEntry(overrides: Record<string, unknown> = {}): Record<
 }
 
 /** A valid field body on page 1; `overrides` replace members (undefined removes one). */
-export function fieldEntry(recipientId: number | null, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function fieldEntry(
+  recipientId: number | null,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     recipientId,
     pageNo: 1,
@@ -31,14 +34,24 @@ export function fieldEntry(recipientId: number | null, overrides: Record<string,
 }
 
 /** Adds recipients over HTTP and fails loudly unless the call succeeds. */
-export async function addRecipients(t: TestApp, token: string, workflowId: number, entries: Record<string, unknown>[]): Promise<any[]> {
+export async function addRecipients(
+  t: TestApp,
+  token: string,
+  workflowId: number,
+  entries: Record<string, unknown>[],
+): Promise<any[]> {
   const res = await t.request('POST', `/workflow/v1/${workflowId}/recipients`, { token, body: entries });
   if (res.status !== 200) throw new Error(`adding recipients failed: ${res.status} ${res.raw}`);
   return res.body;
 }
 
 /** Adds one field over HTTP and fails loudly unless the call succeeds. */
-export async function addField(t: TestApp, token: string, documentId: number, entry: Record<string, unknown>): Promise<any> {
+export async function addField(
+  t: TestApp,
+  token: string,
+  documentId: number,
+  entry: Record<string, unknown>,
+): Promise<any> {
   const res = await t.request('POST', `/workflow/v1/${documentId}/fields`, { token, body: entry });
   if (res.status !== 200) throw new Error(`adding a field failed: ${res.status} ${res.raw}`);
   return res.body;
@@ -60,9 +73,21 @@ export async function userByEmail(t: TestApp, email: string) {
 }
 
 /** A further document in a workflow, inserted directly, with the given displayed page sizes. */
-export async function addDocument(t: TestApp, workflowId: number, pageSizes: { width: number; height: number; rotation: number }[]) {
-  const [row] = await t.platform.db.insert(documents).values({
-    workflowId, name: 'Extra document', blobKey: 'not-read-by-these-tests', size: 1, pages: pageSizes.length, pageSizes,
-  }).returning();
+export async function addDocument(
+  t: TestApp,
+  workflowId: number,
+  pageSizes: { width: number; height: number; rotation: number }[],
+) {
+  const [row] = await t.platform.db
+    .insert(documents)
+    .values({
+      workflowId,
+      name: 'Extra document',
+      blobKey: 'not-read-by-these-tests',
+      size: 1,
+      pages: pageSizes.length,
+      pageSizes,
+    })
+    .returning();
   return row;
 }

@@ -16,7 +16,13 @@ export type S3TestServer = {
 
 export async function startS3Server(bucket = 'signatures'): Promise<S3TestServer> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 's3-test-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const address = (await server.run()) as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${address.port}`,
@@ -29,7 +35,8 @@ export async function startS3Server(bucket = 'signatures'): Promise<S3TestServer
       const walk = (dir: string, prefix: string) => {
         for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
           if (entry.isDirectory()) walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
-          else if (entry.name.endsWith('._S3rver_object')) found.push(`${prefix}${entry.name.replace(/\._S3rver_object$/, '')}`);
+          else if (entry.name.endsWith('._S3rver_object'))
+            found.push(`${prefix}${entry.name.replace(/\._S3rver_object$/, '')}`);
         }
       };
       if (fs.existsSync(root)) walk(root, '');

@@ -13,19 +13,28 @@ export function sample(schema: any, known: Record<string, unknown>): unknown {
   switch (schema.type) {
     case 'object': {
       const keys = Object.keys(schema.properties ?? {}).filter((key) => schema.required?.includes(key) || key in known);
-      return Object.fromEntries(keys.map((key) => [key, key in known ? known[key] : sample(schema.properties[key], known)]));
+      return Object.fromEntries(
+        keys.map((key) => [key, key in known ? known[key] : sample(schema.properties[key], known)]),
+      );
     }
-    case 'array': return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items, known));
-    case 'integer': case 'number': return schema.minimum ?? 1;
-    case 'boolean': return true;
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items, known));
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return true;
     case 'string':
       if (schema.format === 'email') return 'someone@example.com';
       if (schema.format === 'date-time') return new Date().toISOString();
       if (schema.format === 'date') return '2026-01-01';
       if (schema.format === 'uri') return 'https://example.com/';
-      if (schema.pattern) return ['#1A56DB', 'Abc', '1'].find((candidate) => new RegExp(schema.pattern).test(candidate));
+      if (schema.pattern)
+        return ['#1A56DB', 'Abc', '1'].find((candidate) => new RegExp(schema.pattern).test(candidate));
       return 'Abc'.padEnd(schema.minLength ?? 3, 'c');
-    case 'null': return null;
-    default: return {};
+    case 'null':
+      return null;
+    default:
+      return {};
   }
 }

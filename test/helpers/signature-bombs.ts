@@ -44,10 +44,22 @@ export async function makeSignatureBombPdf(options: SignatureBombOptions): Promi
     ];
     for (let i = 0; i < signatures; i++) {
       const range = byteRanges[ranges === 'shared' ? 0 : i];
-      objects.push([5 + 2 * i, Buffer.from(`<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange ${range} /Contents <${placeholder(i)}> /M (D:20260101000000Z) >>`)]);
+      objects.push([
+        5 + 2 * i,
+        Buffer.from(
+          `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange ${range} /Contents <${placeholder(i)}> /M (D:20260101000000Z) >>`,
+        ),
+      ]);
       objects.push([6 + 2 * i, Buffer.from(`<< /FT /Sig /T (Signature${i + 1}) /V ${5 + 2 * i} 0 R >>`)]);
     }
-    objects.push([4, Buffer.concat([Buffer.from(`<< /Length ${pad(paddingBytes)} >>\nstream\n`), Buffer.alloc(paddingBytes, 0x25), Buffer.from('\nendstream')])]);
+    objects.push([
+      4,
+      Buffer.concat([
+        Buffer.from(`<< /Length ${pad(paddingBytes)} >>\nstream\n`),
+        Buffer.alloc(paddingBytes, 0x25),
+        Buffer.from('\nendstream'),
+      ]),
+    ]);
     const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
     const offsets = new Map<number, number>();
     const gaps: Array<[number, number]> = [];
@@ -66,14 +78,19 @@ export async function makeSignatureBombPdf(options: SignatureBombOptions): Promi
     const size = objects.length + 1;
     const xref = [`xref\n0 ${size}\n`, '0000000000 65535 f \n'];
     for (let n = 1; n < size; n++) xref.push(`${pad(offsets.get(n)!)} 00000 n \n`);
-    parts.push(Buffer.from(`${xref.join('')}trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${pad(length)}\n%%EOF\n`));
+    parts.push(
+      Buffer.from(`${xref.join('')}trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${pad(length)}\n%%EOF\n`),
+    );
     return { file: Buffer.concat(parts), gaps };
   };
   const blank = Array.from({ length: signatures }, () => `[0 ${pad(0)} ${pad(0)} ${pad(0)}]`);
   // Sizes first (every number has a fixed width), then the real ranges over the final layout.
   const paddingBytes = Math.max(0, totalBytes - build(blank, 0).file.length);
   const { file: laidOut, gaps } = build(blank, paddingBytes);
-  const { file } = build(gaps.map(([start, end]) => `[0 ${pad(start)} ${pad(end)} ${pad(laidOut.length - end)}]`), paddingBytes);
+  const { file } = build(
+    gaps.map(([start, end]) => `[0 ${pad(start)} ${pad(end)} ${pad(laidOut.length - end)}]`),
+    paddingBytes,
+  );
   const [start, end] = gaps[0];
   const digest = crypto.createHash('sha256').update(file.subarray(0, start)).update(file.subarray(end)).digest();
   const cms = Buffer.from(await options.sign(new Uint8Array(digest)));
@@ -91,27 +108,33 @@ export async function makeSignatureBombPdf(options: SignatureBombOptions): Promi
  */
 export function appendSignatureCopies(sealed: Uint8Array): Uint8Array {
   const text = Buffer.from(sealed).toString('latin1');
-  const signature = [...text.matchAll(/(\d+) 0 obj\n<< \/Type \/Sig [^]*?\/ByteRange (\[[^\]]*\]) \/Contents <([0-9a-f]*)>/g)].at(-1)!;
+  const signature = [
+    ...text.matchAll(/(\d+) 0 obj\n<< \/Type \/Sig [^]*?\/ByteRange (\[[^\]]*\]) \/Contents <([0-9a-f]*)>/g),
+  ].at(-1)!;
   const root = [...text.matchAll(/\/Root (\d+) 0 R/g)].at(-1)![1];
   const catalog = [...text.matchAll(new RegExp(`\\n${root} 0 obj\\n(<<[^]*?>>)\\nendobj`, 'g'))].at(-1)![1];
   const prev = [...text.matchAll(/startxref\n(\d+)/g)].at(-1)![1];
   const size = Number([...text.matchAll(/\/Size (\d+)/g)].at(-1)![1]);
   const [copy, copyField, aliasField, alias] = [size, size + 1, size + 2, size + 3];
   const objects: Array<[number, string]> = [
-    [copy, `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange ${signature[2]} /Contents <${signature[3]}> >>`],
+    [
+      copy,
+      `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange ${signature[2]} /Contents <${signature[3]}> >>`,
+    ],
     [copyField, `<< /FT /Sig /T (Copy) /V ${copy} 0 R >>`],
     [aliasField, `<< /FT /Sig /T (Alias) /V ${alias} 0 R >>`],
     [Number(root), catalog.replace(/\/Fields \[([^\]]*)\]/, `/Fields [$1 ${copyField} 0 R ${aliasField} 0 R]`)],
   ];
   let update = '\n';
-  const offsets = new Map<number, number>([[alias, signature.index! ]]);
+  const offsets = new Map<number, number>([[alias, signature.index!]]);
   for (const [number, body] of objects) {
     offsets.set(number, sealed.length + update.length);
     update += `${number} 0 obj\n${body}\nendobj\n`;
   }
   const xrefAt = sealed.length + update.length;
   update += 'xref\n';
-  for (const [number, offset] of [...offsets].sort((a, b) => a[0] - b[0])) update += `${number} 1\n${String(offset).padStart(10, '0')} 00000 n \n`;
+  for (const [number, offset] of [...offsets].sort((a, b) => a[0] - b[0]))
+    update += `${number} 1\n${String(offset).padStart(10, '0')} 00000 n \n`;
   update += `trailer\n<< /Size ${alias + 1} /Root ${root} 0 R /Prev ${prev} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
   return new Uint8Array(Buffer.concat([Buffer.from(sealed), Buffer.from(update, 'latin1')]));
 }
@@ -131,7 +154,10 @@ export function makeFieldTreeBombPdf(leaves = 200_000, depth = 31): Uint8Array {
   const firstLeaf = 5 + depth;
   for (let level = 1; level <= depth; level++) {
     const number = 4 + level;
-    const kids = level === depth ? Array.from({ length: leaves }, (_, i) => `${firstLeaf + i} 0 R`).join(' ') : `${number + 1} 0 R`;
+    const kids =
+      level === depth
+        ? Array.from({ length: leaves }, (_, i) => `${firstLeaf + i} 0 R`).join(' ')
+        : `${number + 1} 0 R`;
     objects.push(`<< /Parent ${number - 1} 0 R /Kids [${kids}] >>`);
   }
   for (let i = 0; i < leaves; i++) objects.push(`<< /Parent ${4 + depth} 0 R >>`);
@@ -141,7 +167,11 @@ export function makeFieldTreeBombPdf(leaves = 200_000, depth = 31): Uint8Array {
     offsets.push(body.length);
     body += `${index + 1} 0 obj\n${object}\nendobj\n`;
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n`, '0000000000 65535 f \n', ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`)].join('');
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n`,
+    '0000000000 65535 f \n',
+    ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`),
+  ].join('');
   body += `${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${body.length}\n%%EOF\n`;
   return new Uint8Array(Buffer.from(body, 'latin1'));
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { identityChallenges, mailOutbox, recipients } from '../../src/platform/db/schema/index.ts';
+import { identityChallenges, type mailOutbox, recipients } from '../../src/platform/db/schema/index.ts';
 import { findOrCreateGuestUser } from '../../src/modules/users/users.repo.ts';
 import { createSigningCodes, loadSigningCodeKey, type SigningCodes } from '../../src/modules/signing/signing-codes.ts';
 import { createDraftWorkflow, insertField, insertRecipient, type TestUser } from './factories.ts';
@@ -31,7 +31,11 @@ export function guestEmail(label: string): string {
  * A DRAFT workflow of `owner` with guest recipients inserted directly (not through the recipients endpoint),
  * each SIGNER holding a SIGNATURE field on page 1 unless told otherwise.
  */
-export async function draftForSending(t: TestApp, owner: TestUser, options: { sequence?: 'ORDERED' | 'UNORDERED'; name?: string; recipients: RecipientSpec[] }) {
+export async function draftForSending(
+  t: TestApp,
+  owner: TestUser,
+  options: { sequence?: 'ORDERED' | 'UNORDERED'; name?: string; recipients: RecipientSpec[] },
+) {
   const sequence = options.sequence ?? 'UNORDERED';
   const { workflow, document } = await createDraftWorkflow(t, owner, { sequence, name: options.name });
   const rows: RecipientRow[] = [];
@@ -47,7 +51,14 @@ export async function draftForSending(t: TestApp, owner: TestUser, options: { se
       enforceIdentity: spec.enforceIdentity ?? false,
     });
     if ((spec.role ?? 'SIGNER') === 'SIGNER' && spec.signatureField !== false) {
-      await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: row.id, fieldType: 'SIGNATURE', fieldRequired: true, box: { x: 72, y: 80 + 50 * index, width: 150, height: 40 } });
+      await insertField(t, {
+        workflowId: workflow.id,
+        documentId: document.id,
+        recipientId: row.id,
+        fieldType: 'SIGNATURE',
+        fieldRequired: true,
+        box: { x: 72, y: 80 + 50 * index, width: 150, height: 40 },
+      });
     }
     rows.push(row);
   }
@@ -55,7 +66,12 @@ export async function draftForSending(t: TestApp, owner: TestUser, options: { se
 }
 
 /** POST commence as `owner`; the raw response (tests of errors look at it). */
-export function commence(t: TestApp, owner: TestUser, workflowId: number, body: { title?: string | null; message?: string | null } = {}) {
+export function commence(
+  t: TestApp,
+  owner: TestUser,
+  workflowId: number,
+  body: { title?: string | null; message?: string | null } = {},
+) {
   return t.request('POST', `/workflow/v1/${workflowId}/commence`, { token: owner.token, body });
 }
 

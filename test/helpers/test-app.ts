@@ -16,7 +16,11 @@ export type TestApp = App & {
   /** On PostgreSQL, the URL of this app's database (a second instance opens its own connections to it); else undefined. */
   databaseUrl?: string;
   /** JSON request through app.inject; `token` becomes a bearer header. */
-  request(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, any>; raw: string }>;
+  request(
+    method: string,
+    url: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Record<string, any>; raw: string }>;
   /** Mail rows delivered (or pending) so far, oldest first; waits for the outbox to drain first. */
   mails(filter?: { to?: string; kind?: string }): Promise<(typeof mailOutbox.$inferSelect)[]>;
   /** Waits until every queued job has run. */
@@ -27,11 +31,21 @@ export type TestApp = App & {
  * A fresh service for one test file: its own DATA_DIR and its own database (a copy of the migrated
  * embedded template, or a new database on the PostgreSQL server named by DATABASE_URL).
  */
-export async function createTestApp(overrides: Partial<Config> = {}, platformOverrides: Omit<PlatformOverrides, 'database' | 'log'> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  platformOverrides: Omit<PlatformOverrides, 'database' | 'log'> = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-test-'));
   const { database, serverDatabase } = await openTestDatabase();
   // PATH is the runner's, so a test finds LibreOffice where the machine has it, and a run with it hidden (.ci/run) does not.
-  const config: Config = { ...loadConfig({ PATH: process.env.PATH }), dataDir, logLevel: 'silent', jobPollSeconds: 0.5, databaseUrl: undefined, ...overrides };
+  const config: Config = {
+    ...loadConfig({ PATH: process.env.PATH }),
+    dataDir,
+    logLevel: 'silent',
+    jobPollSeconds: 0.5,
+    databaseUrl: undefined,
+    ...overrides,
+  };
   const built = await buildApp(config, { ...platformOverrides, database, log: () => {} });
   const testApp: TestApp = {
     ...built,
@@ -42,18 +56,26 @@ export async function createTestApp(overrides: Partial<Config> = {}, platformOve
       if (options.token) headers.authorization = `Bearer ${options.token}`;
       let payload: string | Buffer | undefined;
       if (options.body !== undefined) {
-        payload = typeof options.body === 'string' || Buffer.isBuffer(options.body) ? (options.body as any) : JSON.stringify(options.body);
+        payload =
+          typeof options.body === 'string' || Buffer.isBuffer(options.body)
+            ? (options.body as any)
+            : JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
       const response = await built.app.inject({ method: method as any, url, headers, payload });
       let body: any = response.body;
-      if (String(response.headers['content-type'] ?? '').includes('application/json') && response.body) body = JSON.parse(response.body);
+      if (String(response.headers['content-type'] ?? '').includes('application/json') && response.body)
+        body = JSON.parse(response.body);
       return { status: response.statusCode, body, headers: response.headers, raw: response.body };
     },
     async mails(filter = {}) {
       await built.platform.jobs.drain();
       const rows = await built.platform.db.select().from(mailOutbox).orderBy(asc(mailOutbox.id));
-      return rows.filter((r) => (!filter.to || r.toAddress === filter.to.toLowerCase() || r.toAddress === filter.to) && (!filter.kind || r.kind === filter.kind));
+      return rows.filter(
+        (r) =>
+          (!filter.to || r.toAddress === filter.to.toLowerCase() || r.toAddress === filter.to) &&
+          (!filter.kind || r.kind === filter.kind),
+      );
     },
     drainJobs: () => built.platform.jobs.drain(),
     async close() {
@@ -75,7 +97,10 @@ export async function createTestApp(overrides: Partial<Config> = {}, platformOve
 }
 
 /** A fresh database for one app: a copy of the migrated template on PostgreSQL, or of the migrated dump on PGlite. */
-async function openTestDatabase(): Promise<{ database: Database; serverDatabase: { name: string; adminUrl: string; url: string } | null }> {
+async function openTestDatabase(): Promise<{
+  database: Database;
+  serverDatabase: { name: string; adminUrl: string; url: string } | null;
+}> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const template = fs.readFileSync(inject('pgliteTemplate'));
@@ -100,7 +125,10 @@ async function openTestDatabase(): Promise<{ database: Database; serverDatabase:
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { database: await openDatabase({ databaseUrl: url.toString() }), serverDatabase: { name, adminUrl: serverUrl, url: url.toString() } };
+  return {
+    database: await openDatabase({ databaseUrl: url.toString() }),
+    serverDatabase: { name, adminUrl: serverUrl, url: url.toString() },
+  };
 }
 
 export { eq };

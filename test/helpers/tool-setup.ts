@@ -17,26 +17,39 @@ export default async function setup(project: TestProject) {
   const state = globalThis as { toolsNoted?: boolean };
   if (state.toolsNoted) return;
   state.toolsNoted = true;
-  if (browser.source === 'bundled') console.log(`browser tests: no chromium on PATH and no CHROMIUM_PATH; using the bundled headless Chromium of @sparticuz/chromium (${browser.executablePath})`);
+  if (browser.source === 'bundled')
+    console.log(
+      `browser tests: no chromium on PATH and no CHROMIUM_PATH; using the bundled headless Chromium of @sparticuz/chromium (${browser.executablePath})`,
+    );
   const missing = Object.entries(OPTIONAL_TOOLS).filter(([tool]) => onPath(tool) === null);
   const byPackage = new Map<string, string[]>();
   for (const [tool, pkg] of missing) byPackage.set(pkg, [...(byPackage.get(pkg) ?? []), tool]);
-  for (const [pkg, tools] of byPackage) console.log(`${tools.join(', ')} not installed (${pkg}): ${FALLBACK[pkg] ?? 'the tests using it take their fallback'}`);
+  for (const [pkg, tools] of byPackage)
+    console.log(
+      `${tools.join(', ')} not installed (${pkg}): ${FALLBACK[pkg] ?? 'the tests using it take their fallback'}`,
+    );
 }
 
 const FALLBACK: Record<string, string> = {
-  'poppler-utils': 'the independent pdfsig check of sealed PDFs is skipped; they are checked with the service\'s own verification, and their text and pages read with pdf.js',
+  'poppler-utils':
+    "the independent pdfsig check of sealed PDFs is skipped; they are checked with the service's own verification, and their text and pages read with pdf.js",
   'libnss3-tools': 'pdfsig checks certificate chains without an NSS trust database',
   'libreoffice-writer-nogui': 'the Word tests check the DOCUMENT_CONVERSION_UNAVAILABLE answer instead of a conversion',
-  openssl: 'the independent openssl checks of time-stamp tokens, CRLs and certificates are skipped; the service\'s own checks still run',
+  openssl:
+    "the independent openssl checks of time-stamp tokens, CRLs and certificates are skipped; the service's own checks still run",
 };
 
-export type BrowserChoice = { executablePath: string; env: Record<string, string>; source: 'CHROMIUM_PATH' | 'PATH' | 'bundled' };
+export type BrowserChoice = {
+  executablePath: string;
+  env: Record<string, string>;
+  source: 'CHROMIUM_PATH' | 'PATH' | 'bundled';
+};
 
 let choice: Promise<BrowserChoice> | null = null;
 function findBrowser(): Promise<BrowserChoice> {
   choice ??= (async () => {
-    if (process.env.CHROMIUM_PATH) return { executablePath: process.env.CHROMIUM_PATH, env: {}, source: 'CHROMIUM_PATH' as const };
+    if (process.env.CHROMIUM_PATH)
+      return { executablePath: process.env.CHROMIUM_PATH, env: {}, source: 'CHROMIUM_PATH' as const };
     const system = onPath('chromium');
     if (system) return { executablePath: system, env: {}, source: 'PATH' as const };
     return bundledChromium();
@@ -75,7 +88,11 @@ async function bundledChromium(): Promise<BrowserChoice> {
       fs.rmSync(work, { recursive: true, force: true });
     }
   }
-  return { executablePath: path.join(target, 'chromium'), env: { LD_LIBRARY_PATH: path.join(target, 'al2023', 'lib') }, source: 'bundled' };
+  return {
+    executablePath: path.join(target, 'chromium'),
+    env: { LD_LIBRARY_PATH: path.join(target, 'al2023', 'lib') },
+    source: 'bundled',
+  };
 }
 
 declare module 'vitest' {

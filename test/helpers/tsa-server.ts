@@ -5,7 +5,13 @@ import type { AddressInfo } from 'node:net';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { signingCertificateV2 } from '../../src/platform/crypto/cades.ts';
-import { OID, certificateToDer, cryptoEngine, issueCertificate, pemEncode } from '../../src/platform/crypto/certificates.ts';
+import {
+  OID,
+  certificateToDer,
+  cryptoEngine,
+  issueCertificate,
+  pemEncode,
+} from '../../src/platform/crypto/certificates.ts';
 
 /** An example-arc OID (2.999 is reserved for examples) as the test TSA's policy. */
 const TEST_POLICY = '2.999.3161.1';
@@ -33,13 +39,25 @@ export async function startTsaServer(options: { refuse?: boolean } = {}): Promis
   const notBefore = new Date(Date.now() - DAY_MS);
   const notAfter = new Date(Date.now() + 365 * DAY_MS);
   const ca = await issueCertificate({
-    commonName: 'Test TSA Root', organization: 'Signature Service Tests', publicKey: caKeys.publicKey,
-    signingKey: caKeys.privateKey, notBefore, notAfter, isCa: true, keyUsage: ['keyCertSign', 'cRLSign'],
+    commonName: 'Test TSA Root',
+    organization: 'Signature Service Tests',
+    publicKey: caKeys.publicKey,
+    signingKey: caKeys.privateKey,
+    notBefore,
+    notAfter,
+    isCa: true,
+    keyUsage: ['keyCertSign', 'cRLSign'],
   });
   const tsa = await issueCertificate({
-    commonName: 'Test Time-Stamp Authority', organization: 'Signature Service Tests', publicKey: tsaKeys.publicKey,
-    issuer: { certificate: ca, privateKey: caKeys.privateKey }, notBefore, notAfter, isCa: false,
-    keyUsage: ['digitalSignature', 'nonRepudiation'], extendedKeyUsage: [OID.timeStamping],
+    commonName: 'Test Time-Stamp Authority',
+    organization: 'Signature Service Tests',
+    publicKey: tsaKeys.publicKey,
+    issuer: { certificate: ca, privateKey: caKeys.privateKey },
+    notBefore,
+    notAfter,
+    isCa: false,
+    keyUsage: ['digitalSignature', 'nonRepudiation'],
+    extendedKeyUsage: [OID.timeStamping],
   });
   const tsaDer = certificateToDer(tsa);
   let requests = 0;
@@ -53,9 +71,14 @@ export async function startTsaServer(options: { refuse?: boolean } = {}): Promis
         response.writeHead(415).end();
         return;
       }
-      answer(Buffer.concat(chunks)).then((body) => {
-        response.writeHead(200, { 'content-type': 'application/timestamp-reply', 'content-length': body.length }).end(body);
-      }, () => response.writeHead(500).end());
+      answer(Buffer.concat(chunks)).then(
+        (body) => {
+          response
+            .writeHead(200, { 'content-type': 'application/timestamp-reply', 'content-length': body.length })
+            .end(body);
+        },
+        () => response.writeHead(500).end(),
+      );
     });
   });
 
@@ -84,21 +107,26 @@ export async function startTsaServer(options: { refuse?: boolean } = {}): Promis
         eContentType: OID.tstInfo,
         eContent: new asn1js.OctetString({ valueHex: tstInfoDer }),
       }),
-      signerInfos: [new pkijs.SignerInfo({
-        version: 1,
-        sid: new pkijs.IssuerAndSerialNumber({ issuer: tsa.issuer, serialNumber: tsa.serialNumber }),
-        signedAttrs: new pkijs.SignedAndUnsignedAttributes({
-          type: 0,
-          attributes: [
-            new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.tstInfo })] }),
-            new pkijs.Attribute({
-              type: OID.messageDigest,
-              values: [new asn1js.OctetString({ valueHex: crypto.createHash('sha256').update(tstInfoDer).digest() })],
-            }),
-            signingCertificateV2(tsa, tsaDer),
-          ],
+      signerInfos: [
+        new pkijs.SignerInfo({
+          version: 1,
+          sid: new pkijs.IssuerAndSerialNumber({ issuer: tsa.issuer, serialNumber: tsa.serialNumber }),
+          signedAttrs: new pkijs.SignedAndUnsignedAttributes({
+            type: 0,
+            attributes: [
+              new pkijs.Attribute({
+                type: OID.contentType,
+                values: [new asn1js.ObjectIdentifier({ value: OID.tstInfo })],
+              }),
+              new pkijs.Attribute({
+                type: OID.messageDigest,
+                values: [new asn1js.OctetString({ valueHex: crypto.createHash('sha256').update(tstInfoDer).digest() })],
+              }),
+              signingCertificateV2(tsa, tsaDer),
+            ],
+          }),
         }),
-      })],
+      ],
       certificates: tsReq.certReq ? [tsa] : undefined,
     });
     await signedData.sign(tsaKeys.privateKey, 0, 'SHA-256', undefined, cryptoEngine);
@@ -112,13 +140,17 @@ export async function startTsaServer(options: { refuse?: boolean } = {}): Promis
   function reject(failBit: number, text: string): Buffer {
     const failInfo = new Uint8Array(4);
     failInfo[failBit >> 3] |= 0x80 >> (failBit & 7);
-    return Buffer.from(new pkijs.TimeStampResp({
-      status: new pkijs.PKIStatusInfo({
-        status: pkijs.PKIStatus.rejection,
-        statusStrings: [new asn1js.Utf8String({ value: text })],
-        failInfo: new asn1js.BitString({ valueHex: failInfo }),
-      }),
-    }).toSchema().toBER(false));
+    return Buffer.from(
+      new pkijs.TimeStampResp({
+        status: new pkijs.PKIStatusInfo({
+          status: pkijs.PKIStatus.rejection,
+          statusStrings: [new asn1js.Utf8String({ value: text })],
+          failInfo: new asn1js.BitString({ valueHex: failInfo }),
+        }),
+      })
+        .toSchema()
+        .toBER(false),
+    );
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -127,10 +159,11 @@ export async function startTsaServer(options: { refuse?: boolean } = {}): Promis
     url: `http://127.0.0.1:${port}/tsr`,
     caCertificatePem: pemEncode(certificateToDer(ca), 'CERTIFICATE'),
     requests: () => requests,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => (error ? reject(error) : resolve()));
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
   };
 }
 

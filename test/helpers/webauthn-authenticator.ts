@@ -5,7 +5,15 @@ import crypto from 'node:crypto';
  * relying party after navigator.credentials.create() (attestation "none") and .get(). Each field a test may
  * want to falsify (origin, RP id, challenge, counter, flags) can be overridden per call.
  */
-export type Overrides = { origin?: string; rpId?: string; challenge?: string; counter?: number; type?: string; flags?: number; signWith?: crypto.KeyObject };
+export type Overrides = {
+  origin?: string;
+  rpId?: string;
+  challenge?: string;
+  counter?: number;
+  type?: string;
+  flags?: number;
+  signWith?: crypto.KeyObject;
+};
 
 const FLAG_UP = 0x01;
 const FLAG_UV = 0x04;
@@ -30,23 +38,52 @@ export function createSoftwareAuthenticator(defaults: { origin: string; rpId: st
 
   return {
     id,
-    get counter() { return counter; },
-    set counter(value: number) { counter = value; },
+    get counter() {
+      return counter;
+    },
+    set counter(value: number) {
+      counter = value;
+    },
 
     /** RegistrationResponseJSON answering `options` (PublicKeyCredentialCreationOptionsJSON). */
     register(options: { challenge: string; rp: { id: string }; user: { id: string } }, overrides: Overrides = {}) {
       userHandle = options.user.id;
       const jwk = publicKey.export({ format: 'jwk' });
-      const cosePublicKey = cbor(new Map<number, unknown>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')]]));
+      const cosePublicKey = cbor(
+        new Map<number, unknown>([
+          [1, 2],
+          [3, -7],
+          [-1, 1],
+          [-2, Buffer.from(jwk.x!, 'base64url')],
+          [-3, Buffer.from(jwk.y!, 'base64url')],
+        ]),
+      );
       const length = Buffer.alloc(2);
       length.writeUInt16BE(credentialId.length);
       const attested = Buffer.concat([Buffer.alloc(16), length, credentialId, cosePublicKey]);
-      const data = authData(overrides.rpId ?? defaults.rpId, overrides.flags ?? (FLAG_UP | FLAG_UV | FLAG_AT), overrides.counter ?? counter, attested);
-      const attestationObject = cbor(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', data]]));
+      const data = authData(
+        overrides.rpId ?? defaults.rpId,
+        overrides.flags ?? FLAG_UP | FLAG_UV | FLAG_AT,
+        overrides.counter ?? counter,
+        attested,
+      );
+      const attestationObject = cbor(
+        new Map<string, unknown>([
+          ['fmt', 'none'],
+          ['attStmt', new Map()],
+          ['authData', data],
+        ]),
+      );
       return {
-        id, rawId: id, type: 'public-key' as const,
+        id,
+        rawId: id,
+        type: 'public-key' as const,
         response: {
-          clientDataJSON: clientData(overrides.type ?? 'webauthn.create', overrides.challenge ?? options.challenge, overrides.origin ?? defaults.origin).toString('base64url'),
+          clientDataJSON: clientData(
+            overrides.type ?? 'webauthn.create',
+            overrides.challenge ?? options.challenge,
+            overrides.origin ?? defaults.origin,
+          ).toString('base64url'),
           attestationObject: attestationObject.toString('base64url'),
           transports: ['internal'],
         },
@@ -58,11 +95,21 @@ export function createSoftwareAuthenticator(defaults: { origin: string; rpId: st
     /** AuthenticationResponseJSON answering `options` (PublicKeyCredentialRequestOptionsJSON); moves the counter forward first. */
     assert(options: { challenge: string }, overrides: Overrides = {}) {
       if (overrides.counter === undefined) counter += 1;
-      const data = authData(overrides.rpId ?? defaults.rpId, overrides.flags ?? (FLAG_UP | FLAG_UV), overrides.counter ?? counter);
-      const client = clientData(overrides.type ?? 'webauthn.get', overrides.challenge ?? options.challenge, overrides.origin ?? defaults.origin);
+      const data = authData(
+        overrides.rpId ?? defaults.rpId,
+        overrides.flags ?? FLAG_UP | FLAG_UV,
+        overrides.counter ?? counter,
+      );
+      const client = clientData(
+        overrides.type ?? 'webauthn.get',
+        overrides.challenge ?? options.challenge,
+        overrides.origin ?? defaults.origin,
+      );
       const signature = crypto.sign('sha256', Buffer.concat([data, sha256(client)]), overrides.signWith ?? privateKey);
       return {
-        id, rawId: id, type: 'public-key' as const,
+        id,
+        rawId: id,
+        type: 'public-key' as const,
         response: {
           clientDataJSON: client.toString('base64url'),
           authenticatorData: data.toString('base64url'),
@@ -88,7 +135,8 @@ export function cbor(value: unknown): Buffer {
     const bytes = Buffer.from(value, 'utf8');
     return Buffer.concat([head(3, bytes.length), bytes]);
   }
-  if (value instanceof Map) return Buffer.concat([head(5, value.size), ...[...value].flatMap(([k, v]) => [cbor(k), cbor(v)])]);
+  if (value instanceof Map)
+    return Buffer.concat([head(5, value.size), ...[...value].flatMap(([k, v]) => [cbor(k), cbor(v)])]);
   throw new Error(`cbor: unsupported ${typeof value}`);
 }
 

@@ -13,21 +13,77 @@ const test = base.override({ ownerName: 'Olivia Owner' }).extend<{ signer: TestU
   outsider: fileUser(),
 });
 
-const report = (t: TestApp, id: number, token: string) => t.request('GET', `/workflow/v1/evidence-report/${id}`, { token });
-const CONSENT_TEXT = 'I agree that my electronic signature is the legal equivalent of my handwritten signature & I consent to "electronic" records.';
+const report = (t: TestApp, id: number, token: string) =>
+  t.request('GET', `/workflow/v1/evidence-report/${id}`, { token });
+const CONSENT_TEXT =
+  'I agree that my electronic signature is the legal equivalent of my handwritten signature & I consent to "electronic" records.';
 
 /** A completed two-party envelope with a realistic trail; the signer's name carries markup. */
 async function completedEnvelope(t: TestApp, owner: TestUser, signer: TestUser, signerName = 'Sam Signer') {
   const { workflow, document } = await createDraftWorkflow(t, owner, { name: 'Supply <b>contract</b>' });
-  const recipient = await insertRecipient(t, workflow.id, { userId: signer.userId, name: signerName, email: signer.email });
+  const recipient = await insertRecipient(t, workflow.id, {
+    userId: signer.userId,
+    name: signerName,
+    email: signer.email,
+  });
   const base = { workflowId: workflow.id };
-  await addActivity(t, { ...base, kind: 'DOCUMENT_UPLOADED', action: 'Created', sentence: 'Olivia Owner created the envelope', userId: owner.userId, userName: owner.name, context: { ipAddress: '203.0.113.1', accessChannel: 'web', userAgent: 'Mozilla/5.0' } });
+  await addActivity(t, {
+    ...base,
+    kind: 'DOCUMENT_UPLOADED',
+    action: 'Created',
+    sentence: 'Olivia Owner created the envelope',
+    userId: owner.userId,
+    userName: owner.name,
+    context: { ipAddress: '203.0.113.1', accessChannel: 'web', userAgent: 'Mozilla/5.0' },
+  });
   await markSent(t, workflow.id, [recipient.id]);
-  await addActivity(t, { ...base, kind: 'WORKFLOW_SENT', action: 'Sent', sentence: 'Olivia Owner sent the envelope', userId: owner.userId, userName: owner.name, status: 'SENT' });
+  await addActivity(t, {
+    ...base,
+    kind: 'WORKFLOW_SENT',
+    action: 'Sent',
+    sentence: 'Olivia Owner sent the envelope',
+    userId: owner.userId,
+    userName: owner.name,
+    status: 'SENT',
+  });
   const textHash = crypto.createHash('sha256').update(CONSENT_TEXT).digest('hex');
-  await addActivity(t, { ...base, kind: 'CONSENT_ACCEPTED', action: 'Consent accepted', sentence: `${signerName} accepted the disclosure`, recipientId: recipient.id, userName: signerName, consent: { recipientName: signerName, recipientEmail: signer.email, ipAddress: '198.51.100.9', accessChannel: 'mobile', source: 'fields/save', evidence: 'checkbox', textHash, text: CONSENT_TEXT, userAgent: 'okhttp/4.12 <x>' }, context: { ipAddress: '198.51.100.9', accessChannel: 'mobile', userAgent: 'okhttp/4.12 <x>' } });
-  await addActivity(t, { ...base, kind: 'SIGNED', action: 'Signed', sentence: `${signerName} signed`, recipientId: recipient.id, userName: signerName, status: 'SIGNED', context: { ipAddress: '198.51.100.9', accessChannel: 'mobile', userAgent: 'okhttp/4.12 <x>' } });
-  await addActivity(t, { ...base, kind: 'COMPLETED', action: 'Completed', sentence: 'The envelope was completed', status: 'COMPLETED' });
+  await addActivity(t, {
+    ...base,
+    kind: 'CONSENT_ACCEPTED',
+    action: 'Consent accepted',
+    sentence: `${signerName} accepted the disclosure`,
+    recipientId: recipient.id,
+    userName: signerName,
+    consent: {
+      recipientName: signerName,
+      recipientEmail: signer.email,
+      ipAddress: '198.51.100.9',
+      accessChannel: 'mobile',
+      source: 'fields/save',
+      evidence: 'checkbox',
+      textHash,
+      text: CONSENT_TEXT,
+      userAgent: 'okhttp/4.12 <x>',
+    },
+    context: { ipAddress: '198.51.100.9', accessChannel: 'mobile', userAgent: 'okhttp/4.12 <x>' },
+  });
+  await addActivity(t, {
+    ...base,
+    kind: 'SIGNED',
+    action: 'Signed',
+    sentence: `${signerName} signed`,
+    recipientId: recipient.id,
+    userName: signerName,
+    status: 'SIGNED',
+    context: { ipAddress: '198.51.100.9', accessChannel: 'mobile', userAgent: 'okhttp/4.12 <x>' },
+  });
+  await addActivity(t, {
+    ...base,
+    kind: 'COMPLETED',
+    action: 'Completed',
+    sentence: 'The envelope was completed',
+    status: 'COMPLETED',
+  });
   await setRecipient(t, recipient.id, { status: 'SIGNED', actedAt: new Date(), viewedAt: new Date() });
   const sealedKey = await markCompleted(t, workflow.id, document.id, await makePdf(2));
   return { workflow, document, recipient, sealedKey, textHash };
@@ -43,7 +99,11 @@ describe('GET /workflow/v1/evidence-report/{id}', () => {
     expect((await report(t, workflow.id, owner.token)).body.message).toBe('INVALID_WORKFLOW_STATUS');
   });
 
-  test('reports every event, the consent, the document hashes, the seal certificate and an intact chain', async ({ app: t, owner, signer }) => {
+  test('reports every event, the consent, the document hashes, the seal certificate and an intact chain', async ({
+    app: t,
+    owner,
+    signer,
+  }) => {
     const { workflow, document, sealedKey, textHash } = await completedEnvelope(t, owner, signer);
     const res = await report(t, workflow.id, owner.token);
     expect(res.status).toBe(200);
@@ -52,7 +112,13 @@ describe('GET /workflow/v1/evidence-report/{id}', () => {
     const html: string = res.raw;
     expect(html).toContain('INTACT');
     expect(html).not.toContain('TAMPERED');
-    for (const sentence of ['Olivia Owner created the envelope', 'Olivia Owner sent the envelope', 'Sam Signer accepted the disclosure', 'Sam Signer signed', 'The envelope was completed']) {
+    for (const sentence of [
+      'Olivia Owner created the envelope',
+      'Olivia Owner sent the envelope',
+      'Sam Signer accepted the disclosure',
+      'Sam Signer signed',
+      'The envelope was completed',
+    ]) {
       expect(html).toContain(sentence);
     }
     expect(html).toContain('203.0.113.1');
@@ -62,7 +128,9 @@ describe('GET /workflow/v1/evidence-report/{id}', () => {
     expect(html).toContain(sealedKey);
     expect(html).toContain(textHash);
     expect(html).toContain('matches the text below');
-    expect(html).toContain('I agree that my electronic signature is the legal equivalent of my handwritten signature &amp; I consent to &quot;electronic&quot; records.');
+    expect(html).toContain(
+      'I agree that my electronic signature is the legal equivalent of my handwritten signature &amp; I consent to &quot;electronic&quot; records.',
+    );
     const identity = await loadSealIdentity(t.config.dataDir);
     expect(html).toContain(identity.fingerprintSha256);
     expect(html).toContain(identity.certificatePem.trim().split('\n')[1]);
@@ -79,7 +147,9 @@ describe('GET /workflow/v1/evidence-report/{id}', () => {
 
   test('flags an activity row edited in the database as TAMPERED at its row', async ({ app: t, owner, signer }) => {
     const { workflow } = await completedEnvelope(t, owner, signer);
-    const rows = await t.platform.db.execute(sql`select id from activities where workflow_id = ${workflow.id} order by id`);
+    const rows = await t.platform.db.execute(
+      sql`select id from activities where workflow_id = ${workflow.id} order by id`,
+    );
     const ids = (rows as any).rows.map((r: any) => Number(r.id));
     await t.platform.db.execute(sql`update activities set sentence = 'Sam Signer declined' where id = ${ids[3]}`);
     const html: string = (await report(t, workflow.id, owner.token)).raw;
@@ -90,7 +160,9 @@ describe('GET /workflow/v1/evidence-report/{id}', () => {
 
   test('flags a deleted activity row at the row after it', async ({ app: t, owner, signer }) => {
     const { workflow } = await completedEnvelope(t, owner, signer);
-    const rows = await t.platform.db.execute(sql`select id from activities where workflow_id = ${workflow.id} order by id`);
+    const rows = await t.platform.db.execute(
+      sql`select id from activities where workflow_id = ${workflow.id} order by id`,
+    );
     const ids = (rows as any).rows.map((r: any) => Number(r.id));
     await t.platform.db.execute(sql`delete from activities where id = ${ids[1]}`);
     const html: string = (await report(t, workflow.id, owner.token)).raw;

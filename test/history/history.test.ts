@@ -10,7 +10,8 @@ const test = base.override({ ownerName: 'Olivia Owner' }).extend<{ signer: TestU
 });
 
 const TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-const history = (t: TestApp, id: number, token: string, query = '') => t.request('GET', `/workflow/v1/${id}/history${query}`, { token });
+const history = (t: TestApp, id: number, token: string, query = '') =>
+  t.request('GET', `/workflow/v1/${id}/history${query}`, { token });
 
 /** The same instant written as Asia/Kolkata wall time (UTC+05:30, no daylight saving). */
 function kolkata(date: Date): string {
@@ -19,15 +20,38 @@ function kolkata(date: Date): string {
 
 async function draftWithSigner(t: TestApp, owner: TestUser, signer: TestUser, name = 'Lease') {
   const { workflow, document } = await createDraftWorkflow(t, owner, { name });
-  const recipient = await insertRecipient(t, workflow.id, { userId: signer.userId, name: signer.name, email: signer.email });
-  await addActivity(t, { workflowId: workflow.id, kind: 'DOCUMENT_UPLOADED', action: 'Created', sentence: `${owner.name} created the envelope`, userId: owner.userId, userName: owner.name, status: 'DRAFT' });
+  const recipient = await insertRecipient(t, workflow.id, {
+    userId: signer.userId,
+    name: signer.name,
+    email: signer.email,
+  });
+  await addActivity(t, {
+    workflowId: workflow.id,
+    kind: 'DOCUMENT_UPLOADED',
+    action: 'Created',
+    sentence: `${owner.name} created the envelope`,
+    userId: owner.userId,
+    userName: owner.name,
+    status: 'DRAFT',
+  });
   return { workflow, document, recipient };
 }
 
 describe('GET /workflow/v1/{id}/history', () => {
-  test('gives the owner of a draft the metadata and a single Created row, dateSent empty', async ({ app: t, owner, signer }) => {
+  test('gives the owner of a draft the metadata and a single Created row, dateSent empty', async ({
+    app: t,
+    owner,
+    signer,
+  }) => {
     const { workflow, document } = await draftWithSigner(t, owner, signer, 'Lease draft');
-    await addActivity(t, { workflowId: workflow.id, kind: 'DOCUMENT_UPLOADED', action: 'Created', sentence: 'second upload', userId: owner.userId, userName: owner.name });
+    await addActivity(t, {
+      workflowId: workflow.id,
+      kind: 'DOCUMENT_UPLOADED',
+      action: 'Created',
+      sentence: 'second upload',
+      userId: owner.userId,
+      userName: owner.name,
+    });
     const created = new Date('2024-03-10T20:15:30.000Z');
     await setWorkflow(t, workflow.id, { timeZone: 'Asia/Kolkata', createdAt: created, statusAt: created });
 
@@ -41,48 +65,125 @@ describe('GET /workflow/v1/{id}/history', () => {
       statusDate: '2024-03-11 01:45:30',
       timeZone: 'Asia/Kolkata',
       documentName: [document.name],
-      documentRecipients: [{ documentName: document.name, recipients: [{ name: signer.name, email: signer.email, status: 'PENDING' }] }],
+      documentRecipients: [
+        { documentName: document.name, recipients: [{ name: signer.name, email: signer.email, status: 'PENDING' }] },
+      ],
       status: 'DRAFT',
       holder: owner.name,
       flowType: 'UNORDERED',
     });
     expect(res.body.activities).toHaveLength(1);
-    expect(res.body.activities[0]).toMatchObject({ action: 'Created', activity: `${owner.name} created the envelope`, userName: owner.name, consent: null });
+    expect(res.body.activities[0]).toMatchObject({
+      action: 'Created',
+      activity: `${owner.name} created the envelope`,
+      userName: owner.name,
+      consent: null,
+    });
     expect(res.body.activities[0].time).toMatch(TIME);
   });
 
-  test('lists activities oldest first in the workflow time zone, with channel, IP and the consent object on its row only', async ({ app: t, owner, signer }) => {
+  test('lists activities oldest first in the workflow time zone, with channel, IP and the consent object on its row only', async ({
+    app: t,
+    owner,
+    signer,
+  }) => {
     const { workflow, recipient } = await draftWithSigner(t, owner, signer);
     await setWorkflow(t, workflow.id, { timeZone: 'Asia/Kolkata GMT+05:30' });
     await markSent(t, workflow.id, [recipient.id]);
-    await addActivity(t, { workflowId: workflow.id, kind: 'WORKFLOW_SENT', action: 'Sent', sentence: 'Olivia Owner sent the envelope', userId: owner.userId, userName: owner.name, status: 'SENT', context: { ipAddress: '203.0.113.7', accessChannel: 'web', userAgent: 'Firefox' } });
-    const consent = { recipientName: signer.name, recipientEmail: signer.email, ipAddress: '198.51.100.2', accessChannel: 'mobile', source: 'fields/save', evidence: 'checkbox', textHash: 'ab'.repeat(32), text: 'I agree to sign electronically.', userAgent: 'okhttp/4.9' };
-    await addActivity(t, { workflowId: workflow.id, kind: 'CONSENT_ACCEPTED', action: 'Consent accepted', sentence: 'Sam Signer accepted the electronic-signature disclosure', userId: signer.userId, userName: signer.name, recipientId: recipient.id, consent, context: { ipAddress: '198.51.100.2', accessChannel: 'mobile', userAgent: 'okhttp/4.9' } });
-    const signed = await addActivity(t, { workflowId: workflow.id, kind: 'SIGNED', action: 'Signed', sentence: 'Sam Signer signed', userId: signer.userId, userName: signer.name, recipientId: recipient.id, status: 'SIGNED', context: { ipAddress: '198.51.100.2', accessChannel: 'mobile' } });
+    await addActivity(t, {
+      workflowId: workflow.id,
+      kind: 'WORKFLOW_SENT',
+      action: 'Sent',
+      sentence: 'Olivia Owner sent the envelope',
+      userId: owner.userId,
+      userName: owner.name,
+      status: 'SENT',
+      context: { ipAddress: '203.0.113.7', accessChannel: 'web', userAgent: 'Firefox' },
+    });
+    const consent = {
+      recipientName: signer.name,
+      recipientEmail: signer.email,
+      ipAddress: '198.51.100.2',
+      accessChannel: 'mobile',
+      source: 'fields/save',
+      evidence: 'checkbox',
+      textHash: 'ab'.repeat(32),
+      text: 'I agree to sign electronically.',
+      userAgent: 'okhttp/4.9',
+    };
+    await addActivity(t, {
+      workflowId: workflow.id,
+      kind: 'CONSENT_ACCEPTED',
+      action: 'Consent accepted',
+      sentence: 'Sam Signer accepted the electronic-signature disclosure',
+      userId: signer.userId,
+      userName: signer.name,
+      recipientId: recipient.id,
+      consent,
+      context: { ipAddress: '198.51.100.2', accessChannel: 'mobile', userAgent: 'okhttp/4.9' },
+    });
+    const signed = await addActivity(t, {
+      workflowId: workflow.id,
+      kind: 'SIGNED',
+      action: 'Signed',
+      sentence: 'Sam Signer signed',
+      userId: signer.userId,
+      userName: signer.name,
+      recipientId: recipient.id,
+      status: 'SIGNED',
+      context: { ipAddress: '198.51.100.2', accessChannel: 'mobile' },
+    });
 
     const res = await history(t, workflow.id, owner.token);
     expect(res.status).toBe(200);
     expect(res.body.metadata.timeZone).toBe('Asia/Kolkata');
     expect(res.body.activities.map((a: any) => a.action)).toEqual(['Created', 'Sent', 'Consent accepted', 'Signed']);
-    expect(res.body.activities[1]).toMatchObject({ ipAddress: '203.0.113.7', accessChannel: 'web', status: 'SENT', consent: null });
+    expect(res.body.activities[1]).toMatchObject({
+      ipAddress: '203.0.113.7',
+      accessChannel: 'web',
+      status: 'SENT',
+      consent: null,
+    });
     expect(res.body.activities[2].consent).toEqual(consent);
     expect(res.body.activities[3]).toMatchObject({ accessChannel: 'mobile', userName: signer.name, consent: null });
     expect(res.body.activities[3].time).toBe(kolkata(signed.createdAt));
     expect(res.body.metadata.dateSent).toMatch(TIME);
   });
 
-  test('names the dispatched, unfinished recipients as holder while SENT and nobody once finished', async ({ app: t, owner, signer, outsider }) => {
+  test('names the dispatched, unfinished recipients as holder while SENT and nobody once finished', async ({
+    app: t,
+    owner,
+    signer,
+    outsider,
+  }) => {
     const { workflow } = await createDraftWorkflow(t, owner, { sequence: 'ORDERED' });
-    const first = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'First Signer', email: signer.email, recipientOrder: 1 });
-    const second = await insertRecipient(t, workflow.id, { userId: outsider.userId, name: 'Second Signer', email: outsider.email, recipientOrder: 2 });
+    const first = await insertRecipient(t, workflow.id, {
+      userId: signer.userId,
+      name: 'First Signer',
+      email: signer.email,
+      recipientOrder: 1,
+    });
+    const second = await insertRecipient(t, workflow.id, {
+      userId: outsider.userId,
+      name: 'Second Signer',
+      email: outsider.email,
+      recipientOrder: 2,
+    });
     await markSent(t, workflow.id, [first.id]);
-    expect((await history(t, workflow.id, owner.token)).body.metadata).toMatchObject({ holder: 'First Signer', flowType: 'ORDERED', status: 'SENT' });
+    expect((await history(t, workflow.id, owner.token)).body.metadata).toMatchObject({
+      holder: 'First Signer',
+      flowType: 'ORDERED',
+      status: 'SENT',
+    });
 
     await setRecipient(t, first.id, { status: 'SIGNED', actedAt: new Date() });
     await setRecipient(t, second.id, { status: 'SENT', dispatchedAt: new Date() });
     const res = await history(t, workflow.id, owner.token);
     expect(res.body.metadata.holder).toBe('Second Signer');
-    expect(res.body.metadata.documentRecipients[0].recipients.map((r: any) => [r.name, r.status])).toEqual([['First Signer', 'SIGNED'], ['Second Signer', 'SENT']]);
+    expect(res.body.metadata.documentRecipients[0].recipients.map((r: any) => [r.name, r.status])).toEqual([
+      ['First Signer', 'SIGNED'],
+      ['Second Signer', 'SENT'],
+    ]);
 
     await setRecipient(t, second.id, { status: 'SIGNED', actedAt: new Date() });
     await setWorkflow(t, workflow.id, { status: 'COMPLETED', completedAt: new Date() });
@@ -92,21 +193,53 @@ describe('GET /workflow/v1/{id}/history', () => {
   test('omits hidden assistant rows and their routing activities', async ({ app: t, owner, signer }) => {
     const { workflow, recipient } = await draftWithSigner(t, owner, signer);
     const assistant = await createUser(t, { name: 'Ann Assistant' });
-    const hidden = await insertRecipient(t, workflow.id, { userId: assistant.userId, name: 'Ann Assistant', email: assistant.email });
+    const hidden = await insertRecipient(t, workflow.id, {
+      userId: assistant.userId,
+      name: 'Ann Assistant',
+      email: assistant.email,
+    });
     await setRecipient(t, hidden.id, { isHidden: true });
     await markSent(t, workflow.id, [recipient.id, hidden.id]);
-    await addActivity(t, { workflowId: workflow.id, kind: 'ASSISTANT_ROUTED', action: 'Routed', sentence: 'routed to the assistant', recipientId: hidden.id, userName: 'Ann Assistant' });
-    await addActivity(t, { workflowId: workflow.id, kind: 'DOCUMENT_OPENED', action: 'Opened', sentence: 'opened by the assistant row', recipientId: hidden.id, userName: 'Ann Assistant' });
-    await addActivity(t, { workflowId: workflow.id, kind: 'SIGNED', action: 'Signed', sentence: 'Sam Signer signed', recipientId: recipient.id, userName: signer.name });
+    await addActivity(t, {
+      workflowId: workflow.id,
+      kind: 'ASSISTANT_ROUTED',
+      action: 'Routed',
+      sentence: 'routed to the assistant',
+      recipientId: hidden.id,
+      userName: 'Ann Assistant',
+    });
+    await addActivity(t, {
+      workflowId: workflow.id,
+      kind: 'DOCUMENT_OPENED',
+      action: 'Opened',
+      sentence: 'opened by the assistant row',
+      recipientId: hidden.id,
+      userName: 'Ann Assistant',
+    });
+    await addActivity(t, {
+      workflowId: workflow.id,
+      kind: 'SIGNED',
+      action: 'Signed',
+      sentence: 'Sam Signer signed',
+      recipientId: recipient.id,
+      userName: signer.name,
+    });
 
     const res = await history(t, workflow.id, owner.token);
-    expect(res.body.activities.map((a: any) => a.activity)).toEqual([`${owner.name} created the envelope`, 'Sam Signer signed']);
+    expect(res.body.activities.map((a: any) => a.activity)).toEqual([
+      `${owner.name} created the envelope`,
+      'Sam Signer signed',
+    ]);
     expect(JSON.stringify(res.body.metadata)).not.toContain('Ann Assistant');
     expect(res.body.metadata.holder).toBe(signer.name);
   });
 
   describe('access', () => {
-    test('refuses a recipient while DRAFT with OPERATION_IS_NOT_ALLOWED and lets them read once sent', async ({ app: t, owner, signer }) => {
+    test('refuses a recipient while DRAFT with OPERATION_IS_NOT_ALLOWED and lets them read once sent', async ({
+      app: t,
+      owner,
+      signer,
+    }) => {
       const { workflow, recipient } = await draftWithSigner(t, owner, signer);
       const draftRes = await history(t, workflow.id, signer.token);
       expect(draftRes.status).toBe(400);
@@ -119,7 +252,12 @@ describe('GET /workflow/v1/{id}/history', () => {
       expect((await history(t, workflow.id, guest)).status).toBe(200);
     });
 
-    test('answers 404 to outsiders, to a guest token of another workflow, and for unknown or deleted workflows', async ({ app: t, owner, signer, outsider }) => {
+    test('answers 404 to outsiders, to a guest token of another workflow, and for unknown or deleted workflows', async ({
+      app: t,
+      owner,
+      signer,
+      outsider,
+    }) => {
       const { workflow, recipient } = await draftWithSigner(t, owner, signer);
       await markSent(t, workflow.id, [recipient.id]);
       expect((await history(t, workflow.id, outsider.token)).status).toBe(404);
@@ -131,7 +269,12 @@ describe('GET /workflow/v1/{id}/history', () => {
       expect((await history(t, workflow.id, owner.token)).status).toBe(404);
     });
 
-    test('gives INVALID_WORKFLOW_OWNER to anyone but the owner of a SELF workflow', async ({ app: t, owner, signer, outsider }) => {
+    test('gives INVALID_WORKFLOW_OWNER to anyone but the owner of a SELF workflow', async ({
+      app: t,
+      owner,
+      signer,
+      outsider,
+    }) => {
       const { workflow } = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
       expect((await history(t, workflow.id, owner.token)).status).toBe(200);
       const res = await history(t, workflow.id, outsider.token);

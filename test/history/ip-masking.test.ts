@@ -18,10 +18,23 @@ const ANNA = { ip: '10.0.0.11', agent: 'AnnaAgent/2.0' };
 const BEN = { ip: '10.0.0.22', agent: 'BenAgent/3.0' };
 
 /** A request from a given address and user agent (the test app's `request` always comes from 127.0.0.1). */
-async function from(t: TestApp, origin: { ip: string; agent: string }, method: 'GET' | 'POST', url: string, token?: string, body?: unknown) {
+async function from(
+  t: TestApp,
+  origin: { ip: string; agent: string },
+  method: 'GET' | 'POST',
+  url: string,
+  token?: string,
+  body?: unknown,
+) {
   const response = await t.app.inject({
-    method, url, remoteAddress: origin.ip,
-    headers: { 'user-agent': origin.agent, ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    method,
+    url,
+    remoteAddress: origin.ip,
+    headers: {
+      'user-agent': origin.agent,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     payload: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = String(response.headers['content-type'] ?? '').includes('application/json');
@@ -35,15 +48,29 @@ async function guestSession(t: TestApp, origin: { ip: string; agent: string }, e
   return res.body.accessToken;
 }
 
-async function signAll(t: TestApp, origin: { ip: string; agent: string }, token: string, workflowId: number, fieldId: number) {
-  const res = await from(t, origin, 'POST', `/workflow/v1/${workflowId}/sign`, token, { id: fieldId, image: pngDataUrl() });
+async function signAll(
+  t: TestApp,
+  origin: { ip: string; agent: string },
+  token: string,
+  workflowId: number,
+  fieldId: number,
+) {
+  const res = await from(t, origin, 'POST', `/workflow/v1/${workflowId}/sign`, token, {
+    id: fieldId,
+    image: pngDataUrl(),
+  });
   expect(res.status, res.raw).toBe(200);
   return res.body;
 }
 
 describe('IP addresses and user agents in history', () => {
-  test('shows a recipient only its own, the owner all, in the history and the evidence report', async ({ app: t, owner }) => {
-    const { workflow, rows } = await draftForSending(t, owner, { recipients: [{ name: 'Anna Able' }, { name: 'Ben Baker' }] });
+  test('shows a recipient only its own, the owner all, in the history and the evidence report', async ({
+    app: t,
+    owner,
+  }) => {
+    const { workflow, rows } = await draftForSending(t, owner, {
+      recipients: [{ name: 'Anna Able' }, { name: 'Ben Baker' }],
+    });
     const [anna, ben] = rows;
     expect((await from(t, OWNER, 'POST', `/workflow/v1/${workflow.id}/commence`, owner.token, {})).status).toBe(200);
     const annaToken = await guestSession(t, ANNA, anna.email);
@@ -56,14 +83,32 @@ describe('IP addresses and user agents in history', () => {
     expect(ownerView.activities.map((a: any) => a.action)).toEqual(benView.activities.map((a: any) => a.action));
 
     const addressesOf = (view: any) => view.activities.map((a: any) => `${a.action}:${a.userName}:${a.ipAddress}`);
-    expect(addressesOf(ownerView)).toEqual(expect.arrayContaining([`Sent:Olivia Owner:${OWNER.ip}`, `Opened:Anna Able:${ANNA.ip}`, `Opened:Ben Baker:${BEN.ip}`, `Signed:Anna Able:${ANNA.ip}`]));
-    expect(addressesOf(benView)).toEqual(expect.arrayContaining(['Sent:Olivia Owner:', 'Opened:Anna Able:', `Opened:Ben Baker:${BEN.ip}`, 'Signed:Anna Able:']));
+    expect(addressesOf(ownerView)).toEqual(
+      expect.arrayContaining([
+        `Sent:Olivia Owner:${OWNER.ip}`,
+        `Opened:Anna Able:${ANNA.ip}`,
+        `Opened:Ben Baker:${BEN.ip}`,
+        `Signed:Anna Able:${ANNA.ip}`,
+      ]),
+    );
+    expect(addressesOf(benView)).toEqual(
+      expect.arrayContaining([
+        'Sent:Olivia Owner:',
+        'Opened:Anna Able:',
+        `Opened:Ben Baker:${BEN.ip}`,
+        'Signed:Anna Able:',
+      ]),
+    );
     expect(JSON.stringify(benView)).not.toContain(ANNA.ip);
     expect(JSON.stringify(benView)).not.toContain(ANNA.agent);
 
     // Anna's consent: whole for the owner and for Anna, without network details for Ben.
     const consentOf = (view: any) => view.activities.find((a: any) => a.consent !== null).consent;
-    expect(consentOf(ownerView)).toMatchObject({ recipientName: 'Anna Able', ipAddress: ANNA.ip, userAgent: ANNA.agent });
+    expect(consentOf(ownerView)).toMatchObject({
+      recipientName: 'Anna Able',
+      ipAddress: ANNA.ip,
+      userAgent: ANNA.agent,
+    });
     const annaView = (await from(t, ANNA, 'GET', `/workflow/v1/${workflow.id}/history`, annaToken)).body;
     expect(consentOf(annaView)).toMatchObject({ ipAddress: ANNA.ip, userAgent: ANNA.agent });
     expect(addressesOf(annaView)).toEqual(expect.arrayContaining(['Opened:Ben Baker:', `Signed:Anna Able:${ANNA.ip}`]));
@@ -86,7 +131,12 @@ describe('IP addresses and user agents in history', () => {
 
     // The certificate of completion (alone or in the zip) lists IP addresses too: same rule.
     const certificateText = async (origin: typeof OWNER, token: string) => {
-      const res = await t.app.inject({ method: 'GET', url: `/document/v1/download/${workflow.id}?selectedOption=downloadCoc`, remoteAddress: origin.ip, headers: { authorization: `Bearer ${token}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/document/v1/download/${workflow.id}?selectedOption=downloadCoc`,
+        remoteAddress: origin.ip,
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
       return pdfText(res.rawPayload);
     };
@@ -99,9 +149,13 @@ describe('IP addresses and user agents in history', () => {
 
   test('applies to a registered recipient reading with its own account', async ({ app: t, owner }) => {
     const member = await createUser(t, { name: 'Rita Registered' });
-    const { workflow } = await draftForSending(t, owner, { recipients: [{ name: 'Anna Able' }, { name: 'Rita Registered', email: member.email }] });
+    const { workflow } = await draftForSending(t, owner, {
+      recipients: [{ name: 'Anna Able' }, { name: 'Rita Registered', email: member.email }],
+    });
     expect((await from(t, OWNER, 'POST', `/workflow/v1/${workflow.id}/commence`, owner.token, {})).status).toBe(200);
-    const [annaRow] = (await t.mails({ kind: 'COMMENCE' })).filter((m) => m.workflowId === workflow.id && m.toAddress !== member.email);
+    const [annaRow] = (await t.mails({ kind: 'COMMENCE' })).filter(
+      (m) => m.workflowId === workflow.id && m.toAddress !== member.email,
+    );
     await guestSession(t, ANNA, annaRow.toAddress);
     const view = (await from(t, BEN, 'GET', `/workflow/v1/${workflow.id}/history`, member.token)).body;
     expect(view.activities.map((a: any) => a.action)).toContain('Opened');

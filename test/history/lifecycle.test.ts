@@ -2,7 +2,15 @@ import { unzipSync } from 'fflate';
 import { expect } from 'vitest';
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { commence, documentRows, draftWithRecipients, recipientRow, saveAll, tokenFromMail, waitForSeal } from '../helpers/ceremony.ts';
+import {
+  commence,
+  documentRows,
+  draftWithRecipients,
+  recipientRow,
+  saveAll,
+  tokenFromMail,
+  waitForSeal,
+} from '../helpers/ceremony.ts';
 import { pdfsig } from '../helpers/pdfsig.ts';
 import { createReminderService } from '../../src/modules/reminders/reminders.service.ts';
 import { createSigningCodes, loadSigningCodeKey } from '../../src/modules/signing/signing-codes.ts';
@@ -16,13 +24,22 @@ async function raw(t: TestApp, url: string, token: string) {
  * One envelope through the other modules' endpoints (settings, commence, guest links, fields/save, the
  * seal job), read back through history, reminders, the evidence report and the downloads.
  */
-test('history, reminders, evidence report and downloads follow a real envelope from commence to seal', async ({ app: t, owner }) => {
+test('history, reminders, evidence report and downloads follow a real envelope from commence to seal', async ({
+  app: t,
+  owner,
+}) => {
   const { workflow, document, parties, fieldIds } = await draftWithRecipients(t, owner, {
     sequence: 'UNORDERED',
-    recipients: [{ name: 'Alice Signer', fields: [{ fieldType: 'SIGNATURE' }] }, { name: 'Bob Signer', fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'TEXT', fieldRequired: true }] }],
+    recipients: [
+      { name: 'Alice Signer', fields: [{ fieldType: 'SIGNATURE' }] },
+      { name: 'Bob Signer', fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'TEXT', fieldRequired: true }] },
+    ],
   });
   const [alice, bob] = parties;
-  const reminderRes = await t.request('PUT', `/workflow/v1/${workflow.id}/reminder`, { token: owner.token, body: { enabled: true, offsetMinutes: 30 } });
+  const reminderRes = await t.request('PUT', `/workflow/v1/${workflow.id}/reminder`, {
+    token: owner.token,
+    body: { enabled: true, offsetMinutes: 30 },
+  });
   expect(reminderRes.status, JSON.stringify(reminderRes.body)).toBe(200);
 
   const draftHistory = await t.request('GET', `/workflow/v1/${workflow.id}/history`, { token: alice.user.token });
@@ -31,12 +48,21 @@ test('history, reminders, evidence report and downloads follow a real envelope f
 
   const sent = await t.request('GET', `/workflow/v1/${workflow.id}/history`, { token: alice.user.token });
   expect(sent.status).toBe(200);
-  expect(sent.body.metadata).toMatchObject({ status: 'SENT', holder: 'Alice Signer, Bob Signer', flowType: 'UNORDERED' });
+  expect(sent.body.metadata).toMatchObject({
+    status: 'SENT',
+    holder: 'Alice Signer, Bob Signer',
+    flowType: 'UNORDERED',
+  });
   expect(sent.body.metadata.dateSent).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   expect(sent.body.activities.map((a: any) => a.action)).toContain('Sent');
 
   // Reminders: 30 minutes after each recipient received the document, once.
-  const reminders = createReminderService({ db: t.platform.db, outbox: t.platform.outbox, codes: createSigningCodes(loadSigningCodeKey(t.config.dataDir)), publicUrl: t.config.publicUrl });
+  const reminders = createReminderService({
+    db: t.platform.db,
+    outbox: t.platform.outbox,
+    codes: createSigningCodes(loadSigningCodeKey(t.config.dataDir)),
+    publicUrl: t.config.publicUrl,
+  });
   const dispatchedAt = (await recipientRow(t, alice.row.id)).dispatchedAt!;
   const at = (minutes: number) => new Date(dispatchedAt.getTime() + minutes * 60_000);
   expect(await reminders.runReminderSweep(at(29))).toEqual({ sent: 0 });
@@ -48,7 +74,9 @@ test('history, reminders, evidence report and downloads follow a real envelope f
   const midway = await t.request('GET', `/workflow/v1/${workflow.id}/history`, { token: aliceToken });
   expect(midway.body.metadata.holder).toBe('Bob Signer');
   expect(midway.body.activities.filter((a: any) => a.consent !== null)).toHaveLength(1);
-  expect((await t.request('GET', `/workflow/v1/evidence-report/${workflow.id}`, { token: owner.token })).body.message).toBe('INVALID_WORKFLOW_STATUS');
+  expect(
+    (await t.request('GET', `/workflow/v1/evidence-report/${workflow.id}`, { token: owner.token })).body.message,
+  ).toBe('INVALID_WORKFLOW_STATUS');
   expect(await reminders.runReminderSweep(at(24 * 60))).toEqual({ sent: 0 });
 
   const bobToken = await tokenFromMail(t, bob.user.email);
@@ -71,7 +99,11 @@ test('history, reminders, evidence report and downloads follow a real envelope f
   expect(report.text).toContain(stored.sealedBlobKey!);
   expect(report.text).toContain('matches the text below');
 
-  const file = await raw(t, `/document/v1/download/${workflow.id}?selectedOption=downloadDocument&documentId=${document.id}`, aliceToken);
+  const file = await raw(
+    t,
+    `/document/v1/download/${workflow.id}?selectedOption=downloadDocument&documentId=${document.id}`,
+    aliceToken,
+  );
   expect(file.status).toBe(200);
   expect((await pdfsig(file.bytes)).allValid).toBe(true);
   const zip = await raw(t, `/document/v1/download/${workflow.id}?selectedOption=downloadAll`, owner.token);

@@ -9,11 +9,14 @@ import { makePdf } from '../helpers/pdf-fixtures.ts';
  * SPEC.md "Errors", common conditions: the errorDescription of each condition is the condition's own text,
  * whatever the case; what the service says about the case travels in responseBody.detail.
  */
-describe('common conditions keep SPEC.md\'s errorDescription', () => {
+describe("common conditions keep SPEC.md's errorDescription", () => {
   test('Invalid workflow status, with the case in responseBody.detail', async ({ app: t, owner }) => {
     const { workflow, document } = await createDraftWorkflow(t, owner);
     await setWorkflow(t, workflow.id, { status: 'VOID' });
-    const res = await t.request('PUT', `/document/v1/${document.id}`, { token: owner.token, body: { name: 'Renamed' } });
+    const res = await t.request('PUT', `/document/v1/${document.id}`, {
+      token: owner.token,
+      body: { name: 'Renamed' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ message: 'INVALID_WORKFLOW_STATUS', errorDescription: 'Invalid workflow status' });
     expect(res.body.responseBody.detail).toMatch(/VOID/);
@@ -34,7 +37,10 @@ describe('common conditions keep SPEC.md\'s errorDescription', () => {
 
   test('keeps a case-specific description for errors that are not common conditions', async ({ app: t, owner }) => {
     const { document } = await createDraftWorkflow(t, owner);
-    const res = await t.request('PUT', `/document/v1/${document.id}`, { token: owner.token, body: { name: 'x'.repeat(51) } });
+    const res = await t.request('PUT', `/document/v1/${document.id}`, {
+      token: owner.token,
+      body: { name: 'x'.repeat(51) },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errorDescription).toMatch(/1-50 characters/);
   });

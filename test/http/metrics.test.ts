@@ -11,9 +11,12 @@ beforeAll(async () => {
   t = await createTestApp({ metricsToken: TOKEN });
   owner = await createUser(t);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const scrape = (token?: string) => t.request('GET', '/metrics', token ? { headers: { authorization: `Bearer ${token}` } } : {});
+const scrape = (token?: string) =>
+  t.request('GET', '/metrics', token ? { headers: { authorization: `Bearer ${token}` } } : {});
 
 /** The value of one sample line, e.g. `seals_total{outcome="sealed"}`; 0 when absent. */
 function sample(text: string, series: string): number {
@@ -35,21 +38,39 @@ describe('GET /metrics', () => {
     await t.request('GET', '/document/v1/123456', { token: owner.token });
 
     const { workflow, document, selfRecipient } = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
-    const signature = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType: 'SIGNATURE' });
-    expect((await t.request('POST', `/workflow/v1/${workflow.id}/sign`, { token: owner.token, body: { id: signature.id, image: pngDataUrl(120, 40) } })).status).toBe(200);
+    const signature = await insertField(t, {
+      workflowId: workflow.id,
+      documentId: document.id,
+      recipientId: selfRecipient!.id,
+      fieldType: 'SIGNATURE',
+    });
+    expect(
+      (
+        await t.request('POST', `/workflow/v1/${workflow.id}/sign`, {
+          token: owner.token,
+          body: { id: signature.id, image: pngDataUrl(120, 40) },
+        })
+      ).status,
+    ).toBe(200);
     await waitForSeal(t, workflow.id);
-    const signup = await t.request('POST', '/auth/v1/signup', { body: { name: 'Mia Metrics', email: `mia-${Date.now()}@example.com`, password: 'long enough password' } });
+    const signup = await t.request('POST', '/auth/v1/signup', {
+      body: { name: 'Mia Metrics', email: `mia-${Date.now()}@example.com`, password: 'long enough password' },
+    });
     expect(signup.status).toBe(201);
     await t.drainJobs();
 
     const text = (await scrape(TOKEN)).raw;
-    expect(sample(text, 'http_request_duration_seconds_count{route="/admin/internal/health",method="GET",status="200"}')).toBeGreaterThanOrEqual(3);
+    expect(
+      sample(text, 'http_request_duration_seconds_count{route="/admin/internal/health",method="GET",status="200"}'),
+    ).toBeGreaterThanOrEqual(3);
     // Labelled by the template, never by the raw id.
     expect(text).toContain('route="/document/v1/:docId"');
     expect(text).not.toContain('123456');
     expect(sample(text, 'seals_total{outcome="sealed"}')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'mail_deliveries_total{outcome="sent"}')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'job_latency_seconds_count{queue="workflow.seal",outcome="completed"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'job_latency_seconds_count{queue="workflow.seal",outcome="completed"}')).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(text).toContain('# TYPE job_queue_depth gauge');
     // Every earlier request was counted down when answered: the scrape itself is the one in flight.
     expect(sample(text, 'http_requests_in_flight')).toBe(1);

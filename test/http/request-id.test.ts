@@ -15,9 +15,13 @@ describe('request ids', () => {
   });
 
   test('keeps a well-formed id from a proxy and replaces one that could forge log lines', async ({ app: t }) => {
-    const kept = await t.request('GET', '/admin/internal/health', { headers: { 'x-request-id': 'edge-proxy-1234abcd' } });
+    const kept = await t.request('GET', '/admin/internal/health', {
+      headers: { 'x-request-id': 'edge-proxy-1234abcd' },
+    });
     expect(kept.headers['x-request-id']).toBe('edge-proxy-1234abcd');
-    const replaced = await t.request('GET', '/admin/internal/health', { headers: { 'x-request-id': 'x\n{"level":60}' } });
+    const replaced = await t.request('GET', '/admin/internal/health', {
+      headers: { 'x-request-id': 'x\n{"level":60}' },
+    });
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -6,8 +6,12 @@ import type { RouteAuth } from '../../src/http/authenticate.ts';
 import { sample } from '../helpers/schema-sample.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const routeName = (r: RouteAuth) => `${r.method} ${r.url}`;
 const callable = (r: RouteAuth) => r.method !== 'HEAD' && r.method !== 'OPTIONS';
@@ -80,9 +84,14 @@ describe('every protected route', () => {
     for (const route of protectedRoutes) {
       const url = route.url.replace(/:[A-Za-z]+/g, '1');
       for (const authorization of [undefined, 'Bearer garbage.token.value', `Bearer ${expired}`, 'Basic abc']) {
-        const res = await t.app.inject({ method: route.method as any, url, headers: authorization ? { authorization } : {} });
+        const res = await t.app.inject({
+          method: route.method as any,
+          url,
+          headers: authorization ? { authorization } : {},
+        });
         const body = res.json();
-        if (res.statusCode !== 401 || body.success !== false || body.httpStatusCode !== 401) failures.push(`${route.method} ${route.url} (${authorization ?? 'none'}) → ${res.statusCode}`);
+        if (res.statusCode !== 401 || body.success !== false || body.httpStatusCode !== 401)
+          failures.push(`${route.method} ${route.url} (${authorization ?? 'none'}) → ${res.statusCode}`);
       }
     }
     expect(failures).toEqual([]);
@@ -90,9 +99,15 @@ describe('every protected route', () => {
 
   it('a guest token is refused on user-only and organization-scoped routes with 403', async () => {
     const guest = await t.platform.tokens.sign({ sub: '1', type: 'GUEST', recipientId: 1, workflowId: 1 }, 600);
-    const userOnly = t.routes.filter((r) => r.auth !== 'public' && r.auth !== 'participant' && r.auth !== 'operator' && callable(r));
+    const userOnly = t.routes.filter(
+      (r) => r.auth !== 'public' && r.auth !== 'participant' && r.auth !== 'operator' && callable(r),
+    );
     for (const route of userOnly) {
-      const res = await t.app.inject({ method: route.method as any, url: route.url.replace(/:[A-Za-z]+/g, '1'), headers: { authorization: `Bearer ${guest}` } });
+      const res = await t.app.inject({
+        method: route.method as any,
+        url: route.url.replace(/:[A-Za-z]+/g, '1'),
+        headers: { authorization: `Bearer ${guest}` },
+      });
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
     }
   });
@@ -100,15 +115,21 @@ describe('every protected route', () => {
 
 /** The operator's API (ADMIN_TOKEN) is all of /admin/v1/ and nothing else; no user's or guest's token opens it. */
 describe('the operator routes', () => {
-  it('are exactly those under /admin/v1/, and answer 401 to a user\'s and a guest\'s token', async () => {
+  it("are exactly those under /admin/v1/, and answer 401 to a user's and a guest's token", async () => {
     const operator = t.routes.filter((r) => r.auth === 'operator' && callable(r));
     expect(operator.length).toBeGreaterThan(0);
-    expect(t.routes.filter((r) => r.url.startsWith('/admin/v1/') !== (r.auth === 'operator')).map(routeName)).toEqual([]);
+    expect(t.routes.filter((r) => r.url.startsWith('/admin/v1/') !== (r.auth === 'operator')).map(routeName)).toEqual(
+      [],
+    );
     const owner = await createUser(t);
     const guest = await t.platform.tokens.sign({ sub: '1', type: 'GUEST', recipientId: 1, workflowId: 1 }, 600);
     for (const route of operator) {
       for (const token of [owner.token, guest]) {
-        const res = await t.app.inject({ method: route.method as any, url: route.url.replace(/:[A-Za-z]+/g, '1'), headers: { authorization: `Bearer ${token}` } });
+        const res = await t.app.inject({
+          method: route.method as any,
+          url: route.url.replace(/:[A-Za-z]+/g, '1'),
+          headers: { authorization: `Bearer ${token}` },
+        });
         expect(res.statusCode, `${routeName(route)}`).toBe(401);
       }
     }
@@ -133,25 +154,57 @@ describe('a caller from another organization', () => {
     const outsider = await createUser(t);
     const { workflow, document } = await createDraftWorkflow(t, owner);
     const signer = await createUser(t);
-    const recipient = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sam Signer', email: signer.email });
-    const field = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: recipient.id, fieldType: 'SIGNATURE' });
-    const folder = await t.request('POST', '/workflow/v1/user/folders', { token: outsider.token, body: { folderName: 'Mine' } });
+    const recipient = await insertRecipient(t, workflow.id, {
+      userId: signer.userId,
+      name: 'Sam Signer',
+      email: signer.email,
+    });
+    const field = await insertField(t, {
+      workflowId: workflow.id,
+      documentId: document.id,
+      recipientId: recipient.id,
+      fieldType: 'SIGNATURE',
+    });
+    const folder = await t.request('POST', '/workflow/v1/user/folders', {
+      token: outsider.token,
+      body: { folderName: 'Mine' },
+    });
     expect(folder.status).toBe(200);
     const ids: Record<string, number> = {
-      workflowId: workflow.id, workflowID: workflow.id, parentWorkflowId: workflow.id, documentId: document.id, docId: document.id,
-      recipientId: recipient.id, fieldId: field.id, folderId: folder.body.id,
+      workflowId: workflow.id,
+      workflowID: workflow.id,
+      parentWorkflowId: workflow.id,
+      documentId: document.id,
+      docId: document.id,
+      recipientId: recipient.id,
+      fieldId: field.id,
+      folderId: folder.body.id,
     };
     const sampleOf = (schema: unknown) => sample(schema, { ...ids, image: pngDataUrl() });
     // The operator's routes take no user's token at all (401, the block above).
-    const scoped = t.routes.filter((r) => r.auth !== 'public' && r.auth !== 'operator' && callable(r) && /:(workflowId|workflowID|parentWorkflowId|documentId|docId)\b/.test(r.url));
+    const scoped = t.routes.filter(
+      (r) =>
+        r.auth !== 'public' &&
+        r.auth !== 'operator' &&
+        callable(r) &&
+        /:(workflowId|workflowID|parentWorkflowId|documentId|docId)\b/.test(r.url),
+    );
     expect(scoped.length).toBeGreaterThan(20);
     const failures: string[] = [];
     for (const route of scoped) {
       const url = route.url.replace(/:([A-Za-z]+)/g, (_, name: string) => String(ids[name]));
-      const query = route.schema.querystring ? new URLSearchParams(Object.entries(sampleOf(route.schema.querystring) as object).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
+      const query = route.schema.querystring
+        ? new URLSearchParams(
+            Object.entries(sampleOf(route.schema.querystring) as object).map(([k, v]): [string, string] => [
+              k,
+              String(v),
+            ]),
+          ).toString()
+        : '';
       const body = route.schema.body ? sampleOf(route.schema.body) : undefined;
       const res = await t.request(route.method, query ? `${url}?${query}` : url, { token: outsider.token, body });
-      if (res.status !== (OUTSIDER_403.includes(routeName(route)) ? 403 : 404)) failures.push(`${routeName(route)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      if (res.status !== (OUTSIDER_403.includes(routeName(route)) ? 403 : 404))
+        failures.push(`${routeName(route)} → ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
     }
     expect(failures).toEqual([]);
   });

@@ -7,15 +7,29 @@ function sweepTargets(t: TestApp): { method: string; url: string }[] {
   const routes = t.routes
     .filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS')
     .map((r) => ({ method: r.method, url: r.url.replace(/:[A-Za-z]+/g, '1') }));
-  return [...routes, { method: 'GET', url: '/docs' }, { method: 'GET', url: '/docs/json' }, { method: 'GET', url: '/no/such/route' }];
+  return [
+    ...routes,
+    { method: 'GET', url: '/docs' },
+    { method: 'GET', url: '/docs/json' },
+    { method: 'GET', url: '/no/such/route' },
+  ];
 }
 
 async function sweep(t: TestApp, user: TestUser) {
   const answers = [];
   for (const target of sweepTargets(t)) {
     for (const authorization of [undefined, `Bearer ${user.token}`]) {
-      const res = await t.app.inject({ method: target.method as any, url: target.url, headers: authorization ? { authorization } : {} });
-      answers.push({ ...target, status: res.statusCode, type: String(res.headers['content-type'] ?? ''), headers: res.headers });
+      const res = await t.app.inject({
+        method: target.method as any,
+        url: target.url,
+        headers: authorization ? { authorization } : {},
+      });
+      answers.push({
+        ...target,
+        status: res.statusCode,
+        type: String(res.headers['content-type'] ?? ''),
+        headers: res.headers,
+      });
     }
   }
   return answers;
@@ -28,7 +42,9 @@ describe('security headers over plain http (the default PUBLIC_URL)', () => {
     t = await createTestApp();
     user = await createUser(t);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('every route answers nosniff and X-Frame-Options DENY, and none answers HSTS', async () => {
     const answers = await sweep(t, user);
@@ -37,9 +53,13 @@ describe('security headers over plain http (the default PUBLIC_URL)', () => {
     expect(answers.some((a) => a.type.includes('application/json') && a.status === 200)).toBe(true);
     expect(answers.some((a) => a.type.includes('application/json') && a.status >= 400)).toBe(true);
     expect(answers.some((a) => a.type.includes('text/html'))).toBe(true);
-    const missing = answers.filter((a) => a.headers['x-content-type-options'] !== 'nosniff' || a.headers['x-frame-options'] !== 'DENY');
+    const missing = answers.filter(
+      (a) => a.headers['x-content-type-options'] !== 'nosniff' || a.headers['x-frame-options'] !== 'DENY',
+    );
     expect(missing.map((a) => `${a.method} ${a.url} ${a.status}`)).toEqual([]);
-    expect(answers.filter((a) => a.headers['strict-transport-security'] !== undefined).map((a) => `${a.method} ${a.url}`)).toEqual([]);
+    expect(
+      answers.filter((a) => a.headers['strict-transport-security'] !== undefined).map((a) => `${a.method} ${a.url}`),
+    ).toEqual([]);
   });
 
   it('sets no Content-Security-Policy globally, and the Swagger UI still loads', async () => {
@@ -67,12 +87,18 @@ describe('security headers with an https PUBLIC_URL', () => {
     t = await createTestApp({ publicUrl: 'https://sign.example.com' });
     user = await createUser(t);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('every route also answers Strict-Transport-Security', async () => {
     const answers = await sweep(t, user);
-    const wrong = answers.filter((a) => a.headers['strict-transport-security'] !== 'max-age=31536000; includeSubDomains'
-      || a.headers['x-content-type-options'] !== 'nosniff' || a.headers['x-frame-options'] !== 'DENY');
+    const wrong = answers.filter(
+      (a) =>
+        a.headers['strict-transport-security'] !== 'max-age=31536000; includeSubDomains' ||
+        a.headers['x-content-type-options'] !== 'nosniff' ||
+        a.headers['x-frame-options'] !== 'DENY',
+    );
     expect(wrong.map((a) => `${a.method} ${a.url} ${a.status}`)).toEqual([]);
   });
 });

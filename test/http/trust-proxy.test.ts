@@ -69,4 +69,6 @@ describe('TRUST_PROXY parsing', () => {
   });
 });
 
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});

@@ -3,18 +3,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, organizations } from '../../src/platform/db/schema/index.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { PROVIDERS, VALID_CONFIGURATIONS, createMailOwner, createPowerMember, guestTokenFor, setCustomMailPlan, type Provider } from './helpers.ts';
+import {
+  PROVIDERS,
+  VALID_CONFIGURATIONS,
+  createMailOwner,
+  createPowerMember,
+  guestTokenFor,
+  setCustomMailPlan,
+  type Provider,
+} from './helpers.ts';
 
 const SETTINGS = '/organization/v1/email-settings';
 const TEST = '/organization/v1/email-settings/test';
 const DELIVERIES = '/organization/v1/email-deliveries';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 async function storedSettings(organizationId: number) {
-  const [row] = await t.platform.db.select({ emailSettings: organizations.emailSettings }).from(organizations).where(eq(organizations.id, organizationId));
+  const [row] = await t.platform.db
+    .select({ emailSettings: organizations.emailSettings })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
   return row.emailSettings as { emailMode: string; provider?: string; configurations?: Record<string, string> } | null;
 }
 
@@ -28,43 +43,67 @@ describe('reading and saving the email settings', () => {
     const res = await t.request('GET', SETTINGS, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      licenseSmtpEnabled: true, planAllowCustomSmtp: false, isOwner: true, emailMode: 'GLOBAL', source: null, provider: null, configurations: {}, allowedConnectors: [],
+      licenseSmtpEnabled: true,
+      planAllowCustomSmtp: false,
+      isOwner: true,
+      emailMode: 'GLOBAL',
+      source: null,
+      provider: null,
+      configurations: {},
+      allowedConnectors: [],
     });
     await setCustomMailPlan(t, owner.organizationId, true);
     expect((await t.request('GET', SETTINGS, { token: owner.token })).body.planAllowCustomSmtp).toBe(true);
   });
 
-  it.each(PROVIDERS)('saves %s settings with the credentials encrypted at rest and masked on read', async (provider) => {
-    const owner = await createMailOwner(t);
-    const configurations = VALID_CONFIGURATIONS[provider];
-    const res = await put(owner, { emailMode: 'ORG_MANAGED', source: 'CUSTOM', provider, configurations });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const secretKeys = Object.keys(configurations).filter((key) => ['PASSWORD', 'CLIENT_SECRET', 'API_KEY', 'SECRET_KEY'].includes(key));
-    expect(secretKeys.length).toBeGreaterThan(0);
-    const expected = Object.fromEntries(Object.entries(configurations).map(([key, value]) => [key, secretKeys.includes(key) ? '********' : value]));
-    expect(res.body).toMatchObject({ emailMode: 'ORG_MANAGED', source: 'CUSTOM', provider, configurations: expected, planAllowCustomSmtp: true });
-    expect((await t.request('GET', SETTINGS, { token: owner.token })).body.configurations).toEqual(expected);
+  it.each(PROVIDERS)(
+    'saves %s settings with the credentials encrypted at rest and masked on read',
+    async (provider) => {
+      const owner = await createMailOwner(t);
+      const configurations = VALID_CONFIGURATIONS[provider];
+      const res = await put(owner, { emailMode: 'ORG_MANAGED', source: 'CUSTOM', provider, configurations });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const secretKeys = Object.keys(configurations).filter((key) =>
+        ['PASSWORD', 'CLIENT_SECRET', 'API_KEY', 'SECRET_KEY'].includes(key),
+      );
+      expect(secretKeys.length).toBeGreaterThan(0);
+      const expected = Object.fromEntries(
+        Object.entries(configurations).map(([key, value]) => [key, secretKeys.includes(key) ? '********' : value]),
+      );
+      expect(res.body).toMatchObject({
+        emailMode: 'ORG_MANAGED',
+        source: 'CUSTOM',
+        provider,
+        configurations: expected,
+        planAllowCustomSmtp: true,
+      });
+      expect((await t.request('GET', SETTINGS, { token: owner.token })).body.configurations).toEqual(expected);
 
-    const stored = await storedSettings(owner.organizationId);
-    expect(stored).toMatchObject({ emailMode: 'ORG_MANAGED', provider });
-    for (const [key, value] of Object.entries(configurations)) {
-      const saved = stored!.configurations![key];
-      if (secretKeys.includes(key)) {
-        expect(saved).not.toContain(value);
-        expect(saved).toMatch(/^v1\./);
-        expect(t.platform.secrets.decrypt(saved)).toBe(value);
-      } else {
-        expect(saved).toBe(value);
+      const stored = await storedSettings(owner.organizationId);
+      expect(stored).toMatchObject({ emailMode: 'ORG_MANAGED', provider });
+      for (const [key, value] of Object.entries(configurations)) {
+        const saved = stored!.configurations![key];
+        if (secretKeys.includes(key)) {
+          expect(saved).not.toContain(value);
+          expect(saved).toMatch(/^v1\./);
+          expect(t.platform.secrets.decrypt(saved)).toBe(value);
+        } else {
+          expect(saved).toBe(value);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('stores the mask as the credential when a PUT sends the masked values back, as SPEC.md warns', async () => {
     const owner = await createMailOwner(t);
     await put(owner, { emailMode: 'ORG_MANAGED', provider: 'SMTP', configurations: VALID_CONFIGURATIONS.SMTP });
     const read = await t.request('GET', SETTINGS, { token: owner.token });
     expect(read.body.configurations.PASSWORD).toBe('********');
-    const again = await put(owner, { emailMode: 'ORG_MANAGED', provider: 'SMTP', configurations: read.body.configurations });
+    const again = await put(owner, {
+      emailMode: 'ORG_MANAGED',
+      provider: 'SMTP',
+      configurations: read.body.configurations,
+    });
     expect(again.status).toBe(200);
     const stored = await storedSettings(owner.organizationId);
     expect(t.platform.secrets.decrypt(stored!.configurations!.PASSWORD)).toBe('********');
@@ -72,9 +111,17 @@ describe('reading and saving the email settings', () => {
 
   it('GLOBAL forgets the custom configuration and its credentials, on any plan', async () => {
     const owner = await createMailOwner(t);
-    await put(owner, { emailMode: 'ORG_MANAGED', provider: 'EMAIL_API', configurations: VALID_CONFIGURATIONS.EMAIL_API });
+    await put(owner, {
+      emailMode: 'ORG_MANAGED',
+      provider: 'EMAIL_API',
+      configurations: VALID_CONFIGURATIONS.EMAIL_API,
+    });
     await setCustomMailPlan(t, owner.organizationId, false);
-    const res = await put(owner, { emailMode: 'GLOBAL', provider: 'EMAIL_API', configurations: VALID_CONFIGURATIONS.EMAIL_API });
+    const res = await put(owner, {
+      emailMode: 'GLOBAL',
+      provider: 'EMAIL_API',
+      configurations: VALID_CONFIGURATIONS.EMAIL_API,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ emailMode: 'GLOBAL', source: null, provider: null, configurations: {} });
     expect(await storedSettings(owner.organizationId)).toEqual({ emailMode: 'GLOBAL' });
@@ -82,28 +129,43 @@ describe('reading and saving the email settings', () => {
 
   it('lets USER_ID and PASSWORD be blank when SMTP AUTHENTICATION is off', async () => {
     const owner = await createMailOwner(t);
-    const res = await put(owner, { emailMode: 'ORG_MANAGED', provider: 'SMTP', configurations: { ...VALID_CONFIGURATIONS.SMTP, AUTHENTICATION: 'FALSE', USER_ID: '', PASSWORD: '' } });
+    const res = await put(owner, {
+      emailMode: 'ORG_MANAGED',
+      provider: 'SMTP',
+      configurations: { ...VALID_CONFIGURATIONS.SMTP, AUTHENTICATION: 'FALSE', USER_ID: '', PASSWORD: '' },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 });
 
 describe('refused settings', () => {
   let owner: TestUser;
-  beforeAll(async () => { owner = await createMailOwner(t); });
-
-  const missingCases = PROVIDERS.flatMap((provider) => Object.keys(VALID_CONFIGURATIONS[provider]).map((key) => [provider, key] as [Provider, string]));
-  it.each(missingCases)('%s without %s is 400 MAIL_SETTINGS_KEY_MISSING naming the key (absent or blank)', async (provider, key) => {
-    for (const configurations of [
-      Object.fromEntries(Object.entries(VALID_CONFIGURATIONS[provider]).filter(([k]) => k !== key)),
-      { ...VALID_CONFIGURATIONS[provider], [key]: '   ' },
-    ]) {
-      const res = await put(owner, { emailMode: 'ORG_MANAGED', provider, configurations });
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ errorCode: 18001, message: 'MAIL_SETTINGS_KEY_MISSING', responseBody: { provider, missingKeys: [key] } });
-      expect(res.body.errorDescription).toContain(key);
-    }
-    expect(await storedSettings(owner.organizationId)).toBeNull();
+  beforeAll(async () => {
+    owner = await createMailOwner(t);
   });
+
+  const missingCases = PROVIDERS.flatMap((provider) =>
+    Object.keys(VALID_CONFIGURATIONS[provider]).map((key) => [provider, key] as [Provider, string]),
+  );
+  it.each(missingCases)(
+    '%s without %s is 400 MAIL_SETTINGS_KEY_MISSING naming the key (absent or blank)',
+    async (provider, key) => {
+      for (const configurations of [
+        Object.fromEntries(Object.entries(VALID_CONFIGURATIONS[provider]).filter(([k]) => k !== key)),
+        { ...VALID_CONFIGURATIONS[provider], [key]: '   ' },
+      ]) {
+        const res = await put(owner, { emailMode: 'ORG_MANAGED', provider, configurations });
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({
+          errorCode: 18001,
+          message: 'MAIL_SETTINGS_KEY_MISSING',
+          responseBody: { provider, missingKeys: [key] },
+        });
+        expect(res.body.errorDescription).toContain(key);
+      }
+      expect(await storedSettings(owner.organizationId)).toBeNull();
+    },
+  );
 
   it.each([
     ['SMTP', { SMTP_PORT: 'twenty-five' }, 'SMTP_PORT'],
@@ -117,17 +179,33 @@ describe('refused settings', () => {
     ['CLOUD_MAIL', { REGION: 'mars-1' }, 'REGION'],
     ['CLOUD_MAIL', { ACCESS_KEY: 'AKIA/../x' }, 'ACCESS_KEY'],
     ['OAUTH2_MAIL', { TENANT_ID: '../common' }, 'TENANT_ID'],
-  ] as [Provider, Record<string, string>, string][])('%s with %j is 400 MAIL_SETTINGS_INVALID naming %s', async (provider, change, key) => {
-    const res = await put(owner, { emailMode: 'ORG_MANAGED', provider, configurations: { ...VALID_CONFIGURATIONS[provider], ...change } });
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ errorCode: 18002, message: 'MAIL_SETTINGS_INVALID', responseBody: { provider, keys: [key] } });
-  });
+  ] as [Provider, Record<string, string>, string][])(
+    '%s with %j is 400 MAIL_SETTINGS_INVALID naming %s',
+    async (provider, change, key) => {
+      const res = await put(owner, {
+        emailMode: 'ORG_MANAGED',
+        provider,
+        configurations: { ...VALID_CONFIGURATIONS[provider], ...change },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        errorCode: 18002,
+        message: 'MAIL_SETTINGS_INVALID',
+        responseBody: { provider, keys: [key] },
+      });
+    },
+  );
 
   it('ORG_MANAGED needs a provider; a plan connector is not available', async () => {
     const noProvider = await put(owner, { emailMode: 'ORG_MANAGED', configurations: VALID_CONFIGURATIONS.SMTP });
     expect(noProvider.status).toBe(400);
     expect(noProvider.body.errorCode).toBe(18002);
-    const connector = await put(owner, { emailMode: 'ORG_MANAGED', source: 'PLAN_CONNECTOR', provider: 'SMTP', configurations: VALID_CONFIGURATIONS.SMTP });
+    const connector = await put(owner, {
+      emailMode: 'ORG_MANAGED',
+      source: 'PLAN_CONNECTOR',
+      provider: 'SMTP',
+      configurations: VALID_CONFIGURATIONS.SMTP,
+    });
     expect(connector.status).toBe(400);
     expect(connector.body.errorCode).toBe(18005);
   });
@@ -135,9 +213,30 @@ describe('refused settings', () => {
   it.each([
     ['an unknown mode', { emailMode: 'LOCAL' }],
     ['an unknown provider', { emailMode: 'ORG_MANAGED', provider: 'FAX', configurations: {} }],
-    ['a number as a value', { emailMode: 'ORG_MANAGED', provider: 'EMAIL_API', configurations: { API_KEY: 12345, EMAIL_FROM: 'a@b.example' } }],
-    ['a value over 4096 characters', { emailMode: 'ORG_MANAGED', provider: 'EMAIL_API', configurations: { API_KEY: 'k'.repeat(4097), EMAIL_FROM: 'a@b.example' } }],
-    ['more than 20 keys', { emailMode: 'ORG_MANAGED', provider: 'EMAIL_API', configurations: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`K${i}`, 'v'])) }],
+    [
+      'a number as a value',
+      {
+        emailMode: 'ORG_MANAGED',
+        provider: 'EMAIL_API',
+        configurations: { API_KEY: 12345, EMAIL_FROM: 'a@b.example' },
+      },
+    ],
+    [
+      'a value over 4096 characters',
+      {
+        emailMode: 'ORG_MANAGED',
+        provider: 'EMAIL_API',
+        configurations: { API_KEY: 'k'.repeat(4097), EMAIL_FROM: 'a@b.example' },
+      },
+    ],
+    [
+      'more than 20 keys',
+      {
+        emailMode: 'ORG_MANAGED',
+        provider: 'EMAIL_API',
+        configurations: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`K${i}`, 'v'])),
+      },
+    ],
     ['configurations as a list', { emailMode: 'ORG_MANAGED', provider: 'EMAIL_API', configurations: ['API_KEY'] }],
     ['no body', undefined],
   ])('a malformed body (%s) is 400 BAD_REQUEST_BODY', async (_name, body) => {
@@ -148,11 +247,22 @@ describe('refused settings', () => {
 
   it('is 400 CUSTOM_MAIL_NOT_ALLOWED on a plan without custom mail, for saving and testing alike, and nothing is stored', async () => {
     const starter = await createUser(t);
-    const res = await put(starter, { emailMode: 'ORG_MANAGED', provider: 'EMAIL_API', configurations: VALID_CONFIGURATIONS.EMAIL_API });
+    const res = await put(starter, {
+      emailMode: 'ORG_MANAGED',
+      provider: 'EMAIL_API',
+      configurations: VALID_CONFIGURATIONS.EMAIL_API,
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ errorCode: 18003, message: 'CUSTOM_MAIL_NOT_ALLOWED', errorDescription: 'Your plan does not allow custom email routing' });
+    expect(res.body).toMatchObject({
+      errorCode: 18003,
+      message: 'CUSTOM_MAIL_NOT_ALLOWED',
+      errorDescription: 'Your plan does not allow custom email routing',
+    });
     expect(await storedSettings(starter.organizationId)).toBeNull();
-    const test = await t.request('POST', TEST, { token: starter.token, body: { provider: 'EMAIL_API', configurations: VALID_CONFIGURATIONS.EMAIL_API, testRecipient: 'ann@example.com' } });
+    const test = await t.request('POST', TEST, {
+      token: starter.token,
+      body: { provider: 'EMAIL_API', configurations: VALID_CONFIGURATIONS.EMAIL_API, testRecipient: 'ann@example.com' },
+    });
     expect(test.status).toBe(400);
     expect(test.body.errorCode).toBe(18003);
   });
@@ -162,14 +272,33 @@ describe('the settings test, before anything is sent', () => {
   it('answers step CONFIG naming a missing key, and refuses a connector id and a bad recipient', async () => {
     const owner = await createMailOwner(t);
     const { API_KEY: _omitted, ...withoutKey } = VALID_CONFIGURATIONS.EMAIL_API;
-    const res = await t.request('POST', TEST, { token: owner.token, body: { connectorId: null, provider: 'EMAIL_API', configurations: withoutKey, testRecipient: 'ann@example.com' } });
+    const res = await t.request('POST', TEST, {
+      token: owner.token,
+      body: { connectorId: null, provider: 'EMAIL_API', configurations: withoutKey, testRecipient: 'ann@example.com' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: false, provider: 'EMAIL_API', step: 'CONFIG', message: expect.stringContaining('API_KEY') });
-    const connector = await t.request('POST', TEST, { token: owner.token, body: { connectorId: 7, provider: 'EMAIL_API', configurations: VALID_CONFIGURATIONS.EMAIL_API, testRecipient: 'ann@example.com' } });
+    expect(res.body).toEqual({
+      success: false,
+      provider: 'EMAIL_API',
+      step: 'CONFIG',
+      message: expect.stringContaining('API_KEY'),
+    });
+    const connector = await t.request('POST', TEST, {
+      token: owner.token,
+      body: {
+        connectorId: 7,
+        provider: 'EMAIL_API',
+        configurations: VALID_CONFIGURATIONS.EMAIL_API,
+        testRecipient: 'ann@example.com',
+      },
+    });
     expect(connector.status).toBe(400);
     expect(connector.body.errorCode).toBe(18005);
     for (const testRecipient of ['not-an-address', `${'a'.repeat(250)}@example.com`]) {
-      const bad = await t.request('POST', TEST, { token: owner.token, body: { provider: 'EMAIL_API', configurations: VALID_CONFIGURATIONS.EMAIL_API, testRecipient } });
+      const bad = await t.request('POST', TEST, {
+        token: owner.token,
+        body: { provider: 'EMAIL_API', configurations: VALID_CONFIGURATIONS.EMAIL_API, testRecipient },
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.errorCode).toBe(10001);
     }
@@ -178,16 +307,31 @@ describe('the settings test, before anything is sent', () => {
   it('will not connect to an SMTP server whose name leads to a loopback or private address (step CONFIG), so owners cannot probe the network', async () => {
     const owner = await createMailOwner(t);
     for (const server of ['localhost', '127.0.0.1', '10.1.2.3']) {
-      const res = await t.request('POST', TEST, { token: owner.token, body: { provider: 'SMTP', configurations: { ...VALID_CONFIGURATIONS.SMTP, SMTP_SERVER: server }, testRecipient: 'ann@example.com' } });
+      const res = await t.request('POST', TEST, {
+        token: owner.token,
+        body: {
+          provider: 'SMTP',
+          configurations: { ...VALID_CONFIGURATIONS.SMTP, SMTP_SERVER: server },
+          testRecipient: 'ann@example.com',
+        },
+      });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ success: false, step: 'CONFIG', message: expect.stringMatching(/refused address/) });
+      expect(res.body).toMatchObject({
+        success: false,
+        step: 'CONFIG',
+        message: expect.stringMatching(/refused address/),
+      });
     }
   });
 
   it('allows 20 tests per organization per hour, then 429 MAIL_SETTINGS_TEST_LIMITED with Retry-After', async () => {
     const owner = await createMailOwner(t);
     const other = await createMailOwner(t);
-    const body = { provider: 'SMTP', configurations: { EMAIL_FROM: 'x@acme.example' }, testRecipient: 'ann@example.com' };
+    const body = {
+      provider: 'SMTP',
+      configurations: { EMAIL_FROM: 'x@acme.example' },
+      testRecipient: 'ann@example.com',
+    };
     for (let i = 0; i < 20; i += 1) {
       const res = await t.request('POST', TEST, { token: owner.token, body });
       expect(res.status).toBe(200);
@@ -204,8 +348,16 @@ describe('the settings test, before anything is sent', () => {
 describe('who may call', () => {
   const routes: [string, string, unknown?][] = [
     ['GET', SETTINGS],
-    ['PUT', SETTINGS, { emailMode: 'ORG_MANAGED', provider: 'EMAIL_API', configurations: VALID_CONFIGURATIONS.EMAIL_API }],
-    ['POST', TEST, { provider: 'EMAIL_API', configurations: { EMAIL_FROM: 'x@acme.example' }, testRecipient: 'ann@example.com' }],
+    [
+      'PUT',
+      SETTINGS,
+      { emailMode: 'ORG_MANAGED', provider: 'EMAIL_API', configurations: VALID_CONFIGURATIONS.EMAIL_API },
+    ],
+    [
+      'POST',
+      TEST,
+      { provider: 'EMAIL_API', configurations: { EMAIL_FROM: 'x@acme.example' }, testRecipient: 'ann@example.com' },
+    ],
     ['GET', DELIVERIES],
     ['GET', `${DELIVERIES}/1`],
   ];
@@ -228,10 +380,25 @@ describe('who may call', () => {
   it("another organization's owner sees only its own settings and gets 404 for this organization's deliveries", async () => {
     const owner = await createMailOwner(t);
     const outsider = await createMailOwner(t);
-    await put(owner, { emailMode: 'ORG_MANAGED', provider: 'EMAIL_API', configurations: VALID_CONFIGURATIONS.EMAIL_API });
-    const [mail] = await t.platform.db.insert(mailOutbox).values({
-      organizationId: owner.organizationId, toAddress: 'ann@example.com', subject: 'Contract', textBody: 'secret link', kind: 'COMMENCE', route: 'EMAIL_API', status: 'SENT', attempts: 1, sentAt: new Date(),
-    }).returning();
+    await put(owner, {
+      emailMode: 'ORG_MANAGED',
+      provider: 'EMAIL_API',
+      configurations: VALID_CONFIGURATIONS.EMAIL_API,
+    });
+    const [mail] = await t.platform.db
+      .insert(mailOutbox)
+      .values({
+        organizationId: owner.organizationId,
+        toAddress: 'ann@example.com',
+        subject: 'Contract',
+        textBody: 'secret link',
+        kind: 'COMMENCE',
+        route: 'EMAIL_API',
+        status: 'SENT',
+        attempts: 1,
+        sentAt: new Date(),
+      })
+      .returning();
     expect((await t.request('GET', `${DELIVERIES}/${mail.id}`, { token: owner.token })).status).toBe(200);
     const theirs = await t.request('GET', `${DELIVERIES}/${mail.id}`, { token: outsider.token });
     expect(theirs.status).toBe(404);
@@ -250,24 +417,84 @@ describe('the delivery log', () => {
     const owner = await createMailOwner(t);
     const other = await createMailOwner(t);
     const rows = [
-      { organizationId: owner.organizationId, toAddress: 'a@example.com', subject: 'Platform sent', kind: 'COMMENCE', route: 'PLATFORM', status: 'SENT' },
-      { organizationId: owner.organizationId, toAddress: 'b@example.com', subject: 'Sent by SES', kind: 'COMMENCE', route: 'CLOUD_MAIL', status: 'SENT', attempts: 1, sentAt: new Date() },
-      { organizationId: owner.organizationId, toAddress: 'c@example.com', subject: 'Failing SMTP', kind: 'REMINDER', route: 'SMTP', status: 'FAILED', attempts: 9, lastError: '[AUTH] mail.acme.example refused the login' },
-      { organizationId: owner.organizationId, toAddress: 'd@example.com', subject: 'Not tried yet', kind: 'OTP', route: null, status: 'PENDING' },
-      { organizationId: other.organizationId, toAddress: 'e@example.com', subject: 'Other org', kind: 'COMMENCE', route: 'SMTP', status: 'SENT' },
+      {
+        organizationId: owner.organizationId,
+        toAddress: 'a@example.com',
+        subject: 'Platform sent',
+        kind: 'COMMENCE',
+        route: 'PLATFORM',
+        status: 'SENT',
+      },
+      {
+        organizationId: owner.organizationId,
+        toAddress: 'b@example.com',
+        subject: 'Sent by SES',
+        kind: 'COMMENCE',
+        route: 'CLOUD_MAIL',
+        status: 'SENT',
+        attempts: 1,
+        sentAt: new Date(),
+      },
+      {
+        organizationId: owner.organizationId,
+        toAddress: 'c@example.com',
+        subject: 'Failing SMTP',
+        kind: 'REMINDER',
+        route: 'SMTP',
+        status: 'FAILED',
+        attempts: 9,
+        lastError: '[AUTH] mail.acme.example refused the login',
+      },
+      {
+        organizationId: owner.organizationId,
+        toAddress: 'd@example.com',
+        subject: 'Not tried yet',
+        kind: 'OTP',
+        route: null,
+        status: 'PENDING',
+      },
+      {
+        organizationId: other.organizationId,
+        toAddress: 'e@example.com',
+        subject: 'Other org',
+        kind: 'COMMENCE',
+        route: 'SMTP',
+        status: 'SENT',
+      },
     ];
-    const inserted = await t.platform.db.insert(mailOutbox).values(rows.map((r) => ({ textBody: 'the signing link', htmlBody: '<p>link</p>', ...r }))).returning();
+    const inserted = await t.platform.db
+      .insert(mailOutbox)
+      .values(rows.map((r) => ({ textBody: 'the signing link', htmlBody: '<p>link</p>', ...r })))
+      .returning();
     const page = await t.request('GET', DELIVERIES, { token: owner.token });
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ totalElements: 2, totalPages: 1, number: 0, size: 20 });
     expect(page.body.content).toEqual([
       {
-        id: inserted[2].id, kind: 'REMINDER', to: 'c@example.com', subject: 'Failing SMTP', workflowId: null, provider: 'SMTP', status: 'FAILED', attempts: 9,
-        lastError: '[AUTH] mail.acme.example refused the login', createdAt: expect.any(String), sentAt: null,
+        id: inserted[2].id,
+        kind: 'REMINDER',
+        to: 'c@example.com',
+        subject: 'Failing SMTP',
+        workflowId: null,
+        provider: 'SMTP',
+        status: 'FAILED',
+        attempts: 9,
+        lastError: '[AUTH] mail.acme.example refused the login',
+        createdAt: expect.any(String),
+        sentAt: null,
       },
       {
-        id: inserted[1].id, kind: 'COMMENCE', to: 'b@example.com', subject: 'Sent by SES', workflowId: null, provider: 'CLOUD_MAIL', status: 'SENT', attempts: 1,
-        lastError: null, createdAt: expect.any(String), sentAt: expect.any(String),
+        id: inserted[1].id,
+        kind: 'COMMENCE',
+        to: 'b@example.com',
+        subject: 'Sent by SES',
+        workflowId: null,
+        provider: 'CLOUD_MAIL',
+        status: 'SENT',
+        attempts: 1,
+        lastError: null,
+        createdAt: expect.any(String),
+        sentAt: expect.any(String),
       },
     ]);
     expect(page.raw).not.toContain('signing link');

@@ -10,13 +10,24 @@ const ORIGIN = 'https://sign.example.test';
 const RP_ID = 'sign.example.test';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp({ publicUrl: ORIGIN, webauthnRpId: RP_ID }); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp({ publicUrl: ORIGIN, webauthnRpId: RP_ID });
+});
+afterAll(async () => {
+  await t?.close();
+});
 
-async function registerPasskey(user: TestUser, authenticator = createSoftwareAuthenticator({ origin: ORIGIN, rpId: RP_ID }), name?: string) {
+async function registerPasskey(
+  user: TestUser,
+  authenticator = createSoftwareAuthenticator({ origin: ORIGIN, rpId: RP_ID }),
+  name?: string,
+) {
   const options = await t.request('POST', '/user/v1/settings/passkeys/options', { token: user.token });
   expect(options.status, JSON.stringify(options.body)).toBe(200);
-  const res = await t.request('POST', '/user/v1/settings/passkeys', { token: user.token, body: { ...authenticator.register(options.body), ...(name ? { name } : {}) } });
+  const res = await t.request('POST', '/user/v1/settings/passkeys', {
+    token: user.token,
+    body: { ...authenticator.register(options.body), ...(name ? { name } : {}) },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { authenticator, passkey: res.body };
 }
@@ -28,7 +39,9 @@ async function loginOptions(username: string) {
 }
 
 function verify(username: string, assertion: unknown, query = '') {
-  return t.request('POST', `/auth/webauthn/login/verify?username=${encodeURIComponent(username)}${query}`, { body: assertion });
+  return t.request('POST', `/auth/webauthn/login/verify?username=${encodeURIComponent(username)}${query}`, {
+    body: assertion,
+  });
 }
 
 describe('passkey registration (settings)', () => {
@@ -37,12 +50,18 @@ describe('passkey registration (settings)', () => {
     const options = await t.request('POST', '/user/v1/settings/passkeys/options', { token: user.token });
     expect(options.status).toBe(200);
     expect(options.body).toMatchObject({
-      rp: { id: RP_ID }, user: { name: user.email, displayName: 'Pia Passkey' }, attestation: 'none',
-      authenticatorSelection: { userVerification: 'required' }, excludeCredentials: [],
+      rp: { id: RP_ID },
+      user: { name: user.email, displayName: 'Pia Passkey' },
+      attestation: 'none',
+      authenticatorSelection: { userVerification: 'required' },
+      excludeCredentials: [],
     });
     expect(options.body.pubKeyCredParams.map((p: { alg: number }) => p.alg)).toContain(-7);
     const authenticator = createSoftwareAuthenticator({ origin: ORIGIN, rpId: RP_ID });
-    const created = await t.request('POST', '/user/v1/settings/passkeys', { token: user.token, body: { ...authenticator.register(options.body), name: 'My laptop' } });
+    const created = await t.request('POST', '/user/v1/settings/passkeys', {
+      token: user.token,
+      body: { ...authenticator.register(options.body), name: 'My laptop' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(created.body).toEqual({ id: expect.any(Number), name: 'My laptop', createdAt: expect.any(String) });
 
@@ -51,13 +70,25 @@ describe('passkey registration (settings)', () => {
 
     // The next options exclude it.
     const again = await t.request('POST', '/user/v1/settings/passkeys/options', { token: user.token });
-    expect(again.body.excludeCredentials).toEqual([{ id: authenticator.id, type: 'public-key', transports: ['internal'] }]);
+    expect(again.body.excludeCredentials).toEqual([
+      { id: authenticator.id, type: 'public-key', transports: ['internal'] },
+    ]);
 
     const login = await loginOptions(user.email.toUpperCase());
-    expect(login).toMatchObject({ rpId: RP_ID, userVerification: 'required', allowCredentials: [{ id: authenticator.id, type: 'public-key' }] });
+    expect(login).toMatchObject({
+      rpId: RP_ID,
+      userVerification: 'required',
+      allowCredentials: [{ id: authenticator.id, type: 'public-key' }],
+    });
     const session = await verify(user.email, authenticator.assert(login), '&rememberMe=true');
     expect(session.status, JSON.stringify(session.body)).toBe(200);
-    expect(session.body).toEqual({ accessToken: expect.any(String), tokenType: 'Bearer', expiry: 900, refreshToken: expect.any(String), rememberMe: true });
+    expect(session.body).toEqual({
+      accessToken: expect.any(String),
+      tokenType: 'Bearer',
+      expiry: 900,
+      refreshToken: expect.any(String),
+      rememberMe: true,
+    });
     const profile = await t.request('GET', '/user/v1/settings/profile', { token: session.body.accessToken });
     expect(profile.status).toBe(200);
     expect(profile.body.id).toBe(user.userId);
@@ -71,7 +102,10 @@ describe('passkey registration (settings)', () => {
     const { authenticator, passkey } = await registerPasskey(user);
     expect(passkey.name).toBe('Passkey 1');
     const options = await t.request('POST', '/user/v1/settings/passkeys/options', { token: user.token });
-    const res = await t.request('POST', '/user/v1/settings/passkeys', { token: user.token, body: authenticator.register(options.body) });
+    const res = await t.request('POST', '/user/v1/settings/passkeys', {
+      token: user.token,
+      body: authenticator.register(options.body),
+    });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('PASSKEY_ALREADY_REGISTERED');
   });
@@ -89,16 +123,25 @@ describe('passkey registration (settings)', () => {
     ];
     for (const [label, answer] of cases) {
       const options = await t.request('POST', '/user/v1/settings/passkeys/options', { token: user.token });
-      const res = await t.request('POST', '/user/v1/settings/passkeys', { token: user.token, body: answer(options.body) });
+      const res = await t.request('POST', '/user/v1/settings/passkeys', {
+        token: user.token,
+        body: answer(options.body),
+      });
       expect(res.status, label).toBe(400);
       expect(res.body.message, label).toBe('PASSKEY_REGISTRATION_FAILED');
     }
     // Another user's challenge is not this user's.
     const foreign = await t.request('POST', '/user/v1/settings/passkeys/options', { token: other.token });
-    const stolen = await t.request('POST', '/user/v1/settings/passkeys', { token: user.token, body: authenticator.register(foreign.body) });
+    const stolen = await t.request('POST', '/user/v1/settings/passkeys', {
+      token: user.token,
+      body: authenticator.register(foreign.body),
+    });
     expect(stolen.status).toBe(400);
     // A challenge answers once: the first (failed) use above spent it for its owner too.
-    const spent = await t.request('POST', '/user/v1/settings/passkeys', { token: other.token, body: authenticator.register(foreign.body) });
+    const spent = await t.request('POST', '/user/v1/settings/passkeys', {
+      token: other.token,
+      body: authenticator.register(foreign.body),
+    });
     expect(spent.status).toBe(400);
     // A good answer, then the same answer again.
     const options = await t.request('POST', '/user/v1/settings/passkeys/options', { token: user.token });
@@ -111,22 +154,52 @@ describe('passkey registration (settings)', () => {
 
   it('refuses malformed bodies with 400 BAD_REQUEST_BODY', async () => {
     const user = await createUser(t);
-    for (const body of [{}, { id: 'x', rawId: 'x', type: 'public-key', response: {} }, 'not json', { id: 'a b', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'x', attestationObject: 'x' }, clientExtensionResults: {} }]) {
-      const res = await t.request('POST', '/user/v1/settings/passkeys', { token: user.token, body, headers: { 'content-type': 'application/json' } });
+    for (const body of [
+      {},
+      { id: 'x', rawId: 'x', type: 'public-key', response: {} },
+      'not json',
+      {
+        id: 'a b',
+        rawId: 'x',
+        type: 'public-key',
+        response: { clientDataJSON: 'x', attestationObject: 'x' },
+        clientExtensionResults: {},
+      },
+    ]) {
+      const res = await t.request('POST', '/user/v1/settings/passkeys', {
+        token: user.token,
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    const garbage = await t.request('POST', '/user/v1/settings/passkeys', { token: user.token, body: { id: 'abc', rawId: 'abc', type: 'public-key', response: { clientDataJSON: 'bm9wZQ', attestationObject: 'bm9wZQ' }, clientExtensionResults: {} } });
+    const garbage = await t.request('POST', '/user/v1/settings/passkeys', {
+      token: user.token,
+      body: {
+        id: 'abc',
+        rawId: 'abc',
+        type: 'public-key',
+        response: { clientDataJSON: 'bm9wZQ', attestationObject: 'bm9wZQ' },
+        clientExtensionResults: {},
+      },
+    });
     expect(garbage.status).toBe(400);
     expect(garbage.body.message).toBe('PASSKEY_REGISTRATION_FAILED');
   });
 
-  it('deletes only the caller\'s own passkey; a deleted passkey no longer signs in', async () => {
+  it("deletes only the caller's own passkey; a deleted passkey no longer signs in", async () => {
     const user = await createUser(t);
     const other = await createUser(t);
     const { authenticator, passkey } = await registerPasskey(user);
-    expect((await t.request('DELETE', `/user/v1/settings/passkeys/${passkey.id}`, { token: other.token })).status).toBe(404);
-    expect((await t.request('DELETE', `/user/v1/settings/passkeys/${passkey.id}`, { token: user.token })).status).toBe(204);
-    expect((await t.request('DELETE', `/user/v1/settings/passkeys/${passkey.id}`, { token: user.token })).status).toBe(404);
+    expect((await t.request('DELETE', `/user/v1/settings/passkeys/${passkey.id}`, { token: other.token })).status).toBe(
+      404,
+    );
+    expect((await t.request('DELETE', `/user/v1/settings/passkeys/${passkey.id}`, { token: user.token })).status).toBe(
+      204,
+    );
+    expect((await t.request('DELETE', `/user/v1/settings/passkeys/${passkey.id}`, { token: user.token })).status).toBe(
+      404,
+    );
     const login = await loginOptions(user.email);
     expect(login.allowCredentials).toEqual([]);
     const res = await verify(user.email, authenticator.assert(login));
@@ -138,13 +211,26 @@ describe('passkey registration (settings)', () => {
     const user = await createUser(t);
     const guest = await guestToken(t, { id: 1, userId: user.userId, workflowId: 1 });
     const app = await insertBusinessApp(t, user.organizationId);
-    const client = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'CLIENT_CREDENTIALS', client_id: app.clientId, client_secret: app.clientSecret, email: user.email } });
+    const client = await t.request('POST', '/auth/v1/signin', {
+      body: {
+        grant_type: 'CLIENT_CREDENTIALS',
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        email: user.email,
+      },
+    });
     expect(client.status).toBe(200);
-    for (const [method, url] of [['POST', '/user/v1/settings/passkeys/options'], ['GET', '/user/v1/settings/passkeys'], ['DELETE', '/user/v1/settings/passkeys/1']]) {
+    for (const [method, url] of [
+      ['POST', '/user/v1/settings/passkeys/options'],
+      ['GET', '/user/v1/settings/passkeys'],
+      ['DELETE', '/user/v1/settings/passkeys/1'],
+    ]) {
       expect((await t.request(method, url)).status, url).toBe(401);
       expect((await t.request(method, url, { token: guest })).status, url).toBe(403);
     }
-    expect((await t.request('POST', '/user/v1/settings/passkeys/options', { token: client.body.accessToken })).status).toBe(403);
+    expect(
+      (await t.request('POST', '/user/v1/settings/passkeys/options', { token: client.body.accessToken })).status,
+    ).toBe(403);
   });
 });
 
@@ -152,7 +238,10 @@ describe('passkey sign-in', () => {
   it('skips the TOTP step of an account with two-factor sign-in', async () => {
     const user = await createUser(t);
     const { authenticator } = await registerPasskey(user);
-    await t.platform.db.update(users).set({ twoFactorEnabled: true, totpSecret: 'JBSWY3DPEHPK3PXP' }).where(eq(users.id, user.userId));
+    await t.platform.db
+      .update(users)
+      .set({ twoFactorEnabled: true, totpSecret: 'JBSWY3DPEHPK3PXP' })
+      .where(eq(users.id, user.userId));
     const res = await verify(user.email, authenticator.assert(await loginOptions(user.email)));
     expect(res.status).toBe(200);
     expect(res.body.rememberMe).toBe(false);
@@ -169,7 +258,16 @@ describe('passkey sign-in', () => {
       ['challenge', (o) => authenticator.assert(o, { challenge: 'c29tZXRoaW5nLWVsc2U' })],
       ['type', (o) => authenticator.assert(o, { type: 'webauthn.create' })],
       ['user verification', (o) => authenticator.assert(o, { flags: 0x01 })],
-      ['signature', (o) => ({ ...authenticator.assert(o), response: { ...(authenticator.assert(o) as any).response, signature: (impostor.assert(o) as any).response.signature } })],
+      [
+        'signature',
+        (o) => ({
+          ...authenticator.assert(o),
+          response: {
+            ...(authenticator.assert(o) as any).response,
+            signature: (impostor.assert(o) as any).response.signature,
+          },
+        }),
+      ],
       ['unknown credential', (o) => impostor.assert(o)],
     ];
     for (const [label, answer] of cases) {
@@ -188,7 +286,10 @@ describe('passkey sign-in', () => {
     expect(replay.body.responseBody ?? replay.body.errorDescription).toBeDefined();
     // An expired challenge.
     const options = await loginOptions(user.email);
-    await t.platform.db.update(authChallenges).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authChallenges.challenge, options.challenge));
+    await t.platform.db
+      .update(authChallenges)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authChallenges.challenge, options.challenge));
     expect((await verify(user.email, authenticator.assert(options))).status).toBe(401);
   });
 
@@ -203,7 +304,9 @@ describe('passkey sign-in', () => {
       expect(res.status, `counter ${counter}`).toBe(401);
       expect(res.body.message).toBe('PASSKEY_REJECTED');
     }
-    expect((await verify(user.email, authenticator.assert(await loginOptions(user.email), { counter: 12 }))).status).toBe(200);
+    expect(
+      (await verify(user.email, authenticator.assert(await loginOptions(user.email), { counter: 12 }))).status,
+    ).toBe(200);
     const [stored] = await t.platform.db.select().from(passkeys).where(eq(passkeys.credentialId, authenticator.id));
     expect(stored.counter).toBe(12);
   });
@@ -221,7 +324,10 @@ describe('passkey sign-in', () => {
     const user = await createUser(t);
     const { authenticator } = await registerPasskey(user);
     for (let i = 0; i < 10; i++) {
-      const res = await verify(user.email, authenticator.assert(await loginOptions(user.email), { origin: 'https://evil.example' }));
+      const res = await verify(
+        user.email,
+        authenticator.assert(await loginOptions(user.email), { origin: 'https://evil.example' }),
+      );
       expect(res.status).toBe(401);
       expect(res.body.message).toBe('PASSKEY_REJECTED');
     }
@@ -230,7 +336,9 @@ describe('passkey sign-in', () => {
     expect(locked.body.message).toBe('ACCOUNT_TEMPORARILY_LOCKED');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
     // Password sign-in shares the lock.
-    const password = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'PASSWORD', username: user.email, password: user.password } });
+    const password = await t.request('POST', '/auth/v1/signin', {
+      body: { grant_type: 'PASSWORD', username: user.email, password: user.password },
+    });
     expect(password.body.message).toBe('ACCOUNT_TEMPORARILY_LOCKED');
     expect(await t.mails({ to: user.email, kind: 'ACCOUNT_LOCKED' })).toHaveLength(1);
   });
@@ -239,17 +347,32 @@ describe('passkey sign-in', () => {
     expect((await t.request('POST', '/auth/webauthn/login/options')).status).toBe(400);
     expect((await t.request('POST', `/auth/webauthn/login/options?username=${'a'.repeat(300)}`)).status).toBe(400);
     expect((await t.request('POST', '/auth/webauthn/login/verify', { body: {} })).status).toBe(400);
-    expect((await t.request('POST', '/auth/webauthn/login/verify?username=a@example.com', { body: { id: 'x' } })).status).toBe(400);
+    expect(
+      (await t.request('POST', '/auth/webauthn/login/verify?username=a@example.com', { body: { id: 'x' } })).status,
+    ).toBe(400);
   });
 
   it('limits challenges per address: 100 in 15 minutes, then 429 CHALLENGE_RATE_LIMITED with Retry-After', async () => {
-    const ask = () => t.app.inject({ method: 'POST', url: '/auth/webauthn/login/options?username=someone@example.com', remoteAddress: '203.0.113.7' });
+    const ask = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/webauthn/login/options?username=someone@example.com',
+        remoteAddress: '203.0.113.7',
+      });
     for (let i = 0; i < 100; i++) expect((await ask()).statusCode).toBe(200);
     const refused = await ask();
     expect(refused.statusCode).toBe(429);
     expect(refused.json().message).toBe('CHALLENGE_RATE_LIMITED');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Other addresses are not affected.
-    expect((await t.app.inject({ method: 'POST', url: '/auth/webauthn/login/options?username=someone@example.com', remoteAddress: '203.0.113.8' })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/auth/webauthn/login/options?username=someone@example.com',
+          remoteAddress: '203.0.113.8',
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });

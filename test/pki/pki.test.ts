@@ -64,23 +64,61 @@ describe('GET /pki/v1/ca.crt and /pki/v1/ca.crl', () => {
     const ca = parseCertificate(crt.bytes);
     const list = new pkijs.CertificateRevocationList({ schema: asn1js.fromBER(crl.bytes).result });
     expect(await list.verify({ issuerCertificate: ca })).toBe(true);
-    expect(await list.verify({ issuerCertificate: parseCertificate(pemDecode(tsa.caCertificatePem, 'CERTIFICATE')[0]) }).catch(() => false)).toBe(false);
+    expect(
+      await list
+        .verify({ issuerCertificate: parseCertificate(pemDecode(tsa.caCertificatePem, 'CERTIFICATE')[0]) })
+        .catch(() => false),
+    ).toBe(false);
     if (has('openssl')) {
       const caFile = file('ca.pem', pemEncode(crt.bytes, 'CERTIFICATE'));
-      const { stdout, stderr } = await run('openssl', ['crl', '-inform', 'DER', '-in', file('ca.crl', crl.bytes), '-CAfile', caFile, '-noout', '-verify']);
+      const { stdout, stderr } = await run('openssl', [
+        'crl',
+        '-inform',
+        'DER',
+        '-in',
+        file('ca.crl', crl.bytes),
+        '-CAfile',
+        caFile,
+        '-noout',
+        '-verify',
+      ]);
       expect(stdout + stderr).toContain('verify OK');
-      await expect(run('openssl', ['crl', '-inform', 'DER', '-in', file('ca.crl', crl.bytes), '-CAfile', file('tsa.pem', tsa.caCertificatePem), '-noout', '-verify'])).rejects.toThrow();
+      await expect(
+        run('openssl', [
+          'crl',
+          '-inform',
+          'DER',
+          '-in',
+          file('ca.crl', crl.bytes),
+          '-CAfile',
+          file('tsa.pem', tsa.caCertificatePem),
+          '-noout',
+          '-verify',
+        ]),
+      ).rejects.toThrow();
     }
   });
 
   it('are the URLs the seal certificate names (CRL distribution point, AIA caIssuers)', async () => {
     const identity = await t.platform.seal.identity();
     const certificate = new x509.X509Certificate(identity.certificateDer);
-    const crlUrls = certificate.getExtension(x509.CRLDistributionPointsExtension)?.distributionPoints.flatMap((point) => point.distributionPoint?.fullName?.map((name) => name.uniformResourceIdentifier) ?? []);
+    const crlUrls = certificate
+      .getExtension(x509.CRLDistributionPointsExtension)
+      ?.distributionPoints.flatMap(
+        (point) => point.distributionPoint?.fullName?.map((name) => name.uniformResourceIdentifier) ?? [],
+      );
     expect(crlUrls).toEqual([`${PUBLIC_URL}/pki/v1/ca.crl`]);
-    expect(certificate.getExtension(x509.AuthorityInfoAccessExtension)?.caIssuers.map((name) => name.value)).toEqual([`${PUBLIC_URL}/pki/v1/ca.crt`]);
+    expect(certificate.getExtension(x509.AuthorityInfoAccessExtension)?.caIssuers.map((name) => name.value)).toEqual([
+      `${PUBLIC_URL}/pki/v1/ca.crt`,
+    ]);
     if (has('openssl')) {
-      const { stdout } = await run('openssl', ['x509', '-in', file('seal.pem', identity.certificatePem), '-noout', '-text']);
+      const { stdout } = await run('openssl', [
+        'x509',
+        '-in',
+        file('seal.pem', identity.certificatePem),
+        '-noout',
+        '-text',
+      ]);
       expect(stdout).toContain(`URI:${PUBLIC_URL}/pki/v1/ca.crl`);
       expect(stdout).toContain(`CA Issuers - URI:${PUBLIC_URL}/pki/v1/ca.crt`);
     }
@@ -90,9 +128,15 @@ describe('GET /pki/v1/ca.crt and /pki/v1/ca.crl', () => {
 describe('a workflow sealed with TSA_URL', () => {
   it('is PAdES B-LTA: the seal, then the DSS holding the published CRL, then a document time-stamp; /verify/v1 reports both valid', async () => {
     const { workflow, document, selfRecipient } = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
-    const signature = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType: 'SIGNATURE' });
+    const signature = await insertField(t, {
+      workflowId: workflow.id,
+      documentId: document.id,
+      recipientId: selfRecipient!.id,
+      fieldType: 'SIGNATURE',
+    });
     const saved = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, {
-      token: owner.token, body: [{ id: signature.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) }],
+      token: owner.token,
+      body: [{ id: signature.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) }],
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect((await waitForSeal(t, workflow.id)).sealStatus).toBe('SEALED');
@@ -107,13 +151,24 @@ describe('a workflow sealed with TSA_URL', () => {
     // The DSS stream holds the very CRL the service publishes (uncompressed stream data).
     expect(Buffer.from(sealed).includes(Buffer.from(crl))).toBe(true);
 
-    const { body, contentType } = multipartBody([{ name: 'file', filename: 'sealed.pdf', contentType: 'application/pdf', data: sealed }]);
+    const { body, contentType } = multipartBody([
+      { name: 'file', filename: 'sealed.pdf', contentType: 'application/pdf', data: sealed },
+    ]);
     const res = await t.request('POST', '/verify/v1', { body, headers: { 'content-type': contentType } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.signatures).toHaveLength(2);
-    expect(res.body.signatures[0]).toMatchObject({ kind: 'SIGNATURE', integrity: 'VALID', coversWholeDocument: false, certificate: { trustedByPlatform: true } });
+    expect(res.body.signatures[0]).toMatchObject({
+      kind: 'SIGNATURE',
+      integrity: 'VALID',
+      coversWholeDocument: false,
+      certificate: { trustedByPlatform: true },
+    });
     expect(res.body.signatures[0].timestamp).not.toBeNull();
-    expect(res.body.signatures[1]).toMatchObject({ kind: 'DOCUMENT_TIMESTAMP', integrity: 'VALID', coversWholeDocument: true });
+    expect(res.body.signatures[1]).toMatchObject({
+      kind: 'DOCUMENT_TIMESTAMP',
+      integrity: 'VALID',
+      coversWholeDocument: true,
+    });
     expect(res.body.platformRecord).toMatchObject({ workflowId: workflow.id });
   });
 });

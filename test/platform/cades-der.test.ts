@@ -2,7 +2,11 @@ import crypto from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { describe, expect, it } from 'vitest';
-import { assembleCadesSignature, cadesSignedAttributes, signingCertificateV2 } from '../../src/platform/crypto/cades.ts';
+import {
+  assembleCadesSignature,
+  cadesSignedAttributes,
+  signingCertificateV2,
+} from '../../src/platform/crypto/cades.ts';
 import { OID, parseCertificate } from '../../src/platform/crypto/certificates.ts';
 import { caAsCard, createCa, issueCard } from '../helpers/card-certificates.ts';
 
@@ -10,7 +14,13 @@ import { caAsCard, createCa, issueCard } from '../helpers/card-certificates.ts';
  * The CMS as pkijs built it before assembleCadesSignature wrote its DER directly (the same structure, object by
  * object): the two must agree byte for byte, for EC and RSA signers, a chain, and with a time-stamp token.
  */
-function pkijsAssembly(input: { signedAttributes: Uint8Array; signatureValue: Uint8Array; certificateDer: Uint8Array; chainDer: Uint8Array[]; token?: Uint8Array }): Uint8Array {
+function pkijsAssembly(input: {
+  signedAttributes: Uint8Array;
+  signatureValue: Uint8Array;
+  certificateDer: Uint8Array;
+  chainDer: Uint8Array[];
+  token?: Uint8Array;
+}): Uint8Array {
   const certificate = parseCertificate(input.certificateDer);
   const parsedAttributes = asn1js.fromBER(input.signedAttributes);
   const sha256 = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256, algorithmParams: new asn1js.Null() });
@@ -21,15 +31,21 @@ function pkijsAssembly(input: { signedAttributes: Uint8Array; signatureValue: Ui
     digestAlgorithm: sha256(),
     signedAttrs: new pkijs.SignedAndUnsignedAttributes({
       type: 0,
-      attributes: (parsedAttributes.result as asn1js.Set).valueBlock.value.map((element) => new pkijs.Attribute({ schema: element })),
+      attributes: (parsedAttributes.result as asn1js.Set).valueBlock.value.map(
+        (element) => new pkijs.Attribute({ schema: element }),
+      ),
     }),
-    signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: keyAlgorithm === '1.2.840.10045.2.1' ? '1.2.840.10045.4.3.2' : '1.2.840.113549.1.1.11' }),
+    signatureAlgorithm: new pkijs.AlgorithmIdentifier({
+      algorithmId: keyAlgorithm === '1.2.840.10045.2.1' ? '1.2.840.10045.4.3.2' : '1.2.840.113549.1.1.11',
+    }),
     signature: new asn1js.OctetString({ valueHex: input.signatureValue }),
   });
   if (input.token) {
     signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
       type: 1,
-      attributes: [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [asn1js.fromBER(input.token).result] })],
+      attributes: [
+        new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [asn1js.fromBER(input.token).result] }),
+      ],
     });
   }
   const signedData = new pkijs.SignedData({
@@ -39,7 +55,9 @@ function pkijsAssembly(input: { signedAttributes: Uint8Array; signatureValue: Ui
     signerInfos: [signerInfo],
     certificates: [certificate, ...input.chainDer.map(parseCertificate)],
   });
-  return new Uint8Array(new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) }).toSchema().toBER(false));
+  return new Uint8Array(
+    new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) }).toSchema().toBER(false),
+  );
 }
 
 /** The signed attributes as pkijs built them before (content-type, message-digest, signing-certificate-v2). */
@@ -64,7 +82,9 @@ describe('the CAdES signature written as DER', () => {
     const ca = await createCa('Equivalence CA');
     const caDer = derOf(ca.pem);
     // A DER token stand-in of realistic size (a SEQUENCE holding a 3 KB OCTET STRING): the assembly embeds it as given.
-    const token = new Uint8Array(Buffer.concat([Buffer.from([0x30, 0x82, 0x0b, 0xbc, 0x04, 0x82, 0x0b, 0xb8]), crypto.randomBytes(3000)]));
+    const token = new Uint8Array(
+      Buffer.concat([Buffer.from([0x30, 0x82, 0x0b, 0xbc, 0x04, 0x82, 0x0b, 0xb8]), crypto.randomBytes(3000)]),
+    );
     for (const kind of ['EC', 'RSA'] as const) {
       const card = await issueCard(ca, { email: `${kind.toLowerCase()}@example.com`, kind });
       const certificateDer = derOf(card.pem);
@@ -72,12 +92,30 @@ describe('the CAdES signature written as DER', () => {
         for (const withToken of [false, true]) {
           const digest = new Uint8Array(crypto.randomBytes(32));
           const signedAttributes = cadesSignedAttributes(digest, certificateDer);
-          expect(Buffer.from(signedAttributes).equals(Buffer.from(pkijsSignedAttributes(digest, certificateDer))), `${kind} signed attributes`).toBe(true);
+          expect(
+            Buffer.from(signedAttributes).equals(Buffer.from(pkijsSignedAttributes(digest, certificateDer))),
+            `${kind} signed attributes`,
+          ).toBe(true);
           // Long enough for a long-form length (an RSA value is 256 bytes).
           const signatureValue = new Uint8Array(crypto.randomBytes(kind === 'RSA' ? 256 : 71));
-          const written = await assembleCadesSignature({ signedAttributes, signatureValue, certificateDer, chainDer, ...(withToken ? { timestamp: async () => token } : {}) });
-          const reference = pkijsAssembly({ signedAttributes, signatureValue, certificateDer, chainDer, ...(withToken ? { token } : {}) });
-          expect(Buffer.from(written).equals(Buffer.from(reference)), `${kind}, chain ${chainDer.length}, token ${withToken}`).toBe(true);
+          const written = await assembleCadesSignature({
+            signedAttributes,
+            signatureValue,
+            certificateDer,
+            chainDer,
+            ...(withToken ? { timestamp: async () => token } : {}),
+          });
+          const reference = pkijsAssembly({
+            signedAttributes,
+            signatureValue,
+            certificateDer,
+            chainDer,
+            ...(withToken ? { token } : {}),
+          });
+          expect(
+            Buffer.from(written).equals(Buffer.from(reference)),
+            `${kind}, chain ${chainDer.length}, token ${withToken}`,
+          ).toBe(true);
         }
       }
     }
@@ -85,18 +123,37 @@ describe('the CAdES signature written as DER', () => {
     const self = await caAsCard(ca);
     const selfDer = derOf(self.pem);
     const signedAttributes = cadesSignedAttributes(new Uint8Array(32), selfDer);
-    expect(Buffer.from(signedAttributes).equals(Buffer.from(pkijsSignedAttributes(new Uint8Array(32), selfDer)))).toBe(true);
+    expect(Buffer.from(signedAttributes).equals(Buffer.from(pkijsSignedAttributes(new Uint8Array(32), selfDer)))).toBe(
+      true,
+    );
     const signatureValue = new Uint8Array(70);
-    expect(Buffer.from(await assembleCadesSignature({ signedAttributes, signatureValue, certificateDer: selfDer, chainDer: [] }))
-      .equals(Buffer.from(pkijsAssembly({ signedAttributes, signatureValue, certificateDer: selfDer, chainDer: [] })))).toBe(true);
+    expect(
+      Buffer.from(
+        await assembleCadesSignature({ signedAttributes, signatureValue, certificateDer: selfDer, chainDer: [] }),
+      ).equals(Buffer.from(pkijsAssembly({ signedAttributes, signatureValue, certificateDer: selfDer, chainDer: [] }))),
+    ).toBe(true);
   });
 
   it('refuses signed attributes that are not a DER SET and a token that is not DER', async () => {
     const ca = await createCa('Refusal CA');
     const certificateDer = derOf((await issueCard(ca, { email: 'x@example.com', kind: 'EC' })).pem);
     const signedAttributes = cadesSignedAttributes(new Uint8Array(32), certificateDer);
-    await expect(assembleCadesSignature({ signedAttributes: Uint8Array.of(0x30, 0x00), signatureValue: new Uint8Array(70), certificateDer, chainDer: [] })).rejects.toThrow(/not a DER SET/);
-    await expect(assembleCadesSignature({ signedAttributes, signatureValue: new Uint8Array(70), certificateDer, chainDer: [], timestamp: async () => Uint8Array.of(0xff) }))
-      .rejects.toThrow(/not valid DER/);
+    await expect(
+      assembleCadesSignature({
+        signedAttributes: Uint8Array.of(0x30, 0x00),
+        signatureValue: new Uint8Array(70),
+        certificateDer,
+        chainDer: [],
+      }),
+    ).rejects.toThrow(/not a DER SET/);
+    await expect(
+      assembleCadesSignature({
+        signedAttributes,
+        signatureValue: new Uint8Array(70),
+        certificateDer,
+        chainDer: [],
+        timestamp: async () => Uint8Array.of(0xff),
+      }),
+    ).rejects.toThrow(/not valid DER/);
   });
 });

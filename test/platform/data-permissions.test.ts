@@ -32,10 +32,17 @@ function looseEntries(dir: string): string[] {
 }
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dataDir, path.join(e.parentPath, e.name)));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dataDir, path.join(e.parentPath, e.name)));
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -52,7 +59,13 @@ beforeAll(() => {
   fs.mkdirSync(path.join(dataDir, 'outbox'), { recursive: true });
   fs.writeFileSync(path.join(dataDir, 'blobs', 'tmp', 'leftover'), 'half an upload');
   fs.writeFileSync(path.join(dataDir, 'outbox', 'old.eml'), 'Subject: your signing link');
-  for (const [entry, mode] of [['.', 0o755], ['outbox', 0o777], ['outbox/old.eml', 0o666], ['blobs', 0o755], ['blobs/tmp/leftover', 0o644]] as const) {
+  for (const [entry, mode] of [
+    ['.', 0o755],
+    ['outbox', 0o777],
+    ['outbox/old.eml', 0o666],
+    ['blobs', 0o755],
+    ['blobs/tmp/leftover', 0o644],
+  ] as const) {
     fs.chmodSync(path.join(dataDir, entry), mode);
   }
 });
@@ -67,27 +80,63 @@ describe('file permissions under DATA_DIR', () => {
   it('a real run leaves the database, blobs, mail, keys and old leftovers owner-only', async () => {
     child = spawn(process.execPath, ['src/main.ts'], {
       cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATA_DIR: dataDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout!.on('data', (chunk) => { output += chunk; });
-    child.stderr!.on('data', (chunk) => { output += chunk; });
-    const address = await waitFor('the server to listen', () => output.match(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/)?.[1]
-      ?? (child!.exitCode !== null ? (() => { throw new Error(`main.ts exited: ${output}`); })() : undefined), 60_000);
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr!.on('data', (chunk) => {
+      output += chunk;
+    });
+    const address = await waitFor(
+      'the server to listen',
+      () =>
+        output.match(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/)?.[1] ??
+        (child!.exitCode !== null
+          ? (() => {
+              throw new Error(`main.ts exited: ${output}`);
+            })()
+          : undefined),
+      60_000,
+    );
 
     // Sign-up mails a verification link (an .eml file, no SMTP_URL); an upload stores a blob.
     const email = `perm-${Date.now()}@example.com`;
     const password = 'a long enough password';
-    const signup = await fetch(`${address}/auth/v1/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Perm Tester', email, password }) });
+    const signup = await fetch(`${address}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Perm Tester', email, password }),
+    });
     expect(signup.status, output).toBe(201);
-    const signin = await fetch(`${address}/auth/v1/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'PASSWORD', username: email, password }) });
+    const signin = await fetch(`${address}/auth/v1/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'PASSWORD', username: email, password }),
+    });
     const { accessToken } = (await signin.json()) as { accessToken: string };
     const form = new FormData();
     form.append('file', new Blob([Buffer.from(await makePdf(1))], { type: 'application/pdf' }), 'contract.pdf');
-    const upload = await fetch(`${address}/document/v1`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` }, body: form });
+    const upload = await fetch(`${address}/document/v1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}` },
+      body: form,
+    });
     expect(upload.status).toBe(201);
-    await waitFor('the verification mail file', () => (fs.readdirSync(path.join(dataDir, 'outbox')).some((f) => f.endsWith('.eml') && f !== 'old.eml') ? true : undefined));
+    await waitFor('the verification mail file', () =>
+      fs.readdirSync(path.join(dataDir, 'outbox')).some((f) => f.endsWith('.eml') && f !== 'old.eml')
+        ? true
+        : undefined,
+    );
 
     child.kill('SIGTERM');
     await waitFor('main.ts to stop', () => (child!.exitCode !== null ? true : undefined));
@@ -97,7 +146,9 @@ describe('file permissions under DATA_DIR', () => {
     expect(files.some((f) => f.startsWith('pgdata/'))).toBe(true);
     expect(files.some((f) => /^blobs\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(f))).toBe(true);
     expect(files.filter((f) => f.startsWith('outbox/') && f.endsWith('.eml')).length).toBeGreaterThanOrEqual(2);
-    expect(files).toEqual(expect.arrayContaining(['keys/jwt-secret', 'keys/signing-code-key', 'blobs/tmp/leftover', 'outbox/old.eml']));
+    expect(files).toEqual(
+      expect.arrayContaining(['keys/jwt-secret', 'keys/signing-code-key', 'blobs/tmp/leftover', 'outbox/old.eml']),
+    );
     expect(looseEntries(dataDir)).toEqual([]);
   });
 
@@ -115,7 +166,12 @@ describe('file permissions under DATA_DIR', () => {
     const { Readable } = await import('node:stream');
     await blobs.putStream(Readable.from([Buffer.from('another contract')]), 1024);
     await blobs.stageBytes(new TextEncoder().encode('staged, not yet committed'));
-    await createFileTransport(path.join(dir, 'outbox'), () => {}).send({ from: 'a@example.com', to: 'b@example.com', subject: 'Your code', text: '123456' });
+    await createFileTransport(path.join(dir, 'outbox'), () => {}).send({
+      from: 'a@example.com',
+      to: 'b@example.com',
+      subject: 'Your code',
+      text: '123456',
+    });
     const files = filesUnder(dir);
     expect(files.filter((f) => f.includes('/blobs/') || f.startsWith('blobs/')).length).toBe(3);
     expect(files.some((f) => f.endsWith('.eml'))).toBe(true);

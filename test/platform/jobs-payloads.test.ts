@@ -14,7 +14,9 @@ beforeAll(async () => {
     name: 'test.typed',
     payload: Type.Object({ recordId: Type.Integer({ minimum: 1 }) }),
     retryLimit: 3,
-    handler: async (data) => { handled.push(data); },
+    handler: async (data) => {
+      handled.push(data);
+    },
   });
   await queue.start();
 });
@@ -24,7 +26,10 @@ afterAll(async () => {
 });
 
 async function jobRow(id: string): Promise<{ state: string; retry_count: number; output: any }> {
-  const { rows } = await t.platform.database.sql.executeSql('select state, retry_count, output from pgboss.job where id = $1', [id]);
+  const { rows } = await t.platform.database.sql.executeSql(
+    'select state, retry_count, output from pgboss.job where id = $1',
+    [id],
+  );
   return rows[0] as any;
 }
 
@@ -38,16 +43,25 @@ async function until(probe: () => Promise<boolean>, what: string) {
 
 describe('job payloads', () => {
   it('refuses to enqueue a payload that does not match the schema, and the transaction enqueues nothing', async () => {
-    await expect(t.platform.db.transaction((tx) => queue.send(tx, 'test.typed', { recordId: 'seven' })))
-      .rejects.toThrow(/job test\.typed: invalid payload .*recordId/);
+    await expect(
+      t.platform.db.transaction((tx) => queue.send(tx, 'test.typed', { recordId: 'seven' })),
+    ).rejects.toThrow(/job test\.typed: invalid payload .*recordId/);
     await expect(queue.send(null, 'test.typed', {})).rejects.toThrow(/job test\.typed: invalid payload/);
     expect(await queue.isLive('test.typed', {})).toBe(false);
   });
 
   it('fails a queued job whose payload no longer matches at once, without running it or retrying', async () => {
     // Not yet due, so the worker cannot take it before its payload is broken.
-    const id = (await queue.send(null, 'test.typed', { recordId: 4 }, { startAfter: new Date(Date.now() + 3_600_000) }))!;
-    await t.platform.database.sql.executeSql(`update pgboss.job set data = '{"recordId": -1}', start_after = now() where id = $1`, [id]);
+    const id = (await queue.send(
+      null,
+      'test.typed',
+      { recordId: 4 },
+      { startAfter: new Date(Date.now() + 3_600_000) },
+    ))!;
+    await t.platform.database.sql.executeSql(
+      `update pgboss.job set data = '{"recordId": -1}', start_after = now() where id = $1`,
+      [id],
+    );
     queue.notify('test.typed');
     await until(async () => (await jobRow(id)).state === 'failed', 'the invalid job to fail');
     const row = await jobRow(id);
@@ -58,7 +72,9 @@ describe('job payloads', () => {
 
   it('isLive: a job for a record is live while queued, and no longer once it has run', async () => {
     expect(await queue.isLive('test.typed', { recordId: 9 })).toBe(false);
-    const id = (await t.platform.db.transaction((tx) => queue.send(tx, 'test.typed', { recordId: 9 }, { startAfter: new Date(Date.now() + 3_600_000) })))!;
+    const id = (await t.platform.db.transaction((tx) =>
+      queue.send(tx, 'test.typed', { recordId: 9 }, { startAfter: new Date(Date.now() + 3_600_000) }),
+    ))!;
     expect(await queue.isLive('test.typed', { recordId: 9 })).toBe(true);
     // Another record's job is not this one's.
     expect(await queue.isLive('test.typed', { recordId: 10 })).toBe(false);

@@ -40,13 +40,20 @@ async function startSmtpPeer(password?: string) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
-  return { port, url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 async function send(t: TestApp, organizationId: number, subject: string) {
-  const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { organizationId, to: 'ann@example.com', subject, text: 'Body text', kind: 'TEST' })) as number; // kind TEST is never optional: always queued
+  const id = (await t.platform.db.transaction((tx) =>
+    t.platform.outbox.enqueue(tx, { organizationId, to: 'ann@example.com', subject, text: 'Body text', kind: 'TEST' }),
+  )) as number; // kind TEST is never optional: always queued
   t.platform.outbox.notify();
-  for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
     const [row] = await t.platform.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
     if (row.status !== 'PENDING') return row;
     await new Promise((r) => setTimeout(r, 50));
@@ -62,7 +69,11 @@ describe('mail routing per organization', () => {
     platformPeer = await startSmtpPeer();
     organizationPeer = await startSmtpPeer('s3cret pass');
     // The organization's SMTP server is on loopback, which the outbound rules refuse by default.
-    t = await createTestApp({ smtpUrl: platformPeer.url, mailFrom: 'platform@example.com', outboundAllowPrivate: true });
+    t = await createTestApp({
+      smtpUrl: platformPeer.url,
+      mailFrom: 'platform@example.com',
+      outboundAllowPrivate: true,
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -71,26 +82,46 @@ describe('mail routing per organization', () => {
   });
 
   async function configure(organizationId: number, settings: StoredEmailSettings | null) {
-    await t.platform.db.update(organizations).set({ emailSettings: settings }).where(eq(organizations.id, organizationId));
+    await t.platform.db
+      .update(organizations)
+      .set({ emailSettings: settings })
+      .where(eq(organizations.id, organizationId));
   }
 
   it("sends an organization's mail through its own SMTP server, with the stored password decrypted, and others' through the platform's", async () => {
     const managed = await createUser(t, { name: 'Org Owner' });
     const other = await createUser(t, { name: 'Other Owner' });
     await setCustomMailPlan(t, managed.organizationId, true);
-    const configurations = encryptConfigurations({
-      SMTP_SERVER: '127.0.0.1', SMTP_PORT: String(organizationPeer.port), SSL_TLS: 'NONE', AUTHENTICATION: 'true',
-      USER_ID: 'mailer', PASSWORD: 's3cret pass', EMAIL_FROM: 'contracts@acme.example',
-    }, t.platform.secrets);
+    const configurations = encryptConfigurations(
+      {
+        SMTP_SERVER: '127.0.0.1',
+        SMTP_PORT: String(organizationPeer.port),
+        SSL_TLS: 'NONE',
+        AUTHENTICATION: 'true',
+        USER_ID: 'mailer',
+        PASSWORD: 's3cret pass',
+        EMAIL_FROM: 'contracts@acme.example',
+      },
+      t.platform.secrets,
+    );
     expect(configurations.PASSWORD).not.toContain('s3cret');
     expect(configurations.PASSWORD).toMatch(/^v1\./);
-    await configure(managed.organizationId, { emailMode: 'ORG_MANAGED', source: 'CUSTOM', provider: 'SMTP', configurations });
+    await configure(managed.organizationId, {
+      emailMode: 'ORG_MANAGED',
+      source: 'CUSTOM',
+      provider: 'SMTP',
+      configurations,
+    });
 
     expect((await send(t, managed.organizationId, 'Through ACME')).status).toBe('SENT');
     expect((await send(t, other.organizationId, 'Through the platform')).status).toBe('SENT');
 
     expect(organizationPeer.received).toHaveLength(1);
-    expect(organizationPeer.received[0]).toMatchObject({ from: 'contracts@acme.example', to: ['ann@example.com'], user: 'mailer' });
+    expect(organizationPeer.received[0]).toMatchObject({
+      from: 'contracts@acme.example',
+      to: ['ann@example.com'],
+      user: 'mailer',
+    });
     expect(organizationPeer.received[0].raw).toContain('Subject: Through ACME');
     expect(platformPeer.received.map((m) => m.raw.match(/^Subject: (.*)$/m)?.[1])).toEqual(['Through the platform']);
     expect(platformPeer.received[0].from).toBe('platform@example.com');
@@ -107,10 +138,30 @@ describe('mail routing per organization', () => {
     const foreign = createSecretBox([crypto.randomBytes(32)]);
     await setCustomMailPlan(t, owner.organizationId, true);
     await configure(owner.organizationId, {
-      emailMode: 'ORG_MANAGED', provider: 'SMTP',
-      configurations: encryptConfigurations({ SMTP_SERVER: '127.0.0.1', SMTP_PORT: String(organizationPeer.port), SSL_TLS: 'NONE', AUTHENTICATION: 'true', USER_ID: 'mailer', PASSWORD: 's3cret pass', EMAIL_FROM: 'x@acme.example' }, foreign),
+      emailMode: 'ORG_MANAGED',
+      provider: 'SMTP',
+      configurations: encryptConfigurations(
+        {
+          SMTP_SERVER: '127.0.0.1',
+          SMTP_PORT: String(organizationPeer.port),
+          SSL_TLS: 'NONE',
+          AUTHENTICATION: 'true',
+          USER_ID: 'mailer',
+          PASSWORD: 's3cret pass',
+          EMAIL_FROM: 'x@acme.example',
+        },
+        foreign,
+      ),
     });
-    const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { organizationId: owner.organizationId, to: 'ann@example.com', subject: 'Never', text: 'x', kind: 'TEST' })) as number; // kind TEST is never optional: always queued
+    const id = (await t.platform.db.transaction((tx) =>
+      t.platform.outbox.enqueue(tx, {
+        organizationId: owner.organizationId,
+        to: 'ann@example.com',
+        subject: 'Never',
+        text: 'x',
+        kind: 'TEST',
+      }),
+    )) as number; // kind TEST is never optional: always queued
     t.platform.outbox.notify();
     await new Promise((r) => setTimeout(r, 1500));
     const [row] = await t.platform.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));

@@ -26,18 +26,35 @@ async function startSmtpPeer(refuse: number) {
           const error = Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 });
           return callback(error);
         }
-        received.push({ from: session.envelope.mailFrom ? (session.envelope.mailFrom as any).address : '', to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          from: session.envelope.mailFrom ? (session.envelope.mailFrom as any).address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
-  return { url: `smtp://127.0.0.1:${port}`, received, attempts: () => attempts, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    attempts: () => attempts,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 async function enqueue(t: TestApp, mail: Partial<OutgoingMail> = {}) {
-  const id = await t.platform.db.transaction((tx) => t.platform.outbox.enqueue(tx, { to: 'ann@example.com', subject: 'Hello', text: 'Body text', kind: 'TEST', ...mail })) as number; // kind TEST is never optional: always queued
+  const id = (await t.platform.db.transaction((tx) =>
+    t.platform.outbox.enqueue(tx, {
+      to: 'ann@example.com',
+      subject: 'Hello',
+      text: 'Body text',
+      kind: 'TEST',
+      ...mail,
+    }),
+  )) as number; // kind TEST is never optional: always queued
   t.platform.outbox.notify();
   return id;
 }
@@ -59,7 +76,10 @@ describe('mail through a real SMTP peer', () => {
     peer = await startSmtpPeer(1);
     t = await createTestApp({ smtpUrl: peer.url, mailFrom: 'platform@example.com' });
   });
-  afterAll(async () => { await t?.close(); await peer?.close(); });
+  afterAll(async () => {
+    await t?.close();
+    await peer?.close();
+  });
 
   it('a refused delivery is retried with backoff and then delivered once', async () => {
     const id = await enqueue(t, { subject: 'Retry me' });
@@ -79,10 +99,12 @@ describe('mail through a real SMTP peer', () => {
 
   it('mail enqueued in a transaction that rolls back is never sent', async () => {
     const before = peer.received.length;
-    await expect(t.platform.db.transaction(async (tx) => {
-      await t.platform.outbox.enqueue(tx, { to: 'bob@example.com', subject: 'Never', text: 'x', kind: 'TEST' });
-      throw new Error('state change failed');
-    })).rejects.toThrow('state change failed');
+    await expect(
+      t.platform.db.transaction(async (tx) => {
+        await t.platform.outbox.enqueue(tx, { to: 'bob@example.com', subject: 'Never', text: 'x', kind: 'TEST' });
+        throw new Error('state change failed');
+      }),
+    ).rejects.toThrow('state change failed');
     await t.drainJobs();
     const rows = await t.platform.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'bob@example.com'));
     expect(rows).toHaveLength(0);
@@ -91,7 +113,11 @@ describe('mail through a real SMTP peer', () => {
 
   it('attachments are read from the blob store', async () => {
     const blob = await t.platform.blobs.put(new TextEncoder().encode('%PDF-1.7 attachment body'));
-    await enqueue(t, { to: 'carl@example.com', subject: 'With file', attachments: [{ filename: 'doc.pdf', contentType: 'application/pdf', blobKey: blob.key }] });
+    await enqueue(t, {
+      to: 'carl@example.com',
+      subject: 'With file',
+      attachments: [{ filename: 'doc.pdf', contentType: 'application/pdf', blobKey: blob.key }],
+    });
     const message = await waitFor(async () => peer.received.find((m) => m.to.includes('carl@example.com')));
     expect(message.raw).toContain('filename=doc.pdf');
     expect(message.raw).toContain(Buffer.from('%PDF-1.7 attachment body').toString('base64'));
@@ -100,8 +126,12 @@ describe('mail through a real SMTP peer', () => {
 
 describe('mail without SMTP_URL', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('is written as an .eml file under DATA_DIR/outbox and marked sent', async () => {
     const id = await enqueue(t, { subject: 'Local copy', text: 'Open https://example.test/sign/abc' });

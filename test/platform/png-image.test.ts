@@ -36,7 +36,13 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** An 8-bit PNG of `pixels` (rows of width × channels bytes), row r filtered with filter type r % 5. */
-function png(width: number, height: number, colorType: 0 | 2 | 4 | 6, pixels: Buffer, options: { extra?: Buffer[]; idatParts?: number } = {}): Uint8Array {
+function png(
+  width: number,
+  height: number,
+  colorType: 0 | 2 | 4 | 6,
+  pixels: Buffer,
+  options: { extra?: Buffer[]; idatParts?: number } = {},
+): Uint8Array {
   const channels = { 0: 1, 2: 3, 4: 2, 6: 4 }[colorType];
   const stride = width * channels;
   const rows: Buffer[] = [];
@@ -62,7 +68,15 @@ function png(width: number, height: number, colorType: 0 | 2 | 4 | 6, pixels: Bu
   const parts = options.idatParts ?? 1;
   const size = Math.ceil(compressed.length / parts);
   const idat = Array.from({ length: parts }, (_, i) => chunk('IDAT', compressed.subarray(i * size, (i + 1) * size)));
-  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), ...(options.extra ?? []), ...idat, chunk('IEND', Buffer.alloc(0))]));
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      ...(options.extra ?? []),
+      ...idat,
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
 }
 
 /** A one-page PDF showing `embed`'s image; saved. */
@@ -70,7 +84,12 @@ async function pdfWith(embed: (doc: PDF) => PDFImage): Promise<Uint8Array> {
   const doc = PDF.create();
   const page = doc.addPage({ width: 200, height: 200 });
   const image = embed(doc);
-  page.drawOperators([ops.pushGraphicsState(), ops.concatMatrix(150, 0, 0, 150, 25, 25), ops.paintXObject(page.registerImage(image)), ops.popGraphicsState()]);
+  page.drawOperators([
+    ops.pushGraphicsState(),
+    ops.concatMatrix(150, 0, 0, 150, 25, 25),
+    ops.paintXObject(page.registerImage(image)),
+    ops.popGraphicsState(),
+  ]);
   return doc.save();
 }
 
@@ -84,8 +103,19 @@ async function decodedImages(pdf: Uint8Array, name: string): Promise<Record<stri
   fs.writeFileSync(file, pdf);
   const out = path.join(dir, name);
   execFileSync('pdfimages', ['-png', file, out]);
-  const listed = fs.readdirSync(dir).filter((f) => f.startsWith(`${name}-`)).sort();
-  return Object.fromEntries(listed.map((f) => [f.slice(name.length), crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, f))).digest('hex')]));
+  const listed = fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith(`${name}-`))
+    .sort();
+  return Object.fromEntries(
+    listed.map((f) => [
+      f.slice(name.length),
+      crypto
+        .createHash('sha256')
+        .update(fs.readFileSync(path.join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 }
 
 /** Every pixel of page 1 as poppler renders it (pdftoppm, 72 dpi; pdf.js without it), as one string of RGB triples. */
@@ -97,7 +127,7 @@ async function render(pdf: Uint8Array): Promise<string> {
 }
 
 describe('PNG images embedded on their filtered rows', () => {
-  it('decode to exactly what libpdf\'s decoding embed gives, for grey, grey + alpha, RGB and RGBA, every filter, IDAT split or not', async () => {
+  it("decode to exactly what libpdf's decoding embed gives, for grey, grey + alpha, RGB and RGBA, every filter, IDAT split or not", async () => {
     for (const colorType of [0, 2, 4, 6] as const) {
       const channels = { 0: 1, 2: 3, 4: 2, 6: 4 }[colorType];
       const [width, height] = [37, 23];
@@ -119,7 +149,7 @@ describe('PNG images embedded on their filtered rows', () => {
     }
   });
 
-  it('takes a canvas-drawn signature (RGBA, the signing pad\'s output) and draws it as libpdf would', async () => {
+  it("takes a canvas-drawn signature (RGBA, the signing pad's output) and draws it as libpdf would", async () => {
     const canvas = createCanvas(240, 80);
     const context = canvas.getContext('2d');
     context.strokeStyle = '#1a3c8c';
@@ -145,20 +175,53 @@ describe('PNG images embedded on their filtered rows', () => {
       copy.writeUInt32BE(zlib.crc32(copy.subarray(12, 29)), 29);
       return new Uint8Array(copy);
     };
-    expect(embedPngFiltered(doc, withHeader((h) => { h[9] = 3; }))).toBeNull();
-    expect(embedPngFiltered(doc, withHeader((h) => { h[8] = 16; }))).toBeNull();
-    expect(embedPngFiltered(doc, withHeader((h) => { h[12] = 1; }))).toBeNull();
-    expect(embedPngFiltered(doc, png(4, 4, 2, crypto.randomBytes(48), { extra: [chunk('tRNS', Buffer.alloc(6))] }))).toBeNull();
+    expect(
+      embedPngFiltered(
+        doc,
+        withHeader((h) => {
+          h[9] = 3;
+        }),
+      ),
+    ).toBeNull();
+    expect(
+      embedPngFiltered(
+        doc,
+        withHeader((h) => {
+          h[8] = 16;
+        }),
+      ),
+    ).toBeNull();
+    expect(
+      embedPngFiltered(
+        doc,
+        withHeader((h) => {
+          h[12] = 1;
+        }),
+      ),
+    ).toBeNull();
+    expect(
+      embedPngFiltered(doc, png(4, 4, 2, crypto.randomBytes(48), { extra: [chunk('tRNS', Buffer.alloc(6))] })),
+    ).toBeNull();
 
     // Truncated, a header announcing fewer rows than the data holds (the data is not inflated past the announced size), an unknown row filter.
     expect(() => embedPngFiltered(doc, base.subarray(0, 40))).toThrow(/runs past the end|no image data|no header/);
-    expect(() => embedPngFiltered(doc, withHeader((h) => h.writeUInt32BE(2, 4)))).toThrow();
+    expect(() =>
+      embedPngFiltered(
+        doc,
+        withHeader((h) => h.writeUInt32BE(2, 4)),
+      ),
+    ).toThrow();
     const badFilter = Buffer.concat([Buffer.from([9]), Buffer.alloc(12)]);
     const ihdr = Buffer.alloc(13);
     ihdr.writeUInt32BE(4, 0);
     ihdr.writeUInt32BE(1, 4);
     ihdr.set([8, 2, 0, 0, 0], 8);
-    const bad = Buffer.concat([base.subarray(0, 8), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(badFilter)), chunk('IEND', Buffer.alloc(0))]);
+    const bad = Buffer.concat([
+      base.subarray(0, 8),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', zlib.deflateSync(badFilter)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
     expect(() => embedPngFiltered(doc, new Uint8Array(bad))).toThrow(/unknown filter type/);
     expect(() => embedPngFiltered(doc, new Uint8Array(Buffer.from('not a png at all')))).toThrow(/not a PNG/);
   });

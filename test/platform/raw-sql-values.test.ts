@@ -4,8 +4,12 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 // Raw SQL (pg-boss's, `executeSql`) gets timestamps as Dates on both databases, as node-postgres gives them, while
 // Drizzle's own queries keep mapping them from text (client.ts drizzleParsing: PGlite holds Drizzle's parsers).
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 it('raw SQL answers timestamps as Dates, outside and inside a transaction', async () => {
   const at = '2026-11-28T12:34:56.789Z';
@@ -13,7 +17,9 @@ it('raw SQL answers timestamps as Dates, outside and inside a transaction', asyn
   expect(outside.rows[0].at).toBeInstanceOf(Date);
   expect((outside.rows[0].at as Date).toISOString()).toBe(at);
   expect(outside.rows[0].n).toBe(7);
-  const inside = await t.platform.db.transaction((tx) => t.platform.database.sqlInTx(tx).executeSql('select $1::timestamptz as at', [at]));
+  const inside = await t.platform.db.transaction((tx) =>
+    t.platform.database.sqlInTx(tx).executeSql('select $1::timestamptz as at', [at]),
+  );
   expect((inside.rows[0].at as Date).toISOString()).toBe(at);
   // Parameterless text goes through exec() on PGlite: the same values.
   const exec = await t.platform.database.sql.executeSql(`select '${at}'::timestamptz as at`);

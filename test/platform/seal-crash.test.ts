@@ -64,20 +64,32 @@ type Service = { child: ChildProcess; base: string; output: () => string };
 async function startService(extraEnv: Record<string, string>): Promise<Service> {
   const port = await freePort();
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(),
-    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extraEnv,
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? os.tmpdir(),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const child = spawn(process.execPath, ['src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
-  child.stdout!.on('data', (chunk) => { output += chunk; });
-  child.stderr!.on('data', (chunk) => { output += chunk; });
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited early: ${output}`);
-    const ok = await fetch(`${base}/admin/internal/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/admin/internal/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`service did not start: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -85,7 +97,12 @@ async function startService(extraEnv: Record<string, string>): Promise<Service> 
   return { child, base, output: () => output };
 }
 
-async function call(base: string, method: string, url: string, options: { token?: string; body?: unknown; form?: FormData } = {}) {
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  options: { token?: string; body?: unknown; form?: FormData } = {},
+) {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | FormData | undefined = options.form;
@@ -112,17 +129,36 @@ describe('a seal interrupted by kill -9', () => {
     // 1. First instance: every seal attempt first waits 10 minutes, so the job is surely active at the kill.
     const first = await startService({ SEAL_TEST_DELAY_MS: '600000' });
     const email = `crash-${crypto.randomBytes(4).toString('hex')}@example.com`;
-    await call(first.base, 'POST', '/auth/v1/signup', { body: { name: 'Cora Crash', email, password: 'correct horse battery' } });
-    const { accessToken: token } = await call(first.base, 'POST', '/auth/v1/signin', { body: { grant_type: 'PASSWORD', username: email, password: 'correct horse battery' } });
+    await call(first.base, 'POST', '/auth/v1/signup', {
+      body: { name: 'Cora Crash', email, password: 'correct horse battery' },
+    });
+    const { accessToken: token } = await call(first.base, 'POST', '/auth/v1/signin', {
+      body: { grant_type: 'PASSWORD', username: email, password: 'correct horse battery' },
+    });
     const form = new FormData();
     form.append('file', new Blob([Buffer.from(await makePdf(1))], { type: 'application/pdf' }), 'contract.pdf');
-    const { id: documentId, workflowId } = await call(first.base, 'POST', '/document/v1?sequence=SELF', { token, form });
+    const { id: documentId, workflowId } = await call(first.base, 'POST', '/document/v1?sequence=SELF', {
+      token,
+      form,
+    });
     const [self] = await call(first.base, 'GET', `/workflow/v1/${workflowId}/recipients`, { token });
     const [field] = await call(first.base, 'POST', '/workflow/v1/fields/list', {
       token,
-      body: [{ documentId, recipientId: self.id, pageNo: 1, box: { x: 72, y: 500, width: 180, height: 50 }, fieldType: 'SIGNATURE', fieldRequired: true }],
+      body: [
+        {
+          documentId,
+          recipientId: self.id,
+          pageNo: 1,
+          box: { x: 72, y: 500, width: 180, height: 50 },
+          fieldType: 'SIGNATURE',
+          fieldRequired: true,
+        },
+      ],
     });
-    const done = await call(first.base, 'POST', `/workflow/v1/${documentId}/fields/save`, { token, body: [{ id: field.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) }] });
+    const done = await call(first.base, 'POST', `/workflow/v1/${documentId}/fields/save`, {
+      token,
+      body: [{ id: field.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) }],
+    });
     expect(done).toMatchObject({ workflowStatus: 'COMPLETED', sealStatus: 'PENDING' });
     // The seal job has been fetched and its handler is running (inside the test delay).
     await waitForOutput(first, 'waits SEAL_TEST_DELAY_MS', 20_000);
@@ -137,7 +173,10 @@ describe('a seal interrupted by kill -9', () => {
     let res: Response;
     for (;;) {
       // A pending seal makes the download itself wait (up to 20 s) before 503.
-      res = await fetch(`${second.base}/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`, { headers: { authorization: `Bearer ${token}` } });
+      res = await fetch(
+        `${second.base}/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
       if (res.status !== 503 || Date.now() - restartedAt > 30_000) break;
     }
     const elapsed = Date.now() - restartedAt;
@@ -145,10 +184,14 @@ describe('a seal interrupted by kill -9', () => {
     expect(elapsed).toBeLessThan(30_000);
     const sealed = new Uint8Array(await res.arrayBuffer());
     expect((await pdfsig(sealed)).allValid).toBe(true);
-    const report = await fetch(`${second.base}/workflow/v1/evidence-report/${workflowId}`, { headers: { authorization: `Bearer ${token}` } });
+    const report = await fetch(`${second.base}/workflow/v1/evidence-report/${workflowId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(report.status).toBe(200);
     expect(await report.text()).toContain('SEALED');
-    console.log(`seal-crash (${serverUrl ? 'postgres' : 'pglite'}): sealed download ${elapsed} ms after the restart began`);
+    console.log(
+      `seal-crash (${serverUrl ? 'postgres' : 'pglite'}): sealed download ${elapsed} ms after the restart began`,
+    );
     second.child.kill('SIGTERM');
     await new Promise((resolve) => second.child.once('exit', resolve));
   }, 120_000);

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PDF, PdfArray, PdfDict, PdfName, PdfRef, PdfStream } from '@libpdf/core';
+import { PDF, type PdfArray, PdfDict, PdfName, PdfRef, PdfStream } from '@libpdf/core';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import 'reflect-metadata';
@@ -69,10 +69,12 @@ function isPrefix(earlier: Uint8Array, later: Uint8Array): boolean {
 }
 
 function digestOf(pdf: Uint8Array, byteRange: number[]) {
-  return (algorithm: string) => crypto.createHash(algorithm)
-    .update(pdf.subarray(byteRange[0], byteRange[0] + byteRange[1]))
-    .update(pdf.subarray(byteRange[2], byteRange[2] + byteRange[3]))
-    .digest();
+  return (algorithm: string) =>
+    crypto
+      .createHash(algorithm)
+      .update(pdf.subarray(byteRange[0], byteRange[0] + byteRange[1]))
+      .update(pdf.subarray(byteRange[2], byteRange[2] + byteRange[3]))
+      .digest();
 }
 
 /** The latest revision's catalog and its /DSS, read through the newest cross-reference section. */
@@ -80,21 +82,29 @@ async function securityStore(pdf: Uint8Array) {
   const doc = await PDF.load(pdf);
   const resolve = (ref: PdfRef) => doc.getObject(ref);
   const dss = doc.getCatalog().getDict('DSS', resolve);
-  const streams = (array: PdfArray | undefined) => (array?.toArray() ?? []).map((item) => {
-    const stream = item instanceof PdfRef ? resolve(item) : item;
-    if (!(stream instanceof PdfStream)) throw new Error('A DSS entry is not a stream');
-    return new Uint8Array(stream.getDecodedData());
-  });
+  const streams = (array: PdfArray | undefined) =>
+    (array?.toArray() ?? []).map((item) => {
+      const stream = item instanceof PdfRef ? resolve(item) : item;
+      if (!(stream instanceof PdfStream)) throw new Error('A DSS entry is not a stream');
+      return new Uint8Array(stream.getDecodedData());
+    });
   const vri = dss?.getDict('VRI', resolve);
   return {
     dss,
     certs: streams(dss?.getArray('Certs', resolve)),
     crls: streams(dss?.getArray('CRLs', resolve)),
-    vri: vri ? Object.fromEntries([...vri].map(([key, value]) => {
-      const entry = value instanceof PdfRef ? resolve(value) : value;
-      if (!(entry instanceof PdfDict)) throw new Error('A VRI entry is not a dictionary');
-      return [key.value, { certs: streams(entry.getArray('Cert', resolve)), crls: streams(entry.getArray('CRL', resolve)) }];
-    })) : {},
+    vri: vri
+      ? Object.fromEntries(
+          [...vri].map(([key, value]) => {
+            const entry = value instanceof PdfRef ? resolve(value) : value;
+            if (!(entry instanceof PdfDict)) throw new Error('A VRI entry is not a dictionary');
+            return [
+              key.value,
+              { certs: streams(entry.getArray('Cert', resolve)), crls: streams(entry.getArray('CRL', resolve)) },
+            ];
+          }),
+        )
+      : {},
   };
 }
 
@@ -112,13 +122,20 @@ describe('the platform seal with TSA_URL (PAdES B-LTA)', () => {
   it('keeps the original as a prefix and ends with a document time-stamp after the DSS revision, the seal before both', async () => {
     expect(isPrefix(original, sealed)).toBe(true);
     const signatures = await readSignatures(sealed);
-    expect(signatures.map((s) => [s.fieldName, s.subFilter])).toEqual([['PlatformSeal', 'ETSI.CAdES.detached'], ['DocumentTimeStamp', 'ETSI.RFC3161']]);
+    expect(signatures.map((s) => [s.fieldName, s.subFilter])).toEqual([
+      ['PlatformSeal', 'ETSI.CAdES.detached'],
+      ['DocumentTimeStamp', 'ETSI.RFC3161'],
+    ]);
     const [sealSignature, docTimestamp] = signatures;
     // The seal revision (everything up to the end of its ByteRange) is a prefix; the DSS revision comes after it.
     const sealRevisionEnd = sealSignature.byteRange[2] + sealSignature.byteRange[3];
     const sealRevision = sealed.subarray(0, sealRevisionEnd);
     expect((await securityStore(sealRevision)).dss).toBeUndefined();
-    const dssRevisionEnd = docTimestamp.byteRange[0] + docTimestamp.byteRange[1] + (docTimestamp.byteRange[2] - docTimestamp.byteRange[1]) + docTimestamp.byteRange[3];
+    const dssRevisionEnd =
+      docTimestamp.byteRange[0] +
+      docTimestamp.byteRange[1] +
+      (docTimestamp.byteRange[2] - docTimestamp.byteRange[1]) +
+      docTimestamp.byteRange[3];
     expect(dssRevisionEnd).toBe(sealed.length);
     // The document time-stamp covers the whole file (all but its own /Contents) and is its own revision.
     expect(docTimestamp.byteRange[0]).toBe(0);
@@ -144,17 +161,48 @@ describe('the platform seal with TSA_URL (PAdES B-LTA)', () => {
     const tsaRoot = await writeTemp('tsa-root.pem', tsa.caCertificatePem);
     // openssl is the independent check (where installed, tools.ts); the service's own check below runs everywhere.
     if (has('openssl')) {
-      const { stdout } = await run('openssl', ['ts', '-verify', '-in', token, '-token_in', '-digest', digest.toString('hex'), '-CAfile', tsaRoot]);
+      const { stdout } = await run('openssl', [
+        'ts',
+        '-verify',
+        '-in',
+        token,
+        '-token_in',
+        '-digest',
+        digest.toString('hex'),
+        '-CAfile',
+        tsaRoot,
+      ]);
       expect(stdout).toContain('Verification: OK');
       const tampered = Uint8Array.from(sealed);
       tampered[10] ^= 1;
       const otherDigest = digestOf(tampered, docTimestamp.byteRange)('sha256');
-      await expect(run('openssl', ['ts', '-verify', '-in', token, '-token_in', '-digest', otherDigest.toString('hex'), '-CAfile', tsaRoot])).rejects.toThrow();
+      await expect(
+        run('openssl', [
+          'ts',
+          '-verify',
+          '-in',
+          token,
+          '-token_in',
+          '-digest',
+          otherDigest.toString('hex'),
+          '-CAfile',
+          tsaRoot,
+        ]),
+      ).rejects.toThrow();
     }
 
     const anchors = [parseCertificate(await seal.ca.certificateDer())];
-    const checks = await Promise.all((await readSignatures(sealed)).map((s) => checkPdfSignature(digestOf(sealed, s.byteRange), s.contents, anchors, { documentTimestamp: s.subFilter === 'ETSI.RFC3161' })));
-    expect(checks.map((c) => [c.integrity, c.problem])).toEqual([['VALID', null], ['VALID', null]]);
+    const checks = await Promise.all(
+      (await readSignatures(sealed)).map((s) =>
+        checkPdfSignature(digestOf(sealed, s.byteRange), s.contents, anchors, {
+          documentTimestamp: s.subFilter === 'ETSI.RFC3161',
+        }),
+      ),
+    );
+    expect(checks.map((c) => [c.integrity, c.problem])).toEqual([
+      ['VALID', null],
+      ['VALID', null],
+    ]);
     expect(checks[0].certificate?.trustedByPlatform).toBe(true);
     expect(checks[0].timestamp).not.toBeNull();
   });
@@ -170,14 +218,44 @@ describe('the platform seal with TSA_URL (PAdES B-LTA)', () => {
     // The CRL verifies against the platform CA and not against another key (pkijs; and openssl where installed).
     const list = new pkijs.CertificateRevocationList({ schema: asn1js.fromBER(store.crls[0]).result });
     expect(await list.verify({ issuerCertificate: parseCertificate(await seal.ca.certificateDer()) })).toBe(true);
-    expect(await list.verify({ issuerCertificate: parseCertificate(pemDecode(tsa.caCertificatePem, 'CERTIFICATE')[0]) }).catch(() => false)).toBe(false);
+    expect(
+      await list
+        .verify({ issuerCertificate: parseCertificate(pemDecode(tsa.caCertificatePem, 'CERTIFICATE')[0]) })
+        .catch(() => false),
+    ).toBe(false);
     if (has('openssl')) {
       const crlFile = await writeTemp('ca.crl', store.crls[0]);
       const caFile = await writeTemp('ca.pem', caPem);
-      const { stderr, stdout } = await run('openssl', ['crl', '-inform', 'DER', '-in', crlFile, '-CAfile', caFile, '-noout', '-verify', '-issuer', '-nextupdate']);
+      const { stderr, stdout } = await run('openssl', [
+        'crl',
+        '-inform',
+        'DER',
+        '-in',
+        crlFile,
+        '-CAfile',
+        caFile,
+        '-noout',
+        '-verify',
+        '-issuer',
+        '-nextupdate',
+      ]);
       expect(stderr + stdout).toContain('verify OK');
-      expect(stdout).toContain(`issuer=${identity.chainPem.length === 1 ? 'O = Signature Service, CN = Signature Service Root CA' : ''}`);
-      await expect(run('openssl', ['crl', '-inform', 'DER', '-in', crlFile, '-CAfile', await writeTemp('tsa.pem', tsa.caCertificatePem), '-noout', '-verify'])).rejects.toThrow();
+      expect(stdout).toContain(
+        `issuer=${identity.chainPem.length === 1 ? 'O = Signature Service, CN = Signature Service Root CA' : ''}`,
+      );
+      await expect(
+        run('openssl', [
+          'crl',
+          '-inform',
+          'DER',
+          '-in',
+          crlFile,
+          '-CAfile',
+          await writeTemp('tsa.pem', tsa.caCertificatePem),
+          '-noout',
+          '-verify',
+        ]),
+      ).rejects.toThrow();
     }
 
     const [sealSignature] = await readSignatures(sealed);
@@ -192,12 +270,26 @@ describe('the platform seal with TSA_URL (PAdES B-LTA)', () => {
   it('issues a seal certificate naming the CRL and the CA certificate under PUBLIC_URL', async () => {
     const identity = await seal.identity();
     const certificate = new x509.X509Certificate(identity.certificateDer);
-    const crlUrls = certificate.getExtension(x509.CRLDistributionPointsExtension)?.distributionPoints.flatMap((point) => point.distributionPoint?.fullName?.map((name) => name.uniformResourceIdentifier) ?? []);
+    const crlUrls = certificate
+      .getExtension(x509.CRLDistributionPointsExtension)
+      ?.distributionPoints.flatMap(
+        (point) => point.distributionPoint?.fullName?.map((name) => name.uniformResourceIdentifier) ?? [],
+      );
     expect(crlUrls).toEqual([`${PUBLIC_URL}/pki/v1/ca.crl`]);
-    expect(certificate.getExtension(x509.AuthorityInfoAccessExtension)?.caIssuers.map((name) => name.value)).toEqual([`${PUBLIC_URL}/pki/v1/ca.crt`]);
+    expect(certificate.getExtension(x509.AuthorityInfoAccessExtension)?.caIssuers.map((name) => name.value)).toEqual([
+      `${PUBLIC_URL}/pki/v1/ca.crt`,
+    ]);
     if (has('openssl')) {
-      const { stdout } = await run('openssl', ['x509', '-in', await writeTemp('seal.pem', identity.certificatePem), '-noout', '-text']);
-      expect(stdout).toMatch(/X509v3 CRL Distribution Points:\s+Full Name:\s+URI:https:\/\/sign\.example\.test\/pki\/v1\/ca\.crl/);
+      const { stdout } = await run('openssl', [
+        'x509',
+        '-in',
+        await writeTemp('seal.pem', identity.certificatePem),
+        '-noout',
+        '-text',
+      ]);
+      expect(stdout).toMatch(
+        /X509v3 CRL Distribution Points:\s+Full Name:\s+URI:https:\/\/sign\.example\.test\/pki\/v1\/ca\.crl/,
+      );
       expect(stdout).toMatch(/CA Issuers - URI:https:\/\/sign\.example\.test\/pki\/v1\/ca\.crt/);
     }
   });
@@ -206,7 +298,12 @@ describe('the platform seal with TSA_URL (PAdES B-LTA)', () => {
     const again = await appendSignature(sealed, await seal.signer({ reason: 'Certificate of completion' }));
     expect(isPrefix(sealed, again)).toBe(true);
     const reports = await pdfsigBlocks(again);
-    expect(reports.map((r) => r['Signature Field Name'])).toEqual(['PlatformSeal', 'DocumentTimeStamp', 'PlatformSeal2', 'DocumentTimeStamp2']);
+    expect(reports.map((r) => r['Signature Field Name'])).toEqual([
+      'PlatformSeal',
+      'DocumentTimeStamp',
+      'PlatformSeal2',
+      'DocumentTimeStamp2',
+    ]);
     expect(reports[0]['Signature Validation']).toBe('Signature is Valid.');
     expect(reports[2]['Signature Validation']).toBe('Signature is Valid.');
     const store = await securityStore(again);
@@ -240,7 +337,9 @@ describe('drawing, seal, DSS and document time-stamp on one parse (IncrementalPd
   it('appends four updates to a file with a cross-reference stream and a form: each its own section, all valid', async () => {
     const withForm = await PDF.load(await makePdf(2));
     const form = withForm.getOrCreateForm();
-    withForm.getPage(0)!.drawField(form.createTextField('customer', { defaultValue: 'ACME' }), { x: 72, y: 500, width: 200, height: 20 });
+    withForm
+      .getPage(0)!
+      .drawField(form.createTextField('customer', { defaultValue: 'ACME' }), { x: 72, y: 500, width: 200, height: 20 });
     const original = await withForm.save({ useXRefStream: true });
     expect(Buffer.from(original).includes('/Type /XRef')).toBe(true);
 
@@ -269,11 +368,26 @@ describe('drawing, seal, DSS and document time-stamp on one parse (IncrementalPd
     expect(reports[0]['Signature Validation']).toBe('Signature is Valid.');
     expect(reports[0]['Certificate Validation']).toBe(TRUSTED());
     const anchors = [parseCertificate(await seal.ca.certificateDer())];
-    const checks = await Promise.all((await readSignatures(sealed)).map((s) => checkPdfSignature(digestOf(sealed, s.byteRange), s.contents, anchors, { documentTimestamp: s.subFilter === 'ETSI.RFC3161' })));
-    expect(checks.map((c) => [c.integrity, c.problem])).toEqual([['VALID', null], ['VALID', null]]);
+    const checks = await Promise.all(
+      (await readSignatures(sealed)).map((s) =>
+        checkPdfSignature(digestOf(sealed, s.byteRange), s.contents, anchors, {
+          documentTimestamp: s.subFilter === 'ETSI.RFC3161',
+        }),
+      ),
+    );
+    expect(checks.map((c) => [c.integrity, c.problem])).toEqual([
+      ['VALID', null],
+      ['VALID', null],
+    ]);
 
     const reloaded = await PDF.load(sealed);
-    expect(reloaded.getForm()?.getFields().map((f) => f.name).sort()).toEqual(['DocumentTimeStamp', 'PlatformSeal', 'customer']);
+    expect(
+      reloaded
+        .getForm()
+        ?.getFields()
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual(['DocumentTimeStamp', 'PlatformSeal', 'customer']);
     expect((await securityStore(sealed)).dss).toBeDefined();
     const drawn = await pdfText(sealed);
     expect(drawn).toContain('Ada Lovelace Łukasz');
@@ -295,8 +409,9 @@ describe('the platform CA CRL', () => {
     const [tokenSignature] = await readSignatures(await appendSignature(await makePdf(1), await seal.signer({})));
     const signedData = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(tokenSignature.contents).content });
     const tokenDer = new Uint8Array(signedData.signerInfos[0].unsignedAttrs!.attributes[0].values[0].toBER(false));
-    const tsaCertificates = (new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(tokenDer).content }).certificates ?? [])
-      .map((c) => new Uint8Array((c as pkijs.Certificate).toSchema().toBER(false)));
+    const tsaCertificates = (
+      new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(tokenDer).content }).certificates ?? []
+    ).map((c) => new Uint8Array((c as pkijs.Certificate).toSchema().toBER(false)));
     expect(tsaCertificates.length).toBeGreaterThan(0);
     expect(await seal.ca.revocationData(tsaCertificates)).toEqual([]);
   });

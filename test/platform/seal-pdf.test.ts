@@ -11,7 +11,13 @@ import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSigningKey, loadSealIdentity } from '../../src/platform/crypto/seal-identity.ts';
 import type { SealIdentity } from '../../src/platform/crypto/seal-identity.ts';
-import { issueCertificate, certificateToDer, parseCertificate, pemDecode, pemEncode } from '../../src/platform/crypto/certificates.ts';
+import {
+  issueCertificate,
+  certificateToDer,
+  parseCertificate,
+  pemDecode,
+  pemEncode,
+} from '../../src/platform/crypto/certificates.ts';
 import { checkPdfSignature } from '../../src/platform/crypto/verify-signature.ts';
 import { readSignatures } from '../../src/platform/pdf/read-signatures.ts';
 import { sealPdf } from '../../src/platform/pdf/seal-pdf.ts';
@@ -61,33 +67,44 @@ function expectValidSeal(report: PdfsigBlock) {
   expect(report['Signature Validation']).toBe('Signature is Valid.');
   expect(report['Signature Type']).toBe('ETSI.CAdES.detached');
   expect(report['Signing Hash Algorithm']).toBe('SHA-256');
-  expect(report['Certificate Validation']).toBe(trustChecked ? 'Certificate is Trusted.' : "Certificate issuer isn't Trusted.");
+  expect(report['Certificate Validation']).toBe(
+    trustChecked ? 'Certificate is Trusted.' : "Certificate issuer isn't Trusted.",
+  );
   expect(report['Signer Certificate Common Name']).toMatch(/^Signature Service Document Seal [0-9a-f]{8}$/);
 }
 
 /** The CMS SignedData of each signature, as pdfsig -dump writes them out (without pdfsig, as the service reads them). */
 async function dumpSignatures(pdf: Uint8Array): Promise<pkijs.SignedData[]> {
-  if (!has('pdfsig')) return (await readSignatures(pdf)).map((entry) => new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(entry.contents).content }));
+  if (!has('pdfsig'))
+    return (await readSignatures(pdf)).map(
+      (entry) => new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(entry.contents).content }),
+    );
   const dir = await fs.mkdtemp(path.join(work, 'dump-'));
   await fs.writeFile(path.join(dir, 'doc.pdf'), pdf);
   await run('pdfsig', ['-nocert', '-dump', 'doc.pdf'], { cwd: dir });
   const files = (await fs.readdir(dir)).filter((f) => /\.sig\d+$/.test(f)).sort();
-  return Promise.all(files.map(async (f) => {
-    const contentInfo = pkijs.ContentInfo.fromBER(await fs.readFile(path.join(dir, f)));
-    return new pkijs.SignedData({ schema: contentInfo.content });
-  }));
+  return Promise.all(
+    files.map(async (f) => {
+      const contentInfo = pkijs.ContentInfo.fromBER(await fs.readFile(path.join(dir, f)));
+      return new pkijs.SignedData({ schema: contentInfo.content });
+    }),
+  );
 }
 
 /** The digest of a signature's two signed ranges, as checkPdfSignature asks for it. */
 function rangeDigest(pdf: Uint8Array, byteRange: number[]) {
-  return (algorithm: string) => crypto.createHash(algorithm)
-    .update(pdf.subarray(byteRange[0], byteRange[0] + byteRange[1]))
-    .update(pdf.subarray(byteRange[2], byteRange[2] + byteRange[3]))
-    .digest();
+  return (algorithm: string) =>
+    crypto
+      .createHash(algorithm)
+      .update(pdf.subarray(byteRange[0], byteRange[0] + byteRange[1]))
+      .update(pdf.subarray(byteRange[2], byteRange[2] + byteRange[3]))
+      .digest();
 }
 
 function isPrefix(original: Uint8Array, sealed: Uint8Array): boolean {
-  return sealed.length > original.length && Buffer.from(sealed.subarray(0, original.length)).equals(Buffer.from(original));
+  return (
+    sealed.length > original.length && Buffer.from(sealed.subarray(0, original.length)).equals(Buffer.from(original))
+  );
 }
 
 describe('loadSealIdentity', () => {
@@ -109,11 +126,21 @@ describe('loadSealIdentity', () => {
     const sealCertificate = new x509.X509Certificate(identity.certificatePem);
     const caCertificate = new x509.X509Certificate(identity.chainPem[0]);
     expect(await sealCertificate.verify({ publicKey: caCertificate.publicKey, signatureOnly: true })).toBe(true);
-    expect(sealCertificate.getExtension(x509.KeyUsagesExtension)).toMatchObject({ critical: true, usages: x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation });
+    expect(sealCertificate.getExtension(x509.KeyUsagesExtension)).toMatchObject({
+      critical: true,
+      usages: x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.nonRepudiation,
+    });
     expect(sealCertificate.getExtension(x509.BasicConstraintsExtension)).toMatchObject({ critical: true, ca: false });
     expect(sealCertificate.publicKey.algorithm).toMatchObject({ name: 'ECDSA', namedCurve: 'P-256' });
-    expect(caCertificate.getExtension(x509.BasicConstraintsExtension)).toMatchObject({ critical: true, ca: true, pathLength: 0 });
-    expect(caCertificate.getExtension(x509.KeyUsagesExtension)).toMatchObject({ critical: true, usages: x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign });
+    expect(caCertificate.getExtension(x509.BasicConstraintsExtension)).toMatchObject({
+      critical: true,
+      ca: true,
+      pathLength: 0,
+    });
+    expect(caCertificate.getExtension(x509.KeyUsagesExtension)).toMatchObject({
+      critical: true,
+      usages: x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign,
+    });
     if (has('openssl')) {
       const seal = await writeTemp('seal.pem', identity.certificatePem);
       const ca = await writeTemp('ca.pem', identity.chainPem[0]);
@@ -135,19 +162,33 @@ describe('loadSealIdentity', () => {
     const dataDir = path.join(work, 'race');
     const moduleUrl = new URL('../../src/platform/crypto/seal-identity.ts', import.meta.url).href;
     const script = `const m = await import(${JSON.stringify(moduleUrl)}); const i = await m.loadSealIdentity(process.argv[1]); console.log(i.fingerprintSha256);`;
-    const outputs = await Promise.all([1, 2, 3, 4].map(() => new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', script, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => { out += d; });
-      child.stderr.on('data', (d) => { err += d; });
-      child.on('close', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}: ${err}`))));
-    })));
+    const outputs = await Promise.all(
+      [1, 2, 3, 4].map(
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--input-type=module', '-e', script, dataDir], {
+              stdio: ['ignore', 'pipe', 'pipe'],
+            });
+            let out = '';
+            let err = '';
+            child.stdout.on('data', (d) => {
+              out += d;
+            });
+            child.stderr.on('data', (d) => {
+              err += d;
+            });
+            child.on('close', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}: ${err}`))));
+          }),
+      ),
+    );
     expect(new Set(outputs).size).toBe(1);
     expect(outputs[0]).toMatch(/^[0-9a-f]{64}$/);
     const entries = await fs.readdir(path.join(dataDir, 'keys'));
     expect(entries.filter((e) => e.startsWith('.tmp'))).toEqual([]);
-    expect(entries.filter((e) => e.startsWith('seal-')).sort()).toEqual([expect.stringMatching(/^seal-\d{8}$/), 'seal-ca']);
+    expect(entries.filter((e) => e.startsWith('seal-')).sort()).toEqual([
+      expect.stringMatching(/^seal-\d{8}$/),
+      'seal-ca',
+    ]);
     // A later start reuses what is on disk.
     expect((await loadSealIdentity(dataDir)).fingerprintSha256).toBe(outputs[0]);
   });
@@ -160,15 +201,29 @@ describe('loadSealIdentity', () => {
     // Replace it by a certificate from the same CA that expires in ten days.
     const caPem = await fs.readFile(path.join(keys, 'seal-ca', 'certificate.pem'), 'utf8');
     const caCertificate = parseCertificate(pemDecode(caPem, 'CERTIFICATE')[0]);
-    const caKey = await importSigningKey(pemDecode(await fs.readFile(path.join(keys, 'seal-ca', 'private-key.pem'), 'utf8'), 'PRIVATE KEY')[0], caCertificate);
+    const caKey = await importSigningKey(
+      pemDecode(await fs.readFile(path.join(keys, 'seal-ca', 'private-key.pem'), 'utf8'), 'PRIVATE KEY')[0],
+      caCertificate,
+    );
     const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
     const expiring = await issueCertificate({
-      commonName: 'Expiring Seal', organization: 'Signature Service', publicKey: pair.publicKey,
-      issuer: { certificate: caCertificate, privateKey: caKey }, notBefore: new Date(Date.now() - 86_400_000),
-      notAfter: new Date(Date.now() + 10 * 86_400_000), isCa: false, keyUsage: ['digitalSignature', 'nonRepudiation'],
+      commonName: 'Expiring Seal',
+      organization: 'Signature Service',
+      publicKey: pair.publicKey,
+      issuer: { certificate: caCertificate, privateKey: caKey },
+      notBefore: new Date(Date.now() - 86_400_000),
+      notAfter: new Date(Date.now() + 10 * 86_400_000),
+      isCa: false,
+      keyUsage: ['digitalSignature', 'nonRepudiation'],
     });
-    await fs.writeFile(path.join(keys, sealDir, 'certificate.pem'), pemEncode(certificateToDer(expiring), 'CERTIFICATE') + caPem);
-    await fs.writeFile(path.join(keys, sealDir, 'private-key.pem'), pemEncode(new Uint8Array(await crypto.subtle.exportKey('pkcs8', pair.privateKey)), 'PRIVATE KEY'));
+    await fs.writeFile(
+      path.join(keys, sealDir, 'certificate.pem'),
+      pemEncode(certificateToDer(expiring), 'CERTIFICATE') + caPem,
+    );
+    await fs.writeFile(
+      path.join(keys, sealDir, 'private-key.pem'),
+      pemEncode(new Uint8Array(await crypto.subtle.exportKey('pkcs8', pair.privateKey)), 'PRIVATE KEY'),
+    );
 
     const moduleUrl = new URL('../../src/platform/crypto/seal-identity.ts', import.meta.url).href;
     const script = `const m = await import(${JSON.stringify(moduleUrl)}); const i = await m.loadSealIdentity(process.argv[1]); console.log(JSON.stringify({ subject: i.subject, fingerprint: i.fingerprintSha256, ca: i.chainPem[0] }));`;
@@ -192,7 +247,11 @@ describe('sealPdf', () => {
 
   it('adds one PAdES B-B signature over the whole file that pdfsig verifies, keeping the original bytes as a prefix', async () => {
     const original = await makePdf(3);
-    const sealed = await sealPdf(original, identity, { reason: 'Workflow completed', location: 'Signature Service', signerName: 'Signature Service' });
+    const sealed = await sealPdf(original, identity, {
+      reason: 'Workflow completed',
+      location: 'Signature Service',
+      signerName: 'Signature Service',
+    });
     expect(isPrefix(original, sealed)).toBe(true);
     const reports = await pdfsigBlocks(sealed);
     expect(reports).toHaveLength(1);
@@ -209,8 +268,9 @@ describe('sealPdf', () => {
     expect(signedData.certificates).toHaveLength(2);
     expect(signerInfo.digestAlgorithm.algorithmId).toBe('2.16.840.1.101.3.4.2.1');
     // signing-certificate-v2 binds the seal certificate by its SHA-256.
-    const essCertIdV2 = (signerInfo.signedAttrs?.attributes.find((a) => a.type === '1.2.840.113549.1.9.16.2.47')?.values[0] as any)
-      .valueBlock.value[0].valueBlock.value[0];
+    const essCertIdV2 = (
+      signerInfo.signedAttrs?.attributes.find((a) => a.type === '1.2.840.113549.1.9.16.2.47')?.values[0] as any
+    ).valueBlock.value[0].valueBlock.value[0];
     const certHash = Buffer.from(essCertIdV2.valueBlock.value[0].valueBlock.valueHexView);
     expect(certHash.toString('hex')).toBe(identity.fingerprintSha256);
   });
@@ -240,7 +300,12 @@ describe('sealPdf', () => {
     const tokenDer = new Uint8Array(tokenAttribute!.values[0].toBER(false));
     // The service's own check: the token's time (verify-signature.ts reads it the same way for POST /verify/v1).
     const [sealEntry] = await readSignatures(sealed);
-    const check = await checkPdfSignature(rangeDigest(sealed, sealEntry.byteRange), sealEntry.contents, [parseCertificate(identity.chainDer.at(-1)!)], { documentTimestamp: false });
+    const check = await checkPdfSignature(
+      rangeDigest(sealed, sealEntry.byteRange),
+      sealEntry.contents,
+      [parseCertificate(identity.chainDer.at(-1)!)],
+      { documentTimestamp: false },
+    );
     expect(check.integrity).toBe('VALID');
     expect(Math.abs(check.timestamp!.getTime() - Date.now())).toBeLessThan(60_000);
     // openssl verifies the token independently against the TSA root where installed (tools.ts).
@@ -248,21 +313,35 @@ describe('sealPdf', () => {
       const token = await writeTemp('token.der', tokenDer);
       const data = await writeTemp('signature-value.bin', signerInfo.signature.valueBlock.valueHexView);
       const tsaRoot = await writeTemp('tsa-root.pem', tsa.caCertificatePem);
-      const { stdout } = await run('openssl', ['ts', '-verify', '-in', token, '-token_in', '-data', data, '-CAfile', tsaRoot]);
+      const { stdout } = await run('openssl', [
+        'ts',
+        '-verify',
+        '-in',
+        token,
+        '-token_in',
+        '-data',
+        data,
+        '-CAfile',
+        tsaRoot,
+      ]);
       expect(stdout).toContain('Verification: OK');
       const { stdout: text } = await run('openssl', ['ts', '-reply', '-in', token, '-token_in', '-text']);
       const time = new Date(/Time stamp: (.*)/.exec(text)![1]);
       expect(Math.abs(time.getTime() - Date.now())).toBeLessThan(60_000);
       // A token over other bytes does not verify: the check above can fail.
       const other = await writeTemp('other.bin', new Uint8Array(64));
-      await expect(run('openssl', ['ts', '-verify', '-in', token, '-token_in', '-data', other, '-CAfile', tsaRoot])).rejects.toThrow();
+      await expect(
+        run('openssl', ['ts', '-verify', '-in', token, '-token_in', '-data', other, '-CAfile', tsaRoot]),
+      ).rejects.toThrow();
     }
   });
 
   it('fails, sealing nothing, when the time-stamp authority refuses or cannot be reached', async () => {
     const refusing = await startTsaServer({ refuse: true });
     try {
-      await expect(sealPdf(await makePdf(1), identity, { tsaUrl: refusing.url })).rejects.toThrow(/refused the request/);
+      await expect(sealPdf(await makePdf(1), identity, { tsaUrl: refusing.url })).rejects.toThrow(
+        /refused the request/,
+      );
     } finally {
       await refusing.close();
     }
@@ -294,9 +373,10 @@ describe('sealPdf', () => {
     const xrefStreamPdf = await withForm.save({ useXRefStream: true });
     expect(Buffer.from(xrefStreamPdf).includes('/Type /XRef')).toBe(true);
 
-    const stamped = await stampFields(await makeGeometryPdf({ rotate: 90, cropBox: [20, 30, 560, 700], inherit: true }), [
-      { pageNo: 1, box: { x: 40, y: 40, width: 160, height: 30 }, fieldType: 'NAME', value: 'Ada Lovelace' },
-    ]);
+    const stamped = await stampFields(
+      await makeGeometryPdf({ rotate: 90, cropBox: [20, 30, 560, 700], inherit: true }),
+      [{ pageNo: 1, box: { x: 40, y: 40, width: 160, height: 30 }, fieldType: 'NAME', value: 'Ada Lovelace' }],
+    );
     for (const original of [xrefStreamPdf, stamped, linearizedPdf()]) {
       const sealed = await sealPdf(original, identity);
       expect(isPrefix(original, sealed)).toBe(true);
@@ -304,7 +384,11 @@ describe('sealPdf', () => {
       expect(reports).toHaveLength(1);
       expectValidSeal(reports[0]);
       const reloaded = await PDF.load(sealed);
-      const names = reloaded.getForm()?.getFields().map((f) => f.name) ?? [];
+      const names =
+        reloaded
+          .getForm()
+          ?.getFields()
+          .map((f) => f.name) ?? [];
       expect(names).toContain('PlatformSeal');
       if (original === xrefStreamPdf) expect(names).toContain('customer');
     }

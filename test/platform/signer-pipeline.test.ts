@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import type { webcrypto } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificateToDer, issueCertificate } from '../../src/platform/crypto/certificates.ts';
@@ -15,7 +13,6 @@ import { localKeySigner, platformSealSigner, remoteHashSigner } from '../../src/
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { pdfsig, type PdfsigBlock } from '../helpers/pdfsig.ts';
 
-const run = promisify(execFile);
 const subtle = globalThis.crypto.subtle;
 /** DigestInfo prefix for SHA-256 (RFC 8017 9.2): what an RSA signHash service wraps the hash in. */
 const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
@@ -38,15 +35,32 @@ async function personKey(commonName: string, algorithm: webcrypto.RsaHashedKeyGe
   const notBefore = new Date(Date.now() - 60_000);
   const notAfter = new Date(Date.now() + 86_400_000);
   const ca = await issueCertificate({
-    commonName: 'Test Signers CA', organization: 'Test', publicKey: caKeys.publicKey, signingKey: caKeys.privateKey,
-    notBefore, notAfter, isCa: true, keyUsage: ['keyCertSign', 'cRLSign'],
+    commonName: 'Test Signers CA',
+    organization: 'Test',
+    publicKey: caKeys.publicKey,
+    signingKey: caKeys.privateKey,
+    notBefore,
+    notAfter,
+    isCa: true,
+    keyUsage: ['keyCertSign', 'cRLSign'],
   });
-  const keys = await subtle.generateKey(algorithm, true, ['sign', 'verify']) as webcrypto.CryptoKeyPair;
+  const keys = (await subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const certificate = await issueCertificate({
-    commonName, organization: 'Test', publicKey: keys.publicKey, issuer: { certificate: ca, privateKey: caKeys.privateKey },
-    notBefore, notAfter, isCa: false, keyUsage: ['digitalSignature', 'nonRepudiation'],
+    commonName,
+    organization: 'Test',
+    publicKey: keys.publicKey,
+    issuer: { certificate: ca, privateKey: caKeys.privateKey },
+    notBefore,
+    notAfter,
+    isCa: false,
+    keyUsage: ['digitalSignature', 'nonRepudiation'],
   });
-  return { certificate, certificateDer: certificateToDer(certificate), chainDer: [certificateToDer(ca)], privateKey: keys.privateKey };
+  return {
+    certificate,
+    certificateDer: certificateToDer(certificate),
+    chainDer: [certificateToDer(ca)],
+    privateKey: keys.privateKey,
+  };
 }
 
 /** pdfsig's report for each signature (pdfsig.ts), without checking certificates. */
@@ -67,7 +81,10 @@ describe('the signer pipeline', () => {
   it('appends a local-key signature, then the platform seal: both valid, the seal last and covering the file', async () => {
     const person = await personKey('Ada Lovelace', { name: 'ECDSA', namedCurve: 'P-256' });
     const original = await makePdf(2);
-    const signed = await appendSignature(original, localKeySigner(person, { signerName: 'Ada Lovelace', reason: 'I approve' }));
+    const signed = await appendSignature(
+      original,
+      localKeySigner(person, { signerName: 'Ada Lovelace', reason: 'I approve' }),
+    );
     const sealed = await appendSignature(signed, platformSealSigner(seal, { reason: 'Sealed on completion' }));
     expect(isPrefix(original, signed)).toBe(true);
     expect(isPrefix(signed, sealed)).toBe(true);
@@ -91,16 +108,26 @@ describe('the signer pipeline', () => {
   });
 
   it('signs in two steps for a remote key: the hash goes out, the signature value comes back', async () => {
-    const person = await personKey('Remote Rita', { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' });
+    const person = await personKey('Remote Rita', {
+      name: 'RSASSA-PKCS1-v1_5',
+      modulusLength: 2048,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: 'SHA-256',
+    });
     const signer = remoteHashSigner(person, { signerName: 'Remote Rita' });
     await expect(appendSignature(await makePdf(1), signer)).rejects.toThrow(/two steps/);
 
     const original = await makePdf(1);
     const pending = await prepareSignature(original, signer);
-    expect(pending.hashToSign).toEqual(new Uint8Array(crypto.createHash('sha256').update(pending.signedAttributes).digest()));
+    expect(pending.hashToSign).toEqual(
+      new Uint8Array(crypto.createHash('sha256').update(pending.signedAttributes).digest()),
+    );
     // The remote service's side: it holds the key and signs the hash it is sent (RSA PKCS#1 v1.5 over DigestInfo).
     const keyObject = crypto.KeyObject.from(person.privateKey);
-    const signatureValue = crypto.privateEncrypt({ key: keyObject, padding: crypto.constants.RSA_PKCS1_PADDING }, Buffer.concat([SHA256_DIGEST_INFO, pending.hashToSign]));
+    const signatureValue = crypto.privateEncrypt(
+      { key: keyObject, padding: crypto.constants.RSA_PKCS1_PADDING },
+      Buffer.concat([SHA256_DIGEST_INFO, pending.hashToSign]),
+    );
     const signed = await completeSignature(pending, signer, signatureValue);
     const sealed = await appendSignature(signed, platformSealSigner(seal));
 

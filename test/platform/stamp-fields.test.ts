@@ -8,7 +8,15 @@ import { StampFieldError, decodeImageDataUrl, parseColor, stampFields } from '..
 import type { StampField } from '../../src/platform/pdf/stamp-fields.ts';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import {
-  extractWords, findPixels, isBlue, isDark, isRed, linearizedPdf, makeGeometryPdf, makeImageDataUrl, renderPage,
+  extractWords,
+  findPixels,
+  isBlue,
+  isDark,
+  isRed,
+  linearizedPdf,
+  makeGeometryPdf,
+  makeImageDataUrl,
+  renderPage,
 } from '../helpers/pdf-sealing-fixtures.ts';
 import type { PageSpec, Raster, WordBox } from '../helpers/pdf-sealing-fixtures.ts';
 import { has } from '../helpers/tools.ts';
@@ -17,7 +25,9 @@ const run = promisify(execFile);
 const isGreen = ([r, g, b]: [number, number, number]) => g > 200 && r < 80 && b < 80;
 
 function isPrefix(original: Uint8Array, stamped: Uint8Array): boolean {
-  return stamped.length > original.length && Buffer.from(stamped.subarray(0, original.length)).equals(Buffer.from(original));
+  return (
+    stamped.length > original.length && Buffer.from(stamped.subarray(0, original.length)).equals(Buffer.from(original))
+  );
 }
 
 /** Every word lies inside the box (pdftotext reports glyph boxes whether or not they are clipped). */
@@ -49,7 +59,14 @@ async function pdffonts(pdf: Uint8Array): Promise<string> {
 }
 
 /** Longest horizontal run of matching pixels per row, within the given pixel rows and columns. */
-function longestRuns(raster: Raster, match: (rgb: [number, number, number]) => boolean, x0: number, x1: number, y0: number, y1: number) {
+function longestRuns(
+  raster: Raster,
+  match: (rgb: [number, number, number]) => boolean,
+  x0: number,
+  x1: number,
+  y0: number,
+  y1: number,
+) {
   const runs: { y: number; length: number }[] = [];
   for (let y = y0; y <= y1; y++) {
     let best = 0;
@@ -68,9 +85,14 @@ const GEOMETRIES: [string, PageSpec][] = [
   ['a page with /Rotate 90', { rotate: 90 }],
   ['a page with /Rotate 180', { rotate: 180 }],
   ['a page with /Rotate 270', { rotate: 270 }],
-  ['a page whose CropBox is offset inside its MediaBox', { mediaBox: [0, 0, 800, 1000], cropBox: [100, 150, 712, 942] }],
-  ['a rotated, cropped page inheriting MediaBox, CropBox, Rotate and Resources from the page tree',
-    { mediaBox: [-50, -50, 800, 1000], cropBox: [100, 150, 712, 942], rotate: 270, inherit: true }],
+  [
+    'a page whose CropBox is offset inside its MediaBox',
+    { mediaBox: [0, 0, 800, 1000], cropBox: [100, 150, 712, 942] },
+  ],
+  [
+    'a rotated, cropped page inheriting MediaBox, CropBox, Rotate and Resources from the page tree',
+    { mediaBox: [-50, -50, 800, 1000], cropBox: [100, 150, 712, 942], rotate: 270, inherit: true },
+  ],
 ];
 
 describe('stampFields placement', () => {
@@ -81,14 +103,22 @@ describe('stampFields placement', () => {
       const imageBox = { x: 300, y: 100, width: 100, height: 100 };
       const checkBox = { x: 250, y: 300, width: 20, height: 20 };
       const stamped = await stampFields(original, [
-        { pageNo: 1, box: textBox, fieldType: 'TEXT', value: 'Placed', styling: { backgroundColor: '#ff0000', textColor: '#0000ff' } },
+        {
+          pageNo: 1,
+          box: textBox,
+          fieldType: 'TEXT',
+          value: 'Placed',
+          styling: { backgroundColor: '#ff0000', textColor: '#0000ff' },
+        },
         { pageNo: 1, box: imageBox, fieldType: 'SIGNATURE', value: makeImageDataUrl(200, 100, '#00ff00') },
         { pageNo: 1, box: checkBox, fieldType: 'CHECKBOX', value: 'true' },
       ]);
       expect(isPrefix(original, stamped)).toBe(true);
 
       const raster = await renderPage(stamped);
-      const [cropW, cropH] = spec.cropBox ? [spec.cropBox[2] - spec.cropBox[0], spec.cropBox[3] - spec.cropBox[1]] : [612, 792];
+      const [cropW, cropH] = spec.cropBox
+        ? [spec.cropBox[2] - spec.cropBox[0], spec.cropBox[3] - spec.cropBox[1]]
+        : [612, 792];
       const sideways = spec.rotate === 90 || spec.rotate === 270;
       expect([raster.width, raster.height]).toEqual(sideways ? [cropH, cropW] : [cropW, cropH]);
 
@@ -112,13 +142,30 @@ describe('stampFields placement', () => {
       expect(Math.abs(green.maxY - (imageBox.y + 74))).toBeLessThanOrEqual(1);
 
       const check = findPixels(raster, (rgb) => isDark(rgb) && !isBlue(rgb))!;
-      const checkPixels = { minX: checkBox.x, maxX: checkBox.x + checkBox.width - 1, minY: checkBox.y, maxY: checkBox.y + checkBox.height - 1 };
-      const inCheckbox = findPixels({ ...raster, pixel: (x, y) => (x >= checkPixels.minX && x <= checkPixels.maxX && y >= checkPixels.minY && y <= checkPixels.maxY ? raster.pixel(x, y) : [255, 255, 255]) }, isDark)!;
+      const checkPixels = {
+        minX: checkBox.x,
+        maxX: checkBox.x + checkBox.width - 1,
+        minY: checkBox.y,
+        maxY: checkBox.y + checkBox.height - 1,
+      };
+      const inCheckbox = findPixels(
+        {
+          ...raster,
+          pixel: (x, y) =>
+            x >= checkPixels.minX && x <= checkPixels.maxX && y >= checkPixels.minY && y <= checkPixels.maxY
+              ? raster.pixel(x, y)
+              : [255, 255, 255],
+        },
+        isDark,
+      )!;
       expect(inCheckbox.count).toBeGreaterThan(60);
       expect(check).toBeDefined();
 
       const words = await extractWords(stamped);
-      expectWordsInside(words.filter((w) => w.text === 'Placed'), textBox);
+      expectWordsInside(
+        words.filter((w) => w.text === 'Placed'),
+        textBox,
+      );
       // The page's own content is still there, with its (possibly inherited) font.
       expect(words.map((w) => w.text).join(' ')).toContain('Fixture page');
     });
@@ -129,7 +176,9 @@ describe('stampFields text', () => {
   it('shrinks a single-line value that is too long for its box instead of letting it spill', async () => {
     const box = { x: 40, y: 150, width: 100, height: 18 };
     const value = 'Maximilian Alexander von Habsburg-Lothringen';
-    const stamped = await stampFields(await makePdf(1), [{ pageNo: 1, box, fieldType: 'NAME', value, styling: { fontSize: 14 } }]);
+    const stamped = await stampFields(await makePdf(1), [
+      { pageNo: 1, box, fieldType: 'NAME', value, styling: { fontSize: 14 } },
+    ]);
     const words = fieldWords(await extractWords(stamped));
     expect(words.map((w) => w.text).join(' ')).toBe(value);
     expectWordsInside(words, box);
@@ -139,7 +188,9 @@ describe('stampFields text', () => {
 
   it('shrinks a value to the box height even when its requested size is larger', async () => {
     const box = { x: 40, y: 150, width: 200, height: 10 };
-    const stamped = await stampFields(await makePdf(1), [{ pageNo: 1, box, fieldType: 'DATE', value: '2026-11-22', styling: { fontSize: 40 } }]);
+    const stamped = await stampFields(await makePdf(1), [
+      { pageNo: 1, box, fieldType: 'DATE', value: '2026-11-22', styling: { fontSize: 40 } },
+    ]);
     const words = fieldWords(await extractWords(stamped));
     expect(words.map((w) => w.text)).toEqual(['2026-11-22']);
     expectWordsInside(words, box);
@@ -148,7 +199,9 @@ describe('stampFields text', () => {
   it('wraps a TEXTAREA at the box width, keeping the requested size while the lines fit', async () => {
     const box = { x: 40, y: 150, width: 160, height: 90 };
     const value = 'The quick brown fox jumps over the lazy dog and keeps running far away.';
-    const stamped = await stampFields(await makePdf(1), [{ pageNo: 1, box, fieldType: 'TEXTAREA', value, styling: { fontSize: 12 } }]);
+    const stamped = await stampFields(await makePdf(1), [
+      { pageNo: 1, box, fieldType: 'TEXTAREA', value, styling: { fontSize: 12 } },
+    ]);
     const words = fieldWords(await extractWords(stamped));
     expect(words.map((w) => w.text).join(' ')).toBe(value);
     expectWordsInside(words, box);
@@ -162,7 +215,9 @@ describe('stampFields text', () => {
     const box = { x: 40, y: 150, width: 90, height: 40 };
     const longWord = 'Supercalifragilisticexpialidocious';
     const value = `${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(3)}${longWord}`;
-    const stamped = await stampFields(await makePdf(1), [{ pageNo: 1, box, fieldType: 'NOTE', value, styling: { fontSize: 12 } }]);
+    const stamped = await stampFields(await makePdf(1), [
+      { pageNo: 1, box, fieldType: 'NOTE', value, styling: { fontSize: 12 } },
+    ]);
     const words = fieldWords(await extractWords(stamped));
     expectWordsInside(words, box);
     expect(words.map((w) => w.text).join('')).toBe(value.replace(/ /g, ''));
@@ -172,9 +227,16 @@ describe('stampFields text', () => {
   it('aligns text left, centre and right within the box', async () => {
     const boxes = [0, 1, 2].map((i) => ({ x: 100, y: 40 + i * 40, width: 200, height: 30 }));
     const aligns = ['left', 'center', 'right'] as const;
-    const stamped = await stampFields(await makePdf(1), aligns.map((textAlign, i) => ({
-      pageNo: 1, box: boxes[i], fieldType: 'TEXT', value: textAlign, styling: { textAlign },
-    })));
+    const stamped = await stampFields(
+      await makePdf(1),
+      aligns.map((textAlign, i) => ({
+        pageNo: 1,
+        box: boxes[i],
+        fieldType: 'TEXT',
+        value: textAlign,
+        styling: { textAlign },
+      })),
+    );
     const words = await extractWords(stamped);
     const [left, center, right] = aligns.map((a) => words.find((w) => w.text === a)!);
     expect(Math.abs(left.xMin - 102)).toBeLessThanOrEqual(1);
@@ -183,10 +245,15 @@ describe('stampFields text', () => {
   });
 
   it('underlines and strikes through with lines as wide as the text', async () => {
-    const fields = (decoration: Record<string, boolean>): StampField[] => [{
-      pageNo: 1, box: { x: 100, y: 100, width: 200, height: 40 }, fieldType: 'TEXT', value: 'mmmmmm',
-      styling: { fontSize: 24, textColor: '#0000ff', ...decoration },
-    }];
+    const fields = (decoration: Record<string, boolean>): StampField[] => [
+      {
+        pageNo: 1,
+        box: { x: 100, y: 100, width: 200, height: 40 },
+        fieldType: 'TEXT',
+        value: 'mmmmmm',
+        styling: { fontSize: 24, textColor: '#0000ff', ...decoration },
+      },
+    ];
     const runsFor = async (decoration: Record<string, boolean>) => {
       const stamped = await stampFields(await makePdf(1), fields(decoration));
       const word = (await extractWords(stamped)).find((w) => w.text === 'mmmmmm')!;
@@ -212,17 +279,32 @@ describe('stampFields text', () => {
     const box = (i: number) => ({ x: 40, y: 40 + i * 30, width: 300, height: 24 });
     const stamped = await stampFields(await makePdf(1), [
       { pageNo: 1, box: box(0), fieldType: 'TEXT', value: 'Bold', styling: { bold: true } },
-      { pageNo: 1, box: box(1), fieldType: 'TEXT', value: 'Italic serif', styling: { italic: true, fontFamily: 'Times New Roman' } },
-      { pageNo: 1, box: box(2), fieldType: 'TEXT', value: 'Mono', styling: { bold: true, italic: true, fontFamily: 'Courier New' } },
+      {
+        pageNo: 1,
+        box: box(1),
+        fieldType: 'TEXT',
+        value: 'Italic serif',
+        styling: { italic: true, fontFamily: 'Times New Roman' },
+      },
+      {
+        pageNo: 1,
+        box: box(2),
+        fieldType: 'TEXT',
+        value: 'Mono',
+        styling: { bold: true, italic: true, fontFamily: 'Courier New' },
+      },
       { pageNo: 1, box: box(3), fieldType: 'TEXT', value: 'Plain', styling: null },
     ]);
     const fonts = await pdffonts(stamped);
-    for (const name of ['Helvetica-Bold', 'Times-Italic', 'Courier-BoldOblique', 'Helvetica ']) expect(fonts).toContain(name);
+    for (const name of ['Helvetica-Bold', 'Times-Italic', 'Courier-BoldOblique', 'Helvetica '])
+      expect(fonts).toContain(name);
   });
 
   it('writes text beyond Windows-1252 with an embedded, subsetted Liberation Sans that text extraction reads back', async () => {
     const box = { x: 40, y: 150, width: 300, height: 24 };
-    const stamped = await stampFields(await makePdf(1), [{ pageNo: 1, box, fieldType: 'NAME', value: 'Łukasz Żółć Ζεύς Жуков' }]);
+    const stamped = await stampFields(await makePdf(1), [
+      { pageNo: 1, box, fieldType: 'NAME', value: 'Łukasz Żółć Ζεύς Жуков' },
+    ]);
     const fonts = await pdffonts(stamped);
     expect(fonts).toMatch(/[A-Z]{6}\+LiberationSans\S*\s+CID TrueType\s+Identity-H\s+yes yes yes/);
     const words = fieldWords(await extractWords(stamped));
@@ -235,26 +317,47 @@ describe('stampFields text', () => {
 
 describe('stampFields checkboxes, images and values', () => {
   it('draws an empty frame for an unchecked box and a check mark for a checked one', async () => {
-    const boxes = [{ x: 100, y: 100, width: 24, height: 24 }, { x: 200, y: 100, width: 24, height: 24 }];
-    const raster = await renderPage(await stampFields(await makePdf(1), [
-      { pageNo: 1, box: boxes[0], fieldType: 'CHECKBOX', value: 'false' },
-      { pageNo: 1, box: boxes[1], fieldType: 'CHECKBOX', value: 'true' },
-    ]));
-    const centre = (b: { x: number; y: number }) => findPixels(
-      { ...raster, pixel: (x, y) => (x >= b.x + 6 && x < b.x + 18 && y >= b.y + 6 && y < b.y + 18 ? raster.pixel(x, y) : [255, 255, 255]) }, isDark);
+    const boxes = [
+      { x: 100, y: 100, width: 24, height: 24 },
+      { x: 200, y: 100, width: 24, height: 24 },
+    ];
+    const raster = await renderPage(
+      await stampFields(await makePdf(1), [
+        { pageNo: 1, box: boxes[0], fieldType: 'CHECKBOX', value: 'false' },
+        { pageNo: 1, box: boxes[1], fieldType: 'CHECKBOX', value: 'true' },
+      ]),
+    );
+    const centre = (b: { x: number; y: number }) =>
+      findPixels(
+        {
+          ...raster,
+          pixel: (x, y) =>
+            x >= b.x + 6 && x < b.x + 18 && y >= b.y + 6 && y < b.y + 18 ? raster.pixel(x, y) : [255, 255, 255],
+        },
+        isDark,
+      );
     expect(centre(boxes[0])).toBeNull();
     expect(centre(boxes[1])?.count).toBeGreaterThan(15);
     for (const b of boxes) {
-      const frame = findPixels({ ...raster, pixel: (x, y) => (x >= b.x - 3 && x < b.x + 27 && y >= b.y - 3 && y < b.y + 27 ? raster.pixel(x, y) : [255, 255, 255]) }, isDark)!;
+      const frame = findPixels(
+        {
+          ...raster,
+          pixel: (x, y) =>
+            x >= b.x - 3 && x < b.x + 27 && y >= b.y - 3 && y < b.y + 27 ? raster.pixel(x, y) : [255, 255, 255],
+        },
+        isDark,
+      )!;
       expect([frame.minX, frame.minY, frame.maxX, frame.maxY]).toEqual([b.x, b.y, b.x + 23, b.y + 23]);
     }
   });
 
   it('fits a JPEG into its box keeping its aspect ratio', async () => {
     const box = { x: 100, y: 100, width: 60, height: 120 };
-    const raster = await renderPage(await stampFields(await makePdf(1), [
-      { pageNo: 1, box, fieldType: 'STAMP', value: makeImageDataUrl(300, 100, '#ff0000', 'jpeg') },
-    ]));
+    const raster = await renderPage(
+      await stampFields(await makePdf(1), [
+        { pageNo: 1, box, fieldType: 'STAMP', value: makeImageDataUrl(300, 100, '#ff0000', 'jpeg') },
+      ]),
+    );
     const red = findPixels(raster, isRed)!;
     expect(Math.abs(red.minX - 100)).toBeLessThanOrEqual(1);
     expect(Math.abs(red.maxX - 159)).toBeLessThanOrEqual(1);
@@ -266,15 +369,31 @@ describe('stampFields checkboxes, images and values', () => {
     const original = await makePdf(1);
     expect(await stampFields(original, [])).toBe(original);
     const stamped = await stampFields(original, [
-      { pageNo: 1, box: { x: 100, y: 100, width: 100, height: 30 }, fieldType: 'TEXT', value: '', styling: { backgroundColor: '#ff0000' } },
-      { pageNo: 1, box: { x: 100, y: 200, width: 100, height: 30 }, fieldType: 'SIGNATURE', value: null as unknown as string },
+      {
+        pageNo: 1,
+        box: { x: 100, y: 100, width: 100, height: 30 },
+        fieldType: 'TEXT',
+        value: '',
+        styling: { backgroundColor: '#ff0000' },
+      },
+      {
+        pageNo: 1,
+        box: { x: 100, y: 200, width: 100, height: 30 },
+        fieldType: 'SIGNATURE',
+        value: null as unknown as string,
+      },
     ]);
     expect(stamped).toBe(original);
   });
 
   it('stamps the right page of a multi-page document', async () => {
     const stamped = await stampFields(await makePdf(3), [
-      { pageNo: 2, box: { x: 100, y: 100, width: 50, height: 50 }, fieldType: 'IMAGE', value: makeImageDataUrl(10, 10, '#ff0000') },
+      {
+        pageNo: 2,
+        box: { x: 100, y: 100, width: 50, height: 50 },
+        fieldType: 'IMAGE',
+        value: makeImageDataUrl(10, 10, '#ff0000'),
+      },
     ]);
     expect(findPixels(await renderPage(stamped, 1), isRed)).toBeNull();
     expect(findPixels(await renderPage(stamped, 2), isRed)).toMatchObject({ minX: 100, minY: 100 });
@@ -285,10 +404,20 @@ describe('stampFields checkboxes, images and values', () => {
     const original = linearizedPdf();
     expect(Buffer.from(original.subarray(0, 200)).toString('latin1')).toContain('/Linearized 1');
     const stamped = await stampFields(original, [
-      { pageNo: 2, box: { x: 100, y: 100, width: 50, height: 50 }, fieldType: 'IMAGE', value: makeImageDataUrl(10, 10, '#ff0000') },
+      {
+        pageNo: 2,
+        box: { x: 100, y: 100, width: 50, height: 50 },
+        fieldType: 'IMAGE',
+        value: makeImageDataUrl(10, 10, '#ff0000'),
+      },
     ]);
     expect(isPrefix(original, stamped)).toBe(true);
-    expect(findPixels(await renderPage(stamped, 2), isRed)).toMatchObject({ minX: 100, minY: 100, maxX: 149, maxY: 149 });
+    expect(findPixels(await renderPage(stamped, 2), isRed)).toMatchObject({
+      minX: 100,
+      minY: 100,
+      maxX: 149,
+      maxY: 149,
+    });
   });
 
   it('refuses fields it cannot draw, naming the field', async () => {

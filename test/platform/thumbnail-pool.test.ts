@@ -12,8 +12,13 @@ describe('the thumbnail worker pool', () => {
     const renderer = createThumbnailRenderer({ workers: 1 });
     try {
       expect(pngSize(base64(await renderer.render(await makePdf(1))))).toEqual({ width: 200, height: 259 });
-      await expect(renderer.render(new TextEncoder().encode('%PDF-1.7\nnot a pdf at all'))).rejects.toBeInstanceOf(PdfRenderError);
-      expect(pngSize(base64(await renderer.render(await makePdf(2, { size: 'a4' }))))).toEqual({ width: 200, height: 283 });
+      await expect(renderer.render(new TextEncoder().encode('%PDF-1.7\nnot a pdf at all'))).rejects.toBeInstanceOf(
+        PdfRenderError,
+      );
+      expect(pngSize(base64(await renderer.render(await makePdf(2, { size: 'a4' }))))).toEqual({
+        width: 200,
+        height: 283,
+      });
     } finally {
       await renderer.close();
     }
@@ -21,7 +26,12 @@ describe('the thumbnail worker pool', () => {
 
   it('refuses at once beyond its waiting line, and stops a render at the time limit by ending its worker', async () => {
     const messages: string[] = [];
-    const renderer = createThumbnailRenderer({ workers: 1, maxWaiting: 1, timeoutMs: 1_500, log: (message) => messages.push(message) });
+    const renderer = createThumbnailRenderer({
+      workers: 1,
+      maxWaiting: 1,
+      timeoutMs: 1_500,
+      log: (message) => messages.push(message),
+    });
     try {
       const bomb = makeContentBombPdf();
       const started = performance.now();
@@ -41,10 +51,18 @@ describe('the thumbnail worker pool', () => {
 
   it('ends a worker that exceeds its heap limit, not the service', async () => {
     const messages: string[] = [];
-    const renderer = createThumbnailRenderer({ workers: 1, maxHeapMb: 24, timeoutMs: 60_000, log: (message) => messages.push(message) });
+    const renderer = createThumbnailRenderer({
+      workers: 1,
+      maxHeapMb: 24,
+      timeoutMs: 60_000,
+      log: (message) => messages.push(message),
+    });
     try {
       const started = performance.now();
-      expect(pngSize(base64(await renderer.render(makeContentBombPdf(), { width: 612, height: 792 })))).toEqual({ width: 200, height: 259 });
+      expect(pngSize(base64(await renderer.render(makeContentBombPdf(), { width: 612, height: 792 })))).toEqual({
+        width: 200,
+        height: 259,
+      });
       expect(performance.now() - started).toBeLessThan(60_000);
       expect(messages.join('\n')).toMatch(/ERR_WORKER_OUT_OF_MEMORY/);
     } finally {

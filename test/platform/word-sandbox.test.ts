@@ -30,34 +30,46 @@ let server: http.Server;
 let docx: Uint8Array;
 
 function linkedImage(relationshipId: string, id: number): string {
-  return `<w:p><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="1905000" cy="476250"/><wp:docPr id="${id}" name="Picture ${id}"/>`
-    + '<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture">'
-    + `<pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:nvPicPr><pic:cNvPr id="${id}" name="image${id}"/><pic:cNvPicPr/></pic:nvPicPr>`
-    + `<pic:blipFill><a:blip r:link="${relationshipId}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill>`
-    + '<pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1905000" cy="476250"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic>'
-    + '</a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>';
+  return (
+    `<w:p><w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="1905000" cy="476250"/><wp:docPr id="${id}" name="Picture ${id}"/>` +
+    '<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture">' +
+    `<pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:nvPicPr><pic:cNvPr id="${id}" name="image${id}"/><pic:cNvPicPr/></pic:nvPicPr>` +
+    `<pic:blipFill><a:blip r:link="${relationshipId}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill>` +
+    '<pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="1905000" cy="476250"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic>' +
+    '</a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>'
+  );
 }
 
 function makeLinkingDocx(remoteUrl: string, localUrl: string): Uint8Array {
   const image = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
   return zipSync({
-    '[Content_Types].xml': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-      + '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
-      + '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
-    '_rels/.rels': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-      + '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
-    'word/_rels/document.xml.rels': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-      + `<Relationship Id="rId5" Type="${image}" Target="${remoteUrl}" TargetMode="External"/>`
-      + `<Relationship Id="rId6" Type="${image}" Target="${localUrl}" TargetMode="External"/></Relationships>`),
-    'word/document.xml': strToU8('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
-      + 'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:body><w:p><w:r><w:t>Visible body text</w:t></w:r></w:p>'
-      + `${linkedImage('rId5', 1)}${linkedImage('rId6', 2)}</w:body></w:document>`),
+    '[Content_Types].xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ),
+    '_rels/.rels': strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    ),
+    'word/_rels/document.xml.rels': strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        `<Relationship Id="rId5" Type="${image}" Target="${remoteUrl}" TargetMode="External"/>` +
+        `<Relationship Id="rId6" Type="${image}" Target="${localUrl}" TargetMode="External"/></Relationships>`,
+    ),
+    'word/document.xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" ' +
+        'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:body><w:p><w:r><w:t>Visible body text</w:t></w:r></w:p>' +
+        `${linkedImage('rId5', 1)}${linkedImage('rId6', 2)}</w:body></w:document>`,
+    ),
   });
 }
 
-
 beforeAll(async () => {
-  fs.writeFileSync(markerSvg, `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100"><text x="10" y="50" font-size="24">${MARKER}</text></svg>`);
+  fs.writeFileSync(
+    markerSvg,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100"><text x="10" y="50" font-size="24">${MARKER}</text></svg>`,
+  );
   server = http.createServer((request, response) => {
     requests.push(request.url ?? '');
     response.writeHead(404).end();
@@ -67,7 +79,9 @@ beforeAll(async () => {
   docx = makeLinkingDocx(`http://127.0.0.1:${port}/tracking-pixel.png`, pathToFileURL(markerSvg).href);
   fs.writeFileSync(path.join(scratch, 'linking.docx'), docx);
 });
-beforeEach(() => { requests.length = 0; });
+beforeEach(() => {
+  requests.length = 0;
+});
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
   fs.rmSync(scratch, { recursive: true, force: true });
@@ -75,20 +89,35 @@ afterAll(async () => {
 
 // These two run LibreOffice itself; without it (tools.ts) a Word upload is refused, DOCUMENT_CONVERSION_UNAVAILABLE
 // (test/conformance/word-without-libreoffice.test.ts), and there is no conversion to sandbox.
-describe.skipIf(!has('soffice'))('the fixture, converted the way the service used to (inherited environment, default profile)', () => {
-  it('makes LibreOffice fetch the remote image and draw the local file', async () => {
-    const dir = fs.mkdtempSync(path.join(scratch, 'plain-'));
-    fs.copyFileSync(path.join(scratch, 'linking.docx'), path.join(dir, 'document.docx'));
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn('soffice', [`-env:UserInstallation=${pathToFileURL(path.join(dir, 'profile')).href}`, '--headless', '--norestore', '--convert-to', 'pdf', '--outdir', dir, path.join(dir, 'document.docx')],
-        { cwd: dir, stdio: 'ignore', env: { ...process.env, HOME: dir } });
-      child.on('error', reject);
-      child.on('close', () => resolve());
+describe.skipIf(!has('soffice'))(
+  'the fixture, converted the way the service used to (inherited environment, default profile)',
+  () => {
+    it('makes LibreOffice fetch the remote image and draw the local file', async () => {
+      const dir = fs.mkdtempSync(path.join(scratch, 'plain-'));
+      fs.copyFileSync(path.join(scratch, 'linking.docx'), path.join(dir, 'document.docx'));
+      await new Promise<void>((resolve, reject) => {
+        const child = spawn(
+          'soffice',
+          [
+            `-env:UserInstallation=${pathToFileURL(path.join(dir, 'profile')).href}`,
+            '--headless',
+            '--norestore',
+            '--convert-to',
+            'pdf',
+            '--outdir',
+            dir,
+            path.join(dir, 'document.docx'),
+          ],
+          { cwd: dir, stdio: 'ignore', env: { ...process.env, HOME: dir } },
+        );
+        child.on('error', reject);
+        child.on('close', () => resolve());
+      });
+      expect(requests.length).toBeGreaterThan(0);
+      expect(await pdfText(fs.readFileSync(path.join(dir, 'document.pdf')))).toContain(MARKER);
     });
-    expect(requests.length).toBeGreaterThan(0);
-    expect(await pdfText(fs.readFileSync(path.join(dir, 'document.pdf')))).toContain(MARKER);
-  });
-});
+  },
+);
 
 describe.skipIf(!has('soffice'))('Word upload in the sandbox', () => {
   let t: TestApp;
@@ -97,7 +126,9 @@ describe.skipIf(!has('soffice'))('Word upload in the sandbox', () => {
     t = await createTestApp();
     owner = await createUser(t);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('converts over HTTP without any request reaching the network and without the local file in the PDF', async () => {
     const res = await uploadFile(t, owner.token, 'linking.docx', docx);
@@ -111,7 +142,10 @@ describe.skipIf(!has('soffice'))('Word upload in the sandbox', () => {
 
   it('keeps the remote and the local link out with the blocked-links profile alone (where no network namespace can be made)', async () => {
     const input = path.join(scratch, 'linking.docx');
-    const pdf = await convertWordToPdf(input, 'docx', { sofficePath: 'soffice', isolation: { kind: 'profile-only', reason: 'test' } });
+    const pdf = await convertWordToPdf(input, 'docx', {
+      sofficePath: 'soffice',
+      isolation: { kind: 'profile-only', reason: 'test' },
+    });
     const text = await pdfText(pdf);
     expect(text).toContain('Visible body text');
     expect(text).not.toContain(MARKER);
@@ -120,29 +154,56 @@ describe.skipIf(!has('soffice'))('Word upload in the sandbox', () => {
 });
 
 describe('what LibreOffice is given', () => {
-  it('an environment without the service\'s secrets, a scratch directory holding only its input, and no network where unshare works', async () => {
+  it("an environment without the service's secrets, a scratch directory holding only its input, and no network where unshare works", async () => {
     const sofficePath = path.join(scratch, 'spy-soffice');
     const report = path.join(scratch, 'spy-report');
     fs.mkdirSync(report);
     // A stand-in that records what it sees, then writes a PDF so the conversion succeeds.
-    fs.writeFileSync(sofficePath, `#!/bin/sh\nenv > ${report}/env\nls -A > ${report}/cwd\ncat /proc/net/dev > ${report}/net\nmkdir -p out\nprintf '%%PDF-1.4\\n' > out/document.pdf\n`, { mode: 0o755 });
-    const secrets = { JWT_SECRET: 'jwt-secret-value', DATABASE_URL: 'postgres://user:pw@db/x', SMTP_URL: 'smtp://user:pw@mail' };
+    fs.writeFileSync(
+      sofficePath,
+      `#!/bin/sh\nenv > ${report}/env\nls -A > ${report}/cwd\ncat /proc/net/dev > ${report}/net\nmkdir -p out\nprintf '%%PDF-1.4\\n' > out/document.pdf\n`,
+      { mode: 0o755 },
+    );
+    const secrets = {
+      JWT_SECRET: 'jwt-secret-value',
+      DATABASE_URL: 'postgres://user:pw@db/x',
+      SMTP_URL: 'smtp://user:pw@mail',
+    };
     const saved = Object.fromEntries(Object.keys(secrets).map((key) => [key, process.env[key]]));
     Object.assign(process.env, secrets);
     try {
       const converter = createWordConverter({ sofficePath, searchPath: '/usr/local/bin:/usr/bin:/bin' });
       fs.writeFileSync(path.join(scratch, 'plain.docx'), makeDocx());
       await converter.convert(path.join(scratch, 'plain.docx'), 'docx');
-      const env = Object.fromEntries(fs.readFileSync(path.join(report, 'env'), 'utf8').trim().split('\n').map((line) => [line.split('=')[0], line.slice(line.indexOf('=') + 1)]));
+      const env = Object.fromEntries(
+        fs
+          .readFileSync(path.join(report, 'env'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => [line.split('=')[0], line.slice(line.indexOf('=') + 1)]),
+      );
       // PWD, SHLVL and _ are the shell's own.
-      expect(Object.keys(env).filter((key) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(key)).sort()).toEqual(['HOME', 'LANG', 'PATH', 'TMPDIR']);
+      expect(
+        Object.keys(env)
+          .filter((key) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(key))
+          .sort(),
+      ).toEqual(['HOME', 'LANG', 'PATH', 'TMPDIR']);
       expect(JSON.stringify(env)).not.toMatch(/jwt-secret-value|user:pw/);
-      expect(fs.readFileSync(path.join(report, 'cwd'), 'utf8').trim().split('\n').sort()).toEqual(['document.docx', 'profile', 'tmp']);
+      expect(fs.readFileSync(path.join(report, 'cwd'), 'utf8').trim().split('\n').sort()).toEqual([
+        'document.docx',
+        'profile',
+        'tmp',
+      ]);
       expect(env.HOME).toBe(env.PWD);
       const isolation = await converter.isolation();
       expect(isolation).toEqual(await detectNetworkIsolation({ searchPath: '/usr/local/bin:/usr/bin:/bin' }));
       if (isolation.kind === 'network-namespace') {
-        const interfaces = fs.readFileSync(path.join(report, 'net'), 'utf8').trim().split('\n').slice(2).map((line) => line.trim().split(':')[0]);
+        const interfaces = fs
+          .readFileSync(path.join(report, 'net'), 'utf8')
+          .trim()
+          .split('\n')
+          .slice(2)
+          .map((line) => line.trim().split(':')[0]);
         expect(interfaces).toEqual(['lo']);
       }
     } finally {

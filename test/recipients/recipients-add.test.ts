@@ -11,9 +11,21 @@ beforeAll(async () => {
   t = await createTestApp();
   owner = await createUser(t, { name: 'Owner Person' });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const READ_KEYS = ['id', 'name', 'emailAddress', 'recipientRole', 'recipientOrder', 'recipientColor', 'useDigitalCert', 'enforceIdentity', 'status'].sort();
+const READ_KEYS = [
+  'id',
+  'name',
+  'emailAddress',
+  'recipientRole',
+  'recipientOrder',
+  'recipientColor',
+  'useDigitalCert',
+  'enforceIdentity',
+  'status',
+].sort();
 
 async function post(workflowId: number, body: unknown, token = owner.token) {
   return t.request('POST', `/workflow/v1/${workflowId}/recipients`, { token, body });
@@ -35,16 +47,41 @@ describe('adding recipients', () => {
     const { workflow } = await createDraftWorkflow(t, owner);
     const registered = await createUser(t, { name: 'Grace Hopper' });
     const res = await post(workflow.id, [
-      recipientEntry({ name: 'Zoë Ölçer', emailAddress: 'Zoe.Olcer@Example.COM', recipientRole: '', recipientPassword: 's3cret-pass', enforceIdentity: true }),
-      recipientEntry({ name: 'Grace Hopper', emailAddress: registered.email.toUpperCase(), recipientRole: 'APPROVER', useDigitalCert: true }),
+      recipientEntry({
+        name: 'Zoë Ölçer',
+        emailAddress: 'Zoe.Olcer@Example.COM',
+        recipientRole: '',
+        recipientPassword: 's3cret-pass',
+        enforceIdentity: true,
+      }),
+      recipientEntry({
+        name: 'Grace Hopper',
+        emailAddress: registered.email.toUpperCase(),
+        recipientRole: 'APPROVER',
+        useDigitalCert: true,
+      }),
       recipientEntry({ name: '李小龙', emailAddress: 'bruce@example.com', recipientRole: 'CC', recipientOrder: '3' }),
       recipientEntry({ name: '  Trimmed Name  ', emailAddress: 'trim@example.com', recipientRole: undefined }),
     ]);
     expect(res.status, res.raw).toBe(200);
     expect(res.body).toHaveLength(4);
     for (const item of res.body) expect(Object.keys(item).sort()).toEqual(READ_KEYS);
-    expect(res.body[0]).toMatchObject({ name: 'Zoë Ölçer', emailAddress: 'zoe.olcer@example.com', recipientRole: 'SIGNER', recipientOrder: null, recipientColor: '#FF8800', useDigitalCert: false, enforceIdentity: true, status: 'PENDING' });
-    expect(res.body[1]).toMatchObject({ emailAddress: registered.email, recipientRole: 'APPROVER', useDigitalCert: true, enforceIdentity: false });
+    expect(res.body[0]).toMatchObject({
+      name: 'Zoë Ölçer',
+      emailAddress: 'zoe.olcer@example.com',
+      recipientRole: 'SIGNER',
+      recipientOrder: null,
+      recipientColor: '#FF8800',
+      useDigitalCert: false,
+      enforceIdentity: true,
+      status: 'PENDING',
+    });
+    expect(res.body[1]).toMatchObject({
+      emailAddress: registered.email,
+      recipientRole: 'APPROVER',
+      useDigitalCert: true,
+      enforceIdentity: false,
+    });
     expect(res.body[2]).toMatchObject({ name: '李小龙', recipientRole: 'CC', recipientOrder: '3' });
     expect(res.body[3]).toMatchObject({ name: 'Trimmed Name', recipientRole: 'SIGNER' });
     expect(res.raw).not.toContain('s3cret-pass');
@@ -74,7 +111,7 @@ describe('adding recipients', () => {
   describe('name: 2-50 letters with single interior spaces (400 RECIPIENT_NAME_INVALID, errorCode 11001)', () => {
     it.each([
       ['two characters', 'Al'],
-      ['fifty characters', 'A'.repeat(25) + ' ' + 'B'.repeat(24)],
+      ['fifty characters', `${'A'.repeat(25)} ${'B'.repeat(24)}`],
       ['letters of other scripts', 'Ólafur Þór Ñúñez'],
       ['decomposed accents', 'Jose\u0301 Garci\u0301a'],
     ])('accepts %s', async (_label, name) => {
@@ -86,7 +123,7 @@ describe('adding recipients', () => {
 
     it.each([
       ['one character', 'A', /between 2 and 50/],
-      ['fifty-one characters', 'A'.repeat(25) + ' ' + 'B'.repeat(25), /between 2 and 50/],
+      ['fifty-one characters', `${'A'.repeat(25)} ${'B'.repeat(25)}`, /between 2 and 50/],
       ['an empty string', '', /between 2 and 50/],
       ['only spaces', '    ', /between 2 and 50/],
       ['a null name', null, /between 2 and 50/],
@@ -118,15 +155,21 @@ describe('adding recipients', () => {
       await expectRejected(workflow.id, [recipientEntry({ emailAddress: `b${at255}` })], 'BAD_REQUEST_BODY');
     });
 
-    it.each([['not-an-email'], ['two@@example.com'], ['nodot@example'], [' spaced@example.com'], ['']])('refuses the email %j', async (emailAddress) => {
-      const { workflow } = await createDraftWorkflow(t, owner);
-      await expectRejected(workflow.id, [recipientEntry({ emailAddress })], 'BAD_REQUEST_BODY');
-    });
+    it.each([['not-an-email'], ['two@@example.com'], ['nodot@example'], [' spaced@example.com'], ['']])(
+      'refuses the email %j',
+      async (emailAddress) => {
+        const { workflow } = await createDraftWorkflow(t, owner);
+        await expectRejected(workflow.id, [recipientEntry({ emailAddress })], 'BAD_REQUEST_BODY');
+      },
+    );
 
-    it.each([['#12345'], ['#1234567'], ['red'], ['123456'], ['#GGGGGG'], ['']])('refuses the colour %j', async (recipientColor) => {
-      const { workflow } = await createDraftWorkflow(t, owner);
-      await expectRejected(workflow.id, [recipientEntry({ recipientColor })], 'BAD_REQUEST_BODY');
-    });
+    it.each([['#12345'], ['#1234567'], ['red'], ['123456'], ['#GGGGGG'], ['']])(
+      'refuses the colour %j',
+      async (recipientColor) => {
+        const { workflow } = await createDraftWorkflow(t, owner);
+        await expectRejected(workflow.id, [recipientEntry({ recipientColor })], 'BAD_REQUEST_BODY');
+      },
+    );
 
     it('accepts a mixed-case #RRGGBB colour', async () => {
       const { workflow } = await createDraftWorkflow(t, owner);
@@ -155,10 +198,12 @@ describe('adding recipients', () => {
 
     it('writes nothing, not even a guest user, when a later entry is invalid', async () => {
       const { workflow } = await createDraftWorkflow(t, owner);
-      const res = await expectRejected(workflow.id, [
-        recipientEntry({ emailAddress: 'first-of-two@example.com' }),
-        recipientEntry({ name: 'X' }),
-      ], 'RECIPIENT_NAME_INVALID', 11001);
+      const res = await expectRejected(
+        workflow.id,
+        [recipientEntry({ emailAddress: 'first-of-two@example.com' }), recipientEntry({ name: 'X' })],
+        'RECIPIENT_NAME_INVALID',
+        11001,
+      );
       expect(res.body.responseBody).toEqual({ index: 1, field: 'name' });
       expect(await userByEmail(t, 'first-of-two@example.com')).toBeNull();
     });
@@ -167,7 +212,10 @@ describe('adding recipients', () => {
   describe('under ORDERED', () => {
     it('takes recipientOrder as a number or a digit string and answers it as a string', async () => {
       const { workflow } = await createDraftWorkflow(t, owner, { sequence: 'ORDERED' });
-      const res = await post(workflow.id, [recipientEntry({ recipientOrder: 2 }), recipientEntry({ recipientOrder: '1' })]);
+      const res = await post(workflow.id, [
+        recipientEntry({ recipientOrder: 2 }),
+        recipientEntry({ recipientOrder: '1' }),
+      ]);
       expect(res.status, res.raw).toBe(200);
       expect(res.body.map((r: any) => r.recipientOrder)).toEqual(['2', '1']);
     });
@@ -188,12 +236,20 @@ describe('adding recipients', () => {
 
     it('refuses a repeated order or email inside one call (DUPLICATE_RECIPIENT)', async () => {
       const { workflow } = await createDraftWorkflow(t, owner, { sequence: 'ORDERED' });
-      const orders = await expectRejected(workflow.id, [recipientEntry({ recipientOrder: 1 }), recipientEntry({ recipientOrder: '1' })], 'DUPLICATE_RECIPIENT');
+      const orders = await expectRejected(
+        workflow.id,
+        [recipientEntry({ recipientOrder: 1 }), recipientEntry({ recipientOrder: '1' })],
+        'DUPLICATE_RECIPIENT',
+      );
       expect(orders.body.responseBody).toEqual({ index: 1, field: 'recipientOrder' });
-      const emails = await expectRejected(workflow.id, [
-        recipientEntry({ recipientOrder: 1, emailAddress: 'same@example.com' }),
-        recipientEntry({ recipientOrder: 2, emailAddress: 'SAME@example.com' }),
-      ], 'DUPLICATE_RECIPIENT');
+      const emails = await expectRejected(
+        workflow.id,
+        [
+          recipientEntry({ recipientOrder: 1, emailAddress: 'same@example.com' }),
+          recipientEntry({ recipientOrder: 2, emailAddress: 'SAME@example.com' }),
+        ],
+        'DUPLICATE_RECIPIENT',
+      );
       expect(emails.body.responseBody).toEqual({ index: 1, field: 'emailAddress' });
     });
 
@@ -201,7 +257,11 @@ describe('adding recipients', () => {
       const { workflow } = await createDraftWorkflow(t, owner, { sequence: 'ORDERED' });
       await post(workflow.id, [recipientEntry({ recipientOrder: 1, emailAddress: 'stored@example.com' })]);
       await expectRejected(workflow.id, [recipientEntry({ recipientOrder: 1 })], 'DUPLICATE_RECIPIENT');
-      await expectRejected(workflow.id, [recipientEntry({ recipientOrder: 2, emailAddress: 'Stored@Example.com' })], 'DUPLICATE_RECIPIENT');
+      await expectRejected(
+        workflow.id,
+        [recipientEntry({ recipientOrder: 2, emailAddress: 'Stored@Example.com' })],
+        'DUPLICATE_RECIPIENT',
+      );
       const ok = await post(workflow.id, [recipientEntry({ recipientOrder: 2 })]);
       expect(ok.status).toBe(200);
     });
@@ -209,7 +269,12 @@ describe('adding recipients', () => {
     it('ignores hidden assistant rows when looking for duplicates', async () => {
       const { workflow } = await createDraftWorkflow(t, owner, { sequence: 'ORDERED' });
       const assistant = await createUser(t);
-      const hidden = await insertRecipient(t, workflow.id, { userId: assistant.userId, name: 'Assistant', email: assistant.email, recipientOrder: 1 });
+      const hidden = await insertRecipient(t, workflow.id, {
+        userId: assistant.userId,
+        name: 'Assistant',
+        email: assistant.email,
+        recipientOrder: 1,
+      });
       await setRecipient(t, hidden.id, { isHidden: true });
       const res = await post(workflow.id, [recipientEntry({ recipientOrder: 1, emailAddress: assistant.email })]);
       expect(res.status, res.raw).toBe(200);
@@ -218,12 +283,15 @@ describe('adding recipients', () => {
 
   it('allows a repeated email and no order under UNORDERED', async () => {
     const { workflow } = await createDraftWorkflow(t, owner);
-    const res = await post(workflow.id, [recipientEntry({ emailAddress: 'twice@example.com' }), recipientEntry({ emailAddress: 'twice@example.com', recipientOrder: '' })]);
+    const res = await post(workflow.id, [
+      recipientEntry({ emailAddress: 'twice@example.com' }),
+      recipientEntry({ emailAddress: 'twice@example.com', recipientOrder: '' }),
+    ]);
     expect(res.status, res.raw).toBe(200);
     expect(res.body.map((r: any) => r.recipientOrder)).toEqual([null, null]);
   });
 
-  it('refuses any recipient on a SELF workflow, whose only row stays the owner\'s', async () => {
+  it("refuses any recipient on a SELF workflow, whose only row stays the owner's", async () => {
     const { workflow } = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
     await expectRejected(workflow.id, [recipientEntry()], 'OPERATION_IS_NOT_ALLOWED');
     await expectRejected(workflow.id, [recipientEntry({ emailAddress: owner.email })], 'OPERATION_IS_NOT_ALLOWED');
@@ -234,19 +302,30 @@ describe('adding recipients', () => {
   it('accepts only SIGNER recipients on a Power Survey', async () => {
     const { workflow } = await createDraftWorkflow(t, owner, { sequence: 'SURVEY' });
     for (const recipientRole of ['APPROVER', 'CC']) {
-      const res = await expectRejected(workflow.id, [recipientEntry(), recipientEntry({ recipientRole })], 'OPERATION_IS_NOT_ALLOWED');
+      const res = await expectRejected(
+        workflow.id,
+        [recipientEntry(), recipientEntry({ recipientRole })],
+        'OPERATION_IS_NOT_ALLOWED',
+      );
       expect(res.body.responseBody).toEqual({ index: 1, field: 'recipientRole' });
     }
-    const ok = await post(workflow.id, [recipientEntry({ recipientRole: 'SIGNER' }), recipientEntry({ recipientRole: '' }), recipientEntry({ recipientRole: null })]);
+    const ok = await post(workflow.id, [
+      recipientEntry({ recipientRole: 'SIGNER' }),
+      recipientEntry({ recipientRole: '' }),
+      recipientEntry({ recipientRole: null }),
+    ]);
     expect(ok.status, ok.raw).toBe(200);
     expect(ok.body.map((r: any) => r.recipientRole)).toEqual(['SIGNER', 'SIGNER', 'SIGNER']);
   });
 
-  it.each(['SENT', 'COMPLETED', 'VOID', 'APPROVED'])('refuses a %s workflow (INVALID_WORKFLOW_STATUS)', async (status) => {
-    const { workflow } = await createDraftWorkflow(t, owner);
-    await setWorkflow(t, workflow.id, { status });
-    await expectRejected(workflow.id, [recipientEntry()], 'INVALID_WORKFLOW_STATUS');
-  });
+  it.each(['SENT', 'COMPLETED', 'VOID', 'APPROVED'])(
+    'refuses a %s workflow (INVALID_WORKFLOW_STATUS)',
+    async (status) => {
+      const { workflow } = await createDraftWorkflow(t, owner);
+      await setWorkflow(t, workflow.id, { status });
+      await expectRejected(workflow.id, [recipientEntry()], 'INVALID_WORKFLOW_STATUS');
+    },
+  );
 
   describe('who may add', () => {
     it('answers 404 to a user who cannot see the workflow, and for a workflow that does not exist', async () => {

@@ -12,7 +12,8 @@ let workflowId: number;
 let rows: { signer: any; second: any; cc: any; hidden: any };
 
 const list = (token: string, id = workflowId) => t.request('GET', `/workflow/v1/${id}/recipients`, { token });
-const one = (token: string, recipientId: number, id = workflowId) => t.request('GET', `/workflow/v1/${id}/recipients/${recipientId}`, { token });
+const one = (token: string, recipientId: number, id = workflowId) =>
+  t.request('GET', `/workflow/v1/${id}/recipients/${recipientId}`, { token });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -26,11 +27,18 @@ beforeAll(async () => {
     recipientEntry({ name: 'Signer Person', emailAddress: signer.email, recipientOrder: '1' }),
     recipientEntry({ name: 'Copy Reader', recipientRole: 'CC', recipientOrder: 3 }),
   ]);
-  const hidden = await insertRecipient(t, workflowId, { userId: assistant.userId, name: 'Assistant Person', email: assistant.email, recipientOrder: 4 });
+  const hidden = await insertRecipient(t, workflowId, {
+    userId: assistant.userId,
+    name: 'Assistant Person',
+    email: assistant.email,
+    recipientOrder: 4,
+  });
   await setRecipient(t, hidden.id, { isHidden: true });
   rows = { signer: first, second, cc, hidden };
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('reading recipients', () => {
   it('gives the owner every row, hidden ones included, in signing order, without passwords', async () => {
@@ -42,18 +50,32 @@ describe('reading recipients', () => {
     const single = await one(owner.token, rows.hidden.id);
     expect(single.status).toBe(200);
     expect(single.body).toEqual({
-      id: rows.hidden.id, name: 'Assistant Person', emailAddress: assistant.email, recipientRole: 'SIGNER', recipientOrder: '4',
-      recipientColor: '#FF0000', useDigitalCert: false, enforceIdentity: false, status: 'PENDING',
+      id: rows.hidden.id,
+      name: 'Assistant Person',
+      emailAddress: assistant.email,
+      recipientRole: 'SIGNER',
+      recipientOrder: '4',
+      recipientColor: '#FF0000',
+      useDigitalCert: false,
+      enforceIdentity: false,
+      status: 'PENDING',
     });
   });
 
   it('hides a DRAFT from a registered recipient (404) but not from a signing-link token of it', async () => {
     expect((await list(signer.token)).status).toBe(404);
     expect((await one(signer.token, rows.signer.id)).status).toBe(404);
-    const guest = await guestToken(t, { id: rows.second.id, userId: (await storedUserId(rows.second.id)), workflowId });
+    const guest = await guestToken(t, { id: rows.second.id, userId: await storedUserId(rows.second.id), workflowId });
     // This row has a recipient password: the token reads nothing before it is entered (test/signing/recipient-password.test.ts).
     expect((await list(guest)).status).toBe(403);
-    expect((await t.request('POST', `/workflow/v1/${workflowId}/identity/verify-password`, { token: guest, body: { password: 'never-shown' } })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', `/workflow/v1/${workflowId}/identity/verify-password`, {
+          token: guest,
+          body: { password: 'never-shown' },
+        })
+      ).status,
+    ).toBe(200);
     const res = await list(guest);
     expect(res.status, res.raw).toBe(200);
     expect(res.body.map((r: any) => r.id)).toEqual([rows.signer.id, rows.second.id, rows.cc.id]);
@@ -61,8 +83,16 @@ describe('reading recipients', () => {
 
   it('shows a recipient every row but hidden ones once sent, and the hidden row to the person holding it', async () => {
     const { workflow } = await createDraftWorkflow(t, owner);
-    const mine = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Signer Person', email: signer.email });
-    const hidden = await insertRecipient(t, workflow.id, { userId: assistant.userId, name: 'Assistant Person', email: assistant.email });
+    const mine = await insertRecipient(t, workflow.id, {
+      userId: signer.userId,
+      name: 'Signer Person',
+      email: signer.email,
+    });
+    const hidden = await insertRecipient(t, workflow.id, {
+      userId: assistant.userId,
+      name: 'Assistant Person',
+      email: assistant.email,
+    });
     await setRecipient(t, hidden.id, { isHidden: true });
     await markSent(t, workflow.id, [mine.id]);
 
@@ -86,7 +116,11 @@ describe('reading recipients', () => {
 
     const other = await createDraftWorkflow(t, owner);
     const [foreign] = await addRecipients(t, owner.token, other.workflow.id, [recipientEntry()]);
-    const foreignLink = await guestToken(t, { id: foreign.id, userId: await storedUserId(foreign.id), workflowId: other.workflow.id });
+    const foreignLink = await guestToken(t, {
+      id: foreign.id,
+      userId: await storedUserId(foreign.id),
+      workflowId: other.workflow.id,
+    });
     const res = await list(foreignLink);
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('NOT_FOUND');

@@ -15,9 +15,19 @@ const DAY = 24 * 60 * MINUTE;
 
 const test = base.override({ ownerName: 'Olivia Owner' }).extend<{ reminders: ReminderService }>({
   // Built exactly as app.ts builds it, so tests can pick the clock.
-  reminders: [async ({ app: t }, use) => {
-    await use(createReminderService({ db: t.platform.db, outbox: t.platform.outbox, codes: createSigningCodes(loadSigningCodeKey(t.config.dataDir)), publicUrl: t.config.publicUrl }));
-  }, { scope: 'file' }],
+  reminders: [
+    async ({ app: t }, use) => {
+      await use(
+        createReminderService({
+          db: t.platform.db,
+          outbox: t.platform.outbox,
+          codes: createSigningCodes(loadSigningCodeKey(t.config.dataDir)),
+          publicUrl: t.config.publicUrl,
+        }),
+      );
+    },
+    { scope: 'file' },
+  ],
 });
 
 /**
@@ -25,16 +35,42 @@ const test = base.override({ ownerName: 'Olivia Owner' }).extend<{ reminders: Re
  * of the real clock, so the app's own per-minute sweep (real time) never finds these reminders due and
  * only the sweeps a test runs with its chosen clock send them.
  */
-async function sentWorkflow(t: TestApp, owner: TestUser, reminder: { offsetMinutes?: number; intervalDays?: number; enabled?: boolean }, options: { sequence?: 'ORDERED' | 'UNORDERED'; roles?: string[] } = {}) {
+async function sentWorkflow(
+  t: TestApp,
+  owner: TestUser,
+  reminder: { offsetMinutes?: number; intervalDays?: number; enabled?: boolean },
+  options: { sequence?: 'ORDERED' | 'UNORDERED'; roles?: string[] } = {},
+) {
   const dispatchedAt = new Date(Date.now() + 60 * DAY + Math.floor(Math.random() * DAY));
-  const { workflow } = await createDraftWorkflow(t, owner, { sequence: options.sequence ?? 'UNORDERED', name: 'Lease renewal' });
+  const { workflow } = await createDraftWorkflow(t, owner, {
+    sequence: options.sequence ?? 'UNORDERED',
+    name: 'Lease renewal',
+  });
   const recipients = [];
   for (const [index, role] of (options.roles ?? ['SIGNER']).entries()) {
     const person = await createUser(t, { name: `Person ${String.fromCharCode(65 + index)}` });
-    recipients.push(await insertRecipient(t, workflow.id, { userId: person.userId, name: person.name, email: person.email, role, recipientOrder: options.sequence === 'ORDERED' ? index + 1 : null }));
+    recipients.push(
+      await insertRecipient(t, workflow.id, {
+        userId: person.userId,
+        name: person.name,
+        email: person.email,
+        role,
+        recipientOrder: options.sequence === 'ORDERED' ? index + 1 : null,
+      }),
+    );
   }
-  await setWorkflow(t, workflow.id, { reminderEnabled: reminder.enabled ?? true, reminderOffsetMinutes: reminder.offsetMinutes ?? null, reminderIntervalDays: reminder.intervalDays ?? null, title: 'Please sign the lease' });
-  await markSent(t, workflow.id, recipients.map((r) => r.id), dispatchedAt);
+  await setWorkflow(t, workflow.id, {
+    reminderEnabled: reminder.enabled ?? true,
+    reminderOffsetMinutes: reminder.offsetMinutes ?? null,
+    reminderIntervalDays: reminder.intervalDays ?? null,
+    title: 'Please sign the lease',
+  });
+  await markSent(
+    t,
+    workflow.id,
+    recipients.map((r) => r.id),
+    dispatchedAt,
+  );
   return { workflow, recipients, dispatchedAt, at: (ms: number) => new Date(dispatchedAt.getTime() + ms) };
 }
 
@@ -43,15 +79,29 @@ async function reminderMails(t: TestApp, workflowId: number) {
 }
 
 describe('reminder sweep', () => {
-  test('offsetMinutes: one reminder that many minutes after receipt, carrying a working signing link', async ({ app: t, owner, reminders }) => {
-    const { workflow, recipients: [recipient], at } = await sentWorkflow(t, owner, { offsetMinutes: 90 });
+  test('offsetMinutes: one reminder that many minutes after receipt, carrying a working signing link', async ({
+    app: t,
+    owner,
+    reminders,
+  }) => {
+    const {
+      workflow,
+      recipients: [recipient],
+      at,
+    } = await sentWorkflow(t, owner, { offsetMinutes: 90 });
     expect(await reminders.runReminderSweep(at(90 * MINUTE - 1))).toEqual({ sent: 0 });
     expect(await reminders.runReminderSweep(at(90 * MINUTE))).toEqual({ sent: 1 });
     expect(await reminders.runReminderSweep(at(90 * MINUTE + 1))).toEqual({ sent: 0 });
     expect(await reminders.runReminderSweep(at(40 * DAY))).toEqual({ sent: 0 });
 
     const [mail] = await reminderMails(t, workflow.id);
-    expect(mail).toMatchObject({ toAddress: recipient.email, subject: 'Reminder: Please sign the lease', recipientId: recipient.id, organizationId: owner.organizationId, status: 'SENT' });
+    expect(mail).toMatchObject({
+      toAddress: recipient.email,
+      subject: 'Reminder: Please sign the lease',
+      recipientId: recipient.id,
+      organizationId: owner.organizationId,
+      status: 'SENT',
+    });
     expect(mail.textBody).toContain('Olivia Owner is still waiting for you to sign "Lease renewal"');
     const code = new RegExp(`${t.config.publicUrl}/sign/([A-Za-z0-9_-]+)`).exec(mail.textBody)?.[1];
     expect(code).toBeTruthy();
@@ -67,8 +117,16 @@ describe('reminder sweep', () => {
     expect(await reminders.runReminderSweep(at(3 * DAY))).toEqual({ sent: 0 });
   });
 
-  test('intervalDays: every N days from the start of the turn, one mail per slot, no burst after downtime, capped', async ({ app: t, owner, reminders }) => {
-    const { workflow, recipients: [recipient], at } = await sentWorkflow(t, owner, { intervalDays: 2 });
+  test('intervalDays: every N days from the start of the turn, one mail per slot, no burst after downtime, capped', async ({
+    app: t,
+    owner,
+    reminders,
+  }) => {
+    const {
+      workflow,
+      recipients: [recipient],
+      at,
+    } = await sentWorkflow(t, owner, { intervalDays: 2 });
     expect(await reminders.runReminderSweep(at(2 * DAY - 1))).toEqual({ sent: 0 });
     expect(await reminders.runReminderSweep(at(2 * DAY))).toEqual({ sent: 1 });
     expect(await reminders.runReminderSweep(at(3 * DAY))).toEqual({ sent: 0 });
@@ -79,13 +137,21 @@ describe('reminder sweep', () => {
     expect(await reminders.runReminderSweep(at(400 * DAY))).toEqual({ sent: 1 });
     expect(await reminders.runReminderSweep(at(800 * DAY))).toEqual({ sent: 0 });
 
-    const slots = await t.platform.db.select({ slot: reminderDeliveries.slot }).from(reminderDeliveries).where(eq(reminderDeliveries.recipientId, recipient.id));
+    const slots = await t.platform.db
+      .select({ slot: reminderDeliveries.slot })
+      .from(reminderDeliveries)
+      .where(eq(reminderDeliveries.recipientId, recipient.id));
     expect(slots.map((s) => s.slot).sort((a, b) => a - b)).toEqual([1, 2, 5, MAX_INTERVAL_REMINDERS]);
     expect(await reminderMails(t, workflow.id)).toHaveLength(4);
   });
 
   test('never sends the same slot twice under concurrent sweeps', async ({ app: t, owner, reminders }) => {
-    const { workflow, recipients, at } = await sentWorkflow(t, owner, { offsetMinutes: 10 }, { roles: ['SIGNER', 'APPROVER', 'SIGNER'] });
+    const { workflow, recipients, at } = await sentWorkflow(
+      t,
+      owner,
+      { offsetMinutes: 10 },
+      { roles: ['SIGNER', 'APPROVER', 'SIGNER'] },
+    );
     const results = await Promise.all([1, 2, 3, 4].map(() => reminders.runReminderSweep(at(11 * MINUTE))));
     expect(results.reduce((sum, r) => sum + r.sent, 0)).toBe(3);
     const mails = await reminderMails(t, workflow.id);
@@ -113,14 +179,23 @@ describe('reminder sweep', () => {
     }
   });
 
-  test('sends nothing when reminders are disabled, to CC rows, or before a recipient\'s ORDERED turn', async ({ app: t, owner, reminders }) => {
+  test("sends nothing when reminders are disabled, to CC rows, or before a recipient's ORDERED turn", async ({
+    app: t,
+    owner,
+    reminders,
+  }) => {
     const disabled = await sentWorkflow(t, owner, { offsetMinutes: 5, enabled: false });
     expect(await reminders.runReminderSweep(disabled.at(DAY))).toEqual({ sent: 0 });
 
     const cc = await sentWorkflow(t, owner, { offsetMinutes: 5 }, { roles: ['CC'] });
     expect(await reminders.runReminderSweep(cc.at(DAY))).toEqual({ sent: 0 });
 
-    const ordered = await sentWorkflow(t, owner, { offsetMinutes: 60 }, { sequence: 'ORDERED', roles: ['SIGNER', 'SIGNER'] });
+    const ordered = await sentWorkflow(
+      t,
+      owner,
+      { offsetMinutes: 60 },
+      { sequence: 'ORDERED', roles: ['SIGNER', 'SIGNER'] },
+    );
     await setRecipient(t, ordered.recipients[1].id, { status: 'PENDING', dispatchedAt: null });
     expect(await reminders.runReminderSweep(ordered.at(2 * 60 * MINUTE))).toEqual({ sent: 1 });
     // The second turn begins later; its reminder counts from its own dispatch.
@@ -128,11 +203,16 @@ describe('reminder sweep', () => {
     await setRecipient(t, ordered.recipients[1].id, { status: 'SENT', dispatchedAt: ordered.at(DAY) });
     expect(await reminders.runReminderSweep(ordered.at(DAY + 59 * MINUTE))).toEqual({ sent: 0 });
     expect(await reminders.runReminderSweep(ordered.at(DAY + 60 * MINUTE))).toEqual({ sent: 1 });
-    expect((await reminderMails(t, ordered.workflow.id)).map((m) => m.recipientId)).toEqual(ordered.recipients.map((r) => r.id));
+    expect((await reminderMails(t, ordered.workflow.id)).map((m) => m.recipientId)).toEqual(
+      ordered.recipients.map((r) => r.id),
+    );
   });
 
   test('runs as a cron job through the queue, mailing what is due now', async ({ app: t, owner }) => {
-    const { rows } = await t.platform.database.sql.executeSql('select name, cron from pgboss.schedule where name = $1', [REMINDER_SWEEP_JOB]);
+    const { rows } = await t.platform.database.sql.executeSql(
+      'select name, cron from pgboss.schedule where name = $1',
+      [REMINDER_SWEEP_JOB],
+    );
     expect(rows).toEqual([{ name: REMINDER_SWEEP_JOB, cron: '* * * * *' }]);
 
     const due = await sentWorkflow(t, owner, { offsetMinutes: 15 });
@@ -144,7 +224,9 @@ describe('reminder sweep', () => {
     await t.platform.jobs.send(null, REMINDER_SWEEP_JOB, {});
     await t.drainJobs();
     expect(await reminderMails(t, due.workflow.id)).toHaveLength(1);
-    const count = await t.platform.db.execute(sql`select count(*)::int as n from reminder_deliveries where recipient_id = ${due.recipients[0].id}`);
+    const count = await t.platform.db.execute(
+      sql`select count(*)::int as n from reminder_deliveries where recipient_id = ${due.recipients[0].id}`,
+    );
     expect((count as any).rows[0].n).toBe(1);
   });
 });

@@ -12,7 +12,16 @@ let client: CscClient;
 
 beforeAll(async () => {
   server = await startCscServer({ redirectUris: [REDIRECT] });
-  client = createCscClient({ baseUrl: server.url, clientId: server.clientId, clientSecret: server.clientSecret, redirectUri: REDIRECT, timeoutMs: 1000 }, createOutbound({ allowPrivate: true }));
+  client = createCscClient(
+    {
+      baseUrl: server.url,
+      clientId: server.clientId,
+      clientSecret: server.clientSecret,
+      redirectUri: REDIRECT,
+      timeoutMs: 1000,
+    },
+    createOutbound({ allowPrivate: true }),
+  );
 });
 afterAll(() => server.close());
 
@@ -31,8 +40,12 @@ async function signThrough(credentialId: string, attributes: Uint8Array[]) {
 }
 
 describe('CSC v2 client against the test provider', () => {
-  test('lists a user\'s credentials with chain, key algorithm and qualifiers, with or without inline infos', async () => {
-    const ids = await server.addCredentials('lister@example.com', 'Lena Lister', [{ signatureQualifier: 'eu_eidas_qes', key: 'EC' }, { signatureQualifier: 'eu_eidas_aesqc' }, {}]);
+  test("lists a user's credentials with chain, key algorithm and qualifiers, with or without inline infos", async () => {
+    const ids = await server.addCredentials('lister@example.com', 'Lena Lister', [
+      { signatureQualifier: 'eu_eidas_qes', key: 'EC' },
+      { signatureQualifier: 'eu_eidas_aesqc' },
+      {},
+    ]);
     for (const listWithoutInfo of [false, true]) {
       server.fail({ listWithoutInfo });
       const list = await client.listCredentials('lister@example.com');
@@ -52,7 +65,11 @@ describe('CSC v2 client against the test provider', () => {
   test('authorization bound to the hashes, code exchange with PKCE, signHash: RSA, ECDSA DER and raw r||s all verify', async () => {
     const [rsa, ec] = await server.addCredentials('signer@example.com', 'Sam Signer', [{ key: 'RSA' }, { key: 'EC' }]);
     const attributes = [crypto.randomBytes(100), crypto.randomBytes(120)];
-    for (const [id, raw] of [[rsa, false], [ec, false], [ec, true]] as const) {
+    for (const [id, raw] of [
+      [rsa, false],
+      [ec, false],
+      [ec, true],
+    ] as const) {
       server.fail({ rawEcdsa: raw });
       const { credential, values } = await signThrough(id, attributes);
       expect(values).toHaveLength(2);
@@ -81,12 +98,18 @@ describe('CSC v2 client against the test provider', () => {
     const credential = await client.credentialInfo(id);
     const hash = new Uint8Array(crypto.randomBytes(32));
     const pkce = createPkcePair();
-    const { code } = await server.authorize(await client.authorizeUrl({ credentialId: id, hashes: [hash], state: 's', codeChallenge: pkce.challenge }));
+    const { code } = await server.authorize(
+      await client.authorizeUrl({ credentialId: id, hashes: [hash], state: 's', codeChallenge: pkce.challenge }),
+    );
     await expect(client.exchangeCode(code!, 'another-verifier')).rejects.toMatchObject({ failure: 'REFUSED' });
-    const again = await server.authorize(await client.authorizeUrl({ credentialId: id, hashes: [hash], state: 's', codeChallenge: pkce.challenge }));
+    const again = await server.authorize(
+      await client.authorizeUrl({ credentialId: id, hashes: [hash], state: 's', codeChallenge: pkce.challenge }),
+    );
     const token = await client.exchangeCode(again.code!, pkce.verifier);
     await expect(client.exchangeCode(again.code!, pkce.verifier)).rejects.toMatchObject({ failure: 'REFUSED' });
-    await expect(client.signHashes({ accessToken: token, credential, hashes: [new Uint8Array(crypto.randomBytes(32))] })).rejects.toMatchObject({ failure: 'REFUSED' });
+    await expect(
+      client.signHashes({ accessToken: token, credential, hashes: [new Uint8Array(crypto.randomBytes(32))] }),
+    ).rejects.toMatchObject({ failure: 'REFUSED' });
     await expect(client.credentialInfo('no-such-credential')).rejects.toMatchObject({ failure: 'REFUSED' });
   });
 
@@ -96,14 +119,20 @@ describe('CSC v2 client against the test provider', () => {
     const hash = new Uint8Array(crypto.randomBytes(32));
     const pkce = createPkcePair();
     server.fail({ refuseAuthorization: true });
-    const refused = await server.authorize(await client.authorizeUrl({ credentialId: id, hashes: [hash], state: 'x', codeChallenge: pkce.challenge }));
+    const refused = await server.authorize(
+      await client.authorizeUrl({ credentialId: id, hashes: [hash], state: 'x', codeChallenge: pkce.challenge }),
+    );
     expect(refused).toMatchObject({ code: null, error: 'access_denied', state: 'x' });
 
     server.fail({});
-    const { code } = await server.authorize(await client.authorizeUrl({ credentialId: id, hashes: [hash], state: 'x', codeChallenge: pkce.challenge }));
+    const { code } = await server.authorize(
+      await client.authorizeUrl({ credentialId: id, hashes: [hash], state: 'x', codeChallenge: pkce.challenge }),
+    );
     const token = await client.exchangeCode(code!, pkce.verifier);
     server.fail({ unauthorized: 'signHash' });
-    await expect(client.signHashes({ accessToken: token, credential, hashes: [hash] })).rejects.toMatchObject({ failure: 'REFUSED' });
+    await expect(client.signHashes({ accessToken: token, credential, hashes: [hash] })).rejects.toMatchObject({
+      failure: 'REFUSED',
+    });
 
     // A refused service token is retried once with a fresh one, then reported as the provider being unusable (503).
     server.fail({ unauthorized: 'service' });
@@ -130,9 +159,24 @@ describe('CSC v2 client against the test provider', () => {
   });
 
   test('an unreachable provider is UNAVAILABLE; private addresses are refused without OUTBOUND_ALLOW_PRIVATE', async () => {
-    const strict = createCscClient({ baseUrl: server.url, clientId: server.clientId, clientSecret: server.clientSecret, redirectUri: REDIRECT, timeoutMs: 1000 }, createOutbound({ allowPrivate: false }));
-    await expect(strict.listCredentials('x')).rejects.toMatchObject({ failure: 'UNAVAILABLE', message: expect.stringContaining('POLICY') });
-    const closed = createCscClient({ baseUrl: 'http://127.0.0.1:1', clientId: 'a', clientSecret: 'b', redirectUri: REDIRECT, timeoutMs: 1000 }, createOutbound({ allowPrivate: true }));
+    const strict = createCscClient(
+      {
+        baseUrl: server.url,
+        clientId: server.clientId,
+        clientSecret: server.clientSecret,
+        redirectUri: REDIRECT,
+        timeoutMs: 1000,
+      },
+      createOutbound({ allowPrivate: false }),
+    );
+    await expect(strict.listCredentials('x')).rejects.toMatchObject({
+      failure: 'UNAVAILABLE',
+      message: expect.stringContaining('POLICY'),
+    });
+    const closed = createCscClient(
+      { baseUrl: 'http://127.0.0.1:1', clientId: 'a', clientSecret: 'b', redirectUri: REDIRECT, timeoutMs: 1000 },
+      createOutbound({ allowPrivate: true }),
+    );
     await expect(closed.listCredentials('x')).rejects.toMatchObject({ failure: 'UNAVAILABLE' });
   });
 });

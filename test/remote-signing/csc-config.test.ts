@@ -17,10 +17,17 @@ describe('CSC configuration (CSC_BASE_URL, CSC_CLIENT_ID, CSC_CLIENT_SECRET, CSC
   });
 
   it('reads the provider, its client and the timeout', () => {
-    expect(loadConfig({ CSC_BASE_URL: 'https://csc.example.com/', CSC_CLIENT_ID: 'svc', CSC_CLIENT_SECRET: 's3cret' }).csc)
-      .toEqual({ baseUrl: 'https://csc.example.com', clientId: 'svc', clientSecret: 's3cret', timeoutMs: 10_000 });
-    expect(loadConfig({ CSC_BASE_URL: 'http://127.0.0.1:9443', CSC_CLIENT_ID: 'svc', CSC_CLIENT_SECRET: 's', CSC_TIMEOUT_SECONDS: '2.5' }).csc)
-      .toMatchObject({ baseUrl: 'http://127.0.0.1:9443', timeoutMs: 2500 });
+    expect(
+      loadConfig({ CSC_BASE_URL: 'https://csc.example.com/', CSC_CLIENT_ID: 'svc', CSC_CLIENT_SECRET: 's3cret' }).csc,
+    ).toEqual({ baseUrl: 'https://csc.example.com', clientId: 'svc', clientSecret: 's3cret', timeoutMs: 10_000 });
+    expect(
+      loadConfig({
+        CSC_BASE_URL: 'http://127.0.0.1:9443',
+        CSC_CLIENT_ID: 'svc',
+        CSC_CLIENT_SECRET: 's',
+        CSC_TIMEOUT_SECONDS: '2.5',
+      }).csc,
+    ).toMatchObject({ baseUrl: 'http://127.0.0.1:9443', timeoutMs: 2500 });
   });
 
   it('refuses a provider without its client, plain http off loopback, and a bad timeout, naming each variable', () => {
@@ -31,7 +38,11 @@ describe('CSC configuration (CSC_BASE_URL, CSC_CLIENT_ID, CSC_CLIENT_SECRET, CSC
     expect(problems({ CSC_BASE_URL: 'http://csc.example.com', CSC_CLIENT_ID: 'a', CSC_CLIENT_SECRET: 'b' })).toEqual([
       'CSC_BASE_URL="http://csc.example.com": expected https:// (http:// only on a loopback host)',
     ]);
-    expect(problems({ CSC_BASE_URL: 'ftp://csc.example.com', CSC_CLIENT_ID: 'a', CSC_CLIENT_SECRET: 'b' })[0]).toMatch(/^CSC_BASE_URL=/);
-    expect(problems({ CSC_TIMEOUT_SECONDS: '0' })).toEqual(['CSC_TIMEOUT_SECONDS="0": expected a number of seconds above 0, at most 120']);
+    expect(problems({ CSC_BASE_URL: 'ftp://csc.example.com', CSC_CLIENT_ID: 'a', CSC_CLIENT_SECRET: 'b' })[0]).toMatch(
+      /^CSC_BASE_URL=/,
+    );
+    expect(problems({ CSC_TIMEOUT_SECONDS: '0' })).toEqual([
+      'CSC_TIMEOUT_SECONDS="0": expected a number of seconds above 0, at most 120',
+    ]);
   });
 });

@@ -4,7 +4,11 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { signUp } from '../helpers/auth.ts';
 import { attemptEvents } from '../../src/platform/db/schema/index.ts';
 import {
-  ATTEMPT_RULES, OTP_SENDS_PER_RECIPIENT, SIGNIN_FAILURES_PER_ACCOUNT, countAttempts, lockedForSeconds,
+  ATTEMPT_RULES,
+  OTP_SENDS_PER_RECIPIENT,
+  SIGNIN_FAILURES_PER_ACCOUNT,
+  countAttempts,
+  lockedForSeconds,
 } from '../../src/platform/limits/attempts.ts';
 
 /**
@@ -14,17 +18,26 @@ import {
  * a scope keeps two windows of events.
  */
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const PRUNE_JOB = 'limits.attempt-events-prune';
 
 async function seed(scope: string, subject: string, secondsAgo: number[]) {
-  await t.platform.db.insert(attemptEvents).values(secondsAgo.map((ago) => ({ scope, subject, occurredAt: new Date(Date.now() - ago * 1000) })));
+  await t.platform.db
+    .insert(attemptEvents)
+    .values(secondsAgo.map((ago) => ({ scope, subject, occurredAt: new Date(Date.now() - ago * 1000) })));
 }
 
 async function eventsOf(scope: string, subject: string) {
-  const [row] = await t.platform.db.select({ n: count() }).from(attemptEvents).where(and(eq(attemptEvents.scope, scope), eq(attemptEvents.subject, subject)));
+  const [row] = await t.platform.db
+    .select({ n: count() })
+    .from(attemptEvents)
+    .where(and(eq(attemptEvents.scope, scope), eq(attemptEvents.subject, subject)));
   return row.n;
 }
 
@@ -36,13 +49,16 @@ async function runPrune() {
 }
 
 describe('attempt_events pruning', () => {
-  it('is scheduled on the queue\'s cron', async () => {
-    const { rows } = await t.platform.database.sql.executeSql('select name, cron from pgboss.schedule where name = $1', [PRUNE_JOB]);
+  it("is scheduled on the queue's cron", async () => {
+    const { rows } = await t.platform.database.sql.executeSql(
+      'select name, cron from pgboss.schedule where name = $1',
+      [PRUNE_JOB],
+    );
     expect(rows).toHaveLength(1);
     expect((rows[0] as { cron: string }).cron).toMatch(/^\S+ \S+ \* \* \*$/);
   });
 
-  it('deletes every scope\'s events that no limit reads any more and keeps the rest, in batches', async () => {
+  it("deletes every scope's events that no limit reads any more and keeps the rest, in batches", async () => {
     expect(ATTEMPT_RULES.length).toBeGreaterThanOrEqual(11);
     expect(new Set(ATTEMPT_RULES.map((rule) => rule.scope)).size).toBe(ATTEMPT_RULES.length);
     for (const rule of ATTEMPT_RULES) {
@@ -55,7 +71,11 @@ describe('attempt_events pruning', () => {
     await seed('retired.scope', 'old', [longest + 120]);
     await seed('retired.scope', 'kept', [longest - 120]);
     // More old rows than one batch deletes.
-    await seed('signin.address', 'flood', Array.from({ length: 12_000 }, (_, i) => 2 * SIGNIN_FAILURES_PER_ACCOUNT.windowSeconds + 60 + i));
+    await seed(
+      'signin.address',
+      'flood',
+      Array.from({ length: 12_000 }, (_, i) => 2 * SIGNIN_FAILURES_PER_ACCOUNT.windowSeconds + 60 + i),
+    );
 
     await runPrune();
     for (const rule of [...ATTEMPT_RULES, { scope: 'retired.scope' }]) {
@@ -65,7 +85,10 @@ describe('attempt_events pruning', () => {
     expect(await eventsOf('signin.address', 'flood')).toBe(0);
     // A second run finds nothing more to delete.
     await runPrune();
-    const [{ n }] = await t.platform.db.select({ n: count() }).from(attemptEvents).where(sql`${attemptEvents.subject} in ('kept', 'old')`);
+    const [{ n }] = await t.platform.db
+      .select({ n: count() })
+      .from(attemptEvents)
+      .where(sql`${attemptEvents.subject} in ('kept', 'old')`);
     expect(n).toBe(ATTEMPT_RULES.length * 3 + 1);
   });
 
@@ -74,7 +97,13 @@ describe('attempt_events pruning', () => {
     const window = SIGNIN_FAILURES_PER_ACCOUNT.windowSeconds;
     // Ten failures: nine 24 minutes ago, the last 10 minutes ago; locked until 15 minutes after the last one.
     await seed(SIGNIN_FAILURES_PER_ACCOUNT.scope, user.email, [...Array.from({ length: 9 }, () => window + 540), 600]);
-    const signin = () => t.app.inject({ method: 'POST', url: '/auth/v1/signin', remoteAddress: '198.51.100.77', payload: { grant_type: 'PASSWORD', username: user.email, password: user.password } });
+    const signin = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/v1/signin',
+        remoteAddress: '198.51.100.77',
+        payload: { grant_type: 'PASSWORD', username: user.email, password: user.password },
+      });
     const locked = await signin();
     expect(locked.statusCode).toBe(401);
     expect(locked.json().message).toBe('ACCOUNT_TEMPORARILY_LOCKED');
@@ -91,7 +120,10 @@ describe('attempt_events pruning', () => {
   it('the one-time-code limits of a day still count after the prune', async () => {
     const day = OTP_SENDS_PER_RECIPIENT.windowSeconds;
     // Ten codes mailed: nine 46 hours ago, the last 23 hours ago: no new code for another hour.
-    await seed(OTP_SENDS_PER_RECIPIENT.scope, 'recipient-9001', [...Array.from({ length: 9 }, () => 2 * day - 3600 * 2), day - 3600]);
+    await seed(OTP_SENDS_PER_RECIPIENT.scope, 'recipient-9001', [
+      ...Array.from({ length: 9 }, () => 2 * day - 3600 * 2),
+      day - 3600,
+    ]);
     await seed(OTP_SENDS_PER_RECIPIENT.scope, 'recipient-9002', [day - 60, 3600, 60]);
     const before = await lockedForSeconds(t.platform.db, OTP_SENDS_PER_RECIPIENT, 'recipient-9001');
     expect(before).toBeGreaterThan(3500);

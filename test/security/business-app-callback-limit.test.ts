@@ -13,13 +13,24 @@ import { appBody, expectError, registerApp } from '../business-apps/helpers.ts';
  * cannot pass the limit together.
  */
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
-const register = (owner: TestUser, overrides: Record<string, unknown> = {}) => t.request('POST', '/organization/v1/apps', { token: owner.token, body: appBody(overrides) });
-const setStatus = (owner: TestUser, appId: number, status: boolean) => t.request('PUT', `/organization/v1/apps/${appId}/status`, { token: owner.token, body: { status } });
-const enabledApps = async (owner: TestUser) => (await t.platform.db.select().from(businessApps)
-  .where(and(eq(businessApps.organizationId, owner.organizationId), eq(businessApps.status, true)))).length;
+const register = (owner: TestUser, overrides: Record<string, unknown> = {}) =>
+  t.request('POST', '/organization/v1/apps', { token: owner.token, body: appBody(overrides) });
+const setStatus = (owner: TestUser, appId: number, status: boolean) =>
+  t.request('PUT', `/organization/v1/apps/${appId}/status`, { token: owner.token, body: { status } });
+const enabledApps = async (owner: TestUser) =>
+  (
+    await t.platform.db
+      .select()
+      .from(businessApps)
+      .where(and(eq(businessApps.organizationId, owner.organizationId), eq(businessApps.status, true)))
+  ).length;
 
 describe('at most 10 apps with a callback per organization', () => {
   it('the 11th registration is refused with a clear error; disabled apps do not count, and enabling one past the limit is refused', async () => {
@@ -57,7 +68,8 @@ describe('at most 10 apps with a callback per organization', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => register(owner)));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([200, 200, 400, 400, 400, 400, 400, 400]);
-    for (const refused of answers.filter((a) => a.status !== 200)) expect(refused.body.message).toBe('BUSINESS_APP_LIMIT_REACHED');
+    for (const refused of answers.filter((a) => a.status !== 200))
+      expect(refused.body.message).toBe('BUSINESS_APP_LIMIT_REACHED');
     expect(await enabledApps(owner)).toBe(10);
   });
 
@@ -67,7 +79,8 @@ describe('at most 10 apps with a callback per organization', () => {
     const parked = await Promise.all(Array.from({ length: 4 }, () => registerApp(t, owner.token, { status: false })));
     const answers = await Promise.all(parked.map((app) => setStatus(owner, app.id, true)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    for (const refused of answers.filter((a) => a.status !== 200)) expectError(refused, 400, 'BUSINESS_APP_LIMIT_REACHED');
+    for (const refused of answers.filter((a) => a.status !== 200))
+      expectError(refused, 400, 'BUSINESS_APP_LIMIT_REACHED');
     expect(await enabledApps(owner)).toBe(10);
   });
 });

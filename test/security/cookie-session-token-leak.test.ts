@@ -16,11 +16,16 @@ beforeAll(async () => {
   t = await createTestApp();
   user = await createUser(t, { name: 'Wendy Web' });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 /** The session's tokens as the server holds them. */
 async function storedTokens(session: CookieSession): Promise<string[]> {
-  const [row] = await t.platform.db.select().from(webSessions).where(eq(webSessions.cookieHash, sha256(session.cookie)));
+  const [row] = await t.platform.db
+    .select()
+    .from(webSessions)
+    .where(eq(webSessions.cookieHash, sha256(session.cookie)));
   return [t.platform.secrets.decrypt(row.accessToken), t.platform.secrets.decrypt(row.refreshToken)];
 }
 
@@ -35,7 +40,11 @@ describe('GET /auth/v1/refresh-session with the session cookie', () => {
   it('renews the session on the server and answers {expiry, rememberMe}: no access or refresh token', async () => {
     const session = await cookieSession(t, user);
     const [oldAccess, oldRefresh] = await storedTokens(session);
-    const res = await t.app.inject({ method: 'GET', url: '/auth/v1/refresh-session', headers: { cookie: session.cookieHeader, 'x-csrf-token': session.csrfToken } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/auth/v1/refresh-session',
+      headers: { cookie: session.cookieHeader, 'x-csrf-token': session.csrfToken },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const renewed = await storedTokens(session);
     expectNoToken(res.body + JSON.stringify(res.headers), [oldAccess, oldRefresh, ...renewed], 'refresh-session');
@@ -44,23 +53,39 @@ describe('GET /auth/v1/refresh-session with the session cookie', () => {
     // The tokens were renewed where they live, and the session goes on working.
     expect(renewed[0]).not.toBe(oldAccess);
     expect(renewed[1]).not.toBe(oldRefresh);
-    const profile = await t.app.inject({ method: 'GET', url: '/user/v1/settings/profile', headers: { cookie: session.cookieHeader } });
+    const profile = await t.app.inject({
+      method: 'GET',
+      url: '/user/v1/settings/profile',
+      headers: { cookie: session.cookieHeader },
+    });
     expect(profile.statusCode).toBe(200);
   });
 
   it('an ended session still answers 401 {error, code: SESSION_EXPIRED} and deletes the cookie', async () => {
     const session = await cookieSession(t, user);
-    const out = await t.app.inject({ method: 'POST', url: '/bff/auth/logout', headers: { cookie: session.cookieHeader, 'x-csrf-token': session.csrfToken } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/bff/auth/logout',
+      headers: { cookie: session.cookieHeader, 'x-csrf-token': session.csrfToken },
+    });
     expect(out.statusCode).toBe(200);
-    const res = await t.app.inject({ method: 'GET', url: '/auth/v1/refresh-session', headers: { cookie: session.cookieHeader, 'x-csrf-token': session.csrfToken } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/auth/v1/refresh-session',
+      headers: { cookie: session.cookieHeader, 'x-csrf-token': session.csrfToken },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: expect.any(String), code: 'SESSION_EXPIRED' });
     expect(String(res.headers['set-cookie'])).toMatch(/sig_session=;.*Max-Age=0/);
   });
 
   it('a bearer refresh token is still exchanged for a pair (that client already holds a portable token)', async () => {
-    const signin = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'PASSWORD', username: user.email, password: user.password } });
-    const res = await t.request('GET', '/auth/v1/refresh-session', { headers: { authorization: `Bearer ${signin.body.refreshToken}` } });
+    const signin = await t.request('POST', '/auth/v1/signin', {
+      body: { grant_type: 'PASSWORD', username: user.email, password: user.password },
+    });
+    const res = await t.request('GET', '/auth/v1/refresh-session', {
+      headers: { authorization: `Bearer ${signin.body.refreshToken}` },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ accessToken: expect.any(String), refreshToken: expect.any(String) });
   });
@@ -70,16 +95,25 @@ describe('the /bff/auth/* answers', () => {
   it('authorize, the sign-in, callback, me and logout never carry a token', async () => {
     const session = await cookieSession(t, user);
     const tokens = await storedTokens(session);
-    const logout = await t.app.inject({ method: 'POST', url: '/bff/auth/logout', headers: { cookie: session.cookieHeader, 'x-csrf-token': session.csrfToken } });
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/bff/auth/logout',
+      headers: { cookie: session.cookieHeader, 'x-csrf-token': session.csrfToken },
+    });
     expect(logout.statusCode).toBe(200);
-    for (const [index, answer] of [...session.raw, logout.body, JSON.stringify(logout.headers)].entries()) expectNoToken(answer, tokens, `answer ${index}`);
+    for (const [index, answer] of [...session.raw, logout.body, JSON.stringify(logout.headers)].entries())
+      expectNoToken(answer, tokens, `answer ${index}`);
   });
 
-  it('nor does any answer to the cookie on the account\'s own reads', async () => {
+  it("nor does any answer to the cookie on the account's own reads", async () => {
     const session = await cookieSession(t, user);
     const tokens = await storedTokens(session);
     for (const url of ['/bff/auth/me', '/user/v1/settings/profile', '/document/v1', '/organization/v1/invitations']) {
-      const res = await t.app.inject({ method: 'GET', url, headers: { cookie: session.cookieHeader, accept: 'application/json' } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { cookie: session.cookieHeader, accept: 'application/json' },
+      });
       expect(res.statusCode, url).toBe(200);
       expectNoToken(res.body + JSON.stringify(res.headers), tokens, url);
     }

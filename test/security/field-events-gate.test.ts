@@ -3,7 +3,14 @@ import { eq, inArray } from 'drizzle-orm';
 import { fieldEvents } from '../../src/platform/db/schema/index.ts';
 import { hashPassword } from '../../src/platform/auth/passwords.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createDraftWorkflow, createUser, guestToken, insertField, insertRecipient, type TestUser } from '../helpers/factories.ts';
+import {
+  createDraftWorkflow,
+  createUser,
+  guestToken,
+  insertField,
+  insertRecipient,
+  type TestUser,
+} from '../helpers/factories.ts';
 import { insertBusinessApp } from '../helpers/auth.ts';
 import { markSent, setRecipient, setWorkflow } from '../helpers/envelope-states.ts';
 import { organizationName } from '../organizations/org-helpers.ts';
@@ -25,22 +32,40 @@ let partner: string;
 
 /** A SENT workflow of the sender addressed to `to` (dispatched), with a TEXT field of that row; `sequence` SURVEY makes a survey parent. */
 async function sentTo(to: TestUser, options: { sequence?: 'UNORDERED' | 'SURVEY'; name?: string } = {}) {
-  const { workflow, document } = await createDraftWorkflow(t, sender, { sequence: options.sequence ?? 'UNORDERED', name: options.name });
-  const row = await insertRecipient(t, workflow.id, { userId: to.userId, name: to.name, email: to.email, recipientOrder: 1 });
-  const field = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: row.id, fieldType: 'TEXT' });
+  const { workflow, document } = await createDraftWorkflow(t, sender, {
+    sequence: options.sequence ?? 'UNORDERED',
+    name: options.name,
+  });
+  const row = await insertRecipient(t, workflow.id, {
+    userId: to.userId,
+    name: to.name,
+    email: to.email,
+    recipientOrder: 1,
+  });
+  const field = await insertField(t, {
+    workflowId: workflow.id,
+    documentId: document.id,
+    recipientId: row.id,
+    fieldType: 'TEXT',
+  });
   await markSent(t, workflow.id, [row.id]);
   return { workflowId: workflow.id, documentId: document.id, fieldId: field.id, row };
 }
 
 function events(fieldId: number) {
   const at = new Date(Date.now() - 1000).toISOString();
-  return [{ fieldId: null, type: 'SESSION_START', at }, { fieldId, type: 'FIELD_VIEWED', at }, { fieldId, type: 'FIELD_FILLED', at }];
+  return [
+    { fieldId: null, type: 'SESSION_START', at },
+    { fieldId, type: 'FIELD_VIEWED', at },
+    { fieldId, type: 'FIELD_FILLED', at },
+  ];
 }
 
 const post = (token: string, workflowId: number, fieldId: number, sessionId = `s-${workflowId}-${Math.random()}`) =>
   t.request('POST', '/workflow/v1/field-events', { token, body: { sessionId, workflowId, events: events(fieldId) } });
 
-const storedFor = async (workflowIds: number[]) => t.platform.db.select().from(fieldEvents).where(inArray(fieldEvents.workflowId, workflowIds));
+const storedFor = async (workflowIds: number[]) =>
+  t.platform.db.select().from(fieldEvents).where(inArray(fieldEvents.workflowId, workflowIds));
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -50,15 +75,31 @@ beforeAll(async () => {
   // A member of the sender's organization, also owner of an organization of her own; the app is of the sender's.
   const outside = await createUser(t, { name: 'Olga Outside' });
   member = await createUser(t, { name: 'Mona Member' });
-  const invited = await t.request('POST', '/organization/v1/user', { token: sender.token, body: { name: member.name, emailAddress: member.email } });
+  const invited = await t.request('POST', '/organization/v1/user', {
+    token: sender.token,
+    body: { name: member.name, emailAddress: member.email },
+  });
   expect(invited.status, invited.raw).toBe(200);
-  const accepted = await t.request('PUT', '/organization/v1/invite', { token: member.token, body: { orgNames: [await organizationName(t, sender)], inviteStatus: 'ACCEPTED' } });
+  const accepted = await t.request('PUT', '/organization/v1/invite', {
+    token: member.token,
+    body: { orgNames: [await organizationName(t, sender)], inviteStatus: 'ACCEPTED' },
+  });
   expect(accepted.status, accepted.raw).toBe(200);
   partner = await partnerToken(t, member, await insertBusinessApp(t, sender.organizationId));
   // Only Olga's organization reaches this one: she sent it to the member.
   const { workflow, document } = await createDraftWorkflow(t, outside, { name: 'Olga to Mona' });
-  const row = await insertRecipient(t, workflow.id, { userId: member.userId, name: member.name, email: member.email, recipientOrder: 1 });
-  const field = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: row.id, fieldType: 'TEXT' });
+  const row = await insertRecipient(t, workflow.id, {
+    userId: member.userId,
+    name: member.name,
+    email: member.email,
+    recipientOrder: 1,
+  });
+  const field = await insertField(t, {
+    workflowId: workflow.id,
+    documentId: document.id,
+    recipientId: row.id,
+    fieldType: 'TEXT',
+  });
   await markSent(t, workflow.id, [row.id]);
   otherOrganization = { workflowId: workflow.id, fieldId: field.id };
 }, 60_000);
@@ -69,13 +110,16 @@ afterAll(async () => {
 });
 
 describe('field events reach only workflows the caller may see', () => {
-  it('ingests for the caller\'s own visible row (signing link and account)', async () => {
+  it("ingests for the caller's own visible row (signing link and account)", async () => {
     const open = await sentTo(signer);
-    expect((await post(await guestToken(t, open.row), open.workflowId, open.fieldId)).body).toEqual({ ingested: 3, skipped: 0 });
+    expect((await post(await guestToken(t, open.row), open.workflowId, open.fieldId)).body).toEqual({
+      ingested: 3,
+      skipped: 0,
+    });
     expect((await post(signer.token, open.workflowId, open.fieldId)).body).toEqual({ ingested: 3, skipped: 0 });
   });
 
-  it('ingests nothing past the recipient-password gate, for an unverified account, for a survey parent, outside a business app\'s organization, and tells none of them from an unknown id', async () => {
+  it("ingests nothing past the recipient-password gate, for an unverified account, for a survey parent, outside a business app's organization, and tells none of them from an unknown id", async () => {
     const guarded = await sentTo(signer, { name: 'Guarded' });
     await setRecipient(t, guarded.row.id, { passwordHash: await hashPassword('correct horse battery') });
     const notYours = await sentTo(unverified, { name: 'To an unverified account' });
@@ -90,7 +134,7 @@ describe('field events reach only workflows the caller may see', () => {
       ['rows of an unverified account', unverified.token, notYours],
       ['a Power Survey parent', signer.token, survey],
       ['a deleted workflow', signer.token, deleted],
-      ['another organization than the business app\'s', partner, otherOrganization],
+      ["another organization than the business app's", partner, otherOrganization],
       ['an id that does not exist', signer.token, { workflowId: 999_999, fieldId: guarded.fieldId }],
     ];
     const answers: Record<string, unknown> = {};
@@ -99,22 +143,40 @@ describe('field events reach only workflows the caller may see', () => {
       answers[label] = [res.status, res.body];
     }
     expect(answers).toEqual(Object.fromEntries(cases.map(([label]) => [label, [202, nothing]])));
-    expect(await storedFor([guarded.workflowId, notYours.workflowId, survey.workflowId, deleted.workflowId, otherOrganization.workflowId])).toEqual([]);
+    expect(
+      await storedFor([
+        guarded.workflowId,
+        notYours.workflowId,
+        survey.workflowId,
+        deleted.workflowId,
+        otherOrganization.workflowId,
+      ]),
+    ).toEqual([]);
 
     // Once the password is entered in that session, the same row reports.
     const link = await guestToken(t, guarded.row);
-    const verified = await t.request('POST', `/workflow/v1/${guarded.workflowId}/identity/verify-password`, { token: link, body: { password: 'correct horse battery' } });
+    const verified = await t.request('POST', `/workflow/v1/${guarded.workflowId}/identity/verify-password`, {
+      token: link,
+      body: { password: 'correct horse battery' },
+    });
     expect(verified.status, verified.raw).toBe(200);
     expect((await post(link, guarded.workflowId, guarded.fieldId)).body).toEqual({ ingested: 3, skipped: 0 });
     expect((await storedFor([guarded.workflowId])).length).toBe(3);
   });
 
-  it('a business app\'s token reports no signing telemetry even in its organization: it is never a recipient', async () => {
+  it("a business app's token reports no signing telemetry even in its organization: it is never a recipient", async () => {
     const inOrganization = await sentTo(member, { name: 'Sara to Mona' });
-    expect((await post(partner, inOrganization.workflowId, inOrganization.fieldId)).body).toEqual({ ingested: 0, skipped: 3 });
+    expect((await post(partner, inOrganization.workflowId, inOrganization.fieldId)).body).toEqual({
+      ingested: 0,
+      skipped: 3,
+    });
     expect(await storedFor([inOrganization.workflowId])).toEqual([]);
     // Mona's own signing link reports.
-    expect((await post(await guestToken(t, inOrganization.row), inOrganization.workflowId, inOrganization.fieldId)).body).toEqual({ ingested: 3, skipped: 0 });
-    expect((await t.platform.db.select().from(fieldEvents).where(eq(fieldEvents.recipientId, inOrganization.row.id))).length).toBe(3);
+    expect(
+      (await post(await guestToken(t, inOrganization.row), inOrganization.workflowId, inOrganization.fieldId)).body,
+    ).toEqual({ ingested: 3, skipped: 0 });
+    expect(
+      (await t.platform.db.select().from(fieldEvents).where(eq(fieldEvents.recipientId, inOrganization.row.id))).length,
+    ).toBe(3);
   });
 });

@@ -29,21 +29,30 @@ async function startSmtpPeer(login?: { user: string; password: string }) {
     disabledCommands: ['STARTTLS'],
     logger: false,
     onAuth(auth, _session, callback) {
-      if (!login || auth.username !== login.user || auth.password !== login.password) return callback(new Error('Invalid username or password'));
+      if (!login || auth.username !== login.user || auth.password !== login.password)
+        return callback(new Error('Invalid username or password'));
       callback(null, { user: auth.username });
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
-  return { port, url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** Quoted-printable soft line breaks undone, so a link split over lines reads whole. */
@@ -76,10 +85,17 @@ async function attackerWithOwnMail(): Promise<TestUser> {
   const res = await t.request('PUT', '/organization/v1/email-settings', {
     token: attacker.token,
     body: {
-      emailMode: 'ORG_MANAGED', source: 'CUSTOM', provider: 'SMTP',
+      emailMode: 'ORG_MANAGED',
+      source: 'CUSTOM',
+      provider: 'SMTP',
       configurations: {
-        SMTP_SERVER: '127.0.0.1', SMTP_PORT: String(attackerPeer.port), SSL_TLS: 'NONE', AUTHENTICATION: 'TRUE',
-        USER_ID: 'mallory', PASSWORD: 'mallory-smtp', EMAIL_FROM: 'contracts@mallory.example',
+        SMTP_SERVER: '127.0.0.1',
+        SMTP_PORT: String(attackerPeer.port),
+        SSL_TLS: 'NONE',
+        AUTHENTICATION: 'TRUE',
+        USER_ID: 'mallory',
+        PASSWORD: 'mallory-smtp',
+        EMAIL_FROM: 'contracts@mallory.example',
       },
     },
   });
@@ -90,8 +106,11 @@ async function attackerWithOwnMail(): Promise<TestUser> {
 /** Waits until every mail queued so far has been delivered (or failed). */
 async function delivered() {
   await t.mails();
-  for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
-    const pending = await t.platform.db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.status, 'PENDING'));
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+    const pending = await t.platform.db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.status, 'PENDING'));
     if (pending.length === 0) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -99,17 +118,22 @@ async function delivered() {
 }
 
 describe('mail that proves who someone is leaves through the platform', () => {
-  it('the invitation to a guest\'s address never reaches the inviting organization\'s mail server, so its code cannot be read there', async () => {
+  it("the invitation to a guest's address never reaches the inviting organization's mail server, so its code cannot be read there", async () => {
     // Someone else's confidential envelope, sent to a guest.
     const victimOwner = await createUser(t, { name: 'Victor Owner' });
     const guestEmail = `guest-${Date.now()}@victim.example`;
     const { workflow, document } = await createDraftWorkflow(t, victimOwner, { name: 'Confidential' });
-    const [guest] = await addRecipients(t, victimOwner.token, workflow.id, [recipientEntry({ name: 'Gina Guest', emailAddress: guestEmail })]);
+    const [guest] = await addRecipients(t, victimOwner.token, workflow.id, [
+      recipientEntry({ name: 'Gina Guest', emailAddress: guestEmail }),
+    ]);
     await addField(t, victimOwner.token, document.id, fieldEntry(guest.id, { fieldType: 'SIGNATURE' }));
     await commence(t, victimOwner, workflow.id);
 
     const attacker = await attackerWithOwnMail();
-    const invite = await t.request('POST', '/organization/v1/user', { token: attacker.token, body: { name: 'Gina Guest', emailAddress: guestEmail } });
+    const invite = await t.request('POST', '/organization/v1/user', {
+      token: attacker.token,
+      body: { name: 'Gina Guest', emailAddress: guestEmail },
+    });
     expect(invite.status, invite.raw).toBe(200);
     await delivered();
 
@@ -117,7 +141,9 @@ describe('mail that proves who someone is leaves through the platform', () => {
     expect(mail).toMatchObject({ status: 'SENT', route: 'PLATFORM', viaPlatform: true });
     // Nothing addressed to the guest reached the attacker's server; the platform's carried the invitation.
     expect(attackerPeer.received.filter((m) => m.to.includes(guestEmail))).toEqual([]);
-    const atPlatform = platformPeer.received.filter((m) => m.to.includes(guestEmail) && /Invitation to join/.test(m.raw));
+    const atPlatform = platformPeer.received.filter(
+      (m) => m.to.includes(guestEmail) && /Invitation to join/.test(m.raw),
+    );
     expect(atPlatform).toHaveLength(1);
     expect(bodyText(atPlatform[0].raw)).toMatch(/\/invite\/[A-Za-z0-9_-]{43}/);
   });
@@ -125,13 +151,20 @@ describe('mail that proves who someone is leaves through the platform', () => {
   it('one-time codes and the links of platform-certified signers go through the platform; other links and mails follow the organization', async () => {
     const sender = await attackerWithOwnMail();
     const { workflow, document } = await createDraftWorkflow(t, sender, { name: 'Routing rules' });
-    const [plain, certified, checked] = (await addRecipients(t, sender.token, workflow.id, [
-      recipientEntry({ name: 'Paul Plain' }),
-      recipientEntry({ name: 'Cora Certified', useDigitalCert: true }),
-      recipientEntry({ name: 'Ida Identity', enforceIdentity: true }),
-    ])).map((row: { id: number; emailAddress: string }) => ({ id: row.id, email: row.emailAddress }));
+    const [plain, certified, checked] = (
+      await addRecipients(t, sender.token, workflow.id, [
+        recipientEntry({ name: 'Paul Plain' }),
+        recipientEntry({ name: 'Cora Certified', useDigitalCert: true }),
+        recipientEntry({ name: 'Ida Identity', enforceIdentity: true }),
+      ])
+    ).map((row: { id: number; emailAddress: string }) => ({ id: row.id, email: row.emailAddress }));
     for (const [index, row] of [plain, certified, checked].entries()) {
-      await addField(t, sender.token, document.id, fieldEntry(row.id, { fieldType: 'SIGNATURE', box: { x: 72, y: 72 + 60 * index, width: 150, height: 40 } }));
+      await addField(
+        t,
+        sender.token,
+        document.id,
+        fieldEntry(row.id, { fieldType: 'SIGNATURE', box: { x: 72, y: 72 + 60 * index, width: 150, height: 40 } }),
+      );
     }
     await commence(t, sender, workflow.id);
 
@@ -140,14 +173,19 @@ describe('mail that proves who someone is leaves through the platform', () => {
     expect(otp.status, otp.raw).toBe(200);
     await delivered();
 
-    const routeOf = async (email: string, kind: string) => (await t.mails({ to: email, kind })).map((m) => ({ route: m.route, viaPlatform: m.viaPlatform }));
+    const routeOf = async (email: string, kind: string) =>
+      (await t.mails({ to: email, kind })).map((m) => ({ route: m.route, viaPlatform: m.viaPlatform }));
     expect(await routeOf(plain.email, 'COMMENCE')).toEqual([{ route: 'SMTP', viaPlatform: false }]);
     expect(await routeOf(checked.email, 'COMMENCE')).toEqual([{ route: 'SMTP', viaPlatform: false }]);
     expect(await routeOf(certified.email, 'COMMENCE')).toEqual([{ route: 'PLATFORM', viaPlatform: true }]);
     expect(await routeOf(checked.email, 'OTP')).toEqual([{ route: 'PLATFORM', viaPlatform: true }]);
     expect(attackerPeer.received.some((m) => m.to.includes(certified.email))).toBe(false);
-    expect(attackerPeer.received.some((m) => m.to.includes(checked.email) && /verification code/i.test(m.raw))).toBe(false);
-    expect(platformPeer.received.some((m) => m.to.includes(certified.email) && /\/sign\//.test(bodyText(m.raw)))).toBe(true);
+    expect(attackerPeer.received.some((m) => m.to.includes(checked.email) && /verification code/i.test(m.raw))).toBe(
+      false,
+    );
+    expect(platformPeer.received.some((m) => m.to.includes(certified.email) && /\/sign\//.test(bodyText(m.raw)))).toBe(
+      true,
+    );
   });
 
   it('the evidence report names, for each recipient, the route that delivered their signing link', async () => {
@@ -155,17 +193,42 @@ describe('mail that proves who someone is leaves through the platform', () => {
     const { workflow, document } = await createDraftWorkflow(t, sender, { name: 'Evidence of routes' });
     const plainUser = await createUser(t, { name: 'Paula Plain' });
     const certUser = await createUser(t, { name: 'Carl Certified' });
-    const plain = await insertRecipient(t, workflow.id, { userId: plainUser.userId, name: plainUser.name, email: plainUser.email });
-    const certified = await insertRecipient(t, workflow.id, { userId: certUser.userId, name: certUser.name, email: certUser.email });
+    const plain = await insertRecipient(t, workflow.id, {
+      userId: plainUser.userId,
+      name: plainUser.name,
+      email: plainUser.email,
+    });
+    const certified = await insertRecipient(t, workflow.id, {
+      userId: certUser.userId,
+      name: certUser.name,
+      email: certUser.email,
+    });
     await setRecipient(t, certified.id, { useDigitalCert: true });
-    const plainField = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: plain.id, fieldType: 'SIGNATURE' });
-    const certField = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: certified.id, fieldType: 'SIGNATURE', box: { x: 72, y: 300, width: 150, height: 40 } });
+    const plainField = await insertField(t, {
+      workflowId: workflow.id,
+      documentId: document.id,
+      recipientId: plain.id,
+      fieldType: 'SIGNATURE',
+    });
+    const certField = await insertField(t, {
+      workflowId: workflow.id,
+      documentId: document.id,
+      recipientId: certified.id,
+      fieldType: 'SIGNATURE',
+      box: { x: 72, y: 300, width: 150, height: 40 },
+    });
     await commence(t, sender, workflow.id);
     await delivered();
 
-    for (const [row, field] of [[plain, plainField], [certified, certField]] as const) {
+    for (const [row, field] of [
+      [plain, plainField],
+      [certified, certField],
+    ] as const) {
       const token = await tokenFromMail(t, row.email);
-      const res = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, { token, body: [{ id: field.id, type: 'SIGNATURE', value: pngDataUrl(60, 20, row.id) }] });
+      const res = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, {
+        token,
+        body: [{ id: field.id, type: 'SIGNATURE', value: pngDataUrl(60, 20, row.id) }],
+      });
       expect(res.status, res.raw).toBe(200);
     }
     await waitForSeal(t, workflow.id);
@@ -178,7 +241,7 @@ describe('mail that proves who someone is leaves through the platform', () => {
     expect(rowOf(certified.email)).not.toContain('SMTP server');
   });
 
-  it('a sign-up\'s verification mail and an account\'s own mails never carry an organization', async () => {
+  it("a sign-up's verification mail and an account's own mails never carry an organization", async () => {
     const fresh = await signUp(t, { name: 'Fresh Person' });
     const [mail] = await t.mails({ to: fresh.email, kind: 'EMAIL_VERIFICATION' });
     expect(mail.organizationId).toBeNull();

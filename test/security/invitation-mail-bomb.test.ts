@@ -13,10 +13,15 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
  */
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); }, 60_000);
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
 
-const invite = (token: string, emailAddress: string) => t.request('POST', '/organization/v1/user', { token, body: { name: 'Vera Victim', emailAddress } });
+const invite = (token: string, emailAddress: string) =>
+  t.request('POST', '/organization/v1/user', { token, body: { name: 'Vera Victim', emailAddress } });
 
 async function withdraw(token: string, userId: number) {
   const res = await t.request('DELETE', `/organization/v1/user?ids=${userId}&isJoinedUser=false`, { token });
@@ -48,7 +53,10 @@ describe('invitations cannot be used to mail-bomb an address', () => {
     }
     const again = await invite(attacker.token, victim);
     expectLimited(again);
-    expect(again.body.responseBody).toMatchObject({ limit: INVITATIONS_OF_ADDRESS.max, windowSeconds: INVITATIONS_OF_ADDRESS.windowSeconds });
+    expect(again.body.responseBody).toMatchObject({
+      limit: INVITATIONS_OF_ADDRESS.max,
+      windowSeconds: INVITATIONS_OF_ADDRESS.windowSeconds,
+    });
     expect(await t.mails({ to: victim, kind: 'ORGANIZATION_INVITATION' })).toHaveLength(INVITATIONS_OF_ADDRESS.max);
     // Another organization's invitation of the same address is its own count.
     const other = await createUser(t, { name: 'Olga Other' });
@@ -63,7 +71,10 @@ describe('invitations cannot be used to mail-bomb an address', () => {
     }
     const beyond = await invite(attacker.token, 'spam-beyond@example.com');
     expectLimited(beyond);
-    expect(beyond.body.responseBody).toMatchObject({ limit: INVITATIONS_PER_ORGANIZATION.max, windowSeconds: INVITATIONS_PER_ORGANIZATION.windowSeconds });
+    expect(beyond.body.responseBody).toMatchObject({
+      limit: INVITATIONS_PER_ORGANIZATION.max,
+      windowSeconds: INVITATIONS_PER_ORGANIZATION.windowSeconds,
+    });
     expect(await t.mails({ to: 'spam-beyond@example.com' })).toEqual([]);
   }, 120_000);
 });

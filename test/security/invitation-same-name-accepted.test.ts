@@ -29,35 +29,58 @@ beforeAll(async () => {
   expect(await organizationName(t, mallory)).toBe(name);
   // Mallory's invitation comes first, so it is the older one.
   for (const inviter of [mallory, acme]) {
-    const invited = await t.request('POST', '/organization/v1/user', { token: inviter.token, body: { name: 'Victor Victim', emailAddress: victim.email } });
+    const invited = await t.request('POST', '/organization/v1/user', {
+      token: inviter.token,
+      body: { name: 'Victor Victim', emailAddress: victim.email },
+    });
     expect(invited.status, invited.raw).toBe(200);
   }
 }, 60_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 async function statusIn(organizationId: number): Promise<string | undefined> {
-  const [row] = await t.platform.db.select().from(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, victim.userId)));
+  const [row] = await t.platform.db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, victim.userId)));
   return row?.status;
 }
 
 async function actingOrganization(): Promise<number> {
-  const session = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'PASSWORD', username: victim.email, password: victim.password } });
+  const session = await t.request('POST', '/auth/v1/signin', {
+    body: { grant_type: 'PASSWORD', username: victim.email, password: victim.password },
+  });
   return (await t.request('GET', '/user/v1/settings/profile', { token: session.body.accessToken })).body.organizationId;
 }
 
 describe('accepting an invitation by a name two organizations bear', () => {
-  it('the invitee sees both invitations apart: their organization ids and the inviters\' addresses', async () => {
+  it("the invitee sees both invitations apart: their organization ids and the inviters' addresses", async () => {
     const pending = await t.request('GET', '/organization/v1/invitations', { token: victim.token });
     expect(pending.status).toBe(200);
     expect(pending.body).toEqual([
-      expect.objectContaining({ organizationId: mallory.organizationId, orgName: name, invitedBy: 'Acme', invitedByEmail: mallory.email }),
-      expect.objectContaining({ organizationId: acme.organizationId, orgName: name, invitedBy: 'Acme', invitedByEmail: acme.email }),
+      expect.objectContaining({
+        organizationId: mallory.organizationId,
+        orgName: name,
+        invitedBy: 'Acme',
+        invitedByEmail: mallory.email,
+      }),
+      expect.objectContaining({
+        organizationId: acme.organizationId,
+        orgName: name,
+        invitedBy: 'Acme',
+        invitedByEmail: acme.email,
+      }),
     ]);
   });
 
   it('the name alone is refused (400 INVITATION_NAME_AMBIGUOUS, the candidates named) and nothing is accepted', async () => {
     for (const inviteStatus of ['ACCEPTED', 'DECLINED']) {
-      const res = await t.request('PUT', '/organization/v1/invite', { token: victim.token, body: { orgNames: [name], inviteStatus } });
+      const res = await t.request('PUT', '/organization/v1/invite', {
+        token: victim.token,
+        body: { orgNames: [name], inviteStatus },
+      });
       expect(res.status, res.raw).toBe(400);
       expect(res.body.message).toBe('INVITATION_NAME_AMBIGUOUS');
       expect(res.body.responseBody).toMatchObject({
@@ -73,9 +96,12 @@ describe('accepting an invitation by a name two organizations bear', () => {
     expect(await actingOrganization()).toBe(victim.organizationId);
   });
 
-  it('an organization id that is not one of the caller\'s pending invitations of that name is 404; nothing changes', async () => {
+  it("an organization id that is not one of the caller's pending invitations of that name is 404; nothing changes", async () => {
     for (const organizationIds of [[victim.organizationId], [999999]]) {
-      const res = await t.request('PUT', '/organization/v1/invite', { token: victim.token, body: { orgNames: [name], organizationIds, inviteStatus: 'ACCEPTED' } });
+      const res = await t.request('PUT', '/organization/v1/invite', {
+        token: victim.token,
+        body: { orgNames: [name], organizationIds, inviteStatus: 'ACCEPTED' },
+      });
       expect(res.status, res.raw).toBe(404);
     }
     expect(await statusIn(mallory.organizationId)).toBe('INVITED');
@@ -83,15 +109,23 @@ describe('accepting an invitation by a name two organizations bear', () => {
   });
 
   it('organizationIds picks the one meant: only it is accepted, and the account acts in it', async () => {
-    const res = await t.request('PUT', '/organization/v1/invite', { token: victim.token, body: { orgNames: [name], organizationIds: [acme.organizationId], inviteStatus: 'ACCEPTED' } });
+    const res = await t.request('PUT', '/organization/v1/invite', {
+      token: victim.token,
+      body: { orgNames: [name], organizationIds: [acme.organizationId], inviteStatus: 'ACCEPTED' },
+    });
     expect(res.status, res.raw).toBe(200);
     expect(res.body).toEqual([expect.objectContaining({ organizationId: acme.organizationId, status: 'ACTIVE' })]);
     expect(await statusIn(acme.organizationId)).toBe('ACTIVE');
     expect(await statusIn(mallory.organizationId)).toBe('INVITED');
     expect(await actingOrganization()).toBe(acme.organizationId);
     // One pending invitation of that name is left: the name alone is no longer ambiguous.
-    const declined = await t.request('PUT', '/organization/v1/invite', { token: victim.token, body: { orgNames: [name], inviteStatus: 'DECLINED' } });
+    const declined = await t.request('PUT', '/organization/v1/invite', {
+      token: victim.token,
+      body: { orgNames: [name], inviteStatus: 'DECLINED' },
+    });
     expect(declined.status, declined.raw).toBe(200);
-    expect(declined.body).toEqual([expect.objectContaining({ organizationId: mallory.organizationId, status: 'DECLINED' })]);
+    expect(declined.body).toEqual([
+      expect.objectContaining({ organizationId: mallory.organizationId, status: 'DECLINED' }),
+    ]);
   });
 });

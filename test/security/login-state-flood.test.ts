@@ -11,11 +11,21 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
  */
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); }, 60_000);
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
 
-const ssoStart = (remoteAddress: string) => t.app.inject({ method: 'GET', url: `/auth/v1/signin?redirectUri=${encodeURIComponent(`${t.config.publicUrl}/auth/sso/callback`)}`, remoteAddress });
-const bffAuthorize = (remoteAddress: string) => t.app.inject({ method: 'GET', url: '/bff/auth/authorize', remoteAddress });
+const ssoStart = (remoteAddress: string) =>
+  t.app.inject({
+    method: 'GET',
+    url: `/auth/v1/signin?redirectUri=${encodeURIComponent(`${t.config.publicUrl}/auth/sso/callback`)}`,
+    remoteAddress,
+  });
+const bffAuthorize = (remoteAddress: string) =>
+  t.app.inject({ method: 'GET', url: '/bff/auth/authorize', remoteAddress });
 const stateCount = async () => (await t.platform.db.select({ id: loginStates.id }).from(loginStates)).length;
 
 function expectLimited(res: Awaited<ReturnType<typeof ssoStart>>) {

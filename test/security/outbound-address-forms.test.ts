@@ -99,7 +99,20 @@ const FORMS: [string, string, Verdict][] = [
 ];
 
 /** Host names and malformed addresses: not an IP address in any form (a name is judged by what it resolves to). */
-const NOT_ADDRESSES = ['example.com', 'example.com.', '169.254.169.254.example.com', '1.2.3.09', '256.1.1.1', '1.2.3.4.5', '0x1g', ':::1', '1::2::3', '', '[]', '::ffff:1.2.3'];
+const NOT_ADDRESSES = [
+  'example.com',
+  'example.com.',
+  '169.254.169.254.example.com',
+  '1.2.3.09',
+  '256.1.1.1',
+  '1.2.3.4.5',
+  '0x1g',
+  ':::1',
+  '1::2::3',
+  '',
+  '[]',
+  '::ffff:1.2.3',
+];
 
 const METADATA_FORMS = FORMS.filter(([, , verdict]) => verdict === 'METADATA').map(([form]) => form);
 const PRIVATE_FORMS = FORMS.filter(([, , verdict]) => verdict === 'PRIVATE').map(([form]) => form);
@@ -122,9 +135,23 @@ describe('the address normaliser', () => {
 
 /** Names the test resolver answers with one written form each; `*.forms.test` is the cloud-import allow-list. */
 const NAMED_FORMS = [
-  '::ffff:169.254.169.254', '::ffff:a9fe:a9fe', '::FFFF:A9FE:A9FE', '::ffff:0:a9fe:a9fe', '::a9fe:a9fe', '64:ff9b::a9fe:a9fe', '64:ff9b:1::a9fe:a9fe',
-  '2002:a9fe:a9fe::', '2001:0:4136:e378:8000:63bf:5601:5601', 'fd00:ec2::254', '::ffff:6464:64c8', '::ffff:7f00:1', '::127.0.0.1', '64:ff9b::a00:1',
-  '2002:7f00:1::', 'fe80::1%eth0', '2130706433',
+  '::ffff:169.254.169.254',
+  '::ffff:a9fe:a9fe',
+  '::FFFF:A9FE:A9FE',
+  '::ffff:0:a9fe:a9fe',
+  '::a9fe:a9fe',
+  '64:ff9b::a9fe:a9fe',
+  '64:ff9b:1::a9fe:a9fe',
+  '2002:a9fe:a9fe::',
+  '2001:0:4136:e378:8000:63bf:5601:5601',
+  'fd00:ec2::254',
+  '::ffff:6464:64c8',
+  '::ffff:7f00:1',
+  '::127.0.0.1',
+  '64:ff9b::a00:1',
+  '2002:7f00:1::',
+  'fe80::1%eth0',
+  '2130706433',
 ];
 const nameOf = (index: number) => `n${index}.forms.test`;
 const resolve = async (hostname: string) => {
@@ -140,8 +167,14 @@ let lenientOwner: TestUser;
 
 beforeAll(async () => {
   const config = { cloudImportAllowedHosts: ['*.forms.test'] };
-  strict = await createTestApp({ ...config, outboundAllowPrivate: false }, { outbound: createOutbound({ allowPrivate: false, resolve }) });
-  lenient = await createTestApp({ ...config, outboundAllowPrivate: true }, { outbound: createOutbound({ allowPrivate: true, resolve }) });
+  strict = await createTestApp(
+    { ...config, outboundAllowPrivate: false },
+    { outbound: createOutbound({ allowPrivate: false, resolve }) },
+  );
+  lenient = await createTestApp(
+    { ...config, outboundAllowPrivate: true },
+    { outbound: createOutbound({ allowPrivate: true, resolve }) },
+  );
   strictOwner = await createMailOwner(strict);
   lenientOwner = await createMailOwner(lenient);
 }, 60_000);
@@ -155,78 +188,198 @@ const urlHost = (form: string) => (form.includes(':') ? `[${form.replace(/^\[|\]
 const urlForms = (forms: string[]) => forms.filter((form) => !form.includes('%'));
 
 /** Each form whose answer is not the expected one, with what came back; an empty list passes. */
-async function unexpected(forms: string[], ask: (form: string) => Promise<{ status: number; body: any }>, expected: (res: { status: number; body: any }) => boolean) {
+async function unexpected(
+  forms: string[],
+  ask: (form: string) => Promise<{ status: number; body: any }>,
+  expected: (res: { status: number; body: any }) => boolean,
+) {
   const wrong: string[] = [];
   for (const form of forms) {
     const res = await ask(form);
-    if (!expected(res)) wrong.push(`${form} → ${res.status} ${res.body?.message ?? ''} ${res.body?.errorDescription ?? ''}`.trim());
+    if (!expected(res))
+      wrong.push(`${form} → ${res.status} ${res.body?.message ?? ''} ${res.body?.errorDescription ?? ''}`.trim());
   }
   return wrong;
 }
 const refusedWith = (message: string, description?: RegExp) => (res: { status: number; body: any }) =>
-  res.status === 400 && res.body.message === message && (!description || description.test(res.body.errorDescription ?? ''));
+  res.status === 400 &&
+  res.body.message === message &&
+  (!description || description.test(res.body.errorDescription ?? ''));
 
 describe('business app callback URLs (POST /organization/v1/apps)', () => {
   const register = (t: TestApp, owner: TestUser) => (form: string) =>
-    t.request('POST', '/organization/v1/apps', { token: owner.token, body: appBody({ callbackUrl: `https://${urlHost(form)}/hooks` }) });
+    t.request('POST', '/organization/v1/apps', {
+      token: owner.token,
+      body: appBody({ callbackUrl: `https://${urlHost(form)}/hooks` }),
+    });
 
   it('refuses every form of a private or metadata address with 400 BUSINESS_APP_CALLBACK_REFUSED (OUTBOUND_ALLOW_PRIVATE false)', async () => {
-    expect(await unexpected(urlForms([...METADATA_FORMS, ...PRIVATE_FORMS]), register(strict, strictOwner), refusedWith('BUSINESS_APP_CALLBACK_REFUSED', /refused address/))).toEqual([]);
+    expect(
+      await unexpected(
+        urlForms([...METADATA_FORMS, ...PRIVATE_FORMS]),
+        register(strict, strictOwner),
+        refusedWith('BUSINESS_APP_CALLBACK_REFUSED', /refused address/),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses local names with a trailing dot, as without', async () => {
-    expect(await unexpected(['localhost.', 'LOCALHOST.', 'hooks.localhost.'], register(strict, strictOwner), refusedWith('BUSINESS_APP_CALLBACK_REFUSED'))).toEqual([]);
+    expect(
+      await unexpected(
+        ['localhost.', 'LOCALHOST.', 'hooks.localhost.'],
+        register(strict, strictOwner),
+        refusedWith('BUSINESS_APP_CALLBACK_REFUSED'),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses every form of a metadata address even with OUTBOUND_ALLOW_PRIVATE, and accepts the private ones there', async () => {
-    expect(await unexpected(urlForms(METADATA_FORMS), register(lenient, lenientOwner), refusedWith('BUSINESS_APP_CALLBACK_REFUSED', /cloud metadata/))).toEqual([]);
-    expect(await unexpected(['::ffff:7f00:1', '64:ff9b::a00:1', '2130706433', '127.1'], register(lenient, lenientOwner), (res) => res.status === 200)).toEqual([]);
+    expect(
+      await unexpected(
+        urlForms(METADATA_FORMS),
+        register(lenient, lenientOwner),
+        refusedWith('BUSINESS_APP_CALLBACK_REFUSED', /cloud metadata/),
+      ),
+    ).toEqual([]);
+    expect(
+      await unexpected(
+        ['::ffff:7f00:1', '64:ff9b::a00:1', '2130706433', '127.1'],
+        register(lenient, lenientOwner),
+        (res) => res.status === 200,
+      ),
+    ).toEqual([]);
   });
 
   it('accepts public addresses in their IPv6 forms', async () => {
     const publicForms = FORMS.filter(([, , verdict]) => verdict === 'PUBLIC').map(([form]) => form);
-    expect(await unexpected(urlForms(publicForms), register(strict, strictOwner), (res) => res.status === 200)).toEqual([]);
+    expect(await unexpected(urlForms(publicForms), register(strict, strictOwner), (res) => res.status === 200)).toEqual(
+      [],
+    );
   });
 });
 
 describe('cloud import of a name the resolver answers in another form (GET /document/v1/cloud-import/box)', () => {
   const importName = (t: TestApp, owner: TestUser) => (form: string) =>
-    t.request('GET', `/document/v1/cloud-import/box?link=${encodeURIComponent(`https://${nameOf(NAMED_FORMS.indexOf(form))}/doc.pdf`)}`, { token: owner.token });
+    t.request(
+      'GET',
+      `/document/v1/cloud-import/box?link=${encodeURIComponent(`https://${nameOf(NAMED_FORMS.indexOf(form))}/doc.pdf`)}`,
+      { token: owner.token },
+    );
 
   it('refuses each resolved form before connecting: 400 CLOUD_IMPORT_LINK_REFUSED (OUTBOUND_ALLOW_PRIVATE false)', async () => {
-    expect(await unexpected(NAMED_FORMS, importName(strict, strictOwner), refusedWith('CLOUD_IMPORT_LINK_REFUSED', /refused address/))).toEqual([]);
+    expect(
+      await unexpected(
+        NAMED_FORMS,
+        importName(strict, strictOwner),
+        refusedWith('CLOUD_IMPORT_LINK_REFUSED', /refused address/),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses the resolved metadata forms even with OUTBOUND_ALLOW_PRIVATE', async () => {
-    const metadataForms = NAMED_FORMS.filter((form) => FORMS.some(([written, , verdict]) => written === form && verdict === 'METADATA'));
+    const metadataForms = NAMED_FORMS.filter((form) =>
+      FORMS.some(([written, , verdict]) => written === form && verdict === 'METADATA'),
+    );
     expect(metadataForms).toHaveLength(11);
-    expect(await unexpected(metadataForms, importName(lenient, lenientOwner), refusedWith('CLOUD_IMPORT_LINK_REFUSED', /cloud metadata/))).toEqual([]);
+    expect(
+      await unexpected(
+        metadataForms,
+        importName(lenient, lenientOwner),
+        refusedWith('CLOUD_IMPORT_LINK_REFUSED', /cloud metadata/),
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('organization SMTP server (PUT /organization/v1/email-settings)', () => {
-  const put = (t: TestApp, owner: TestUser) => (server: string) => t.request('PUT', '/organization/v1/email-settings', {
-    token: owner.token, body: { emailMode: 'ORG_MANAGED', provider: 'SMTP', configurations: { ...VALID_CONFIGURATIONS.SMTP, SMTP_SERVER: server } },
-  });
-  const SMTP_FORMS = ['2852039166', '0251.0376.0251.0376', '0xa9fea9fe', '169.254.43518', '127.1', '0x7f.1', '2130706433', '[::a9fe:a9fe]', '::ffff:a9fe:a9fe',
-    '64:ff9b::7f00:1', '2002:a9fe:a9fe::', 'fe80::1%eth0', '[::ffff:0:7f00:1]', '2001:0:4136:e378:8000:63bf:5601:5601'];
+  const put = (t: TestApp, owner: TestUser) => (server: string) =>
+    t.request('PUT', '/organization/v1/email-settings', {
+      token: owner.token,
+      body: {
+        emailMode: 'ORG_MANAGED',
+        provider: 'SMTP',
+        configurations: { ...VALID_CONFIGURATIONS.SMTP, SMTP_SERVER: server },
+      },
+    });
+  const SMTP_FORMS = [
+    '2852039166',
+    '0251.0376.0251.0376',
+    '0xa9fea9fe',
+    '169.254.43518',
+    '127.1',
+    '0x7f.1',
+    '2130706433',
+    '[::a9fe:a9fe]',
+    '::ffff:a9fe:a9fe',
+    '64:ff9b::7f00:1',
+    '2002:a9fe:a9fe::',
+    'fe80::1%eth0',
+    '[::ffff:0:7f00:1]',
+    '2001:0:4136:e378:8000:63bf:5601:5601',
+  ];
 
   it('refuses each written form of a private or metadata address: 400 MAIL_SETTINGS_INVALID naming SMTP_SERVER', async () => {
-    expect(await unexpected(SMTP_FORMS, put(strict, strictOwner), (res) => refusedWith('MAIL_SETTINGS_INVALID', /SMTP_SERVER/)(res) && res.body.responseBody?.keys?.[0] === 'SMTP_SERVER')).toEqual([]);
+    expect(
+      await unexpected(
+        SMTP_FORMS,
+        put(strict, strictOwner),
+        (res) =>
+          refusedWith('MAIL_SETTINGS_INVALID', /SMTP_SERVER/)(res) &&
+          res.body.responseBody?.keys?.[0] === 'SMTP_SERVER',
+      ),
+    ).toEqual([]);
   });
 
   it('will not connect to a server written in those forms either (POST /organization/v1/email-settings/test: step CONFIG)', async () => {
     const owner = await createMailOwner(strict);
-    const probe = (server: string) => strict.request('POST', '/organization/v1/email-settings/test', {
-      token: owner.token, body: { provider: 'SMTP', configurations: { ...VALID_CONFIGURATIONS.SMTP, SMTP_SERVER: server }, testRecipient: 'ann@example.com' },
-    });
-    const forms = ['2852039166', '0x7f.1', '127.1', '[::a9fe:a9fe]', '::ffff:0:7f00:1', '2002:7f00:1::', '64:ff9b:1::a9fe:a9fe', '2001:0:4136:e378:8000:63bf:f5ff:fffe'];
-    expect(await unexpected(forms, probe, (res) => res.status === 200 && res.body.success === false && res.body.step === 'CONFIG' && /refused address/.test(res.body.message))).toEqual([]);
+    const probe = (server: string) =>
+      strict.request('POST', '/organization/v1/email-settings/test', {
+        token: owner.token,
+        body: {
+          provider: 'SMTP',
+          configurations: { ...VALID_CONFIGURATIONS.SMTP, SMTP_SERVER: server },
+          testRecipient: 'ann@example.com',
+        },
+      });
+    const forms = [
+      '2852039166',
+      '0x7f.1',
+      '127.1',
+      '[::a9fe:a9fe]',
+      '::ffff:0:7f00:1',
+      '2002:7f00:1::',
+      '64:ff9b:1::a9fe:a9fe',
+      '2001:0:4136:e378:8000:63bf:f5ff:fffe',
+    ];
+    expect(
+      await unexpected(
+        forms,
+        probe,
+        (res) =>
+          res.status === 200 &&
+          res.body.success === false &&
+          res.body.step === 'CONFIG' &&
+          /refused address/.test(res.body.message),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses the metadata forms even with OUTBOUND_ALLOW_PRIVATE, and saves a private one there', async () => {
-    const metadataForms = ['2852039166', '0xa9.0xfe.0xa9.0xfe', '[::ffff:a9fe:a9fe]', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::', '::ffff:6464:64c8'];
-    expect(await unexpected(metadataForms, put(lenient, lenientOwner), refusedWith('MAIL_SETTINGS_INVALID', /cloud metadata/))).toEqual([]);
+    const metadataForms = [
+      '2852039166',
+      '0xa9.0xfe.0xa9.0xfe',
+      '[::ffff:a9fe:a9fe]',
+      '64:ff9b::a9fe:a9fe',
+      '2002:a9fe:a9fe::',
+      '::ffff:6464:64c8',
+    ];
+    expect(
+      await unexpected(
+        metadataForms,
+        put(lenient, lenientOwner),
+        refusedWith('MAIL_SETTINGS_INVALID', /cloud metadata/),
+      ),
+    ).toEqual([]);
     expect((await put(lenient, lenientOwner)('127.1')).status).toBe(200);
   });
 });

@@ -52,9 +52,18 @@ function administers(route: { method: string; url: string; auth: AuthPolicy }): 
 function bodyFor(name: string): unknown {
   switch (name) {
     case 'PUT /organization/v1/email-settings':
-      return { emailMode: 'ORG_MANAGED', source: 'CUSTOM', provider: 'SMTP', configurations: { ...VALID_CONFIGURATIONS.SMTP, SMTP_SERVER: 'smtp.attacker.example' } };
+      return {
+        emailMode: 'ORG_MANAGED',
+        source: 'CUSTOM',
+        provider: 'SMTP',
+        configurations: { ...VALID_CONFIGURATIONS.SMTP, SMTP_SERVER: 'smtp.attacker.example' },
+      };
     case 'POST /user/v1/roles':
-      return roleBody({ name: 'Everything', permissions: ORGANIZATION_MODULES.map((moduleName) => ({ moduleName })), signatureSettings: { ...ALL_ALLOWED, quotaElectronic: 1_000_000 } });
+      return roleBody({
+        name: 'Everything',
+        permissions: ORGANIZATION_MODULES.map((moduleName) => ({ moduleName })),
+        signatureSettings: { ...ALL_ALLOWED, quotaElectronic: 1_000_000 },
+      });
     case 'PUT /user/v1/roles/:id':
       return roleBody({ name: 'Renamed', permissions: ORGANIZATION_MODULES.map((moduleName) => ({ moduleName })) });
     case 'PUT /user/v1/roles/:id/permissions':
@@ -77,14 +86,27 @@ beforeAll(async () => {
   const role = await createRole(t, owner);
   roleId = role.id;
   const member = await addMember(t, owner, role.id, 'Mia Member');
-  const folder = await t.request('POST', '/organization/v1/template-folders', { token: owner.token, body: { name: 'Leases' } });
+  const folder = await t.request('POST', '/organization/v1/template-folders', {
+    token: owner.token,
+    body: { name: 'Leases' },
+  });
   templateFolderId = folder.body.id;
   known = {
-    appId: app.appId, userId: member.userId, roleId: role.id, id: role.id, deliveryId: 1, orgName: await organizationName(t, owner), orgId: owner.organizationId,
-    userEmail: member.email, orgNames: [await organizationName(t, owner)], emailAddress: 'ann.partner@example.com',
+    appId: app.appId,
+    userId: member.userId,
+    roleId: role.id,
+    id: role.id,
+    deliveryId: 1,
+    orgName: await organizationName(t, owner),
+    orgId: owner.organizationId,
+    userEmail: member.email,
+    orgNames: [await organizationName(t, owner)],
+    emailAddress: 'ann.partner@example.com',
   };
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 function requestOf(route: { method: string; url: string; schema: { body?: unknown; querystring?: unknown } }) {
   const name = routeName(route);
@@ -101,7 +123,9 @@ function requestOf(route: { method: string; url: string; schema: { body?: unknow
 
 describe('a business-app token acting as the owner', () => {
   it('is refused every administration endpoint with 403 USER_NOT_HAVE_ACCESS, and nothing changes', async () => {
-    const routes = t.routes.filter((route) => route.method !== 'HEAD' && route.method !== 'OPTIONS' && administers(route));
+    const routes = t.routes.filter(
+      (route) => route.method !== 'HEAD' && route.method !== 'OPTIONS' && administers(route),
+    );
     // Every PERSON_ROUTES entry still exists: a renamed route must not drop out of the table unnoticed.
     expect(PERSON_ROUTES.filter((name) => !routes.some((route) => routeName(route) === name))).toEqual([]);
     expect(routes.length).toBeGreaterThan(40);
@@ -111,15 +135,21 @@ describe('a business-app token acting as the owner', () => {
     for (const route of routes) {
       const { url, body } = requestOf(route);
       const res = await t.request(route.method, url, { token, body, headers: { accept: 'application/json' } });
-      if (res.status !== 403 || res.body?.message !== 'USER_NOT_HAVE_ACCESS') failures.push(`${routeName(route)} → ${res.status} ${String(res.raw).slice(0, 120)}`);
+      if (res.status !== 403 || res.body?.message !== 'USER_NOT_HAVE_ACCESS')
+        failures.push(`${routeName(route)} → ${res.status} ${String(res.raw).slice(0, 120)}`);
     }
     await t.drainJobs();
     expect(failures).toEqual([]);
     expect(changedTables(before, await fingerprint(t))).toEqual([]);
   });
 
-  it('the same calls with the owner\'s own token are not refused by policy (the table is of real, working requests)', async () => {
-    for (const name of ['PUT /organization/v1/email-settings', 'PUT /organization/v1/template-folders/:id/access', 'GET /organization/v1/billing', 'GET /organization/v1/apps']) {
+  it("the same calls with the owner's own token are not refused by policy (the table is of real, working requests)", async () => {
+    for (const name of [
+      'PUT /organization/v1/email-settings',
+      'PUT /organization/v1/template-folders/:id/access',
+      'GET /organization/v1/billing',
+      'GET /organization/v1/apps',
+    ]) {
       const route = t.routes.find((candidate) => routeName(candidate) === name)!;
       const { url, body } = requestOf(route);
       const res = await t.request(route.method, url, { token: owner.token, body });
@@ -127,30 +157,50 @@ describe('a business-app token acting as the owner', () => {
     }
   });
 
-  it('keeps doing the owner\'s envelope work: upload, recipients, fields, commence, templates (folders, create, apply, dispatch), folders, reads', async () => {
+  it("keeps doing the owner's envelope work: upload, recipients, fields, commence, templates (folders, create, apply, dispatch), folders, reads", async () => {
     const uploaded = await uploadFile(t, token, 'Partner agreement.pdf', await makePdf(1));
     expect(uploaded.status, uploaded.raw).toBe(201);
-    const [recipient] = await addRecipients(t, token, uploaded.body.workflowId, [recipientEntry({ name: 'Sam Signer' })]);
+    const [recipient] = await addRecipients(t, token, uploaded.body.workflowId, [
+      recipientEntry({ name: 'Sam Signer' }),
+    ]);
     await addField(t, token, uploaded.body.id, fieldEntry(recipient.id, { fieldType: 'SIGNATURE' }));
     const commenced = await t.request('POST', `/workflow/v1/${uploaded.body.workflowId}/commence`, { token, body: {} });
     expect(commenced.status, commenced.raw).toBe(200);
 
-    const folder = await t.request('POST', '/organization/v1/template-folders', { token, body: { name: 'Partner templates' } });
+    const folder = await t.request('POST', '/organization/v1/template-folders', {
+      token,
+      body: { name: 'Partner templates' },
+    });
     expect(folder.status, folder.raw).toBe(200);
     const source = await sourceWorkflow(t, owner);
-    const template = await createTemplate(t, token, { name: 'Partner lease', workflowId: source.workflow.id, folderId: folder.body.id });
+    const template = await createTemplate(t, token, {
+      name: 'Partner lease',
+      workflowId: source.workflow.id,
+      folderId: folder.body.id,
+    });
     const fill = [{ recipientIndex: 2, name: 'Carla Vries', emailAddress: 'carla.partner@example.com' }];
     const applied = await t.request('POST', `/workflow/v1/templates/${template.id}/apply`, { token, body: fill });
     expect(applied.status, applied.raw).toBe(200);
     const dispatched = await t.request('POST', `/workflow/v1/templates/${template.id}/dispatch`, { token, body: fill });
     expect(dispatched.status, dispatched.raw).toBe(200);
 
-    const mine = await t.request('POST', '/workflow/v1/user/folders', { token, body: { folderName: 'Partner folder' } });
+    const mine = await t.request('POST', '/workflow/v1/user/folders', {
+      token,
+      body: { folderName: 'Partner folder' },
+    });
     expect(mine.status, mine.raw).toBe(200);
-    const moved = await t.request('PUT', `/workflow/v1/user/folders/${mine.body.id}/${uploaded.body.workflowId}`, { token });
+    const moved = await t.request('PUT', `/workflow/v1/user/folders/${mine.body.id}/${uploaded.body.workflowId}`, {
+      token,
+    });
     expect(moved.status, moved.raw).toBeLessThan(300);
 
-    for (const url of ['/document/v1', '/organization/v1/templates', '/organization/v1/branding', '/user/v1/settings/profile', `/workflow/v1/${uploaded.body.workflowId}/recipients`]) {
+    for (const url of [
+      '/document/v1',
+      '/organization/v1/templates',
+      '/organization/v1/branding',
+      '/user/v1/settings/profile',
+      `/workflow/v1/${uploaded.body.workflowId}/recipients`,
+    ]) {
       expect((await t.request('GET', url, { token })).status, url).toBe(200);
     }
   });

@@ -37,28 +37,54 @@ let monaFolderId: number;
 /** A SENT envelope of `sender` addressed to Mona (dispatched), with a SIGNATURE field of hers; `role` her row's. */
 async function sentToMona(sender: TestUser, name: string, role = 'SIGNER') {
   const { workflow, document } = await createDraftWorkflow(t, sender, { name });
-  const row = await insertRecipient(t, workflow.id, { userId: mona.userId, name: mona.name, email: mona.email, role, recipientOrder: 1 });
-  const field = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: row.id, fieldType: 'SIGNATURE' });
+  const row = await insertRecipient(t, workflow.id, {
+    userId: mona.userId,
+    name: mona.name,
+    email: mona.email,
+    role,
+    recipientOrder: 1,
+  });
+  const field = await insertField(t, {
+    workflowId: workflow.id,
+    documentId: document.id,
+    recipientId: row.id,
+    fieldType: 'SIGNATURE',
+  });
   await markSent(t, workflow.id, [row.id]);
   return { workflowId: workflow.id, documentId: document.id, fieldId: field.id, recipientId: row.id };
 }
 
 /** A SELF draft of `owner` acting in `organizationId`, with the owner's SIGNATURE field. */
 async function selfDraft(owner: TestUser, organizationId: number, name: string) {
-  const { workflow, document, selfRecipient } = await createDraftWorkflow(t, { ...owner, organizationId }, { sequence: 'SELF', name });
-  const field = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType: 'SIGNATURE' });
+  const { workflow, document, selfRecipient } = await createDraftWorkflow(
+    t,
+    { ...owner, organizationId },
+    { sequence: 'SELF', name },
+  );
+  const field = await insertField(t, {
+    workflowId: workflow.id,
+    documentId: document.id,
+    recipientId: selfRecipient!.id,
+    fieldType: 'SIGNATURE',
+  });
   return { workflowId: workflow.id, documentId: document.id, fieldId: field.id };
 }
 
 const listIds = async (token: string, query = '') => {
   const res = await t.request('GET', `/document/v1?page=0&size=100${query}`, { token });
   expect(res.status, res.raw).toBe(200);
-  return { ids: res.body.content.map((item: { workflowId: number }) => item.workflowId) as number[], total: res.body.totalElements as number };
+  return {
+    ids: res.body.content.map((item: { workflowId: number }) => item.workflowId) as number[],
+    total: res.body.totalElements as number,
+  };
 };
-const creditsOf = async (organizationId: number) => (await t.platform.db.select().from(organizations).where(eq(organizations.id, organizationId)))[0].credits;
-const workflowOf = async (workflowId: number) => (await t.platform.db.select().from(workflows).where(eq(workflows.id, workflowId)))[0];
+const creditsOf = async (organizationId: number) =>
+  (await t.platform.db.select().from(organizations).where(eq(organizations.id, organizationId)))[0].credits;
+const workflowOf = async (workflowId: number) =>
+  (await t.platform.db.select().from(workflows).where(eq(workflows.id, workflowId)))[0];
 const fieldOf = async (fieldId: number) => (await t.platform.db.select().from(fields).where(eq(fields.id, fieldId)))[0];
-const rowOf = async (recipientId: number) => (await t.platform.db.select().from(recipients).where(eq(recipients.id, recipientId)))[0];
+const rowOf = async (recipientId: number) =>
+  (await t.platform.db.select().from(recipients).where(eq(recipients.id, recipientId)))[0];
 
 function expectError(res: { status: number; body: any; raw: string }, status: number, message: string) {
   expect([res.status, res.body?.message], res.raw).toEqual([status, message]);
@@ -72,14 +98,30 @@ beforeAll(async () => {
 
   // Mona's own organization: a draft with a recipient (commence would spend its credits) and a SELF draft.
   const draft = await createDraftWorkflow(t, mona, { name: 'Mona private draft' });
-  const rob = await insertRecipient(t, draft.workflow.id, { userId: tom.userId, name: 'Rob Recipient', email: tom.email, recipientOrder: 1 });
-  const robField = await insertField(t, { workflowId: draft.workflow.id, documentId: draft.document.id, recipientId: rob.id, fieldType: 'SIGNATURE' });
+  const rob = await insertRecipient(t, draft.workflow.id, {
+    userId: tom.userId,
+    name: 'Rob Recipient',
+    email: tom.email,
+    recipientOrder: 1,
+  });
+  const robField = await insertField(t, {
+    workflowId: draft.workflow.id,
+    documentId: draft.document.id,
+    recipientId: rob.id,
+    fieldType: 'SIGNATURE',
+  });
   own = { workflowId: draft.workflow.id, documentId: draft.document.id, fieldId: robField.id };
   ownSelf = await selfDraft(mona, mona.organizationId, 'Mona private self');
-  const folder = await t.request('POST', '/workflow/v1/user/folders', { token: mona.token, body: { folderName: 'Private' } });
+  const folder = await t.request('POST', '/workflow/v1/user/folders', {
+    token: mona.token,
+    body: { folderName: 'Private' },
+  });
   expect(folder.status, folder.raw).toBe(200);
   monaFolderId = folder.body.id;
-  expect((await t.request('PUT', `/workflow/v1/user/folders/${monaFolderId}/${own.workflowId}`, { token: mona.token })).status).toBe(200);
+  expect(
+    (await t.request('PUT', `/workflow/v1/user/folders/${monaFolderId}/${own.workflowId}`, { token: mona.token }))
+      .status,
+  ).toBe(200);
 
   // Envelopes a third party sent Mona.
   received = await sentToMona(tom, 'Tom to Mona');
@@ -87,9 +129,15 @@ beforeAll(async () => {
 
   // Carol invites Mona into C (a role that may send and use templates); Mona accepts; Carol registers an app.
   const role = await createRole(t, carol, { permissions: [grant('TEMPLATES', { canView: true })] });
-  const invited = await t.request('POST', '/organization/v1/user', { token: carol.token, body: { name: mona.name, emailAddress: mona.email, role: role.id } });
+  const invited = await t.request('POST', '/organization/v1/user', {
+    token: carol.token,
+    body: { name: mona.name, emailAddress: mona.email, role: role.id },
+  });
   expect(invited.status, invited.raw).toBe(200);
-  const accepted = await t.request('PUT', '/organization/v1/invite', { token: mona.token, body: { orgNames: [await organizationName(t, carol)], inviteStatus: 'ACCEPTED' } });
+  const accepted = await t.request('PUT', '/organization/v1/invite', {
+    token: mona.token,
+    body: { orgNames: [await organizationName(t, carol)], inviteStatus: 'ACCEPTED' },
+  });
   expect(accepted.status, accepted.raw).toBe(200);
   const app = await insertBusinessApp(t, carol.organizationId);
   partner = await partnerToken(t, mona, app);
@@ -103,8 +151,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('a business app\'s token acting as a member of its organization', () => {
-  it('lists, counts, searches and files only the workflows of the app\'s organization', async () => {
+describe("a business app's token acting as a member of its organization", () => {
+  it("lists, counts, searches and files only the workflows of the app's organization", async () => {
     const others = [own.workflowId, ownSelf.workflowId, received.workflowId, receivedApproval.workflowId];
     // Mona's own session sees all of them (the list is hers, across organizations).
     const mine = await listIds(mona.token);
@@ -118,10 +166,20 @@ describe('a business app\'s token acting as a member of its organization', () =>
     // Every status filter and its count tile tell the same story.
     const counts = await t.request('GET', '/document/v1/count/documents-status', { token: partner });
     expect(counts.status, counts.raw).toBe(200);
-    const filters: [string, string][] = [['Draft', 'draftDocCount'], ['Sent', 'sentDocCount'], ['Pending', 'pendingDocCount'], ['Signed', 'signedDocCount'], ['Completed', 'completedDocCount'], ['Voided', 'voidDocCount']];
+    const filters: [string, string][] = [
+      ['Draft', 'draftDocCount'],
+      ['Sent', 'sentDocCount'],
+      ['Pending', 'pendingDocCount'],
+      ['Signed', 'signedDocCount'],
+      ['Completed', 'completedDocCount'],
+      ['Voided', 'voidDocCount'],
+    ];
     for (const [status, tile] of filters) {
       const filtered = await listIds(partner, `&status=${status}`);
-      expect(filtered.ids.filter((id) => others.includes(id)), status).toEqual([]);
+      expect(
+        filtered.ids.filter((id) => others.includes(id)),
+        status,
+      ).toEqual([]);
       expect(counts.body[tile], status).toBe(filtered.total);
       expect(filtered.total, status).toBe(filtered.ids.length);
     }
@@ -132,36 +190,52 @@ describe('a business app\'s token acting as a member of its organization', () =>
       expect((await listIds(mona.token, `&searchValue=${encodeURIComponent(term)}`)).total, term).toBeGreaterThan(0);
       expect(await listIds(partner, `&searchValue=${encodeURIComponent(term)}`), term).toEqual({ ids: [], total: 0 });
     }
-    expect((await listIds(partner, '&searchValue=Mona')).ids.sort()).toEqual([appSelf.workflowId, colleague.workflowId].sort());
+    expect((await listIds(partner, '&searchValue=Mona')).ids.sort()).toEqual(
+      [appSelf.workflowId, colleague.workflowId].sort(),
+    );
     expect((await listIds(mona.token, `&folderID=${monaFolderId}`)).ids).toEqual([own.workflowId]);
     expect(await listIds(partner, `&folderID=${monaFolderId}`)).toEqual({ ids: [], total: 0 });
   });
 
-  it('files nothing of another organization into the user\'s folders, and counts only its own organization\'s', async () => {
-    const folders = async (token: string) => (await t.request('GET', '/workflow/v1/user/folders', { token })).body as { id: number; documentsCount: number }[];
+  it("files nothing of another organization into the user's folders, and counts only its own organization's", async () => {
+    const folders = async (token: string) =>
+      (await t.request('GET', '/workflow/v1/user/folders', { token })).body as { id: number; documentsCount: number }[];
     expect((await folders(mona.token)).find((f) => f.id === monaFolderId)?.documentsCount).toBe(1);
     expect((await folders(partner)).find((f) => f.id === monaFolderId)?.documentsCount).toBe(0);
     for (const workflowId of [ownSelf.workflowId, received.workflowId]) {
-      const filed = await t.request('PUT', `/workflow/v1/user/folders/${monaFolderId}/${workflowId}`, { token: partner });
+      const filed = await t.request('PUT', `/workflow/v1/user/folders/${monaFolderId}/${workflowId}`, {
+        token: partner,
+      });
       expectError(filed, 404, 'NOT_FOUND');
     }
     expect((await workflowOf(ownSelf.workflowId)).folderId).toBeNull();
     // Its own organization's workflow files as before.
-    const inC = await t.request('PUT', `/workflow/v1/user/folders/${monaFolderId}/${appSelf.workflowId}`, { token: partner });
+    const inC = await t.request('PUT', `/workflow/v1/user/folders/${monaFolderId}/${appSelf.workflowId}`, {
+      token: partner,
+    });
     expect(inC.status, inC.raw).toBe(200);
     expect(inC.body.documentsCount).toBe(1);
-    expect((await t.request('PUT', `/workflow/v1/user/folders/${monaFolderId}/${own.workflowId}`, { token: mona.token })).status).toBe(200);
+    expect(
+      (await t.request('PUT', `/workflow/v1/user/folders/${monaFolderId}/${own.workflowId}`, { token: mona.token }))
+        .status,
+    ).toBe(200);
   });
 
-  it('reads nothing of another organization\'s workflows: 404 as if they did not exist', async () => {
+  it("reads nothing of another organization's workflows: 404 as if they did not exist", async () => {
     for (const target of [own, ownSelf, received]) {
       const { workflowId, documentId } = target;
       const reads = [
-        `/document/v1/docs-detail/${workflowId}`, `/document/v1/${documentId}`,
+        `/document/v1/docs-detail/${workflowId}`,
+        `/document/v1/${documentId}`,
         `/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`,
-        `/document/v1/download/${workflowId}?selectedOption=downloadAll`, `/document/v1/page-image/${workflowId}`,
-        `/workflow/v1/${workflowId}/history`, `/workflow/v1/evidence-report/${workflowId}`, `/workflow/v1/${workflowId}/recipients`,
-        `/workflow/v1/${workflowId}/fields`, `/workflow/v1/${workflowId}/signing/overview`, `/workflow/v1/${workflowId}/reject-details`,
+        `/document/v1/download/${workflowId}?selectedOption=downloadAll`,
+        `/document/v1/page-image/${workflowId}`,
+        `/workflow/v1/${workflowId}/history`,
+        `/workflow/v1/evidence-report/${workflowId}`,
+        `/workflow/v1/${workflowId}/recipients`,
+        `/workflow/v1/${workflowId}/fields`,
+        `/workflow/v1/${workflowId}/signing/overview`,
+        `/workflow/v1/${workflowId}/reject-details`,
       ];
       for (const url of reads) {
         expect((await t.request('GET', url, { token: mona.token })).status, `Mona's own session: ${url}`).not.toBe(404);
@@ -173,13 +247,25 @@ describe('a business app\'s token acting as a member of its organization', () =>
   it('cannot sign, approve, decline, delegate, commence or delete there', async () => {
     const creditsBefore = await creditsOf(mona.organizationId);
     const attempts: [string, string, unknown][] = [
-      ['POST', `/workflow/v1/${received.documentId}/fields/save`, [{ id: received.fieldId, type: 'SIGNATURE', value: sampleValue('SIGNATURE') }]],
+      [
+        'POST',
+        `/workflow/v1/${received.documentId}/fields/save`,
+        [{ id: received.fieldId, type: 'SIGNATURE', value: sampleValue('SIGNATURE') }],
+      ],
       ['POST', `/workflow/v1/${received.workflowId}/sign`, { id: received.fieldId, image: pngDataUrl() }],
       ['POST', `/workflow/v1/${receivedApproval.workflowId}/approve`, { comment: 'fine' }],
       ['POST', `/workflow/v1/${received.workflowId}/decline`, { reason: 'Not mine' }],
-      ['POST', `/workflow/v1/${received.workflowId}/recipients/${received.recipientId}/delegate`, { name: 'Eve Delegate', emailAddress: 'eve@example.com' }],
+      [
+        'POST',
+        `/workflow/v1/${received.workflowId}/recipients/${received.recipientId}/delegate`,
+        { name: 'Eve Delegate', emailAddress: 'eve@example.com' },
+      ],
       ['POST', `/workflow/v1/${received.workflowId}/identity/send-otp`, {}],
-      ['POST', `/workflow/v1/${ownSelf.documentId}/fields/save`, [{ id: ownSelf.fieldId, type: 'SIGNATURE', value: sampleValue('SIGNATURE') }]],
+      [
+        'POST',
+        `/workflow/v1/${ownSelf.documentId}/fields/save`,
+        [{ id: ownSelf.fieldId, type: 'SIGNATURE', value: sampleValue('SIGNATURE') }],
+      ],
       ['POST', `/workflow/v1/${own.workflowId}/commence`, {}],
       ['POST', `/workflow/v1/${own.workflowId}/recipients`, [recipientEntry()]],
       ['POST', `/workflow/v1/${own.documentId}/fields`, fieldEntry(null)],
@@ -204,22 +290,47 @@ describe('a business app\'s token acting as a member of its organization', () =>
     // Carol's envelope to Mona is C's: the app reads it, holding no recipient row (its list and reads name none).
     const detail = await t.request('GET', `/document/v1/docs-detail/${colleague.workflowId}`, { token: partner });
     expect([detail.status, detail.body[0]?.recipientId], detail.raw).toEqual([200, null]);
-    const itemOf = async (token: string) => (await t.request('GET', '/document/v1?page=0&size=100', { token })).body.content.find((i: any) => i.workflowId === colleague.workflowId);
+    const itemOf = async (token: string) =>
+      (await t.request('GET', '/document/v1?page=0&size=100', { token })).body.content.find(
+        (i: any) => i.workflowId === colleague.workflowId,
+      );
     expect(await itemOf(partner)).toMatchObject({ recipientId: null, recipientRole: null });
     expect(await itemOf(mona.token)).toMatchObject({ recipientId: colleague.recipientId, recipientRole: 'SIGNER' });
-    expect((await t.request('GET', `/document/v1/download/${colleague.workflowId}?selectedOption=downloadDocument&documentId=${colleague.documentId}`, { token: partner })).status).toBe(200);
-    expect((await t.request('GET', `/workflow/v1/${colleague.workflowId}/history`, { token: partner })).status).toBe(200);
+    expect(
+      (
+        await t.request(
+          'GET',
+          `/document/v1/download/${colleague.workflowId}?selectedOption=downloadDocument&documentId=${colleague.documentId}`,
+          { token: partner },
+        )
+      ).status,
+    ).toBe(200);
+    expect((await t.request('GET', `/workflow/v1/${colleague.workflowId}/history`, { token: partner })).status).toBe(
+      200,
+    );
     const attempts: [string, string, unknown][] = [
-      ['POST', `/workflow/v1/${colleague.documentId}/fields/save`, [{ id: colleague.fieldId, type: 'SIGNATURE', value: sampleValue('SIGNATURE') }]],
+      [
+        'POST',
+        `/workflow/v1/${colleague.documentId}/fields/save`,
+        [{ id: colleague.fieldId, type: 'SIGNATURE', value: sampleValue('SIGNATURE') }],
+      ],
       ['POST', `/workflow/v1/${colleague.workflowId}/sign`, { id: colleague.fieldId, image: pngDataUrl() }],
       ['POST', `/workflow/v1/${colleague.workflowId}/approve`, {}],
       ['POST', `/workflow/v1/${colleague.workflowId}/decline`, { reason: 'Not now' }],
-      ['POST', `/workflow/v1/${colleague.workflowId}/recipients/${colleague.recipientId}/delegate`, { name: 'Eve Delegate', emailAddress: 'eve@example.com' }],
+      [
+        'POST',
+        `/workflow/v1/${colleague.workflowId}/recipients/${colleague.recipientId}/delegate`,
+        { name: 'Eve Delegate', emailAddress: 'eve@example.com' },
+      ],
       ['POST', `/workflow/v1/${colleague.workflowId}/identity/send-otp`, {}],
       ['POST', `/workflow/v1/${colleague.workflowId}/identity/verify-otp`, { code: '123456' }],
       ['POST', `/workflow/v1/${colleague.workflowId}/identity/verify-password`, { password: 'anything' }],
       // Its own SELF draft: the app does not sign for its user either.
-      ['POST', `/workflow/v1/${appSelf.documentId}/fields/save`, [{ id: appSelf.fieldId, type: 'SIGNATURE', value: sampleValue('SIGNATURE') }]],
+      [
+        'POST',
+        `/workflow/v1/${appSelf.documentId}/fields/save`,
+        [{ id: appSelf.fieldId, type: 'SIGNATURE', value: sampleValue('SIGNATURE') }],
+      ],
       ['POST', `/workflow/v1/${appSelf.workflowId}/sign`, { id: appSelf.fieldId, image: pngDataUrl() }],
     ];
     for (const [method, url, body] of attempts) {
@@ -236,7 +347,11 @@ describe('a business app\'s token acting as a member of its organization', () =>
     const upload = await uploadFile(t, partner, 'Partner deal.pdf', await makePdf(1));
     expect(upload.status, upload.raw).toBe(201);
     const workflowId = upload.body.workflowId;
-    expect(await workflowOf(workflowId)).toMatchObject({ organizationId: carol.organizationId, ownerUserId: mona.userId, status: 'DRAFT' });
+    expect(await workflowOf(workflowId)).toMatchObject({
+      organizationId: carol.organizationId,
+      ownerUserId: mona.userId,
+      status: 'DRAFT',
+    });
     const [signer] = await addRecipients(t, partner, workflowId, [recipientEntry({ name: 'Sam Signer' })]);
     await addField(t, partner, upload.body.id, fieldEntry(signer.id, { fieldType: 'SIGNATURE', fieldRequired: true }));
     const commenced = await t.request('POST', `/workflow/v1/${workflowId}/commence`, { token: partner, body: {} });
@@ -244,8 +359,13 @@ describe('a business app\'s token acting as a member of its organization', () =>
     expect(await workflowOf(workflowId)).toMatchObject({ status: 'SENT' });
     expect(await creditsOf(carol.organizationId)).toBeLessThan(creditsBefore);
 
-    for (const url of [`/document/v1/docs-detail/${workflowId}`, `/document/v1/${upload.body.id}`, `/workflow/v1/${workflowId}/history`, `/workflow/v1/${workflowId}/recipients`,
-      `/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${upload.body.id}`]) {
+    for (const url of [
+      `/document/v1/docs-detail/${workflowId}`,
+      `/document/v1/${upload.body.id}`,
+      `/workflow/v1/${workflowId}/history`,
+      `/workflow/v1/${workflowId}/recipients`,
+      `/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${upload.body.id}`,
+    ]) {
       const res = await t.request('GET', url, { token: partner });
       expect(res.status, `${url}: ${res.raw.slice(0, 300)}`).toBe(200);
     }
@@ -253,11 +373,25 @@ describe('a business app\'s token acting as a member of its organization', () =>
 
     // Carol's template, applied and dispatched by the app as Mona.
     const source = await sourceWorkflow(t, carol);
-    const template = await createTemplate(t, carol.token, { name: 'Partner template', workflowId: source.workflow.id, recipientLabels: [{ order: 2, label: 'Client' }] });
-    const applied = await t.request('POST', `/workflow/v1/templates/${template.id}/apply`, { token: partner, body: [{ recipientIndex: 2, name: 'Paula Partner', emailAddress: 'paula@example.com' }] });
+    const template = await createTemplate(t, carol.token, {
+      name: 'Partner template',
+      workflowId: source.workflow.id,
+      recipientLabels: [{ order: 2, label: 'Client' }],
+    });
+    const applied = await t.request('POST', `/workflow/v1/templates/${template.id}/apply`, {
+      token: partner,
+      body: [{ recipientIndex: 2, name: 'Paula Partner', emailAddress: 'paula@example.com' }],
+    });
     expect(applied.status, applied.raw).toBe(200);
-    expect(await workflowOf(applied.body.id)).toMatchObject({ organizationId: carol.organizationId, ownerUserId: mona.userId, status: 'DRAFT' });
-    const dispatched = await t.request('POST', `/workflow/v1/templates/${template.id}/dispatch`, { token: partner, body: [{ recipientIndex: 2, name: 'Dora Dispatch', emailAddress: 'dora@example.com' }] });
+    expect(await workflowOf(applied.body.id)).toMatchObject({
+      organizationId: carol.organizationId,
+      ownerUserId: mona.userId,
+      status: 'DRAFT',
+    });
+    const dispatched = await t.request('POST', `/workflow/v1/templates/${template.id}/dispatch`, {
+      token: partner,
+      body: [{ recipientIndex: 2, name: 'Dora Dispatch', emailAddress: 'dora@example.com' }],
+    });
     expect(dispatched.status, dispatched.raw).toBe(200);
 
     // Its own draft: the app deletes it.

@@ -37,7 +37,9 @@ beforeAll(async () => {
   bystander = await createUser(t, { name: 'Betty Bystander' });
   bystanderWorkflowId = (await createDraftWorkflow(t, bystander)).workflow.id;
 }, 60_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 function withPasswords(count: number) {
   return Array.from({ length: count }, () => recipientEntry({ recipientPassword: 'p' }));
@@ -64,7 +66,14 @@ async function duringAttack<T>(attack: () => Promise<T>) {
 describe('recipient passwords are hashed outside the transaction, and capped per call', () => {
   it('POST with 1,000 password-bearing recipients is refused at once (400 RECIPIENT_PASSWORD_LIMIT); nobody waits', async () => {
     const { workflow } = await createDraftWorkflow(t, attacker);
-    const { result: res, slowestHealthMs, bystanderMs, elapsedMs } = await duringAttack(() => t.request('POST', `/workflow/v1/${workflow.id}/recipients`, { token: attacker.token, body: withPasswords(1000) }));
+    const {
+      result: res,
+      slowestHealthMs,
+      bystanderMs,
+      elapsedMs,
+    } = await duringAttack(() =>
+      t.request('POST', `/workflow/v1/${workflow.id}/recipients`, { token: attacker.token, body: withPasswords(1000) }),
+    );
     expect(res.status, res.raw.slice(0, 300)).toBe(400);
     expect(res.body.message).toBe('RECIPIENT_PASSWORD_LIMIT');
     expect(res.body.responseBody).toMatchObject({ limit: MAX_RECIPIENT_PASSWORDS_PER_CALL, given: 1000 });
@@ -76,7 +85,16 @@ describe('recipient passwords are hashed outside the transaction, and capped per
 
   it(`POST with ${MAX_RECIPIENT_PASSWORDS_PER_CALL} password-bearing recipients (the cap) succeeds while the health check and another user answer quickly`, async () => {
     const { workflow } = await createDraftWorkflow(t, attacker);
-    const { result: res, slowestHealthMs, bystanderMs } = await duringAttack(() => t.request('POST', `/workflow/v1/${workflow.id}/recipients`, { token: attacker.token, body: withPasswords(MAX_RECIPIENT_PASSWORDS_PER_CALL) }));
+    const {
+      result: res,
+      slowestHealthMs,
+      bystanderMs,
+    } = await duringAttack(() =>
+      t.request('POST', `/workflow/v1/${workflow.id}/recipients`, {
+        token: attacker.token,
+        body: withPasswords(MAX_RECIPIENT_PASSWORDS_PER_CALL),
+      }),
+    );
     expect(res.status, res.raw.slice(0, 300)).toBe(200);
     expect(slowestHealthMs).toBeLessThan(HASHING_BOUND_MS);
     expect(bystanderMs).toBeLessThan(HASHING_BOUND_MS);
@@ -84,14 +102,34 @@ describe('recipient passwords are hashed outside the transaction, and capped per
     expect(rows).toHaveLength(MAX_RECIPIENT_PASSWORDS_PER_CALL);
     expect(rows.every((row) => row.passwordHash?.startsWith('$argon2id$'))).toBe(true);
     // Recipients without a password cost no hash and are not capped by it.
-    expect((await t.request('POST', `/workflow/v1/${workflow.id}/recipients`, { token: attacker.token, body: Array.from({ length: 200 }, () => recipientEntry()) })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', `/workflow/v1/${workflow.id}/recipients`, {
+          token: attacker.token,
+          body: Array.from({ length: 200 }, () => recipientEntry()),
+        })
+      ).status,
+    ).toBe(200);
   }, 60_000);
 
   it('PUT that sets more passwords than the cap is refused at once and changes nothing', async () => {
     const { workflow } = await createDraftWorkflow(t, attacker);
-    const rows = await addRecipients(t, attacker.token, workflow.id, Array.from({ length: 200 }, () => recipientEntry()));
-    const body = rows.map((row) => recipientEntry({ id: row.id, name: row.name, emailAddress: row.emailAddress, recipientPassword: 'p' }));
-    const { result: res, slowestHealthMs, elapsedMs } = await duringAttack(() => t.request('PUT', `/workflow/v1/${workflow.id}/recipients`, { token: attacker.token, body }));
+    const rows = await addRecipients(
+      t,
+      attacker.token,
+      workflow.id,
+      Array.from({ length: 200 }, () => recipientEntry()),
+    );
+    const body = rows.map((row) =>
+      recipientEntry({ id: row.id, name: row.name, emailAddress: row.emailAddress, recipientPassword: 'p' }),
+    );
+    const {
+      result: res,
+      slowestHealthMs,
+      elapsedMs,
+    } = await duringAttack(() =>
+      t.request('PUT', `/workflow/v1/${workflow.id}/recipients`, { token: attacker.token, body }),
+    );
     expect(res.status, res.raw.slice(0, 300)).toBe(400);
     expect(res.body.message).toBe('RECIPIENT_PASSWORD_LIMIT');
     expect(elapsedMs).toBeLessThan(REFUSAL_BOUND_MS);
@@ -101,10 +139,22 @@ describe('recipient passwords are hashed outside the transaction, and capped per
 
   it('template apply with a password for each of 60 slots is refused at once; nobody waits', async () => {
     const { workflow } = await createDraftWorkflow(t, attacker);
-    await addRecipients(t, attacker.token, workflow.id, Array.from({ length: 60 }, () => recipientEntry()));
+    await addRecipients(
+      t,
+      attacker.token,
+      workflow.id,
+      Array.from({ length: 60 }, () => recipientEntry()),
+    );
     const template = await createTemplate(t, attacker.token, { name: 'Sixty slots', workflowId: workflow.id });
     const overrides = Array.from({ length: 60 }, (_, i) => ({ recipientPassword: `p${i}` }));
-    const { result: res, slowestHealthMs, bystanderMs, elapsedMs } = await duringAttack(() => t.request('POST', `/workflow/v1/templates/${template.id}/apply`, { token: attacker.token, body: overrides }));
+    const {
+      result: res,
+      slowestHealthMs,
+      bystanderMs,
+      elapsedMs,
+    } = await duringAttack(() =>
+      t.request('POST', `/workflow/v1/templates/${template.id}/apply`, { token: attacker.token, body: overrides }),
+    );
     expect(res.status, res.raw.slice(0, 300)).toBe(400);
     expect(res.body.message).toBe('RECIPIENT_PASSWORD_LIMIT');
     expect(elapsedMs).toBeLessThan(REFUSAL_BOUND_MS);
@@ -112,11 +162,18 @@ describe('recipient passwords are hashed outside the transaction, and capped per
     expect(bystanderMs).toBeLessThan(ANSWER_BOUND_MS);
 
     // Under the cap the passwords are hashed before the transaction: the others still answer quickly.
-    const under = await duringAttack(() => t.request('POST', `/workflow/v1/templates/${template.id}/apply`, { token: attacker.token, body: overrides.slice(0, MAX_RECIPIENT_PASSWORDS_PER_CALL) }));
+    const under = await duringAttack(() =>
+      t.request('POST', `/workflow/v1/templates/${template.id}/apply`, {
+        token: attacker.token,
+        body: overrides.slice(0, MAX_RECIPIENT_PASSWORDS_PER_CALL),
+      }),
+    );
     expect(under.result.status, under.result.raw.slice(0, 300)).toBe(200);
     expect(under.slowestHealthMs).toBeLessThan(HASHING_BOUND_MS);
     expect(under.bystanderMs).toBeLessThan(HASHING_BOUND_MS);
     const made = await storedRecipients(t, under.result.body.id);
-    expect(made.filter((row) => row.passwordHash?.startsWith('$argon2id$'))).toHaveLength(MAX_RECIPIENT_PASSWORDS_PER_CALL);
+    expect(made.filter((row) => row.passwordHash?.startsWith('$argon2id$'))).toHaveLength(
+      MAX_RECIPIENT_PASSWORDS_PER_CALL,
+    );
   }, 60_000);
 });

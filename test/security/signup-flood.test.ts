@@ -13,11 +13,20 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
  */
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); }, 60_000);
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
 
 async function signupFrom(remoteAddress: string, email: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/auth/v1/signup', remoteAddress, payload: { name: 'Flood Account', email, password: 'a long enough password' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/auth/v1/signup',
+    remoteAddress,
+    payload: { name: 'Flood Account', email, password: 'a long enough password' },
+  });
   return { status: res.statusCode, body: res.json(), headers: res.headers, raw: res.body };
 }
 
@@ -42,7 +51,8 @@ describe('sign-ups from one client address are limited', () => {
   it('a sign-up refused before the hash (an email already registered) does not use up the allowance', async () => {
     const address = '203.0.113.8';
     expect((await signupFrom(address, 'taken@example.com')).status).toBe(201);
-    for (let i = 0; i < SIGNUPS_PER_ADDRESS.max + 5; i++) expect((await signupFrom(address, 'taken@example.com')).status).toBe(409);
+    for (let i = 0; i < SIGNUPS_PER_ADDRESS.max + 5; i++)
+      expect((await signupFrom(address, 'taken@example.com')).status).toBe(409);
     expect((await signupFrom(address, 'still-fine@example.com')).status).toBe(201);
   }, 120_000);
 });

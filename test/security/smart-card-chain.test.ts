@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as x509 from '@peculiar/x509';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser } from '../helpers/factories.ts';
-import { EKU, createCa, createCrl, issueCard, signHash, withChain, type TestCa, type TestCard } from '../helpers/card-certificates.ts';
+import {
+  EKU,
+  createCa,
+  createCrl,
+  issueCard,
+  signHash,
+  withChain,
+  type TestCa,
+  type TestCard,
+} from '../helpers/card-certificates.ts';
 
 /**
  * Smart-card sign-in validates the whole path from the card's certificate to a CA of SMART_CARD_CA_FILE (issue
@@ -60,7 +69,9 @@ afterAll(async () => {
 async function signIn(certificate: string, card: TestCard) {
   const hash = await t.request('POST', '/auth/v1/smart_card/hash', { body: { certificate } });
   expect(hash.status, JSON.stringify(hash.body)).toBe(200);
-  return t.request('POST', '/auth/v1/smart_card/signature/verify', { body: { challengeId: hash.body.challengeId, signature: signHash(card, hash.body.hash) } });
+  return t.request('POST', '/auth/v1/smart_card/signature/verify', {
+    body: { challengeId: hash.body.challengeId, signature: signHash(card, hash.body.hash) },
+  });
 }
 
 function expectRejected(res: { status: number; body: any }, reason: string, description?: RegExp) {
@@ -85,7 +96,11 @@ describe('the path to SMART_CARD_CA_FILE', () => {
 
   it('signs in with a card issued by an intermediate of the bundle, sent alone, and with either sign-in EKU', async () => {
     const { email } = await createUser(t);
-    for (const extendedKeyUsages of [[EKU.clientAuth], [EKU.smartCardLogon], [EKU.emailProtection, EKU.smartCardLogon]]) {
+    for (const extendedKeyUsages of [
+      [EKU.clientAuth],
+      [EKU.smartCardLogon],
+      [EKU.emailProtection, EKU.smartCardLogon],
+    ]) {
       const card = await issueCard(bundleIssuing, { email: email, kind: 'EC', extendedKeyUsages });
       const res = await signIn(card.pem, card);
       expect(res.status, `${extendedKeyUsages}: ${JSON.stringify(res.body)}`).toBe(200);
@@ -117,7 +132,11 @@ describe('the path to SMART_CARD_CA_FILE', () => {
 
   it('refuses a card whose intermediate has expired or is not valid yet: EXPIRED, NOT_YET_VALID', async () => {
     const { email } = await createUser(t);
-    const expired = await createCa('Expired Issuing CA', { issuer: root, notBefore: new Date(Date.now() - 30 * day), notAfter: new Date(Date.now() - day) });
+    const expired = await createCa('Expired Issuing CA', {
+      issuer: root,
+      notBefore: new Date(Date.now() - 30 * day),
+      notAfter: new Date(Date.now() - day),
+    });
     const card = await issueCard(expired, { email: email, kind: 'EC' });
     expectRejected(await signIn(withChain(card, expired), card), 'EXPIRED', /Expired Issuing CA/);
     const early = await createCa('Future Issuing CA', { issuer: root, notBefore: new Date(Date.now() + day) });
@@ -138,7 +157,7 @@ describe('the path to SMART_CARD_CA_FILE', () => {
     expectRejected(await signIn(withChain(forged, mallory), forged), 'ISSUER_NOT_CA');
   });
 
-  it('refuses a path longer than an issuer\'s pathLen allows: PATH_LENGTH', async () => {
+  it("refuses a path longer than an issuer's pathLen allows: PATH_LENGTH", async () => {
     const { email } = await createUser(t);
     const under = await createCa('Under Leaf-only Root', { issuer: zeroRoot });
     const card = await issueCard(under, { email: email, kind: 'EC' });
@@ -187,7 +206,7 @@ describe('the path to SMART_CARD_CA_FILE', () => {
 });
 
 describe('what the card sends', () => {
-  it('takes the card\'s certificate followed by at most 8 intermediates; anything else is 400 SMART_CARD_CERTIFICATE_INVALID', async () => {
+  it("takes the card's certificate followed by at most 8 intermediates; anything else is 400 SMART_CARD_CERTIFICATE_INVALID", async () => {
     const { email } = await createUser(t);
     const card = await issueCard(issuing, { email: email, kind: 'EC' });
     const many = [card.pem, ...Array.from({ length: 9 }, () => issuing.pem)].join('\n');

@@ -21,8 +21,12 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 const PASSWORD = 'my signing secret';
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 function digital(id: number, password: string) {
   return { id, type: 'DIGITAL_SIGNATURE', value: pngDataUrl(120, 40, 3), password };
@@ -34,28 +38,49 @@ async function keyOf(email: string) {
 
 /** A SELF draft uploaded over HTTP whose one row (the owner's) signs with a platform-certified key, with a DIGITAL_SIGNATURE field. */
 async function selfSignDraft(token: string) {
-  const upload = await uploadFile(t, token, 'contract.pdf', await makePdf(1), { query: { sequence: 'SELF', signType: 'SELFSIGN' } });
+  const upload = await uploadFile(t, token, 'contract.pdf', await makePdf(1), {
+    query: { sequence: 'SELF', signType: 'SELFSIGN' },
+  });
   expect(upload.status, upload.raw).toBe(201);
   const { workflowId, id: documentId } = upload.body;
   const rows = await t.request('GET', `/workflow/v1/${workflowId}/recipients`, { token });
   const self = rows.body[0];
   await setRecipient(t, self.id, { useDigitalCert: true });
-  const field = await addField(t, token, documentId, fieldEntry(self.id, { fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }));
+  const field = await addField(
+    t,
+    token,
+    documentId,
+    fieldEntry(self.id, { fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }),
+  );
   return { workflowId, documentId, fieldId: field.id as number };
 }
 
 /** An envelope of `owner` to `email` (a guest row) with useDigitalCert and a DIGITAL_SIGNATURE field, sent. */
 async function certifiedEnvelope(owner: TestUser, email: string, name = 'Vera Victim') {
   const { workflow, document } = await createDraftWorkflow(t, owner);
-  const [row] = await addRecipients(t, owner.token, workflow.id, [recipientEntry({ name, emailAddress: email, useDigitalCert: true })]);
-  const field = await addField(t, owner.token, document.id, fieldEntry(row.id, { fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }));
+  const [row] = await addRecipients(t, owner.token, workflow.id, [
+    recipientEntry({ name, emailAddress: email, useDigitalCert: true }),
+  ]);
+  const field = await addField(
+    t,
+    owner.token,
+    document.id,
+    fieldEntry(row.id, { fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }),
+  );
   await commence(t, owner, workflow.id);
   return { workflow, document, row, fieldId: field.id as number };
 }
 
 async function verifyFile(bytes: Uint8Array) {
-  const { body, contentType } = multipartBody([{ name: 'file', filename: 'sealed.pdf', contentType: 'application/pdf', data: bytes }]);
-  const res = await t.app.inject({ method: 'POST', url: '/verify/v1', headers: { 'content-type': contentType }, payload: body });
+  const { body, contentType } = multipartBody([
+    { name: 'file', filename: 'sealed.pdf', contentType: 'application/pdf', data: bytes },
+  ]);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/verify/v1',
+    headers: { 'content-type': contentType },
+    payload: body,
+  });
   return res.json();
 }
 
@@ -67,9 +92,14 @@ describe('platform-certified keys only for platform-verified addresses', () => {
     const session = await signIn(t, attacker.email, attacker.password);
     const draft = await selfSignDraft(session.accessToken);
 
-    const status = await t.request('GET', `/workflow/v1/${draft.workflowId}/signing-key`, { token: session.accessToken });
+    const status = await t.request('GET', `/workflow/v1/${draft.workflowId}/signing-key`, {
+      token: session.accessToken,
+    });
     expect(status.body).toMatchObject({ useDigitalCert: true, certifiable: false, provisioned: false });
-    const res = await t.request('POST', `/workflow/v1/${draft.documentId}/fields/save`, { token: session.accessToken, body: [digital(draft.fieldId, PASSWORD)] });
+    const res = await t.request('POST', `/workflow/v1/${draft.documentId}/fields/save`, {
+      token: session.accessToken,
+      body: [digital(draft.fieldId, PASSWORD)],
+    });
     expect(res.status, res.raw).toBe(403);
     expect(res.body.message).toBe('EMAIL_NOT_VERIFIED');
     expect(await keyOf(victimEmail)).toBeUndefined();
@@ -82,7 +112,10 @@ describe('platform-certified keys only for platform-verified addresses', () => {
     const session = await signIn(t, squatter.email, squatter.password);
     const draft = await selfSignDraft(session.accessToken);
     for (let i = 0; i < 3; i += 1) {
-      const res = await t.request('POST', `/workflow/v1/${draft.documentId}/fields/save`, { token: session.accessToken, body: [digital(draft.fieldId, `squatted ${i}`)] });
+      const res = await t.request('POST', `/workflow/v1/${draft.documentId}/fields/save`, {
+        token: session.accessToken,
+        body: [digital(draft.fieldId, `squatted ${i}`)],
+      });
       expect(res.status).toBe(403);
     }
     expect(await keyOf(victimEmail)).toBeUndefined();
@@ -92,50 +125,90 @@ describe('platform-certified keys only for platform-verified addresses', () => {
     const [commenceMail] = await t.mails({ to: victimEmail, kind: 'COMMENCE' });
     expect(commenceMail.viaPlatform).toBe(true);
     const guest = await tokenFromMail(t, victimEmail);
-    expect((await t.request('GET', `/workflow/v1/${envelope.workflow.id}/signing-key`, { token: guest })).body).toMatchObject({ certifiable: true, provisioned: false });
-    const signed = await t.request('POST', `/workflow/v1/${envelope.document.id}/fields/save`, { token: guest, body: [digital(envelope.fieldId, PASSWORD)] });
+    expect(
+      (await t.request('GET', `/workflow/v1/${envelope.workflow.id}/signing-key`, { token: guest })).body,
+    ).toMatchObject({ certifiable: true, provisioned: false });
+    const signed = await t.request('POST', `/workflow/v1/${envelope.document.id}/fields/save`, {
+      token: guest,
+      body: [digital(envelope.fieldId, PASSWORD)],
+    });
     expect(signed.status, signed.raw).toBe(200);
     const key = await keyOf(victimEmail);
     // The squatter's account is not verified: the certificate names the recipient row, not the squatter's account name.
     expect(key.name).toBe('Vera Real');
   });
 
-  it('a guest link that did not come through the platform\'s mail does not prove the address', async () => {
+  it("a guest link that did not come through the platform's mail does not prove the address", async () => {
     const owner = await createUser(t, { name: 'Oscar Owner' });
     const email = `routed-${Date.now()}@x.example`;
     const envelope = await certifiedEnvelope(owner, email);
     const guest = await tokenFromMail(t, email);
     // As if the link had travelled through an organization's own provider (a link mailed before this rule).
-    await t.platform.db.update(mailOutbox).set({ viaPlatform: false }).where(eq(mailOutbox.recipientId, envelope.row.id));
-    const res = await t.request('POST', `/workflow/v1/${envelope.document.id}/fields/save`, { token: guest, body: [digital(envelope.fieldId, PASSWORD)] });
+    await t.platform.db
+      .update(mailOutbox)
+      .set({ viaPlatform: false })
+      .where(eq(mailOutbox.recipientId, envelope.row.id));
+    const res = await t.request('POST', `/workflow/v1/${envelope.document.id}/fields/save`, {
+      token: guest,
+      body: [digital(envelope.fieldId, PASSWORD)],
+    });
     expect(res.status, res.raw).toBe(403);
     expect(res.body.message).toBe('EMAIL_NOT_VERIFIED');
     expect(await keyOf(email)).toBeUndefined();
   });
 
-  it('a verified account signing with its own token is certified under the account\'s name, not the name the sender typed', async () => {
+  it("a verified account signing with its own token is certified under the account's name, not the name the sender typed", async () => {
     const owner = await createUser(t, { name: 'Otto Owner' });
     const signer = await createUser(t, { name: 'Real Account Name' });
     const { workflow, document } = await createDraftWorkflow(t, owner);
-    const row = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Typed By Sender', email: signer.email });
+    const row = await insertRecipient(t, workflow.id, {
+      userId: signer.userId,
+      name: 'Typed By Sender',
+      email: signer.email,
+    });
     await setRecipient(t, row.id, { useDigitalCert: true });
-    const field = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: row.id, fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true });
+    const field = await insertField(t, {
+      workflowId: workflow.id,
+      documentId: document.id,
+      recipientId: row.id,
+      fieldType: 'DIGITAL_SIGNATURE',
+      fieldRequired: true,
+    });
     await commence(t, owner, workflow.id);
-    const res = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, { token: signer.token, body: [digital(field.id, PASSWORD)] });
+    const res = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, {
+      token: signer.token,
+      body: [digital(field.id, PASSWORD)],
+    });
     expect(res.status, res.raw).toBe(200);
     expect((await keyOf(signer.email)).name).toBe('Real Account Name');
   });
 
-  it('a business app\'s token never signs with the person\'s key', async () => {
+  it("a business app's token never signs with the person's key", async () => {
     const owner = await createUser(t, { name: 'Pia Partner' });
     const { workflow, document } = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
     const [self] = (await t.request('GET', `/workflow/v1/${workflow.id}/recipients`, { token: owner.token })).body;
     await setRecipient(t, self.id, { useDigitalCert: true });
-    const field = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: self.id, fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true });
+    const field = await insertField(t, {
+      workflowId: workflow.id,
+      documentId: document.id,
+      recipientId: self.id,
+      fieldType: 'DIGITAL_SIGNATURE',
+      fieldRequired: true,
+    });
     const app = await insertBusinessApp(t, owner.organizationId);
-    const signin = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'CLIENT_CREDENTIALS', client_id: app.clientId, client_secret: app.clientSecret, email: owner.email } });
+    const signin = await t.request('POST', '/auth/v1/signin', {
+      body: {
+        grant_type: 'CLIENT_CREDENTIALS',
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        email: owner.email,
+      },
+    });
     expect(signin.status, signin.raw).toBe(200);
-    const res = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, { token: signin.body.accessToken, body: [digital(field.id, PASSWORD)] });
+    const res = await t.request('POST', `/workflow/v1/${document.id}/fields/save`, {
+      token: signin.body.accessToken,
+      body: [digital(field.id, PASSWORD)],
+    });
     expect(res.status, res.raw).toBe(403);
     expect(res.body.message).toBe('USER_NOT_HAVE_ACCESS');
     expect(await keyOf(owner.email)).toBeUndefined();
@@ -148,46 +221,87 @@ describe('a new key through a platform-mailed code', () => {
     const email = `locked-${Date.now()}@x.example`;
     const first = await certifiedEnvelope(owner, email, 'Lena Locked');
     const firstGuest = await tokenFromMail(t, email);
-    expect((await t.request('POST', `/workflow/v1/${first.document.id}/fields/save`, { token: firstGuest, body: [digital(first.fieldId, PASSWORD)] })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', `/workflow/v1/${first.document.id}/fields/save`, {
+          token: firstGuest,
+          body: [digital(first.fieldId, PASSWORD)],
+        })
+      ).status,
+    ).toBe(200);
     const oldSerial = (await keyOf(email)).certificateSerial;
     await waitForSeal(t, first.workflow.id);
 
     const second = await certifiedEnvelope(owner, email, 'Lena Locked');
     const guest = await tokenFromMail(t, email);
     for (let i = 1; i <= 10; i += 1) {
-      expect((await t.request('POST', `/workflow/v1/${second.document.id}/fields/save`, { token: guest, body: [digital(second.fieldId, `guess ${i}`)] })).status).toBe(400);
+      expect(
+        (
+          await t.request('POST', `/workflow/v1/${second.document.id}/fields/save`, {
+            token: guest,
+            body: [digital(second.fieldId, `guess ${i}`)],
+          })
+        ).status,
+      ).toBe(400);
     }
-    const locked = await t.request('POST', `/workflow/v1/${second.document.id}/fields/save`, { token: guest, body: [digital(second.fieldId, PASSWORD)] });
+    const locked = await t.request('POST', `/workflow/v1/${second.document.id}/fields/save`, {
+      token: guest,
+      body: [digital(second.fieldId, PASSWORD)],
+    });
     expect(locked.status).toBe(401);
     expect(locked.body.responseBody).toMatchObject({ resettable: true });
 
     const sent = await t.request('POST', `/workflow/v1/${second.workflow.id}/signing-key/reset-code`, { token: guest });
     expect(sent.status, sent.raw).toBe(200);
     expect(sent.body.resendAfterSeconds).toBe(30);
-    const again = await t.request('POST', `/workflow/v1/${second.workflow.id}/signing-key/reset-code`, { token: guest });
+    const again = await t.request('POST', `/workflow/v1/${second.workflow.id}/signing-key/reset-code`, {
+      token: guest,
+    });
     expect(again.status).toBe(429);
     expect(again.headers['retry-after']).toBeDefined();
     const [mail] = await t.mails({ to: email, kind: 'SIGNING_KEY_RESET' });
     expect(mail).toMatchObject({ viaPlatform: true, route: 'PLATFORM' });
     const code = /code for a new signing key is (\d{6})/.exec(mail.textBody)![1];
 
-    const wrong = await t.request('POST', `/workflow/v1/${second.workflow.id}/signing-key/reset`, { token: guest, body: { code: code === '000000' ? '111111' : '000000', password: 'a brand new secret' } });
+    const wrong = await t.request('POST', `/workflow/v1/${second.workflow.id}/signing-key/reset`, {
+      token: guest,
+      body: { code: code === '000000' ? '111111' : '000000', password: 'a brand new secret' },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message).toBe('OTP_INVALID');
-    const short = await t.request('POST', `/workflow/v1/${second.workflow.id}/signing-key/reset`, { token: guest, body: { code, password: 'short' } });
+    const short = await t.request('POST', `/workflow/v1/${second.workflow.id}/signing-key/reset`, {
+      token: guest,
+      body: { code, password: 'short' },
+    });
     expect(short.body.message).toBe('SIGNING_PASSWORD_TOO_SHORT');
-    const reset = await t.request('POST', `/workflow/v1/${second.workflow.id}/signing-key/reset`, { token: guest, body: { code, password: 'a brand new secret' } });
+    const reset = await t.request('POST', `/workflow/v1/${second.workflow.id}/signing-key/reset`, {
+      token: guest,
+      body: { code, password: 'a brand new secret' },
+    });
     expect(reset.status, reset.raw).toBe(200);
     expect(reset.body).toMatchObject({ provisioned: true, certifiable: true });
     expect(reset.body.certificate.serialNumber).not.toBe(oldSerial);
     // The code is used up.
-    expect((await t.request('POST', `/workflow/v1/${second.workflow.id}/signing-key/reset`, { token: guest, body: { code, password: 'another new secret' } })).status).toBe(400);
+    expect(
+      (
+        await t.request('POST', `/workflow/v1/${second.workflow.id}/signing-key/reset`, {
+          token: guest,
+          body: { code, password: 'another new secret' },
+        })
+      ).status,
+    ).toBe(400);
 
     // The lock is lifted and the old password no longer opens anything; the new one signs with the new certificate.
-    const old = await t.request('POST', `/workflow/v1/${second.document.id}/fields/save`, { token: guest, body: [digital(second.fieldId, PASSWORD)] });
+    const old = await t.request('POST', `/workflow/v1/${second.document.id}/fields/save`, {
+      token: guest,
+      body: [digital(second.fieldId, PASSWORD)],
+    });
     expect(old.status).toBe(400);
     expect(old.body.message).toBe('SIGNING_PASSWORD_INVALID');
-    const signed = await t.request('POST', `/workflow/v1/${second.document.id}/fields/save`, { token: guest, body: [digital(second.fieldId, 'a brand new secret')] });
+    const signed = await t.request('POST', `/workflow/v1/${second.document.id}/fields/save`, {
+      token: guest,
+      body: [digital(second.fieldId, 'a brand new secret')],
+    });
     expect(signed.status, signed.raw).toBe(200);
     await waitForSeal(t, second.workflow.id);
 
@@ -205,14 +319,18 @@ describe('a new key through a platform-mailed code', () => {
     const squatter = await signUp(t, { name: 'Sid Squatter', email });
     const session = await signIn(t, squatter.email, squatter.password);
     const draft = await selfSignDraft(session.accessToken);
-    const refused = await t.request('POST', `/workflow/v1/${draft.workflowId}/signing-key/reset-code`, { token: session.accessToken });
+    const refused = await t.request('POST', `/workflow/v1/${draft.workflowId}/signing-key/reset-code`, {
+      token: session.accessToken,
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('EMAIL_NOT_VERIFIED');
 
     const owner = await createUser(t, { name: 'Nora Owner' });
     const envelope = await certifiedEnvelope(owner, `fresh-${Date.now()}@x.example`);
     const guest = await tokenFromMail(t, envelope.row.emailAddress);
-    const none = await t.request('POST', `/workflow/v1/${envelope.workflow.id}/signing-key/reset-code`, { token: guest });
+    const none = await t.request('POST', `/workflow/v1/${envelope.workflow.id}/signing-key/reset-code`, {
+      token: guest,
+    });
     expect(none.status).toBe(400);
     expect(none.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
   });

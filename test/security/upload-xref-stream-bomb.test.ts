@@ -39,23 +39,37 @@ afterAll(async () => {
 
 /** The upload (or replacement) of `bytes` over a real socket, its body built now: what the probe measures is the request alone. */
 function sendRequest(method: 'POST' | 'PUT', path: string, name: string, bytes: Uint8Array) {
-  const { body, contentType } = multipartBody([{ name: 'file', filename: name, contentType: 'application/pdf', data: bytes }]);
-  return () => new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const headers = { authorization: `Bearer ${owner.token}`, 'content-type': contentType, 'content-length': body.length };
-    const req = http.request(`${base}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-      res.on('error', reject);
+  const { body, contentType } = multipartBody([
+    { name: 'file', filename: name, contentType: 'application/pdf', data: bytes },
+  ]);
+  return () =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const headers = {
+        authorization: `Bearer ${owner.token}`,
+        'content-type': contentType,
+        'content-length': body.length,
+      };
+      const req = http.request(`${base}${path}`, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+        );
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
     });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 async function expectRefusedWhileHealthy(method: 'POST' | 'PUT', path: string, name: string, bytes: Uint8Array) {
   const before = await storedState(t);
-  const { result: res, slowestHealthMs, maxLoopDelayMs, elapsedMs } = await whileProbingHealth(base, sendRequest(method, path, name, bytes));
+  const {
+    result: res,
+    slowestHealthMs,
+    maxLoopDelayMs,
+    elapsedMs,
+  } = await whileProbingHealth(base, sendRequest(method, path, name, bytes));
   const label = `${name} after ${elapsedMs.toFixed(0)} ms: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
   expect(res.status, label).toBe(400);
   expect(res.body.message, label).toBe('INVALID_PDF');
@@ -109,7 +123,12 @@ describe('cross-reference stream bombs on replacement (PUT /document/v1/{docId})
     const upload = await uploadFile(t, owner.token, 'original.pdf', await makePdf(2));
     expect(upload.status).toBe(201);
     const [before] = await t.platform.db.select().from(documents).where(eq(documents.id, upload.body.id));
-    await expectRefusedWhileHealthy('PUT', `/document/v1/${upload.body.id}`, 'xref-bomb-10k.pdf', makeXrefStreamBombPdf());
+    await expectRefusedWhileHealthy(
+      'PUT',
+      `/document/v1/${upload.body.id}`,
+      'xref-bomb-10k.pdf',
+      makeXrefStreamBombPdf(),
+    );
     const [after] = await t.platform.db.select().from(documents).where(eq(documents.id, upload.body.id));
     expect(after).toEqual(before);
   }, 60_000);
@@ -123,7 +142,9 @@ describe('a Word file whose conversion yields such a PDF', () => {
   let user: TestUser;
   beforeAll(async () => {
     const bomb = Buffer.from(makeXrefStreamBombPdf()).toString('base64');
-    fs.writeFileSync(sofficePath, `#!/bin/sh\nmkdir -p out\nbase64 -d > out/document.pdf <<'EOF'\n${bomb}\nEOF\n`, { mode: 0o755 });
+    fs.writeFileSync(sofficePath, `#!/bin/sh\nmkdir -p out\nbase64 -d > out/document.pdf <<'EOF'\n${bomb}\nEOF\n`, {
+      mode: 0o755,
+    });
     converting = await createTestApp({ sofficePath });
     user = await createUser(converting);
   });
@@ -144,7 +165,7 @@ describe('a Word file whose conversion yields such a PDF', () => {
   }, 60_000);
 });
 
-describe('the check\'s own limits (createPdfInspector), past the structure limits', () => {
+describe("the check's own limits (createPdfInspector), past the structure limits", () => {
   // No amplification: a cross-reference table costs libpdf about 1.2 µs a row. Such costs are bounded by the
   // processor time the check may take (500 ms by default; lowered here so that a small file shows it), and, while it
   // runs, by its time and heap limits. A later parse of accepted bytes costs about what their check did.
@@ -152,7 +173,10 @@ describe('the check\'s own limits (createPdfInspector), past the structure limit
     const inspector = createPdfInspector(options);
     try {
       await inspector.inspect(await makePdf(1));
-      return await inspector.inspect(pdf).then(() => null, (error: unknown) => error);
+      return await inspector.inspect(pdf).then(
+        () => null,
+        (error: unknown) => error,
+      );
     } finally {
       await inspector.close();
     }
@@ -172,7 +196,14 @@ describe('the check\'s own limits (createPdfInspector), past the structure limit
   }, 60_000);
 
   it('heap: stopped and refused when the worker runs out of its heap', async () => {
-    const error = await refusal({ maxHeapMb: 48, timeLimitMs: 30_000, limits: { maxObjects: Infinity, maxStreamBytes: Infinity, maxDecodedBytes: Infinity, maxCpuMs: Infinity } }, makeXrefStreamBombPdf({ entries: 5_000_000 }));
+    const error = await refusal(
+      {
+        maxHeapMb: 48,
+        timeLimitMs: 30_000,
+        limits: { maxObjects: Infinity, maxStreamBytes: Infinity, maxDecodedBytes: Infinity, maxCpuMs: Infinity },
+      },
+      makeXrefStreamBombPdf({ entries: 5_000_000 }),
+    );
     expect((error as PdfRejectedError).reason).toBe('too-complex');
     expect((error as PdfRejectedError).message).toMatch(/more than the 48 MB of memory/);
   }, 60_000);

@@ -12,8 +12,12 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
  * (its button POSTs); an API client asking for JSON still verifies with the GET (RUNTIME.md "Accounts").
  */
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 async function codeFor(email: string) {
   const [mail] = await t.mails({ to: email, kind: 'EMAIL_VERIFICATION' });
@@ -25,11 +29,14 @@ async function verifiedAt(email: string) {
 }
 
 describe('a mail scanner opening the verification link verifies nothing', () => {
-  it('the browser-like GETs a scanner sends answer the confirmation page and leave the account unverified; the person\'s click verifies', async () => {
+  it("the browser-like GETs a scanner sends answer the confirmation page and leave the account unverified; the person's click verifies", async () => {
     const squatted = await signUp(t, { name: 'Sam Squatter', email: `owner-${Date.now()}@victim.example` });
     const code = await codeFor(squatted.email);
     const scanners = [
-      { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36' },
+      {
+        accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+        'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36',
+      },
       { accept: 'text/html', 'user-agent': 'Microsoft Office Existence Discovery' },
       { accept: 'text/html, */*', 'user-agent': 'BingPreview/1.0b' },
     ];
@@ -48,7 +55,9 @@ describe('a mail scanner opening the verification link verifies nothing', () => 
     const dead = await t.request('GET', `/verify-email/${'A'.repeat(43)}`, { headers: { accept: 'text/html' } });
     expect(dead.status).toBe(400);
     const account = await signUp(t, { name: 'Jay Json' });
-    const res = await t.request('GET', `/verify-email/${await codeFor(account.email)}`, { headers: { accept: 'application/json' } });
+    const res = await t.request('GET', `/verify-email/${await codeFor(account.email)}`, {
+      headers: { accept: 'application/json' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ verified: true });
     expect(await verifiedAt(account.email)).not.toBeNull();

@@ -36,7 +36,8 @@ describe('POST /verify/v1 with a field tree bomb', () => {
     expectEventLoopKeptFree(probe, `${probe.result.status}:`);
     // Which of the three depends on the machine's speed and load, never on the event loop.
     if (probe.result.status === 200) expect(probe.result.body.signatures).toEqual([]);
-    else if (probe.result.status === 400) expect(probe.result.body).toMatchObject({ message: 'INVALID_PDF', responseBody: { cpuLimitMs: 750 } });
+    else if (probe.result.status === 400)
+      expect(probe.result.body).toMatchObject({ message: 'INVALID_PDF', responseBody: { cpuLimitMs: 750 } });
     else expect(probe.result.body).toMatchObject({ httpStatusCode: 503, message: 'SERVICE_UNAVAILABLE' });
   }, 60_000);
 });

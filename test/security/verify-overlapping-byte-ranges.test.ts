@@ -20,7 +20,13 @@ import { sealPdf } from '../../src/platform/pdf/seal-pdf.ts';
 let t: TestApp;
 let base: string;
 let identity: SealIdentity;
-const sign = (digest: Uint8Array) => createCadesSignature({ documentDigest: digest, certificateDer: identity.certificateDer, chainDer: identity.chainDer, privateKey: identity.privateKey });
+const sign = (digest: Uint8Array) =>
+  createCadesSignature({
+    documentDigest: digest,
+    certificateDer: identity.certificateDer,
+    chainDer: identity.chainDer,
+    privateKey: identity.privateKey,
+  });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -39,7 +45,10 @@ function verifyRequest(bytes: Uint8Array) {
 
 describe('POST /verify/v1 with overlapping byte ranges in one revision', () => {
   it('50 signatures over 24 MB whose ranges all overlap: every one INVALID, and the service keeps answering', async () => {
-    const probe = await whileProbingHealth(base, verifyRequest(await makeSignatureBombPdf({ signatures: 50, ranges: 'own', sign })));
+    const probe = await whileProbingHealth(
+      base,
+      verifyRequest(await makeSignatureBombPdf({ signatures: 50, ranges: 'own', sign })),
+    );
     expect(probe.result.status, JSON.stringify(probe.result.body).slice(0, 300)).toBe(200);
     expectEventLoopKeptFree(probe);
     expect(probe.result.body.signatures).toHaveLength(50);

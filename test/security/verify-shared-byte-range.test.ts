@@ -20,7 +20,13 @@ import { sealPdf } from '../../src/platform/pdf/seal-pdf.ts';
 let t: TestApp;
 let base: string;
 let identity: SealIdentity;
-const sign = (digest: Uint8Array) => createCadesSignature({ documentDigest: digest, certificateDer: identity.certificateDer, chainDer: identity.chainDer, privateKey: identity.privateKey });
+const sign = (digest: Uint8Array) =>
+  createCadesSignature({
+    documentDigest: digest,
+    certificateDer: identity.certificateDer,
+    chainDer: identity.chainDer,
+    privateKey: identity.privateKey,
+  });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -45,14 +51,21 @@ describe('POST /verify/v1 with signature dictionaries sharing one byte range', (
     expect(pdf.length).toBeGreaterThan(24_000_000);
     const probe = await whileProbingHealth(base, verifyRequest(pdf));
     expect(probe.result.status, JSON.stringify(probe.result.body).slice(0, 300)).toBe(400);
-    expect(probe.result.body).toMatchObject({ message: 'TOO_MANY_SIGNATURES', errorCode: 12010, responseBody: { limit: 50 } });
+    expect(probe.result.body).toMatchObject({
+      message: 'TOO_MANY_SIGNATURES',
+      errorCode: 12010,
+      responseBody: { limit: 50 },
+    });
     expect(probe.probes).toBeGreaterThan(0);
     expectEventLoopKeptFree(probe);
   }, 60_000);
 
   it('51 and 10,000 of them: TOO_MANY_SIGNATURES as well (counted before anything is hashed)', async () => {
     for (const signatures of [51, 10_000]) {
-      const probe = await whileProbingHealth(base, verifyRequest(await makeSignatureBombPdf({ signatures, ranges: 'shared', sign })));
+      const probe = await whileProbingHealth(
+        base,
+        verifyRequest(await makeSignatureBombPdf({ signatures, ranges: 'shared', sign })),
+      );
       expect(probe.result.status, `${signatures}: ${JSON.stringify(probe.result.body).slice(0, 300)}`).toBe(400);
       expect(probe.result.body.message).toBe('TOO_MANY_SIGNATURES');
       expectEventLoopKeptFree(probe, `${signatures} signatures:`);
@@ -60,13 +73,21 @@ describe('POST /verify/v1 with signature dictionaries sharing one byte range', (
   }, 120_000);
 
   it('50 of them: the one whose /Contents the range leaves out is checked and VALID; the other 49 are INVALID unhashed', async () => {
-    const probe = await whileProbingHealth(base, verifyRequest(await makeSignatureBombPdf({ signatures: 50, ranges: 'shared', sign })));
+    const probe = await whileProbingHealth(
+      base,
+      verifyRequest(await makeSignatureBombPdf({ signatures: 50, ranges: 'shared', sign })),
+    );
     expect(probe.result.status, JSON.stringify(probe.result.body).slice(0, 300)).toBe(200);
     expectEventLoopKeptFree(probe);
     const { signatures } = probe.result.body;
     expect(signatures).toHaveLength(50);
     const byName = new Map(signatures.map((s: any) => [s.fieldName, s]));
-    expect(byName.get('Signature1')).toMatchObject({ integrity: 'VALID', problem: null, coversWholeDocument: true, certificate: { trustedByPlatform: true } });
+    expect(byName.get('Signature1')).toMatchObject({
+      integrity: 'VALID',
+      problem: null,
+      coversWholeDocument: true,
+      certificate: { trustedByPlatform: true },
+    });
     for (let i = 2; i <= 50; i++) {
       const entry = byName.get(`Signature${i}`) as any;
       expect(entry, `Signature${i}`).toMatchObject({ integrity: 'INVALID', certificate: null });
@@ -74,7 +95,7 @@ describe('POST /verify/v1 with signature dictionaries sharing one byte range', (
     }
   }, 60_000);
 
-  it('copies of a real seal\'s signature (a new dictionary with its ByteRange and Contents, and an object number aliased to its dictionary): the seal stays VALID, each copy is INVALID', async () => {
+  it("copies of a real seal's signature (a new dictionary with its ByteRange and Contents, and an object number aliased to its dictionary): the seal stays VALID, each copy is INVALID", async () => {
     const sealed = await sealPdf(await makePdf(1), identity);
     const res = await verifyRequest(appendSignatureCopies(sealed))();
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);

@@ -33,9 +33,16 @@ function answer(req: IncomingMessage, res: ServerResponse) {
 
 beforeAll(async () => {
   server = await startHttpsServer(['hooks.example.test'], answer);
-  t = await createTestApp({ outboundAllowPrivate: true }, {
-    outbound: createOutbound({ allowPrivate: true, ca: [server.certificate], resolve: async (host) => (host === 'hooks.example.test' ? ['127.0.0.1'] : []) }),
-  });
+  t = await createTestApp(
+    { outboundAllowPrivate: true },
+    {
+      outbound: createOutbound({
+        allowPrivate: true,
+        ca: [server.certificate],
+        resolve: async (host) => (host === 'hooks.example.test' ? ['127.0.0.1'] : []),
+      }),
+    },
+  );
   owner = await createUser(t, { name: 'Petra Paused' });
 }, 60_000);
 afterAll(async () => {
@@ -46,7 +53,11 @@ afterAll(async () => {
 const hook = (path: string) => `https://hooks.example.test:${server.port}${path}`;
 const DAY_MS = 24 * 3600 * 1000;
 
-async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(
+  probe: () => Promise<T | null | undefined | false>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -56,13 +67,23 @@ async function waitFor<T>(probe: () => Promise<T | null | undefined | false>, wh
   }
 }
 
-const appRow = async (id: number) => (await t.platform.db.select().from(businessApps).where(eq(businessApps.id, id)))[0];
-const deliveryRow = async (id: number) => (await t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0];
-const deliveriesOfApp = (appId: number) => t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.appId, appId)).orderBy(webhookDeliveries.id);
+const appRow = async (id: number) =>
+  (await t.platform.db.select().from(businessApps).where(eq(businessApps.id, id)))[0];
+const deliveryRow = async (id: number) =>
+  (await t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0];
+const deliveriesOfApp = (appId: number) =>
+  t.platform.db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.appId, appId))
+    .orderBy(webhookDeliveries.id);
 
 /** A sent workflow of the owner: one workflow.sent event for each of the organization's apps. */
 async function sendOne(name: string) {
-  const draft = await draftWithRecipients(t, owner, { sequence: 'UNORDERED', recipients: [{ name, fields: [{ fieldType: 'SIGNATURE' }] }] });
+  const draft = await draftWithRecipients(t, owner, {
+    sequence: 'UNORDERED',
+    recipients: [{ name, fields: [{ fieldType: 'SIGNATURE' }] }],
+  });
   await commence(t, owner, draft.workflow.id);
   return draft.workflow.id;
 }
@@ -77,15 +98,24 @@ async function appFailingForADay(path: string) {
   const failingSince = (await appRow(app.id)).callbackFailingSince;
   expect(failingSince, 'a failed delivery starts the run of failures').toBeInstanceOf(Date);
   expect((await appRow(app.id)).callbackPausedAt).toBeNull();
-  await t.platform.db.update(businessApps).set({ callbackFailingSince: new Date(Date.now() - DAY_MS - 60_000) }).where(eq(businessApps.id, app.id));
+  await t.platform.db
+    .update(businessApps)
+    .set({ callbackFailingSince: new Date(Date.now() - DAY_MS - 60_000) })
+    .where(eq(businessApps.id, app.id));
   return { app, row };
 }
 
 describe('a callback failing for 24 hours in a row', () => {
   it('is paused at its next failure: deliveries held, the log and the app say so, the owner is mailed once', async () => {
     const { app, row } = await appFailingForADay('/dead');
-    await t.platform.db.update(webhookDeliveries).set({ nextAttemptAt: new Date() }).where(eq(webhookDeliveries.id, row.id));
-    const held = await waitFor(async () => { const r = await deliveryRow(row.id); return r.status === 'PAUSED' ? r : null; }, 'the delivery held');
+    await t.platform.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date() })
+      .where(eq(webhookDeliveries.id, row.id));
+    const held = await waitFor(async () => {
+      const r = await deliveryRow(row.id);
+      return r.status === 'PAUSED' ? r : null;
+    }, 'the delivery held');
     expect(held).toMatchObject({ attempts: 2, lastStatusCode: 500, queuedAt: null, deadAt: null });
     const stored = await appRow(app.id);
     expect(stored.callbackPausedAt).toBeInstanceOf(Date);
@@ -94,8 +124,14 @@ describe('a callback failing for 24 hours in a row', () => {
     // The app read and the delivery log show it.
     const read = await t.request('GET', `/organization/v1/apps/${app.id}`, { token: owner.token });
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ id: app.id, callbackPausedAt: stored.callbackPausedAt!.toISOString(), callbackFailingSince: stored.callbackFailingSince!.toISOString() });
-    const log = await t.request('GET', `/organization/v1/webhook-deliveries?appId=${app.id}&status=PAUSED`, { token: owner.token });
+    expect(read.body).toMatchObject({
+      id: app.id,
+      callbackPausedAt: stored.callbackPausedAt!.toISOString(),
+      callbackFailingSince: stored.callbackFailingSince!.toISOString(),
+    });
+    const log = await t.request('GET', `/organization/v1/webhook-deliveries?appId=${app.id}&status=PAUSED`, {
+      token: owner.token,
+    });
     expect(log.status, JSON.stringify(log.body)).toBe(200);
     expect(log.body.content.map((d: { id: number }) => d.id)).toEqual([row.id]);
     expect(log.body.content[0]).toMatchObject({ status: 'PAUSED', nextAttemptAt: null, lastStatusCode: 500 });
@@ -115,7 +151,10 @@ describe('a callback failing for 24 hours in a row', () => {
     const [recorded] = (await deliveriesOfApp(app.id)).filter((r) => r.workflowId === later);
     expect(recorded).toMatchObject({ status: 'PAUSED', attempts: 0, queuedAt: null });
     // A held delivery made due again (or a PENDING one that raced the pause) is held by the job, not sent.
-    await t.platform.db.update(webhookDeliveries).set({ status: 'PENDING', nextAttemptAt: new Date() }).where(eq(webhookDeliveries.id, recorded.id));
+    await t.platform.db
+      .update(webhookDeliveries)
+      .set({ status: 'PENDING', nextAttemptAt: new Date() })
+      .where(eq(webhookDeliveries.id, recorded.id));
     await waitFor(async () => (await deliveryRow(recorded.id)).status === 'PAUSED', 'the racing delivery held');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await t.drainJobs();
@@ -126,13 +165,23 @@ describe('a callback failing for 24 hours in a row', () => {
 
   it('an edit of the app resumes it: held deliveries go to the fixed URL, and a delivered one ends the run of failures', async () => {
     const { app, row } = await appFailingForADay('/broken');
-    await t.platform.db.update(webhookDeliveries).set({ nextAttemptAt: new Date() }).where(eq(webhookDeliveries.id, row.id));
+    await t.platform.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date() })
+      .where(eq(webhookDeliveries.id, row.id));
     await waitFor(async () => (await appRow(app.id)).callbackPausedAt !== null, 'the pause');
     const held = await sendOne('Hal Held');
 
-    const edited = await t.request('PUT', `/organization/v1/apps/${app.id}`, { token: owner.token, body: { callbackUrl: hook('/fixed') } });
+    const edited = await t.request('PUT', `/organization/v1/apps/${app.id}`, {
+      token: owner.token,
+      body: { callbackUrl: hook('/fixed') },
+    });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
-    expect(edited.body).toMatchObject({ callbackUrl: hook('/fixed'), callbackPausedAt: null, callbackFailingSince: null });
+    expect(edited.body).toMatchObject({
+      callbackUrl: hook('/fixed'),
+      callbackPausedAt: null,
+      callbackFailingSince: null,
+    });
     const rows = await waitFor(async () => {
       const all = await deliveriesOfApp(app.id);
       return all.every((r) => r.status === 'DELIVERED') ? all : null;
@@ -144,12 +193,17 @@ describe('a callback failing for 24 hours in a row', () => {
 
   it('a replay resumes it too, and releases the other held deliveries', async () => {
     const { app, row } = await appFailingForADay('/flaky');
-    await t.platform.db.update(webhookDeliveries).set({ nextAttemptAt: new Date() }).where(eq(webhookDeliveries.id, row.id));
+    await t.platform.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date() })
+      .where(eq(webhookDeliveries.id, row.id));
     await waitFor(async () => (await appRow(app.id)).callbackPausedAt !== null, 'the pause');
     const other = await sendOne('Rex Released');
     failing.delete('/flaky');
 
-    const replay = await t.request('POST', `/organization/v1/webhook-deliveries/${row.id}/replay`, { token: owner.token });
+    const replay = await t.request('POST', `/organization/v1/webhook-deliveries/${row.id}/replay`, {
+      token: owner.token,
+    });
     expect(replay.status, JSON.stringify(replay.body)).toBe(200);
     expect(replay.body).toMatchObject({ id: row.id, status: 'PENDING' });
     expect(await appRow(app.id)).toMatchObject({ callbackPausedAt: null, callbackFailingSince: null });
@@ -168,17 +222,27 @@ describe('a callback failing for 24 hours in a row', () => {
     await waitFor(async () => (await deliveryRow(row.id)).attempts === 1, 'the failed attempt');
     expect((await appRow(app.id)).callbackFailingSince).toBeInstanceOf(Date);
     failing.delete('/wobbly');
-    await t.platform.db.update(webhookDeliveries).set({ nextAttemptAt: new Date() }).where(eq(webhookDeliveries.id, row.id));
+    await t.platform.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date() })
+      .where(eq(webhookDeliveries.id, row.id));
     await waitFor(async () => (await deliveryRow(row.id)).status === 'DELIVERED', 'the retry delivered');
     expect(await appRow(app.id)).toMatchObject({ callbackFailingSince: null, callbackPausedAt: null });
   });
 
   it('a replay refused for a disabled app leaves it paused', async () => {
     const { app, row } = await appFailingForADay('/gone');
-    await t.platform.db.update(webhookDeliveries).set({ nextAttemptAt: new Date() }).where(eq(webhookDeliveries.id, row.id));
+    await t.platform.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date() })
+      .where(eq(webhookDeliveries.id, row.id));
     await waitFor(async () => (await appRow(app.id)).callbackPausedAt !== null, 'the pause');
     await t.platform.db.update(businessApps).set({ status: false }).where(eq(businessApps.id, app.id));
-    expectError(await t.request('POST', `/organization/v1/webhook-deliveries/${row.id}/replay`, { token: owner.token }), 400, 'BUSINESS_APP_DISABLED');
+    expectError(
+      await t.request('POST', `/organization/v1/webhook-deliveries/${row.id}/replay`, { token: owner.token }),
+      400,
+      'BUSINESS_APP_DISABLED',
+    );
     expect((await appRow(app.id)).callbackPausedAt).toBeInstanceOf(Date);
     expect((await deliveryRow(row.id)).status).toBe('PAUSED');
   });

@@ -6,8 +6,12 @@ import { createUser, guestToken, type TestUser } from '../helpers/factories.ts';
 import { pngBytes, pngDataUrl, pngChunk } from '../helpers/ceremony.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const LIBRARY = '/user/v1/settings/signatures/library';
 
@@ -20,7 +24,14 @@ async function add(user: TestUser, body: Record<string, unknown>, status = 200) 
 async function list(user: TestUser) {
   const res = await t.request('GET', LIBRARY, { token: user.token });
   expect(res.status).toBe(200);
-  return res.body as { id: number; kind: string; isDefault: boolean; name: string; image: string; captureMode: string }[];
+  return res.body as {
+    id: number;
+    kind: string;
+    isDefault: boolean;
+    name: string;
+    image: string;
+    captureMode: string;
+  }[];
 }
 
 /** How many pixels of a PNG data URL are not fully transparent. */
@@ -38,14 +49,41 @@ async function inkedPixels(dataUrl: string): Promise<{ width: number; height: nu
 describe('signature library', () => {
   it('adds drawn entries: the first of a kind is its default, the image is stored normalised', async () => {
     const user = await createUser(t);
-    const first = await add(user, { kind: 'SIGNATURE', name: 'Full signature', captureMode: 'DRAW', image: pngDataUrl(60, 20, 1) });
-    expect(first).toEqual({ id: expect.any(Number), kind: 'SIGNATURE', name: 'Full signature', image: expect.stringMatching(/^data:image\/png;base64,/), captureMode: 'DRAW', isDefault: true, createdAt: expect.any(String) });
+    const first = await add(user, {
+      kind: 'SIGNATURE',
+      name: 'Full signature',
+      captureMode: 'DRAW',
+      image: pngDataUrl(60, 20, 1),
+    });
+    expect(first).toEqual({
+      id: expect.any(Number),
+      kind: 'SIGNATURE',
+      name: 'Full signature',
+      image: expect.stringMatching(/^data:image\/png;base64,/),
+      captureMode: 'DRAW',
+      isDefault: true,
+      createdAt: expect.any(String),
+    });
     expect((await inkedPixels(first.image)).width).toBe(60);
-    const second = await add(user, { kind: 'SIGNATURE', name: 'Short', captureMode: 'DRAW', image: pngDataUrl(30, 10, 2) });
+    const second = await add(user, {
+      kind: 'SIGNATURE',
+      name: 'Short',
+      captureMode: 'DRAW',
+      image: pngDataUrl(30, 10, 2),
+    });
     expect(second.isDefault).toBe(false);
-    const initials = await add(user, { kind: 'INITIALS', name: 'AB', captureMode: 'DRAW', image: pngDataUrl(20, 10, 3) });
+    const initials = await add(user, {
+      kind: 'INITIALS',
+      name: 'AB',
+      captureMode: 'DRAW',
+      image: pngDataUrl(20, 10, 3),
+    });
     expect(initials.isDefault).toBe(true);
-    expect((await list(user)).map((e) => [e.kind, e.id, e.isDefault])).toEqual([['INITIALS', initials.id, true], ['SIGNATURE', first.id, true], ['SIGNATURE', second.id, false]]);
+    expect((await list(user)).map((e) => [e.kind, e.id, e.isDefault])).toEqual([
+      ['INITIALS', initials.id, true],
+      ['SIGNATURE', first.id, true],
+      ['SIGNATURE', second.id, false],
+    ]);
     // Nobody else sees them.
     expect(await list(await createUser(t))).toEqual([]);
   });
@@ -53,13 +91,23 @@ describe('signature library', () => {
   it('renders typed entries server-side from the name in the chosen font', async () => {
     const user = await createUser(t);
     const script = await add(user, { kind: 'SIGNATURE', name: 'Alice Example', captureMode: 'TYPE' });
-    const sans = await add(user, { kind: 'SIGNATURE', name: 'Alice Example', captureMode: 'TYPE', font: 'LIBERATION_SANS' });
-    const other = await add(user, { kind: 'INITIALS', name: 'AE', captureMode: 'TYPE', font: 'LIBERATION_SANS_ITALIC' });
+    const sans = await add(user, {
+      kind: 'SIGNATURE',
+      name: 'Alice Example',
+      captureMode: 'TYPE',
+      font: 'LIBERATION_SANS',
+    });
+    const other = await add(user, {
+      kind: 'INITIALS',
+      name: 'AE',
+      captureMode: 'TYPE',
+      font: 'LIBERATION_SANS_ITALIC',
+    });
     expect(script.captureMode).toBe('TYPE');
     for (const entry of [script, sans, other]) {
       const pixels = await inkedPixels(entry.image);
       expect(pixels.inked, entry.name).toBeGreaterThan(200);
-      expect(pixels.inked).toBeLessThan(pixels.width * pixels.height / 2);
+      expect(pixels.inked).toBeLessThan((pixels.width * pixels.height) / 2);
     }
     expect(script.image).not.toBe(sans.image);
     expect((await inkedPixels(other.image)).width).toBeLessThan((await inkedPixels(sans.image)).width);
@@ -70,16 +118,27 @@ describe('signature library', () => {
 
   it('keeps upload for stamps and refuses mismatched capture modes', async () => {
     const user = await createUser(t);
-    expect((await add(user, { kind: 'STAMP', name: 'Company stamp', captureMode: 'UPLOAD', image: pngDataUrl(80, 80, 4) })).isDefault).toBe(true);
+    expect(
+      (await add(user, { kind: 'STAMP', name: 'Company stamp', captureMode: 'UPLOAD', image: pngDataUrl(80, 80, 4) }))
+        .isDefault,
+    ).toBe(true);
     for (const kind of ['SIGNATURE', 'INITIALS']) {
       const res = await add(user, { kind, name: 'x', captureMode: 'UPLOAD', image: pngDataUrl() }, 400);
       expect(res.message).toBe('INVALID_REQUEST_BODY');
     }
     // TYPE takes an image too (test/conformance/typed-library-entry.test.ts).
-    expect((await add(user, { kind: 'SIGNATURE', name: 'Typed', captureMode: 'TYPE', image: pngDataUrl() })).captureMode).toBe('TYPE');
-    expect((await add(user, { kind: 'SIGNATURE', name: 'Drawn', captureMode: 'DRAW' }, 400)).message).toBe('INVALID_REQUEST_BODY');
-    expect((await add(user, { kind: 'SIGNATURE', name: 'x'.repeat(51), captureMode: 'TYPE' }, 400)).message).toBe('INVALID_REQUEST_BODY');
-    expect((await add(user, { kind: 'SIGNATURE', name: '   ', captureMode: 'TYPE' }, 400)).message).toBe('INVALID_REQUEST_BODY');
+    expect(
+      (await add(user, { kind: 'SIGNATURE', name: 'Typed', captureMode: 'TYPE', image: pngDataUrl() })).captureMode,
+    ).toBe('TYPE');
+    expect((await add(user, { kind: 'SIGNATURE', name: 'Drawn', captureMode: 'DRAW' }, 400)).message).toBe(
+      'INVALID_REQUEST_BODY',
+    );
+    expect((await add(user, { kind: 'SIGNATURE', name: 'x'.repeat(51), captureMode: 'TYPE' }, 400)).message).toBe(
+      'INVALID_REQUEST_BODY',
+    );
+    expect((await add(user, { kind: 'SIGNATURE', name: '   ', captureMode: 'TYPE' }, 400)).message).toBe(
+      'INVALID_REQUEST_BODY',
+    );
   });
 
   it('refuses images that are not acceptable PNGs, or too large', async () => {
@@ -97,13 +156,30 @@ describe('signature library', () => {
     expect(tooBig.message).toBe('SIGNATURE_IMAGE_INVALID');
     expect(tooBig.errorDescription).toMatch(/at most 1 MB/);
     // Beyond the route's body limit.
-    const huge = await t.request('POST', LIBRARY, { token: user.token, body: { kind: 'STAMP', name: 'Huge', captureMode: 'UPLOAD', image: `data:image/png;base64,${'A'.repeat(3_200_000)}` } });
+    const huge = await t.request('POST', LIBRARY, {
+      token: user.token,
+      body: {
+        kind: 'STAMP',
+        name: 'Huge',
+        captureMode: 'UPLOAD',
+        image: `data:image/png;base64,${'A'.repeat(3_200_000)}`,
+      },
+    });
     expect(huge.status).toBe(400);
     expect(huge.body.message).toBe('PAYLOAD_TOO_LARGE');
     // Under 1 MB as sent, over it once written as 8-bit RGBA: random 16-colour noise.
     const noisy = noisePalettePng(1400, 1400);
     expect(noisy.length).toBeLessThan(1024 * 1024);
-    const expanded = await add(user, { kind: 'STAMP', name: 'Noise', captureMode: 'UPLOAD', image: `data:image/png;base64,${noisy.toString('base64')}` }, 400);
+    const expanded = await add(
+      user,
+      {
+        kind: 'STAMP',
+        name: 'Noise',
+        captureMode: 'UPLOAD',
+        image: `data:image/png;base64,${noisy.toString('base64')}`,
+      },
+      400,
+    );
     expect(expanded.errorDescription).toMatch(/normalised/);
     expect(await list(user)).toEqual([]);
   });
@@ -127,23 +203,51 @@ describe('signature library', () => {
 
   it('replaces an entry with PUT, moving it to another kind', async () => {
     const user = await createUser(t);
-    const first = await add(user, { kind: 'SIGNATURE', name: 'First', captureMode: 'DRAW', image: pngDataUrl(10, 10, 1) });
-    const second = await add(user, { kind: 'SIGNATURE', name: 'Second', captureMode: 'DRAW', image: pngDataUrl(10, 10, 2) });
-    const renamed = await t.request('PUT', `${LIBRARY}/${first.id}`, { token: user.token, body: { kind: 'SIGNATURE', name: 'Renamed', captureMode: 'TYPE' } });
+    const first = await add(user, {
+      kind: 'SIGNATURE',
+      name: 'First',
+      captureMode: 'DRAW',
+      image: pngDataUrl(10, 10, 1),
+    });
+    const second = await add(user, {
+      kind: 'SIGNATURE',
+      name: 'Second',
+      captureMode: 'DRAW',
+      image: pngDataUrl(10, 10, 2),
+    });
+    const renamed = await t.request('PUT', `${LIBRARY}/${first.id}`, {
+      token: user.token,
+      body: { kind: 'SIGNATURE', name: 'Renamed', captureMode: 'TYPE' },
+    });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({ id: first.id, name: 'Renamed', captureMode: 'TYPE', isDefault: true, createdAt: first.createdAt });
+    expect(renamed.body).toMatchObject({
+      id: first.id,
+      name: 'Renamed',
+      captureMode: 'TYPE',
+      isDefault: true,
+      createdAt: first.createdAt,
+    });
     expect(renamed.body.image).not.toBe(first.image);
     // The default moves to INITIALS (which has none): SIGNATURE's default passes on to the newest one left.
-    const moved = await t.request('PUT', `${LIBRARY}/${first.id}`, { token: user.token, body: { kind: 'INITIALS', name: 'R', captureMode: 'DRAW', image: pngDataUrl(8, 8, 5) } });
+    const moved = await t.request('PUT', `${LIBRARY}/${first.id}`, {
+      token: user.token,
+      body: { kind: 'INITIALS', name: 'R', captureMode: 'DRAW', image: pngDataUrl(8, 8, 5) },
+    });
     expect(moved.body).toMatchObject({ kind: 'INITIALS', isDefault: true });
-    expect((await list(user)).map((e) => [e.kind, e.id, e.isDefault])).toEqual([['INITIALS', first.id, true], ['SIGNATURE', second.id, true]]);
+    expect((await list(user)).map((e) => [e.kind, e.id, e.isDefault])).toEqual([
+      ['INITIALS', first.id, true],
+      ['SIGNATURE', second.id, true],
+    ]);
     // A stamp upload cannot become a signature upload.
     const stamp = await add(user, { kind: 'STAMP', name: 'S', captureMode: 'UPLOAD', image: pngDataUrl() });
-    const refused = await t.request('PUT', `${LIBRARY}/${stamp.id}`, { token: user.token, body: { kind: 'SIGNATURE', name: 'S', captureMode: 'UPLOAD', image: pngDataUrl() } });
+    const refused = await t.request('PUT', `${LIBRARY}/${stamp.id}`, {
+      token: user.token,
+      body: { kind: 'SIGNATURE', name: 'S', captureMode: 'UPLOAD', image: pngDataUrl() },
+    });
     expect(refused.status).toBe(400);
   });
 
-  it('answers 404 for another user\'s entry and for unknown ids', async () => {
+  it("answers 404 for another user's entry and for unknown ids", async () => {
     const owner = await createUser(t);
     const other = await createUser(t);
     const entry = await add(owner, { kind: 'SIGNATURE', name: 'Mine', captureMode: 'DRAW', image: pngDataUrl() });
@@ -157,7 +261,8 @@ describe('signature library', () => {
 
   it('keeps at most 10 entries per kind', async () => {
     const user = await createUser(t);
-    for (let i = 0; i < 10; i++) await add(user, { kind: 'INITIALS', name: `I${i}`, captureMode: 'DRAW', image: pngDataUrl(8, 8, i) });
+    for (let i = 0; i < 10; i++)
+      await add(user, { kind: 'INITIALS', name: `I${i}`, captureMode: 'DRAW', image: pngDataUrl(8, 8, i) });
     const full = await add(user, { kind: 'INITIALS', name: 'One more', captureMode: 'DRAW', image: pngDataUrl() }, 400);
     expect(full.message).toBe('SIGNATURE_LIBRARY_FULL');
     await add(user, { kind: 'SIGNATURE', name: 'Other kind', captureMode: 'DRAW', image: pngDataUrl() });
@@ -165,12 +270,26 @@ describe('signature library', () => {
 
   it('refuses malformed bodies and other callers', async () => {
     const user = await createUser(t);
-    for (const body of [{}, { kind: 'SEAL', name: 'x', captureMode: 'DRAW', image: pngDataUrl() }, { kind: 'STAMP', name: 'x', captureMode: 'PAINT' }, { kind: 'STAMP', name: 5, captureMode: 'TYPE' }, { kind: 'STAMP', name: 'x', captureMode: 'TYPE', font: 'COMIC' }]) {
+    for (const body of [
+      {},
+      { kind: 'SEAL', name: 'x', captureMode: 'DRAW', image: pngDataUrl() },
+      { kind: 'STAMP', name: 'x', captureMode: 'PAINT' },
+      { kind: 'STAMP', name: 5, captureMode: 'TYPE' },
+      { kind: 'STAMP', name: 'x', captureMode: 'TYPE', font: 'COMIC' },
+    ]) {
       expect((await t.request('POST', LIBRARY, { token: user.token, body })).status, JSON.stringify(body)).toBe(400);
     }
     expect((await t.request('PUT', `${LIBRARY}/abc/default`, { token: user.token })).status).toBe(400);
     const guest = await guestToken(t, { id: 1, userId: user.userId, workflowId: 1 });
-    for (const [method, url] of [['GET', LIBRARY], ['POST', LIBRARY], ['PUT', `${LIBRARY}/1`], ['DELETE', `${LIBRARY}/1`], ['PUT', `${LIBRARY}/1/default`], ['GET', '/user/v1/settings/signatures'], ['PUT', '/user/v1/settings/signatures']]) {
+    for (const [method, url] of [
+      ['GET', LIBRARY],
+      ['POST', LIBRARY],
+      ['PUT', `${LIBRARY}/1`],
+      ['DELETE', `${LIBRARY}/1`],
+      ['PUT', `${LIBRARY}/1/default`],
+      ['GET', '/user/v1/settings/signatures'],
+      ['PUT', '/user/v1/settings/signatures'],
+    ]) {
       expect((await t.request(method, url)).status, `${method} ${url}`).toBe(401);
       expect((await t.request(method, url, { token: guest })).status, `${method} ${url}`).toBe(403);
     }
@@ -178,36 +297,59 @@ describe('signature library', () => {
 });
 
 describe('legacy PUT /user/v1/settings/signatures', () => {
-  it('maps the pair onto the library\'s defaults and stores the digital-signature settings', async () => {
+  it("maps the pair onto the library's defaults and stores the digital-signature settings", async () => {
     const user = await createUser(t);
     const empty = await t.request('GET', '/user/v1/settings/signatures', { token: user.token });
     expect(empty.body).toEqual({ image: null, initialImage: null, digitalSignatures: null });
     const saved = await t.request('PUT', '/user/v1/settings/signatures', {
-      token: user.token, body: { image: pngDataUrl(50, 20, 1), initialImage: pngDataUrl(20, 20, 2), digitalSignatures: { source: 'CSC_2', csc: { userName: ' csc-user ' } } },
+      token: user.token,
+      body: {
+        image: pngDataUrl(50, 20, 1),
+        initialImage: pngDataUrl(20, 20, 2),
+        digitalSignatures: { source: 'CSC_2', csc: { userName: ' csc-user ' } },
+      },
     });
     expect(saved.status, JSON.stringify(saved.body).slice(0, 300)).toBe(200);
     expect(saved.body.digitalSignatures).toEqual({ source: 'CSC_2', csc: { userName: 'csc-user' } });
     const entries = await list(user);
-    expect(entries.map((e) => [e.kind, e.name, e.captureMode, e.isDefault])).toEqual([['INITIALS', 'Initials', 'DRAW', true], ['SIGNATURE', 'Signature', 'DRAW', true]]);
+    expect(entries.map((e) => [e.kind, e.name, e.captureMode, e.isDefault])).toEqual([
+      ['INITIALS', 'Initials', 'DRAW', true],
+      ['SIGNATURE', 'Signature', 'DRAW', true],
+    ]);
     expect(saved.body.image).toBe(entries[1].image);
     expect(saved.body.initialImage).toBe(entries[0].image);
 
     // Only the image: the default signature's image changes, nothing else.
-    const again = await t.request('PUT', '/user/v1/settings/signatures', { token: user.token, body: { image: pngDataUrl(70, 20, 9) } });
+    const again = await t.request('PUT', '/user/v1/settings/signatures', {
+      token: user.token,
+      body: { image: pngDataUrl(70, 20, 9) },
+    });
     expect(again.body.initialImage).toBe(saved.body.initialImage);
     expect(again.body.image).not.toBe(saved.body.image);
     expect(again.body.digitalSignatures).toEqual(saved.body.digitalSignatures);
-    expect((await list(user))).toHaveLength(2);
+    expect(await list(user)).toHaveLength(2);
 
     // A library default made elsewhere is what the legacy pair reads.
     const typed = await add(user, { kind: 'SIGNATURE', name: 'Typed', captureMode: 'TYPE' });
     await t.request('PUT', `${LIBRARY}/${typed.id}/default`, { token: user.token });
-    expect((await t.request('GET', '/user/v1/settings/signatures', { token: user.token })).body.image).toBe(typed.image);
+    expect((await t.request('GET', '/user/v1/settings/signatures', { token: user.token })).body.image).toBe(
+      typed.image,
+    );
 
-    const bad = await t.request('PUT', '/user/v1/settings/signatures', { token: user.token, body: { image: 'data:image/png;base64,AAAA' } });
+    const bad = await t.request('PUT', '/user/v1/settings/signatures', {
+      token: user.token,
+      body: { image: 'data:image/png;base64,AAAA' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('SIGNATURE_IMAGE_INVALID');
-    expect((await t.request('PUT', '/user/v1/settings/signatures', { token: user.token, body: { digitalSignatures: { source: 'REMOTE' } } })).status).toBe(400);
+    expect(
+      (
+        await t.request('PUT', '/user/v1/settings/signatures', {
+          token: user.token,
+          body: { digitalSignatures: { source: 'REMOTE' } },
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -227,5 +369,11 @@ function noisePalettePng(width: number, height: number): Buffer {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     raw[i] = i % (rowBytes + 1) === 0 ? 0 : (seed >> 16) & 255;
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('PLTE', palette), chunk('IDAT', zlib.deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('PLTE', palette),
+    chunk('IDAT', zlib.deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

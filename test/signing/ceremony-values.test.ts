@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
-import { activityKinds, fieldRow, pngBytes, pngDataUrl, recipientRow, sentEnvelope, type FieldSpec } from '../helpers/ceremony.ts';
+import {
+  activityKinds,
+  fieldRow,
+  pngBytes,
+  pngDataUrl,
+  recipientRow,
+  sentEnvelope,
+  type FieldSpec,
+} from '../helpers/ceremony.ts';
 
 let t: TestApp;
 let owner: TestUser;
@@ -19,8 +27,15 @@ async function save(token: string, documentId: number, body: unknown) {
 describe('fields/save: values by type', () => {
   it('stores each type in canonical form and leaves the signer unfinished while a required field is empty', async () => {
     const env = await sentEnvelope(t, owner, [
-      { fieldType: 'TEXT' }, { fieldType: 'CHECKBOX' }, { fieldType: 'DATE' }, { fieldType: 'NUMBER' }, { fieldType: 'EMAIL' },
-      { fieldType: 'DROPDOWN', options: ['Red', 'Green'] }, { fieldType: 'TEXTAREA' }, { fieldType: 'IMAGE' }, { fieldType: 'NAME', fieldRequired: true },
+      { fieldType: 'TEXT' },
+      { fieldType: 'CHECKBOX' },
+      { fieldType: 'DATE' },
+      { fieldType: 'NUMBER' },
+      { fieldType: 'EMAIL' },
+      { fieldType: 'DROPDOWN', options: ['Red', 'Green'] },
+      { fieldType: 'TEXTAREA' },
+      { fieldType: 'IMAGE' },
+      { fieldType: 'NAME', fieldRequired: true },
       { fieldType: 'SIGNATURE' },
     ]);
     const [text, checkbox, date, number, email, dropdown, textarea, image, name, signature] = env.fields;
@@ -36,20 +51,32 @@ describe('fields/save: values by type', () => {
       { id: signature.id, type: 'SIGNATURE', value: pngDataUrl() },
     ]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ workflowId: env.workflow.id, recipientId: env.alice.id, recipientStatus: 'SENT', workflowStatus: 'SENT', sealStatus: 'NONE' });
+    expect(res.body).toMatchObject({
+      workflowId: env.workflow.id,
+      recipientId: env.alice.id,
+      recipientStatus: 'SENT',
+      workflowStatus: 'SENT',
+      sealStatus: 'NONE',
+    });
     expect(res.body.savedFieldIds).toHaveLength(9);
     expect((await fieldRow(t, text.id)).value).toBe('hello');
     expect((await fieldRow(t, checkbox.id)).value).toBe('true');
     expect((await fieldRow(t, number.id)).value).toBe('-12.5');
     expect((await fieldRow(t, textarea.id)).value).toBe('line one\nline two');
     // Stored re-encoded (test/signing/image-values.test.ts): a PNG of the same size.
-    const stored = Buffer.from((await fieldRow(t, signature.id)).value!.replace(/^data:image\/png;base64,/, ''), 'base64');
+    const stored = Buffer.from(
+      (await fieldRow(t, signature.id)).value!.replace(/^data:image\/png;base64,/, ''),
+      'base64',
+    );
     expect([stored.readUInt32BE(16), stored.readUInt32BE(20)]).toEqual([40, 12]);
     expect((await fieldRow(t, signature.id)).filledAt).not.toBeNull();
     // The required NAME is still empty: Alice has not finished.
     expect((await recipientRow(t, env.alice.id)).status).toBe('SENT');
 
-    const finish = await save(env.aliceToken, env.document.id, [{ id: name.id, type: 'NAME', value: 'Alice Signer' }, { id: checkbox.id, type: 'CHECKBOX', value: 'false' }]);
+    const finish = await save(env.aliceToken, env.document.id, [
+      { id: name.id, type: 'NAME', value: 'Alice Signer' },
+      { id: checkbox.id, type: 'CHECKBOX', value: 'false' },
+    ]);
     expect(finish.status, JSON.stringify(finish.body)).toBe(200);
     expect(finish.body).toMatchObject({ recipientStatus: 'SIGNED', workflowStatus: 'SENT' });
     expect((await fieldRow(t, checkbox.id)).value).toBe('false');
@@ -60,7 +87,12 @@ describe('fields/save: values by type', () => {
   });
 
   it('a string NUMBER, an empty optional field and an empty optional STAMP are accepted; clearing stores null', async () => {
-    const env = await sentEnvelope(t, owner, [{ fieldType: 'NUMBER' }, { fieldType: 'TEXT' }, { fieldType: 'STAMP' }, { fieldType: 'INITIALS' }]);
+    const env = await sentEnvelope(t, owner, [
+      { fieldType: 'NUMBER' },
+      { fieldType: 'TEXT' },
+      { fieldType: 'STAMP' },
+      { fieldType: 'INITIALS' },
+    ]);
     const [number, text, stamp] = env.fields;
     await save(env.aliceToken, env.document.id, [{ id: text.id, type: 'TEXT', value: 'first' }]);
     const res = await save(env.aliceToken, env.document.id, [
@@ -90,9 +122,24 @@ describe('fields/save: values by type', () => {
     ['TEXT as a number', { fieldType: 'TEXT' }, 12, 'INVALID_FIELD_VALUE'],
     ['TEXTAREA too long', { fieldType: 'TEXTAREA' }, 'y'.repeat(5001), 'INVALID_FIELD_VALUE'],
     ['SIGNATURE not a data URL', { fieldType: 'SIGNATURE' }, 'my signature', 'INVALID_FIELD_VALUE'],
-    ['SIGNATURE as JPEG', { fieldType: 'SIGNATURE' }, `data:image/jpeg;base64,${Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]).toString('base64')}`, 'INVALID_FIELD_VALUE'],
-    ['SIGNATURE claiming PNG with other bytes', { fieldType: 'SIGNATURE' }, `data:image/png;base64,${Buffer.from('GIF89a-not-a-png-at-all-but-long-enough-to-pass-the-minimum').toString('base64')}`, 'INVALID_FIELD_VALUE'],
-    ['SIGNATURE with a truncated PNG', { fieldType: 'SIGNATURE' }, `data:image/png;base64,${pngBytes(10, 10).subarray(0, 60).toString('base64')}`, 'INVALID_FIELD_VALUE'],
+    [
+      'SIGNATURE as JPEG',
+      { fieldType: 'SIGNATURE' },
+      `data:image/jpeg;base64,${Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]).toString('base64')}`,
+      'INVALID_FIELD_VALUE',
+    ],
+    [
+      'SIGNATURE claiming PNG with other bytes',
+      { fieldType: 'SIGNATURE' },
+      `data:image/png;base64,${Buffer.from('GIF89a-not-a-png-at-all-but-long-enough-to-pass-the-minimum').toString('base64')}`,
+      'INVALID_FIELD_VALUE',
+    ],
+    [
+      'SIGNATURE with a truncated PNG',
+      { fieldType: 'SIGNATURE' },
+      `data:image/png;base64,${pngBytes(10, 10).subarray(0, 60).toString('base64')}`,
+      'INVALID_FIELD_VALUE',
+    ],
     ['SIGNATURE with broken base64', { fieldType: 'SIGNATURE' }, 'data:image/png;base64,@@@@', 'INVALID_FIELD_VALUE'],
     ['IMAGE as a boolean', { fieldType: 'IMAGE' }, true, 'INVALID_FIELD_VALUE'],
     ['empty SIGNATURE', { fieldType: 'SIGNATURE' }, '', 'REQUIRED_FIELD_EMPTY'],
@@ -104,7 +151,10 @@ describe('fields/save: values by type', () => {
   it.each(wrong)('refuses %s with 400 and writes nothing', async (_label, spec, value, code) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'TEXT' }, spec]);
     const [plain, target] = env.fields;
-    const res = await save(env.aliceToken, env.document.id, [{ id: plain.id, type: 'TEXT', value: 'valid first entry' }, { id: target.id, type: spec.fieldType, value }]);
+    const res = await save(env.aliceToken, env.document.id, [
+      { id: plain.id, type: 'TEXT', value: 'valid first entry' },
+      { id: target.id, type: spec.fieldType, value },
+    ]);
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.message).toBe(code);
     expect(res.body.errorDescription).toContain(`Field ${target.id}`);
@@ -113,7 +163,7 @@ describe('fields/save: values by type', () => {
     expect(await activityKinds(t, env.workflow.id)).toEqual([]);
   });
 
-  it('refuses a type that differs from the field\'s, an unknown type, duplicate ids and a malformed body', async () => {
+  it("refuses a type that differs from the field's, an unknown type, duplicate ids and a malformed body", async () => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'TEXT' }, { fieldType: 'SIGNATURE' }]);
     const [text] = env.fields;
     const mismatch = await save(env.aliceToken, env.document.id, [{ id: text.id, type: 'NAME', value: 'x' }]);
@@ -122,7 +172,10 @@ describe('fields/save: values by type', () => {
     const unknown = await save(env.aliceToken, env.document.id, [{ id: text.id, type: 'SCRIBBLE', value: 'x' }]);
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe('BAD_REQUEST_BODY');
-    const duplicate = await save(env.aliceToken, env.document.id, [{ id: text.id, type: 'TEXT', value: 'a' }, { id: text.id, type: 'TEXT', value: 'b' }]);
+    const duplicate = await save(env.aliceToken, env.document.id, [
+      { id: text.id, type: 'TEXT', value: 'a' },
+      { id: text.id, type: 'TEXT', value: 'b' },
+    ]);
     expect(duplicate.status).toBe(400);
     expect(duplicate.body.message).toBe('INVALID_REQUEST_BODY');
     const notArray = await save(env.aliceToken, env.document.id, { id: text.id, type: 'TEXT', value: 'a' });
@@ -141,10 +194,15 @@ describe('fields/save: values by type', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('INVALID_FIELD_VALUE');
     expect(res.body.errorDescription).toMatch(/at most 2 MB/);
-    const sign = await t.request('POST', `/workflow/v1/${env.workflow.id}/sign`, { token: env.aliceToken, body: { id: signature.id, image: huge } });
+    const sign = await t.request('POST', `/workflow/v1/${env.workflow.id}/sign`, {
+      token: env.aliceToken,
+      body: { id: signature.id, image: huge },
+    });
     expect(sign.status).toBe(400);
     expect(sign.body.message).toBe('INVALID_FIELD_VALUE');
-    const enormous = await save(env.aliceToken, env.document.id, [{ id: signature.id, type: 'SIGNATURE', value: `${huge}${'A'.repeat(3 * 1024 * 1024)}` }]);
+    const enormous = await save(env.aliceToken, env.document.id, [
+      { id: signature.id, type: 'SIGNATURE', value: `${huge}${'A'.repeat(3 * 1024 * 1024)}` },
+    ]);
     expect(enormous.status).toBe(400);
     expect(enormous.body.message).toBe('PAYLOAD_TOO_LARGE');
     expect((await fieldRow(t, signature.id)).value).toBeNull();
@@ -153,7 +211,9 @@ describe('fields/save: values by type', () => {
   it('refuses a PNG that is too large in pixels', async () => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }]);
     const wide = pngBytes(9000, 1);
-    const res = await save(env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'SIGNATURE', value: `data:image/png;base64,${wide.toString('base64')}` }]);
+    const res = await save(env.aliceToken, env.document.id, [
+      { id: env.fields[0].id, type: 'SIGNATURE', value: `data:image/png;base64,${wide.toString('base64')}` },
+    ]);
     expect(res.status).toBe(400);
     expect(res.body.errorDescription).toMatch(/pixels/);
   });

@@ -4,14 +4,23 @@ import type { TestApp } from '../helpers/test-app.ts';
 import { createUser, insertField, insertRecipient } from '../helpers/factories.ts';
 import { commence, draftForSending, guestFromMail, linkFromMail, onlyMail, redeem } from '../helpers/signing.ts';
 
-const decline = (t: TestApp, workflowId: number, token: string, body: unknown) => t.request('POST', `/workflow/v1/${workflowId}/decline`, { token, body });
-const rejectDetails = (t: TestApp, workflowId: number, token: string) => t.request('GET', `/workflow/v1/${workflowId}/reject-details`, { token });
+const decline = (t: TestApp, workflowId: number, token: string, body: unknown) =>
+  t.request('POST', `/workflow/v1/${workflowId}/decline`, { token, body });
+const rejectDetails = (t: TestApp, workflowId: number, token: string) =>
+  t.request('GET', `/workflow/v1/${workflowId}/reject-details`, { token });
 
 describe('POST /workflow/v1/{id}/decline', () => {
-  test('voids the workflow, stores the reason for reject-details, records Declined and tells the owner and the others reached', async ({ app: t, owner }) => {
+  test('voids the workflow, stores the reason for reject-details, records Declined and tells the owner and the others reached', async ({
+    app: t,
+    owner,
+  }) => {
     const { workflow, rows } = await draftForSending(t, owner, {
       sequence: 'ORDERED',
-      recipients: [{ name: 'Carol Copy', role: 'CC' }, { name: 'Amy Approver', role: 'APPROVER' }, { name: 'Sam Signer' }],
+      recipients: [
+        { name: 'Carol Copy', role: 'CC' },
+        { name: 'Amy Approver', role: 'APPROVER' },
+        { name: 'Sam Signer' },
+      ],
     });
     const [carol, amy, sam] = rows;
     expect((await commence(t, owner, workflow.id)).status).toBe(200);
@@ -20,15 +29,33 @@ describe('POST /workflow/v1/{id}/decline', () => {
     expect(await rejectDetails(t, workflow.id, owner.token)).toMatchObject({ status: 200, body: [] });
     const res = await decline(t, workflow.id, token, { reason: '  The amounts are wrong.  ' });
     expect(res.status, res.raw).toBe(200);
-    expect(res.body).toMatchObject({ workflowId: workflow.id, status: 'VOID', recipientId: amy.id, reason: 'The amounts are wrong.' });
+    expect(res.body).toMatchObject({
+      workflowId: workflow.id,
+      status: 'VOID',
+      recipientId: amy.id,
+      reason: 'The amounts are wrong.',
+    });
 
     for (const caller of [owner.token, token]) {
       const details = await rejectDetails(t, workflow.id, caller);
       expect(details.status).toBe(200);
-      expect(details.body).toEqual([{ recipientId: amy.id, name: 'Amy Approver', email: amy.email, role: 'APPROVER', reason: 'The amounts are wrong.', rejectedAt: res.body.rejectedAt }]);
+      expect(details.body).toEqual([
+        {
+          recipientId: amy.id,
+          name: 'Amy Approver',
+          email: amy.email,
+          role: 'APPROVER',
+          reason: 'The amounts are wrong.',
+          rejectedAt: res.body.rejectedAt,
+        },
+      ]);
     }
     const recipientsRes = await t.request('GET', `/workflow/v1/${workflow.id}/recipients`, { token: owner.token });
-    expect(Object.fromEntries(recipientsRes.body.map((r: any) => [r.name, r.status]))).toEqual({ 'Carol Copy': 'SKIPPED', 'Amy Approver': 'DECLINED', 'Sam Signer': 'PENDING' });
+    expect(Object.fromEntries(recipientsRes.body.map((r: any) => [r.name, r.status]))).toEqual({
+      'Carol Copy': 'SKIPPED',
+      'Amy Approver': 'DECLINED',
+      'Sam Signer': 'PENDING',
+    });
 
     const history = await t.request('GET', `/workflow/v1/${workflow.id}/history`, { token: owner.token });
     expect(history.body.metadata.status).toBe('VOID');
@@ -73,8 +100,18 @@ describe('POST /workflow/v1/{id}/decline', () => {
       sequence: 'ORDERED',
       recipients: [{ name: 'Carl Copy', role: 'CC' }, { name: 'First Signer' }],
     });
-    const later = await insertRecipient(t, workflow.id, { userId: registered.userId, name: registered.name, email: registered.email, recipientOrder: 3 });
-    await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: later.id, fieldType: 'SIGNATURE' });
+    const later = await insertRecipient(t, workflow.id, {
+      userId: registered.userId,
+      name: registered.name,
+      email: registered.email,
+      recipientOrder: 3,
+    });
+    await insertField(t, {
+      workflowId: workflow.id,
+      documentId: document.id,
+      recipientId: later.id,
+      fieldType: 'SIGNATURE',
+    });
 
     // Before sending: not SENT.
     expect((await decline(t, workflow.id, owner.token, { reason: 'no' })).body.message).toBe('INVALID_WORKFLOW_STATUS');
@@ -84,9 +121,13 @@ describe('POST /workflow/v1/{id}/decline', () => {
     const ccToken = (await redeem(t, cc.code)).body.accessToken;
     expect((await decline(t, workflow.id, ccToken, { reason: 'no' })).body.message).toBe('OPERATION_IS_NOT_ALLOWED');
     // Not yet this registered signer's turn.
-    expect((await decline(t, workflow.id, registered.token, { reason: 'no' })).body.message).toBe('OPERATION_IS_NOT_ALLOWED');
+    expect((await decline(t, workflow.id, registered.token, { reason: 'no' })).body.message).toBe(
+      'OPERATION_IS_NOT_ALLOWED',
+    );
     // The owner holds no row.
-    expect((await decline(t, workflow.id, owner.token, { reason: 'no' })).body.message).toBe('OPERATION_IS_NOT_ALLOWED');
+    expect((await decline(t, workflow.id, owner.token, { reason: 'no' })).body.message).toBe(
+      'OPERATION_IS_NOT_ALLOWED',
+    );
     expect((await decline(t, workflow.id, outsider.token, { reason: 'no' })).status).toBe(404);
     expect((await rejectDetails(t, workflow.id, outsider.token)).status).toBe(404);
     expect((await rejectDetails(t, workflow.id, registered.token)).status).toBe(200);

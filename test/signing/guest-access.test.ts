@@ -4,7 +4,15 @@ import type { TestApp } from '../helpers/test-app.ts';
 import type { TestUser } from '../helpers/factories.ts';
 import { setWorkflow } from '../helpers/envelope-states.ts';
 import { createSigningCodes } from '../../src/modules/signing/signing-codes.ts';
-import { commence, draftForSending, guestFromMail, linkFromMail, onlyMail, redeem, signingCodesOf } from '../helpers/signing.ts';
+import {
+  commence,
+  draftForSending,
+  guestFromMail,
+  linkFromMail,
+  onlyMail,
+  redeem,
+  signingCodesOf,
+} from '../helpers/signing.ts';
 
 async function sentWorkflow(t: TestApp, owner: TestUser, names: string[] = ['Sam Signer', 'Sue Signer']) {
   const draft = await draftForSending(t, owner, { recipients: names.map((name) => ({ name })) });
@@ -19,7 +27,10 @@ function expectLinkExpired(res: { status: number; body: any }) {
 }
 
 describe('GET /auth/v1/getGuestToken/{code}', () => {
-  test('turns the code of the mailed link into a guest session for that row, recording Opened once', async ({ app: t, owner }) => {
+  test('turns the code of the mailed link into a guest session for that row, recording Opened once', async ({
+    app: t,
+    owner,
+  }) => {
     const { workflow, rows } = await sentWorkflow(t, owner);
     const [sam] = rows;
     const mail = await onlyMail(t, sam.email, 'COMMENCE');
@@ -28,11 +39,21 @@ describe('GET /auth/v1/getGuestToken/{code}', () => {
 
     const res = await redeem(t, code);
     expect(res.status, res.raw).toBe(200);
-    expect(res.body).toMatchObject({ userId: sam.userId, workflowId: workflow.id, recipientId: sam.id, tokenType: 'Bearer' });
+    expect(res.body).toMatchObject({
+      userId: sam.userId,
+      workflowId: workflow.id,
+      recipientId: sam.id,
+      tokenType: 'Bearer',
+    });
     expect(res.body.expiry).toBeGreaterThan(0);
     expect(typeof res.body.refreshToken).toBe('string');
     const claims = await t.platform.tokens.verify(res.body.accessToken);
-    expect(claims).toMatchObject({ sub: String(sam.userId), type: 'GUEST', recipientId: sam.id, workflowId: workflow.id });
+    expect(claims).toMatchObject({
+      sub: String(sam.userId),
+      type: 'GUEST',
+      recipientId: sam.id,
+      workflowId: workflow.id,
+    });
 
     const token = res.body.accessToken;
     const list = await t.request('GET', `/workflow/v1/${workflow.id}/recipients`, { token });
@@ -57,12 +78,20 @@ describe('GET /auth/v1/getGuestToken/{code}', () => {
     expect((await t.request('GET', `/workflow/v1/${second.workflow.id}/history`, { token })).status).toBe(404);
     expect((await t.request('GET', `/workflow/v1/${first.workflow.id}/history`, { token })).status).toBe(200);
     // User-only routes refuse it.
-    expect((await t.request('POST', `/workflow/v1/${first.workflow.id}/commence`, { token, body: {} })).status).toBe(403);
+    expect((await t.request('POST', `/workflow/v1/${first.workflow.id}/commence`, { token, body: {} })).status).toBe(
+      403,
+    );
     // It cannot act as (delegate) another recipient's row of its own workflow...
-    const other = await t.request('POST', `/workflow/v1/${first.workflow.id}/recipients/${first.rows[1].id}/delegate`, { token, body: { name: 'Mallory Thief', emailAddress: 'mallory@example.com' } });
+    const other = await t.request('POST', `/workflow/v1/${first.workflow.id}/recipients/${first.rows[1].id}/delegate`, {
+      token,
+      body: { name: 'Mallory Thief', emailAddress: 'mallory@example.com' },
+    });
     expect(other.status).toBe(403);
     // ...and declining acts only as its own row.
-    const declined = await t.request('POST', `/workflow/v1/${first.workflow.id}/decline`, { token, body: { reason: 'Not mine to sign' } });
+    const declined = await t.request('POST', `/workflow/v1/${first.workflow.id}/decline`, {
+      token,
+      body: { reason: 'Not mine to sign' },
+    });
     expect(declined.status).toBe(200);
     expect(declined.body.recipientId).toBe(first.rows[0].id);
   });
@@ -84,7 +113,11 @@ describe('GET /auth/v1/getGuestToken/{code}', () => {
     // A code naming a row of another workflow does not open anything.
     expectLinkExpired(await redeem(t, codes.mint(rows[0].id, workflow.id + 1000, new Date(Date.now() + 60_000))));
     // Sealed under another key: unreadable.
-    const foreign = createSigningCodes(new Uint8Array(32).fill(7)).mint(rows[0].id, workflow.id, new Date(Date.now() + 60_000));
+    const foreign = createSigningCodes(new Uint8Array(32).fill(7)).mint(
+      rows[0].id,
+      workflow.id,
+      new Date(Date.now() + 60_000),
+    );
     expectLinkExpired(await redeem(t, foreign));
   });
 
@@ -105,7 +138,10 @@ describe('GET /auth/v1/getGuestToken/{code}', () => {
 });
 
 describe('GET /sign/{code}', () => {
-  test('answers the signing page (which redeems the code in the browser), without redeeming it', async ({ app: t, owner }) => {
+  test('answers the signing page (which redeems the code in the browser), without redeeming it', async ({
+    app: t,
+    owner,
+  }) => {
     const { workflow, rows } = await sentWorkflow(t, owner, ['Page Signer']);
     const { code } = linkFromMail(t, await onlyMail(t, rows[0].email, 'COMMENCE'));
 

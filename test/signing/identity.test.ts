@@ -4,20 +4,35 @@ import { attemptEvents, identityChallenges } from '../../src/platform/db/schema/
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { createUser, type TestUser } from '../helpers/factories.ts';
-import { ageChallenge, commence, draftForSending, guestFromMail, otpFromMail, type RecipientRow } from '../helpers/signing.ts';
+import {
+  ageChallenge,
+  commence,
+  draftForSending,
+  guestFromMail,
+  otpFromMail,
+  type RecipientRow,
+} from '../helpers/signing.ts';
 
 /** A sent UNORDERED workflow whose signer has enforceIdentity, and that signer's guest token from the mail. */
-async function flaggedSigner(t: TestApp, owner: TestUser): Promise<{ workflowId: number; signer: RecipientRow; token: string; plain: RecipientRow; plainToken: string }> {
-  const { workflow, rows } = await draftForSending(t, owner, { recipients: [{ name: 'Ivy Identity', enforceIdentity: true }, { name: 'Pam Plain' }] });
+async function flaggedSigner(
+  t: TestApp,
+  owner: TestUser,
+): Promise<{ workflowId: number; signer: RecipientRow; token: string; plain: RecipientRow; plainToken: string }> {
+  const { workflow, rows } = await draftForSending(t, owner, {
+    recipients: [{ name: 'Ivy Identity', enforceIdentity: true }, { name: 'Pam Plain' }],
+  });
   expect((await commence(t, owner, workflow.id)).status).toBe(200);
   const { token } = await guestFromMail(t, rows[0].email);
   const { token: plainToken } = await guestFromMail(t, rows[1].email);
   return { workflowId: workflow.id, signer: rows[0], token, plain: rows[1], plainToken };
 }
 
-const sendOtp = (t: TestApp, workflowId: number, token: string) => t.request('POST', `/workflow/v1/${workflowId}/identity/send-otp`, { token });
-const verifyOtp = (t: TestApp, workflowId: number, token: string, code: unknown) => t.request('POST', `/workflow/v1/${workflowId}/identity/verify-otp`, { token, body: { code } });
-const decline = (t: TestApp, workflowId: number, token: string) => t.request('POST', `/workflow/v1/${workflowId}/decline`, { token, body: { reason: 'Changed my mind' } });
+const sendOtp = (t: TestApp, workflowId: number, token: string) =>
+  t.request('POST', `/workflow/v1/${workflowId}/identity/send-otp`, { token });
+const verifyOtp = (t: TestApp, workflowId: number, token: string, code: unknown) =>
+  t.request('POST', `/workflow/v1/${workflowId}/identity/verify-otp`, { token, body: { code } });
+const decline = (t: TestApp, workflowId: number, token: string) =>
+  t.request('POST', `/workflow/v1/${workflowId}/decline`, { token, body: { reason: 'Changed my mind' } });
 
 async function latestOtp(t: TestApp, email: string): Promise<string> {
   const mails = await t.mails({ to: email, kind: 'OTP' });
@@ -48,7 +63,10 @@ describe('identity step-up', () => {
     const code = otpFromMail(mails[0]);
     expect(code).toMatch(/^\d{6}$/);
 
-    const [challenge] = await t.platform.db.select().from(identityChallenges).where(eq(identityChallenges.recipientId, signer.id));
+    const [challenge] = await t.platform.db
+      .select()
+      .from(identityChallenges)
+      .where(eq(identityChallenges.recipientId, signer.id));
     expect(challenge.codeHash).not.toContain(code);
     expect(challenge.codeHash).toMatch(/^v1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
 
@@ -88,7 +106,10 @@ describe('identity step-up', () => {
     expect((await verifyOtp(t, workflowId, token, second)).status).toBe(200);
   });
 
-  test('kills the code after 5 wrong attempts, even for the right code, until a new one is sent', async ({ app: t, owner }) => {
+  test('kills the code after 5 wrong attempts, even for the right code, until a new one is sent', async ({
+    app: t,
+    owner,
+  }) => {
     const { workflowId, signer, token } = await flaggedSigner(t, owner);
     expect((await sendOtp(t, workflowId, token)).status).toBe(200);
     const code = await latestOtp(t, signer.email);
@@ -105,7 +126,10 @@ describe('identity step-up', () => {
     expect((await decline(t, workflowId, token)).status).toBe(403);
 
     await ageChallenge(t, signer.id, { sentAt: new Date(Date.now() - 31_000) });
-    await t.platform.db.update(attemptEvents).set({ occurredAt: new Date(Date.now() - 61 * 60_000) }).where(eq(attemptEvents.subject, String(signer.id)));
+    await t.platform.db
+      .update(attemptEvents)
+      .set({ occurredAt: new Date(Date.now() - 61 * 60_000) })
+      .where(eq(attemptEvents.subject, String(signer.id)));
     expect((await sendOtp(t, workflowId, token)).status).toBe(200);
     expect((await verifyOtp(t, workflowId, token, await latestOtp(t, signer.email))).status).toBe(200);
   });
@@ -114,14 +138,20 @@ describe('identity step-up', () => {
     const { workflowId, signer, token } = await flaggedSigner(t, owner);
     expect((await sendOtp(t, workflowId, token)).status).toBe(200);
     const code = await latestOtp(t, signer.email);
-    await ageChallenge(t, signer.id, { sentAt: new Date(Date.now() - 11 * 60_000), expiresAt: new Date(Date.now() - 60_000) });
+    await ageChallenge(t, signer.id, {
+      sentAt: new Date(Date.now() - 11 * 60_000),
+      expiresAt: new Date(Date.now() - 60_000),
+    });
     const res = await verifyOtp(t, workflowId, token, code);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('OTP_INVALID');
     expect(res.body.errorDescription).toContain('expired');
   });
 
-  test('refuses verification without a code requested, for unflagged recipients, other workflows and outsiders', async ({ app: t, owner }) => {
+  test('refuses verification without a code requested, for unflagged recipients, other workflows and outsiders', async ({
+    app: t,
+    owner,
+  }) => {
     const { workflowId, token, plainToken } = await flaggedSigner(t, owner);
     expect((await verifyOtp(t, workflowId, token, '123456')).body.message).toBe('OTP_INVALID');
     const unflagged = await sendOtp(t, workflowId, plainToken);
@@ -140,7 +170,10 @@ describe('identity step-up', () => {
 
   test('accepts send-otp with an empty JSON body', async ({ app: t, owner }) => {
     const { workflowId, token } = await flaggedSigner(t, owner);
-    const res = await t.request('POST', `/workflow/v1/${workflowId}/identity/send-otp`, { token, headers: { 'content-type': 'application/json' } });
+    const res = await t.request('POST', `/workflow/v1/${workflowId}/identity/send-otp`, {
+      token,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status, res.raw).toBe(200);
   });
 });

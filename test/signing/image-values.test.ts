@@ -16,7 +16,15 @@ import { pdfsig } from '../helpers/pdfsig.ts';
 // PNG files built byte by byte, for the cases a drawing library would never produce
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+];
 
 function chunk(type: string, data: Buffer, options: { badCrc?: boolean } = {}): Buffer {
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
@@ -96,7 +104,8 @@ const interlacedRgba: PngSpec = { width: 37, height: 23, colourType: 6, bitDepth
 async function storedImage(value: string) {
   const bytes = Buffer.from(value.replace(/^data:image\/png;base64,/, ''), 'base64');
   const chunkTypes: string[] = [];
-  for (let offset = 8; offset < bytes.length; offset += 12 + bytes.readUInt32BE(offset)) chunkTypes.push(bytes.toString('latin1', offset + 4, offset + 8));
+  for (let offset = 8; offset < bytes.length; offset += 12 + bytes.readUInt32BE(offset))
+    chunkTypes.push(bytes.toString('latin1', offset + 4, offset + 8));
   const image = await loadImage(bytes);
   const canvas = createCanvas(image.width, image.height);
   canvas.getContext('2d').drawImage(image, 0, 0);
@@ -111,10 +120,14 @@ async function storedImage(value: string) {
   };
 }
 
-const save = (t: TestApp, token: string, documentId: number, body: unknown) => t.request('POST', `/workflow/v1/${documentId}/fields/save`, { token, body });
+const save = (t: TestApp, token: string, documentId: number, body: unknown) =>
+  t.request('POST', `/workflow/v1/${documentId}/fields/save`, { token, body });
 
 describe('image values are decoded in full and stored as plain PNG', () => {
-  test('refuses PNGs whose header is fine but whose image data is not, on fields/save and on sign', async ({ app: t, owner }) => {
+  test('refuses PNGs whose header is fine but whose image data is not, on fields/save and on sign', async ({
+    app: t,
+    owner,
+  }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }, { fieldType: 'IMAGE' }]);
     const [signature, image] = env.fields;
     const spec: PngSpec = { width: 40, height: 12, colourType: 6, bitDepth: 8, pixel: rgba };
@@ -122,28 +135,57 @@ describe('image values are decoded in full and stored as plain PNG', () => {
     const badFilter = Buffer.from(full);
     badFilter[0] = 9;
     const cases: [string, Buffer, RegExp][] = [
-      ['garbage instead of compressed data', buildPng(spec, { imageData: Buffer.from('this is not compressed image data at all; it is garbage'.repeat(4)) }), /does not decompress/],
-      ['data shorter than the header promises', buildPng(spec, { imageData: zlib.deflateSync(full.subarray(0, full.length - 50)) }), /damaged/],
-      ['data longer than the header promises', buildPng(spec, { imageData: zlib.deflateSync(Buffer.concat([full, Buffer.alloc(200)])) }), /damaged/],
+      [
+        'garbage instead of compressed data',
+        buildPng(spec, { imageData: Buffer.from('this is not compressed image data at all; it is garbage'.repeat(4)) }),
+        /does not decompress/,
+      ],
+      [
+        'data shorter than the header promises',
+        buildPng(spec, { imageData: zlib.deflateSync(full.subarray(0, full.length - 50)) }),
+        /damaged/,
+      ],
+      [
+        'data longer than the header promises',
+        buildPng(spec, { imageData: zlib.deflateSync(Buffer.concat([full, Buffer.alloc(200)])) }),
+        /damaged/,
+      ],
       ['an invalid scanline filter', buildPng(spec, { imageData: zlib.deflateSync(badFilter) }), /filter/],
-      ['an IDAT with a wrong checksum', (() => {
-        const good = buildPng(spec);
-        const idatCrc = good.length - 12 - 4;
-        good.writeUInt32BE((good.readUInt32BE(idatCrc) ^ 1) >>> 0, idatCrc);
-        return good;
-      })(), /checksum/],
-      ['an unknown critical chunk', buildPng({ ...spec, extraChunks: [chunk('ZZZZ', Buffer.from('x'))] }), /critical chunk/],
-      ['a palette image without a palette', buildPng({ width: 4, height: 4, colourType: 3, bitDepth: 8, pixel: () => [0] }), /palette/],
+      [
+        'an IDAT with a wrong checksum',
+        (() => {
+          const good = buildPng(spec);
+          const idatCrc = good.length - 12 - 4;
+          good.writeUInt32BE((good.readUInt32BE(idatCrc) ^ 1) >>> 0, idatCrc);
+          return good;
+        })(),
+        /checksum/,
+      ],
+      [
+        'an unknown critical chunk',
+        buildPng({ ...spec, extraChunks: [chunk('ZZZZ', Buffer.from('x'))] }),
+        /critical chunk/,
+      ],
+      [
+        'a palette image without a palette',
+        buildPng({ width: 4, height: 4, colourType: 3, bitDepth: 8, pixel: () => [0] }),
+        /palette/,
+      ],
       ['bytes after IEND', Buffer.concat([buildPng(spec), Buffer.from('trailing')]), /after its IEND/],
     ];
     for (const [label, bytes, reason] of cases) {
-      const res = await save(t, env.aliceToken, env.document.id, [{ id: image.id, type: 'IMAGE', value: dataUrl(bytes) }]);
+      const res = await save(t, env.aliceToken, env.document.id, [
+        { id: image.id, type: 'IMAGE', value: dataUrl(bytes) },
+      ]);
       expect(res.status, `${label}: ${res.raw}`).toBe(400);
       expect(res.body.message, label).toBe('INVALID_FIELD_VALUE');
       expect(res.body.errorDescription, label).toMatch(reason);
     }
     const garbage = cases[0][1];
-    const sign = await t.request('POST', `/workflow/v1/${env.workflow.id}/sign`, { token: env.aliceToken, body: { id: signature.id, image: dataUrl(garbage) } });
+    const sign = await t.request('POST', `/workflow/v1/${env.workflow.id}/sign`, {
+      token: env.aliceToken,
+      body: { id: signature.id, image: dataUrl(garbage) },
+    });
     expect(sign.status).toBe(400);
     expect(sign.body.message).toBe('INVALID_FIELD_VALUE');
     expect((await fieldRow(t, signature.id)).value).toBeNull();
@@ -155,30 +197,47 @@ describe('image values are decoded in full and stored as plain PNG', () => {
     const canvas = createCanvas(20, 10);
     canvas.getContext('2d').fillRect(0, 0, 20, 10);
     const jpeg = await canvas.encode('jpeg');
-    const res = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: `data:image/jpeg;base64,${jpeg.toString('base64')}` }]);
+    const res = await save(t, env.aliceToken, env.document.id, [
+      { id: env.fields[0].id, type: 'IMAGE', value: `data:image/jpeg;base64,${jpeg.toString('base64')}` },
+    ]);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('INVALID_FIELD_VALUE');
     expect(res.body.errorDescription).toMatch(/PNG only/);
     // A JPEG labelled as PNG is not a PNG either.
-    const disguised = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: dataUrl(jpeg) }]);
+    const disguised = await save(t, env.aliceToken, env.document.id, [
+      { id: env.fields[0].id, type: 'IMAGE', value: dataUrl(jpeg) },
+    ]);
     expect(disguised.body.message).toBe('INVALID_FIELD_VALUE');
   });
 
-  test('stores an interlaced PNG as a plain RGBA PNG with the same pixels, without ancillary chunks', async ({ app: t, owner }) => {
+  test('stores an interlaced PNG as a plain RGBA PNG with the same pixels, without ancillary chunks', async ({
+    app: t,
+    owner,
+  }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'SIGNATURE' }, { fieldType: 'IMAGE' }]);
     const [signature] = env.fields;
     const withText = buildPng({ ...interlacedRgba, extraChunks: [chunk('tEXt', Buffer.from('Comment\0hello'))] });
-    const res = await save(t, env.aliceToken, env.document.id, [{ id: signature.id, type: 'SIGNATURE', value: dataUrl(withText) }]);
+    const res = await save(t, env.aliceToken, env.document.id, [
+      { id: signature.id, type: 'SIGNATURE', value: dataUrl(withText) },
+    ]);
     expect(res.status, res.raw).toBe(200);
     const stored = await storedImage((await fieldRow(t, signature.id)).value!);
     expect(stored).toMatchObject({ width: 37, height: 23, bitDepth: 8, colourType: 6, interlace: 0 });
     expect(stored.chunkTypes).not.toContain('tEXt');
-    for (const [x, y] of [[0, 0], [36, 22], [5, 17], [20, 3]]) expect(stored.pixel(x, y)).toEqual(rgba(x, y));
+    for (const [x, y] of [
+      [0, 0],
+      [36, 22],
+      [5, 17],
+      [20, 3],
+    ])
+      expect(stored.pixel(x, y)).toEqual(rgba(x, y));
   });
 
   test('scales an image larger than 2048 px down, keeping its proportions', async ({ app: t, owner }) => {
     const env = await sentEnvelope(t, owner, [{ fieldType: 'IMAGE' }]);
-    const res = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: dataUrl(pngBytes(3000, 600)) }]);
+    const res = await save(t, env.aliceToken, env.document.id, [
+      { id: env.fields[0].id, type: 'IMAGE', value: dataUrl(pngBytes(3000, 600)) },
+    ]);
     expect(res.status, res.raw).toBe(200);
     const stored = await storedImage((await fieldRow(t, env.fields[0].id)).value!);
     expect([stored.width, stored.height]).toEqual([2048, 410]);
@@ -189,25 +248,74 @@ describe('image values are decoded in full and stored as plain PNG', () => {
     // 5000 x 4000 black pixels at 1 bit: a few kilobytes that would decode to 80 MB of RGBA.
     const spec: PngSpec = { width: 5000, height: 4000, colourType: 0, bitDepth: 1, pixel: () => [0] };
     const huge = buildPng(spec, { imageData: zlib.deflateSync(Buffer.alloc((1 + 5000 / 8) * 4000)) });
-    const res = await save(t, env.aliceToken, env.document.id, [{ id: env.fields[0].id, type: 'IMAGE', value: dataUrl(huge) }]);
+    const res = await save(t, env.aliceToken, env.document.id, [
+      { id: env.fields[0].id, type: 'IMAGE', value: dataUrl(huge) },
+    ]);
     expect(res.status).toBe(400);
     expect(res.body.errorDescription).toMatch(/pixels/);
   });
 
-  test('completes and seals an envelope signed with interlaced, palette, 16-bit and grey images (pdfsig valid)', async ({ app: t, owner }) => {
+  test('completes and seals an envelope signed with interlaced, palette, 16-bit and grey images (pdfsig valid)', async ({
+    app: t,
+    owner,
+  }) => {
     const { workflow, document, selfRecipient } = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
     const at = (y: number) => ({ x: 72, y, width: 180, height: 60 });
-    const field = (fieldType: string, y: number) => insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType, box: at(y) });
+    const field = (fieldType: string, y: number) =>
+      insertField(t, {
+        workflowId: workflow.id,
+        documentId: document.id,
+        recipientId: selfRecipient!.id,
+        fieldType,
+        box: at(y),
+      });
     const signature = await field('SIGNATURE', 80);
     const initials = await field('INITIALS', 160);
     const image = await field('IMAGE', 240);
     const stamp = await field('STAMP', 320);
-    const palette = [[255, 0, 0], [0, 128, 0], [0, 0, 255], [255, 255, 255]];
+    const palette = [
+      [255, 0, 0],
+      [0, 128, 0],
+      [0, 0, 255],
+      [255, 255, 255],
+    ];
     const res = await save(t, owner.token, document.id, [
       { id: signature.id, type: 'SIGNATURE', value: dataUrl(buildPng(interlacedRgba)) },
-      { id: initials.id, type: 'INITIALS', value: dataUrl(buildPng({ width: 30, height: 30, colourType: 4, bitDepth: 16, interlaced: true, pixel: (x, y) => [x * 2000, y * 2000] })) },
-      { id: image.id, type: 'IMAGE', value: dataUrl(buildPng({ width: 33, height: 9, colourType: 3, bitDepth: 2, interlaced: true, palette, transparency: [255, 255, 255, 0], pixel: (x, y) => [(x + y) % 4] })) },
-      { id: stamp.id, type: 'STAMP', value: dataUrl(buildPng({ width: 17, height: 17, colourType: 0, bitDepth: 1, pixel: (x, y) => [(x ^ y) & 1] })) },
+      {
+        id: initials.id,
+        type: 'INITIALS',
+        value: dataUrl(
+          buildPng({
+            width: 30,
+            height: 30,
+            colourType: 4,
+            bitDepth: 16,
+            interlaced: true,
+            pixel: (x, y) => [x * 2000, y * 2000],
+          }),
+        ),
+      },
+      {
+        id: image.id,
+        type: 'IMAGE',
+        value: dataUrl(
+          buildPng({
+            width: 33,
+            height: 9,
+            colourType: 3,
+            bitDepth: 2,
+            interlaced: true,
+            palette,
+            transparency: [255, 255, 255, 0],
+            pixel: (x, y) => [(x + y) % 4],
+          }),
+        ),
+      },
+      {
+        id: stamp.id,
+        type: 'STAMP',
+        value: dataUrl(buildPng({ width: 17, height: 17, colourType: 0, bitDepth: 1, pixel: (x, y) => [(x ^ y) & 1] })),
+      },
     ]);
     expect(res.status, res.raw).toBe(200);
     expect(res.body.workflowStatus).toBe('COMPLETED');

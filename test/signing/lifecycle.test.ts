@@ -2,29 +2,58 @@ import { describe, expect } from 'vitest';
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import {
-  activityKinds, commence, documentRows, draftWithRecipients, mailRows, pngDataUrl, recipientRow, saveAll, tokenFromMail, waitForSeal, workflowRow,
+  activityKinds,
+  commence,
+  documentRows,
+  draftWithRecipients,
+  mailRows,
+  pngDataUrl,
+  recipientRow,
+  saveAll,
+  tokenFromMail,
+  waitForSeal,
+  workflowRow,
 } from '../helpers/ceremony.ts';
 import { pdfsig } from '../helpers/pdfsig.ts';
 
 async function sealJobCount(t: TestApp, workflowId: number): Promise<number> {
-  const { rows } = await t.platform.database.sql.executeSql("select count(*)::int as n from pgboss.job where name = 'workflow.seal' and data->>'workflowId' = $1", [String(workflowId)]);
+  const { rows } = await t.platform.database.sql.executeSql(
+    "select count(*)::int as n from pgboss.job where name = 'workflow.seal' and data->>'workflowId' = $1",
+    [String(workflowId)],
+  );
   return rows[0].n;
 }
 
 describe('ORDERED with a CC and an approver, over HTTP and mail', () => {
-  test('walks signer, CC, approver, signer; completes; seals; mails everyone the sealed PDF', async ({ app: t, owner }) => {
+  test('walks signer, CC, approver, signer; completes; seals; mails everyone the sealed PDF', async ({
+    app: t,
+    owner,
+  }) => {
     const { workflow, document, parties, fieldIds } = await draftWithRecipients(t, owner, {
       sequence: 'ORDERED',
       recipients: [
-        { name: 'Sam First', fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'TEXT', fieldRequired: true }, { fieldType: 'DATE' }] },
+        {
+          name: 'Sam First',
+          fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'TEXT', fieldRequired: true }, { fieldType: 'DATE' }],
+        },
         { name: 'Cora Copy', role: 'CC' },
         { name: 'Abe Approver', role: 'APPROVER' },
-        { name: 'Sue Last', fields: [{ fieldType: 'INITIALS' }, { fieldType: 'SIGNATURE' }, { fieldType: 'CHECKBOX', fieldRequired: true }, { fieldType: 'STAMP' }] },
+        {
+          name: 'Sue Last',
+          fields: [
+            { fieldType: 'INITIALS' },
+            { fieldType: 'SIGNATURE' },
+            { fieldType: 'CHECKBOX', fieldRequired: true },
+            { fieldType: 'STAMP' },
+          ],
+        },
       ],
     });
     const [first, cc, approver, last] = parties;
     await commence(t, owner, workflow.id, { title: 'Please sign the lease' });
-    expect((await t.mails({ kind: 'COMMENCE' })).filter((m) => m.workflowId === workflow.id).map((m) => m.toAddress)).toEqual([first.user.email]);
+    expect(
+      (await t.mails({ kind: 'COMMENCE' })).filter((m) => m.workflowId === workflow.id).map((m) => m.toAddress),
+    ).toEqual([first.user.email]);
 
     const firstToken = await tokenFromMail(t, first.user.email);
     const partial = await saveAll(t, firstToken, document.id, fieldIds[0].slice(1));
@@ -39,14 +68,25 @@ describe('ORDERED with a CC and an approver, over HTTP and mail', () => {
     expect(await t.mails({ to: last.user.email, kind: 'COMMENCE' })).toHaveLength(0);
 
     const approverToken = await tokenFromMail(t, approver.user.email);
-    const approved = await t.request('POST', `/workflow/v1/${workflow.id}/approve`, { token: approverToken, body: { comment: 'Terms checked' } });
+    const approved = await t.request('POST', `/workflow/v1/${workflow.id}/approve`, {
+      token: approverToken,
+      body: { comment: 'Terms checked' },
+    });
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body).toMatchObject({ recipientStatus: 'APPROVED', workflowStatus: 'SENT' });
 
     const lastToken = await tokenFromMail(t, last.user.email);
-    const lastSave = await saveAll(t, lastToken, document.id, fieldIds[3].filter((_, i) => i !== 1));
+    const lastSave = await saveAll(
+      t,
+      lastToken,
+      document.id,
+      fieldIds[3].filter((_, i) => i !== 1),
+    );
     expect(lastSave.body.recipientStatus).toBe('VIEWED');
-    const done = await t.request('POST', `/workflow/v1/${workflow.id}/sign`, { token: lastToken, body: { id: fieldIds[3][1], image: pngDataUrl(60, 20, 3) } });
+    const done = await t.request('POST', `/workflow/v1/${workflow.id}/sign`, {
+      token: lastToken,
+      body: { id: fieldIds[3][1], image: pngDataUrl(60, 20, 3) },
+    });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(done.body).toMatchObject({ recipientStatus: 'SIGNED', workflowStatus: 'COMPLETED', sealStatus: 'PENDING' });
 
@@ -60,25 +100,48 @@ describe('ORDERED with a CC and an approver, over HTTP and mail', () => {
 
     const completionMails = await t.mails({ kind: 'COMPLETED' });
     const mine = completionMails.filter((m) => m.workflowId === workflow.id);
-    expect(mine.map((m) => m.toAddress).sort()).toEqual([first, cc, approver, last].map((p) => p.user.email).concat(owner.email).sort());
+    expect(mine.map((m) => m.toAddress).sort()).toEqual(
+      [first, cc, approver, last]
+        .map((p) => p.user.email)
+        .concat(owner.email)
+        .sort(),
+    );
     for (const mail of mine) {
       expect(mail.status).toBe('SENT');
       expect(mail.subject).toBe('Completed: Please sign the lease');
-      expect(mail.attachments).toEqual([{ filename: 'Test agreement.pdf', contentType: 'application/pdf', blobKey: doc.sealedBlobKey }]);
+      expect(mail.attachments).toEqual([
+        { filename: 'Test agreement.pdf', contentType: 'application/pdf', blobKey: doc.sealedBlobKey },
+      ]);
     }
 
     expect(await activityKinds(t, workflow.id)).toEqual([
-      'WORKFLOW_SENT', 'DOCUMENT_OPENED', 'CONSENT_ACCEPTED', 'SIGNED',
-      'DOCUMENT_OPENED', 'CONSENT_ACCEPTED', 'APPROVED',
-      'DOCUMENT_OPENED', 'CONSENT_ACCEPTED', 'SIGNED', 'COMPLETED',
+      'WORKFLOW_SENT',
+      'DOCUMENT_OPENED',
+      'CONSENT_ACCEPTED',
+      'SIGNED',
+      'DOCUMENT_OPENED',
+      'CONSENT_ACCEPTED',
+      'APPROVED',
+      'DOCUMENT_OPENED',
+      'CONSENT_ACCEPTED',
+      'SIGNED',
+      'COMPLETED',
     ]);
     const history = await t.request('GET', `/workflow/v1/${workflow.id}/history`, { token: owner.token });
     expect(history.status).toBe(200);
     const actions = history.body.activities.map((a: { action: string }) => a.action);
-    expect(actions.filter((a: string) => ['Signed', 'Approved', 'Completed'].includes(a))).toEqual(['Signed', 'Approved', 'Signed', 'Completed']);
+    expect(actions.filter((a: string) => ['Signed', 'Approved', 'Completed'].includes(a))).toEqual([
+      'Signed',
+      'Approved',
+      'Signed',
+      'Completed',
+    ]);
 
     // Finished recipients' links still read, but no longer act.
-    const late = await t.request('POST', `/workflow/v1/${workflow.id}/sign`, { token: firstToken, body: { id: fieldIds[0][0], image: pngDataUrl() } });
+    const late = await t.request('POST', `/workflow/v1/${workflow.id}/sign`, {
+      token: firstToken,
+      body: { id: fieldIds[0][0], image: pngDataUrl() },
+    });
     expect(late.status).toBe(400);
     expect((await recipientRow(t, cc.row.id)).status).toBe('SKIPPED');
   });
@@ -88,24 +151,41 @@ describe('UNORDERED over HTTP and mail', () => {
   test('dispatches both at once; the second signature completes it', async ({ app: t, owner }) => {
     const { workflow, document, parties, fieldIds } = await draftWithRecipients(t, owner, {
       sequence: 'UNORDERED',
-      recipients: [{ name: 'Una One', fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'NAME' }] }, { name: 'Tom Two', fields: [{ fieldType: 'SIGNATURE' }] }],
+      recipients: [
+        { name: 'Una One', fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'NAME' }] },
+        { name: 'Tom Two', fields: [{ fieldType: 'SIGNATURE' }] },
+      ],
     });
     await commence(t, owner, workflow.id);
     const [one, two] = parties;
     const twoToken = await tokenFromMail(t, two.user.email);
     const oneToken = await tokenFromMail(t, one.user.email);
-    expect((await saveAll(t, twoToken, document.id, fieldIds[1])).body).toMatchObject({ recipientStatus: 'SIGNED', workflowStatus: 'SENT' });
-    expect((await saveAll(t, oneToken, document.id, fieldIds[0])).body).toMatchObject({ recipientStatus: 'SIGNED', workflowStatus: 'COMPLETED' });
+    expect((await saveAll(t, twoToken, document.id, fieldIds[1])).body).toMatchObject({
+      recipientStatus: 'SIGNED',
+      workflowStatus: 'SENT',
+    });
+    expect((await saveAll(t, oneToken, document.id, fieldIds[0])).body).toMatchObject({
+      recipientStatus: 'SIGNED',
+      workflowStatus: 'COMPLETED',
+    });
     expect((await waitForSeal(t, workflow.id)).sealStatus).toBe('SEALED');
-    expect((await mailRows(t, workflow.id, 'COMPLETED')).map((m) => m.toAddress).sort()).toEqual([one.user.email, two.user.email, owner.email].sort());
+    expect((await mailRows(t, workflow.id, 'COMPLETED')).map((m) => m.toAddress).sort()).toEqual(
+      [one.user.email, two.user.email, owner.email].sort(),
+    );
   });
 });
 
 describe('racing final actions', () => {
-  test('two UNORDERED signers finishing at once complete the workflow once: one Completed, one seal job, one set of mails', async ({ app: t, owner }) => {
+  test('two UNORDERED signers finishing at once complete the workflow once: one Completed, one seal job, one set of mails', async ({
+    app: t,
+    owner,
+  }) => {
     const { workflow, document, parties, fieldIds } = await draftWithRecipients(t, owner, {
       sequence: 'UNORDERED',
-      recipients: [{ name: 'Rae Racer', fields: [{ fieldType: 'SIGNATURE' }] }, { name: 'Rex Racer', fields: [{ fieldType: 'SIGNATURE' }] }],
+      recipients: [
+        { name: 'Rae Racer', fields: [{ fieldType: 'SIGNATURE' }] },
+        { name: 'Rex Racer', fields: [{ fieldType: 'SIGNATURE' }] },
+      ],
     });
     await commence(t, owner, workflow.id);
     const tokens = [await tokenFromMail(t, parties[0].user.email), await tokenFromMail(t, parties[1].user.email)];
@@ -118,17 +198,25 @@ describe('racing final actions', () => {
     expect(kinds.filter((k) => k === 'SIGNED')).toHaveLength(2);
     expect(await sealJobCount(t, workflow.id)).toBe(1);
     const mails = await mailRows(t, workflow.id, 'COMPLETED');
-    expect(mails.map((m) => m.toAddress).sort()).toEqual([parties[0].user.email, parties[1].user.email, owner.email].sort());
+    expect(mails.map((m) => m.toAddress).sort()).toEqual(
+      [parties[0].user.email, parties[1].user.email, owner.email].sort(),
+    );
   });
 
   test('the same signer submitting twice at once signs once', async ({ app: t, owner }) => {
     const { workflow, document, parties, fieldIds } = await draftWithRecipients(t, owner, {
       sequence: 'UNORDERED',
-      recipients: [{ name: 'Dee Double', fields: [{ fieldType: 'SIGNATURE' }] }, { name: 'Otto Other', fields: [{ fieldType: 'SIGNATURE' }] }],
+      recipients: [
+        { name: 'Dee Double', fields: [{ fieldType: 'SIGNATURE' }] },
+        { name: 'Otto Other', fields: [{ fieldType: 'SIGNATURE' }] },
+      ],
     });
     await commence(t, owner, workflow.id);
     const token = await tokenFromMail(t, parties[0].user.email);
-    const results = await Promise.all([saveAll(t, token, document.id, fieldIds[0]), saveAll(t, token, document.id, fieldIds[0])]);
+    const results = await Promise.all([
+      saveAll(t, token, document.id, fieldIds[0]),
+      saveAll(t, token, document.id, fieldIds[0]),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     expect(results.find((r) => r.status === 400)!.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
     const kinds = await activityKinds(t, workflow.id);
@@ -137,7 +225,10 @@ describe('racing final actions', () => {
 
     // The same race on the final signature of the workflow.
     const otherToken = await tokenFromMail(t, parties[1].user.email);
-    const finals = await Promise.all([saveAll(t, otherToken, document.id, fieldIds[1]), saveAll(t, otherToken, document.id, fieldIds[1])]);
+    const finals = await Promise.all([
+      saveAll(t, otherToken, document.id, fieldIds[1]),
+      saveAll(t, otherToken, document.id, fieldIds[1]),
+    ]);
     expect(finals.map((r) => r.status).sort()).toEqual([200, 400]);
     await waitForSeal(t, workflow.id);
     expect((await activityKinds(t, workflow.id)).filter((k) => k === 'COMPLETED')).toHaveLength(1);

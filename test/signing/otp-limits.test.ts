@@ -1,27 +1,46 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { attemptEvents } from '../../src/platform/db/schema/index.ts';
-import { OTP_FAILURES_PER_RECIPIENT, OTP_SENDS_PER_RECIPIENT, type AttemptRule } from '../../src/platform/limits/attempts.ts';
+import {
+  OTP_FAILURES_PER_RECIPIENT,
+  OTP_SENDS_PER_RECIPIENT,
+  type AttemptRule,
+} from '../../src/platform/limits/attempts.ts';
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { type TestUser } from '../helpers/factories.ts';
-import { ageChallenge, commence, draftForSending, guestFromMail, otpFromMail, type RecipientRow } from '../helpers/signing.ts';
+import type { TestUser } from '../helpers/factories.ts';
+import {
+  ageChallenge,
+  commence,
+  draftForSending,
+  guestFromMail,
+  otpFromMail,
+  type RecipientRow,
+} from '../helpers/signing.ts';
 
 /**
  * Issue 7 item 5: the identity step-up budget spans codes. A resend must not buy fresh guesses (5 wrong codes
  * per recipient per hour), and no more than 10 codes are mailed per recipient per day.
  */
 
-async function flaggedSigner(t: TestApp, owner: TestUser): Promise<{ workflowId: number; signer: RecipientRow; token: string }> {
-  const { workflow, rows } = await draftForSending(t, owner, { recipients: [{ name: 'Ivy Identity', enforceIdentity: true }] });
+async function flaggedSigner(
+  t: TestApp,
+  owner: TestUser,
+): Promise<{ workflowId: number; signer: RecipientRow; token: string }> {
+  const { workflow, rows } = await draftForSending(t, owner, {
+    recipients: [{ name: 'Ivy Identity', enforceIdentity: true }],
+  });
   expect((await commence(t, owner, workflow.id)).status).toBe(200);
   const { token } = await guestFromMail(t, rows[0].email);
   return { workflowId: workflow.id, signer: rows[0], token };
 }
 
-const sendOtp = (t: TestApp, workflowId: number, token: string) => t.request('POST', `/workflow/v1/${workflowId}/identity/send-otp`, { token });
-const verifyOtp = (t: TestApp, workflowId: number, token: string, code: unknown) => t.request('POST', `/workflow/v1/${workflowId}/identity/verify-otp`, { token, body: { code } });
-const decline = (t: TestApp, workflowId: number, token: string) => t.request('POST', `/workflow/v1/${workflowId}/decline`, { token, body: { reason: 'Changed my mind' } });
+const sendOtp = (t: TestApp, workflowId: number, token: string) =>
+  t.request('POST', `/workflow/v1/${workflowId}/identity/send-otp`, { token });
+const verifyOtp = (t: TestApp, workflowId: number, token: string, code: unknown) =>
+  t.request('POST', `/workflow/v1/${workflowId}/identity/verify-otp`, { token, body: { code } });
+const decline = (t: TestApp, workflowId: number, token: string) =>
+  t.request('POST', `/workflow/v1/${workflowId}/decline`, { token, body: { reason: 'Changed my mind' } });
 
 async function latestOtp(t: TestApp, email: string): Promise<string> {
   const mails = await t.mails({ to: email, kind: 'OTP' });
@@ -39,12 +58,17 @@ async function pastThrottle(t: TestApp, signer: RecipientRow) {
 
 /** Moves the recipient's counted events of `rule` back in time (time control for the hour and day windows). */
 async function ageEvents(t: TestApp, rule: AttemptRule, signer: RecipientRow, byMs: number) {
-  await t.platform.db.update(attemptEvents).set({ occurredAt: new Date(Date.now() - byMs) })
+  await t.platform.db
+    .update(attemptEvents)
+    .set({ occurredAt: new Date(Date.now() - byMs) })
     .where(and(eq(attemptEvents.scope, rule.scope), eq(attemptEvents.subject, String(signer.id))));
 }
 
 describe('one-time code limits across codes', () => {
-  test('keeps counting wrong codes across a resend: the sixth guess of the hour is refused, the right code too', async ({ app: t, owner }) => {
+  test('keeps counting wrong codes across a resend: the sixth guess of the hour is refused, the right code too', async ({
+    app: t,
+    owner,
+  }) => {
     const { workflowId, signer, token } = await flaggedSigner(t, owner);
     expect((await sendOtp(t, workflowId, token)).status).toBe(200);
     const first = await latestOtp(t, signer.email);
@@ -65,7 +89,11 @@ describe('one-time code limits across codes', () => {
 
     const right = await verifyOtp(t, workflowId, token, second);
     expect(right.status).toBe(429);
-    expect(right.body).toMatchObject({ message: 'OTP_LIMIT_REACHED', errorCode: 16010, responseBody: { limit: 'WRONG_CODES_PER_HOUR', attemptsLeft: 0 } });
+    expect(right.body).toMatchObject({
+      message: 'OTP_LIMIT_REACHED',
+      errorCode: 16010,
+      responseBody: { limit: 'WRONG_CODES_PER_HOUR', attemptsLeft: 0 },
+    });
     const retryAfter = Number(right.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(3500);
     expect(retryAfter).toBeLessThanOrEqual(3600);
@@ -75,7 +103,10 @@ describe('one-time code limits across codes', () => {
     await pastThrottle(t, signer);
     const resend = await sendOtp(t, workflowId, token);
     expect(resend.status).toBe(429);
-    expect(resend.body).toMatchObject({ message: 'OTP_LIMIT_REACHED', responseBody: { limit: 'WRONG_CODES_PER_HOUR' } });
+    expect(resend.body).toMatchObject({
+      message: 'OTP_LIMIT_REACHED',
+      responseBody: { limit: 'WRONG_CODES_PER_HOUR' },
+    });
     expect(Number(resend.headers['retry-after'])).toBeGreaterThan(3500);
     expect(await t.mails({ to: signer.email, kind: 'OTP' })).toHaveLength(2);
     expect((await decline(t, workflowId, token)).status).toBe(403);
@@ -97,7 +128,11 @@ describe('one-time code limits across codes', () => {
     }
     const eleventh = await sendOtp(t, workflowId, token);
     expect(eleventh.status).toBe(429);
-    expect(eleventh.body).toMatchObject({ message: 'OTP_LIMIT_REACHED', errorCode: 16010, responseBody: { limit: 'CODES_PER_DAY' } });
+    expect(eleventh.body).toMatchObject({
+      message: 'OTP_LIMIT_REACHED',
+      errorCode: 16010,
+      responseBody: { limit: 'CODES_PER_DAY' },
+    });
     const retryAfter = Number(eleventh.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(23 * 3600);
     expect(retryAfter).toBeLessThanOrEqual(24 * 3600);

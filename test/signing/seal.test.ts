@@ -25,11 +25,25 @@ afterAll(async () => t?.close());
 /** A SELF draft of `user` with a signature and a text field, signed over HTTP until COMPLETED. */
 async function selfSignToCompletion(app: TestApp, user: TestUser) {
   const { workflow, document, selfRecipient } = await createDraftWorkflow(app, user, { sequence: 'SELF' });
-  const signature = await insertField(app, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType: 'SIGNATURE' });
-  const text = await insertField(app, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType: 'TEXT', box: { x: 72, y: 200, width: 200, height: 30 } });
+  const signature = await insertField(app, {
+    workflowId: workflow.id,
+    documentId: document.id,
+    recipientId: selfRecipient!.id,
+    fieldType: 'SIGNATURE',
+  });
+  const text = await insertField(app, {
+    workflowId: workflow.id,
+    documentId: document.id,
+    recipientId: selfRecipient!.id,
+    fieldType: 'TEXT',
+    box: { x: 72, y: 200, width: 200, height: 30 },
+  });
   const res = await app.request('POST', `/workflow/v1/${document.id}/fields/save`, {
     token: user.token,
-    body: [{ id: text.id, type: 'TEXT', value: 'Agreed on 22 November' }, { id: signature.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) }],
+    body: [
+      { id: text.id, type: 'TEXT', value: 'Agreed on 22 November' },
+      { id: signature.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) },
+    ],
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body.workflowStatus).toBe('COMPLETED');
@@ -38,7 +52,8 @@ async function selfSignToCompletion(app: TestApp, user: TestUser) {
 
 async function sealJobs(app: TestApp, workflowId: number): Promise<{ state: string; retryCount: number }[]> {
   const { rows } = await app.platform.database.sql.executeSql(
-    "select state, retry_count from pgboss.job where name = 'workflow.seal' and data->>'workflowId' = $1", [String(workflowId)],
+    "select state, retry_count from pgboss.job where name = 'workflow.seal' and data->>'workflowId' = $1",
+    [String(workflowId)],
   );
   return rows.map((r) => ({ state: r.state, retryCount: r.retry_count }));
 }
@@ -65,8 +80,14 @@ async function elapseBackoff(app: TestApp, workflowId: number, options: { last?:
 
 function sealDeps(app: TestApp): SealJobDeps {
   return {
-    db: app.platform.db, jobs: app.platform.jobs, blobs: app.platform.blobs, outbox: app.platform.outbox,
-    codes: createSigningCodes(loadSigningCodeKey(app.config.dataDir)), publicUrl: app.config.publicUrl, seal: app.platform.seal, log: () => {},
+    db: app.platform.db,
+    jobs: app.platform.jobs,
+    blobs: app.platform.blobs,
+    outbox: app.platform.outbox,
+    codes: createSigningCodes(loadSigningCodeKey(app.config.dataDir)),
+    publicUrl: app.config.publicUrl,
+    seal: app.platform.seal,
+    log: () => {},
   };
 }
 
@@ -74,7 +95,12 @@ describe('the sealing job', () => {
   it('is safe to run twice, even at once: one sealed file per document, one set of mails', async () => {
     const { workflow, document } = await createDraftWorkflow(t, owner);
     const signer = await createUser(t, { name: 'Sid Signer' });
-    const row = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Sid Signer', email: signer.email, role: 'SIGNER' });
+    const row = await insertRecipient(t, workflow.id, {
+      userId: signer.userId,
+      name: 'Sid Signer',
+      email: signer.email,
+      role: 'SIGNER',
+    });
     await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: row.id, fieldType: 'TEXT' });
     // Completed without the job being queued, so only the two direct runs below seal it.
     await setWorkflow(t, workflow.id, { status: 'COMPLETED', completedAt: new Date(), sealStatus: 'PENDING' });
@@ -87,9 +113,16 @@ describe('the sealing job', () => {
     // Kept over the source document: the sealed file on disk is the update alone, not a second copy of the source.
     const kept = path.join(t.config.dataDir, 'blobs', doc.sealedBlobKey!.slice(0, 2), doc.sealedBlobKey!);
     expect(fs.existsSync(kept)).toBe(false);
-    expect(fs.statSync(`${kept}.appended`).size).toBe(doc.sealedSize! - document.size + `base ${document.blobKey} ${document.size}\n`.length);
+    expect(fs.statSync(`${kept}.appended`).size).toBe(
+      doc.sealedSize! - document.size + `base ${document.blobKey} ${document.size}\n`.length,
+    );
     const mails = await t.mails({ kind: 'COMPLETED' });
-    expect(mails.filter((m) => m.workflowId === workflow.id).map((m) => m.toAddress).sort()).toEqual([signer.email, owner.email].sort());
+    expect(
+      mails
+        .filter((m) => m.workflowId === workflow.id)
+        .map((m) => m.toAddress)
+        .sort(),
+    ).toEqual([signer.email, owner.email].sort());
   });
 
   it('the watchdog reseals a workflow whose seal job vanished (instance killed during its last attempt)', async () => {
@@ -120,14 +153,28 @@ describe('the sealing job', () => {
   it('puts a link instead of attachments in completion mails above 10 MB', async () => {
     const { workflow } = await createDraftWorkflow(t, owner, { name: 'Big bundle' });
     const signer = await createUser(t, { name: 'Gail Guest' });
-    const row = await insertRecipient(t, workflow.id, { userId: signer.userId, name: 'Gail Guest', email: signer.email });
-    const delegated = await insertRecipient(t, workflow.id, { userId: (await createUser(t)).userId, name: 'Dan Delegated', email: 'dan@example.com' });
+    const row = await insertRecipient(t, workflow.id, {
+      userId: signer.userId,
+      name: 'Gail Guest',
+      email: signer.email,
+    });
+    const delegated = await insertRecipient(t, workflow.id, {
+      userId: (await createUser(t)).userId,
+      name: 'Dan Delegated',
+      email: 'dan@example.com',
+    });
     const codes = createSigningCodes(loadSigningCodeKey(t.config.dataDir));
     const half = MAX_ATTACHMENT_BYTES / 2 + 1;
     const mails = completionMails({
-      workflow, owner: { name: owner.name, email: owner.email }, recipients: [row, { ...delegated, status: 'DELEGATED' }],
-      documents: [{ name: 'a', sealedBlobKey: 'k1', sealedSize: half }, { name: 'b.pdf', sealedBlobKey: 'k2', sealedSize: half }],
-      publicUrl: t.config.publicUrl, codes,
+      workflow,
+      owner: { name: owner.name, email: owner.email },
+      recipients: [row, { ...delegated, status: 'DELEGATED' }],
+      documents: [
+        { name: 'a', sealedBlobKey: 'k1', sealedSize: half },
+        { name: 'b.pdf', sealedBlobKey: 'k2', sealedSize: half },
+      ],
+      publicUrl: t.config.publicUrl,
+      codes,
     });
     expect(mails.map((m) => m.to)).toEqual([signer.email, owner.email]);
     for (const mail of mails) expect(mail.attachments).toBeUndefined();
@@ -136,8 +183,12 @@ describe('the sealing job', () => {
     expect(codes.open(code)).toMatchObject({ recipientId: row.id, workflowId: workflow.id });
 
     const small = completionMails({
-      workflow, owner: { name: owner.name, email: owner.email }, recipients: [row],
-      documents: [{ name: 'a', sealedBlobKey: 'k1', sealedSize: MAX_ATTACHMENT_BYTES - 10 }], publicUrl: t.config.publicUrl, codes,
+      workflow,
+      owner: { name: owner.name, email: owner.email },
+      recipients: [row],
+      documents: [{ name: 'a', sealedBlobKey: 'k1', sealedSize: MAX_ATTACHMENT_BYTES - 10 }],
+      publicUrl: t.config.publicUrl,
+      codes,
     });
     expect(small[0].attachments).toEqual([{ filename: 'a.pdf', contentType: 'application/pdf', blobKey: 'k1' }]);
     expect(small[0].text).not.toContain('/sign/');
@@ -195,7 +246,9 @@ describe('when sealing fails', () => {
       expect(row.sealStatus).toBe('FAILED');
       expect(row.sealError).toBeTruthy();
       expect((await documentRows(app, workflow.id))[0].sealedBlobKey).toBeNull();
-      const failed = (await app.platform.db.select().from(activities).where(eq(activities.workflowId, workflow.id))).filter((a) => a.kind === 'SEAL_FAILED');
+      const failed = (
+        await app.platform.db.select().from(activities).where(eq(activities.workflowId, workflow.id))
+      ).filter((a) => a.kind === 'SEAL_FAILED');
       expect(failed).toHaveLength(1);
       expect(failed[0].action).toBe('Seal failed');
       const mails = await app.mails({ to: user.email, kind: 'SEAL_FAILED' });
@@ -222,7 +275,9 @@ describe('when sealing fails', () => {
       const [doc] = await documentRows(restarted, workflow.id);
       expect((await pdfsig(await restarted.platform.blobs.get(doc.sealedBlobKey!))).allValid).toBe(true);
       expect((await sealJobs(restarted, workflow.id)).map((j) => j.state)).toEqual(['completed']);
-      const kinds = (await restarted.platform.db.select().from(activities).where(eq(activities.workflowId, workflow.id))).map((a) => a.kind);
+      const kinds = (
+        await restarted.platform.db.select().from(activities).where(eq(activities.workflowId, workflow.id))
+      ).map((a) => a.kind);
       expect(kinds.filter((k) => k === 'COMPLETED')).toHaveLength(1);
       expect(kinds).not.toContain('SEAL_FAILED');
     } finally {

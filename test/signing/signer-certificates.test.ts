@@ -16,7 +16,11 @@ import { pdfsig } from '../helpers/pdfsig.ts';
 
 const PASSWORD = 'my signing secret';
 
-type SignerSpec = { user: TestUser; useDigitalCert?: boolean; fields: { fieldType: string; fieldRequired?: boolean }[] };
+type SignerSpec = {
+  user: TestUser;
+  useDigitalCert?: boolean;
+  fields: { fieldType: string; fieldRequired?: boolean }[];
+};
 
 /** An ORDERED envelope of `owner` with the given signers (registered users), each with its fields on page 1, committed over HTTP. */
 async function orderedEnvelope(t: TestApp, owner: TestUser, signers: SignerSpec[]) {
@@ -24,12 +28,27 @@ async function orderedEnvelope(t: TestApp, owner: TestUser, signers: SignerSpec[
   const rows = [];
   const fieldIds: number[][] = [];
   for (const [index, spec] of signers.entries()) {
-    const row = await insertRecipient(t, workflow.id, { userId: spec.user.userId, name: spec.user.name, email: spec.user.email, recipientOrder: index + 1 });
+    const row = await insertRecipient(t, workflow.id, {
+      userId: spec.user.userId,
+      name: spec.user.name,
+      email: spec.user.email,
+      recipientOrder: index + 1,
+    });
     if (spec.useDigitalCert) await setRecipient(t, row.id, { useDigitalCert: true });
     rows.push(row);
     const ids: number[] = [];
     for (const [i, field] of spec.fields.entries()) {
-      ids.push((await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: row.id, box: { x: 72, y: 80 + 70 * (index * 3 + i), width: 180, height: 50 }, ...field })).id);
+      ids.push(
+        (
+          await insertField(t, {
+            workflowId: workflow.id,
+            documentId: document.id,
+            recipientId: row.id,
+            box: { x: 72, y: 80 + 70 * (index * 3 + i), width: 180, height: 50 },
+            ...field,
+          })
+        ).id,
+      );
     }
     fieldIds.push(ids);
   }
@@ -46,7 +65,11 @@ function digital(id: number, password?: string, value: string = pngDataUrl(120, 
 }
 
 async function revisionsOf(t: TestApp, documentId: number) {
-  return t.platform.db.select().from(signerRevisions).where(eq(signerRevisions.documentId, documentId)).orderBy(signerRevisions.id);
+  return t.platform.db
+    .select()
+    .from(signerRevisions)
+    .where(eq(signerRevisions.documentId, documentId))
+    .orderBy(signerRevisions.id);
 }
 
 async function keyOf(t: TestApp, email: string) {
@@ -64,7 +87,11 @@ function cmsOf(contents: Uint8Array) {
   const certificate = byIssuerSerial
     ? certificates.find((c) => c.serialNumber.isEqual(sid.serialNumber) && c.issuer.isEqual(sid.issuer))
     : undefined;
-  return { byIssuerSerial, certificate, serial: byIssuerSerial ? Buffer.from(sid.serialNumber.valueBlock.valueHexView).toString('hex') : null };
+  return {
+    byIssuerSerial,
+    certificate,
+    serial: byIssuerSerial ? Buffer.from(sid.serialNumber.valueBlock.valueHexView).toString('hex') : null,
+  };
 }
 
 function emailOf(certificate: pkijs.Certificate): string | undefined {
@@ -73,20 +100,38 @@ function emailOf(certificate: pkijs.Certificate): string | undefined {
 }
 
 describe('per-signer certificates (useDigitalCert)', () => {
-  test('two certificate signers and a plain one, ORDERED: each signature its own revision, every one valid, the seal last over the whole file', async ({ app: t, owner }) => {
+  test('two certificate signers and a plain one, ORDERED: each signature its own revision, every one valid, the seal last over the whole file', async ({
+    app: t,
+    owner,
+  }) => {
     const ada = await createUser(t, { name: 'Ada Certified' });
     const ben = await createUser(t, { name: 'Ben Plain' });
     const cleo = await createUser(t, { name: 'Cleo Certified' });
     const { workflow, document, fieldIds, rows } = await orderedEnvelope(t, owner, [
-      { user: ada, useDigitalCert: true, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }, { fieldType: 'TEXT' }, { fieldType: 'SIGNATURE' }] },
+      {
+        user: ada,
+        useDigitalCert: true,
+        fields: [
+          { fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true },
+          { fieldType: 'TEXT' },
+          { fieldType: 'SIGNATURE' },
+        ],
+      },
       { user: ben, fields: [{ fieldType: 'SIGNATURE' }] },
       { user: cleo, useDigitalCert: true, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }] },
     ]);
     const adaToken = await tokenFromMail(t, ada.email);
     const status = await t.request('GET', `/workflow/v1/${workflow.id}/signing-key`, { token: adaToken });
-    expect(status.body).toMatchObject({ useDigitalCert: true, provisioned: false, certificate: null, minPasswordLength: 8 });
+    expect(status.body).toMatchObject({
+      useDigitalCert: true,
+      provisioned: false,
+      certificate: null,
+      minPasswordLength: 8,
+    });
 
-    expect((await save(t, adaToken, document.id, [{ id: fieldIds[0][1], type: 'TEXT', value: 'Clause 4 accepted' }])).status).toBe(200);
+    expect(
+      (await save(t, adaToken, document.id, [{ id: fieldIds[0][1], type: 'TEXT', value: 'Clause 4 accepted' }])).status,
+    ).toBe(200);
     const withoutPassword = await save(t, adaToken, document.id, [digital(fieldIds[0][0])]);
     expect(withoutPassword.status).toBe(400);
     expect(withoutPassword.body.errorCode).toBe(15102);
@@ -94,7 +139,9 @@ describe('per-signer certificates (useDigitalCert)', () => {
     expect(tooShort.status).toBe(400);
     expect(tooShort.body.errorCode).toBe(15103);
     expect(await keyOf(t, ada.email)).toBeUndefined();
-    const passwordOnText = await save(t, adaToken, document.id, [{ id: fieldIds[0][1], type: 'TEXT', value: 'x', password: PASSWORD }]);
+    const passwordOnText = await save(t, adaToken, document.id, [
+      { id: fieldIds[0][1], type: 'TEXT', value: 'x', password: PASSWORD },
+    ]);
     expect(passwordOnText.status).toBe(400);
 
     // First use provisions Ada's key and appends her signature; her still unsigned SIGNATURE keeps her from finishing.
@@ -105,25 +152,39 @@ describe('per-signer certificates (useDigitalCert)', () => {
     expect(adaKey).toBeDefined();
     expect(adaKey.wrappedKey).not.toContain('PRIVATE');
     const [firstRevision] = await revisionsOf(t, document.id);
-    expect(firstRevision).toMatchObject({ status: 'COMPLETED', signerKind: 'LOCAL_KEY', certificateSerial: adaKey.certificateSerial });
+    expect(firstRevision).toMatchObject({
+      status: 'COMPLETED',
+      signerKind: 'LOCAL_KEY',
+      certificateSerial: adaKey.certificateSerial,
+    });
     expect((firstRevision.drawnFieldIds as number[]).sort()).toEqual([fieldIds[0][0], fieldIds[0][1]].sort());
     expect((await fieldRow(t, fieldIds[0][0])).value).toMatch(/^data:image\/png;base64,/);
     // Her signed values are hers: the row can no longer be handed to someone else.
-    const delegated = await t.request('POST', `/workflow/v1/${workflow.id}/recipients/${rows[0].id}/delegate`, { token: owner.token, body: { name: 'Someone Else', emailAddress: 'someone.else@example.com' } });
+    const delegated = await t.request('POST', `/workflow/v1/${workflow.id}/recipients/${rows[0].id}/delegate`, {
+      token: owner.token,
+      body: { name: 'Someone Else', emailAddress: 'someone.else@example.com' },
+    });
     expect(delegated.status).toBe(400);
     expect(delegated.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
     // What she signed cannot change any more.
-    const change = await save(t, adaToken, document.id, [{ id: fieldIds[0][1], type: 'TEXT', value: 'Clause 4 rejected' }]);
+    const change = await save(t, adaToken, document.id, [
+      { id: fieldIds[0][1], type: 'TEXT', value: 'Clause 4 rejected' },
+    ]);
     expect(change.status).toBe(400);
     expect(change.body.errorCode).toBe(15104);
     const otherImage = await save(t, adaToken, document.id, [digital(fieldIds[0][0], PASSWORD, pngDataUrl(60, 60, 9))]);
     expect(otherImage.body.errorCode).toBe(15104);
     // Sent again unchanged (a page re-sending every value on finish), signed values are left alone: no second signature.
-    const again = await save(t, adaToken, document.id, [digital(fieldIds[0][0], PASSWORD), { id: fieldIds[0][1], type: 'TEXT', value: 'Clause 4 accepted' }]);
+    const again = await save(t, adaToken, document.id, [
+      digital(fieldIds[0][0], PASSWORD),
+      { id: fieldIds[0][1], type: 'TEXT', value: 'Clause 4 accepted' },
+    ]);
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.savedFieldIds).toEqual([]);
     expect(await revisionsOf(t, document.id)).toHaveLength(1);
-    const adaDone = await save(t, adaToken, document.id, [{ id: fieldIds[0][2], type: 'SIGNATURE', value: pngDataUrl(80, 30, 2) }]);
+    const adaDone = await save(t, adaToken, document.id, [
+      { id: fieldIds[0][2], type: 'SIGNATURE', value: pngDataUrl(80, 30, 2) },
+    ]);
     expect(adaDone.body.recipientStatus).toBe('SIGNED');
     const afterAda = await t.request('GET', `/workflow/v1/${workflow.id}/signing-key`, { token: adaToken });
     expect(afterAda.body).toMatchObject({ provisioned: true, certificate: { serialNumber: adaKey.certificateSerial } });
@@ -131,7 +192,10 @@ describe('per-signer certificates (useDigitalCert)', () => {
 
     // Ben is a plain signer: a password on his (non-certificate) row is refused; his image is drawn by the seal.
     const benToken = await tokenFromMail(t, ben.email);
-    expect((await save(t, benToken, document.id, [{ id: fieldIds[1][0], type: 'SIGNATURE', value: pngDataUrl(90, 30, 4) }])).body.recipientStatus).toBe('SIGNED');
+    expect(
+      (await save(t, benToken, document.id, [{ id: fieldIds[1][0], type: 'SIGNATURE', value: pngDataUrl(90, 30, 4) }]))
+        .body.recipientStatus,
+    ).toBe('SIGNED');
 
     const cleoToken = await tokenFromMail(t, cleo.email);
     const cleoSigned = await save(t, cleoToken, document.id, [digital(fieldIds[2][0], 'cleo signs here')]);
@@ -140,7 +204,9 @@ describe('per-signer certificates (useDigitalCert)', () => {
     const revisions = await revisionsOf(t, document.id);
     expect(revisions).toHaveLength(2);
     // Cleo's revision draws Ben's finished signature and Ada's SIGNATURE (both finished), never Ada's signed fields again.
-    expect((revisions[1].drawnFieldIds as number[]).sort()).toEqual([fieldIds[0][2], fieldIds[1][0], fieldIds[2][0]].sort());
+    expect((revisions[1].drawnFieldIds as number[]).sort()).toEqual(
+      [fieldIds[0][2], fieldIds[1][0], fieldIds[2][0]].sort(),
+    );
     expect(revisions[1].baseRevisionId).toBe(revisions[0].id);
 
     expect((await waitForSeal(t, workflow.id)).sealStatus).toBe('SEALED');
@@ -173,7 +239,10 @@ describe('per-signer certificates (useDigitalCert)', () => {
     expect(seal.byteRange[2] + seal.byteRange[3]).toBe(sealed.length);
     expect(adaSignature.byteRange[2] + adaSignature.byteRange[3]).toBe(first.length);
     expect(cleoSignature.byteRange[2] + cleoSignature.byteRange[3]).toBe(second.length);
-    for (const [entry, person, serial] of [[adaSignature, ada, adaKey.certificateSerial], [cleoSignature, cleo, (await keyOf(t, cleo.email)).certificateSerial]] as const) {
+    for (const [entry, person, serial] of [
+      [adaSignature, ada, adaKey.certificateSerial],
+      [cleoSignature, cleo, (await keyOf(t, cleo.email)).certificateSerial],
+    ] as const) {
       const cms = cmsOf(entry.contents);
       expect(cms.byIssuerSerial).toBe(true);
       expect(cms.serial).toBe(serial);
@@ -182,23 +251,42 @@ describe('per-signer certificates (useDigitalCert)', () => {
       expect(subject).toContain(`CN=${person.name}`);
       expect(subject).toContain(`E=${person.email}`);
       expect(emailOf(cms.certificate!)).toBe(person.email);
-      const issuer = cms.certificate!.issuer.typesAndValues.find((tv) => tv.type === OID.commonName)?.value.valueBlock.value;
+      const issuer = cms.certificate!.issuer.typesAndValues.find((tv) => tv.type === OID.commonName)?.value.valueBlock
+        .value;
       expect(issuer).toMatch(/^Signature Service Root CA /);
     }
     expect(cmsOf(seal.contents).byIssuerSerial).toBe(true);
   }, 180_000);
 
-  test('the same person in a second workflow: a wrong password is 400 and appends nothing; the right one signs with the same certificate', async ({ app: t, owner }) => {
+  test('the same person in a second workflow: a wrong password is 400 and appends nothing; the right one signs with the same certificate', async ({
+    app: t,
+    owner,
+  }) => {
     const dora = await createUser(t, { name: 'Dora Twice' });
-    const one = await orderedEnvelope(t, owner, [{ user: dora, useDigitalCert: true, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }] }]);
+    const one = await orderedEnvelope(t, owner, [
+      { user: dora, useDigitalCert: true, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }] },
+    ]);
     const firstToken = await tokenFromMail(t, dora.email);
-    expect((await save(t, firstToken, one.document.id, [digital(one.fieldIds[0][0], PASSWORD)])).body.workflowStatus).toBe('COMPLETED');
+    expect(
+      (await save(t, firstToken, one.document.id, [digital(one.fieldIds[0][0], PASSWORD)])).body.workflowStatus,
+    ).toBe('COMPLETED');
     const serial = (await keyOf(t, dora.email)).certificateSerial;
 
-    const two = await orderedEnvelope(t, owner, [{ user: dora, useDigitalCert: true, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }, { fieldType: 'TEXT' }] }]);
+    const two = await orderedEnvelope(t, owner, [
+      {
+        user: dora,
+        useDigitalCert: true,
+        fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }, { fieldType: 'TEXT' }],
+      },
+    ]);
     const secondToken = await tokenFromMail(t, dora.email);
-    expect((await t.request('GET', `/workflow/v1/${two.workflow.id}/signing-key`, { token: secondToken })).body.provisioned).toBe(true);
-    const wrong = await save(t, secondToken, two.document.id, [digital(two.fieldIds[0][0], 'not my password'), { id: two.fieldIds[0][1], type: 'TEXT', value: 'typed' }]);
+    expect(
+      (await t.request('GET', `/workflow/v1/${two.workflow.id}/signing-key`, { token: secondToken })).body.provisioned,
+    ).toBe(true);
+    const wrong = await save(t, secondToken, two.document.id, [
+      digital(two.fieldIds[0][0], 'not my password'),
+      { id: two.fieldIds[0][1], type: 'TEXT', value: 'typed' },
+    ]);
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ errorCode: 15101, responseBody: { attemptsLeft: 9 } });
     expect(await revisionsOf(t, two.document.id)).toHaveLength(0);
@@ -222,13 +310,20 @@ describe('per-signer certificates (useDigitalCert)', () => {
     expect(cmsOf(signature.contents).serial).toBe(serial);
   });
 
-  test('brute force: 10 wrong signing passwords lock the key, the right one included, across workflows', async ({ app: t, owner }) => {
+  test('brute force: 10 wrong signing passwords lock the key, the right one included, across workflows', async ({
+    app: t,
+    owner,
+  }) => {
     const eve = await createUser(t, { name: 'Eve Guessed' });
-    const one = await orderedEnvelope(t, owner, [{ user: eve, useDigitalCert: true, fields: [{ fieldType: 'DIGITAL_SIGNATURE' }, { fieldType: 'SIGNATURE' }] }]);
+    const one = await orderedEnvelope(t, owner, [
+      { user: eve, useDigitalCert: true, fields: [{ fieldType: 'DIGITAL_SIGNATURE' }, { fieldType: 'SIGNATURE' }] },
+    ]);
     const token = await tokenFromMail(t, eve.email);
     expect((await save(t, token, one.document.id, [digital(one.fieldIds[0][0], PASSWORD)])).status).toBe(200);
 
-    const two = await orderedEnvelope(t, owner, [{ user: eve, useDigitalCert: true, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }] }]);
+    const two = await orderedEnvelope(t, owner, [
+      { user: eve, useDigitalCert: true, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }] },
+    ]);
     const secondToken = await tokenFromMail(t, eve.email);
     for (let i = 1; i <= 10; i++) {
       const res = await save(t, secondToken, two.document.id, [digital(two.fieldIds[0][0], `guess number ${i}`)]);
@@ -242,15 +337,26 @@ describe('per-signer certificates (useDigitalCert)', () => {
     expect(await revisionsOf(t, two.document.id)).toHaveLength(0);
 
     // The window passes (events moved back 16 minutes): the right password works again.
-    await t.platform.db.update(attemptEvents).set({ occurredAt: new Date(Date.now() - 16 * 60 * 1000) }).where(eq(attemptEvents.subject, eve.email.toLowerCase()));
+    await t.platform.db
+      .update(attemptEvents)
+      .set({ occurredAt: new Date(Date.now() - 16 * 60 * 1000) })
+      .where(eq(attemptEvents.subject, eve.email.toLowerCase()));
     expect((await save(t, secondToken, two.document.id, [digital(two.fieldIds[0][0], PASSWORD)])).status).toBe(200);
   });
 
-  test('a recipient without useDigitalCert cannot send a signing password; its DIGITAL_SIGNATURE stays a drawn value', async ({ app: t, owner }) => {
+  test('a recipient without useDigitalCert cannot send a signing password; its DIGITAL_SIGNATURE stays a drawn value', async ({
+    app: t,
+    owner,
+  }) => {
     const finn = await createUser(t, { name: 'Finn Plain' });
-    const { workflow, document, fieldIds } = await orderedEnvelope(t, owner, [{ user: finn, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }] }]);
+    const { workflow, document, fieldIds } = await orderedEnvelope(t, owner, [
+      { user: finn, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }] },
+    ]);
     const token = await tokenFromMail(t, finn.email);
-    expect((await t.request('GET', `/workflow/v1/${workflow.id}/signing-key`, { token })).body).toMatchObject({ useDigitalCert: false, provisioned: false });
+    expect((await t.request('GET', `/workflow/v1/${workflow.id}/signing-key`, { token })).body).toMatchObject({
+      useDigitalCert: false,
+      provisioned: false,
+    });
     const refused = await save(t, token, document.id, [digital(fieldIds[0][0], PASSWORD)]);
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
@@ -264,42 +370,83 @@ describe('per-signer certificates (useDigitalCert)', () => {
     expect(report.allValid, report.output).toBe(true);
   });
 
-  test('a remote signer (the CSC path): prepare answers the hash; another hash is refused, a stale preparation too; the right value completes', async ({ app: t, owner }) => {
+  test('a remote signer (the CSC path): prepare answers the hash; another hash is refused, a stale preparation too; the right value completes', async ({
+    app: t,
+    owner,
+  }) => {
     const gus = await createUser(t, { name: 'Gus Remote' });
     const { workflow, document, fieldIds, rows } = await orderedEnvelope(t, owner, [
-      { user: gus, fields: [{ fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true }, { fieldType: 'DIGITAL_SIGNATURE' }, { fieldType: 'TEXT' }] },
+      {
+        user: gus,
+        fields: [
+          { fieldType: 'DIGITAL_SIGNATURE', fieldRequired: true },
+          { fieldType: 'DIGITAL_SIGNATURE' },
+          { fieldType: 'TEXT' },
+        ],
+      },
     ]);
     const keys = await generateSignerKeyPair();
-    const signer = await t.platform.seal.ca.issueSignerCertificate({ name: 'Gus Remote', email: gus.email }, keys.publicKey);
+    const signer = await t.platform.seal.ca.issueSignerCertificate(
+      { name: 'Gus Remote', email: gus.email },
+      keys.publicKey,
+    );
     const recipient = { id: rows[0].id, name: gus.name, email: gus.email };
     const deps = { blobs: t.platform.blobs };
-    const prepare = (fieldId: number) => t.platform.db.transaction((tx) => prepareSignerRevision(tx, deps, { workflowId: workflow.id, documentId: document.id, fieldId, recipient, signer }));
-    const complete = (revisionId: number, signatureValue: Uint8Array) => t.platform.db.transaction((tx) => completeSignerRevision(tx, deps, { workflowId: workflow.id, revisionId, signatureValue }));
-    const sign = (data: Uint8Array, dsaEncoding: 'der' | 'ieee-p1363') => new Uint8Array(crypto.sign('sha256', data, { key: crypto.createPrivateKey({ key: Buffer.from(keys.privateKeyPkcs8), format: 'der', type: 'pkcs8' }), dsaEncoding }));
+    const prepare = (fieldId: number) =>
+      t.platform.db.transaction((tx) =>
+        prepareSignerRevision(tx, deps, {
+          workflowId: workflow.id,
+          documentId: document.id,
+          fieldId,
+          recipient,
+          signer,
+        }),
+      );
+    const complete = (revisionId: number, signatureValue: Uint8Array) =>
+      t.platform.db.transaction((tx) =>
+        completeSignerRevision(tx, deps, { workflowId: workflow.id, revisionId, signatureValue }),
+      );
+    const sign = (data: Uint8Array, dsaEncoding: 'der' | 'ieee-p1363') =>
+      new Uint8Array(
+        crypto.sign('sha256', data, {
+          key: crypto.createPrivateKey({ key: Buffer.from(keys.privateKeyPkcs8), format: 'der', type: 'pkcs8' }),
+          dsaEncoding,
+        }),
+      );
 
     const first = await prepare(fieldIds[0][0]);
     const signedAttributes = Buffer.from(first.pending.signedAttributes, 'base64');
     expect(Buffer.from(first.hash).equals(crypto.createHash('sha256').update(signedAttributes).digest())).toBe(true);
     expect(first.pending.hashToSign).toBe(Buffer.from(first.hash).toString('base64'));
     // A value over anything else is refused and appends nothing.
-    await expect(complete(first.revisionId, sign(Buffer.from('another hash'), 'der'))).rejects.toMatchObject({ code: 'SIGNER_SIGNATURE_MISMATCH', status: 422 });
+    await expect(complete(first.revisionId, sign(Buffer.from('another hash'), 'der'))).rejects.toMatchObject({
+      code: 'SIGNER_SIGNATURE_MISMATCH',
+      status: 422,
+    });
     expect((await revisionsOf(t, document.id)).filter((r) => r.status === 'COMPLETED')).toHaveLength(0);
 
     // Two preparations on one document: the one completed first wins, the other must be prepared again.
     const second = await prepare(fieldIds[0][1]);
     await complete(second.revisionId, sign(Buffer.from(second.pending.signedAttributes, 'base64'), 'ieee-p1363'));
-    await expect(complete(first.revisionId, sign(signedAttributes, 'der'))).rejects.toMatchObject({ code: 'SIGNER_REVISION_STALE', status: 409 });
+    await expect(complete(first.revisionId, sign(signedAttributes, 'der'))).rejects.toMatchObject({
+      code: 'SIGNER_REVISION_STALE',
+      status: 409,
+    });
     // A value the revision shows that changes before completion makes the preparation stale too.
     const setText = (value: string) => t.platform.db.update(fields).set({ value }).where(eq(fields.id, fieldIds[0][2]));
     await setText('first answer');
     const shown = await prepare(fieldIds[0][0]);
     await setText('changed answer');
-    await expect(complete(shown.revisionId, sign(Buffer.from(shown.pending.signedAttributes, 'base64'), 'der'))).rejects.toMatchObject({ code: 'SIGNER_REVISION_STALE' });
+    await expect(
+      complete(shown.revisionId, sign(Buffer.from(shown.pending.signedAttributes, 'base64'), 'der')),
+    ).rejects.toMatchObject({ code: 'SIGNER_REVISION_STALE' });
     const again = await prepare(fieldIds[0][0]);
     expect(again.pending.baseRevisionId).toBe(second.revisionId);
     expect(Object.keys(again.pending.drawnValues)).toEqual([String(fieldIds[0][2])]);
     const done = await complete(again.revisionId, sign(Buffer.from(again.pending.signedAttributes, 'base64'), 'der'));
-    await expect(complete(again.revisionId, sign(Buffer.from(again.pending.signedAttributes, 'base64'), 'der'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      complete(again.revisionId, sign(Buffer.from(again.pending.signedAttributes, 'base64'), 'der')),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await fieldRow(t, fieldIds[0][0])).value).toMatch(/^Digitally signed by Gus Remote/);
 
     const bytes = await t.platform.blobs.get(done.blobKey);
@@ -309,4 +456,3 @@ describe('per-signer certificates (useDigitalCert)', () => {
     expect(cmsOf((await readSignatures(bytes))[1].contents).serial).toBe(certificateSerialHex(signer.certificateDer));
   });
 });
-

@@ -8,8 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import * as x509 from '@peculiar/x509';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createUser, type TestUser } from '../helpers/factories.ts';
-import { caAsCard, createCa, createCrl, issueCard, ocspAnswer, selfSignedCard, signHash, type TestCa, type TestCard } from '../helpers/card-certificates.ts';
+import { createUser } from '../helpers/factories.ts';
+import {
+  caAsCard,
+  createCa,
+  createCrl,
+  issueCard,
+  ocspAnswer,
+  selfSignedCard,
+  signHash,
+  type TestCa,
+  type TestCard,
+} from '../helpers/card-certificates.ts';
 import { authChallenges, users } from '../../src/platform/db/schema/index.ts';
 
 let t: TestApp;
@@ -64,15 +74,24 @@ afterAll(async () => {
 });
 
 async function hashFor(card: TestCard | string) {
-  const res = await t.request('POST', '/auth/v1/smart_card/hash', { body: { certificate: typeof card === 'string' ? card : card.pem } });
+  const res = await t.request('POST', '/auth/v1/smart_card/hash', {
+    body: { certificate: typeof card === 'string' ? card : card.pem },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { challengeId: string; hash: string };
 }
 
-async function signIn(card: TestCard, options: { signer?: TestCard; ecdsaEncoding?: 'der' | 'ieee-p1363'; rememberMe?: boolean } = {}) {
+async function signIn(
+  card: TestCard,
+  options: { signer?: TestCard; ecdsaEncoding?: 'der' | 'ieee-p1363'; rememberMe?: boolean } = {},
+) {
   const { challengeId, hash } = await hashFor(card);
   return t.request('POST', '/auth/v1/smart_card/signature/verify', {
-    body: { challengeId, signature: signHash(options.signer ?? card, hash, options), ...(options.rememberMe === undefined ? {} : { rememberMe: options.rememberMe }) },
+    body: {
+      challengeId,
+      signature: signHash(options.signer ?? card, hash, options),
+      ...(options.rememberMe === undefined ? {} : { rememberMe: options.rememberMe }),
+    },
   });
 }
 
@@ -89,20 +108,33 @@ describe('smart-card sign-in', () => {
     const { challengeId, hash } = await hashFor(card);
     expect(Buffer.from(hash, 'base64')).toHaveLength(32);
     const before = crlRequests;
-    const res = await t.request('POST', '/auth/v1/smart_card/signature/verify', { body: { challengeId, signature: signHash(card, hash), rememberMe: true } });
+    const res = await t.request('POST', '/auth/v1/smart_card/signature/verify', {
+      body: { challengeId, signature: signHash(card, hash), rememberMe: true },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ accessToken: expect.any(String), tokenType: 'Bearer', expiry: 900, refreshToken: expect.any(String), rememberMe: true });
+    expect(res.body).toEqual({
+      accessToken: expect.any(String),
+      tokenType: 'Bearer',
+      expiry: 900,
+      refreshToken: expect.any(String),
+      rememberMe: true,
+    });
     expect(crlRequests).toBe(before + 1);
     const profile = await t.request('GET', '/user/v1/settings/profile', { token: res.body.accessToken });
     expect(profile.body.id).toBe(user.userId);
     // The challenge is single use.
-    const again = await t.request('POST', '/auth/v1/smart_card/signature/verify', { body: { challengeId, signature: signHash(card, hash) } });
+    const again = await t.request('POST', '/auth/v1/smart_card/signature/verify', {
+      body: { challengeId, signature: signHash(card, hash) },
+    });
     expectRejected(again, 'CHALLENGE');
   });
 
   it('signs in with an ECDSA card (email in the subject), DER or raw r||s, without asking for TOTP', async () => {
     const user = await createUser(t);
-    await t.platform.db.update(users).set({ twoFactorEnabled: true, totpSecret: 'JBSWY3DPEHPK3PXP' }).where(eq(users.id, user.userId));
+    await t.platform.db
+      .update(users)
+      .set({ twoFactorEnabled: true, totpSecret: 'JBSWY3DPEHPK3PXP' })
+      .where(eq(users.id, user.userId));
     const card = await issueCard(ca, { email: user.email, kind: 'EC', emailIn: 'SUBJECT' });
     for (const ecdsaEncoding of ['der', 'ieee-p1363'] as const) {
       const res = await signIn(card, { ecdsaEncoding });
@@ -114,8 +146,20 @@ describe('smart-card sign-in', () => {
   it('refuses an expired card, a card not yet valid, one of another CA, a CA certificate and a self-signed one', async () => {
     const user = await createUser(t);
     const day = 24 * 3600 * 1000;
-    expectRejected(await signIn(await issueCard(ca, { email: user.email, notBefore: new Date(Date.now() - 30 * day), notAfter: new Date(Date.now() - day) })), 'EXPIRED');
-    expectRejected(await signIn(await issueCard(ca, { email: user.email, notBefore: new Date(Date.now() + day) })), 'NOT_YET_VALID');
+    expectRejected(
+      await signIn(
+        await issueCard(ca, {
+          email: user.email,
+          notBefore: new Date(Date.now() - 30 * day),
+          notAfter: new Date(Date.now() - day),
+        }),
+      ),
+      'EXPIRED',
+    );
+    expectRejected(
+      await signIn(await issueCard(ca, { email: user.email, notBefore: new Date(Date.now() + day) })),
+      'NOT_YET_VALID',
+    );
     expectRejected(await signIn(await issueCard(otherCa, { email: user.email, kind: 'EC' })), 'UNTRUSTED_ISSUER');
     // Another CA whose name is the trusted one's: the signature decides, not the name.
     const lookalike = await createCa('Test Card CA');
@@ -133,14 +177,30 @@ describe('smart-card sign-in', () => {
     expectRejected(await signIn(card, { signer: stranger }), 'SIGNATURE');
     const first = await hashFor(card);
     const second = await hashFor(card);
-    expectRejected(await t.request('POST', '/auth/v1/smart_card/signature/verify', { body: { challengeId: first.challengeId, signature: signHash(card, second.hash) } }), 'SIGNATURE');
-    expectRejected(await t.request('POST', '/auth/v1/smart_card/signature/verify', { body: { challengeId: second.challengeId, signature: 'c2lnbmF0dXJl' } }), 'SIGNATURE');
+    expectRejected(
+      await t.request('POST', '/auth/v1/smart_card/signature/verify', {
+        body: { challengeId: first.challengeId, signature: signHash(card, second.hash) },
+      }),
+      'SIGNATURE',
+    );
+    expectRejected(
+      await t.request('POST', '/auth/v1/smart_card/signature/verify', {
+        body: { challengeId: second.challengeId, signature: 'c2lnbmF0dXJl' },
+      }),
+      'SIGNATURE',
+    );
   });
 
   it('refuses a card without digitalSignature, without an email, or whose email has no account', async () => {
     const user = await createUser(t);
-    expectRejected(await signIn(await issueCard(ca, { email: user.email, kind: 'EC', usages: x509.KeyUsageFlags.keyEncipherment })), 'KEY_USAGE');
-    expectRejected(await signIn(await issueCard(ca, { email: 'no-at-sign', kind: 'EC', emailIn: 'SUBJECT' })), 'NO_EMAIL');
+    expectRejected(
+      await signIn(await issueCard(ca, { email: user.email, kind: 'EC', usages: x509.KeyUsageFlags.keyEncipherment })),
+      'KEY_USAGE',
+    );
+    expectRejected(
+      await signIn(await issueCard(ca, { email: 'no-at-sign', kind: 'EC', emailIn: 'SUBJECT' })),
+      'NO_EMAIL',
+    );
     expectRejected(await signIn(await issueCard(ca, { email: 'nobody@example.com', kind: 'EC' })), 'NO_ACCOUNT');
   });
 
@@ -160,8 +220,16 @@ describe('smart-card sign-in', () => {
     }
     expect((await signIn(revoked)).status).toBe(200);
     // The outbound rules refuse the cloud metadata address even in tests: the status is unknown, so the card is refused.
-    expectRejected(await signIn(await issueCard(ca, { email: user.email, kind: 'EC', crlUrl: 'http://169.254.169.254/ca.crl' })), 'REVOCATION_UNKNOWN');
-    expectRejected(await signIn(await issueCard(ca, { email: user.email, kind: 'EC', crlUrl: crlUrl.replace('/ca.crl', '/missing.crl') })), 'REVOCATION_UNKNOWN');
+    expectRejected(
+      await signIn(await issueCard(ca, { email: user.email, kind: 'EC', crlUrl: 'http://169.254.169.254/ca.crl' })),
+      'REVOCATION_UNKNOWN',
+    );
+    expectRejected(
+      await signIn(
+        await issueCard(ca, { email: user.email, kind: 'EC', crlUrl: crlUrl.replace('/ca.crl', '/missing.crl') }),
+      ),
+      'REVOCATION_UNKNOWN',
+    );
   });
 
   it('asks the OCSP responder the certificate names: good signs in, revoked and unverifiable answers do not', async () => {
@@ -192,12 +260,25 @@ describe('smart-card sign-in', () => {
     const user = await createUser(t);
     const card = await issueCard(ca, { email: user.email, kind: 'EC' });
     const { challengeId, hash } = await hashFor(card);
-    await t.platform.db.update(authChallenges).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authChallenges.id, challengeId));
-    expectRejected(await t.request('POST', '/auth/v1/smart_card/signature/verify', { body: { challengeId, signature: signHash(card, hash) } }), 'CHALLENGE');
-    expectRejected(await t.request('POST', '/auth/v1/smart_card/signature/verify', { body: { challengeId: 'not-a-challenge', signature: signHash(card, hash) } }), 'CHALLENGE');
+    await t.platform.db
+      .update(authChallenges)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authChallenges.id, challengeId));
+    expectRejected(
+      await t.request('POST', '/auth/v1/smart_card/signature/verify', {
+        body: { challengeId, signature: signHash(card, hash) },
+      }),
+      'CHALLENGE',
+    );
+    expectRejected(
+      await t.request('POST', '/auth/v1/smart_card/signature/verify', {
+        body: { challengeId: 'not-a-challenge', signature: signHash(card, hash) },
+      }),
+      'CHALLENGE',
+    );
   });
 
-  it('counts failures against the certificate\'s account: after 10, even a good signature is locked out', async () => {
+  it("counts failures against the certificate's account: after 10, even a good signature is locked out", async () => {
     const user = await createUser(t);
     const card = await issueCard(ca, { email: user.email, kind: 'EC' });
     const stranger = await issueCard(ca, { email: 'x@example.com', kind: 'EC' });
@@ -206,35 +287,57 @@ describe('smart-card sign-in', () => {
     expect(locked.status).toBe(401);
     expect(locked.body.message).toBe('ACCOUNT_TEMPORARILY_LOCKED');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
-    const password = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'PASSWORD', username: user.email, password: user.password } });
+    const password = await t.request('POST', '/auth/v1/signin', {
+      body: { grant_type: 'PASSWORD', username: user.email, password: user.password },
+    });
     expect(password.body.message).toBe('ACCOUNT_TEMPORARILY_LOCKED');
   });
 
   it('refuses what is not readable certificates, and malformed bodies, with 400', async () => {
     // Intermediates may follow the card's certificate (test/security/smart-card-chain.test.ts); each must be readable.
-    for (const certificate of ['garbage', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----', `${ca.pem}\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----`]) {
+    for (const certificate of [
+      'garbage',
+      '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----',
+      `${ca.pem}\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----`,
+    ]) {
       const res = await t.request('POST', '/auth/v1/smart_card/hash', { body: { certificate } });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('SMART_CARD_CERTIFICATE_INVALID');
     }
     expect((await t.request('POST', '/auth/v1/smart_card/hash', { body: {} })).status).toBe(400);
-    expect((await t.request('POST', '/auth/v1/smart_card/hash', { body: { certificate: 'x'.repeat(20000) } })).status).toBe(400);
-    expect((await t.request('POST', '/auth/v1/smart_card/signature/verify', { body: { challengeId: 'x' } })).status).toBe(400);
-    expect((await t.request('POST', '/auth/v1/smart_card/signature/verify', { body: { challengeId: 'x', signature: 'not base64!' } })).status).toBe(400);
+    expect(
+      (await t.request('POST', '/auth/v1/smart_card/hash', { body: { certificate: 'x'.repeat(20000) } })).status,
+    ).toBe(400);
+    expect(
+      (await t.request('POST', '/auth/v1/smart_card/signature/verify', { body: { challengeId: 'x' } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.request('POST', '/auth/v1/smart_card/signature/verify', {
+          body: { challengeId: 'x', signature: 'not base64!' },
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
 describe('smart-card sign-in without SMART_CARD_CA_FILE', () => {
   let off: TestApp;
-  beforeAll(async () => { off = await createTestApp(); });
-  afterAll(async () => { await off?.close(); });
+  beforeAll(async () => {
+    off = await createTestApp();
+  });
+  afterAll(async () => {
+    await off?.close();
+  });
 
   it('answers 400 OPERATION_IS_NOT_ALLOWED', async () => {
     const card = await issueCard(ca, { email: 'someone@example.com', kind: 'EC' });
     const hash = await off.request('POST', '/auth/v1/smart_card/hash', { body: { certificate: card.pem } });
     expect(hash.status).toBe(400);
     expect(hash.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
-    const verify = await off.request('POST', '/auth/v1/smart_card/signature/verify', { body: { challengeId: 'x', signature: 'AAAA' } });
+    const verify = await off.request('POST', '/auth/v1/smart_card/signature/verify', {
+      body: { challengeId: 'x', signature: 'AAAA' },
+    });
     expect(verify.status).toBe(400);
     expect(verify.body.message).toBe('OPERATION_IS_NOT_ALLOWED');
   });

@@ -17,8 +17,14 @@ beforeAll(async () => {
   const files = createFsBlobStore(path.join(dir, 'blobs'));
   store = {
     ...files,
-    get: (key) => { reads.get++; return files.get(key); },
-    open: (key) => { reads.open++; return files.open(key); },
+    get: (key) => {
+      reads.get++;
+      return files.get(key);
+    },
+    open: (key) => {
+      reads.open++;
+      return files.open(key);
+    },
   };
 });
 afterAll(async () => {
@@ -26,7 +32,8 @@ afterAll(async () => {
 });
 
 const random = (size: number) => new Uint8Array(crypto.randomBytes(size));
-const text = async (opened: { stream: NodeJS.ReadableStream }) => Buffer.concat(await (opened.stream as import('node:stream').Readable).toArray());
+const text = async (opened: { stream: NodeJS.ReadableStream }) =>
+  Buffer.concat(await (opened.stream as import('node:stream').Readable).toArray());
 
 describe('the small-file cache in front of a blob store', () => {
   it('answers what was just stored or read without the store, each caller with its own copy', async () => {
@@ -48,7 +55,11 @@ describe('the small-file cache in front of a blob store', () => {
     // Stored as parts (a sealed file): cached as the file they make.
     const parts = [random(300), random(200)];
     const whole = Buffer.concat(parts);
-    const stored = await blobs.put({ parts, sha256: crypto.createHash('sha256').update(whole).digest('hex'), size: whole.length });
+    const stored = await blobs.put({
+      parts,
+      sha256: crypto.createHash('sha256').update(whole).digest('hex'),
+      size: whole.length,
+    });
     expect((await text(await blobs.open(stored.key))).equals(whole)).toBe(true);
     expect(reads).toEqual(before);
 

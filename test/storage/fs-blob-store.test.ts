@@ -19,7 +19,12 @@ afterAll(async () => {
 
 describe('file-system blob store', () => {
   it('keeps parts with a known hash as the one file they make, under that hash, and dedupes against plain bytes', async () => {
-    const parts = [crypto.randomBytes(70_000), new Uint8Array(0), new TextEncoder().encode('middle'), crypto.randomBytes(3_000_000)].map((b) => new Uint8Array(b));
+    const parts = [
+      crypto.randomBytes(70_000),
+      new Uint8Array(0),
+      new TextEncoder().encode('middle'),
+      crypto.randomBytes(3_000_000),
+    ].map((b) => new Uint8Array(b));
     const whole = Buffer.concat(parts);
     const sha256 = crypto.createHash('sha256').update(whole).digest('hex');
     const stored = await blobs.put({ parts, sha256, size: whole.length });
@@ -37,7 +42,7 @@ describe('file-system blob store', () => {
     expect(Buffer.from(await blobs.get(stored.key)).equals(Buffer.from(bytes))).toBe(true);
   });
 
-  it('reads a blob back whole, a large one (many times a read call\'s chunk) and an empty one alike; a missing one is an error', async () => {
+  it("reads a blob back whole, a large one (many times a read call's chunk) and an empty one alike; a missing one is an error", async () => {
     for (const size of [5 * 1024 * 1024 + 7, 0]) {
       const bytes = new Uint8Array(crypto.randomBytes(size));
       const { key } = await blobs.put(bytes);
@@ -75,7 +80,12 @@ describe('file-system blob store', () => {
     expect(Buffer.from(await blobs.get(twice.sha256)).equals(all)).toBe(true);
     const reopened = await blobs.open(twice.sha256);
     expect(reopened.size).toBe(all.length);
-    expect(crypto.createHash('sha256').update(Buffer.concat(await reopened.stream.toArray())).digest('hex')).toBe(twice.sha256);
+    expect(
+      crypto
+        .createHash('sha256')
+        .update(Buffer.concat(await reopened.stream.toArray()))
+        .digest('hex'),
+    ).toBe(twice.sha256);
     // The same content again, as plain bytes or parts: nothing more is written.
     const before = await fs.readdir(path.join(dir, 'blobs', twice.sha256.slice(0, 2)));
     expect(await blobs.put(new Uint8Array(all))).toEqual({ key: twice.sha256, size: all.length });
@@ -86,15 +96,24 @@ describe('file-system blob store', () => {
   it('stores parts whole when their base is not stored or is not their first part', async () => {
     const original = new Uint8Array(crypto.randomBytes(10_000));
     const update = new Uint8Array(crypto.randomBytes(100));
-    const absent = hashed([original, update], { key: crypto.createHash('sha256').update(original).digest('hex'), size: original.length });
+    const absent = hashed([original, update], {
+      key: crypto.createHash('sha256').update(original).digest('hex'),
+      size: original.length,
+    });
     await blobs.put(absent);
-    expect((await fs.stat(path.join(dir, 'blobs', absent.sha256.slice(0, 2), absent.sha256))).size).toBe(original.length + update.length);
+    expect((await fs.stat(path.join(dir, 'blobs', absent.sha256.slice(0, 2), absent.sha256))).size).toBe(
+      original.length + update.length,
+    );
 
     const base = await blobs.put(original);
     const shifted = hashed([original.subarray(1), update], base);
     await blobs.put(shifted);
-    expect((await fs.stat(path.join(dir, 'blobs', shifted.sha256.slice(0, 2), shifted.sha256))).size).toBe(original.length - 1 + update.length);
-    expect(Buffer.from(await blobs.get(shifted.sha256)).equals(Buffer.concat([original.subarray(1), update]))).toBe(true);
+    expect((await fs.stat(path.join(dir, 'blobs', shifted.sha256.slice(0, 2), shifted.sha256))).size).toBe(
+      original.length - 1 + update.length,
+    );
+    expect(Buffer.from(await blobs.get(shifted.sha256)).equals(Buffer.concat([original.subarray(1), update]))).toBe(
+      true,
+    );
   });
 
   it('refuses to read an appended blob whose header is damaged or whose base has another size, before any byte', async () => {
@@ -107,7 +126,10 @@ describe('file-system blob store', () => {
     await fs.writeFile(file, Buffer.concat([Buffer.from('garbage'), kept]));
     await expect(blobs.get(parts.sha256)).rejects.toThrow(/header is unreadable/);
     await expect(blobs.open(parts.sha256)).rejects.toThrow(/header is unreadable/);
-    await fs.writeFile(file, Buffer.from(kept.toString('latin1').replace(` ${original.length}\n`, ` ${original.length + 1}\n`), 'latin1'));
+    await fs.writeFile(
+      file,
+      Buffer.from(kept.toString('latin1').replace(` ${original.length}\n`, ` ${original.length + 1}\n`), 'latin1'),
+    );
     await expect(blobs.get(parts.sha256)).rejects.toThrow(/whose size is not/);
     await expect(blobs.open(parts.sha256)).rejects.toThrow(/whose size is not/);
   });

@@ -46,8 +46,14 @@ describe('seals of large documents read into reused buffers', () => {
 
   it('seal each document over its own source, at once and one after another, every seal valid', async () => {
     const deps: SealJobDeps = {
-      db: t.platform.db, jobs: t.platform.jobs, blobs: t.platform.blobs, outbox: t.platform.outbox,
-      codes: createSigningCodes(loadSigningCodeKey(t.config.dataDir)), publicUrl: t.config.publicUrl, seal: t.platform.seal, log: () => {},
+      db: t.platform.db,
+      jobs: t.platform.jobs,
+      blobs: t.platform.blobs,
+      outbox: t.platform.outbox,
+      codes: createSigningCodes(loadSigningCodeKey(t.config.dataDir)),
+      publicUrl: t.config.publicUrl,
+      seal: t.platform.seal,
+      log: () => {},
     };
     // 5-7 MB each: above the seal's pooling threshold (4 MB).
     const sources = await Promise.all([5, 5, 6, 5, 7].map((mb) => buildPdf(1, mb * 2 ** 20)));
@@ -55,10 +61,23 @@ describe('seals of large documents read into reused buffers', () => {
     for (const pdf of sources) {
       const draft = await createDraftWorkflow(t, owner, { pdf });
       const signer = await createUser(t);
-      const row = await insertRecipient(t, draft.workflow.id, { userId: signer.userId, name: signer.name, email: signer.email, role: 'SIGNER' });
-      const field = await insertField(t, { workflowId: draft.workflow.id, documentId: draft.document.id, recipientId: row.id, fieldType: 'TEXT' });
+      const row = await insertRecipient(t, draft.workflow.id, {
+        userId: signer.userId,
+        name: signer.name,
+        email: signer.email,
+        role: 'SIGNER',
+      });
+      const field = await insertField(t, {
+        workflowId: draft.workflow.id,
+        documentId: draft.document.id,
+        recipientId: row.id,
+        fieldType: 'TEXT',
+      });
       // A value to draw: the drawing reads the source too.
-      await t.platform.db.update(fields).set({ value: `value of ${draft.workflow.id}` }).where(eq(fields.id, field.id));
+      await t.platform.db
+        .update(fields)
+        .set({ value: `value of ${draft.workflow.id}` })
+        .where(eq(fields.id, field.id));
       await setWorkflow(t, draft.workflow.id, { status: 'COMPLETED', completedAt: new Date(), sealStatus: 'PENDING' });
       drafts.push(draft);
     }
@@ -69,7 +88,9 @@ describe('seals of large documents read into reused buffers', () => {
       const [doc] = await documentRows(t, workflow.id);
       const sealed = await t.platform.blobs.get(doc.sealedBlobKey!);
       // Its own source, byte for byte, then the update: no other seal's bytes.
-      expect(Buffer.from(sealed.subarray(0, sources[i].length)).equals(Buffer.from(sources[i])), `document ${i}`).toBe(true);
+      expect(Buffer.from(sealed.subarray(0, sources[i].length)).equals(Buffer.from(sources[i])), `document ${i}`).toBe(
+        true,
+      );
       expect((await pdfsig(sealed)).allValid, `document ${i}`).toBe(true);
     }
   }, 120_000);

@@ -20,7 +20,10 @@ let owner: TestUser;
 
 beforeAll(async () => {
   s3 = await startS3Server();
-  t = await createTestApp({ s3: { bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1' } }, { s3Credentials: s3.credentials });
+  t = await createTestApp(
+    { s3: { bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1' } },
+    { s3Credentials: s3.credentials },
+  );
   owner = await createUser(t);
 }, 60_000);
 afterAll(async () => {
@@ -48,10 +51,17 @@ describe('S3 blob store', () => {
   });
 
   it('keeps parts with a known hash as one object under that hash', async () => {
-    const parts = [new TextEncoder().encode(`first ${Date.now()} `), new Uint8Array(crypto.randomBytes(50_000)), new TextEncoder().encode(' last')];
+    const parts = [
+      new TextEncoder().encode(`first ${Date.now()} `),
+      new Uint8Array(crypto.randomBytes(50_000)),
+      new TextEncoder().encode(' last'),
+    ];
     const whole = Buffer.concat(parts);
     const sha256 = crypto.createHash('sha256').update(whole).digest('hex');
-    expect(await t.platform.blobs.put({ parts, sha256, size: whole.length })).toEqual({ key: sha256, size: whole.length });
+    expect(await t.platform.blobs.put({ parts, sha256, size: whole.length })).toEqual({
+      key: sha256,
+      size: whole.length,
+    });
     expect(Buffer.from(await t.platform.blobs.get(sha256)).equals(whole)).toBe(true);
     expect(s3.keys()).toContain(`blobs/${sha256}`);
   });
@@ -62,7 +72,10 @@ describe('S3 blob store', () => {
     const update = new Uint8Array(crypto.randomBytes(4_000));
     const whole = Buffer.concat([original, update]);
     const sha256 = crypto.createHash('sha256').update(whole).digest('hex');
-    expect(await t.platform.blobs.put({ parts: [original, update], sha256, size: whole.length, base })).toEqual({ key: sha256, size: whole.length });
+    expect(await t.platform.blobs.put({ parts: [original, update], sha256, size: whole.length, base })).toEqual({
+      key: sha256,
+      size: whole.length,
+    });
     expect(s3.keys()).toContain(`blobs/${sha256}.appended`);
     expect(s3.keys()).not.toContain(`blobs/${sha256}`);
     expect(await t.platform.blobs.has(sha256)).toBe(true);
@@ -74,7 +87,12 @@ describe('S3 blob store', () => {
     const lone = new Uint8Array(crypto.randomBytes(2_000));
     const loneWhole = Buffer.concat([lone, update]);
     const loneKey = crypto.createHash('sha256').update(loneWhole).digest('hex');
-    await t.platform.blobs.put({ parts: [lone, update], sha256: loneKey, size: loneWhole.length, base: { key: crypto.createHash('sha256').update(lone).digest('hex'), size: lone.length } });
+    await t.platform.blobs.put({
+      parts: [lone, update],
+      sha256: loneKey,
+      size: loneWhole.length,
+      base: { key: crypto.createHash('sha256').update(lone).digest('hex'), size: lone.length },
+    });
     expect(s3.keys()).toContain(`blobs/${loneKey}`);
     expect(Buffer.from(await t.platform.blobs.get(loneKey)).equals(loneWhole)).toBe(true);
   });
@@ -94,7 +112,10 @@ describe('S3 blob store', () => {
 
   it('stages locally while hashing, commits to the bucket, and leaves nothing behind on discard or when too large', async () => {
     const payload = Buffer.alloc(3 * 1024 * 1024, 7);
-    const staged = await t.platform.blobs.stage(Readable.from([payload.subarray(0, 1000), payload.subarray(1000)]), 10 * 1024 * 1024);
+    const staged = await t.platform.blobs.stage(
+      Readable.from([payload.subarray(0, 1000), payload.subarray(1000)]),
+      10 * 1024 * 1024,
+    );
     expect(fs.existsSync(staged.path)).toBe(true);
     const committed = await t.platform.blobs.commit(staged);
     expect(fs.existsSync(staged.path)).toBe(false);
@@ -115,8 +136,16 @@ describe('S3 blob store', () => {
     expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
 
     const { workflow, document, selfRecipient } = await createDraftWorkflow(t, owner, { sequence: 'SELF' });
-    const signature = await insertField(t, { workflowId: workflow.id, documentId: document.id, recipientId: selfRecipient!.id, fieldType: 'SIGNATURE' });
-    const signed = await t.request('POST', `/workflow/v1/${workflow.id}/sign`, { token: owner.token, body: { id: signature.id, image: pngDataUrl(120, 40) } });
+    const signature = await insertField(t, {
+      workflowId: workflow.id,
+      documentId: document.id,
+      recipientId: selfRecipient!.id,
+      fieldType: 'SIGNATURE',
+    });
+    const signed = await t.request('POST', `/workflow/v1/${workflow.id}/sign`, {
+      token: owner.token,
+      body: { id: signature.id, image: pngDataUrl(120, 40) },
+    });
     expect(signed.status, JSON.stringify(signed.body)).toBe(200);
     expect((await waitForSeal(t, workflow.id)).sealStatus).toBe('SEALED');
     const [row] = await documentRows(t, workflow.id);
@@ -124,7 +153,11 @@ describe('S3 blob store', () => {
     expect(s3.keys()).toContain(`blobs/${row.sealedBlobKey}.appended`);
     expect(s3.keys()).toContain(`blobs/${document.blobKey}`);
 
-    const download = await t.app.inject({ method: 'GET', url: `/document/v1/download/${workflow.id}?selectedOption=downloadDocument&documentId=${document.id}`, headers: { authorization: `Bearer ${owner.token}` } });
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/document/v1/download/${workflow.id}?selectedOption=downloadDocument&documentId=${document.id}`,
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(download.statusCode, download.body.slice(0, 300)).toBe(200);
     // Streamed from the bucket with the stored object's length.
     expect(Number(download.headers['content-length'])).toBe(row.sealedSize);
@@ -134,7 +167,7 @@ describe('S3 blob store', () => {
     expect(localBlobs()).toEqual([]);
   });
 
-  it('keeps an organization\'s logo in the bucket and serves it from there (mails link to it)', async () => {
+  it("keeps an organization's logo in the bucket and serves it from there (mails link to it)", async () => {
     const res = await putBranding(t, owner.token, [settings({ primaryColor: '#123456' }), logoPart(pngImage(64, 32))]);
     expect(res.status, JSON.stringify(res.body)).toBe(204);
     const branding = await t.request('GET', '/organization/v1/branding', { token: owner.token });

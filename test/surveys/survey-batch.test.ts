@@ -11,21 +11,33 @@ import { mailOutbox, recipients, webhookDeliveries, workflows } from '../../src/
 // Its own file: the business app registered here makes every later send of this organization queue webhook deliveries.
 const test = base.override({ ownerName: 'Olivia Owner' });
 
-test('a Power Survey batch sends its children as sendWorkflow sends one: each child SENT with an intact audit chain ending in its Sent activity, its row dispatched, one COMMENCE mail with its job and a workflow.sent webhook delivery; a rolled-back batch leaves nothing, and the next starts from the recipients still without a child', async ({ app: t, owner }) => {
+test('a Power Survey batch sends its children as sendWorkflow sends one: each child SENT with an intact audit chain ending in its Sent activity, its row dispatched, one COMMENCE mail with its job and a workflow.sent webhook delivery; a rolled-back batch leaves nothing, and the next starts from the recipients still without a child', async ({
+  app: t,
+  owner,
+}) => {
   await setSurveyLimit(t, owner, 50);
   // An app that takes webhooks: the batch queues the children's workflow.sent deliveries like recordActivity does.
   await registerApp(t, owner.token, { callbackUrl: 'https://hooks.example.test/survey' });
   const survey = await draftSurvey(t, owner, { recipients: 4 });
-  await t.platform.db.update(workflows).set({ status: 'SENT', sentAt: new Date(), title: 'Tell us' }).where(eq(workflows.id, survey.workflowId));
-  const routing = { outbox: t.platform.outbox, publicUrl: t.config.publicUrl, codes: createSigningCodes(loadSigningCodeKey(t.config.dataDir)) };
+  await t.platform.db
+    .update(workflows)
+    .set({ status: 'SENT', sentAt: new Date(), title: 'Tell us' })
+    .where(eq(workflows.id, survey.workflowId));
+  const routing = {
+    outbox: t.platform.outbox,
+    publicUrl: t.config.publicUrl,
+    codes: createSigningCodes(loadSigningCodeKey(t.config.dataDir)),
+  };
   const deps = { db: t.platform.db, jobs: t.platform.jobs, routing };
   const emails = survey.recipients.map((r) => r.emailAddress.toLowerCase());
 
   // A crash after the batch wrote everything but before its commit: nothing of it stays.
-  await expect(t.platform.db.transaction(async (tx) => {
-    expect(await dispatchBatch(tx, deps, survey.workflowId, 3)).toBe(3);
-    throw new Error('killed before the commit');
-  })).rejects.toThrow('killed before the commit');
+  await expect(
+    t.platform.db.transaction(async (tx) => {
+      expect(await dispatchBatch(tx, deps, survey.workflowId, 3)).toBe(3);
+      throw new Error('killed before the commit');
+    }),
+  ).rejects.toThrow('killed before the commit');
   expect(await childrenOf(t, survey.workflowId)).toHaveLength(0);
   expect(await t.platform.db.select().from(mailOutbox).where(inArray(mailOutbox.toAddress, emails))).toHaveLength(0);
 
@@ -41,12 +53,21 @@ test('a Power Survey batch sends its children as sendWorkflow sends one: each ch
     const [row] = await t.platform.db.select().from(recipients).where(eq(recipients.workflowId, child.id));
     expect(row.status).toBe('SENT');
     expect(row.dispatchedAt).not.toBeNull();
-    const mails = await t.platform.db.select().from(mailOutbox).where(and(eq(mailOutbox.workflowId, child.id), eq(mailOutbox.kind, 'COMMENCE')));
+    const mails = await t.platform.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.workflowId, child.id), eq(mailOutbox.kind, 'COMMENCE')));
     expect(mails.map((m) => [m.toAddress, m.recipientId])).toEqual([[row.email, row.id]]);
     expect(mails[0].textBody).toMatch(/\/sign\/[A-Za-z0-9_-]+/);
-    const { rows: jobs } = await t.platform.database.sql.executeSql("select count(*)::int as n from pgboss.job where name = 'mail.deliver' and (data->>'mailId')::int = $1", [mails[0].id]);
+    const { rows: jobs } = await t.platform.database.sql.executeSql(
+      "select count(*)::int as n from pgboss.job where name = 'mail.deliver' and (data->>'mailId')::int = $1",
+      [mails[0].id],
+    );
     expect(jobs[0].n).toBe(1);
-    const deliveries = await t.platform.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.workflowId, child.id));
+    const deliveries = await t.platform.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.workflowId, child.id));
     expect(deliveries.map((d) => d.eventType)).toEqual(['workflow.sent']);
   }
 });

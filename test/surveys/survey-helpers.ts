@@ -7,7 +7,12 @@ import { guestEmail } from '../helpers/signing.ts';
 import type { TestUser } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 
-export type SurveyField = { fieldType: string; label?: string | null; fieldRequired?: boolean; recipientIndex?: number };
+export type SurveyField = {
+  fieldType: string;
+  label?: string | null;
+  fieldRequired?: boolean;
+  recipientIndex?: number;
+};
 
 /** The usual survey layout: one unassigned signature and one labelled text answer. */
 export const DEFAULT_FIELDS: SurveyField[] = [
@@ -16,11 +21,22 @@ export const DEFAULT_FIELDS: SurveyField[] = [
 ];
 
 /** A DRAFT Power Survey authored over HTTP: upload (SURVEY/POWERSURVEY), SIGNER recipients, fields. */
-export async function draftSurvey(t: TestApp, owner: TestUser, options: { recipients: number | string[]; fields?: SurveyField[]; name?: string } = { recipients: 2 }) {
-  const names = typeof options.recipients === 'number'
-    ? Array.from({ length: options.recipients }, (_, i) => `Person ${String.fromCharCode(65 + (i % 26))}${i >= 26 ? String.fromCharCode(65 + Math.floor(i / 26) % 26) : ''}`)
-    : options.recipients;
-  const upload = await uploadFile(t, owner.token, `${options.name ?? 'Staff survey'}.pdf`, await makePdf(1), { query: { sequence: 'SURVEY', signType: 'POWERSURVEY' } });
+export async function draftSurvey(
+  t: TestApp,
+  owner: TestUser,
+  options: { recipients: number | string[]; fields?: SurveyField[]; name?: string } = { recipients: 2 },
+) {
+  const names =
+    typeof options.recipients === 'number'
+      ? Array.from(
+          { length: options.recipients },
+          (_, i) =>
+            `Person ${String.fromCharCode(65 + (i % 26))}${i >= 26 ? String.fromCharCode(65 + (Math.floor(i / 26) % 26)) : ''}`,
+        )
+      : options.recipients;
+  const upload = await uploadFile(t, owner.token, `${options.name ?? 'Staff survey'}.pdf`, await makePdf(1), {
+    query: { sequence: 'SURVEY', signType: 'POWERSURVEY' },
+  });
   expect(upload.status, upload.raw).toBe(201);
   const workflowId: number = upload.body.workflowId;
   const documentId: number = upload.body.id;
@@ -28,7 +44,12 @@ export async function draftSurvey(t: TestApp, owner: TestUser, options: { recipi
   if (names.length > 0) {
     const added = await t.request('POST', `/workflow/v1/${workflowId}/recipients`, {
       token: owner.token,
-      body: names.map((name) => ({ name, emailAddress: guestEmail(name), useDigitalCert: false, recipientColor: '#1A56DB' })),
+      body: names.map((name) => ({
+        name,
+        emailAddress: guestEmail(name),
+        useDigitalCert: false,
+        recipientColor: '#1A56DB',
+      })),
     });
     expect(added.status, added.raw).toBe(200);
     recipients = added.body;
@@ -38,8 +59,12 @@ export async function draftSurvey(t: TestApp, owner: TestUser, options: { recipi
     const res = await t.request('POST', '/workflow/v1/fields/list', {
       token: owner.token,
       body: fields.map((f, i) => ({
-        documentId, pageNo: 1, box: { x: 72, y: 72 + 50 * i, width: 150, height: 40 }, fieldType: f.fieldType,
-        fieldRequired: f.fieldRequired ?? false, label: f.label ?? null,
+        documentId,
+        pageNo: 1,
+        box: { x: 72, y: 72 + 50 * i, width: 150, height: 40 },
+        fieldType: f.fieldType,
+        fieldRequired: f.fieldRequired ?? false,
+        label: f.label ?? null,
         recipientId: f.recipientIndex === undefined ? null : recipients[f.recipientIndex].id,
       })),
     });
@@ -67,6 +92,9 @@ export async function childrenOf(t: TestApp, parentId: number) {
 }
 
 export async function statusOf(t: TestApp, workflowId: number): Promise<string> {
-  const [row] = await t.platform.db.select({ status: workflows.status }).from(workflows).where(eq(workflows.id, workflowId));
+  const [row] = await t.platform.db
+    .select({ status: workflows.status })
+    .from(workflows)
+    .where(eq(workflows.id, workflowId));
   return row.status;
 }

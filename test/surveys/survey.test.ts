@@ -16,19 +16,32 @@ beforeAll(async () => {
   owner = await createUser(t, { name: 'Olivia Owner' });
   await setSurveyLimit(t, owner, 50);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const commence = (workflowId: number, token = owner.token) => t.request('POST', `/workflow/v1/${workflowId}/commence`, { token, body: { title: 'Tell us', message: 'Two minutes' } });
-const progress = (id: number, token = owner.token) => t.request('GET', `/document/v1/power-survey/${id}/dispatch-progress`, { token });
-const childrenPage = (id: number, query = '', token = owner.token) => t.request('GET', `/document/v1/power-survey/${id}/workflows${query}`, { token });
-const exportCsv = (id: number, query = '', token = owner.token) => t.request('GET', `/document/v1/power-survey/${id}/export.csv${query}`, { token });
+const commence = (workflowId: number, token = owner.token) =>
+  t.request('POST', `/workflow/v1/${workflowId}/commence`, {
+    token,
+    body: { title: 'Tell us', message: 'Two minutes' },
+  });
+const progress = (id: number, token = owner.token) =>
+  t.request('GET', `/document/v1/power-survey/${id}/dispatch-progress`, { token });
+const childrenPage = (id: number, query = '', token = owner.token) =>
+  t.request('GET', `/document/v1/power-survey/${id}/workflows${query}`, { token });
+const exportCsv = (id: number, query = '', token = owner.token) =>
+  t.request('GET', `/document/v1/power-survey/${id}/export.csv${query}`, { token });
 
 /** Opens the recipient's link, fills the Comment with `answer` and signs: the child's ordinary ceremony. */
 async function respond(email: string, answer: string) {
   const { token, session } = await guestFromMail(t, email);
   const fields = await t.request('GET', `/workflow/v1/${session.workflowId}/fields`, { token });
   expect(fields.status, fields.raw).toBe(200);
-  const body = fields.body.map((f: any) => ({ id: f.id, type: f.fieldType, value: f.fieldType === 'SIGNATURE' ? pngDataUrl() : answer }));
+  const body = fields.body.map((f: any) => ({
+    id: f.id,
+    type: f.fieldType,
+    value: f.fieldType === 'SIGNATURE' ? pngDataUrl() : answer,
+  }));
   const saved = await t.request('POST', `/workflow/v1/${fields.body[0].documentId}/fields/save`, { token, body });
   expect(saved.status, saved.raw).toBe(200);
   return session.workflowId as number;
@@ -63,7 +76,9 @@ describe('Power Survey: commence and dispatch', () => {
     const children = await childrenOf(t, survey.workflowId);
     expect(children).toHaveLength(3);
     expect(new Set(children.map((c) => c.parentRecipientId))).toEqual(new Set(survey.recipients.map((r) => r.id)));
-    expect(children.every((c) => c.status === 'SENT' && c.sequence === 'UNORDERED' && c.signType === 'POWERSURVEY')).toBe(true);
+    expect(
+      children.every((c) => c.status === 'SENT' && c.sequence === 'UNORDERED' && c.signType === 'POWERSURVEY'),
+    ).toBe(true);
     for (const recipient of survey.recipients) {
       const mails = await t.mails({ to: recipient.emailAddress, kind: 'COMMENCE' });
       expect(mails).toHaveLength(1);
@@ -72,22 +87,46 @@ describe('Power Survey: commence and dispatch', () => {
     // The child is an ordinary envelope: one document, the recipient's one row, the layout with the signature assigned to it.
     const { token, session } = await guestFromMail(t, survey.recipients[0].emailAddress);
     const recipients = await t.request('GET', `/workflow/v1/${session.workflowId}/recipients`, { token });
-    expect(recipients.body).toEqual([expect.objectContaining({ name: survey.recipients[0].name, emailAddress: survey.recipients[0].emailAddress, recipientRole: 'SIGNER' })]);
+    expect(recipients.body).toEqual([
+      expect.objectContaining({
+        name: survey.recipients[0].name,
+        emailAddress: survey.recipients[0].emailAddress,
+        recipientRole: 'SIGNER',
+      }),
+    ]);
     const fields = await t.request('GET', `/workflow/v1/${session.workflowId}/fields`, { token });
-    expect(fields.body.map((f: any) => [f.fieldType, f.label, f.recipientId])).toEqual([['SIGNATURE', null, recipients.body[0].id], ['TEXT', 'Comment', recipients.body[0].id]]);
+    expect(fields.body.map((f: any) => [f.fieldType, f.label, f.recipientId])).toEqual([
+      ['SIGNATURE', null, recipients.body[0].id],
+      ['TEXT', 'Comment', recipients.body[0].id],
+    ]);
 
     const page = await childrenPage(survey.workflowId, '?page=0&size=2');
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ totalElements: 3, completedCount: 0, respondedCount: 0, dispatchedCount: 3 });
     expect(page.body.content).toHaveLength(2);
-    expect(page.body.content[0]).toEqual({ workflowId: children.map((c) => c.id).sort((a, b) => a - b)[0], recipientName: survey.recipients[0].name, recipientEmail: survey.recipients[0].emailAddress, status: 'SENT' });
+    expect(page.body.content[0]).toEqual({
+      workflowId: children.map((c) => c.id).sort((a, b) => a - b)[0],
+      recipientName: survey.recipients[0].name,
+      recipientEmail: survey.recipients[0].emailAddress,
+      status: 'SENT',
+    });
 
     // The owner's list shows the parent and every child, flagged.
     const list = await t.request('GET', '/document/v1?size=100', { token: owner.token });
-    const items = list.body.content.filter((i: any) => i.workflowId === survey.workflowId || children.some((c) => c.id === i.workflowId));
+    const items = list.body.content.filter(
+      (i: any) => i.workflowId === survey.workflowId || children.some((c) => c.id === i.workflowId),
+    );
     expect(items).toHaveLength(4);
-    expect(items.filter((i: any) => i.isPowerSurveyChild).map((i: any) => i.workflowId).sort()).toEqual(children.map((c) => c.id).sort());
-    expect(items.find((i: any) => i.workflowId === survey.workflowId)).toMatchObject({ isPowerSurvey: true, isPowerSurveyChild: false });
+    expect(
+      items
+        .filter((i: any) => i.isPowerSurveyChild)
+        .map((i: any) => i.workflowId)
+        .sort(),
+    ).toEqual(children.map((c) => c.id).sort());
+    expect(items.find((i: any) => i.workflowId === survey.workflowId)).toMatchObject({
+      isPowerSurvey: true,
+      isPowerSurveyChild: false,
+    });
   });
 
   it('commence twice (during and after dispatch) answers 202 again, debits once and creates no duplicate', async () => {
@@ -102,19 +141,37 @@ describe('Power Survey: commence and dispatch', () => {
     expect(await childrenOf(t, survey.workflowId)).toHaveLength(4);
     for (const r of survey.recipients) expect(await t.mails({ to: r.emailAddress, kind: 'COMMENCE' })).toHaveLength(1);
     // Another batch after the end finds nothing to do, and the database itself refuses a second child for one recipient.
-    expect(await t.platform.db.transaction((tx) => dispatchBatch(tx, { db: t.platform.db, jobs: t.platform.jobs, routing: undefined as any }, survey.workflowId))).toBe(0);
+    expect(
+      await t.platform.db.transaction((tx) =>
+        dispatchBatch(tx, { db: t.platform.db, jobs: t.platform.jobs, routing: undefined as any }, survey.workflowId),
+      ),
+    ).toBe(0);
     const [child] = await childrenOf(t, survey.workflowId);
-    await expect(t.platform.db.insert(workflows).values({
-      ownerUserId: owner.userId, organizationId: owner.organizationId, name: 'dup', sequence: 'UNORDERED', signType: 'POWERSURVEY',
-      parentWorkflowId: survey.workflowId, parentRecipientId: child.parentRecipientId,
-    })).rejects.toThrow();
+    await expect(
+      t.platform.db.insert(workflows).values({
+        ownerUserId: owner.userId,
+        organizationId: owner.organizationId,
+        name: 'dup',
+        sequence: 'UNORDERED',
+        signType: 'POWERSURVEY',
+        parentWorkflowId: survey.workflowId,
+        parentRecipientId: child.parentRecipientId,
+      }),
+    ).rejects.toThrow();
   });
 
   it('dispatches in batches that resume where the last one stopped (a worker lost between batches loses nothing and doubles nothing)', async () => {
     const survey = await draftSurvey(t, owner, { recipients: 5 });
     // A commence whose job died after two batches of two: the parent SENT, four children made by hand.
-    await t.platform.db.update(workflows).set({ status: 'SENT', sentAt: new Date() }).where(eq(workflows.id, survey.workflowId));
-    const routing = { outbox: t.platform.outbox, publicUrl: t.config.publicUrl, codes: createSigningCodes(loadSigningCodeKey(t.config.dataDir)) };
+    await t.platform.db
+      .update(workflows)
+      .set({ status: 'SENT', sentAt: new Date() })
+      .where(eq(workflows.id, survey.workflowId));
+    const routing = {
+      outbox: t.platform.outbox,
+      publicUrl: t.config.publicUrl,
+      codes: createSigningCodes(loadSigningCodeKey(t.config.dataDir)),
+    };
     const deps = { db: t.platform.db, jobs: t.platform.jobs, routing };
     expect(await t.platform.db.transaction((tx) => dispatchBatch(tx, deps, survey.workflowId, 2))).toBe(2);
     expect(await t.platform.db.transaction((tx) => dispatchBatch(tx, deps, survey.workflowId, 2))).toBe(2);
@@ -137,7 +194,11 @@ describe('Power Survey: the parent follows its children', () => {
     await respond(survey.recipients[1].emailAddress, 'Great');
     await t.drainJobs();
     expect(await statusOf(t, survey.workflowId)).toBe('COMPLETED');
-    expect((await childrenPage(survey.workflowId)).body).toMatchObject({ completedCount: 2, respondedCount: 2, dispatchedCount: 2 });
+    expect((await childrenPage(survey.workflowId)).body).toMatchObject({
+      completedCount: 2,
+      respondedCount: 2,
+      dispatchedCount: 2,
+    });
   });
 
   it('every child declined: the parent is VOID, and its reject-details collects the declines', async () => {
@@ -149,7 +210,10 @@ describe('Power Survey: the parent follows its children', () => {
     await t.drainJobs();
     expect(await statusOf(t, survey.workflowId)).toBe('VOID');
     const details = await t.request('GET', `/workflow/v1/${survey.workflowId}/reject-details`, { token: owner.token });
-    expect(details.body.map((d: any) => [d.email, d.reason])).toEqual([[survey.recipients[0].emailAddress, 'Not me'], [survey.recipients[1].emailAddress, 'No time']]);
+    expect(details.body.map((d: any) => [d.email, d.reason])).toEqual([
+      [survey.recipients[0].emailAddress, 'Not me'],
+      [survey.recipients[1].emailAddress, 'No time'],
+    ]);
   });
 
   it('a mix of completed and declined: the parent stays SENT; the counts cover the whole survey', async () => {
@@ -157,7 +221,12 @@ describe('Power Survey: the parent follows its children', () => {
     await respond(survey.recipients[0].emailAddress, 'Yes');
     await decline(survey.recipients[1].emailAddress, 'No');
     await t.drainJobs();
-    expect((await childrenPage(survey.workflowId, '?page=0&size=1')).body).toMatchObject({ totalElements: 3, completedCount: 1, respondedCount: 2, dispatchedCount: 3 });
+    expect((await childrenPage(survey.workflowId, '?page=0&size=1')).body).toMatchObject({
+      totalElements: 3,
+      completedCount: 1,
+      respondedCount: 2,
+      dispatchedCount: 3,
+    });
     await respond(survey.recipients[2].emailAddress, 'Maybe');
     await t.drainJobs();
     expect(await statusOf(t, survey.workflowId)).toBe('SENT');
@@ -168,19 +237,36 @@ describe('Power Survey: the parent follows its children', () => {
     const survey = await commenced(3);
     const done = await respond(survey.recipients[0].emailAddress, 'Done');
     const pending = await guestFromMail(t, survey.recipients[1].emailAddress);
-    const res = await t.request('POST', `/workflow/v1/${survey.workflowId}/decline`, { token: owner.token, body: { reason: 'Survey closed' } });
+    const res = await t.request('POST', `/workflow/v1/${survey.workflowId}/decline`, {
+      token: owner.token,
+      body: { reason: 'Survey closed' },
+    });
     expect(res.status, res.raw).toBe(200);
     expect(res.body).toMatchObject({ workflowId: survey.workflowId, status: 'VOID', reason: 'Survey closed' });
     await t.drainJobs();
     expect(await statusOf(t, survey.workflowId)).toBe('VOID');
     const children = await childrenOf(t, survey.workflowId);
-    expect(Object.fromEntries(children.map((c) => [c.id, c.status]))).toEqual(Object.fromEntries(children.map((c) => [c.id, c.id === done ? 'COMPLETED' : 'VOID'])));
+    expect(Object.fromEntries(children.map((c) => [c.id, c.status]))).toEqual(
+      Object.fromEntries(children.map((c) => [c.id, c.id === done ? 'COMPLETED' : 'VOID'])),
+    );
     // A pending recipient's link can no longer act.
-    const fields = await t.request('GET', `/workflow/v1/${pending.session.workflowId}/fields`, { token: pending.token });
-    const save = await t.request('POST', `/workflow/v1/${fields.body[0].documentId}/fields/save`, { token: pending.token, body: [{ id: fields.body[0].id, type: 'SIGNATURE', value: pngDataUrl() }] });
+    const fields = await t.request('GET', `/workflow/v1/${pending.session.workflowId}/fields`, {
+      token: pending.token,
+    });
+    const save = await t.request('POST', `/workflow/v1/${fields.body[0].documentId}/fields/save`, {
+      token: pending.token,
+      body: [{ id: fields.body[0].id, type: 'SIGNATURE', value: pngDataUrl() }],
+    });
     expect(save.body.message).toBe('INVALID_WORKFLOW_STATUS');
     // Declining it again, or commencing it, is refused.
-    expect((await t.request('POST', `/workflow/v1/${survey.workflowId}/decline`, { token: owner.token, body: { reason: 'again' } })).body.message).toBe('INVALID_WORKFLOW_STATUS');
+    expect(
+      (
+        await t.request('POST', `/workflow/v1/${survey.workflowId}/decline`, {
+          token: owner.token,
+          body: { reason: 'again' },
+        })
+      ).body.message,
+    ).toBe('INVALID_WORKFLOW_STATUS');
     expect((await commence(survey.workflowId)).body.message).toBe('INVALID_WORKFLOW_STATUS');
     const history = await t.request('GET', `/workflow/v1/${survey.workflowId}/history`, { token: owner.token });
     expect(history.body.activities.find((a: any) => a.action === 'Declined').activity).toContain('Survey closed');
@@ -201,7 +287,9 @@ describe('Power Survey: CSV export', () => {
     expect(plain.headers['content-type']).toContain('text/csv');
     const lines = plain.raw.trimEnd().split('\r\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toBe('"workflowId","recipientName","recipientEmail","status","recipientStatus","respondedAt","declineReason"');
+    expect(lines[0]).toBe(
+      '"workflowId","recipientName","recipientEmail","status","recipientStatus","respondedAt","declineReason"',
+    );
     expect(lines[3]).toContain('"VOID","DECLINED"');
     expect(lines[3]).toContain(`"'@SUM(A1)"`);
 
@@ -231,27 +319,58 @@ describe('Power Survey: constraints checked at commence', () => {
     const survey = await draftSurvey(t, owner, { recipients: 1 });
     const { uploadFile } = await import('../helpers/documents.ts');
     const { makePdf } = await import('../helpers/pdf-fixtures.ts');
-    expect((await uploadFile(t, owner.token, 'second.pdf', await makePdf(1), { query: { workflowId: survey.workflowId } })).status).toBe(201);
+    expect(
+      (await uploadFile(t, owner.token, 'second.pdf', await makePdf(1), { query: { workflowId: survey.workflowId } }))
+        .status,
+    ).toBe(201);
     const res = await refused(survey, 'SURVEY_DOCUMENT_COUNT');
     expect(res.body.errorCode).toBe(19101);
   });
 
   it('exactly one signature field, unassigned', async () => {
-    await refused(await draftSurvey(t, owner, { recipients: 1, fields: [{ fieldType: 'TEXT', label: 'Comment' }] }), 'SURVEY_SIGNATURE_FIELD');
-    await refused(await draftSurvey(t, owner, { recipients: 1, fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'SIGNATURE' }] }), 'SURVEY_SIGNATURE_FIELD');
-    await refused(await draftSurvey(t, owner, { recipients: 1, fields: [{ fieldType: 'SIGNATURE', recipientIndex: 0 }] }), 'SURVEY_SIGNATURE_FIELD');
+    await refused(
+      await draftSurvey(t, owner, { recipients: 1, fields: [{ fieldType: 'TEXT', label: 'Comment' }] }),
+      'SURVEY_SIGNATURE_FIELD',
+    );
+    await refused(
+      await draftSurvey(t, owner, { recipients: 1, fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'SIGNATURE' }] }),
+      'SURVEY_SIGNATURE_FIELD',
+    );
+    await refused(
+      await draftSurvey(t, owner, { recipients: 1, fields: [{ fieldType: 'SIGNATURE', recipientIndex: 0 }] }),
+      'SURVEY_SIGNATURE_FIELD',
+    );
   });
 
   it('a label on every field except image fields', async () => {
-    const res = await refused(await draftSurvey(t, owner, { recipients: 1, fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'INITIALS' }, { fieldType: 'CHECKBOX' }, { fieldType: 'TEXT', label: 'Ok' }] }), 'SURVEY_FIELD_LABEL_MISSING');
+    const res = await refused(
+      await draftSurvey(t, owner, {
+        recipients: 1,
+        fields: [
+          { fieldType: 'SIGNATURE' },
+          { fieldType: 'INITIALS' },
+          { fieldType: 'CHECKBOX' },
+          { fieldType: 'TEXT', label: 'Ok' },
+        ],
+      }),
+      'SURVEY_FIELD_LABEL_MISSING',
+    );
     expect(res.body.responseBody.fieldIds).toHaveLength(1);
     // Image fields without a label are fine.
-    const fine = await draftSurvey(t, owner, { recipients: 1, fields: [{ fieldType: 'SIGNATURE' }, { fieldType: 'INITIALS' }, { fieldType: 'STAMP' }, { fieldType: 'TEXT', label: 'Ok' }] });
+    const fine = await draftSurvey(t, owner, {
+      recipients: 1,
+      fields: [
+        { fieldType: 'SIGNATURE' },
+        { fieldType: 'INITIALS' },
+        { fieldType: 'STAMP' },
+        { fieldType: 'TEXT', label: 'Ok' },
+      ],
+    });
     expect((await commence(fine.workflowId)).status).toBe(202);
     await t.drainJobs();
   });
 
-  it('recipients: at least one, at most the plan\'s powerSurveyRecipientLimit; and credits for all of them', async () => {
+  it("recipients: at least one, at most the plan's powerSurveyRecipientLimit; and credits for all of them", async () => {
     await refused(await draftSurvey(t, owner, { recipients: 0 }), 'OPERATION_IS_NOT_ALLOWED');
     await setSurveyLimit(t, owner, 2);
     try {
@@ -279,7 +398,11 @@ describe('Power Survey endpoints: who may call them', () => {
     const survey = await commenced(1);
     const outsider = await createUser(t, { name: 'Otto Outsider' });
     const { token: guest, session } = await guestFromMail(t, survey.recipients[0].emailAddress);
-    const routes = (id: number) => [`/document/v1/power-survey/${id}/dispatch-progress`, `/document/v1/power-survey/${id}/workflows`, `/document/v1/power-survey/${id}/export.csv`];
+    const routes = (id: number) => [
+      `/document/v1/power-survey/${id}/dispatch-progress`,
+      `/document/v1/power-survey/${id}/workflows`,
+      `/document/v1/power-survey/${id}/export.csv`,
+    ];
     for (const url of routes(survey.workflowId)) {
       expect((await t.request('GET', url)).status, url).toBe(401);
       expect((await t.request('GET', url, { token: guest })).status, url).toBe(403);
@@ -294,24 +417,37 @@ describe('Power Survey endpoints: who may call them', () => {
     for (const url of routes(999999)) expect((await t.request('GET', url, { token: owner.token })).status).toBe(404);
     // Another organization cannot commence or decline the survey either.
     expect((await commence(survey.workflowId, outsider.token)).status).toBe(404);
-    expect((await t.request('POST', `/workflow/v1/${survey.workflowId}/decline`, { token: outsider.token, body: { reason: 'x' } })).status).toBe(404);
+    expect(
+      (
+        await t.request('POST', `/workflow/v1/${survey.workflowId}/decline`, {
+          token: outsider.token,
+          body: { reason: 'x' },
+        })
+      ).status,
+    ).toBe(404);
     // A bad page query is 400.
     expect((await childrenPage(survey.workflowId, '?size=0')).status).toBe(400);
     expect((await exportCsv(survey.workflowId, '?includeFields=maybe')).status).toBe(400);
   });
 });
 
-describe('Power Survey: the parent is its owner\'s alone', () => {
+describe("Power Survey: the parent is its owner's alone", () => {
   it('a registered respondent sees its own child, never the parent (whose recipients are every respondent)', async () => {
     const survey = await draftSurvey(t, owner, { recipients: ['Rita Registered', 'Sam Someone'] });
     // She signs up with the address the survey was sent to: her guest user becomes her account.
     const rita = await createUser(t, { name: 'Rita Registered', email: survey.recipients[0].emailAddress });
     expect((await commence(survey.workflowId)).status).toBe(202);
     await t.drainJobs();
-    const child = (await childrenOf(t, survey.workflowId)).find((c) => c.parentRecipientId === survey.recipients[0].id)!;
+    const child = (await childrenOf(t, survey.workflowId)).find(
+      (c) => c.parentRecipientId === survey.recipients[0].id,
+    )!;
 
-    expect((await t.request('GET', `/document/v1/docs-detail/${survey.workflowId}`, { token: rita.token })).status).toBe(404);
-    expect((await t.request('GET', `/workflow/v1/${survey.workflowId}/recipients`, { token: rita.token })).status).toBe(404);
+    expect(
+      (await t.request('GET', `/document/v1/docs-detail/${survey.workflowId}`, { token: rita.token })).status,
+    ).toBe(404);
+    expect((await t.request('GET', `/workflow/v1/${survey.workflowId}/recipients`, { token: rita.token })).status).toBe(
+      404,
+    );
     expect((await t.request('GET', `/document/v1/docs-detail/${child.id}`, { token: rita.token })).status).toBe(200);
     const listed = await t.request('GET', '/document/v1?size=100', { token: rita.token });
     const ids = listed.body.content.map((i: { workflowId: number }) => i.workflowId);
@@ -320,6 +456,8 @@ describe('Power Survey: the parent is its owner\'s alone', () => {
     const counts = await t.request('GET', '/document/v1/count/documents-status', { token: rita.token });
     expect(counts.body.sentDocCount).toBe(1);
     expect(counts.body.pendingDocCount).toBe(1);
-    expect((await t.request('GET', `/document/v1/docs-detail/${survey.workflowId}`, { token: owner.token })).status).toBe(200);
+    expect(
+      (await t.request('GET', `/document/v1/docs-detail/${survey.workflowId}`, { token: owner.token })).status,
+    ).toBe(200);
   });
 });

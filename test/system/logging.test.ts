@@ -21,7 +21,7 @@ function capture() {
 }
 
 describe('log context', () => {
-  it('a service line written while serving a request carries that request\'s id, also after awaits', async () => {
+  it("a service line written while serving a request carries that request's id, also after awaits", async () => {
     const { lines, logger } = capture();
     const log = logTo(logger);
     // As app.ts does: the pino logger seen as Fastify's base type.
@@ -45,14 +45,19 @@ describe('log context', () => {
     const service = lines.filter((line) => String(line.msg).startsWith('service'));
     // Two requests at once: each line belongs to its own request.
     expect(service.map((line) => [line.reqId, line.msg]).sort()).toEqual([
-      ['request-one-1234', 'service failure'], ['request-one-1234', 'service line'],
-      ['request-two-5678', 'service failure'], ['request-two-5678', 'service line'],
+      ['request-one-1234', 'service failure'],
+      ['request-one-1234', 'service line'],
+      ['request-two-5678', 'service failure'],
+      ['request-two-5678', 'service line'],
     ]);
-    expect(service.find((line) => line.msg === 'service failure')).toMatchObject({ level: 50, err: { message: 'boom' } });
+    expect(service.find((line) => line.msg === 'service failure')).toMatchObject({
+      level: 50,
+      err: { message: 'boom' },
+    });
     await app.close();
   });
 
-  it('inside withLogger (what a job attempt runs in) lines carry the job\'s bindings; outside, the plain logger writes them', async () => {
+  it("inside withLogger (what a job attempt runs in) lines carry the job's bindings; outside, the plain logger writes them", async () => {
     const { lines, logger } = capture();
     const log = logTo(logger);
     await withLogger(logger.child({ job: 'mail.deliver', jobId: 'job-1' }), async () => {
@@ -60,6 +65,9 @@ describe('log context', () => {
       log('inside the job');
     });
     log('outside');
-    expect(lines.map((line) => [line.msg, line.job, line.jobId])).toEqual([['inside the job', 'mail.deliver', 'job-1'], ['outside', undefined, undefined]]);
+    expect(lines.map((line) => [line.msg, line.job, line.jobId])).toEqual([
+      ['inside the job', 'mail.deliver', 'job-1'],
+      ['outside', undefined, undefined],
+    ]);
   });
 });

@@ -29,17 +29,33 @@ export type ServiceProcess = {
 const root = path.resolve(import.meta.dirname, '../..');
 
 /** Starts `node src/main.ts` with `env` (plus PATH/HOME, a free port and LOG_LEVEL info) and waits for its health check. */
-export async function startServiceProcess(name: string, env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  name: string,
+  env: Record<string, string>,
+  options: { startTimeoutMs?: number } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['src/main.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? os.tmpdir(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => { output += chunk; });
-  child.stderr!.on('data', (chunk) => { output += chunk; });
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
@@ -48,19 +64,21 @@ export async function startServiceProcess(name: string, env: Record<string, stri
     child,
     base,
     output: () => output,
-    logLines: () => output.split('\n').flatMap((line) => {
-      if (!line.startsWith('{')) return [];
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return [];
-      }
-    }),
+    logLines: () =>
+      output.split('\n').flatMap((line) => {
+        if (!line.startsWith('{')) return [];
+        try {
+          return [JSON.parse(line)];
+        } catch {
+          return [];
+        }
+      }),
     async waitForLog(match, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       const found = () => (typeof match === 'string' ? output.includes(match) : service.logLines().some(match));
       while (!found()) {
-        if (Date.now() > deadline) throw new Error(`${name}: no such log line within ${timeoutMs} ms; output:\n${output.slice(-4000)}`);
+        if (Date.now() > deadline)
+          throw new Error(`${name}: no such log line within ${timeoutMs} ms; output:\n${output.slice(-4000)}`);
         await sleep(25);
       }
     },
@@ -68,8 +86,15 @@ export async function startServiceProcess(name: string, env: Record<string, stri
   };
   const deadline = Date.now() + (options.startTimeoutMs ?? 240_000);
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited during start:\n${output}`);
-    if (await fetch(`${base}/admin/internal/health`).then((r) => r.ok, () => false)) break;
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} exited during start:\n${output}`);
+    if (
+      await fetch(`${base}/admin/internal/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${name} did not start:\n${output}`);
@@ -92,7 +117,12 @@ export function sleep(ms: number): Promise<void> {
 export type Answer = { status: number; body: any; headers: Headers };
 
 /** One JSON (or multipart) call with a bearer token; answers status and parsed body, whatever the status. */
-export async function call(base: string, method: string, url: string, options: { token?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {}): Promise<Answer> {
+export async function call(
+  base: string,
+  method: string,
+  url: string,
+  options: { token?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | FormData | undefined = options.form;
@@ -108,7 +138,12 @@ export async function call(base: string, method: string, url: string, options: {
 }
 
 /** The same call, failing unless it answers 2xx; answers the body. */
-export async function ok(base: string, method: string, url: string, options: Parameters<typeof call>[3] = {}): Promise<any> {
+export async function ok(
+  base: string,
+  method: string,
+  url: string,
+  options: Parameters<typeof call>[3] = {},
+): Promise<any> {
   const answer = await call(base, method, url, options);
   if (answer.status >= 300) throw new Error(`${method} ${base}${url}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
@@ -118,7 +153,11 @@ export async function ok(base: string, method: string, url: string, options: Par
  * A database of its own on the PostgreSQL server named by DATABASE_URL (a copy of the migrated template; services
  * still run the migration check at start, under the migration lock), or null on the embedded database.
  */
-export async function scratchDatabase(prefix: string): Promise<{ url: string; query<T = any>(text: string, values?: unknown[]): Promise<T[]>; drop(): Promise<void> } | null> {
+export async function scratchDatabase(prefix: string): Promise<{
+  url: string;
+  query<T = any>(text: string, values?: unknown[]): Promise<T[]>;
+  drop(): Promise<void>;
+} | null> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return null;
   const name = `${prefix}_${crypto.randomBytes(5).toString('hex')}`;
@@ -176,7 +215,12 @@ export async function startSmtpPeer(): Promise<{ url: string; received: PeerMail
         const raw = Buffer.concat(chunks).toString('utf8');
         const head = raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
         const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1].trim() ?? null;
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), messageId: header('Message-ID'), subject: header('Subject') ?? '', raw });
+        received.push({
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          messageId: header('Message-ID'),
+          subject: header('Subject') ?? '',
+          raw,
+        });
         callback();
       });
     },
@@ -186,5 +230,9 @@ export async function startSmtpPeer(): Promise<{ url: string; received: PeerMail
   server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

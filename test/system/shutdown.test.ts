@@ -7,7 +7,15 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makePdf } from '../helpers/pdf-fixtures.ts';
 import { pngDataUrl } from '../helpers/ceremony.ts';
 import { pdfsig } from '../helpers/pdfsig.ts';
-import { call, killHard, ok, scratchDatabase, sleep, startServiceProcess, type ServiceProcess } from './service-process.ts';
+import {
+  call,
+  killHard,
+  ok,
+  scratchDatabase,
+  sleep,
+  startServiceProcess,
+  type ServiceProcess,
+} from './service-process.ts';
 
 /**
  * Graceful shutdown over real processes (`node src/main.ts`): SIGTERM stops accepting, lets the request in flight
@@ -33,7 +41,11 @@ afterAll(async () => {
 });
 
 async function start(name: string, env: Record<string, string>): Promise<ServiceProcess> {
-  const service = await startServiceProcess(name, { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}), ...env });
+  const service = await startServiceProcess(name, {
+    DATA_DIR: dataDir,
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
   services.push(service);
   return service;
 }
@@ -43,16 +55,30 @@ async function completedSelfEnvelope(base: string) {
   const email = `shutdown-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const password = 'correct horse battery';
   await ok(base, 'POST', '/auth/v1/signup', { body: { name: 'Sia Shutdown', email, password } });
-  const { accessToken: token } = await ok(base, 'POST', '/auth/v1/signin', { body: { grant_type: 'PASSWORD', username: email, password } });
+  const { accessToken: token } = await ok(base, 'POST', '/auth/v1/signin', {
+    body: { grant_type: 'PASSWORD', username: email, password },
+  });
   const form = new FormData();
   form.append('file', new Blob([Buffer.from(await makePdf(1))], { type: 'application/pdf' }), 'contract.pdf');
   const { id: documentId, workflowId } = await ok(base, 'POST', '/document/v1?sequence=SELF', { token, form });
   const [self] = await ok(base, 'GET', `/workflow/v1/${workflowId}/recipients`, { token });
   const [field] = await ok(base, 'POST', '/workflow/v1/fields/list', {
     token,
-    body: [{ documentId, recipientId: self.id, pageNo: 1, box: { x: 72, y: 500, width: 180, height: 50 }, fieldType: 'SIGNATURE', fieldRequired: true }],
+    body: [
+      {
+        documentId,
+        recipientId: self.id,
+        pageNo: 1,
+        box: { x: 72, y: 500, width: 180, height: 50 },
+        fieldType: 'SIGNATURE',
+        fieldRequired: true,
+      },
+    ],
   });
-  const done = await ok(base, 'POST', `/workflow/v1/${documentId}/fields/save`, { token, body: [{ id: field.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) }] });
+  const done = await ok(base, 'POST', `/workflow/v1/${documentId}/fields/save`, {
+    token,
+    body: [{ id: field.id, type: 'SIGNATURE', value: pngDataUrl(80, 30) }],
+  });
   expect(done).toMatchObject({ workflowStatus: 'COMPLETED', sealStatus: 'PENDING' });
   return { token, documentId, workflowId };
 }
@@ -62,7 +88,10 @@ function accepts(base: string): Promise<boolean> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname);
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -81,7 +110,10 @@ describe('SIGTERM', () => {
     // The download of a just-completed workflow waits for its seal: a request in flight across the signal.
     const downloadUrl = `/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`;
     const download = fetch(`${service.base}${downloadUrl}`, { headers: { authorization: `Bearer ${token}` } });
-    await service.waitForLog((line) => line.msg === 'incoming request' && String(line.req?.url).startsWith('/document/v1/download/'), 10_000);
+    await service.waitForLog(
+      (line) => line.msg === 'incoming request' && String(line.req?.url).startsWith('/document/v1/download/'),
+      10_000,
+    );
     const signalledAt = Date.now();
     service.child.kill('SIGTERM');
     await service.waitForLog('SIGTERM: shutting down', 5_000);
@@ -115,12 +147,21 @@ describe('SIGTERM', () => {
     // Its last line is Fastify's "request completed", or "stream closed prematurely" when the client, holding the whole
     // body of an answer marked `connection: close`, closed the socket before this process saw its last write complete
     // (seen once in a CI rehearsal, the file intact): both are the request's end, logged with its id.
-    const requestLines = service.logLines().filter((line) => line.reqId === requestId).map((line) => line.msg);
+    const requestLines = service
+      .logLines()
+      .filter((line) => line.reqId === requestId)
+      .map((line) => line.msg);
     expect(requestLines[0]).toBe('incoming request');
     expect(requestLines.at(-1)).toMatch(/^(request completed|stream closed prematurely)$/);
-    const mailLine = service.logLines().find((line) => String(line.msg).startsWith('mail to ') && String(line.msg).includes('written to'));
+    const mailLine = service
+      .logLines()
+      .find((line) => String(line.msg).startsWith('mail to ') && String(line.msg).includes('written to'));
     expect(mailLine).toMatchObject({ job: 'mail.deliver', jobId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expect(service.logLines().find((line) => String(line.msg).includes('waits SEAL_TEST_DELAY_MS'))).toMatchObject({ job: 'workflow.seal', jobId: expect.any(String), workflowId });
+    expect(service.logLines().find((line) => String(line.msg).includes('waits SEAL_TEST_DELAY_MS'))).toMatchObject({
+      job: 'workflow.seal',
+      jobId: expect.any(String),
+      workflowId,
+    });
 
     // Sealed once, by the instance that stopped: a new start finds nothing left to do.
     const restarted = await start('after', {});
@@ -150,9 +191,14 @@ describe('SIGTERM', () => {
     // Not lost: the next start runs it again at once (no lease to wait out) and the sealed file is there.
     const restartedAt = Date.now();
     const restarted = await start('restarted', {});
-    const res = await fetch(`${restarted.base}/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(
+      `${restarted.base}/document/v1/download/${workflowId}?selectedOption=downloadDocument&documentId=${documentId}`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
     expect(res.status, await res.clone().text()).toBe(200);
     expect((await pdfsig(new Uint8Array(await res.arrayBuffer()))).allValid).toBe(true);
-    console.log(`shutdown (${database ? 'postgres' : 'pglite'}): exit ${took} ms after SIGTERM with a job over the 1 s bound; sealed download ${Date.now() - restartedAt} ms after the restart began`);
+    console.log(
+      `shutdown (${database ? 'postgres' : 'pglite'}): exit ${took} ms after SIGTERM with a job over the 1 s bound; sealed download ${Date.now() - restartedAt} ms after the restart began`,
+    );
   }, 600_000);
 });

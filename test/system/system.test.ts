@@ -34,7 +34,12 @@ describe('public endpoints', () => {
     for (const query of ['size=x', 'page=-1', 'size=0', `search=${'a'.repeat(300)}`]) {
       const res = await t.request('GET', `/auth/v1/packages?${query}`);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ httpStatusCode: 400, success: false, message: 'BAD_REQUEST_BODY', errorCode: 10001 });
+      expect(res.body).toMatchObject({
+        httpStatusCode: 400,
+        success: false,
+        message: 'BAD_REQUEST_BODY',
+        errorCode: 10001,
+      });
       expect(typeof res.body.errorDescription).toBe('string');
     }
   });

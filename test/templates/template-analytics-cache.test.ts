@@ -1,7 +1,12 @@
 import { describe, expect } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { workflows } from '../../src/platform/db/schema/index.ts';
-import { countByStatus, countSessions, dropOffCounts, timeToSign } from '../../src/modules/templates/template-analytics.repo.ts';
+import {
+  countByStatus,
+  countSessions,
+  dropOffCounts,
+  timeToSign,
+} from '../../src/modules/templates/template-analytics.repo.ts';
 import { createNotifiedCache } from '../../src/platform/db/notified-cache.ts';
 import { test } from '../helpers/fixtures.ts';
 import type { TestApp } from '../helpers/test-app.ts';
@@ -16,14 +21,21 @@ import { createTemplate, sourceWorkflow, workflowOf } from './template-helpers.t
 const hour = 3600 * 1000;
 
 async function dispatch(t: TestApp, owner: TestUser, templateId: number): Promise<number> {
-  const res = await t.request('POST', `/workflow/v1/templates/${templateId}/dispatch`, { token: owner.token, body: [] });
+  const res = await t.request('POST', `/workflow/v1/templates/${templateId}/dispatch`, {
+    token: owner.token,
+    body: [],
+  });
   expect(res.status, res.raw).toBe(200);
   return res.body.id;
 }
 
 /** The three analytics over HTTP, each asked twice (the second may be the cached one: both must agree). */
 async function analytics(t: TestApp, owner: TestUser, templateId: number) {
-  const paths = [`/organization/v1/templates/${templateId}/analytics`, `/organization/v1/templates/${templateId}/time-to-sign`, `/workflow/v1/templates/${templateId}/field-drop-off`];
+  const paths = [
+    `/organization/v1/templates/${templateId}/analytics`,
+    `/organization/v1/templates/${templateId}/time-to-sign`,
+    `/workflow/v1/templates/${templateId}/field-drop-off`,
+  ];
   const answers = [];
   for (const path of paths) {
     const first = await t.request('GET', path, { token: owner.token });
@@ -37,7 +49,8 @@ async function analytics(t: TestApp, owner: TestUser, templateId: number) {
 
 /** The same figures straight from the aggregates, no cache. */
 async function fresh(t: TestApp, templateId: number) {
-  const [template] = (await t.platform.db.execute(sql`select snapshot_at from templates where id = ${templateId}`)).rows as { snapshot_at: string | Date }[];
+  const [template] = (await t.platform.db.execute(sql`select snapshot_at from templates where id = ${templateId}`))
+    .rows as { snapshot_at: string | Date }[];
   const since = new Date(template.snapshot_at);
   return {
     counts: await countByStatus(t.platform.db, templateId),
@@ -54,16 +67,22 @@ async function expectExact(t: TestApp, owner: TestUser, templateId: number, note
   expect(counts, note).toEqual(expected.counts);
   expect(served.time.sampleSize, note).toBe(expected.sampleSize);
   expect(served.drop.totalSessions, note).toBe(expected.sessions);
-  expect(served.drop.fields.reduce((sum: number, f: { reached: number }) => sum + f.reached, 0), note).toBe(expected.reached);
+  expect(
+    served.drop.fields.reduce((sum: number, f: { reached: number }) => sum + f.reached, 0),
+    note,
+  ).toBe(expected.reached);
   return served;
 }
 
 describe('template analytics, cached', () => {
-  test('follow every change at once: new workflows, status, times, deletion, field events, a rename; another template unaffected', { timeout: 300_000 }, async ({ app: t, owner }) => {
+  test('follow every change at once: new workflows, status, times, deletion, field events, a rename; another template unaffected', {
+    timeout: 300_000,
+  }, async ({ app: t, owner }) => {
     const source = await sourceWorkflow(t, owner);
     const template = await createTemplate(t, owner.token, { name: 'Cached', workflowId: source.workflow.id });
     const other = await createTemplate(t, owner.token, { name: 'Other', workflowId: source.workflow.id });
-    const set = (id: number, values: Partial<typeof workflows.$inferInsert>) => t.platform.db.update(workflows).set(values).where(eq(workflows.id, id));
+    const set = (id: number, values: Partial<typeof workflows.$inferInsert>) =>
+      t.platform.db.update(workflows).set(values).where(eq(workflows.id, id));
 
     await expectExact(t, owner, template.id, 'empty');
     const made = [await dispatch(t, owner, template.id), await dispatch(t, owner, template.id)];
@@ -79,18 +98,37 @@ describe('template analytics, cached', () => {
     const { recipients, fields } = await workflowOf(t, made[1]);
     const alice = recipients[0];
     const field = fields.find((f) => f.recipientId === alice.id)!;
-    const events = await t.request('POST', '/workflow/v1/field-events', { token: await guestToken(t, alice), body: {
-      sessionId: 'cache-1', workflowId: made[1], documentId: field.documentId,
-      events: [{ fieldId: null, type: 'SESSION_START', at: new Date(Date.now() - 1000).toISOString() }, { fieldId: field.id, type: 'FIELD_VIEWED', at: new Date().toISOString() }],
-    } });
+    const events = await t.request('POST', '/workflow/v1/field-events', {
+      token: await guestToken(t, alice),
+      body: {
+        sessionId: 'cache-1',
+        workflowId: made[1],
+        documentId: field.documentId,
+        events: [
+          { fieldId: null, type: 'SESSION_START', at: new Date(Date.now() - 1000).toISOString() },
+          { fieldId: field.id, type: 'FIELD_VIEWED', at: new Date().toISOString() },
+        ],
+      },
+    });
     expect(events.body.ingested).toBe(2);
     expect((await expectExact(t, owner, template.id, 'field events')).drop.totalSessions).toBe(1);
 
     await set(made[1], { deletedAt: new Date() });
     expect((await expectExact(t, owner, template.id, 'deleted')).completion.counts.total).toBe(1);
-    expect((await t.request('PUT', '/organization/v1/rename/templates', { token: owner.token, body: { id: template.id, name: 'Renamed' } })).status).toBe(200);
+    expect(
+      (
+        await t.request('PUT', '/organization/v1/rename/templates', {
+          token: owner.token,
+          body: { id: template.id, name: 'Renamed' },
+        })
+      ).status,
+    ).toBe(200);
     const renamed = await analytics(t, owner, template.id);
-    expect([renamed.completion.templateName, renamed.time.templateName, renamed.drop.templateName]).toEqual(['Renamed', 'Renamed', 'Renamed']);
+    expect([renamed.completion.templateName, renamed.time.templateName, renamed.drop.templateName]).toEqual([
+      'Renamed',
+      'Renamed',
+      'Renamed',
+    ]);
 
     // Nothing of the other template changed: the same answers.
     expect(await analytics(t, owner, other.id)).toEqual(otherBefore);
@@ -103,7 +141,10 @@ describe('template analytics, cached', () => {
     await expectExact(t, owner, template.id, 'after many changes');
   });
 
-  test('many requests at once for a cached answer are all served from the cache, none computes again', async ({ app: t, owner }) => {
+  test('many requests at once for a cached answer are all served from the cache, none computes again', async ({
+    app: t,
+    owner,
+  }) => {
     const source = await sourceWorkflow(t, owner);
     const template = await createTemplate(t, owner.token, { name: 'Busy', workflowId: source.workflow.id });
     const cache = createNotifiedCache(t.platform.database, 'template_analytics_changed');

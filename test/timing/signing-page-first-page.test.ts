@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { TestApp } from '../helpers/test-app.ts';
 import type { TestUser } from '../helpers/factories.ts';
-import { DESKTOP, launchBrowser, mailedLink, openPage, screenshot, sender, sendEnvelope, startService } from '../e2e/browser.ts';
+import {
+  DESKTOP,
+  launchBrowser,
+  mailedLink,
+  openPage,
+  screenshot,
+  sender,
+  sendEnvelope,
+  startService,
+} from '../e2e/browser.ts';
 import { waitForQuietMachine } from './quiet-machine.ts';
 
 /**
@@ -20,7 +29,13 @@ beforeAll(async () => {
   browser = await launchBrowser();
   // A running service has served pages before: one untimed opening warms its code paths (and Chromium's), so the
   // timed ones measure the steady state rather than the first request after start-up.
-  await sendEnvelope(t, owner, { title: 'Warm-up', pages: 2, recipients: [{ name: 'Walter Warm', email: 'warm.up@example.com', fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }] });
+  await sendEnvelope(t, owner, {
+    title: 'Warm-up',
+    pages: 2,
+    recipients: [
+      { name: 'Walter Warm', email: 'warm.up@example.com', fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] },
+    ],
+  });
   const warm = await openPage(browser, DESKTOP);
   try {
     await warm.page.goto(await mailedLink(t, 'warm.up@example.com'));
@@ -38,9 +53,15 @@ afterAll(async () => {
 describe('the signing page on a long document', () => {
   // Runs alone (vitest.config.ts: the timing project, after every other file), so the budget is measured on a quiet
   // machine; up to two more tries (each with its own envelope and link) for a noisy moment of a shared host.
-  it('shows the first page of a 100-page document within 1.5 s and draws the others only when scrolled to', { retry: 2 }, async () => {
+  it('shows the first page of a 100-page document within 1.5 s and draws the others only when scrolled to', {
+    retry: 2,
+  }, async () => {
     const email = 'long.reader@example.com';
-    await sendEnvelope(t, owner, { title: 'A long one', pages: 100, recipients: [{ name: 'Lena Long', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature', pageNo: 100 }] }] });
+    await sendEnvelope(t, owner, {
+      title: 'A long one',
+      pages: 100,
+      recipients: [{ name: 'Lena Long', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature', pageNo: 100 }] }],
+    });
     const link = await mailedLink(t, email);
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
@@ -55,13 +76,19 @@ describe('the signing page on a long document', () => {
       expect(elapsed, `first page after ${elapsed} ms`).toBeLessThanOrEqual(1500);
       expect(await page.locator('.page[data-rendered="true"]').count()).toBeLessThan(10);
       // Then pdf.js takes over from the picture: page 1 gets its text layer (its words are text, not a picture).
-      await expect.poll(() => page.getByRole('region', { name: 'Page 1 of 100' }).getByText('Service Agreement').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(() => page.getByRole('region', { name: 'Page 1 of 100' }).getByText('Service Agreement').count(), {
+          timeout: 15_000,
+        })
+        .toBeGreaterThan(0);
       await expect.poll(() => page.getByRole('region', { name: 'Page 1 of 100' }).locator('img').count()).toBe(0);
       // Zoom for detail (an A1 drawing needs several steps): the page grows and is drawn again.
       const before = (await page.getByRole('region', { name: 'Page 1 of 100' }).boundingBox())!.width;
       await page.getByRole('button', { name: 'Zoom in' }).click();
       await page.getByRole('button', { name: 'Zoom in' }).click();
-      await expect.poll(async () => (await page.getByRole('region', { name: 'Page 1 of 100' }).boundingBox())!.width).toBeGreaterThan(before * 1.4);
+      await expect
+        .poll(async () => (await page.getByRole('region', { name: 'Page 1 of 100' }).boundingBox())!.width)
+        .toBeGreaterThan(before * 1.4);
       await page.getByRole('button', { name: 'Fit to width' }).click();
       // The signer's field on the last page: the guide scrolls there, and that page is drawn.
       await page.getByRole('button', { name: 'I agree, continue' }).click();

@@ -23,15 +23,28 @@ async function turnOff(t: TestApp, user: TestUser, preferences: Record<string, b
 const addressesOf = (rows: { toAddress: string }[]) => rows.map((row) => row.toAddress).sort();
 
 describe('notification preferences and the mails that are queued', () => {
-  test('a completed copy is not mailed to whoever turned workflowCompleted off; signing requests still are', async ({ app, sender }) => {
+  test('a completed copy is not mailed to whoever turned workflowCompleted off; signing requests still are', async ({
+    app,
+    sender,
+  }) => {
     const { workflow, document, parties, fieldIds } = await draftWithRecipients(app, sender, {
       sequence: 'UNORDERED',
-      recipients: [{ name: 'Quiet Signer', fields: [{ fieldType: 'SIGNATURE' }] }, { name: 'Loud Signer', fields: [{ fieldType: 'SIGNATURE' }] }],
+      recipients: [
+        { name: 'Quiet Signer', fields: [{ fieldType: 'SIGNATURE' }] },
+        { name: 'Loud Signer', fields: [{ fieldType: 'SIGNATURE' }] },
+      ],
     });
     const [quiet, loud] = parties;
     await turnOff(app, sender, { workflowCompleted: false });
     // Everything optional off: a signing request is not optional.
-    await turnOff(app, quiet.user, { workflowCompleted: false, workflowDeclined: false, workflowVoided: false, workflowDelegated: false, commentAdded: false, documentOpened: false });
+    await turnOff(app, quiet.user, {
+      workflowCompleted: false,
+      workflowDeclined: false,
+      workflowVoided: false,
+      workflowDelegated: false,
+      commentAdded: false,
+      documentOpened: false,
+    });
 
     await commence(app, sender, workflow.id);
     expect(addressesOf(await mailRows(app, workflow.id, 'COMMENCE'))).toEqual([quiet.row.email, loud.row.email].sort());
@@ -45,7 +58,10 @@ describe('notification preferences and the mails that are queued', () => {
     expect(addressesOf(await mailRows(app, workflow.id, 'COMPLETED'))).toEqual([loud.row.email]);
   });
 
-  test('a decline: no DECLINED notice to an owner who turned it off, no VOIDED notice to a recipient who did', async ({ app, sender }) => {
+  test('a decline: no DECLINED notice to an owner who turned it off, no VOIDED notice to a recipient who did', async ({
+    app,
+    sender,
+  }) => {
     const { workflow, parties } = await draftWithRecipients(app, sender, {
       sequence: 'UNORDERED',
       recipients: [
@@ -59,7 +75,10 @@ describe('notification preferences and the mails that are queued', () => {
     await turnOff(app, quiet.user, { workflowVoided: false });
     await commence(app, sender, workflow.id);
 
-    const res = await app.request('POST', `/workflow/v1/${workflow.id}/decline`, { token: await tokenFromMail(app, decliner.row.email), body: { reason: 'Not today' } });
+    const res = await app.request('POST', `/workflow/v1/${workflow.id}/decline`, {
+      token: await tokenFromMail(app, decliner.row.email),
+      body: { reason: 'Not today' },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await app.drainJobs();
     expect(await mailRows(app, workflow.id, 'DECLINED')).toEqual([]);
@@ -67,17 +86,27 @@ describe('notification preferences and the mails that are queued', () => {
 
     // The same decline with the owner's default back on: the owner is told.
     await turnOff(app, sender, { workflowDeclined: true });
-    const again = await draftWithRecipients(app, sender, { sequence: 'UNORDERED', recipients: [{ name: 'Dana Decliner', fields: [{ fieldType: 'SIGNATURE' }] }] });
+    const again = await draftWithRecipients(app, sender, {
+      sequence: 'UNORDERED',
+      recipients: [{ name: 'Dana Decliner', fields: [{ fieldType: 'SIGNATURE' }] }],
+    });
     await commence(app, sender, again.workflow.id);
-    const declined = await app.request('POST', `/workflow/v1/${again.workflow.id}/decline`, { token: await tokenFromMail(app, again.parties[0].row.email), body: { reason: 'Still no' } });
+    const declined = await app.request('POST', `/workflow/v1/${again.workflow.id}/decline`, {
+      token: await tokenFromMail(app, again.parties[0].row.email),
+      body: { reason: 'Still no' },
+    });
     expect(declined.status).toBe(200);
     await app.drainJobs();
     expect(addressesOf(await mailRows(app, again.workflow.id, 'DECLINED'))).toEqual([sender.email]);
   });
 
-  test('an account whose address is not verified cannot turn off the mail that address receives', async ({ app, sender }) => {
+  test('an account whose address is not verified cannot turn off the mail that address receives', async ({
+    app,
+    sender,
+  }) => {
     const { workflow, document, parties, fieldIds } = await draftWithRecipients(app, sender, {
-      sequence: 'UNORDERED', recipients: [{ name: 'Una Verified', fields: [{ fieldType: 'SIGNATURE' }] }],
+      sequence: 'UNORDERED',
+      recipients: [{ name: 'Una Verified', fields: [{ fieldType: 'SIGNATURE' }] }],
     });
     const [signer] = parties;
     // The recipient's address is held by an account that never proved it owns the address.
@@ -91,12 +120,30 @@ describe('notification preferences and the mails that are queued', () => {
     expect(addressesOf(await mailRows(app, workflow.id, 'COMPLETED'))).toEqual([sender.email, signer.row.email].sort());
   });
 
-  test('mails a user cannot turn off are queued whatever the settings (an account-locked notice, a verification mail)', async ({ app }) => {
+  test('mails a user cannot turn off are queued whatever the settings (an account-locked notice, a verification mail)', async ({
+    app,
+  }) => {
     const user = await createUser(app, { name: 'Lena Locked' });
-    await turnOff(app, user, { workflowCompleted: false, workflowDeclined: false, workflowVoided: false, workflowDelegated: false, commentAdded: false, documentOpened: false });
-    const id = await app.platform.db.transaction((tx) => app.platform.outbox.enqueue(tx, { to: user.email, subject: 'Security notice', text: 'x', kind: 'ACCOUNT_LOCKED' }));
+    await turnOff(app, user, {
+      workflowCompleted: false,
+      workflowDeclined: false,
+      workflowVoided: false,
+      workflowDelegated: false,
+      commentAdded: false,
+      documentOpened: false,
+    });
+    const id = await app.platform.db.transaction((tx) =>
+      app.platform.outbox.enqueue(tx, {
+        to: user.email,
+        subject: 'Security notice',
+        text: 'x',
+        kind: 'ACCOUNT_LOCKED',
+      }),
+    );
     expect(id).toEqual(expect.any(Number));
-    const optional = await app.platform.db.transaction((tx) => app.platform.outbox.enqueue(tx, { to: user.email.toUpperCase(), subject: 'Done', text: 'x', kind: 'COMPLETED' }));
+    const optional = await app.platform.db.transaction((tx) =>
+      app.platform.outbox.enqueue(tx, { to: user.email.toUpperCase(), subject: 'Done', text: 'x', kind: 'COMPLETED' }),
+    );
     // Matched whatever the case of the address.
     expect(optional).toBeNull();
   });

@@ -8,16 +8,34 @@ import { organizations, packages } from '../../src/platform/db/schema/index.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ cloudImportKeys: { boxAppKey: 'box-app-key', drive: { clientId: 'drive-client.apps.example', apiKey: 'drive-api-key' } } });
+  t = await createTestApp({
+    cloudImportKeys: {
+      boxAppKey: 'box-app-key',
+      drive: { clientId: 'drive-client.apps.example', apiKey: 'drive-api-key' },
+    },
+  });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 /** Moves the user's organization onto a plan of its own that grants `providers`. */
 async function grant(user: TestUser, providers: string[]) {
-  const [plan] = await t.platform.db.insert(packages).values({
-    name: `Plan ${providers.join('+') || 'none'} ${user.userId}`, credits: 10, duration: 30, servicePlan: 'STANDARD', preset: false, cloudProviders: providers,
-  }).returning();
-  await t.platform.db.update(organizations).set({ packageId: plan.id }).where(eq(organizations.id, user.organizationId));
+  const [plan] = await t.platform.db
+    .insert(packages)
+    .values({
+      name: `Plan ${providers.join('+') || 'none'} ${user.userId}`,
+      credits: 10,
+      duration: 30,
+      servicePlan: 'STANDARD',
+      preset: false,
+      cloudProviders: providers,
+    })
+    .returning();
+  await t.platform.db
+    .update(organizations)
+    .set({ packageId: plan.id })
+    .where(eq(organizations.id, user.organizationId));
 }
 
 async function cloudFields(user: TestUser) {
@@ -28,20 +46,28 @@ async function cloudFields(user: TestUser) {
 }
 
 describe('GET /user/v1/settings/profile', () => {
-  it('answers the caller\'s profile; the cloud-import fields are null on a plan that grants no provider', async () => {
+  it("answers the caller's profile; the cloud-import fields are null on a plan that grants no provider", async () => {
     const account = await signUp(t, { name: 'Paula Profile', email: 'Paula@Example.com' });
     const { accessToken } = await signIn(t, account.email, account.password);
     const res = await t.request('GET', '/user/v1/settings/profile', { token: accessToken });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      id: account.userId, name: 'Paula Profile', email: 'paula@example.com', organizationId: account.organizationId,
-      twoFactorEnabled: false, emailVerified: false, locale: 'en', driveClientId: null, driveApiKey: null, boxAppKey: null,
+      id: account.userId,
+      name: 'Paula Profile',
+      email: 'paula@example.com',
+      organizationId: account.organizationId,
+      twoFactorEnabled: false,
+      emailVerified: false,
+      locale: 'en',
+      driveClientId: null,
+      driveApiKey: null,
+      boxAppKey: null,
     });
     // Nothing secret leaks.
     expect(res.raw).not.toMatch(/password|totp/i);
   });
 
-  it('shows each provider\'s keys only when the organization\'s plan grants it, Drive\'s pair together', async () => {
+  it("shows each provider's keys only when the organization's plan grants it, Drive's pair together", async () => {
     const drive = { driveClientId: 'drive-client.apps.example', driveApiKey: 'drive-api-key' };
     const none = { driveClientId: null, driveApiKey: null };
     const cases: [string[], object][] = [
@@ -61,8 +87,21 @@ describe('GET /user/v1/settings/profile', () => {
     const bare = await createTestApp({ cloudImportKeys: { boxAppKey: undefined, drive: undefined } });
     try {
       const user = await createUser(bare);
-      const [plan] = await bare.platform.db.insert(packages).values({ name: 'All', credits: 1, duration: 30, servicePlan: 'STANDARD', preset: false, cloudProviders: ['DRIVE', 'BOX'] }).returning();
-      await bare.platform.db.update(organizations).set({ packageId: plan.id }).where(eq(organizations.id, user.organizationId));
+      const [plan] = await bare.platform.db
+        .insert(packages)
+        .values({
+          name: 'All',
+          credits: 1,
+          duration: 30,
+          servicePlan: 'STANDARD',
+          preset: false,
+          cloudProviders: ['DRIVE', 'BOX'],
+        })
+        .returning();
+      await bare.platform.db
+        .update(organizations)
+        .set({ packageId: plan.id })
+        .where(eq(organizations.id, user.organizationId));
       const res = await bare.request('GET', '/user/v1/settings/profile', { token: user.token });
       expect(res.body).toMatchObject({ driveClientId: null, driveApiKey: null, boxAppKey: null });
     } finally {
@@ -73,7 +112,13 @@ describe('GET /user/v1/settings/profile', () => {
   it('refuses anonymous callers (401); a guest token without a recipient row is 404 (with one: test/conformance/guest-profile.test.ts)', async () => {
     const user = await createUser(t);
     expect((await t.request('GET', '/user/v1/settings/profile')).status).toBe(401);
-    expect((await t.request('GET', '/user/v1/settings/profile', { token: await guestToken(t, { id: 999999, userId: user.userId, workflowId: 999999 }) })).status).toBe(404);
+    expect(
+      (
+        await t.request('GET', '/user/v1/settings/profile', {
+          token: await guestToken(t, { id: 999999, userId: user.userId, workflowId: 999999 }),
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -81,7 +126,10 @@ describe('the Drive keys in the configuration', () => {
   it('are set together or not at all', () => {
     expect(() => loadConfig({ DRIVE_CLIENT_ID: 'id' })).toThrow(ConfigError);
     expect(() => loadConfig({ DRIVE_API_KEY: 'key' })).toThrow(/DRIVE_CLIENT_ID/);
-    expect(loadConfig({ DRIVE_CLIENT_ID: 'id', DRIVE_API_KEY: 'key', BOX_APP_KEY: 'box' }).cloudImportKeys).toEqual({ boxAppKey: 'box', drive: { clientId: 'id', apiKey: 'key' } });
+    expect(loadConfig({ DRIVE_CLIENT_ID: 'id', DRIVE_API_KEY: 'key', BOX_APP_KEY: 'box' }).cloudImportKeys).toEqual({
+      boxAppKey: 'box',
+      drive: { clientId: 'id', apiKey: 'key' },
+    });
     expect(loadConfig({}).cloudImportKeys).toEqual({ boxAppKey: undefined, drive: undefined });
   });
 });

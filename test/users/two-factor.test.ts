@@ -6,9 +6,15 @@ import { signIn, signUp, type SignedUpUser } from '../helpers/auth.ts';
 import { users } from '../../src/platform/db/schema/index.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t?.close(); });
-afterEach(() => { vi.useRealTimers(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const STEP_MS = 30_000;
 /** Freezes the server's clock 10 seconds into the given 30-second step, so step boundaries cannot race the test. */
@@ -20,7 +26,8 @@ function codeAt(secret: string, step: number): string {
 }
 
 const signin = (body: unknown) => t.request('POST', '/auth/v1/signin', { body });
-const security = (token: string | undefined, body: unknown) => t.request('PUT', '/user/v1/settings/security', { token, body });
+const security = (token: string | undefined, body: unknown) =>
+  t.request('PUT', '/user/v1/settings/security', { token, body });
 
 function expectError(res: { status: number; body: any }, status: number, message: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
@@ -28,7 +35,10 @@ function expectError(res: { status: number; body: any }, status: number, message
 }
 
 async function enrollJson(token: string): Promise<{ secret: string; otpauthUrl: string; qrCodeDataUrl: string }> {
-  const res = await t.request('GET', '/user/v1/settings/generateQR', { token, headers: { accept: 'application/json' } });
+  const res = await t.request('GET', '/user/v1/settings/generateQR', {
+    token,
+    headers: { accept: 'application/json' },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const otp = URI.parse(res.body.otpauthUrl) as TOTP;
   return { secret: otp.secret.base32, ...res.body };
@@ -36,12 +46,18 @@ async function enrollJson(token: string): Promise<{ secret: string; otpauthUrl: 
 
 describe('two-factor enrollment and sign-in', () => {
   let user: SignedUpUser;
-  beforeAll(async () => { user = await signUp(t, { name: 'Tess Totp' }); });
+  beforeAll(async () => {
+    user = await signUp(t, { name: 'Tess Totp' });
+  });
 
   it('generateQR answers a PNG by default, and JSON {otpauthUrl, qrCodeDataUrl} on Accept: application/json', async () => {
     const { accessToken } = await signIn(t, user.email, user.password);
     for (const accept of [undefined, '*/*', 'image/png', 'image/png, application/json']) {
-      const res = await t.app.inject({ method: 'GET', url: '/user/v1/settings/generateQR', headers: { authorization: `Bearer ${accessToken}`, ...(accept ? { accept } : {}) } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/user/v1/settings/generateQR',
+        headers: { authorization: `Bearer ${accessToken}`, ...(accept ? { accept } : {}) },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('image/png');
       expect(res.rawPayload.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -51,7 +67,11 @@ describe('two-factor enrollment and sign-in', () => {
     expect(enrollment.otpauthUrl).toContain(encodeURIComponent(user.email));
     expect(enrollment.qrCodeDataUrl).toMatch(/^data:image\/png;base64,/);
     const otp = URI.parse(enrollment.otpauthUrl) as TOTP;
-    expect({ digits: otp.digits, period: otp.period, algorithm: otp.algorithm }).toEqual({ digits: 6, period: 30, algorithm: 'SHA1' });
+    expect({ digits: otp.digits, period: otp.period, algorithm: otp.algorithm }).toEqual({
+      digits: 6,
+      period: 30,
+      algorithm: 'SHA1',
+    });
 
     // Stored, not active yet: a PASSWORD sign-in still answers tokens.
     const [row] = await t.platform.db.select().from(users).where(eq(users.id, user.userId));
@@ -75,25 +95,42 @@ describe('two-factor enrollment and sign-in', () => {
     const wrong = codeAt(secret, s) === '000000' ? '111111' : '000000';
     expectError(await security(accessToken, { twoFactorEnabled: true, tOtp: wrong }), 400, 'INVALID_TOTP_SETUP');
     if (codeAt(old.secret, s) !== codeAt(secret, s)) {
-      expectError(await security(accessToken, { twoFactorEnabled: true, tOtp: codeAt(old.secret, s) }), 400, 'INVALID_TOTP_SETUP');
+      expectError(
+        await security(accessToken, { twoFactorEnabled: true, tOtp: codeAt(old.secret, s) }),
+        400,
+        'INVALID_TOTP_SETUP',
+      );
     }
-    expect((await t.request('GET', '/user/v1/settings/profile', { token: accessToken })).body.twoFactorEnabled).toBe(false);
+    expect((await t.request('GET', '/user/v1/settings/profile', { token: accessToken })).body.twoFactorEnabled).toBe(
+      false,
+    );
 
     // The right code turns it on.
     const enabled = await security(accessToken, { twoFactorEnabled: true, tOtp: codeAt(secret, s) });
     expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
     expect(enabled.body).toEqual({ twoFactorEnabled: true });
-    expect((await t.request('GET', '/user/v1/settings/profile', { token: accessToken })).body.twoFactorEnabled).toBe(true);
-    expectError(await t.request('GET', '/user/v1/settings/generateQR', { token: accessToken }), 400, 'OPERATION_IS_NOT_ALLOWED');
+    expect((await t.request('GET', '/user/v1/settings/profile', { token: accessToken })).body.twoFactorEnabled).toBe(
+      true,
+    );
+    expectError(
+      await t.request('GET', '/user/v1/settings/generateQR', { token: accessToken }),
+      400,
+      'OPERATION_IS_NOT_ALLOWED',
+    );
 
     // PASSWORD: 202 with the challenge and no token; a wrong password still 401 (no hint that 2FA is on).
     const challenge = await signin({ grant_type: 'PASSWORD', username: user.email, password: user.password });
     expect(challenge.status).toBe(202);
     expect(challenge.body).toEqual({ tOtpRequired: true, grantType: 'G_AUTHENTICATOR', message: expect.any(String) });
     expect(challenge.body.accessToken).toBeUndefined();
-    expectError(await signin({ grant_type: 'PASSWORD', username: user.email, password: 'wrong password' }), 401, 'INVALID_CREDENTIALS');
+    expectError(
+      await signin({ grant_type: 'PASSWORD', username: user.email, password: 'wrong password' }),
+      401,
+      'INVALID_CREDENTIALS',
+    );
 
-    const g = (tOtp: unknown, password = user.password) => signin({ grant_type: 'G_AUTHENTICATOR', username: user.email, password, tOtp });
+    const g = (tOtp: unknown, password = user.password) =>
+      signin({ grant_type: 'G_AUTHENTICATOR', username: user.email, password, tOtp });
 
     // The code that enabled 2FA used up step s.
     expectError(await g(codeAt(secret, s)), 401, 'INVALID_TOTP');
@@ -104,7 +141,11 @@ describe('two-factor enrollment and sign-in', () => {
     expectError(await g(wrong === codeAt(secret, s + 1) ? '222222' : wrong), 401, 'INVALID_TOTP');
     const ok = await g(codeAt(secret, s + 1));
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(await t.platform.tokens.verify(ok.body.accessToken)).toMatchObject({ sub: String(user.userId), type: 'USER', organizationId: user.organizationId });
+    expect(await t.platform.tokens.verify(ok.body.accessToken)).toMatchObject({
+      sub: String(user.userId),
+      type: 'USER',
+      organizationId: user.organizationId,
+    });
     const replay = await g(codeAt(secret, s + 1));
     expectError(replay, 401, 'INVALID_TOTP');
     expect(replay.body.errorDescription).toMatch(/already used/);
@@ -124,10 +165,22 @@ describe('two-factor enrollment and sign-in', () => {
     // Turning off needs a current code of the active secret (a password, when sent, must be right); a used step does not count.
     // Without a password it works too: test/conformance/two-factor-off.test.ts.
     atStep(s + 3);
-    expectError(await security(accessToken, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 3), password: 'wrong password' }), 400, 'WRONG_PASSWORD');
-    expectError(await security(accessToken, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 2), password: user.password }), 400, 'INVALID_TOTP_SETUP');
+    expectError(
+      await security(accessToken, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 3), password: 'wrong password' }),
+      400,
+      'WRONG_PASSWORD',
+    );
+    expectError(
+      await security(accessToken, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 2), password: user.password }),
+      400,
+      'INVALID_TOTP_SETUP',
+    );
     // A refused password did not use up the code's step.
-    const off = await security(accessToken, { twoFactorEnabled: false, tOtp: codeAt(secret, s + 3), password: user.password });
+    const off = await security(accessToken, {
+      twoFactorEnabled: false,
+      tOtp: codeAt(secret, s + 3),
+      password: user.password,
+    });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
     expect(off.body).toEqual({ twoFactorEnabled: false });
     const [row] = await t.platform.db.select().from(users).where(eq(users.id, user.userId));
@@ -137,9 +190,15 @@ describe('two-factor enrollment and sign-in', () => {
     expect((await signin({ grant_type: 'PASSWORD', username: user.email, password: user.password })).status).toBe(200);
     atStep(s + 4);
     expectError(await g(codeAt(secret, s + 4)), 400, 'OPERATION_IS_NOT_ALLOWED');
-    expectError(await security(accessToken, { twoFactorEnabled: true, tOtp: codeAt(secret, s + 4) }), 400, 'OPERATION_IS_NOT_ALLOWED');
+    expectError(
+      await security(accessToken, { twoFactorEnabled: true, tOtp: codeAt(secret, s + 4) }),
+      400,
+      'OPERATION_IS_NOT_ALLOWED',
+    );
     // Asking for "off" while off changes nothing.
-    expect((await security(accessToken, { twoFactorEnabled: false, tOtp: '123456' })).body).toEqual({ twoFactorEnabled: false });
+    expect((await security(accessToken, { twoFactorEnabled: false, tOtp: '123456' })).body).toEqual({
+      twoFactorEnabled: false,
+    });
   });
 
   it('tOtp as a number is left-padded: a code with a leading zero works as a number', async () => {
@@ -156,11 +215,21 @@ describe('two-factor enrollment and sign-in', () => {
     while (!codeAt(secret, step).startsWith('0')) step += 1;
     atStep(step);
     const code = codeAt(secret, step);
-    const res = await signin({ grant_type: 'G_AUTHENTICATOR', username: person.email, password: person.password, tOtp: Number(code) });
+    const res = await signin({
+      grant_type: 'G_AUTHENTICATOR',
+      username: person.email,
+      password: person.password,
+      tOtp: Number(code),
+    });
     expect(res.status, `code ${code}: ${JSON.stringify(res.body)}`).toBe(200);
     // A plain number without a leading zero works too.
     atStep(step + 1);
-    const next = await signin({ grant_type: 'G_AUTHENTICATOR', username: person.email, password: person.password, tOtp: Number(codeAt(secret, step + 1)) });
+    const next = await signin({
+      grant_type: 'G_AUTHENTICATOR',
+      username: person.email,
+      password: person.password,
+      tOtp: Number(codeAt(secret, step + 1)),
+    });
     expect(next.status).toBe(200);
   });
 
@@ -173,7 +242,12 @@ describe('two-factor enrollment and sign-in', () => {
     const { secret } = await enrollJson(accessToken);
     expect((await security(accessToken, { twoFactorEnabled: true, tOtp: codeAt(secret, s) })).status).toBe(200);
     atStep(s + 1);
-    const body = { grant_type: 'G_AUTHENTICATOR', username: person.email, password: person.password, tOtp: codeAt(secret, s + 1) };
+    const body = {
+      grant_type: 'G_AUTHENTICATOR',
+      username: person.email,
+      password: person.password,
+      tOtp: codeAt(secret, s + 1),
+    };
     const results = await Promise.all([signin(body), signin(body), signin(body)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401]);
   });
@@ -187,10 +261,20 @@ describe('two-factor endpoints refuse bad callers and bad input', () => {
     token = (await signIn(t, user.email, user.password)).accessToken;
   });
 
-  it('no token, a garbage token, an expired token: 401; a guest token: 403 (the profile: its recipient row\'s, 404 without one)', async () => {
-    const expired = await t.platform.tokens.sign({ sub: String(user.userId), type: 'USER', organizationId: user.organizationId }, -60);
-    const guest = await t.platform.tokens.sign({ sub: String(user.userId), type: 'GUEST', recipientId: 999999, workflowId: 999999 }, 600);
-    for (const [method, url] of [['GET', '/user/v1/settings/generateQR'], ['PUT', '/user/v1/settings/security'], ['GET', '/user/v1/settings/profile']]) {
+  it("no token, a garbage token, an expired token: 401; a guest token: 403 (the profile: its recipient row's, 404 without one)", async () => {
+    const expired = await t.platform.tokens.sign(
+      { sub: String(user.userId), type: 'USER', organizationId: user.organizationId },
+      -60,
+    );
+    const guest = await t.platform.tokens.sign(
+      { sub: String(user.userId), type: 'GUEST', recipientId: 999999, workflowId: 999999 },
+      600,
+    );
+    for (const [method, url] of [
+      ['GET', '/user/v1/settings/generateQR'],
+      ['PUT', '/user/v1/settings/security'],
+      ['GET', '/user/v1/settings/profile'],
+    ]) {
       const body = method === 'PUT' ? { twoFactorEnabled: true, tOtp: '123456' } : undefined;
       expectError(await t.request(method, url, { body }), 401, 'UNAUTHORIZED');
       expectError(await t.request(method, url, { body, token: 'garbage.token.value' }), 401, 'UNAUTHORIZED');
@@ -223,7 +307,10 @@ describe('two-factor endpoints refuse bad callers and bad input', () => {
   });
 
   it('a valid token of a user that no longer exists answers 401', async () => {
-    const ghost = await t.platform.tokens.sign({ sub: '999999', type: 'USER', organizationId: user.organizationId }, 600);
+    const ghost = await t.platform.tokens.sign(
+      { sub: '999999', type: 'USER', organizationId: user.organizationId },
+      600,
+    );
     expectError(await t.request('GET', '/user/v1/settings/generateQR', { token: ghost }), 401, 'UNAUTHORIZED');
     expectError(await t.request('GET', '/user/v1/settings/profile', { token: ghost }), 401, 'UNAUTHORIZED');
   });

@@ -15,11 +15,13 @@ const verifier = createPdfVerifier({ workers: 1, maxWaiting: 1, cpuLimitMs: 150 
 afterAll(() => verifier.close());
 
 describe('the PDF verifier (worker threads)', () => {
-  it('answers a file\'s signatures, moves the bytes it is given to the worker, and says what is not a PDF', async () => {
+  it("answers a file's signatures, moves the bytes it is given to the worker, and says what is not a PDF", async () => {
     const pdf = new Uint8Array(await makePdf(1));
     expect(await verifier.verify(pdf, [], 50)).toEqual([]);
     expect(pdf.byteLength).toBe(0);
-    await expect(verifier.verify(new TextEncoder().encode('%PDF-1.7\nnot really'), [], 50)).rejects.toBeInstanceOf(UnreadablePdfError);
+    await expect(verifier.verify(new TextEncoder().encode('%PDF-1.7\nnot really'), [], 50)).rejects.toBeInstanceOf(
+      UnreadablePdfError,
+    );
   });
 
   it('stops a file that costs more CPU time than a verification may use, then verifies the next one on a fresh worker', async () => {
@@ -31,7 +33,9 @@ describe('the PDF verifier (worker threads)', () => {
 
   it('refuses at once what cannot wait: one running, one waiting, the third QueueFullError', async () => {
     const bomb = makeFieldTreeBombPdf(20_000, 2);
-    const running = [verifier.verify(new Uint8Array(bomb), [], 50), verifier.verify(new Uint8Array(bomb), [], 50)].map((p) => p.catch((error: unknown) => error));
+    const running = [verifier.verify(new Uint8Array(bomb), [], 50), verifier.verify(new Uint8Array(bomb), [], 50)].map(
+      (p) => p.catch((error: unknown) => error),
+    );
     await expect(verifier.verify(await makePdf(1), [], 50)).rejects.toBeInstanceOf(QueueFullError);
     await Promise.all(running);
   }, 60_000);

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { rangeDigests, type ByteRange } from '../../src/platform/pdf/range-digests.ts';
 
 const direct = (file: Uint8Array, [a, b, c, d]: ByteRange) =>
-  crypto.createHash('sha256').update(file.subarray(a, a + b)).update(file.subarray(c, c + d)).digest('hex');
+  crypto
+    .createHash('sha256')
+    .update(file.subarray(a, a + b))
+    .update(file.subarray(c, c + d))
+    .digest('hex');
 
 describe('rangeDigests', () => {
   it('equals hashing each range on its own, for nested incremental ranges given in any order and for a stray one', () => {
@@ -15,6 +19,8 @@ describe('rangeDigests', () => {
       [0, 5_000, 50_000, 1_000], // overlaps nothing it could share: hashed on its own
       [0, 10_000, 11_000, 500], // the same prefix as the first
     ];
-    expect(rangeDigests(file, ranges, 'sha256').map((d) => d.toString('hex'))).toEqual(ranges.map((r) => direct(file, r)));
+    expect(rangeDigests(file, ranges, 'sha256').map((d) => d.toString('hex'))).toEqual(
+      ranges.map((r) => direct(file, r)),
+    );
   });
 });

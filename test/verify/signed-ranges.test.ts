@@ -21,7 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const withRange = (entry: PdfSignatureEntry, byteRange: PdfSignatureEntry['byteRange']): PdfSignatureEntry => ({ ...entry, byteRange });
+const withRange = (entry: PdfSignatureEntry, byteRange: PdfSignatureEntry['byteRange']): PdfSignatureEntry => ({
+  ...entry,
+  byteRange,
+});
 
 describe('signedRangeProblems', () => {
   it('finds nothing wrong with the incremental signatures this service writes, nor after bytes were appended', () => {
@@ -34,8 +37,14 @@ describe('signedRangeProblems', () => {
   it('refuses a range that does not start the file, runs past it, or leaves a gap too small for /Contents', () => {
     const [first] = entries;
     const [, a, b, c] = first.byteRange;
-    for (const range of [[1, a - 1, b, c], [0, a, b, twice.length], [0, a, a + 1, c]] as PdfSignatureEntry['byteRange'][]) {
-      expect(signedRangeProblems(twice, [withRange(first, range)]), range.join(' ')).toEqual([RANGE_PROBLEMS.malformed]);
+    for (const range of [
+      [1, a - 1, b, c],
+      [0, a, b, twice.length],
+      [0, a, a + 1, c],
+    ] as PdfSignatureEntry['byteRange'][]) {
+      expect(signedRangeProblems(twice, [withRange(first, range)]), range.join(' ')).toEqual([
+        RANGE_PROBLEMS.malformed,
+      ]);
     }
   });
 
@@ -44,16 +53,20 @@ describe('signedRangeProblems', () => {
     const [, a, b, c] = first.byteRange;
     // The gap widened over the " /M <...>" that follows /Contents (bytes left unsigned inside the revision).
     const after = Buffer.from(twice).indexOf('>>', b);
-    expect(signedRangeProblems(twice, [withRange(first, [0, a, after, c - (after - b)])])).toEqual([RANGE_PROBLEMS.notOwnContents]);
+    expect(signedRangeProblems(twice, [withRange(first, [0, a, after, c - (after - b)])])).toEqual([
+      RANGE_PROBLEMS.notOwnContents,
+    ]);
     // A gap elsewhere: the second signature's /Contents, claimed by the first dictionary.
     const [, a2, b2, c2] = entries[1].byteRange;
     expect(signedRangeProblems(twice, [withRange(first, [0, a2, b2, c2])])).toEqual([RANGE_PROBLEMS.notOwnContents]);
     // The right gap, but the dictionary is not the object the field names (another object number).
-    expect(signedRangeProblems(twice, [{ ...first, ref: { objectNumber: first.ref!.objectNumber + 100, generation: 0 } }])).toEqual([RANGE_PROBLEMS.notOwnContents]);
+    expect(
+      signedRangeProblems(twice, [{ ...first, ref: { objectNumber: first.ref!.objectNumber + 100, generation: 0 } }]),
+    ).toEqual([RANGE_PROBLEMS.notOwnContents]);
     expect(signedRangeProblems(twice, [{ ...first, ref: null }])).toEqual([RANGE_PROBLEMS.notOwnContents]);
   });
 
-  it('refuses a range that stops short of its revision\'s %%EOF or runs into the next revision', () => {
+  it("refuses a range that stops short of its revision's %%EOF or runs into the next revision", () => {
     const [first] = entries;
     const [, a, b, c] = first.byteRange;
     expect(signedRangeProblems(twice, [withRange(first, [0, a, b, c - 10])])).toEqual([RANGE_PROBLEMS.notRevision]);

@@ -33,7 +33,9 @@ afterAll(async () => {
 });
 
 async function verify(bytes: Uint8Array, filename = 'document.pdf') {
-  const { body, contentType } = multipartBody([{ name: 'file', filename, contentType: 'application/pdf', data: bytes }]);
+  const { body, contentType } = multipartBody([
+    { name: 'file', filename, contentType: 'application/pdf', data: bytes },
+  ]);
   return t.request('POST', '/verify/v1', { body, headers: { 'content-type': contentType } });
 }
 
@@ -46,7 +48,12 @@ describe('POST /verify/v1', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.signatures).toHaveLength(1);
     expect(res.body.signatures[0]).toMatchObject({
-      fieldName: 'PlatformSeal', integrity: 'VALID', problem: null, coversWholeDocument: true, kind: 'SIGNATURE', timestamp: null,
+      fieldName: 'PlatformSeal',
+      integrity: 'VALID',
+      problem: null,
+      coversWholeDocument: true,
+      kind: 'SIGNATURE',
+      timestamp: null,
       certificate: { trustedByPlatform: true },
     });
     expect(res.body.signatures[0].signerName).toBeTruthy();
@@ -83,9 +90,15 @@ describe('POST /verify/v1', () => {
     const twice = await sealPdf(once, identity);
     const res = await verify(twice);
     expect(res.body.signatures).toHaveLength(2);
-    expect(res.body.signatures.map((s: any) => [s.integrity, s.coversWholeDocument])).toEqual([['VALID', false], ['VALID', true]]);
+    expect(res.body.signatures.map((s: any) => [s.integrity, s.coversWholeDocument])).toEqual([
+      ['VALID', false],
+      ['VALID', true],
+    ]);
     const appended = Buffer.concat([Buffer.from(once), Buffer.from('\n% appended\n')]);
-    expect((await verify(appended)).body.signatures[0]).toMatchObject({ integrity: 'VALID', coversWholeDocument: false });
+    expect((await verify(appended)).body.signatures[0]).toMatchObject({
+      integrity: 'VALID',
+      coversWholeDocument: false,
+    });
   });
 
   it('marks a signature from another CA as valid but not trusted by the platform', async () => {
@@ -122,11 +135,17 @@ describe('POST /verify/v1', () => {
   });
 
   it('stores nothing: no blob and no scratch file after verifications, accepted or refused', async () => {
-    const files = () => fs.readdirSync(path.join(t.config.dataDir, 'blobs'), { recursive: true }).filter((f) => fs.statSync(path.join(t.config.dataDir, 'blobs', String(f))).isFile()).sort();
+    const files = () =>
+      fs
+        .readdirSync(path.join(t.config.dataDir, 'blobs'), { recursive: true })
+        .filter((f) => fs.statSync(path.join(t.config.dataDir, 'blobs', String(f))).isFile())
+        .sort();
     const before = files();
     const fresh = await makePdf(1);
     expect((await verify(fresh)).status).toBe(200);
-    expect((await verify(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(25 * 1024 * 1024, 0x20)]))).status).toBe(400);
+    expect(
+      (await verify(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(25 * 1024 * 1024, 0x20)]))).status,
+    ).toBe(400);
     expect((await verify(Buffer.from('not a pdf'))).status).toBe(400);
     expect(files()).toEqual(before);
   });
@@ -134,8 +153,16 @@ describe('POST /verify/v1', () => {
   it('limits one address to 30 verifications a minute, with Retry-After', async () => {
     const app = await createTestApp();
     try {
-      await recordAttempts(app.platform.db, Array.from({ length: VERIFY_PER_ADDRESS.max }, () => [VERIFY_PER_ADDRESS, '127.0.0.1'] as [typeof VERIFY_PER_ADDRESS, string]));
-      const { body, contentType } = multipartBody([{ name: 'file', filename: 'a.pdf', contentType: 'application/pdf', data: await makePdf(1) }]);
+      await recordAttempts(
+        app.platform.db,
+        Array.from(
+          { length: VERIFY_PER_ADDRESS.max },
+          () => [VERIFY_PER_ADDRESS, '127.0.0.1'] as [typeof VERIFY_PER_ADDRESS, string],
+        ),
+      );
+      const { body, contentType } = multipartBody([
+        { name: 'file', filename: 'a.pdf', contentType: 'application/pdf', data: await makePdf(1) },
+      ]);
       const res = await app.request('POST', '/verify/v1', { body, headers: { 'content-type': contentType } });
       expect([res.status, res.body.message]).toEqual([429, 'VERIFY_RATE_LIMITED']);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);

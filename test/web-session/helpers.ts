@@ -8,7 +8,10 @@ import { freePort } from '../helpers/free-port.ts';
 export { freePort };
 
 /** The service on a real loopback port (PUBLIC_URL names it, so redirect URIs point there). */
-export async function startService(overrides: Partial<Config> = {}, port?: number): Promise<{ t: TestApp; baseUrl: string }> {
+export async function startService(
+  overrides: Partial<Config> = {},
+  port?: number,
+): Promise<{ t: TestApp; baseUrl: string }> {
   port ??= await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const t = await createTestApp({ publicUrl: baseUrl, ...overrides });
@@ -23,15 +26,27 @@ export async function startService(overrides: Partial<Config> = {}, port?: numbe
  * process, so there the second app shares the first one's client (several instances need PostgreSQL). Closing it
  * leaves the database to the first instance.
  */
-export async function startSecondInstance(t: TestApp, overrides: Partial<Config> = {}): Promise<{ second: App; baseUrl: string; close(): Promise<void> }> {
+export async function startSecondInstance(
+  t: TestApp,
+  overrides: Partial<Config> = {},
+): Promise<{ second: App; baseUrl: string; close(): Promise<void> }> {
   const port = await freePort();
-  const database = t.databaseUrl ? await openDatabase({ databaseUrl: t.databaseUrl }) : { ...t.platform.database, close: async () => {} };
+  const database = t.databaseUrl
+    ? await openDatabase({ databaseUrl: t.databaseUrl })
+    : { ...t.platform.database, close: async () => {} };
   const second = await buildApp({ ...t.config, ...overrides }, { database, log: () => {} });
   await second.app.listen({ port, host: '127.0.0.1' });
   return { second, baseUrl: `http://127.0.0.1:${port}`, close: () => second.close() };
 }
 
-type Cookie = { value: string; httpOnly: boolean; sameSite: string | null; secure: boolean; maxAge: number | null; path: string };
+type Cookie = {
+  value: string;
+  httpOnly: boolean;
+  sameSite: string | null;
+  secure: boolean;
+  maxAge: number | null;
+  path: string;
+};
 
 /**
  * What a browser does with redirects and cookies, over real sockets: a cookie jar per host (like a browser,
@@ -51,10 +66,15 @@ export class CookieBrowser {
     this.jar.get(host)!.set(name, { value, httpOnly: true, sameSite: 'Lax', secure: false, maxAge: null, path: '/' });
   }
 
-  async request(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Response> {
+  async request(
+    url: string,
+    init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+  ): Promise<Response> {
     const target = new URL(url);
     const headers: Record<string, string> = { accept: 'text/html,application/json', ...(init.headers ?? {}) };
-    const cookies = [...(this.jar.get(target.hostname)?.entries() ?? [])].map(([name, c]) => `${name}=${c.value}`).join('; ');
+    const cookies = [...(this.jar.get(target.hostname)?.entries() ?? [])]
+      .map(([name, c]) => `${name}=${c.value}`)
+      .join('; ');
     if (cookies) headers.cookie = cookies;
     let body: string | undefined;
     if (init.body !== undefined) {
@@ -88,19 +108,26 @@ export class CookieBrowser {
       const index = pair.indexOf('=');
       const name = pair.slice(0, index);
       const value = pair.slice(index + 1);
-      const attr = new Map(attributes.map((a) => {
-        const [k, ...v] = a.split('=');
-        return [k.toLowerCase(), v.join('=')] as const;
-      }));
+      const attr = new Map(
+        attributes.map((a) => {
+          const [k, ...v] = a.split('=');
+          return [k.toLowerCase(), v.join('=')] as const;
+        }),
+      );
       const maxAge = attr.has('max-age') ? Number(attr.get('max-age')) : null;
       const expires = attr.get('expires');
       if (!this.jar.has(host)) this.jar.set(host, new Map());
-      if (maxAge !== null && maxAge <= 0 || (expires && Date.parse(expires) < Date.now()) || value === '') {
+      if ((maxAge !== null && maxAge <= 0) || (expires && Date.parse(expires) < Date.now()) || value === '') {
         this.jar.get(host)!.delete(name);
         continue;
       }
       this.jar.get(host)!.set(name, {
-        value, httpOnly: attr.has('httponly'), sameSite: attr.get('samesite') ?? null, secure: attr.has('secure'), maxAge, path: attr.get('path') ?? '/',
+        value,
+        httpOnly: attr.has('httponly'),
+        sameSite: attr.get('samesite') ?? null,
+        secure: attr.has('secure'),
+        maxAge,
+        path: attr.get('path') ?? '/',
       });
     }
   }

@@ -18,13 +18,19 @@ beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://${host}:${port}`;
   idp = await startOidcProvider({
-    clients: [{
-      client_id: 'web-app', client_secret: 'web-app-secret',
-      redirect_uris: [`${baseUrl}/bff/auth/callback`, `${baseUrl}/app/sso-done`],
-      post_logout_redirect_uris: [`${baseUrl}/`],
-    }],
+    clients: [
+      {
+        client_id: 'web-app',
+        client_secret: 'web-app-secret',
+        redirect_uris: [`${baseUrl}/bff/auth/callback`, `${baseUrl}/app/sso-done`],
+        post_logout_redirect_uris: [`${baseUrl}/`],
+      },
+    ],
   });
-  ({ t } = await startService({ oidc: { issuer: idp.issuer, clientId: 'web-app', clientSecret: 'web-app-secret' } }, port));
+  ({ t } = await startService(
+    { oidc: { issuer: idp.issuer, clientId: 'web-app', clientSecret: 'web-app-secret' } },
+    port,
+  ));
 });
 afterAll(async () => {
   await t?.close();
@@ -38,7 +44,13 @@ beforeEach(async () => {
 let accounts = 0;
 function providerAccount(overrides: Partial<{ email: string; email_verified: boolean; name: string }> = {}) {
   accounts += 1;
-  const account = { sub: `sub-${accounts}`, email: `person${accounts}@idp.example`, email_verified: true, name: `Person ${accounts}`, ...overrides };
+  const account = {
+    sub: `sub-${accounts}`,
+    email: `person${accounts}@idp.example`,
+    email_verified: true,
+    name: `Person ${accounts}`,
+    ...overrides,
+  };
   idp.accounts.set(account.sub, account);
   idp.loginAs(account.sub);
   return account;
@@ -46,12 +58,18 @@ function providerAccount(overrides: Partial<{ email: string; email_verified: boo
 
 /** Authorize → provider → login → consent → callback: the browser ends with a session cookie. */
 async function signInWithBrowser(browser: CookieBrowser, query = '') {
-  return browser.follow(`${baseUrl}/bff/auth/authorize${query}`, (next) => next.origin === baseUrl && !next.pathname.startsWith('/bff/'));
+  return browser.follow(
+    `${baseUrl}/bff/auth/authorize${query}`,
+    (next) => next.origin === baseUrl && !next.pathname.startsWith('/bff/'),
+  );
 }
 
 /** Follows the flow up to the provider's redirect back to the callback, without calling it. */
 async function callbackUrlFor(browser: CookieBrowser, query = ''): Promise<string> {
-  const { url } = await browser.follow(`${baseUrl}/bff/auth/authorize${query}`, (next) => next.pathname === '/bff/auth/callback');
+  const { url } = await browser.follow(
+    `${baseUrl}/bff/auth/authorize${query}`,
+    (next) => next.pathname === '/bff/auth/callback',
+  );
   return url;
 }
 
@@ -63,7 +81,10 @@ describe('web session through an external OpenID provider (authorization code, P
   it('signs in end to end: state, PKCE and nonce, idp_hint passed on, account created, HttpOnly cookie, remember-me, redirect into the app', async () => {
     const account = providerAccount();
     const browser = new CookieBrowser();
-    const { response, url } = await signInWithBrowser(browser, '?idpHint=corporate-ad&rememberMe=true&returnTo=/documents');
+    const { response, url } = await signInWithBrowser(
+      browser,
+      '?idpHint=corporate-ad&rememberMe=true&returnTo=/documents',
+    );
     expect(response.status).toBe(302);
     expect(url).toBe(`${baseUrl}/documents`);
     // The browser went to the provider with PKCE S256, a state and a nonce, and the hint.
@@ -116,7 +137,10 @@ describe('web session through an external OpenID provider (authorization code, P
     providerAccount();
     const browser = new CookieBrowser();
     const callback = await callbackUrlFor(browser);
-    const before = await t.platform.db.select().from(attemptEvents).where(eq(attemptEvents.scope, SIGNIN_FAILURES_PER_ADDRESS.scope));
+    const before = await t.platform.db
+      .select()
+      .from(attemptEvents)
+      .where(eq(attemptEvents.scope, SIGNIN_FAILURES_PER_ADDRESS.scope));
 
     const forged = new URL(callback);
     forged.searchParams.set('state', 'forged-state-value');
@@ -137,12 +161,18 @@ describe('web session through an external OpenID provider (authorization code, P
     providerAccount();
     const lateCallback = await callbackUrlFor(late);
     const stateHash = (await t.platform.db.select().from(loginStates)).at(-1)!.stateHash;
-    await t.platform.db.update(loginStates).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(loginStates.stateHash, stateHash));
+    await t.platform.db
+      .update(loginStates)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(loginStates.stateHash, stateHash));
     const expired = await late.request(lateCallback);
     expect(expired.status).toBe(400);
     expect(late.cookie(host, SESSION)).toBeUndefined();
 
-    const after = await t.platform.db.select().from(attemptEvents).where(eq(attemptEvents.scope, SIGNIN_FAILURES_PER_ADDRESS.scope));
+    const after = await t.platform.db
+      .select()
+      .from(attemptEvents)
+      .where(eq(attemptEvents.scope, SIGNIN_FAILURES_PER_ADDRESS.scope));
     expect(after.length - before.length).toBe(3);
   });
 
@@ -175,7 +205,10 @@ describe('web session through an external OpenID provider (authorization code, P
     const second = new CookieBrowser();
     const callback2 = await callbackUrlFor(second);
     const stateHash2 = createHash('sha256').update(new URL(callback2).searchParams.get('state')!).digest('hex');
-    await t.platform.db.update(loginStates).set({ codeVerifier: 'x'.repeat(43) }).where(eq(loginStates.stateHash, stateHash2));
+    await t.platform.db
+      .update(loginStates)
+      .set({ codeVerifier: 'x'.repeat(43) })
+      .where(eq(loginStates.stateHash, stateHash2));
     const wrongVerifier = await second.request(callback2);
     expect(wrongVerifier.status).toBe(401);
     expect((await json(wrongVerifier)).errorDescription).toMatch(/invalid_grant/);
@@ -211,7 +244,9 @@ describe('web session through an external OpenID provider (authorization code, P
   });
 
   it('locks the address after 100 failures in 15 minutes', async () => {
-    await t.platform.db.insert(attemptEvents).values(Array.from({ length: 100 }, () => ({ scope: SIGNIN_FAILURES_PER_ADDRESS.scope, subject: host })));
+    await t.platform.db
+      .insert(attemptEvents)
+      .values(Array.from({ length: 100 }, () => ({ scope: SIGNIN_FAILURES_PER_ADDRESS.scope, subject: host })));
     const answer = await new CookieBrowser().request(`${baseUrl}/bff/auth/callback?code=x&state=y`);
     expect(answer.status).toBe(401);
     expect((await json(answer)).message).toBe('ACCOUNT_TEMPORARILY_LOCKED');
@@ -227,17 +262,28 @@ describe('the session on other routes', () => {
     const noToken = await browser.request(`${baseUrl}/auth/v1/verify-email/resend`, { method: 'POST' });
     expect(noToken.status).toBe(403);
     expect((await json(noToken)).message).toBe('CSRF_TOKEN_INVALID');
-    const wrongToken = await browser.request(`${baseUrl}/auth/v1/verify-email/resend`, { method: 'POST', headers: { 'x-csrf-token': 'a'.repeat(43) } });
+    const wrongToken = await browser.request(`${baseUrl}/auth/v1/verify-email/resend`, {
+      method: 'POST',
+      headers: { 'x-csrf-token': 'a'.repeat(43) },
+    });
     expect(wrongToken.status).toBe(403);
     const csrf = await csrfOf(browser);
-    const foreign = await browser.request(`${baseUrl}/auth/v1/verify-email/resend`, { method: 'POST', headers: { 'x-csrf-token': csrf, origin: 'https://evil.example' } });
+    const foreign = await browser.request(`${baseUrl}/auth/v1/verify-email/resend`, {
+      method: 'POST',
+      headers: { 'x-csrf-token': csrf, origin: 'https://evil.example' },
+    });
     expect(foreign.status).toBe(403);
-    const ok = await browser.request(`${baseUrl}/auth/v1/verify-email/resend`, { method: 'POST', headers: { 'x-csrf-token': csrf, origin: baseUrl } });
+    const ok = await browser.request(`${baseUrl}/auth/v1/verify-email/resend`, {
+      method: 'POST',
+      headers: { 'x-csrf-token': csrf, origin: baseUrl },
+    });
     expect(ok.status).toBe(200);
     expect(await json(ok)).toEqual({ verified: true, mailed: false });
 
     // A bearer header wins over the cookie: a bad one is judged as such, with the standard body.
-    const bearer = await browser.request(`${baseUrl}/user/v1/settings/profile`, { headers: { authorization: 'Bearer not.a.token' } });
+    const bearer = await browser.request(`${baseUrl}/user/v1/settings/profile`, {
+      headers: { authorization: 'Bearer not.a.token' },
+    });
     expect(bearer.status).toBe(401);
     expect((await json(bearer)).message).toBe('UNAUTHORIZED');
   });
@@ -248,8 +294,13 @@ describe('the session on other routes', () => {
     await signInWithBrowser(browser);
     const me = await json(await browser.request(`${baseUrl}/bff/auth/me`));
     const [before] = await t.platform.db.select().from(webSessions).where(eq(webSessions.userId, me.userId));
-    await t.platform.db.update(webSessions).set({ accessExpiresAt: new Date(Date.now() + 20_000) }).where(eq(webSessions.id, before.id));
-    const answers = await Promise.all(Array.from({ length: 5 }, () => browser.request(`${baseUrl}/user/v1/settings/profile`)));
+    await t.platform.db
+      .update(webSessions)
+      .set({ accessExpiresAt: new Date(Date.now() + 20_000) })
+      .where(eq(webSessions.id, before.id));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => browser.request(`${baseUrl}/user/v1/settings/profile`)),
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     const [after] = await t.platform.db.select().from(webSessions).where(eq(webSessions.id, before.id));
     expect(after.generation).toBe(before.generation + 1);
@@ -266,7 +317,10 @@ describe('the session on other routes', () => {
     const browser = new CookieBrowser();
     await signInWithBrowser(browser);
     const me = await json(await browser.request(`${baseUrl}/bff/auth/me`));
-    await t.platform.db.update(webSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(webSessions.userId, me.userId));
+    await t.platform.db
+      .update(webSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(webSessions.userId, me.userId));
     const answer = await browser.request(`${baseUrl}/user/v1/settings/profile`);
     expect(answer.status).toBe(401);
     expect(Object.keys(await json(answer)).sort()).toEqual(['code', 'error']);
@@ -283,7 +337,10 @@ describe('the session on other routes', () => {
     expect((await t.request('POST', '/auth/v1/signout', { token: elsewhere.accessToken })).status).toBe(200);
     // Until the access token is due, the session still works; when it must be refreshed, it ends.
     expect((await browser.request(`${baseUrl}/user/v1/settings/profile`)).status).toBe(200);
-    await t.platform.db.update(webSessions).set({ accessExpiresAt: new Date(Date.now() - 1000) }).where(eq(webSessions.userId, person.userId));
+    await t.platform.db
+      .update(webSessions)
+      .set({ accessExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(webSessions.userId, person.userId));
     const answer = await browser.request(`${baseUrl}/user/v1/settings/profile`);
     expect(answer.status).toBe(401);
     expect(await json(answer)).toEqual({ error: expect.any(String), code: 'SESSION_EXPIRED' });
@@ -297,7 +354,9 @@ describe('the session on other routes', () => {
     await signInWithBrowser(browser);
     // It writes: without the CSRF token it is refused.
     expect((await browser.request(`${baseUrl}/auth/v1/refresh-session`)).status).toBe(403);
-    const answer = await browser.request(`${baseUrl}/auth/v1/refresh-session`, { headers: { 'x-csrf-token': await csrfOf(browser) } });
+    const answer = await browser.request(`${baseUrl}/auth/v1/refresh-session`, {
+      headers: { 'x-csrf-token': await csrfOf(browser) },
+    });
     expect(answer.status).toBe(200);
     const body = await json(answer);
     expect(body).toEqual({ expiry: expect.any(Number), rememberMe: false });
@@ -319,7 +378,10 @@ describe('logout', () => {
     const refused = await browser.request(`${baseUrl}/bff/auth/logout`, { method: 'POST' });
     expect(refused.status).toBe(403);
 
-    const answer = await browser.request(`${baseUrl}/bff/auth/logout`, { method: 'POST', headers: { 'x-csrf-token': me.csrfToken } });
+    const answer = await browser.request(`${baseUrl}/bff/auth/logout`, {
+      method: 'POST',
+      headers: { 'x-csrf-token': me.csrfToken },
+    });
     expect(answer.status).toBe(200);
     const logoutUrl = new URL((await json(answer)).logoutUrl);
     expect(logoutUrl.origin).toBe(idp.issuer);
@@ -348,7 +410,10 @@ describe('logout', () => {
     await signInWithBrowser(browser);
     const csrf = await csrfOf(browser);
     const cookie = browser.cookie(host, SESSION)!.value;
-    const answer = await browser.request(`${baseUrl}/auth/v1/signout`, { method: 'POST', headers: { 'x-csrf-token': csrf } });
+    const answer = await browser.request(`${baseUrl}/auth/v1/signout`, {
+      method: 'POST',
+      headers: { 'x-csrf-token': csrf },
+    });
     expect(answer.status).toBe(200);
     expect((await json(answer)).logoutUrl).toContain('id_token_hint=');
     const replay = new CookieBrowser();
@@ -373,11 +438,21 @@ describe('several instances', () => {
       expect(me.email).toMatch(/@idp\.example$/);
       expect((await onSecond.request(`${other.baseUrl}/user/v1/settings/profile`)).status).toBe(200);
       // A refresh made by the second instance serves the first.
-      await t.platform.db.update(webSessions).set({ accessExpiresAt: new Date(Date.now() - 1000) }).where(eq(webSessions.userId, me.userId));
+      await t.platform.db
+        .update(webSessions)
+        .set({ accessExpiresAt: new Date(Date.now() - 1000) })
+        .where(eq(webSessions.userId, me.userId));
       expect((await onSecond.request(`${other.baseUrl}/user/v1/settings/profile`)).status).toBe(200);
       expect((await browser.request(`${baseUrl}/user/v1/settings/profile`)).status).toBe(200);
 
-      expect((await onSecond.request(`${other.baseUrl}/bff/auth/logout`, { method: 'POST', headers: { 'x-csrf-token': me.csrfToken } })).status).toBe(200);
+      expect(
+        (
+          await onSecond.request(`${other.baseUrl}/bff/auth/logout`, {
+            method: 'POST',
+            headers: { 'x-csrf-token': me.csrfToken },
+          })
+        ).status,
+      ).toBe(200);
       const first = await browser.request(`${baseUrl}/user/v1/settings/profile`);
       expect(first.status).toBe(401);
       expect((await json(first)).code).toBe('SESSION_EXPIRED');
@@ -404,21 +479,35 @@ describe('SSO redirect (GET /auth/v1/signin, POST /auth/v1/signin/callback)', ()
   it('answers the password-login shape; the state is single use and bound to its redirect URI', async () => {
     const account = providerAccount();
     const { code, state } = await authorizationCode();
-    const answer = await t.request('POST', '/auth/v1/signin/callback', { body: { code, state, redirectUri: redirectUri() } });
+    const answer = await t.request('POST', '/auth/v1/signin/callback', {
+      body: { code, state, redirectUri: redirectUri() },
+    });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ accessToken: expect.any(String), tokenType: 'Bearer', expiry: 900, refreshToken: expect.any(String), rememberMe: false });
+    expect(answer.body).toEqual({
+      accessToken: expect.any(String),
+      tokenType: 'Bearer',
+      expiry: 900,
+      refreshToken: expect.any(String),
+      rememberMe: false,
+    });
     const profile = await t.request('GET', '/user/v1/settings/profile', { token: answer.body.accessToken });
     expect(profile.body.email).toBe(account.email);
 
-    const replay = await t.request('POST', '/auth/v1/signin/callback', { body: { code, state, redirectUri: redirectUri() } });
+    const replay = await t.request('POST', '/auth/v1/signin/callback', {
+      body: { code, state, redirectUri: redirectUri() },
+    });
     expect(replay.status).toBe(400);
     expect(replay.body.message).toBe('LOGIN_STATE_INVALID');
 
     providerAccount();
     const other = await authorizationCode();
-    const wrongUri = await t.request('POST', '/auth/v1/signin/callback', { body: { ...other, redirectUri: `${baseUrl}/elsewhere` } });
+    const wrongUri = await t.request('POST', '/auth/v1/signin/callback', {
+      body: { ...other, redirectUri: `${baseUrl}/elsewhere` },
+    });
     expect(wrongUri.status).toBe(400);
-    const forgedCode = await t.request('POST', '/auth/v1/signin/callback', { body: { ...other, code: 'forged', redirectUri: redirectUri() } });
+    const forgedCode = await t.request('POST', '/auth/v1/signin/callback', {
+      body: { ...other, code: 'forged', redirectUri: redirectUri() },
+    });
     expect(forgedCode.status).toBe(401);
     expect(forgedCode.body.message).toBe('SSO_CODE_INVALID');
   });
@@ -428,7 +517,11 @@ describe('SSO redirect (GET /auth/v1/signin, POST /auth/v1/signin/callback)', ()
     try {
       const account = providerAccount({ email: 'latecomer@idp.example' });
       const { code, state } = await authorizationCode();
-      const refused = await closed.second.app.inject({ method: 'POST', url: '/auth/v1/signin/callback', payload: { code, state, redirectUri: redirectUri() } });
+      const refused = await closed.second.app.inject({
+        method: 'POST',
+        url: '/auth/v1/signin/callback',
+        payload: { code, state, redirectUri: redirectUri() },
+      });
       expect(refused.statusCode).toBe(403);
       expect(refused.json().message).toBe('SSO_SIGNUP_DISABLED');
       expect(await t.platform.db.select().from(users).where(eq(users.email, account.email))).toEqual([]);
@@ -436,7 +529,11 @@ describe('SSO redirect (GET /auth/v1/signin, POST /auth/v1/signin/callback)', ()
       const known = await createUser(t, { email: 'known@idp.example' });
       providerAccount({ email: known.email });
       const again = await authorizationCode();
-      const ok = await closed.second.app.inject({ method: 'POST', url: '/auth/v1/signin/callback', payload: { ...again, redirectUri: redirectUri() } });
+      const ok = await closed.second.app.inject({
+        method: 'POST',
+        url: '/auth/v1/signin/callback',
+        payload: { ...again, redirectUri: redirectUri() },
+      });
       expect(ok.statusCode).toBe(200);
     } finally {
       await closed.close();
@@ -447,9 +544,19 @@ describe('SSO redirect (GET /auth/v1/signin, POST /auth/v1/signin/callback)', ()
     // No redirectUri is not malformed: the default, which the authorization URL carries (test/conformance/sso-redirect-default.test.ts).
     const started = await t.request('GET', '/auth/v1/signin');
     expect(started.status, started.raw).toBe(200);
-    expect(new URL(started.body.authorizationUrl).searchParams.get('redirect_uri')).toBe(`${baseUrl}/auth/sso/callback`);
-    expect((await t.request('GET', '/auth/v1/signin?redirectUri=not-a-url')).body.message).toBe('REDIRECT_URI_NOT_ALLOWED');
+    expect(new URL(started.body.authorizationUrl).searchParams.get('redirect_uri')).toBe(
+      `${baseUrl}/auth/sso/callback`,
+    );
+    expect((await t.request('GET', '/auth/v1/signin?redirectUri=not-a-url')).body.message).toBe(
+      'REDIRECT_URI_NOT_ALLOWED',
+    );
     expect((await t.request('POST', '/auth/v1/signin/callback', { body: { code: 'x' } })).status).toBe(400);
-    expect((await t.request('POST', '/auth/v1/signin/callback', { body: { code: 'x', state: 'y'.repeat(300), redirectUri: redirectUri() } })).status).toBe(400);
+    expect(
+      (
+        await t.request('POST', '/auth/v1/signin/callback', {
+          body: { code: 'x', state: 'y'.repeat(300), redirectUri: redirectUri() },
+        })
+      ).status,
+    ).toBe(400);
   });
 });

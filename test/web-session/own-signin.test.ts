@@ -37,7 +37,13 @@ function authorize(browser: CookieBrowser, body: Record<string, unknown>) {
 
 async function passwordSignin(browser: CookieBrowser, user: TestUser, options: { rememberMe?: boolean } = {}) {
   const state = await openSigninPage(browser);
-  const answer = await authorize(browser, { state, grant_type: 'PASSWORD', username: user.email, password: user.password, rememberMe: options.rememberMe ?? false });
+  const answer = await authorize(browser, {
+    state,
+    grant_type: 'PASSWORD',
+    username: user.email,
+    password: user.password,
+    rememberMe: options.rememberMe ?? false,
+  });
   expect(answer.status).toBe(200);
   return { state, redirectUrl: (await json(answer)).redirectUrl as string };
 }
@@ -60,23 +66,46 @@ describe('the own sign-in page as identity provider (no OIDC_ISSUER)', () => {
     const me = await json(await browser.request(`${baseUrl}/bff/auth/me`));
     expect(me).toMatchObject({ userId: user.userId, email: user.email, rememberMe: true });
     // The own provider has no end-session endpoint: logout ends here.
-    const logout = await browser.request(`${baseUrl}/bff/auth/logout`, { method: 'POST', headers: { 'x-csrf-token': me.csrfToken } });
+    const logout = await browser.request(`${baseUrl}/bff/auth/logout`, {
+      method: 'POST',
+      headers: { 'x-csrf-token': me.csrfToken },
+    });
     expect(await json(logout)).toEqual({ logoutUrl: `${baseUrl}/` });
   });
 
   it('asks for the TOTP code when two-factor sign-in is on', async () => {
     const user = await createUser(t);
     const secret = new Secret({ size: 20 });
-    await t.platform.db.update(users).set({ twoFactorEnabled: true, totpSecret: secret.base32 }).where(eq(users.id, user.userId));
+    await t.platform.db
+      .update(users)
+      .set({ twoFactorEnabled: true, totpSecret: secret.base32 })
+      .where(eq(users.id, user.userId));
     const browser = new CookieBrowser();
     const state = await openSigninPage(browser);
-    const first = await authorize(browser, { state, grant_type: 'PASSWORD', username: user.email, password: user.password });
+    const first = await authorize(browser, {
+      state,
+      grant_type: 'PASSWORD',
+      username: user.email,
+      password: user.password,
+    });
     expect(first.status).toBe(202);
     expect((await json(first)).grantType).toBe('G_AUTHENTICATOR');
-    const wrong = await authorize(browser, { state, grant_type: 'G_AUTHENTICATOR', username: user.email, password: user.password, tOtp: '000000' });
+    const wrong = await authorize(browser, {
+      state,
+      grant_type: 'G_AUTHENTICATOR',
+      username: user.email,
+      password: user.password,
+      tOtp: '000000',
+    });
     expect(wrong.status).toBe(401);
     const tOtp = new TOTP({ secret }).generate();
-    const ok = await authorize(browser, { state, grant_type: 'G_AUTHENTICATOR', username: user.email, password: user.password, tOtp });
+    const ok = await authorize(browser, {
+      state,
+      grant_type: 'G_AUTHENTICATOR',
+      username: user.email,
+      password: user.password,
+      tOtp,
+    });
     expect(ok.status).toBe(200);
     await browser.follow((await json(ok)).redirectUrl);
     expect((await json(await browser.request(`${baseUrl}/bff/auth/me`))).userId).toBe(user.userId);
@@ -86,22 +115,47 @@ describe('the own sign-in page as identity provider (no OIDC_ISSUER)', () => {
     const user = await createUser(t);
     const browser = new CookieBrowser();
     const state = await openSigninPage(browser);
-    const wrong = await authorize(browser, { state, grant_type: 'PASSWORD', username: user.email, password: 'wrong-password' });
+    const wrong = await authorize(browser, {
+      state,
+      grant_type: 'PASSWORD',
+      username: user.email,
+      password: 'wrong-password',
+    });
     expect(wrong.status).toBe(401);
     expect((await json(wrong)).message).toBe('INVALID_CREDENTIALS');
     const counted = await t.platform.db.select().from(attemptEvents).where(eq(attemptEvents.scope, 'signin.account'));
     expect(counted.length).toBe(1);
 
-    const forged = await authorize(browser, { state: 'forged', grant_type: 'PASSWORD', username: user.email, password: user.password });
+    const forged = await authorize(browser, {
+      state: 'forged',
+      grant_type: 'PASSWORD',
+      username: user.email,
+      password: user.password,
+    });
     expect((await json(forged)).message).toBe('LOGIN_STATE_INVALID');
-    const otherBrowser = await authorize(new CookieBrowser(), { state, grant_type: 'PASSWORD', username: user.email, password: user.password });
+    const otherBrowser = await authorize(new CookieBrowser(), {
+      state,
+      grant_type: 'PASSWORD',
+      username: user.email,
+      password: user.password,
+    });
     expect(otherBrowser.status).toBe(400);
     expect((await json(otherBrowser)).message).toBe('LOGIN_STATE_INVALID');
 
-    const ok = await authorize(browser, { state, grant_type: 'PASSWORD', username: user.email, password: user.password });
+    const ok = await authorize(browser, {
+      state,
+      grant_type: 'PASSWORD',
+      username: user.email,
+      password: user.password,
+    });
     expect(ok.status).toBe(200);
     // One code per state: signing in again on the same page is refused.
-    const again = await authorize(browser, { state, grant_type: 'PASSWORD', username: user.email, password: user.password });
+    const again = await authorize(browser, {
+      state,
+      grant_type: 'PASSWORD',
+      username: user.email,
+      password: user.password,
+    });
     expect((await json(again)).message).toBe('LOGIN_STATE_INVALID');
   });
 
@@ -119,7 +173,10 @@ describe('the own sign-in page as identity provider (no OIDC_ISSUER)', () => {
 
     const late = new CookieBrowser();
     const second = await passwordSignin(late, user);
-    await t.platform.db.update(loginStates).set({ codeExpiresAt: new Date(Date.now() - 1000) }).where(eq(loginStates.codeUserId, user.userId));
+    await t.platform.db
+      .update(loginStates)
+      .set({ codeExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(loginStates.codeUserId, user.userId));
     expect((await late.request(second.redirectUrl)).status).toBe(401);
     expect(late.cookie(host, 'sig_session')).toBeUndefined();
   });
@@ -129,14 +186,28 @@ describe('the own sign-in page as identity provider (no OIDC_ISSUER)', () => {
     const elsewhere = await signIn(t, user.email, user.password);
     const browser = new CookieBrowser();
     const state = await openSigninPage(browser);
-    const answer = await authorize(browser, { state, grant_type: 'REFRESH_TOKEN', refreshToken: elsewhere.refreshToken });
+    const answer = await authorize(browser, {
+      state,
+      grant_type: 'REFRESH_TOKEN',
+      refreshToken: elsewhere.refreshToken,
+    });
     expect(answer.status).toBe(200);
     await browser.follow((await json(answer)).redirectUrl);
     expect((await json(await browser.request(`${baseUrl}/bff/auth/me`))).userId).toBe(user.userId);
     // The handed-over token was rotated, and its family revoked.
-    expect((await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'REFRESH_TOKEN', refreshToken: elsewhere.refreshToken } })).status).toBe(401);
+    expect(
+      (
+        await t.request('POST', '/auth/v1/signin', {
+          body: { grant_type: 'REFRESH_TOKEN', refreshToken: elsewhere.refreshToken },
+        })
+      ).status,
+    ).toBe(401);
     const state2 = await openSigninPage(browser);
-    const reused = await authorize(browser, { state: state2, grant_type: 'REFRESH_TOKEN', refreshToken: elsewhere.refreshToken });
+    const reused = await authorize(browser, {
+      state: state2,
+      grant_type: 'REFRESH_TOKEN',
+      refreshToken: elsewhere.refreshToken,
+    });
     expect(reused.status).toBe(401);
   });
 
@@ -163,22 +234,38 @@ describe('the own sign-in page as identity provider (no OIDC_ISSUER)', () => {
 
 describe('SSO redirect with the own sign-in page', () => {
   it('allows only redirect URIs of this service; the page hands its code there; the callback answers tokens', async () => {
-    const foreign = await t.request('GET', `/auth/v1/signin?redirectUri=${encodeURIComponent('https://evil.example/cb')}`);
+    const foreign = await t.request(
+      'GET',
+      `/auth/v1/signin?redirectUri=${encodeURIComponent('https://evil.example/cb')}`,
+    );
     expect(foreign.status).toBe(400);
     expect(foreign.body.message).toBe('REDIRECT_URI_NOT_ALLOWED');
 
     const user = await createUser(t);
     const redirectUri = `${baseUrl}/app/done`;
-    const started = await t.request('GET', `/auth/v1/signin?redirectUri=${encodeURIComponent(redirectUri)}&rememberMe=true`);
+    const started = await t.request(
+      'GET',
+      `/auth/v1/signin?redirectUri=${encodeURIComponent(redirectUri)}&rememberMe=true`,
+    );
     expect(started.status).toBe(200);
     expect(started.body.authorizationUrl).toBe(`${baseUrl}/signin?state=${encodeURIComponent(started.body.state)}`);
     const browser = new CookieBrowser();
-    const answer = await authorize(browser, { state: started.body.state, grant_type: 'PASSWORD', username: user.email, password: user.password, rememberMe: true });
+    const answer = await authorize(browser, {
+      state: started.body.state,
+      grant_type: 'PASSWORD',
+      username: user.email,
+      password: user.password,
+      rememberMe: true,
+    });
     const back = new URL((await json(answer)).redirectUrl);
     expect(back.origin + back.pathname).toBe(redirectUri);
-    const tokens = await t.request('POST', '/auth/v1/signin/callback', { body: { code: back.searchParams.get('code'), state: back.searchParams.get('state'), redirectUri } });
+    const tokens = await t.request('POST', '/auth/v1/signin/callback', {
+      body: { code: back.searchParams.get('code'), state: back.searchParams.get('state'), redirectUri },
+    });
     expect(tokens.status).toBe(200);
     expect(tokens.body.rememberMe).toBe(true);
-    expect((await t.request('GET', '/user/v1/settings/profile', { token: tokens.body.accessToken })).body.id).toBe(user.userId);
+    expect((await t.request('GET', '/user/v1/settings/profile', { token: tokens.body.accessToken })).body.id).toBe(
+      user.userId,
+    );
   });
 });

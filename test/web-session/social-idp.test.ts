@@ -28,10 +28,18 @@ beforeEach(async () => {
 let n = 0;
 function claims(overrides: Record<string, unknown> = {}) {
   n += 1;
-  return { sub: `social-${n}`, aud: CLIENT, email: `social${n}@idp.example`, email_verified: true, name: `Social Person`, ...overrides };
+  return {
+    sub: `social-${n}`,
+    aud: CLIENT,
+    email: `social${n}@idp.example`,
+    email_verified: true,
+    name: `Social Person`,
+    ...overrides,
+  };
 }
 
-const social = (token: string, extra = '') => t.request('GET', `/auth/v1/signin/social/idp?ott=${encodeURIComponent(token)}${extra}`);
+const social = (token: string, extra = '') =>
+  t.request('GET', `/auth/v1/signin/social/idp?ott=${encodeURIComponent(token)}${extra}`);
 
 describe('social ID token sign-in (IDP_ISSUER set)', () => {
   it('app settings offer it; a valid token signs in (creating the account) once, through both the GET and grant IDP_AUTH', async () => {
@@ -43,10 +51,19 @@ describe('social ID token sign-in (IDP_ISSUER set)', () => {
     const token = await idp.signIdToken(first);
     const answer = await social(token);
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ accessToken: expect.any(String), tokenType: 'Bearer', expiry: 900, refreshToken: expect.any(String), rememberMe: false });
+    expect(answer.body).toEqual({
+      accessToken: expect.any(String),
+      tokenType: 'Bearer',
+      expiry: 900,
+      refreshToken: expect.any(String),
+      rememberMe: false,
+    });
     const profile = await t.request('GET', '/user/v1/settings/profile', { token: answer.body.accessToken });
     expect(profile.body.email).toBe(first.email);
-    const [user] = await t.platform.db.select().from(users).where(eq(users.email, String(first.email)));
+    const [user] = await t.platform.db
+      .select()
+      .from(users)
+      .where(eq(users.email, String(first.email)));
     expect(user.emailVerifiedAt).not.toBeNull();
 
     // Replayed: refused.
@@ -57,7 +74,9 @@ describe('social ID token sign-in (IDP_ISSUER set)', () => {
     // The grant, with a nonce, for an existing verified account, remember-me.
     const existing = await createUser(t, { email: 'has.account@idp.example' });
     const withNonce = await idp.signIdToken(claims({ email: existing.email, nonce: 'n-123' }));
-    const grant = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'IDP_AUTH', idToken: withNonce, nonce: 'n-123', rememberMe: true } });
+    const grant = await t.request('POST', '/auth/v1/signin', {
+      body: { grant_type: 'IDP_AUTH', idToken: withNonce, nonce: 'n-123', rememberMe: true },
+    });
     expect(grant.status).toBe(200);
     expect(grant.body.rememberMe).toBe(true);
     const me = await t.request('GET', '/user/v1/settings/profile', { token: grant.body.accessToken });
@@ -87,15 +106,22 @@ describe('social ID token sign-in (IDP_ISSUER set)', () => {
       expect(answer.status, label).toBe(401);
       expect(answer.body.message, label).toBe('IDP_TOKEN_INVALID');
     }
-    const counted = await t.platform.db.select().from(attemptEvents).where(eq(attemptEvents.scope, SIGNIN_FAILURES_PER_ADDRESS.scope));
+    const counted = await t.platform.db
+      .select()
+      .from(attemptEvents)
+      .where(eq(attemptEvents.scope, SIGNIN_FAILURES_PER_ADDRESS.scope));
     expect(counted.length).toBe(cases.length);
     // The grant applies the same checks.
-    const grant = await t.request('POST', '/auth/v1/signin', { body: { grant_type: 'IDP_AUTH', idToken: cases[2][1] } });
+    const grant = await t.request('POST', '/auth/v1/signin', {
+      body: { grant_type: 'IDP_AUTH', idToken: cases[2][1] },
+    });
     expect(grant.status).toBe(401);
   });
 
   it('locks the address after 100 failures; rejects malformed input with 400', async () => {
-    await t.platform.db.insert(attemptEvents).values(Array.from({ length: 100 }, () => ({ scope: SIGNIN_FAILURES_PER_ADDRESS.scope, subject: '127.0.0.1' })));
+    await t.platform.db
+      .insert(attemptEvents)
+      .values(Array.from({ length: 100 }, () => ({ scope: SIGNIN_FAILURES_PER_ADDRESS.scope, subject: '127.0.0.1' })));
     const locked = await social(await idp.signIdToken(claims()));
     expect(locked.status).toBe(401);
     expect(locked.body.message).toBe('ACCOUNT_TEMPORARILY_LOCKED');

@@ -19,7 +19,17 @@ describe('the workspace pages', () => {
   });
 
   test('deeper workspace paths keep their path and query as returnTo', async ({ app: t }) => {
-    for (const path of ['/envelopes/12', '/envelopes/new', '/envelopes/12/edit?step=2', '/templates', '/templates/4', '/organization', '/organization/members', '/profile', '/profile/security']) {
+    for (const path of [
+      '/envelopes/12',
+      '/envelopes/new',
+      '/envelopes/12/edit?step=2',
+      '/templates',
+      '/templates/4',
+      '/organization',
+      '/organization/members',
+      '/profile',
+      '/profile/security',
+    ]) {
       const res = await t.request('GET', path, { headers: HTML });
       expect(res.status, path).toBe(302);
       expect(res.headers.location, path).toBe(`/bff/auth/authorize?returnTo=${encodeURIComponent(path)}`);
@@ -48,7 +58,10 @@ describe('the workspace pages', () => {
     expect(res.raw).toContain('<div id="root"></div>');
   });
 
-  test('API clients (Accept: application/json, or none) get the 404 they got before these pages existed', async ({ app: t, owner }) => {
+  test('API clients (Accept: application/json, or none) get the 404 they got before these pages existed', async ({
+    app: t,
+    owner,
+  }) => {
     const unknown = await t.request('GET', '/no-such-path', { headers: { accept: 'application/json' } });
     expect(unknown.status).toBe(404);
     for (const path of ['/', '/signup', '/envelopes/3', '/templates', '/organization/x', '/profile']) {
@@ -70,7 +83,9 @@ describe('the workspace pages', () => {
     expect(post.status).toBe(404);
   });
 
-  test('the mailed verification link gives a browser the web app, which asks the person to confirm (its button POSTs); JSON clients keep JSON', async ({ app: t }) => {
+  test('the mailed verification link gives a browser the web app, which asks the person to confirm (its button POSTs); JSON clients keep JSON', async ({
+    app: t,
+  }) => {
     const account = await signUp(t, { name: 'Vera Verifier' });
     const [mail] = await t.mails({ to: account.email, kind: 'EMAIL_VERIFICATION' });
     const code = /\/verify-email\/([A-Za-z0-9_-]+)/.exec(mail.textBody)![1];

@@ -12,10 +12,10 @@ const signing = /^\/sign\/([^/]+)\/?$/.exec(window.location.pathname);
 
 const loading = signing
   ? (() => {
-    const code = decodeURIComponent(signing[1]);
-    startSigning(code);
-    return import('./signing/signing-app.tsx').then((page) => page.mount(root, code));
-  })()
+      const code = decodeURIComponent(signing[1]);
+      startSigning(code);
+      return import('./signing/signing-app.tsx').then((page) => page.mount(root, code));
+    })()
   : import('./app.tsx').then((app) => app.mount(root));
 
 // A chunk that failed to download (a deploy replaced it, the network dropped) leaves a sentence, not a blank page.

@@ -23,14 +23,19 @@ export async function lockChains(tx: Tx, workflowIds: number[]): Promise<void> {
   const ids = [...new Set(workflowIds)].sort((a, b) => a - b);
   if (ids.length === 0) return;
   // One array parameter (a text literal of integers), taken in array order.
-  await tx.execute(sql`select pg_advisory_xact_lock(${ACTIVITY_LOCK_SPACE}, id) from unnest(${intArray(ids)}::int[]) as t(id)`);
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${ACTIVITY_LOCK_SPACE}, id) from unnest(${intArray(ids)}::int[]) as t(id)`,
+  );
 }
 
 /** The newest hash of each workflow's chain (absent: no activity yet), one statement. */
 export async function findLastHashes(tx: Tx, workflowIds: number[]): Promise<Map<number, string>> {
   if (workflowIds.length === 0) return new Map();
-  const rows = await tx.selectDistinctOn([activities.workflowId], { workflowId: activities.workflowId, hash: activities.hash }).from(activities)
-    .where(inArray(activities.workflowId, workflowIds)).orderBy(activities.workflowId, desc(activities.id));
+  const rows = await tx
+    .selectDistinctOn([activities.workflowId], { workflowId: activities.workflowId, hash: activities.hash })
+    .from(activities)
+    .where(inArray(activities.workflowId, workflowIds))
+    .orderBy(activities.workflowId, desc(activities.id));
   return new Map(rows.map((row) => [row.workflowId, row.hash]));
 }
 
@@ -41,19 +46,43 @@ export async function insertActivities(tx: Tx, values: NewActivity[]): Promise<A
 
 /** Every column but the identity, each a placeholder of its own name. */
 type ActivityValues = Omit<ActivityRow, 'id'>;
-const ACTIVITY_COLUMNS = ['workflowId', 'kind', 'action', 'sentence', 'userId', 'userName', 'recipientId', 'ipAddress', 'accessChannel', 'userAgent', 'status', 'consent', 'createdAt', 'prevHash', 'hash'] as const;
+const ACTIVITY_COLUMNS = [
+  'workflowId',
+  'kind',
+  'action',
+  'sentence',
+  'userId',
+  'userName',
+  'recipientId',
+  'ipAddress',
+  'accessChannel',
+  'userAgent',
+  'status',
+  'consent',
+  'createdAt',
+  'prevHash',
+  'hash',
+] as const;
 // Fails to compile when a column is added to the table and not to the list.
 const everyColumn: Exclude<keyof ActivityValues, (typeof ACTIVITY_COLUMNS)[number]> extends never ? true : never = true;
 void everyColumn;
-const activityInsert = preparedStatement('activity_insert', (db) => db.insert(activities).values({
-  ...Object.fromEntries(ACTIVITY_COLUMNS.map((column) => [column, sql.placeholder(column)])),
-  // A placeholder's value goes through the column's encoder even when null (jsonb would store JSON null, not NULL),
-  // so consent is passed as its JSON text, or null, by insertActivity.
-  consent: sql`${sql.placeholder('consent')}::jsonb`,
-} as unknown as NewActivity).returning());
+const activityInsert = preparedStatement('activity_insert', (db) =>
+  db
+    .insert(activities)
+    .values({
+      ...Object.fromEntries(ACTIVITY_COLUMNS.map((column) => [column, sql.placeholder(column)])),
+      // A placeholder's value goes through the column's encoder even when null (jsonb would store JSON null, not NULL),
+      // so consent is passed as its JSON text, or null, by insertActivity.
+      consent: sql`${sql.placeholder('consent')}::jsonb`,
+    } as unknown as NewActivity)
+    .returning(),
+);
 
 export async function insertActivity(tx: Tx, values: ActivityValues): Promise<ActivityRow> {
-  const [inserted] = await activityInsert(tx).execute({ ...values, consent: values.consent === null ? null : JSON.stringify(values.consent) });
+  const [inserted] = await activityInsert(tx).execute({
+    ...values,
+    consent: values.consent === null ? null : JSON.stringify(values.consent),
+  });
   return inserted;
 }
 

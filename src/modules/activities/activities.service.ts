@@ -1,6 +1,14 @@
 import crypto from 'node:crypto';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
-import { findActivities, findLastHashes, insertActivities, insertActivity, lockChainHead, lockChains, type ActivityRow } from './activities.repo.ts';
+import {
+  findActivities,
+  findLastHashes,
+  insertActivities,
+  insertActivity,
+  lockChainHead,
+  lockChains,
+  type ActivityRow,
+} from './activities.repo.ts';
 
 export type { ActivityRow } from './activities.repo.ts';
 import type { RequestContext } from '../../http/request-context.ts';
@@ -23,12 +31,23 @@ export type ActivityInput = {
   context?: Partial<RequestContext>;
 };
 
-
 /** The fields the chain hash covers, in a fixed order. */
 function canonical(row: Omit<ActivityRow, 'id' | 'hash'>): string {
   return JSON.stringify([
-    row.workflowId, row.kind, row.action, row.sentence, row.userId, row.userName, row.recipientId,
-    row.ipAddress, row.accessChannel, row.userAgent, row.status, sortKeys(row.consent), row.createdAt.toISOString(), row.prevHash,
+    row.workflowId,
+    row.kind,
+    row.action,
+    row.sentence,
+    row.userId,
+    row.userName,
+    row.recipientId,
+    row.ipAddress,
+    row.accessChannel,
+    row.userAgent,
+    row.status,
+    sortKeys(row.consent),
+    row.createdAt.toISOString(),
+    row.prevHash,
   ]);
 }
 
@@ -36,7 +55,11 @@ function canonical(row: Omit<ActivityRow, 'id' | 'hash'>): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
 }
 
 export function activityHash(row: Omit<ActivityRow, 'id' | 'hash'>): string {

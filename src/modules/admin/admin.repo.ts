@@ -43,8 +43,14 @@ function countOf(db: DbOrTx, table: typeof memberships | typeof activities, wher
 }
 
 function organizationsWith(db: DbOrTx, where: SQL | undefined) {
-  const activeMembers = countOf(db, memberships, and(eq(memberships.organizationId, organizations.id), eq(memberships.status, 'ACTIVE')));
-  return db.select({ ...organizationColumns, activeMembers }).from(organizations)
+  const activeMembers = countOf(
+    db,
+    memberships,
+    and(eq(memberships.organizationId, organizations.id), eq(memberships.status, 'ACTIVE')),
+  );
+  return db
+    .select({ ...organizationColumns, activeMembers })
+    .from(organizations)
     .innerJoin(packages, eq(packages.id, organizations.packageId))
     .leftJoin(users, eq(users.id, organizations.ownerUserId))
     .where(where);
@@ -52,11 +58,20 @@ function organizationsWith(db: DbOrTx, where: SQL | undefined) {
 
 export type OrganizationRow = Awaited<ReturnType<typeof organizationsWith>>[number];
 
-export async function findOrganizationsPage(db: DbOrTx, search: string | undefined, limit: number, offset: number): Promise<{ rows: OrganizationRow[]; total: number }> {
+export async function findOrganizationsPage(
+  db: DbOrTx,
+  search: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<{ rows: OrganizationRow[]; total: number }> {
   const where = searchFilter(search, organizations.id, [organizations.name, users.name, users.email]);
   const [rows, [{ total }]] = await Promise.all([
     organizationsWith(db, where).orderBy(asc(organizations.id)).limit(limit).offset(offset),
-    db.select({ total: count() }).from(organizations).leftJoin(users, eq(users.id, organizations.ownerUserId)).where(where),
+    db
+      .select({ total: count() })
+      .from(organizations)
+      .leftJoin(users, eq(users.id, organizations.ownerUserId))
+      .where(where),
   ]);
   return { rows, total };
 }
@@ -72,17 +87,39 @@ export type UserRow = Awaited<ReturnType<typeof findUsersPage>>['rows'][number];
 export async function findUsersPage(db: DbOrTx, search: string | undefined, limit: number, offset: number) {
   const where = searchFilter(search, users.id, [users.name, users.email]);
   const [found, [{ total }]] = await Promise.all([
-    db.select({
-      id: users.id, name: users.name, email: users.email, isGuest: users.isGuest, emailVerifiedAt: users.emailVerifiedAt,
-      twoFactorEnabled: users.twoFactorEnabled, createdAt: users.createdAt,
-    }).from(users).where(where).orderBy(asc(users.id)).limit(limit).offset(offset),
+    db
+      .select({
+        id: users.id,
+        name: users.name,
+        email: users.email,
+        isGuest: users.isGuest,
+        emailVerifiedAt: users.emailVerifiedAt,
+        twoFactorEnabled: users.twoFactorEnabled,
+        createdAt: users.createdAt,
+      })
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.id))
+      .limit(limit)
+      .offset(offset),
     db.select({ total: count() }).from(users).where(where),
   ]);
   const ids = found.map((u) => u.id);
-  const links = ids.length === 0 ? [] : await db.select({
-    userId: memberships.userId, organizationId: memberships.organizationId, name: organizations.name, isOwner: memberships.isOwner, status: memberships.status,
-  }).from(memberships).innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(inArray(memberships.userId, ids)).orderBy(asc(memberships.organizationId));
+  const links =
+    ids.length === 0
+      ? []
+      : await db
+          .select({
+            userId: memberships.userId,
+            organizationId: memberships.organizationId,
+            name: organizations.name,
+            isOwner: memberships.isOwner,
+            status: memberships.status,
+          })
+          .from(memberships)
+          .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+          .where(inArray(memberships.userId, ids))
+          .orderBy(asc(memberships.organizationId));
   const rows = found.map((user) => ({
     ...user,
     organizations: links.filter((l) => l.userId === user.id).map(({ userId: _userId, ...rest }) => rest),
@@ -105,13 +142,32 @@ export async function findPackagesPage(db: DbOrTx, search: string | undefined, l
  * finished workflows once.
  */
 export async function findAwaitingSealPage(db: DbOrTx, sealStatuses: readonly string[], limit: number, offset: number) {
-  const where = and(inArray(workflows.status, ['COMPLETED', 'APPROVED']), inArray(workflows.sealStatus, [...sealStatuses]));
+  const where = and(
+    inArray(workflows.status, ['COMPLETED', 'APPROVED']),
+    inArray(workflows.sealStatus, [...sealStatuses]),
+  );
   const [rows, [{ total }]] = await Promise.all([
-    db.select({
-      id: workflows.id, organizationId: workflows.organizationId, ownerUserId: workflows.ownerUserId, name: workflows.name, status: workflows.status,
-      completedAt: workflows.completedAt, sealStatus: workflows.sealStatus, sealError: workflows.sealError,
-      failedRuns: countOf(db, activities, and(eq(activities.workflowId, workflows.id), eq(activities.kind, 'SEAL_FAILED'))),
-    }).from(workflows).where(where).orderBy(sql`${workflows.completedAt} asc nulls first`, asc(workflows.id)).limit(limit).offset(offset),
+    db
+      .select({
+        id: workflows.id,
+        organizationId: workflows.organizationId,
+        ownerUserId: workflows.ownerUserId,
+        name: workflows.name,
+        status: workflows.status,
+        completedAt: workflows.completedAt,
+        sealStatus: workflows.sealStatus,
+        sealError: workflows.sealError,
+        failedRuns: countOf(
+          db,
+          activities,
+          and(eq(activities.workflowId, workflows.id), eq(activities.kind, 'SEAL_FAILED')),
+        ),
+      })
+      .from(workflows)
+      .where(where)
+      .orderBy(sql`${workflows.completedAt} asc nulls first`, asc(workflows.id))
+      .limit(limit)
+      .offset(offset),
     db.select({ total: count() }).from(workflows).where(where),
   ]);
   return { rows, total };

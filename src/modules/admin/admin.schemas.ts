@@ -7,9 +7,13 @@ const page = {
   page: Type.Integer({ minimum: 0, maximum: 1000000, default: 0, description: 'zero-based page number' }),
   size: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'page size' }),
 };
-const search = (what: string) => Type.Optional(Type.String({ maxLength: 255, description: `case-insensitive substring of ${what}, or an exact id` }));
+const search = (what: string) =>
+  Type.Optional(Type.String({ maxLength: 255, description: `case-insensitive substring of ${what}, or an exact id` }));
 
-export const OrganizationsQuery = Type.Object({ ...page, search: search('the organization\'s name or its owner\'s name or email') });
+export const OrganizationsQuery = Type.Object({
+  ...page,
+  search: search("the organization's name or its owner's name or email"),
+});
 export type OrganizationsQuery = Static<typeof OrganizationsQuery>;
 export const UsersQuery = Type.Object({ ...page, search: search('the name or email') });
 export type UsersQuery = Static<typeof UsersQuery>;
@@ -18,18 +22,30 @@ export type PackagesQuery = Static<typeof PackagesQuery>;
 export const SEAL_STATES = ['PENDING', 'FAILED'] as const;
 export const AwaitingSealQuery = Type.Object({
   ...page,
-  sealStatus: Type.Optional(Type.Union(SEAL_STATES.map((s) => Type.Literal(s)), { description: 'only this seal state; both when omitted' })),
+  sealStatus: Type.Optional(
+    Type.Union(
+      SEAL_STATES.map((s) => Type.Literal(s)),
+      { description: 'only this seal state; both when omitted' },
+    ),
+  ),
 });
 export type AwaitingSealQuery = Static<typeof AwaitingSealQuery>;
 
 export const OrganizationParams = Type.Object({ orgId: IdParam });
 export const WorkflowParams = Type.Object({ workflowId: IdParam });
-export const GrantBody = Type.Object({
-  pkgId: IdParam,
-}, { additionalProperties: false, description: 'any ACTIVE package, preset or custom, priced or free' });
+export const GrantBody = Type.Object(
+  {
+    pkgId: IdParam,
+  },
+  { additionalProperties: false, description: 'any ACTIVE package, preset or custom, priced or free' },
+);
 
 const PackageRef = Type.Object({
-  id: Type.Integer(), name: Type.String(), creditsPrice: Type.Number(), preset: Type.Boolean(), status: Type.String(),
+  id: Type.Integer(),
+  name: Type.String(),
+  creditsPrice: Type.Number(),
+  preset: Type.Boolean(),
+  status: Type.String(),
 });
 
 export const AdminOrganization = Type.Object({
@@ -43,7 +59,7 @@ export const AdminOrganization = Type.Object({
   packageExpiresAt: Type.String({ format: 'date-time' }),
   expired: Type.Boolean(),
   servicePlanActive: Type.Boolean(),
-  activeMembers: Type.Integer({ description: 'ACTIVE memberships, the owner\'s included' }),
+  activeMembers: Type.Integer({ description: "ACTIVE memberships, the owner's included" }),
 });
 export const OrganizationsPage = Page(AdminOrganization);
 
@@ -55,9 +71,14 @@ export const AdminUser = Type.Object({
   emailVerified: Type.Boolean(),
   twoFactorEnabled: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
-  organizations: Type.Array(Type.Object({
-    organizationId: Type.Integer(), name: Type.String(), isOwner: Type.Boolean(), status: Type.String({ description: 'INVITED, ACTIVE or DECLINED' }),
-  })),
+  organizations: Type.Array(
+    Type.Object({
+      organizationId: Type.Integer(),
+      name: Type.String(),
+      isOwner: Type.Boolean(),
+      status: Type.String({ description: 'INVITED, ACTIVE or DECLINED' }),
+    }),
+  ),
 });
 export const UsersPage = Page(AdminUser);
 
@@ -68,10 +89,17 @@ export const AwaitingSeal = Type.Object({
   name: Type.String(),
   status: Type.String({ description: 'COMPLETED or APPROVED' }),
   completedAt: Nullable(Type.String({ format: 'date-time' })),
-  sealStatus: Type.String({ description: 'PENDING (being sealed, or its job vanished) or FAILED (every attempt failed; the owner was mailed)' }),
-  sealError: Nullable(Type.String({ description: 'the last failure\'s reason (kept while a reseal runs)' })),
-  failedRuns: Type.Integer({ description: 'seal runs given up so far (SEAL_FAILED audit rows), each after up to 9 attempts with back-off' }),
-  sealJobLive: Type.Boolean({ description: 'a seal job is queued, retrying or running now; false with PENDING: the watchdog, or a reseal, queues one' }),
+  sealStatus: Type.String({
+    description: 'PENDING (being sealed, or its job vanished) or FAILED (every attempt failed; the owner was mailed)',
+  }),
+  sealError: Nullable(Type.String({ description: "the last failure's reason (kept while a reseal runs)" })),
+  failedRuns: Type.Integer({
+    description: 'seal runs given up so far (SEAL_FAILED audit rows), each after up to 9 attempts with back-off',
+  }),
+  sealJobLive: Type.Boolean({
+    description:
+      'a seal job is queued, retrying or running now; false with PENDING: the watchdog, or a reseal, queues one',
+  }),
 });
 export const AwaitingSealPage = Page(AwaitingSeal);
 
@@ -83,24 +111,50 @@ export const ResealResponse = Type.Object({
 
 export function toAdminOrganization(row: OrganizationRow, now = new Date()): Static<typeof AdminOrganization> {
   return {
-    id: row.id, name: row.name, createdAt: row.createdAt.toISOString(),
+    id: row.id,
+    name: row.name,
+    createdAt: row.createdAt.toISOString(),
     owner: { userId: row.ownerUserId, name: row.ownerName, email: row.ownerEmail },
-    package: { id: row.packageId, name: row.packageName, creditsPrice: Number(row.creditsPrice), preset: row.preset, status: row.packageStatus },
-    credits: row.credits, packageStartedAt: row.packageStartedAt.toISOString(), packageExpiresAt: row.packageExpiresAt.toISOString(),
-    expired: row.packageExpiresAt.getTime() <= now.getTime(), servicePlanActive: row.servicePlanActive, activeMembers: row.activeMembers,
+    package: {
+      id: row.packageId,
+      name: row.packageName,
+      creditsPrice: Number(row.creditsPrice),
+      preset: row.preset,
+      status: row.packageStatus,
+    },
+    credits: row.credits,
+    packageStartedAt: row.packageStartedAt.toISOString(),
+    packageExpiresAt: row.packageExpiresAt.toISOString(),
+    expired: row.packageExpiresAt.getTime() <= now.getTime(),
+    servicePlanActive: row.servicePlanActive,
+    activeMembers: row.activeMembers,
   };
 }
 
 export function toAdminUser(row: UserRow): Static<typeof AdminUser> {
   return {
-    id: row.id, name: row.name, email: row.email, isGuest: row.isGuest, emailVerified: row.emailVerifiedAt !== null, twoFactorEnabled: row.twoFactorEnabled,
-    createdAt: row.createdAt.toISOString(), organizations: row.organizations,
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    isGuest: row.isGuest,
+    emailVerified: row.emailVerifiedAt !== null,
+    twoFactorEnabled: row.twoFactorEnabled,
+    createdAt: row.createdAt.toISOString(),
+    organizations: row.organizations,
   };
 }
 
 export function toAwaitingSeal(row: AwaitingSealRow & { sealJobLive: boolean }): Static<typeof AwaitingSeal> {
   return {
-    workflowId: row.id, organizationId: row.organizationId, ownerUserId: row.ownerUserId, name: row.name, status: row.status,
-    completedAt: row.completedAt?.toISOString() ?? null, sealStatus: row.sealStatus, sealError: row.sealError, failedRuns: row.failedRuns, sealJobLive: row.sealJobLive,
+    workflowId: row.id,
+    organizationId: row.organizationId,
+    ownerUserId: row.ownerUserId,
+    name: row.name,
+    status: row.status,
+    completedAt: row.completedAt?.toISOString() ?? null,
+    sealStatus: row.sealStatus,
+    sealError: row.sealError,
+    failedRuns: row.failedRuns,
+    sealJobLive: row.sealJobLive,
   };
 }

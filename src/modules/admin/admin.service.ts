@@ -4,7 +4,13 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import { SEAL_JOB } from '../signing/completion.ts';
 import { requestReseal } from '../signing/seal-job.ts';
-import { findAwaitingSealPage, findOrganization, findOrganizationsPage, findPackagesPage, findUsersPage } from './admin.repo.ts';
+import {
+  findAwaitingSealPage,
+  findOrganization,
+  findOrganizationsPage,
+  findPackagesPage,
+  findUsersPage,
+} from './admin.repo.ts';
 import { SEAL_STATES } from './admin.schemas.ts';
 
 type Paging = { page: number; size: number };
@@ -45,7 +51,12 @@ export function createAdminService({ db, jobs, billing }: { db: Db; jobs: JobQue
 
   /** Each row also says whether a seal job is live for it now (one question to the queue per row of the page). */
   async function awaitingSeal(query: Paging & { sealStatus?: (typeof SEAL_STATES)[number] }) {
-    const { rows, total } = await findAwaitingSealPage(db, query.sealStatus ? [query.sealStatus] : SEAL_STATES, query.size, query.page * query.size);
+    const { rows, total } = await findAwaitingSealPage(
+      db,
+      query.sealStatus ? [query.sealStatus] : SEAL_STATES,
+      query.size,
+      query.page * query.size,
+    );
     const live = await Promise.all(rows.map((row) => jobs.isLive(SEAL_JOB, { workflowId: row.id })));
     return { rows: rows.map((row, i) => ({ ...row, sealJobLive: live[i] })), total };
   }

@@ -17,14 +17,24 @@ export async function findBusinessAppById(db: DbOrTx, id: number): Promise<Busin
 
 /** Whether the user is an active member (owner included) of the organization. */
 export async function isActiveMember(db: DbOrTx, organizationId: number, userId: number): Promise<boolean> {
-  const [row] = await db.select({ id: memberships.id }).from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId), eq(memberships.status, 'ACTIVE')));
+  const [row] = await db
+    .select({ id: memberships.id })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.organizationId, organizationId),
+        eq(memberships.userId, userId),
+        eq(memberships.status, 'ACTIVE'),
+      ),
+    );
   return Boolean(row);
 }
 
 /** The workflow and recipient row a guest session acts on, whatever their state (the caller judges it). */
 export async function findGuestSessionTarget(db: DbOrTx, workflowId: number, recipientId: number) {
-  const [row] = await db.select({ workflow: workflows, recipient: recipients }).from(recipients)
+  const [row] = await db
+    .select({ workflow: workflows, recipient: recipients })
+    .from(recipients)
     .innerJoin(workflows, eq(workflows.id, recipients.workflowId))
     .where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
   return row ?? null;
@@ -38,18 +48,44 @@ export async function findGuestSessionTarget(db: DbOrTx, workflowId: number, rec
  * account no longer stands). A role that is not ACTIVE grants nothing.
  */
 const orgParam = sql.placeholder('organizationId');
-const activeMembership = (db: DbOrTx) => db.select({ isOwner: memberships.isOwner, roleId: memberships.roleId, rolePermissions: roles.permissions }).from(users)
-  .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.organizationId, orgParam), eq(memberships.status, 'ACTIVE')))
-  .leftJoin(roles, and(eq(roles.id, memberships.roleId), eq(roles.organizationId, orgParam), eq(roles.status, 'ACTIVE')));
+const activeMembership = (db: DbOrTx) =>
+  db
+    .select({ isOwner: memberships.isOwner, roleId: memberships.roleId, rolePermissions: roles.permissions })
+    .from(users)
+    .innerJoin(
+      memberships,
+      and(eq(memberships.userId, users.id), eq(memberships.organizationId, orgParam), eq(memberships.status, 'ACTIVE')),
+    )
+    .leftJoin(
+      roles,
+      and(eq(roles.id, memberships.roleId), eq(roles.organizationId, orgParam), eq(roles.status, 'ACTIVE')),
+    );
 const registeredUser = and(eq(users.id, sql.placeholder('userId')), eq(users.isGuest, false));
 const membershipOfUser = preparedStatement('auth_membership', (db) => activeMembership(db).where(registeredUser));
-const membershipOfApp = preparedStatement('auth_membership_app', (db) => activeMembership(db)
-  .innerJoin(businessApps, and(eq(businessApps.id, sql.placeholder('appId')), eq(businessApps.organizationId, orgParam), eq(businessApps.status, true)))
-  .where(registeredUser));
+const membershipOfApp = preparedStatement('auth_membership_app', (db) =>
+  activeMembership(db)
+    .innerJoin(
+      businessApps,
+      and(
+        eq(businessApps.id, sql.placeholder('appId')),
+        eq(businessApps.organizationId, orgParam),
+        eq(businessApps.status, true),
+      ),
+    )
+    .where(registeredUser),
+);
 
-export async function findActiveMembership(db: DbOrTx, subject: { userId: number; organizationId: number; appId?: number }) {
-  const [row] = subject.appId === undefined
-    ? await membershipOfUser(db).execute({ userId: subject.userId, organizationId: subject.organizationId })
-    : await membershipOfApp(db).execute({ userId: subject.userId, organizationId: subject.organizationId, appId: subject.appId });
+export async function findActiveMembership(
+  db: DbOrTx,
+  subject: { userId: number; organizationId: number; appId?: number },
+) {
+  const [row] =
+    subject.appId === undefined
+      ? await membershipOfUser(db).execute({ userId: subject.userId, organizationId: subject.organizationId })
+      : await membershipOfApp(db).execute({
+          userId: subject.userId,
+          organizationId: subject.organizationId,
+          appId: subject.appId,
+        });
   return row ?? null;
 }

@@ -2,26 +2,58 @@ import crypto from 'node:crypto';
 import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
-import { lockedForSeconds, recordAttempts, SIGNUPS_PER_ADDRESS, VERIFICATION_MAILS_PER_ACCOUNT } from '../../platform/limits/attempts.ts';
+import {
+  lockedForSeconds,
+  recordAttempts,
+  SIGNUPS_PER_ADDRESS,
+  VERIFICATION_MAILS_PER_ACCOUNT,
+} from '../../platform/limits/attempts.ts';
 import type { TokenSigner } from '../../platform/auth/jwt.ts';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import { createAccount } from '../users/accounts.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
-import { consumeTotpStep, findUserByEmail, findUserById, findUserByVerificationCode, setEmailVerificationCode, verifyEmailByCode, type UserRow } from '../users/users.directory.ts';
+import {
+  consumeTotpStep,
+  findUserByEmail,
+  findUserById,
+  findUserByVerificationCode,
+  setEmailVerificationCode,
+  verifyEmailByCode,
+  type UserRow,
+} from '../users/users.directory.ts';
 import { matchTotpStep } from '../users/totp.ts';
 import { emailVerificationMail } from './account-mails.ts';
 import { findBusinessAppByClientId, findBusinessAppById, findGuestSessionTarget, isActiveMember } from './auth.repo.ts';
 import type { SigninBody, SignupBody } from './auth.schemas.ts';
 import { clientSecretMatches, hashClientSecret } from './client-secrets.ts';
-import { emailVerificationLink, hashEmailVerificationCode, isWellFormedVerificationCode, newEmailVerificationCode } from './email-verification.ts';
-import { issueSession, revokeFamilyOfToken, revokeUserSessions, rotateSession, type SessionSubject, type SessionTokens } from './sessions.ts';
+import {
+  emailVerificationLink,
+  hashEmailVerificationCode,
+  isWellFormedVerificationCode,
+  newEmailVerificationCode,
+} from './email-verification.ts';
+import {
+  issueSession,
+  revokeFamilyOfToken,
+  revokeUserSessions,
+  rotateSession,
+  type SessionSubject,
+  type SessionTokens,
+} from './sessions.ts';
 import { createSigninLimits, type CheckSubject } from './signin-limits.ts';
 
 export type SigninResult = { kind: 'session'; session: SessionTokens } | { kind: 'totp-required' };
 
-type Deps = { db: Db; tokens: TokenSigner; billing: BillingService; outbox: Outbox; signupEnabled: boolean; publicUrl: string };
+type Deps = {
+  db: Db;
+  tokens: TokenSigner;
+  billing: BillingService;
+  outbox: Outbox;
+  signupEnabled: boolean;
+  publicUrl: string;
+};
 
 /** Sign-up, email verification, the direct-bearer sign-in grants, refresh and sign-out (SPEC.md Authentication §2 and §4). */
 export function createAuthService({ db, tokens, billing, outbox, signupEnabled, publicUrl }: Deps) {
@@ -30,7 +62,19 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
   const dummyHash = hashPassword(crypto.randomBytes(16).toString('hex'));
   const limits = createSigninLimits({ db, outbox });
 
-  return { signupEnabled: () => signupEnabled, signup, verifyEmail, verificationCodeIsLive, resendVerification, signin, checkCredentials, issueUserSession: userSession, refresh, signout, endSession };
+  return {
+    signupEnabled: () => signupEnabled,
+    signup,
+    verifyEmail,
+    verificationCodeIsLive,
+    resendVerification,
+    signin,
+    checkCredentials,
+    issueUserSession: userSession,
+    refresh,
+    signout,
+    endSession,
+  };
 
   /**
    * `address` is the client's: a sign-up that gets as far as the hash counts against SIGNUPS_PER_ADDRESS (each costs a
@@ -40,8 +84,12 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
     if (!signupEnabled) throw new AppError('SIGNUP_DISABLED');
     const waitSeconds = await lockedForSeconds(db, SIGNUPS_PER_ADDRESS, address);
     if (waitSeconds !== null) {
-      throw new AppError('SIGNUP_LIMIT_REACHED', `${SIGNUPS_PER_ADDRESS.max} sign-ups from this address within an hour, the most allowed; try again in ${waitSeconds} seconds`,
-        { retryAfterSeconds: waitSeconds }, { retryAfterSeconds: waitSeconds });
+      throw new AppError(
+        'SIGNUP_LIMIT_REACHED',
+        `${SIGNUPS_PER_ADDRESS.max} sign-ups from this address within an hour, the most allowed; try again in ${waitSeconds} seconds`,
+        { retryAfterSeconds: waitSeconds },
+        { retryAfterSeconds: waitSeconds },
+      );
     }
     // Checked before the (slow) hash; createAccount checks again inside the transaction.
     const existing = await findUserByEmail(db, body.email);
@@ -51,7 +99,11 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
     const plan = await billing.defaultPackage();
     try {
       const result = await db.transaction(async (tx) => {
-        const { user, organizationId } = await createAccount(tx, { name: body.name, email: body.email, passwordHash }, plan);
+        const { user, organizationId } = await createAccount(
+          tx,
+          { name: body.name, email: body.email, passwordHash },
+          plan,
+        );
         // The account works at once for its own workflows; what others address to this email waits for the link.
         await mailVerificationCode(tx, user);
         return { userId: user.id, organizationId };
@@ -71,8 +123,14 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
    * lifetime answers the same; garbage, an unknown, replaced or expired code: 400 LINK_EXPIRED.
    */
   async function verifyEmail(code: string): Promise<{ verified: true }> {
-    const user = isWellFormedVerificationCode(code) ? await verifyEmailByCode(db, hashEmailVerificationCode(code)) : null;
-    if (!user) throw new AppError('LINK_EXPIRED', 'The verification link is invalid, was replaced by a newer one, or has expired');
+    const user = isWellFormedVerificationCode(code)
+      ? await verifyEmailByCode(db, hashEmailVerificationCode(code))
+      : null;
+    if (!user)
+      throw new AppError(
+        'LINK_EXPIRED',
+        'The verification link is invalid, was replaced by a newer one, or has expired',
+      );
     return { verified: true };
   }
 
@@ -81,7 +139,10 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
    * confirm first, because mail scanners open every link (a scanner must not verify an address someone squatted).
    */
   async function verificationCodeIsLive(code: string): Promise<boolean> {
-    return isWellFormedVerificationCode(code) && (await findUserByVerificationCode(db, hashEmailVerificationCode(code))) !== null;
+    return (
+      isWellFormedVerificationCode(code) &&
+      (await findUserByVerificationCode(db, hashEmailVerificationCode(code))) !== null
+    );
   }
 
   /**
@@ -95,8 +156,12 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
     const subject = String(user.id);
     const retryAfterSeconds = await lockedForSeconds(db, VERIFICATION_MAILS_PER_ACCOUNT, subject);
     if (retryAfterSeconds !== null) {
-      throw new AppError('VERIFICATION_MAIL_LIMIT_REACHED', `${VERIFICATION_MAILS_PER_ACCOUNT.max} verification mails were sent within a day; try again in ${retryAfterSeconds} seconds`,
-        { retryAfterSeconds }, { retryAfterSeconds });
+      throw new AppError(
+        'VERIFICATION_MAIL_LIMIT_REACHED',
+        `${VERIFICATION_MAILS_PER_ACCOUNT.max} verification mails were sent within a day; try again in ${retryAfterSeconds} seconds`,
+        { retryAfterSeconds },
+        { retryAfterSeconds },
+      );
     }
     await db.transaction(async (tx) => {
       await mailVerificationCode(tx, user);
@@ -110,7 +175,15 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
   async function mailVerificationCode(tx: Tx, user: UserRow): Promise<void> {
     const { code, codeHash, expiresAt } = newEmailVerificationCode();
     await setEmailVerificationCode(tx, user.id, codeHash, expiresAt);
-    await outbox.enqueue(tx, emailVerificationMail({ to: user.email, name: user.name, link: emailVerificationLink(publicUrl, code), expiresAt }));
+    await outbox.enqueue(
+      tx,
+      emailVerificationMail({
+        to: user.email,
+        name: user.name,
+        link: emailVerificationLink(publicUrl, code),
+        expiresAt,
+      }),
+    );
   }
 
   /** `address` is the client's IP address, for the per-address limit. */
@@ -132,7 +205,10 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
       }
       case 'IDP_AUTH':
         // The routes hand IDP_AUTH to the SSO service (sso.service.ts), which knows the social provider.
-        throw new AppError('OPERATION_IS_NOT_ALLOWED', 'IDP sign-in is not offered by this service (app settings sso.enableIdpAuth is false); use grant_type PASSWORD');
+        throw new AppError(
+          'OPERATION_IS_NOT_ALLOWED',
+          'IDP sign-in is not offered by this service (app settings sso.enableIdpAuth is false); use grant_type PASSWORD',
+        );
     }
   }
 
@@ -140,7 +216,10 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
    * The PASSWORD and G_AUTHENTICATOR checks, without issuing anything: the account, or "a TOTP code is needed".
    * Also what the service's own sign-in page checks before it hands out an authorization code.
    */
-  async function checkCredentials(body: SigninBody, address: string): Promise<{ kind: 'user'; user: UserRow } | { kind: 'totp-required' }> {
+  async function checkCredentials(
+    body: SigninBody,
+    address: string,
+  ): Promise<{ kind: 'user'; user: UserRow } | { kind: 'totp-required' }> {
     if (body.grant_type === 'PASSWORD') {
       const { username, password } = required(body, 'username', 'password');
       const subject = { email: username, address };
@@ -149,19 +228,26 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
       await limits.recordSuccess(subject);
       return { kind: 'user', user };
     }
-    if (body.grant_type !== 'G_AUTHENTICATOR') throw new AppError('BAD_REQUEST_BODY', 'grant_type must be PASSWORD or G_AUTHENTICATOR');
+    if (body.grant_type !== 'G_AUTHENTICATOR')
+      throw new AppError('BAD_REQUEST_BODY', 'grant_type must be PASSWORD or G_AUTHENTICATOR');
     const { username, password, tOtp } = required(body, 'username', 'password', 'tOtp');
     const subject = { email: username, address };
     const user = await checkPassword(subject, password);
     if (!user.twoFactorEnabled || !user.totpSecret) {
-      throw new AppError('OPERATION_IS_NOT_ALLOWED', 'Two-factor sign-in is not enabled for this account; use grant_type PASSWORD');
+      throw new AppError(
+        'OPERATION_IS_NOT_ALLOWED',
+        'Two-factor sign-in is not enabled for this account; use grant_type PASSWORD',
+      );
     }
     const step = matchTotpStep(user.totpSecret, tOtp);
     const fresh = step !== null && (await consumeTotpStep(db, user.id, step));
     if (!fresh) {
       // A wrong code and a replayed one are both failed checks of the second factor.
       await limits.recordFailure(subject, user.id);
-      throw new AppError('INVALID_TOTP', step === null ? undefined : 'This code was already used; wait for the next one');
+      throw new AppError(
+        'INVALID_TOTP',
+        step === null ? undefined : 'This code was already used; wait for the next one',
+      );
     }
     await limits.recordSuccess(subject);
     return { kind: 'user', user };
@@ -178,7 +264,11 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
    */
   async function signout(caller: UserCaller, refreshToken: string | undefined): Promise<{ logoutUrl: string }> {
     await db.transaction(async (tx) => {
-      await revokeUserSessions(tx, caller.userId, caller.appId === undefined ? { type: 'USER' } : { type: 'CLIENT', appId: caller.appId });
+      await revokeUserSessions(
+        tx,
+        caller.userId,
+        caller.appId === undefined ? { type: 'USER' } : { type: 'CLIENT', appId: caller.appId },
+      );
       if (refreshToken) await revokeFamilyOfToken(tx, caller.userId, refreshToken);
     });
     return { logoutUrl: `${publicUrl}/` };
@@ -209,7 +299,12 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
   }
 
   function userSession(user: UserRow, rememberMe: boolean | undefined): Promise<SessionTokens> {
-    return issueSession(db, tokens, { userId: user.id, type: 'USER', claims: { organizationId: user.organizationId! }, rememberMe: rememberMe ?? false });
+    return issueSession(db, tokens, {
+      userId: user.id,
+      type: 'USER',
+      claims: { organizationId: user.organizationId! },
+      rememberMe: rememberMe ?? false,
+    });
   }
 
   async function clientSession(clientId: string, clientSecret: string, email: string): Promise<SessionTokens> {
@@ -222,9 +317,16 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
     if (!app.status) throw new AppError('INVALID_CLIENT', 'The business app is disabled');
     const user = await findUserByEmail(db, email);
     if (!user || user.isGuest || !(await isActiveMember(db, app.organizationId, user.id))) {
-      throw new AppError('INVALID_CLIENT', "The user named by email is not a member of the business app's organization");
+      throw new AppError(
+        'INVALID_CLIENT',
+        "The user named by email is not a member of the business app's organization",
+      );
     }
-    return issueSession(db, tokens, { userId: user.id, type: 'CLIENT', claims: { organizationId: app.organizationId, appId: app.id } });
+    return issueSession(db, tokens, {
+      userId: user.id,
+      type: 'CLIENT',
+      claims: { organizationId: app.organizationId, appId: app.id },
+    });
   }
 
   /**
@@ -237,10 +339,21 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
     if (!user) throw new AppError('INVALID_REFRESH_TOKEN', 'The account of this session no longer exists');
     if (subject.type === 'GUEST') {
       const { recipientId, workflowId } = subject.claims;
-      const target = recipientId === undefined || workflowId === undefined ? null : await findGuestSessionTarget(db, workflowId, recipientId);
-      if (!target || target.workflow.deletedAt || target.workflow.status === 'VOID' || target.recipient.status === 'DELEGATED'
-        || target.recipient.userId !== subject.userId) {
-        throw new AppError('INVALID_REFRESH_TOKEN', 'The signing session ended: the workflow was voided or deleted, or the task was delegated');
+      const target =
+        recipientId === undefined || workflowId === undefined
+          ? null
+          : await findGuestSessionTarget(db, workflowId, recipientId);
+      if (
+        !target ||
+        target.workflow.deletedAt ||
+        target.workflow.status === 'VOID' ||
+        target.recipient.status === 'DELEGATED' ||
+        target.recipient.userId !== subject.userId
+      ) {
+        throw new AppError(
+          'INVALID_REFRESH_TOKEN',
+          'The signing session ended: the workflow was voided or deleted, or the task was delegated',
+        );
       }
     }
     if (subject.type === 'USER' && (user.isGuest || user.organizationId !== subject.claims.organizationId)) {
@@ -248,7 +361,7 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
     }
     if (subject.type === 'CLIENT') {
       const app = subject.claims.appId === undefined ? null : await findBusinessAppById(db, subject.claims.appId);
-      if (!app || !app.status || user.isGuest || !(await isActiveMember(db, app.organizationId, user.id))) {
+      if (!app?.status || user.isGuest || !(await isActiveMember(db, app.organizationId, user.id))) {
         throw new AppError('INVALID_REFRESH_TOKEN', 'The business app is disabled or the user left its organization');
       }
     }
@@ -256,9 +369,13 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
 }
 
 /** The grant's fields, or 400 BAD_REQUEST_BODY naming the first one missing. */
-function required<K extends keyof SigninBody>(body: SigninBody, ...keys: K[]): { [P in K]-?: NonNullable<SigninBody[P]> } {
+function required<K extends keyof SigninBody>(
+  body: SigninBody,
+  ...keys: K[]
+): { [P in K]-?: NonNullable<SigninBody[P]> } {
   for (const key of keys) {
-    if (body[key] === undefined || body[key] === null) throw new AppError('BAD_REQUEST_BODY', `${key} is required with grant_type ${body.grant_type}`);
+    if (body[key] === undefined || body[key] === null)
+      throw new AppError('BAD_REQUEST_BODY', `${key} is required with grant_type ${body.grant_type}`);
   }
   return body as unknown as { [P in K]-?: NonNullable<SigninBody[P]> };
 }

@@ -10,7 +10,11 @@ export const EMAIL_VERIFICATION_DAYS = 7;
 
 export function newEmailVerificationCode(now: Date = new Date()): { code: string; codeHash: string; expiresAt: Date } {
   const code = crypto.randomBytes(32).toString('base64url');
-  return { code, codeHash: hashEmailVerificationCode(code), expiresAt: new Date(now.getTime() + EMAIL_VERIFICATION_DAYS * 24 * 3600 * 1000) };
+  return {
+    code,
+    codeHash: hashEmailVerificationCode(code),
+    expiresAt: new Date(now.getTime() + EMAIL_VERIFICATION_DAYS * 24 * 3600 * 1000),
+  };
 }
 
 export function hashEmailVerificationCode(code: string): string {

@@ -23,7 +23,10 @@ export type MembershipCache = {
  * memberships found are kept: a refusal is always read again. Entries also expire (`ttlMs`), a backstop should a
  * notification be lost with its connection.
  */
-export function createMembershipCache(database: Pick<Database, 'db' | 'onNotify'>, options: { ttlMs?: number; maxEntries?: number } = {}): MembershipCache {
+export function createMembershipCache(
+  database: Pick<Database, 'db' | 'onNotify'>,
+  options: { ttlMs?: number; maxEntries?: number } = {},
+): MembershipCache {
   const ttlMs = options.ttlMs ?? 30_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const entries = new Map<string, { membership: ActiveMembership; expiresAt: number }>();

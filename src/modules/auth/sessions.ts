@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { claimRefreshToken, findFamilyOfToken, findRefreshToken, insertRefreshToken, revokeFamily } from './sessions.repo.ts';
+import {
+  claimRefreshToken,
+  findFamilyOfToken,
+  findRefreshToken,
+  insertRefreshToken,
+  revokeFamily,
+} from './sessions.repo.ts';
 import type { TokenSigner, TokenType } from '../../platform/auth/jwt.ts';
 import { AppError } from '../../errors.ts';
 
@@ -47,13 +53,22 @@ type Family = { familyId: string; sessionExpiresAt: Date };
  * Signs an access token and stores a new refresh token (hashed), starting a new family unless `family` is
  * given (rotation). Neither token outlives the family's end: the access token's lifetime is cut to it too.
  */
-export async function issueSession(db: DbOrTx, tokens: TokenSigner, subject: SessionSubject, family?: Family): Promise<SessionTokens> {
+export async function issueSession(
+  db: DbOrTx,
+  tokens: TokenSigner,
+  subject: SessionSubject,
+  family?: Family,
+): Promise<SessionTokens> {
   const rememberMe = subject.rememberMe ?? false;
   const now = Date.now();
-  const sessionExpiresAt = family?.sessionExpiresAt ?? new Date(Math.min(
-    now + (rememberMe ? SESSION_SECONDS.rememberMe : SESSION_SECONDS.short) * 1000,
-    subject.notAfter?.getTime() ?? Infinity,
-  ));
+  const sessionExpiresAt =
+    family?.sessionExpiresAt ??
+    new Date(
+      Math.min(
+        now + (rememberMe ? SESSION_SECONDS.rememberMe : SESSION_SECONDS.short) * 1000,
+        subject.notAfter?.getTime() ?? Infinity,
+      ),
+    );
   const secondsLeft = Math.floor((sessionExpiresAt.getTime() - now) / 1000);
   if (secondsLeft <= 0) throw new AppError('INVALID_REFRESH_TOKEN', 'The session has ended; sign in again');
   const refreshToken = crypto.randomBytes(32).toString('base64url');
@@ -65,12 +80,20 @@ export async function issueSession(db: DbOrTx, tokens: TokenSigner, subject: Ses
     tokenType: subject.type,
     claims: subject.claims,
     rememberMe,
-    expiresAt: new Date(Math.min(now + (rememberMe ? REFRESH_SECONDS.rememberMe : REFRESH_SECONDS.short) * 1000, sessionExpiresAt.getTime())),
+    expiresAt: new Date(
+      Math.min(
+        now + (rememberMe ? REFRESH_SECONDS.rememberMe : REFRESH_SECONDS.short) * 1000,
+        sessionExpiresAt.getTime(),
+      ),
+    ),
     sessionExpiresAt,
   });
   const expiry = Math.min(ACCESS_TOKEN_SECONDS, secondsLeft);
   // sid: what is verified for this session (a recipient password) holds for every token of the family, and only for it.
-  const accessToken = await tokens.sign({ sub: String(subject.userId), type: subject.type, ...subject.claims, sid: familyId }, expiry);
+  const accessToken = await tokens.sign(
+    { sub: String(subject.userId), type: subject.type, ...subject.claims, sid: familyId },
+    expiry,
+  );
   return { accessToken, tokenType: 'Bearer', expiry, refreshToken, rememberMe };
 }
 
@@ -91,7 +114,8 @@ export async function rotateSession(
   check?: (subject: SessionSubject) => Promise<void>,
 ): Promise<SessionTokens> {
   const row = await findRefreshToken(db, hashRefreshToken(refreshToken));
-  if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now() || row.sessionExpiresAt.getTime() <= Date.now()) throw new AppError('INVALID_REFRESH_TOKEN');
+  if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now() || row.sessionExpiresAt.getTime() <= Date.now())
+    throw new AppError('INVALID_REFRESH_TOKEN');
   if (row.rotatedAt) {
     await revokeFamily(db, row.familyId);
     throw new AppError('INVALID_REFRESH_TOKEN', REUSED);

@@ -2,7 +2,12 @@ import { AppError } from '../../errors.ts';
 import type { Db } from '../../platform/db/client.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import {
-  clearAttempts, countAttempts, longestLock, recordAttempts, SIGNIN_FAILURES_PER_ACCOUNT, SIGNIN_FAILURES_PER_ADDRESS,
+  clearAttempts,
+  countAttempts,
+  longestLock,
+  recordAttempts,
+  SIGNIN_FAILURES_PER_ACCOUNT,
+  SIGNIN_FAILURES_PER_ADDRESS,
 } from '../../platform/limits/attempts.ts';
 import { lockUser, normalizeEmail } from '../users/users.directory.ts';
 import { accountLockedMail } from './account-mails.ts';
@@ -23,14 +28,21 @@ export function createSigninLimits({ db, outbox }: { db: Db; outbox: Outbox }) {
   return { assertNotLocked, recordFailure, recordSuccess };
 
   function rules(subject: CheckSubject): [typeof SIGNIN_FAILURES_PER_ACCOUNT, string][] {
-    return [[SIGNIN_FAILURES_PER_ACCOUNT, normalizeEmail(subject.email)], [SIGNIN_FAILURES_PER_ADDRESS, subject.address]];
+    return [
+      [SIGNIN_FAILURES_PER_ACCOUNT, normalizeEmail(subject.email)],
+      [SIGNIN_FAILURES_PER_ADDRESS, subject.address],
+    ];
   }
 
   async function assertNotLocked(subject: CheckSubject): Promise<void> {
     const seconds = await longestLock(db, rules(subject));
     if (seconds === null) return;
-    throw new AppError('ACCOUNT_TEMPORARILY_LOCKED', `Too many failed sign-in attempts; try again in ${seconds} seconds`,
-      { retryAfterSeconds: seconds }, { retryAfterSeconds: seconds });
+    throw new AppError(
+      'ACCOUNT_TEMPORARILY_LOCKED',
+      `Too many failed sign-in attempts; try again in ${seconds} seconds`,
+      { retryAfterSeconds: seconds },
+      { retryAfterSeconds: seconds },
+    );
   }
 
   /**
@@ -50,10 +62,16 @@ export function createSigninLimits({ db, outbox }: { db: Db; outbox: Outbox }) {
       const { count } = await countAttempts(tx, SIGNIN_FAILURES_PER_ACCOUNT, normalizeEmail(subject.email));
       if (count !== SIGNIN_FAILURES_PER_ACCOUNT.max) return false;
       const windowMinutes = SIGNIN_FAILURES_PER_ACCOUNT.windowSeconds / 60;
-      await outbox.enqueue(tx, accountLockedMail({
-        to: user.email, name: user.name, failures: count, minutes: windowMinutes,
-        until: new Date(Date.now() + SIGNIN_FAILURES_PER_ACCOUNT.windowSeconds * 1000),
-      }));
+      await outbox.enqueue(
+        tx,
+        accountLockedMail({
+          to: user.email,
+          name: user.name,
+          failures: count,
+          minutes: windowMinutes,
+          until: new Date(Date.now() + SIGNIN_FAILURES_PER_ACCOUNT.windowSeconds * 1000),
+        }),
+      );
       return true;
     });
     if (mailed) outbox.notify();

@@ -17,16 +17,38 @@ export async function findLoginState(db: DbOrTx, stateHash: string): Promise<Log
 
 /** Marks the state used; null when another request used it first (or it is past its end). */
 export async function consumeLoginState(db: DbOrTx, id: number, now = new Date()): Promise<LoginStateRow | null> {
-  const [row] = await db.update(loginStates).set({ consumedAt: now })
-    .where(and(eq(loginStates.id, id), isNull(loginStates.consumedAt), gt(loginStates.expiresAt, now))).returning();
+  const [row] = await db
+    .update(loginStates)
+    .set({ consumedAt: now })
+    .where(and(eq(loginStates.id, id), isNull(loginStates.consumedAt), gt(loginStates.expiresAt, now)))
+    .returning();
   return row ?? null;
 }
 
 /** Own sign-in page: the code the signed-in account takes to the callback; only while the state is unused and has no code yet. */
-export async function attachAuthorizationCode(db: DbOrTx, id: number, code: { codeHash: string; userId: number; expiresAt: Date; rememberMe: boolean }, now = new Date()): Promise<boolean> {
-  const rows = await db.update(loginStates)
-    .set({ codeHash: code.codeHash, codeUserId: code.userId, codeExpiresAt: code.expiresAt, rememberMe: code.rememberMe })
-    .where(and(eq(loginStates.id, id), isNull(loginStates.consumedAt), isNull(loginStates.codeHash), gt(loginStates.expiresAt, now))).returning({ id: loginStates.id });
+export async function attachAuthorizationCode(
+  db: DbOrTx,
+  id: number,
+  code: { codeHash: string; userId: number; expiresAt: Date; rememberMe: boolean },
+  now = new Date(),
+): Promise<boolean> {
+  const rows = await db
+    .update(loginStates)
+    .set({
+      codeHash: code.codeHash,
+      codeUserId: code.userId,
+      codeExpiresAt: code.expiresAt,
+      rememberMe: code.rememberMe,
+    })
+    .where(
+      and(
+        eq(loginStates.id, id),
+        isNull(loginStates.consumedAt),
+        isNull(loginStates.codeHash),
+        gt(loginStates.expiresAt, now),
+      ),
+    )
+    .returning({ id: loginStates.id });
   return rows.length === 1;
 }
 
@@ -36,8 +58,15 @@ export async function deleteStaleLoginStates(db: DbOrTx, before: Date): Promise<
 }
 
 /** Records a social ID token as used; false when it was used before (a replay). */
-export async function recordIdTokenUse(db: DbOrTx, use: { tokenHash: string; userId: number | null; expiresAt: Date }): Promise<boolean> {
+export async function recordIdTokenUse(
+  db: DbOrTx,
+  use: { tokenHash: string; userId: number | null; expiresAt: Date },
+): Promise<boolean> {
   await db.delete(idpTokenUses).where(lt(idpTokenUses.expiresAt, new Date()));
-  const rows = await db.insert(idpTokenUses).values(use).onConflictDoNothing().returning({ tokenHash: idpTokenUses.tokenHash });
+  const rows = await db
+    .insert(idpTokenUses)
+    .values(use)
+    .onConflictDoNothing()
+    .returning({ tokenHash: idpTokenUses.tokenHash });
   return rows.length === 1;
 }

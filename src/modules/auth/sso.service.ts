@@ -4,7 +4,12 @@ import type { Db } from '../../platform/db/client.ts';
 import type { TokenSigner } from '../../platform/auth/jwt.ts';
 import { IdTokenRejected, type IdTokenVerifier } from '../../platform/auth/id-token.ts';
 import { OidcRejected, type OidcRelyingParty } from '../../platform/auth/oidc.ts';
-import { LOGIN_STATES_PER_ADDRESS, lockedForSeconds, recordAttempts, SIGNIN_FAILURES_PER_ADDRESS } from '../../platform/limits/attempts.ts';
+import {
+  LOGIN_STATES_PER_ADDRESS,
+  lockedForSeconds,
+  recordAttempts,
+  SIGNIN_FAILURES_PER_ADDRESS,
+} from '../../platform/limits/attempts.ts';
 import type { BillingService } from '../billing/billing.service.ts';
 import { createAccount } from '../users/accounts.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
@@ -12,9 +17,15 @@ import { findUserByEmail, findUserById, normalizeEmail, type UserRow } from '../
 import type { AuthService } from './auth.service.ts';
 import type { SigninBody } from './auth.schemas.ts';
 import { SSO_CALLBACK_PATH } from './sso.schemas.ts';
-import { issueSession, type SessionTokens } from './sessions.ts';
+import type { SessionTokens } from './sessions.ts';
 import {
-  attachAuthorizationCode, consumeLoginState, deleteStaleLoginStates, findLoginState, insertLoginState, recordIdTokenUse, type LoginStateRow,
+  attachAuthorizationCode,
+  consumeLoginState,
+  deleteStaleLoginStates,
+  findLoginState,
+  insertLoginState,
+  recordIdTokenUse,
+  type LoginStateRow,
 } from './sso.repo.ts';
 
 /** A sign-in started at an authorization server must come back within 10 minutes. */
@@ -62,9 +73,15 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
   const defaultRedirectUri = `${publicUrl.replace(/\/+$/, '')}${SSO_CALLBACK_PATH}`;
 
   return {
-    provider: oidc ? 'OIDC' as const : 'OWN' as const,
+    provider: oidc ? ('OIDC' as const) : ('OWN' as const),
     idpEnabled: idTokens !== undefined,
-    startLogin, authorizeOwn, finishLogin, ssoStart, ssoCallback, socialSignin, logoutUrl,
+    startLogin,
+    authorizeOwn,
+    finishLogin,
+    ssoStart,
+    ssoCallback,
+    socialSignin,
+    logoutUrl,
   };
 
   /**
@@ -74,12 +91,22 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
    * LOGIN_STATE_LIMIT_REACHED with Retry-After (the web session's authorize and the SSO redirect count together).
    */
   async function startLogin(request: {
-    purpose: LoginPurpose; redirectUri: string; bindingHash?: string; rememberMe: boolean; returnTo?: string; idpHint?: string; address: string;
+    purpose: LoginPurpose;
+    redirectUri: string;
+    bindingHash?: string;
+    rememberMe: boolean;
+    returnTo?: string;
+    idpHint?: string;
+    address: string;
   }): Promise<{ authorizationUrl: string; state: string; expiresAt: Date }> {
     const waitSeconds = await lockedForSeconds(db, LOGIN_STATES_PER_ADDRESS, request.address);
     if (waitSeconds !== null) {
-      throw new AppError('LOGIN_STATE_LIMIT_REACHED', `${LOGIN_STATES_PER_ADDRESS.max} sign-ins started from this address within 15 minutes, the most allowed; try again in ${waitSeconds} seconds`,
-        { retryAfterSeconds: waitSeconds }, { retryAfterSeconds: waitSeconds });
+      throw new AppError(
+        'LOGIN_STATE_LIMIT_REACHED',
+        `${LOGIN_STATES_PER_ADDRESS.max} sign-ins started from this address within 15 minutes, the most allowed; try again in ${waitSeconds} seconds`,
+        { retryAfterSeconds: waitSeconds },
+        { retryAfterSeconds: waitSeconds },
+      );
     }
     await recordAttempts(db, [[LOGIN_STATES_PER_ADDRESS, request.address]]);
     const state = randomToken();
@@ -89,11 +116,21 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
     const expiresAt = new Date(now + LOGIN_STATE_SECONDS * 1000);
     await deleteStaleLoginStates(db, new Date(now - 24 * 3600 * 1000));
     const authorizationUrl = oidc
-      ? await oidc.authorizationUrl({ redirectUri: request.redirectUri, state, nonce, codeVerifier, idpHint: request.idpHint }).catch(rethrowProvider)
+      ? await oidc
+          .authorizationUrl({ redirectUri: request.redirectUri, state, nonce, codeVerifier, idpHint: request.idpHint })
+          .catch(rethrowProvider)
       : `${publicUrl}/signin?state=${encodeURIComponent(state)}`;
     await insertLoginState(db, {
-      stateHash: sha256(state), purpose: request.purpose, provider: oidc ? 'OIDC' : 'OWN', redirectUri: request.redirectUri,
-      bindingHash: request.bindingHash ?? null, nonce, codeVerifier, rememberMe: request.rememberMe, returnTo: request.returnTo ?? null, expiresAt,
+      stateHash: sha256(state),
+      purpose: request.purpose,
+      provider: oidc ? 'OIDC' : 'OWN',
+      redirectUri: request.redirectUri,
+      bindingHash: request.bindingHash ?? null,
+      nonce,
+      codeVerifier,
+      rememberMe: request.rememberMe,
+      returnTo: request.returnTo ?? null,
+      expiresAt,
     });
     return { authorizationUrl, state, expiresAt };
   }
@@ -104,12 +141,19 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
    * and answers where the browser continues: the state's redirect URI with a one-minute code.
    */
   async function authorizeOwn(
-    request: { state: string; bindingValue: string | undefined; body: SigninBody; rememberMe: boolean }, address: string,
+    request: { state: string; bindingValue: string | undefined; body: SigninBody; rememberMe: boolean },
+    address: string,
   ): Promise<{ kind: 'redirect'; redirectUrl: string } | { kind: 'totp-required' }> {
     if (oidc) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'Sign-in happens at the identity provider (OIDC_ISSUER)');
     await assertAddressNotLocked(address);
     const row = await findLoginState(db, sha256(request.state));
-    if (!row || row.provider !== 'OWN' || row.consumedAt || row.codeHash || row.expiresAt.getTime() <= Date.now() || !bindingMatches(row, request.bindingValue)) {
+    if (
+      row?.provider !== 'OWN' ||
+      row.consumedAt ||
+      row.codeHash ||
+      row.expiresAt.getTime() <= Date.now() ||
+      !bindingMatches(row, request.bindingValue)
+    ) {
       await countFailure(address);
       throw new AppError('LOGIN_STATE_INVALID');
     }
@@ -123,7 +167,10 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
     }
     const code = randomToken();
     const attached = await attachAuthorizationCode(db, row.id, {
-      codeHash: sha256(code), userId: user.id, expiresAt: new Date(Date.now() + OWN_CODE_SECONDS * 1000), rememberMe: request.rememberMe,
+      codeHash: sha256(code),
+      userId: user.id,
+      expiresAt: new Date(Date.now() + OWN_CODE_SECONDS * 1000),
+      rememberMe: request.rememberMe,
     });
     if (!attached) throw new AppError('LOGIN_STATE_INVALID');
     const target = new URL(row.redirectUri);
@@ -144,7 +191,7 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
     });
     const claims = await tokens.verify(rotated.accessToken);
     const user = claims ? await findUserById(db, Number(claims.sub)) : null;
-    if (!claims || claims.type !== 'USER' || !user || user.isGuest) {
+    if (claims?.type !== 'USER' || !user || user.isGuest) {
       throw new AppError('INVALID_REFRESH_TOKEN', 'Only a user session can sign in here');
     }
     await auth.endSession(user.id, rotated.refreshToken);
@@ -158,12 +205,23 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
    * with the PKCE verifier; the ID token's signature, issuer, audience, expiry and nonce checked).
    */
   async function finishLogin(
-    request: { purpose: LoginPurpose; state: string; params: Record<string, string | undefined>; redirectUri?: string; bindingValue?: string }, address: string,
+    request: {
+      purpose: LoginPurpose;
+      state: string;
+      params: Record<string, string | undefined>;
+      redirectUri?: string;
+      bindingValue?: string;
+    },
+    address: string,
   ): Promise<FinishedLogin> {
     await assertAddressNotLocked(address);
     const row = await findLoginState(db, sha256(request.state));
-    const valid = row && row.purpose === request.purpose && !row.consumedAt && row.expiresAt.getTime() > Date.now()
-      && (request.purpose === 'SSO' ? row.redirectUri === request.redirectUri : bindingMatches(row, request.bindingValue));
+    const valid =
+      row &&
+      row.purpose === request.purpose &&
+      !row.consumedAt &&
+      row.expiresAt.getTime() > Date.now() &&
+      (request.purpose === 'SSO' ? row.redirectUri === request.redirectUri : bindingMatches(row, request.bindingValue));
     const consumed = valid ? await consumeLoginState(db, row.id) : null;
     if (!consumed) {
       await countFailure(address);
@@ -179,45 +237,79 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
     }
     if (consumed.provider === 'OWN') {
       const user = consumed.codeUserId === null ? null : await findUserById(db, consumed.codeUserId);
-      const codeValid = consumed.codeHash !== null && consumed.codeExpiresAt !== null && consumed.codeExpiresAt.getTime() > Date.now()
-        && crypto.timingSafeEqual(Buffer.from(sha256(code)), Buffer.from(consumed.codeHash));
+      const codeValid =
+        consumed.codeHash !== null &&
+        consumed.codeExpiresAt !== null &&
+        consumed.codeExpiresAt.getTime() > Date.now() &&
+        crypto.timingSafeEqual(Buffer.from(sha256(code)), Buffer.from(consumed.codeHash));
       if (!codeValid || !user) {
         await countFailure(address);
         throw new AppError('SSO_CODE_INVALID');
       }
       return { user, rememberMe: consumed.rememberMe, returnTo: consumed.returnTo, idToken: null };
     }
-    if (!oidc) throw new AppError('LOGIN_STATE_INVALID', 'This sign-in was started with an identity provider that is no longer configured');
-    const identity = await oidc.exchangeCode(
-      { redirectUri: consumed.redirectUri, params: { ...request.params, state: request.state } },
-      { state: request.state, nonce: consumed.nonce, codeVerifier: consumed.codeVerifier },
-    ).catch(async (error: unknown) => {
-      if (error instanceof OidcRejected && !error.unreachable) {
-        await countFailure(address);
-        throw new AppError('SSO_CODE_INVALID', error.message);
-      }
-      return rethrowProvider(error);
-    });
-    if (!identity.email || !identity.emailVerified) throw new AppError('SSO_EMAIL_NOT_VERIFIED', 'The identity provider has not verified an email for this identity');
+    if (!oidc)
+      throw new AppError(
+        'LOGIN_STATE_INVALID',
+        'This sign-in was started with an identity provider that is no longer configured',
+      );
+    const identity = await oidc
+      .exchangeCode(
+        { redirectUri: consumed.redirectUri, params: { ...request.params, state: request.state } },
+        { state: request.state, nonce: consumed.nonce, codeVerifier: consumed.codeVerifier },
+      )
+      .catch(async (error: unknown) => {
+        if (error instanceof OidcRejected && !error.unreachable) {
+          await countFailure(address);
+          throw new AppError('SSO_CODE_INVALID', error.message);
+        }
+        return rethrowProvider(error);
+      });
+    if (!identity.email || !identity.emailVerified)
+      throw new AppError('SSO_EMAIL_NOT_VERIFIED', 'The identity provider has not verified an email for this identity');
     const user = await accountFor(identity.email, identity.name);
     return { user, rememberMe: consumed.rememberMe, returnTo: consumed.returnTo, idToken: identity.idToken };
   }
 
   /** GET /auth/v1/signin: the authorization URL for `redirectUri` (with the own page, only a URL of this service). */
-  async function ssoStart(request: { redirectUri?: string; rememberMe: boolean }, address: string): Promise<{ authorizationUrl: string; state: string; expiresAt: string }> {
+  async function ssoStart(
+    request: { redirectUri?: string; rememberMe: boolean },
+    address: string,
+  ): Promise<{ authorizationUrl: string; state: string; expiresAt: string }> {
     const uri = parseRedirectUri(request.redirectUri ?? defaultRedirectUri);
     // The own page would hand its code to any address it is given: an attacker's would receive a victim's sign-in.
-    if (!oidc && uri.origin !== publicOrigin) throw new AppError('REDIRECT_URI_NOT_ALLOWED', `With the service's own sign-in page the redirect URI must be on ${publicOrigin}`);
-    const started = await startLogin({ purpose: 'SSO', redirectUri: uri.href, rememberMe: request.rememberMe, address });
-    return { authorizationUrl: started.authorizationUrl, state: started.state, expiresAt: started.expiresAt.toISOString() };
+    if (!oidc && uri.origin !== publicOrigin)
+      throw new AppError(
+        'REDIRECT_URI_NOT_ALLOWED',
+        `With the service's own sign-in page the redirect URI must be on ${publicOrigin}`,
+      );
+    const started = await startLogin({
+      purpose: 'SSO',
+      redirectUri: uri.href,
+      rememberMe: request.rememberMe,
+      address,
+    });
+    return {
+      authorizationUrl: started.authorizationUrl,
+      state: started.state,
+      expiresAt: started.expiresAt.toISOString(),
+    };
   }
 
   /** POST /auth/v1/signin/callback: the password-login shape for the account of the finished sign-in. */
-  async function ssoCallback(request: { code: string; state: string; redirectUri?: string; iss?: string }, address: string): Promise<SessionTokens> {
-    const finished = await finishLogin({
-      purpose: 'SSO', state: request.state, redirectUri: parseRedirectUri(request.redirectUri ?? defaultRedirectUri).href,
-      params: { code: request.code, state: request.state, iss: request.iss },
-    }, address);
+  async function ssoCallback(
+    request: { code: string; state: string; redirectUri?: string; iss?: string },
+    address: string,
+  ): Promise<SessionTokens> {
+    const finished = await finishLogin(
+      {
+        purpose: 'SSO',
+        state: request.state,
+        redirectUri: parseRedirectUri(request.redirectUri ?? defaultRedirectUri).href,
+        params: { code: request.code, state: request.state, iss: request.iss },
+      },
+      address,
+    );
     return auth.issueUserSession(finished.user, finished.rememberMe);
   }
 
@@ -226,12 +318,22 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
    * (issuer, audience IDP_CLIENT_ID, expiry, nonce when given, email_verified), used once, for the account of its
    * email. Anything else 401 IDP_TOKEN_INVALID.
    */
-  async function socialSignin(idToken: string | undefined, nonce: string | undefined, rememberMe: boolean, address: string): Promise<SessionTokens> {
-    if (!idTokens) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'IDP sign-in is not offered by this service (app settings sso.enableIdpAuth is false)');
+  async function socialSignin(
+    idToken: string | undefined,
+    nonce: string | undefined,
+    rememberMe: boolean,
+    address: string,
+  ): Promise<SessionTokens> {
+    if (!idTokens)
+      throw new AppError(
+        'OPERATION_IS_NOT_ALLOWED',
+        'IDP sign-in is not offered by this service (app settings sso.enableIdpAuth is false)',
+      );
     if (!idToken) throw new AppError('BAD_REQUEST_BODY', 'idToken is required with grant_type IDP_AUTH');
     await assertAddressNotLocked(address);
     const verified = await idTokens.verify(idToken, nonce).catch(async (error: unknown) => {
-      if (error instanceof IdTokenRejected && error.unreachable) throw new AppError('IDENTITY_PROVIDER_UNAVAILABLE', error.message);
+      if (error instanceof IdTokenRejected && error.unreachable)
+        throw new AppError('IDENTITY_PROVIDER_UNAVAILABLE', error.message);
       if (error instanceof IdTokenRejected) {
         await countFailure(address);
         throw new AppError('IDP_TOKEN_INVALID', error.message);
@@ -263,20 +365,37 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
     const existing = await findUserByEmail(db, email);
     if (existing && !existing.isGuest) {
       if (!existing.emailVerifiedAt) {
-        throw new AppError('SSO_EMAIL_NOT_VERIFIED', 'An account holds this email but has not verified it; open the link of its verification mail first');
+        throw new AppError(
+          'SSO_EMAIL_NOT_VERIFIED',
+          'An account holds this email but has not verified it; open the link of its verification mail first',
+        );
       }
-      if (existing.organizationId === null) throw new AppError('SSO_CODE_INVALID', 'This account has no organization to sign in to');
+      if (existing.organizationId === null)
+        throw new AppError('SSO_CODE_INVALID', 'This account has no organization to sign in to');
       return existing;
     }
     if (!signupEnabled) throw new AppError('SSO_SIGNUP_DISABLED');
     const plan = await billing.defaultPackage();
     try {
-      return await db.transaction(async (tx) => (await createAccount(tx, {
-        name: accountName(name, email), email, passwordHash: null, emailVerifiedAt: new Date(),
-      }, plan)).user);
+      return await db.transaction(
+        async (tx) =>
+          (
+            await createAccount(
+              tx,
+              {
+                name: accountName(name, email),
+                email,
+                passwordHash: null,
+                emailVerifiedAt: new Date(),
+              },
+              plan,
+            )
+          ).user,
+      );
     } catch (error) {
       // Two first sign-ins at once: the other one created the account.
-      if (!isUniqueViolation(error) && !(error instanceof AppError && error.code === 'EMAIL_ALREADY_REGISTERED')) throw error;
+      if (!isUniqueViolation(error) && !(error instanceof AppError && error.code === 'EMAIL_ALREADY_REGISTERED'))
+        throw error;
       const created = await findUserByEmail(db, email);
       if (!created || created.isGuest || !created.emailVerifiedAt) throw error;
       return created;
@@ -286,8 +405,12 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
   async function assertAddressNotLocked(address: string): Promise<void> {
     const seconds = await lockedForSeconds(db, SIGNIN_FAILURES_PER_ADDRESS, address);
     if (seconds === null) return;
-    throw new AppError('ACCOUNT_TEMPORARILY_LOCKED', `Too many failed sign-in attempts from this address; try again in ${seconds} seconds`,
-      { retryAfterSeconds: seconds }, { retryAfterSeconds: seconds });
+    throw new AppError(
+      'ACCOUNT_TEMPORARILY_LOCKED',
+      `Too many failed sign-in attempts from this address; try again in ${seconds} seconds`,
+      { retryAfterSeconds: seconds },
+      { retryAfterSeconds: seconds },
+    );
   }
 
   async function countFailure(address: string): Promise<void> {
@@ -301,7 +424,8 @@ export function createSsoService({ db, tokens, auth, billing, signupEnabled, pub
     } catch {
       throw new AppError('REDIRECT_URI_NOT_ALLOWED', 'redirectUri must be an absolute URL');
     }
-    if (uri.hash || uri.username || uri.password) throw new AppError('REDIRECT_URI_NOT_ALLOWED', 'redirectUri must not carry a fragment or credentials');
+    if (uri.hash || uri.username || uri.password)
+      throw new AppError('REDIRECT_URI_NOT_ALLOWED', 'redirectUri must not carry a fragment or credentials');
     return uri;
   }
 }

@@ -5,7 +5,12 @@ import { organizations, packageChanges, packages } from '../../platform/db/schem
 export type PackageRow = typeof packages.$inferSelect;
 
 export async function findPresetPackagesPage(db: DbOrTx, search: string | undefined, limit: number, offset: number) {
-  const where = and(eq(packages.preset, true), search ? or(ilike(packages.name, `%${escapeLike(search)}%`), ilike(packages.description, `%${escapeLike(search)}%`)) : undefined);
+  const where = and(
+    eq(packages.preset, true),
+    search
+      ? or(ilike(packages.name, `%${escapeLike(search)}%`), ilike(packages.description, `%${escapeLike(search)}%`))
+      : undefined,
+  );
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(packages).where(where).orderBy(asc(packages.id)).limit(limit).offset(offset),
     db.select({ total: count() }).from(packages).where(where),
@@ -25,22 +30,37 @@ export async function findPackage(db: DbOrTx, packageId: number): Promise<Packag
 
 /** The organization's billing columns and its package; `lock` takes the organization row for the change that follows. */
 export async function findOrganizationBilling(db: DbOrTx, organizationId: number, options: { lock?: boolean } = {}) {
-  const query = db.select({
-    organizationId: organizations.id,
-    credits: organizations.credits,
-    packageStartedAt: organizations.packageStartedAt,
-    packageExpiresAt: organizations.packageExpiresAt,
-    servicePlanActive: organizations.servicePlanActive,
-    package: packages,
-  }).from(organizations).innerJoin(packages, eq(packages.id, organizations.packageId)).where(eq(organizations.id, organizationId));
+  const query = db
+    .select({
+      organizationId: organizations.id,
+      credits: organizations.credits,
+      packageStartedAt: organizations.packageStartedAt,
+      packageExpiresAt: organizations.packageExpiresAt,
+      servicePlanActive: organizations.servicePlanActive,
+      package: packages,
+    })
+    .from(organizations)
+    .innerJoin(packages, eq(packages.id, organizations.packageId))
+    .where(eq(organizations.id, organizationId));
   const [row] = options.lock ? await query.for('no key update', { of: organizations }) : await query;
   return row ?? null;
 }
 
 export type OrganizationBillingRow = NonNullable<Awaited<ReturnType<typeof findOrganizationBilling>>>;
 
-export async function setOrganizationPackage(db: DbOrTx, organizationId: number, cycle: { packageId: number; credits: number; startedAt: Date; expiresAt: Date }): Promise<void> {
-  await db.update(organizations).set({ packageId: cycle.packageId, credits: cycle.credits, packageStartedAt: cycle.startedAt, packageExpiresAt: cycle.expiresAt })
+export async function setOrganizationPackage(
+  db: DbOrTx,
+  organizationId: number,
+  cycle: { packageId: number; credits: number; startedAt: Date; expiresAt: Date },
+): Promise<void> {
+  await db
+    .update(organizations)
+    .set({
+      packageId: cycle.packageId,
+      credits: cycle.credits,
+      packageStartedAt: cycle.startedAt,
+      packageExpiresAt: cycle.expiresAt,
+    })
     .where(eq(organizations.id, organizationId));
 }
 

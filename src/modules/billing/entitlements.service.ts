@@ -1,7 +1,14 @@
 import { AppError } from '../../errors.ts';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import {
-  countOneSignature, debitCreditsAtOnce, debitOneCredit, findMemberSignatureSettings, findOrganizationPlan, findPackageQuotas, findSignatureQuota, type SignatureQualifier,
+  countOneSignature,
+  debitCreditsAtOnce,
+  debitOneCredit,
+  findMemberSignatureSettings,
+  findOrganizationPlan,
+  findPackageQuotas,
+  findSignatureQuota,
+  type SignatureQualifier,
 } from './entitlements.repo.ts';
 
 export type { SignatureQualifier } from './entitlements.repo.ts';
@@ -15,7 +22,7 @@ type Plan = NonNullable<Awaited<ReturnType<typeof findOrganizationPlan>>>;
 
 /** SPEC.md: an expired package blocks sending and signing for the whole organization (16003); an inactive service plan is a 500 billing state. */
 function assertPlanStanding(plan: Plan | null, now: Date): asserts plan is Plan {
-  if (!plan) throw new AppError('SERVICE_PLAN_INACTIVE', 'The workflow\'s organization has no billing plan');
+  if (!plan) throw new AppError('SERVICE_PLAN_INACTIVE', "The workflow's organization has no billing plan");
   if (plan.packageExpiresAt.getTime() <= now.getTime()) throw new AppError('PACKAGE_EXPIRED');
   if (!plan.servicePlanActive) throw new AppError('SERVICE_PLAN_INACTIVE');
 }
@@ -25,19 +32,31 @@ function assertPlanStanding(plan: Plan | null, now: Date): asserts plan is Plan 
  * `senderUserId` is a member with a role) has allowDocSend. Locks the organization's row, so concurrent sends of
  * one organization see each other's credit debit.
  */
-export async function assertMaySend(tx: DbOrTx, organizationId: number, now = new Date(), senderUserId?: number): Promise<void> {
+export async function assertMaySend(
+  tx: DbOrTx,
+  organizationId: number,
+  now = new Date(),
+  senderUserId?: number,
+): Promise<void> {
   const plan = await findOrganizationPlan(tx, organizationId, { lock: true });
   assertPlanStanding(plan, now);
   if (!plan.allowSharing) throw new AppError('SHARING_NOT_ALLOWED');
-  if (senderUserId !== undefined && !(await roleAllows(tx, organizationId, senderUserId, 'allowDocSend'))) throw new AppError('ROLE_SEND_NOT_ALLOWED');
+  if (senderUserId !== undefined && !(await roleAllows(tx, organizationId, senderUserId, 'allowDocSend')))
+    throw new AppError('ROLE_SEND_NOT_ALLOWED');
 }
 
 /** Whether the member may use the organization's templates (apply, dispatch): the role's allowDocUseTemplates. */
 export async function assertMayUseTemplates(db: DbOrTx, organizationId: number, userId: number): Promise<void> {
-  if (!(await roleAllows(db, organizationId, userId, 'allowDocUseTemplates'))) throw new AppError('ROLE_TEMPLATES_NOT_ALLOWED');
+  if (!(await roleAllows(db, organizationId, userId, 'allowDocUseTemplates')))
+    throw new AppError('ROLE_TEMPLATES_NOT_ALLOWED');
 }
 
-type RoleFlag = 'allowDocSend' | 'allowDocUseTemplates' | 'allowSignElectronic' | 'allowSignAdvanced' | 'allowSignQualified';
+type RoleFlag =
+  | 'allowDocSend'
+  | 'allowDocUseTemplates'
+  | 'allowSignElectronic'
+  | 'allowSignAdvanced'
+  | 'allowSignQualified';
 
 /**
  * A role's signatureSettings flag for the user in the organization. Only a role can restrict: the owner, a member
@@ -68,13 +87,28 @@ export async function debitCredit(tx: DbOrTx, organizationId: number, reason?: s
   return credits;
 }
 
-const QUALIFIER_NAMES: Record<SignatureQualifier, string> = { ELECTRONIC: 'Electronic', ADVANCED: 'Advanced', QUALIFIED: 'Qualified' };
-const ROLE_QUOTA_KEYS: Record<SignatureQualifier, string> = { ELECTRONIC: 'quotaElectronic', ADVANCED: 'quotaAdvanced', QUALIFIED: 'quotaQualified' };
-const ROLE_SIGN_FLAGS: Record<SignatureQualifier, RoleFlag> = { ELECTRONIC: 'allowSignElectronic', ADVANCED: 'allowSignAdvanced', QUALIFIED: 'allowSignQualified' };
+const QUALIFIER_NAMES: Record<SignatureQualifier, string> = {
+  ELECTRONIC: 'Electronic',
+  ADVANCED: 'Advanced',
+  QUALIFIED: 'Qualified',
+};
+const ROLE_QUOTA_KEYS: Record<SignatureQualifier, string> = {
+  ELECTRONIC: 'quotaElectronic',
+  ADVANCED: 'quotaAdvanced',
+  QUALIFIED: 'quotaQualified',
+};
+const ROLE_SIGN_FLAGS: Record<SignatureQualifier, RoleFlag> = {
+  ELECTRONIC: 'allowSignElectronic',
+  ADVANCED: 'allowSignAdvanced',
+  QUALIFIED: 'allowSignQualified',
+};
 
-function quotaOf(row: NonNullable<Awaited<ReturnType<typeof findSignatureQuota>>>, qualifier: SignatureQualifier): number {
+function quotaOf(
+  row: NonNullable<Awaited<ReturnType<typeof findSignatureQuota>>>,
+  qualifier: SignatureQualifier,
+): number {
   const roleQuota = (row.roleSettings as Record<string, unknown> | null)?.[ROLE_QUOTA_KEYS[qualifier]];
-  return Number.isInteger(roleQuota) ? roleQuota as number : row.packageQuota;
+  return Number.isInteger(roleQuota) ? (roleQuota as number) : row.packageQuota;
 }
 
 /**
@@ -85,22 +119,38 @@ function quotaOf(row: NonNullable<Awaited<ReturnType<typeof findSignatureQuota>>
  * role's (quotaElectronic…) when the member has a role that sets one, else the package's. Over it:
  * SIGNATURE_QUOTA_EXCEEDED, whose description SPEC.md fixes, so responseBody names the qualifier.
  */
-export async function countSignature(tx: DbOrTx, signer: { organizationId: number; userId: number }, qualifier: SignatureQualifier): Promise<void> {
+export async function countSignature(
+  tx: DbOrTx,
+  signer: { organizationId: number; userId: number },
+  qualifier: SignatureQualifier,
+): Promise<void> {
   const row = await findSignatureQuota(tx, signer.organizationId, signer.userId, qualifier);
   if (!row) return;
   if (!roleSettingAllows(row.roleSettings, ROLE_SIGN_FLAGS[qualifier])) {
-    throw new AppError('ROLE_SIGNATURE_NOT_ALLOWED', `Your role in this organization does not allow ${QUALIFIER_NAMES[qualifier].toLowerCase()} signatures`, { qualifier });
+    throw new AppError(
+      'ROLE_SIGNATURE_NOT_ALLOWED',
+      `Your role in this organization does not allow ${QUALIFIER_NAMES[qualifier].toLowerCase()} signatures`,
+      { qualifier },
+    );
   }
   const quota = quotaOf(row, qualifier);
   if ((await countOneSignature(tx, row.membershipId, qualifier, quota)) !== null) return;
-  throw new AppError('SIGNATURE_QUOTA_EXCEEDED', `${QUALIFIER_NAMES[qualifier]} signature quota exceeded: ${row.used} of ${quota} used`, { qualifier, quota, used: row.used });
+  throw new AppError(
+    'SIGNATURE_QUOTA_EXCEEDED',
+    `${QUALIFIER_NAMES[qualifier]} signature quota exceeded: ${row.used} of ${quota} used`,
+    { qualifier, quota, used: row.used },
+  );
 }
 
 /**
  * What the signer may still sign with `qualifier` in the organization (RUNTIME.md check-user-credits): allowed
  * by the role, and the quota left (null: not a member, no personal quota).
  */
-export async function signatureAllowance(db: DbOrTx, signer: { organizationId: number; userId: number }, qualifier: SignatureQualifier): Promise<{ allowed: boolean; remaining: number | null }> {
+export async function signatureAllowance(
+  db: DbOrTx,
+  signer: { organizationId: number; userId: number },
+  qualifier: SignatureQualifier,
+): Promise<{ allowed: boolean; remaining: number | null }> {
   const row = await findSignatureQuota(db, signer.organizationId, signer.userId, qualifier);
   if (!row) return { allowed: true, remaining: null };
   const remaining = Math.max(0, quotaOf(row, qualifier) - row.used);
@@ -111,14 +161,27 @@ export async function signatureAllowance(db: DbOrTx, signer: { organizationId: n
  * Throws what countSignature would (ROLE_SIGNATURE_NOT_ALLOWED, SIGNATURE_QUOTA_EXCEEDED) without counting: a
  * remote (CSC) signature is checked before the signer is sent to the provider, and counted when it is appended.
  */
-export async function assertSignatureAllowed(db: DbOrTx, signer: { organizationId: number; userId: number }, qualifier: SignatureQualifier): Promise<void> {
+export async function assertSignatureAllowed(
+  db: DbOrTx,
+  signer: { organizationId: number; userId: number },
+  qualifier: SignatureQualifier,
+): Promise<void> {
   const row = await findSignatureQuota(db, signer.organizationId, signer.userId, qualifier);
   if (!row) return;
   if (!roleSettingAllows(row.roleSettings, ROLE_SIGN_FLAGS[qualifier])) {
-    throw new AppError('ROLE_SIGNATURE_NOT_ALLOWED', `Your role in this organization does not allow ${QUALIFIER_NAMES[qualifier].toLowerCase()} signatures`, { qualifier });
+    throw new AppError(
+      'ROLE_SIGNATURE_NOT_ALLOWED',
+      `Your role in this organization does not allow ${QUALIFIER_NAMES[qualifier].toLowerCase()} signatures`,
+      { qualifier },
+    );
   }
   const quota = quotaOf(row, qualifier);
-  if (row.used >= quota) throw new AppError('SIGNATURE_QUOTA_EXCEEDED', `${QUALIFIER_NAMES[qualifier]} signature quota exceeded: ${row.used} of ${quota} used`, { qualifier, quota, used: row.used });
+  if (row.used >= quota)
+    throw new AppError(
+      'SIGNATURE_QUOTA_EXCEEDED',
+      `${QUALIFIER_NAMES[qualifier]} signature quota exceeded: ${row.used} of ${quota} used`,
+      { qualifier, quota, used: row.used },
+    );
 }
 
 /**
@@ -156,9 +219,18 @@ export async function surveyRecipientLimit(db: DbOrTx, organizationId: number): 
 export async function debitSurvey(tx: DbOrTx, organizationId: number, recipientCount: number): Promise<number> {
   const limit = await surveyRecipientLimit(tx, organizationId);
   if (recipientCount > limit) {
-    throw new AppError('SURVEY_RECIPIENT_LIMIT', `The survey has ${recipientCount} recipients; the plan allows at most ${limit}`, { limit, recipientCount });
+    throw new AppError(
+      'SURVEY_RECIPIENT_LIMIT',
+      `The survey has ${recipientCount} recipients; the plan allows at most ${limit}`,
+      { limit, recipientCount },
+    );
   }
   const credits = await debitCreditsAtOnce(tx, organizationId, recipientCount);
-  if (credits === null) throw new AppError('INSUFFICIENT_CREDITS', `Insufficient credit balance: the survey needs ${recipientCount} credits, one per recipient`, { needed: recipientCount });
+  if (credits === null)
+    throw new AppError(
+      'INSUFFICIENT_CREDITS',
+      `Insufficient credit balance: the survey needs ${recipientCount} credits, one per recipient`,
+      { needed: recipientCount },
+    );
   return credits;
 }

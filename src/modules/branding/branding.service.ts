@@ -7,7 +7,14 @@ import { QueueFullError } from '../../platform/pdf/bounded-queue.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { findWorkflowForCaller } from '../workflows/workflow-access.ts';
 import { deleteBranding, findBranding, isLogoInUse, saveBranding } from './branding.repo.ts';
-import { BrandingSettings, LOGO_MAX_SIDE, toBrandingResponse, toSigningBranding, type BrandingResponse, type SigningBrandingResponse } from './branding.schemas.ts';
+import {
+  BrandingSettings,
+  LOGO_MAX_SIDE,
+  toBrandingResponse,
+  toSigningBranding,
+  type BrandingResponse,
+  type SigningBrandingResponse,
+} from './branding.schemas.ts';
 
 const settingsValidator = Compile(BrandingSettings);
 
@@ -25,20 +32,30 @@ export function createBrandingService({ db, blobs, images }: { db: Db; blobs: Bl
   }
 
   /** PUT: settingsJson replaces colour and sender name; the logo is replaced by a new one, dropped by removeLogo, else kept. */
-  async function update(caller: UserCaller, input: { settingsJson: string | undefined; logo: Uint8Array | null }): Promise<void> {
+  async function update(
+    caller: UserCaller,
+    input: { settingsJson: string | undefined; logo: Uint8Array | null },
+  ): Promise<void> {
     assertPerson(caller);
     const settings = parseSettings(input.settingsJson);
-    if (settings.removeLogo && input.logo) throw new AppError('INVALID_BRANDING_SETTINGS', 'removeLogo is true and a logo was sent: do one or the other');
+    if (settings.removeLogo && input.logo)
+      throw new AppError('INVALID_BRANDING_SETTINGS', 'removeLogo is true and a logo was sent: do one or the other');
     // Decoding is slow and runs before the transaction, so no row is locked while a worker decodes.
     const stored = input.logo ? await blobs.put(await normalizeLogo(input.logo)) : null;
     await db.transaction(async (tx) => {
       const current = await findBranding(tx, caller.organizationId);
-      const logoBlobKey = stored?.key ?? (settings.removeLogo ? null : current?.logoBlobKey ?? null);
+      const logoBlobKey = stored?.key ?? (settings.removeLogo ? null : (current?.logoBlobKey ?? null));
       const primaryColor = settings.primaryColor?.toLowerCase() ?? null;
       const senderName = settings.senderName?.trim().replace(/\s+/g, ' ') ?? null;
       // Nothing set is the platform default: no row, exactly as after a reset.
       if (!primaryColor && !senderName && !logoBlobKey) return deleteBranding(tx, caller.organizationId);
-      await saveBranding(tx, { organizationId: caller.organizationId, primaryColor, senderName, logoBlobKey, updatedByUserId: caller.userId });
+      await saveBranding(tx, {
+        organizationId: caller.organizationId,
+        primaryColor,
+        senderName,
+        logoBlobKey,
+        updatedByUserId: caller.userId,
+      });
     });
   }
 
@@ -76,8 +93,12 @@ export function createBrandingService({ db, blobs, images }: { db: Db; blobs: Bl
     try {
       return (await images.toPng(bytes, { maxSide: LOGO_MAX_SIDE })).png;
     } catch (error) {
-      if (error instanceof InvalidImageError) throw new AppError('INVALID_LOGO', `The logo is refused: ${error.message}`);
-      if (error instanceof QueueFullError) throw new AppError('SERVICE_UNAVAILABLE', 'Too many images are being decoded; try again shortly', undefined, { retryAfterSeconds: images.retryAfterSeconds });
+      if (error instanceof InvalidImageError)
+        throw new AppError('INVALID_LOGO', `The logo is refused: ${error.message}`);
+      if (error instanceof QueueFullError)
+        throw new AppError('SERVICE_UNAVAILABLE', 'Too many images are being decoded; try again shortly', undefined, {
+          retryAfterSeconds: images.retryAfterSeconds,
+        });
       throw error;
     }
   }
@@ -85,7 +106,8 @@ export function createBrandingService({ db, blobs, images }: { db: Db; blobs: Bl
 
 /** Branding changes are a person's: a partner's client token may read the branding but not change it. */
 function assertPerson(caller: UserCaller): void {
-  if (caller.appId !== undefined) throw new AppError('USER_NOT_HAVE_ACCESS', 'A business app cannot change the organization\'s branding');
+  if (caller.appId !== undefined)
+    throw new AppError('USER_NOT_HAVE_ACCESS', "A business app cannot change the organization's branding");
 }
 
 function parseSettings(json: string | undefined): BrandingSettings {
@@ -96,7 +118,8 @@ function parseSettings(json: string | undefined): BrandingSettings {
   } catch {
     throw new AppError('INVALID_BRANDING_SETTINGS', 'settingsJson is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError('INVALID_BRANDING_SETTINGS', 'settingsJson must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new AppError('INVALID_BRANDING_SETTINGS', 'settingsJson must be a JSON object');
   if (!settingsValidator.Check(value)) {
     const problems = [...settingsValidator.Errors(value)].map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new AppError('INVALID_BRANDING_SETTINGS', `settingsJson: ${problems.join('; ')}`, { problems });

@@ -7,6 +7,9 @@ import type { UserCaller } from '../../http/authenticate.ts';
  */
 export function assertPersonalSession(caller: UserCaller): void {
   if (caller.appId !== undefined) {
-    throw new AppError('USER_NOT_HAVE_ACCESS', 'Business apps and webhooks are managed with a personal sign-in, not a business app token');
+    throw new AppError(
+      'USER_NOT_HAVE_ACCESS',
+      'Business apps and webhooks are managed with a personal sign-in, not a business app token',
+    );
   }
 }

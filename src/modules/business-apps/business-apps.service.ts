@@ -10,7 +10,14 @@ import type { Tx } from '../../platform/db/client.ts';
 import { resumeCallback } from '../webhooks/callback-pause.ts';
 import { assertPersonalSession } from './business-app-caller.ts';
 import {
-  countEnabledApps, findAppNamed, findAppOfOrganization, findAppsOfOrganization, findClashingApps, insertBusinessApp, lockOrganizationForApps, updateApp,
+  countEnabledApps,
+  findAppNamed,
+  findAppOfOrganization,
+  findAppsOfOrganization,
+  findClashingApps,
+  insertBusinessApp,
+  lockOrganizationForApps,
+  updateApp,
   type BusinessAppRow,
 } from './business-apps.repo.ts';
 import type { RegisterAppBody, RotatableSecret, UpdateAppBody } from './business-apps.schemas.ts';
@@ -29,9 +36,12 @@ export const BUSINESS_APP_CALLBACK_LIMIT = 10;
  * taken first in its transaction), so two registrations or enables cannot both count nine.
  */
 async function assertRoomForCallback(tx: Tx, organizationId: number): Promise<void> {
-  if (await countEnabledApps(tx, organizationId) < BUSINESS_APP_CALLBACK_LIMIT) return;
-  throw new AppError('BUSINESS_APP_LIMIT_REACHED',
-    `An organization may have at most ${BUSINESS_APP_CALLBACK_LIMIT} business apps with a callback enabled; disable one first`, { limit: BUSINESS_APP_CALLBACK_LIMIT });
+  if ((await countEnabledApps(tx, organizationId)) < BUSINESS_APP_CALLBACK_LIMIT) return;
+  throw new AppError(
+    'BUSINESS_APP_LIMIT_REACHED',
+    `An organization may have at most ${BUSINESS_APP_CALLBACK_LIMIT} business apps with a callback enabled; disable one first`,
+    { limit: BUSINESS_APP_CALLBACK_LIMIT },
+  );
 }
 
 /** A webhook secret: 256 random bits, prefixed so a leaked one is recognisable for what it is. */
@@ -69,21 +79,33 @@ export function createBusinessAppService({ db, secrets, allowPrivateCallbacks, r
         }
         assertNoClash(await findClashingApps(tx, caller.organizationId, body.clientId, appName), body.clientId);
         return insertBusinessApp(tx, {
-          organizationId: caller.organizationId, clientId: body.clientId, appName, callbackUrl,
-          secretHash: hashClientSecret(clientSecret), webhookSecret: secrets.encrypt(webhookSecret), status: body.status ?? true,
+          organizationId: caller.organizationId,
+          clientId: body.clientId,
+          appName,
+          callbackUrl,
+          secretHash: hashClientSecret(clientSecret),
+          webhookSecret: secrets.encrypt(webhookSecret),
+          status: body.status ?? true,
         });
       });
       return { app, clientSecret, webhookSecret };
     } catch (error) {
       // Concurrent registrations race past the pre-check; the unique indexes decide, and name the loser's clash.
       if (!isUniqueViolation(error)) throw error;
-      throw new AppError(violates(error, 'business_apps_client_id_key') ? 'BUSINESS_APP_CLIENT_ID_TAKEN' : 'BUSINESS_APP_NAME_TAKEN');
+      throw new AppError(
+        violates(error, 'business_apps_client_id_key') ? 'BUSINESS_APP_CLIENT_ID_TAKEN' : 'BUSINESS_APP_NAME_TAKEN',
+      );
     }
   }
 
   function assertNoClash(clashes: BusinessAppRow[], clientId: string): void {
-    if (clashes.some((app) => app.clientId === clientId)) throw new AppError('BUSINESS_APP_CLIENT_ID_TAKEN', `The client id "${clientId}" is taken`);
-    if (clashes.length > 0) throw new AppError('BUSINESS_APP_NAME_TAKEN', `The organization already has an app named "${clashes[0].appName}"`);
+    if (clashes.some((app) => app.clientId === clientId))
+      throw new AppError('BUSINESS_APP_CLIENT_ID_TAKEN', `The client id "${clientId}" is taken`);
+    if (clashes.length > 0)
+      throw new AppError(
+        'BUSINESS_APP_NAME_TAKEN',
+        `The organization already has an app named "${clashes[0].appName}"`,
+      );
   }
 
   async function list(caller: UserCaller): Promise<BusinessAppRow[]> {
@@ -104,18 +126,30 @@ export function createBusinessAppService({ db, secrets, allowPrivateCallbacks, r
     assertPersonalSession(caller);
     const appName = body.appName?.trim();
     if (appName === '') throw new AppError('INVALID_REQUEST_BODY', 'appName must not be blank');
-    const callbackUrl = body.callbackUrl === undefined ? undefined : await checkCallbackUrl(body.callbackUrl, { allowPrivate: allowPrivateCallbacks, resolve });
+    const callbackUrl =
+      body.callbackUrl === undefined
+        ? undefined
+        : await checkCallbackUrl(body.callbackUrl, { allowPrivate: allowPrivateCallbacks, resolve });
     try {
       return await db.transaction(async (tx) => {
         const app = await findAppOfOrganization(tx, caller.organizationId, appId, { lock: true });
         if (!app) throw new AppError('NOT_FOUND', 'Business app not found');
         if (appName !== undefined) {
           const clash = await findAppNamed(tx, caller.organizationId, appName, app.id);
-          if (clash) throw new AppError('BUSINESS_APP_NAME_TAKEN', `The organization already has an app named "${clash.appName}"`);
+          if (clash)
+            throw new AppError(
+              'BUSINESS_APP_NAME_TAKEN',
+              `The organization already has an app named "${clash.appName}"`,
+            );
         }
         await resumeCallback(tx, app.id, new Date());
-        const changes = { ...(appName === undefined ? {} : { appName }), ...(callbackUrl === undefined ? {} : { callbackUrl }) };
-        return Object.keys(changes).length > 0 ? updateApp(tx, app.id, changes) : (await findAppOfOrganization(tx, caller.organizationId, app.id))!;
+        const changes = {
+          ...(appName === undefined ? {} : { appName }),
+          ...(callbackUrl === undefined ? {} : { callbackUrl }),
+        };
+        return Object.keys(changes).length > 0
+          ? updateApp(tx, app.id, changes)
+          : (await findAppOfOrganization(tx, caller.organizationId, app.id))!;
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -170,7 +204,11 @@ export function createBusinessAppService({ db, secrets, allowPrivateCallbacks, r
 
 /** Whether a driver error (either driver, possibly wrapped by Drizzle) names this constraint. */
 function violates(error: unknown, constraint: string): boolean {
-  for (let current = error as { constraint?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 5; current = current.cause as typeof current, depth++) {
+  for (
+    let current = error as { constraint?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0;
+    current && depth < 5;
+    current = current.cause as typeof current, depth++
+  ) {
     if (current.constraint === constraint || String(current.message ?? '').includes(`"${constraint}"`)) return true;
   }
   return false;

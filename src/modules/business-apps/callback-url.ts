@@ -11,8 +11,13 @@ const RESOLVE_TIMEOUT_MS = 2_000;
 
 export const resolveWithDns: ResolveHost = async (hostname) => {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<string[]>((resolve) => { timer = setTimeout(() => resolve([]), RESOLVE_TIMEOUT_MS); });
-  const lookup = dns.promises.lookup(hostname, { all: true, verbatim: true }).then((answers) => answers.map((a) => a.address), () => []);
+  const timeout = new Promise<string[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), RESOLVE_TIMEOUT_MS);
+  });
+  const lookup = dns.promises.lookup(hostname, { all: true, verbatim: true }).then(
+    (answers) => answers.map((a) => a.address),
+    () => [],
+  );
   return Promise.race([lookup, timeout]).finally(() => clearTimeout(timer));
 };
 
@@ -23,14 +28,18 @@ export const resolveWithDns: ResolveHost = async (hostname) => {
  * is refused; a name that does not resolve yet is accepted, because every delivery checks again (pinned to the
  * address it checked) and a refused address then fails the attempt. Answers the normalized URL (fragment dropped).
  */
-export async function checkCallbackUrl(value: string, options: { allowPrivate: boolean; resolve: ResolveHost }): Promise<string> {
+export async function checkCallbackUrl(
+  value: string,
+  options: { allowPrivate: boolean; resolve: ResolveHost },
+): Promise<string> {
   let url: URL;
   try {
     url = new URL(value.trim());
   } catch {
     throw refused('callbackUrl is not a valid absolute URL');
   }
-  if (url.protocol !== 'https:') throw refused(`${url.protocol.replace(':', '')} callback URLs are not accepted; use https`);
+  if (url.protocol !== 'https:')
+    throw refused(`${url.protocol.replace(':', '')} callback URLs are not accepted; use https`);
   if (url.username || url.password) throw refused('callback URLs with a user name or password are not accepted');
   url.hash = '';
   const hostname = url.hostname.replace(/^\[|\]$/g, '');

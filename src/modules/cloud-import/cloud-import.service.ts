@@ -15,7 +15,11 @@ export type ImportedFile = { size: number; stream: Readable; discard(): Promise<
  * back, so the client can upload them as an ordinary document. The whole body is staged first (streamed, capped)
  * so that a file that turns out too large answers an error instead of a truncated 200.
  */
-export function createCloudImportService(deps: { outbound: Outbound; blobs: BlobStore; allowedHosts: readonly string[] }) {
+export function createCloudImportService(deps: {
+  outbound: Outbound;
+  blobs: BlobStore;
+  allowedHosts: readonly string[];
+}) {
   return { importFromBox };
 
   async function importFromBox(link: string): Promise<ImportedFile> {
@@ -34,7 +38,10 @@ export function createCloudImportService(deps: { outbound: Outbound; blobs: Blob
       });
       if (response.status < 200 || response.status > 299) {
         response.body.resume();
-        throw new AppError('CLOUD_IMPORT_FAILED', `The link could not be read: the provider answered HTTP ${response.status}`);
+        throw new AppError(
+          'CLOUD_IMPORT_FAILED',
+          `The link could not be read: the provider answered HTTP ${response.status}`,
+        );
       }
       const staged = await deps.blobs.stage(response.body, CLOUD_IMPORT_MAX_BYTES);
       return {
@@ -50,13 +57,18 @@ export function createCloudImportService(deps: { outbound: Outbound; blobs: Blob
 
 function toImportError(error: unknown): unknown {
   if (error instanceof AppError) return error;
-  if (error instanceof BlobTooLargeError) return new AppError('CLOUD_IMPORT_FAILED', 'The linked file is larger than 25 MB');
+  if (error instanceof BlobTooLargeError)
+    return new AppError('CLOUD_IMPORT_FAILED', 'The linked file is larger than 25 MB');
   if (error instanceof OutboundError) {
     switch (error.failure) {
-      case 'POLICY': return new AppError('CLOUD_IMPORT_LINK_REFUSED', `The link was refused: ${error.message}`);
-      case 'TOO_MANY_REDIRECTS': return new AppError('CLOUD_IMPORT_FAILED', `The link redirects ${error.message}`);
-      case 'TOO_LARGE': return new AppError('CLOUD_IMPORT_FAILED', 'The linked file is larger than 25 MB');
-      default: return new AppError('CLOUD_IMPORT_FAILED', `The link could not be read: ${error.message}`);
+      case 'POLICY':
+        return new AppError('CLOUD_IMPORT_LINK_REFUSED', `The link was refused: ${error.message}`);
+      case 'TOO_MANY_REDIRECTS':
+        return new AppError('CLOUD_IMPORT_FAILED', `The link redirects ${error.message}`);
+      case 'TOO_LARGE':
+        return new AppError('CLOUD_IMPORT_FAILED', 'The linked file is larger than 25 MB');
+      default:
+        return new AppError('CLOUD_IMPORT_FAILED', `The link could not be read: ${error.message}`);
     }
   }
   return error;

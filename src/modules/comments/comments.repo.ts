@@ -12,19 +12,28 @@ export async function insertComment(db: DbOrTx, values: typeof comments.$inferIn
 
 /** Oldest first (ids grow with time). */
 export async function findCommentsOfWorkflow(db: DbOrTx, workflowId: number): Promise<CommentWithAuthor[]> {
-  const rows = await db.select({ comment: comments, authorName: users.name }).from(comments)
+  const rows = await db
+    .select({ comment: comments, authorName: users.name })
+    .from(comments)
     .leftJoin(users, eq(users.id, comments.authorUserId))
-    .where(eq(comments.workflowId, workflowId)).orderBy(asc(comments.id));
+    .where(eq(comments.workflowId, workflowId))
+    .orderBy(asc(comments.id));
   return rows.map((r) => ({ ...r.comment, authorName: r.authorName ?? '' }));
 }
 
 export async function isFieldOfWorkflow(db: DbOrTx, workflowId: number, fieldId: number): Promise<boolean> {
-  const [row] = await db.select({ id: fields.id }).from(fields).where(and(eq(fields.id, fieldId), eq(fields.workflowId, workflowId)));
+  const [row] = await db
+    .select({ id: fields.id })
+    .from(fields)
+    .where(and(eq(fields.id, fieldId), eq(fields.workflowId, workflowId)));
   return Boolean(row);
 }
 
 export async function workflowExists(db: DbOrTx, workflowId: number): Promise<boolean> {
-  const [row] = await db.select({ id: workflows.id }).from(workflows).where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
+  const [row] = await db
+    .select({ id: workflows.id })
+    .from(workflows)
+    .where(and(eq(workflows.id, workflowId), isNull(workflows.deletedAt)));
   return Boolean(row);
 }
 

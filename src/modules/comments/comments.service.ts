@@ -6,7 +6,14 @@ import { recordActivity } from '../activities/activities.service.ts';
 import { findUserById } from '../users/users.directory.ts';
 import { findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
 import { COMMENT_MAX_LENGTH, type CreateCommentBody } from './comments.schemas.ts';
-import { findCommentsOfWorkflow, insertComment, isFieldOfWorkflow, unlinkCommentsFromDocuments, workflowExists, type CommentWithAuthor } from './comments.repo.ts';
+import {
+  findCommentsOfWorkflow,
+  insertComment,
+  isFieldOfWorkflow,
+  unlinkCommentsFromDocuments,
+  workflowExists,
+  type CommentWithAuthor,
+} from './comments.repo.ts';
 
 /** Comments on a workflow (SPEC.md "Comments"): its owner and its recipients, signing-link tokens included. */
 export function createCommentService({ db, log }: { db: Db; log: (message: string, error?: unknown) => void }) {
@@ -22,7 +29,10 @@ export function createCommentService({ db, log }: { db: Db; log: (message: strin
       return await findWorkflowForCaller(tx, caller, workflowId);
     } catch (error) {
       if (error instanceof AppError && error.code === 'NOT_FOUND' && (await workflowExists(tx, workflowId))) {
-        throw new AppError('USER_NOT_HAVE_ACCESS', 'Only the workflow owner or one of its recipients may use its comments');
+        throw new AppError(
+          'USER_NOT_HAVE_ACCESS',
+          'Only the workflow owner or one of its recipients may use its comments',
+        );
       }
       throw error;
     }
@@ -38,13 +48,21 @@ export function createCommentService({ db, log }: { db: Db; log: (message: strin
    * savepoint: if recording fails, only the savepoint rolls back and the comment still commits (SPEC.md).
    * A VOID workflow is read-only (editing rule 3).
    */
-  async function addComment(caller: Caller, workflowId: number, input: CreateCommentBody, context: RequestContext): Promise<CommentWithAuthor> {
+  async function addComment(
+    caller: Caller,
+    workflowId: number,
+    input: CreateCommentBody,
+    context: RequestContext,
+  ): Promise<CommentWithAuthor> {
     const body = input.body.trim();
-    if (body.length === 0) throw new AppError('INVALID_REQUEST_BODY', 'The comment body must not be empty or whitespace only');
-    if ([...body].length > COMMENT_MAX_LENGTH) throw new AppError('INVALID_REQUEST_BODY', `The comment body is longer than ${COMMENT_MAX_LENGTH} characters`);
+    if (body.length === 0)
+      throw new AppError('INVALID_REQUEST_BODY', 'The comment body must not be empty or whitespace only');
+    if ([...body].length > COMMENT_MAX_LENGTH)
+      throw new AppError('INVALID_REQUEST_BODY', `The comment body is longer than ${COMMENT_MAX_LENGTH} characters`);
     return db.transaction(async (tx) => {
       const access = await accessFor(tx, caller, workflowId);
-      if (access.workflow.status === 'VOID') throw new AppError('INVALID_WORKFLOW_STATUS', 'A VOID workflow is read-only');
+      if (access.workflow.status === 'VOID')
+        throw new AppError('INVALID_WORKFLOW_STATUS', 'A VOID workflow is read-only');
       const fieldId = input.fieldId ?? null;
       if (fieldId !== null && !(await isFieldOfWorkflow(tx, workflowId, fieldId))) {
         throw new AppError('INVALID_REQUEST_BODY', `Field ${fieldId} is not a field of this workflow`);

@@ -7,16 +7,32 @@ import { findDocumentsInPositionOrder, insertDocuments, type NewDocument } from 
  * the stored file shared (blobs are content-addressed), neither the sealed file nor the viewed flag copied.
  * Returns, per target workflow, old document id → new document id.
  */
-export async function copyDocumentsToMany(tx: DbOrTx, fromWorkflowId: number, toWorkflowIds: number[]): Promise<Map<number, Map<number, number>>> {
+export async function copyDocumentsToMany(
+  tx: DbOrTx,
+  fromWorkflowId: number,
+  toWorkflowIds: number[],
+): Promise<Map<number, Map<number, number>>> {
   const sources = await findDocumentsInPositionOrder(tx, fromWorkflowId);
-  const values: NewDocument[] = toWorkflowIds.flatMap((workflowId) => sources.map((source) => ({
-    workflowId, name: source.name, position: source.position, blobKey: source.blobKey, size: source.size,
-    pages: source.pages, pageSizes: source.pageSizes, thumbnailBase64: source.thumbnailBase64, pictureBlobKey: source.pictureBlobKey,
-  })));
+  const values: NewDocument[] = toWorkflowIds.flatMap((workflowId) =>
+    sources.map((source) => ({
+      workflowId,
+      name: source.name,
+      position: source.position,
+      blobKey: source.blobKey,
+      size: source.size,
+      pages: source.pages,
+      pageSizes: source.pageSizes,
+      thumbnailBase64: source.thumbnailBase64,
+      pictureBlobKey: source.pictureBlobKey,
+    })),
+  );
   const inserted = await insertDocuments(tx, values);
   const copies = new Map<number, Map<number, number>>();
   toWorkflowIds.forEach((workflowId, target) => {
-    copies.set(workflowId, new Map(sources.map((source, index) => [source.id, inserted[target * sources.length + index].id])));
+    copies.set(
+      workflowId,
+      new Map(sources.map((source, index) => [source.id, inserted[target * sources.length + index].id])),
+    );
   });
   return copies;
 }

@@ -1,5 +1,11 @@
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { findSearchIds, isSnapshotCurrent, searchList, type ListCriteria, type ListItemRow } from './document-list.repo.ts';
+import {
+  findSearchIds,
+  isSnapshotCurrent,
+  searchList,
+  type ListCriteria,
+  type ListItemRow,
+} from './document-list.repo.ts';
 
 /** Searches remembered per process (the least recently used is forgotten first), pages per search, and the largest page kept. */
 const MAX_SEARCHES = 2000;
@@ -22,8 +28,19 @@ export function createListSearch(db: DbOrTx, reads = { searchList, findSearchIds
   const cache = new Map<string, Entry>();
 
   /** The page's ids and the total; a search run anew also brings the page's items (`items`), a kept one does not. */
-  async function find(c: ListCriteria, limit: number, offset: number): Promise<{ ids: number[]; total: number; items?: ListItemRow[] }> {
-    const key = JSON.stringify([c.userId, c.organizationId ?? null, c.filter.workflowStatus ?? null, c.filter.action ?? null, c.folderId ?? null, c.search]);
+  async function find(
+    c: ListCriteria,
+    limit: number,
+    offset: number,
+  ): Promise<{ ids: number[]; total: number; items?: ListItemRow[] }> {
+    const key = JSON.stringify([
+      c.userId,
+      c.organizationId ?? null,
+      c.filter.workflowStatus ?? null,
+      c.filter.action ?? null,
+      c.folderId ?? null,
+      c.search,
+    ]);
     const pageKey = `${offset}:${limit}`;
     const cached = cache.get(key);
     if (cached) {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { executePrepared, keepsPlans, type DbOrTx } from '../../platform/db/client.ts';
 import { intArray } from '../../platform/db/prepared.ts';
 import { documents, workflows } from '../../platform/db/schema/index.ts';
@@ -17,7 +17,13 @@ export type ListFilter = { workflowStatus?: string; action?: ListAction };
  * the caller knows them (countList), so that a search need not count them again to choose walk or index.
  */
 export type ListCriteria = {
-  userId: number; filter: ListFilter; folderId?: number; search?: string; searchProbe?: string; entries?: number; indexCost?: number;
+  userId: number;
+  filter: ListFilter;
+  folderId?: number;
+  search?: string;
+  searchProbe?: string;
+  entries?: number;
+  indexCost?: number;
   /** Only workflows of this organization: a business app's token (see inOrganization). */
   organizationId?: number;
 };
@@ -60,7 +66,11 @@ function verified(userId: number): SQL {
   return sql`exists (select 1 from users v where v.id = ${userId} and v.email_verified_at is not null)`;
 }
 
-const ACTION_COLUMN: Record<ListAction, SQL> = { PENDING: sql`e.pending`, SIGNED: sql`e.signed`, VIEWED: sql`e.viewed` };
+const ACTION_COLUMN: Record<ListAction, SQL> = {
+  PENDING: sql`e.pending`,
+  SIGNED: sql`e.signed`,
+  VIEWED: sql`e.viewed`,
+};
 
 /*
  * A business app's token lists only its organization's workflows (workflow-access.ts isWithinReach). The read model
@@ -79,7 +89,12 @@ function entriesWhere(c: ListCriteria): SQL {
   if (action) parts.push(ACTION_COLUMN[action]);
   else parts.push(workflowStatus ? sql`e.status = ${workflowStatus}` : sql`e.status is not null`);
   // A folder holds only the caller's own workflows; with an action filter, survey children never (they are filed nowhere).
-  if (c.folderId !== undefined) parts.push(action ? sql`e.owned and not e.child and e.folder_id = ${c.folderId}` : sql`e.owned and e.folder_id = ${c.folderId}`);
+  if (c.folderId !== undefined)
+    parts.push(
+      action
+        ? sql`e.owned and not e.child and e.folder_id = ${c.folderId}`
+        : sql`e.owned and e.folder_id = ${c.folderId}`,
+    );
   parts.push(sql`(e.owned or ${verified(c.userId)})`);
   if (c.organizationId !== undefined) parts.push(inOrganization(c.organizationId));
   return sql.join(parts, sql` and `);
@@ -93,7 +108,11 @@ function ledgerWhere(c: ListCriteria): SQL {
     parts.push(sql`c.scope = 'ACTION' and c.status = ${action}`);
     if (c.folderId !== undefined) parts.push(sql`c.owned and c.folder_id = ${c.folderId}`);
   } else {
-    parts.push(c.folderId !== undefined ? sql`c.scope = 'OWNED' and c.folder_id = ${c.folderId}` : sql`c.scope in ('OWNED', 'RECEIVED')`);
+    parts.push(
+      c.folderId !== undefined
+        ? sql`c.scope = 'OWNED' and c.folder_id = ${c.folderId}`
+        : sql`c.scope in ('OWNED', 'RECEIVED')`,
+    );
     if (workflowStatus) parts.push(sql`c.status = ${workflowStatus}`);
   }
   parts.push(sql`(c.owned or ${verified(c.userId)})`);
@@ -115,15 +134,17 @@ export const SEARCH_WALK_LIMIT = 1000;
 function searchedEntries(c: ListCriteria, walk: boolean): SQL {
   // lower() ... like: same result as ilike here, markedly cheaper per row, and what the trigram index is built on.
   const contains = sql`strpos(lower(w.name), lower(${c.search ?? ''})) > 0`;
-  const matches = walk ? contains
-    : c.searchProbe ? sql`lower(w.name) like lower(${likeContains(c.searchProbe)}) and ${contains}`
-    : sql`lower(w.name) like lower(${likeContains(c.search ?? '')})`;
+  const matches = walk
+    ? contains
+    : c.searchProbe
+      ? sql`lower(w.name) like lower(${likeContains(c.searchProbe)}) and ${contains}`
+      : sql`lower(w.name) like lower(${likeContains(c.search ?? '')})`;
   return sql`workflow_list_entries e join workflows w on w.id = e.workflow_id where ${entriesWhere(c)} and ${matches}`;
 }
 
 /** Whether the caller's entries under the criteria's other filters are few enough to walk (one look at the ledger). */
 async function searchByWalking(db: DbOrTx, c: ListCriteria, walkLimit: number): Promise<boolean> {
-  return walksEntries(c.entries ?? await countList(db, { ...c, search: undefined }), walkLimit, c.indexCost);
+  return walksEntries(c.entries ?? (await countList(db, { ...c, search: undefined })), walkLimit, c.indexCost);
 }
 
 /**
@@ -173,16 +194,26 @@ function toItemRow(row: Record<string, unknown>): ListItemRow {
  * split, only the small id walk is planned per request and the item select keeps its generic plan.
  */
 export async function findListPage(db: DbOrTx, c: ListCriteria, limit: number, offset: number): Promise<ListItemRow[]> {
-  const page = await executePrepared(db, sql`select e.workflow_id as id from workflow_list_entries e where ${entriesWhere(c)}
-    order by e.workflow_id desc limit ${limit} offset ${offset}`);
-  return findListItems(db, c.userId, page.rows.map((row) => Number(row.id)));
+  const page = await executePrepared(
+    db,
+    sql`select e.workflow_id as id from workflow_list_entries e where ${entriesWhere(c)}
+    order by e.workflow_id desc limit ${limit} offset ${offset}`,
+  );
+  return findListItems(
+    db,
+    c.userId,
+    page.rows.map((row) => Number(row.id)),
+  );
 }
 
 /** The list items of the given workflows as `userId` sees them, newest first. */
 export async function findListItems(db: DbOrTx, userId: number, workflowIds: number[]): Promise<ListItemRow[]> {
   if (workflowIds.length === 0) return [];
   // One array parameter, so the text (and the prepared statement) is the same for every page.
-  const result = await executePrepared(db, sql`${itemSelect(userId)} where w.id = any(${intArray(workflowIds)}::int[]) order by w.id desc`);
+  const result = await executePrepared(
+    db,
+    sql`${itemSelect(userId)} where w.id = any(${intArray(workflowIds)}::int[]) order by w.id desc`,
+  );
   return (result.rows as Record<string, unknown>[]).map(toItemRow);
 }
 
@@ -191,9 +222,16 @@ export async function findListItems(db: DbOrTx, userId: number, workflowIds: num
  * one organization, a count of the entries (inOrganization).
  */
 export async function countList(db: DbOrTx, c: ListCriteria): Promise<number> {
-  const result = c.organizationId !== undefined
-    ? await executePrepared(db, sql`select count(*)::int as total from workflow_list_entries e where ${entriesWhere(c)}`)
-    : await executePrepared(db, sql`select coalesce(sum(c.n), 0)::int as total from workflow_list_counts c where ${ledgerWhere(c)}`);
+  const result =
+    c.organizationId !== undefined
+      ? await executePrepared(
+          db,
+          sql`select count(*)::int as total from workflow_list_entries e where ${entriesWhere(c)}`,
+        )
+      : await executePrepared(
+          db,
+          sql`select coalesce(sum(c.n), 0)::int as total from workflow_list_counts c where ${ledgerWhere(c)}`,
+        );
   return Number((result.rows[0] as { total: number }).total);
 }
 
@@ -206,29 +244,56 @@ export type SearchResult = { ids: number[]; total: number; snapshot: string; ver
  * for a new term; the embedded database forces no generic plan (pglite-query.ts), so there they are read only when
  * the page has ids (a new term mostly matches nothing; planning the item select anyway cost 50% more CPU per request).
  */
-export async function searchList(db: DbOrTx, c: ListCriteria, limit: number, offset: number, walkLimit = SEARCH_WALK_LIMIT): Promise<SearchResult> {
+export async function searchList(
+  db: DbOrTx,
+  c: ListCriteria,
+  limit: number,
+  offset: number,
+  walkLimit = SEARCH_WALK_LIMIT,
+): Promise<SearchResult> {
   // The matches once (the total needs them all anyway), then the page from them: a walk newest first would read
   // every entry when a common term matches only old workflows.
   const oneStatement = keepsPlans(db);
   const items = oneStatement
     ? sql`, (select coalesce(json_agg(i order by i."workflowId" desc), '[]'::json) from (${itemSelect(c.userId)} where w.id = any(array(select p.workflow_id from page p))) i) as items`
     : sql``;
-  const result = await executePrepared(db, sql`with matched as materialized (select e.workflow_id from ${searchedEntries(c, await searchByWalking(db, c, walkLimit))}),
+  const result = await executePrepared(
+    db,
+    sql`with matched as materialized (select e.workflow_id from ${searchedEntries(c, await searchByWalking(db, c, walkLimit))}),
       page as materialized (select m.workflow_id from matched m order by m.workflow_id desc limit ${limit} offset ${offset})
     select array(select p.workflow_id from page p order by p.workflow_id desc) as ids,
-      (select count(*) from matched)::int as total, pg_current_snapshot()::text as snapshot, ${verified(c.userId)} as verified${items}`);
-  const row = result.rows[0] as { ids: number[]; total: number; snapshot: string; verified: boolean; items?: Record<string, unknown>[] };
+      (select count(*) from matched)::int as total, pg_current_snapshot()::text as snapshot, ${verified(c.userId)} as verified${items}`,
+  );
+  const row = result.rows[0] as {
+    ids: number[];
+    total: number;
+    snapshot: string;
+    verified: boolean;
+    items?: Record<string, unknown>[];
+  };
   const ids = row.ids.map(Number);
   return {
-    ids, total: Number(row.total), snapshot: row.snapshot, verified: row.verified,
+    ids,
+    total: Number(row.total),
+    snapshot: row.snapshot,
+    verified: row.verified,
     items: oneStatement ? row.items!.map(toItemRow) : await findListItems(db, c.userId, ids),
   };
 }
 
 /** One page of a search's workflow ids, newest first. */
-export async function findSearchIds(db: DbOrTx, c: ListCriteria, limit: number, offset: number, walkLimit = SEARCH_WALK_LIMIT): Promise<number[]> {
-  const result = await executePrepared(db, sql`select e.workflow_id as id from ${searchedEntries(c, await searchByWalking(db, c, walkLimit))}
-    order by e.workflow_id desc limit ${limit} offset ${offset}`);
+export async function findSearchIds(
+  db: DbOrTx,
+  c: ListCriteria,
+  limit: number,
+  offset: number,
+  walkLimit = SEARCH_WALK_LIMIT,
+): Promise<number[]> {
+  const result = await executePrepared(
+    db,
+    sql`select e.workflow_id as id from ${searchedEntries(c, await searchByWalking(db, c, walkLimit))}
+    order by e.workflow_id desc limit ${limit} offset ${offset}`,
+  );
   return (result.rows as { id: number }[]).map((r) => Number(r.id));
 }
 
@@ -238,9 +303,16 @@ export async function findSearchIds(db: DbOrTx, c: ListCriteria, limit: number, 
  * user's rows were committed before the snapshot, nothing changed since. Also answers whether the caller is
  * verified now.
  */
-export async function isSnapshotCurrent(db: DbOrTx, userId: number, snapshot: string): Promise<{ current: boolean; verified: boolean }> {
-  const result = await executePrepared(db, sql`select not exists (select 1 from workflow_list_counts c
-      where c.user_id = ${userId} and not pg_visible_in_snapshot(c.txid, ${snapshot}::pg_snapshot)) as current, ${verified(userId)} as verified`);
+export async function isSnapshotCurrent(
+  db: DbOrTx,
+  userId: number,
+  snapshot: string,
+): Promise<{ current: boolean; verified: boolean }> {
+  const result = await executePrepared(
+    db,
+    sql`select not exists (select 1 from workflow_list_counts c
+      where c.user_id = ${userId} and not pg_visible_in_snapshot(c.txid, ${snapshot}::pg_snapshot)) as current, ${verified(userId)} as verified`,
+  );
   const row = result.rows[0] as { current: boolean; verified: boolean };
   return { current: row.current, verified: row.verified };
 }
@@ -253,16 +325,24 @@ export async function countByStatus(db: DbOrTx, userId: number, organizationId?:
   if (organizationId !== undefined) {
     const listed = (status: string) => sql`(count(*) filter (where e.status = ${status}))::int`;
     const acting = (action: ListAction) => sql`(count(*) filter (where ${ACTION_COLUMN[action]}))::int`;
-    const result = await executePrepared(db, sql`select ${listed('DRAFT')} as draft, ${listed('SENT')} as sent, ${listed('COMPLETED')} as completed,
+    const result = await executePrepared(
+      db,
+      sql`select ${listed('DRAFT')} as draft, ${listed('SENT')} as sent, ${listed('COMPLETED')} as completed,
         ${listed('VOID')} as void, ${acting('PENDING')} as pending, ${acting('SIGNED')} as signed
-      from workflow_list_entries e where e.user_id = ${userId} and (e.owned or ${verified(userId)}) and ${inOrganization(organizationId)}`);
+      from workflow_list_entries e where e.user_id = ${userId} and (e.owned or ${verified(userId)}) and ${inOrganization(organizationId)}`,
+    );
     return result.rows[0] as Record<'draft' | 'sent' | 'completed' | 'void' | 'pending' | 'signed', number>;
   }
-  const listed = (status: string) => sql`coalesce(sum(c.n) filter (where c.scope in ('OWNED', 'RECEIVED') and c.status = ${status}), 0)::int`;
-  const acting = (action: ListAction) => sql`coalesce(sum(c.n) filter (where c.scope = 'ACTION' and c.status = ${action}), 0)::int`;
-  const result = await executePrepared(db, sql`select ${listed('DRAFT')} as draft, ${listed('SENT')} as sent, ${listed('COMPLETED')} as completed,
+  const listed = (status: string) =>
+    sql`coalesce(sum(c.n) filter (where c.scope in ('OWNED', 'RECEIVED') and c.status = ${status}), 0)::int`;
+  const acting = (action: ListAction) =>
+    sql`coalesce(sum(c.n) filter (where c.scope = 'ACTION' and c.status = ${action}), 0)::int`;
+  const result = await executePrepared(
+    db,
+    sql`select ${listed('DRAFT')} as draft, ${listed('SENT')} as sent, ${listed('COMPLETED')} as completed,
       ${listed('VOID')} as void, ${acting('PENDING')} as pending, ${acting('SIGNED')} as signed
-    from workflow_list_counts c where c.user_id = ${userId} and (c.owned or ${verified(userId)})`);
+    from workflow_list_counts c where c.user_id = ${userId} and (c.owned or ${verified(userId)})`,
+  );
   return result.rows[0] as Record<'draft' | 'sent' | 'completed' | 'void' | 'pending' | 'signed', number>;
 }
 
@@ -289,12 +369,17 @@ export async function deleteDocuments(db: DbOrTx, documentIds: number[]): Promis
 
 /** Soft delete: the rows stay (audit trail, files) but no read finds them again. */
 export async function softDeleteWorkflows(db: DbOrTx, workflowIds: number[], at: Date): Promise<void> {
-  await db.update(workflows).set({ deletedAt: at }).where(and(inArray(workflows.id, workflowIds), isNull(workflows.deletedAt)));
+  await db
+    .update(workflows)
+    .set({ deletedAt: at })
+    .where(and(inArray(workflows.id, workflowIds), isNull(workflows.deletedAt)));
 }
 
 /** Power Survey children of the given parents (not yet deleted). */
 export async function findChildWorkflowIds(db: DbOrTx, parentIds: number[]): Promise<number[]> {
-  const rows = await db.select({ id: workflows.id }).from(workflows)
+  const rows = await db
+    .select({ id: workflows.id })
+    .from(workflows)
     .where(and(inArray(workflows.parentWorkflowId, parentIds), isNull(workflows.deletedAt)));
   return rows.map((r) => r.id);
 }
@@ -305,12 +390,17 @@ export async function findChildWorkflowIds(db: DbOrTx, parentIds: number[]): Pro
  * made "agreement" look rare), as the name index holds them, with the share of the drawn names holding each, and how
  * many workflows the index covers (the planner's estimate once the table has been analysed, else a count).
  */
-export async function sampleNameTrigrams(db: DbOrTx, limit: number): Promise<{ names: number; sampled: number; share: Map<string, number> }> {
-  const counted = await db.execute(sql`select (select case when c.reltuples > 0 then c.reltuples::bigint else (select count(*) from workflows) end
+export async function sampleNameTrigrams(
+  db: DbOrTx,
+  limit: number,
+): Promise<{ names: number; sampled: number; share: Map<string, number> }> {
+  const counted =
+    await db.execute(sql`select (select case when c.reltuples > 0 then c.reltuples::bigint else (select count(*) from workflows) end
     from pg_class c where c.oid = 'workflows'::regclass)::float8 as names`);
   const names = Number((counted.rows[0] as { names: number }).names);
   const percent = names > 0 ? Math.min(100, (100 * limit) / names) : 100;
-  const result = await db.execute(sql`with sample as (select lower(w.name) as name from workflows w tablesample bernoulli (${percent}) limit ${limit})
+  const result =
+    await db.execute(sql`with sample as (select lower(w.name) as name from workflows w tablesample bernoulli (${percent}) limit ${limit})
     select t.trigram, count(*)::int as n, (select count(*) from sample)::int as sampled
     from sample s cross join lateral unnest(show_trgm(s.name)) as t(trigram) group by t.trigram`);
   const rows = result.rows as { trigram: string; n: number; sampled: number }[];

@@ -7,15 +7,29 @@ import type { DocumentRow, ListItemRow } from './document-list.repo.ts';
 export type DocumentDetail = ListItemRow & { document: DocumentRow };
 
 export const ListQuery = Type.Object({
-  status: Type.Optional(Type.String({
-    maxLength: 20,
-    description: 'All (default), Draft, Pending, Sent, Signed, Completed, Voided, Approved or Viewed, any case; anything else is 400. '
-      + 'Draft/Sent/Completed/Voided/Approved: the workflow\'s status. Pending: action required from the caller (a SENT workflow where it is the caller\'s turn and they have not acted). '
-      + 'Signed: waiting for others (the caller signed or approved, the workflow is still SENT). Viewed: the caller opened it and has not acted yet (a subset of Pending).',
-  })),
-  folderID: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'only workflows filed in this personal folder of the caller (404 if it is not theirs)' })),
+  status: Type.Optional(
+    Type.String({
+      maxLength: 20,
+      description:
+        'All (default), Draft, Pending, Sent, Signed, Completed, Voided, Approved or Viewed, any case; anything else is 400. ' +
+        "Draft/Sent/Completed/Voided/Approved: the workflow's status. Pending: action required from the caller (a SENT workflow where it is the caller's turn and they have not acted). " +
+        'Signed: waiting for others (the caller signed or approved, the workflow is still SENT). Viewed: the caller opened it and has not acted yet (a subset of Pending).',
+    }),
+  ),
+  folderID: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 2147483647,
+      description: 'only workflows filed in this personal folder of the caller (404 if it is not theirs)',
+    }),
+  ),
   folderId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'alias of folderID' })),
-  searchValue: Type.Optional(Type.String({ maxLength: 255, description: 'case-insensitive substring of the workflow name (wildcards match literally)' })),
+  searchValue: Type.Optional(
+    Type.String({
+      maxLength: 255,
+      description: 'case-insensitive substring of the workflow name (wildcards match literally)',
+    }),
+  ),
   page: Type.Integer({ minimum: 0, maximum: 1000000, default: 0, description: 'zero-based page number' }),
   size: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'page size' }),
 });
@@ -24,19 +38,31 @@ export type ListQuery = Static<typeof ListQuery>;
 const itemProperties = {
   workflowId: Type.Integer(),
   documentCount: Type.Integer(),
-  recipientCount: Type.Integer({ description: 'recipients shown to participants: hidden assistant rows and delegated-away rows not counted' }),
+  recipientCount: Type.Integer({
+    description: 'recipients shown to participants: hidden assistant rows and delegated-away rows not counted',
+  }),
   name: Type.String({ description: 'the workflow name' }),
   ownerName: Type.String(),
-  ownerUserId: Type.Integer({ description: 'the owner\'s user id: a client compares it with its own (GET /bff/auth/me userId) to offer owner-only actions' }),
+  ownerUserId: Type.Integer({
+    description:
+      "the owner's user id: a client compares it with its own (GET /bff/auth/me userId) to offer owner-only actions",
+  }),
   status: Type.String({ description: 'DRAFT, SENT, COMPLETED, VOID or APPROVED' }),
   sequence: Type.String({ description: 'SELF, ORDERED, UNORDERED or SURVEY' }),
-  anyDigitalSignature: Type.Boolean({ description: 'some recipient signs with a digital certificate (useDigitalCert)' }),
+  anyDigitalSignature: Type.Boolean({
+    description: 'some recipient signs with a digital certificate (useDigitalCert)',
+  }),
   isPowerSurvey: Type.Boolean({ description: 'a Power Survey parent' }),
-  isPowerSurveyChild: Type.Boolean({ description: 'one recipient\'s child workflow of a Power Survey' }),
-  recipientId: Nullable(Type.Integer(), { description: 'the caller\'s own recipient row (owner included when they are also a recipient); null when the caller holds none' }),
+  isPowerSurveyChild: Type.Boolean({ description: "one recipient's child workflow of a Power Survey" }),
+  recipientId: Nullable(Type.Integer(), {
+    description:
+      "the caller's own recipient row (owner included when they are also a recipient); null when the caller holds none",
+  }),
   recipientRole: Nullable(Type.String(), { description: 'SIGNER, APPROVER or CC of that row' }),
   enforceIdentity: Nullable(Type.Boolean(), { description: 'whether that row must pass the one-time code' }),
-  folderId: Nullable(Type.Integer(), { description: 'the owner\'s personal folder holding it; null for workflows the caller does not own' }),
+  folderId: Nullable(Type.Integer(), {
+    description: "the owner's personal folder holding it; null for workflows the caller does not own",
+  }),
   dateCreated: Type.String({ format: 'date-time', description: 'ISO 8601 (UTC)' }),
   dateSent: Nullable(Type.String({ format: 'date-time' }), { description: 'ISO 8601 (UTC); null while DRAFT' }),
 };
@@ -48,7 +74,7 @@ export const ListPage = Type.Object({ content: Type.Array(ListItem), totalElemen
 export const DocumentDetailResponse = Type.Object({
   ...itemProperties,
   id: Type.Integer({ description: 'the document id' }),
-  documentName: Type.String({ description: 'the document name (name is the workflow\'s)' }),
+  documentName: Type.String({ description: "the document name (name is the workflow's)" }),
   position: Type.Integer({ description: 'zero-based place of the document in its workflow' }),
   size: Type.Integer({ description: 'bytes of the stored PDF' }),
   pages: Type.Integer(),
@@ -56,14 +82,20 @@ export const DocumentDetailResponse = Type.Object({
 });
 export const DocumentDetailList = Type.Array(DocumentDetailResponse, { description: 'ordered by position' });
 
-export const StatusCounts = Type.Object({
-  draftDocCount: Type.Integer(),
-  pendingDocCount: Type.Integer(),
-  sentDocCount: Type.Integer(),
-  signedDocCount: Type.Integer(),
-  completedDocCount: Type.Integer(),
-  voidDocCount: Type.Integer(),
-}, { description: 'Workflows per list filter: each equals the list\'s totalElements under Draft, Pending, Sent, Signed, Completed and Voided' });
+export const StatusCounts = Type.Object(
+  {
+    draftDocCount: Type.Integer(),
+    pendingDocCount: Type.Integer(),
+    sentDocCount: Type.Integer(),
+    signedDocCount: Type.Integer(),
+    completedDocCount: Type.Integer(),
+    voidDocCount: Type.Integer(),
+  },
+  {
+    description:
+      "Workflows per list filter: each equals the list's totalElements under Draft, Pending, Sent, Signed, Completed and Voided",
+  },
+);
 
 export const DocIdParams = Type.Object({ docId: IdParam });
 export const WorkflowIdParams = Type.Object({ workflowId: IdParam });
@@ -75,7 +107,9 @@ export const DeleteWorkflowsBody = Type.Object({ workflowIds: IdListString });
 
 export const DeleteResult = Type.Object({
   deletedDocumentIds: Type.Array(Type.Integer()),
-  deletedWorkflowIds: Type.Array(Type.Integer({ description: 'workflows soft-deleted (for DELETE /document/v1: drafts left without documents)' })),
+  deletedWorkflowIds: Type.Array(
+    Type.Integer({ description: 'workflows soft-deleted (for DELETE /document/v1: drafts left without documents)' }),
+  ),
 });
 
 export const DocumentOrderEntry = Type.Object({

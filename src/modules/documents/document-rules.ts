@@ -16,7 +16,10 @@ const SEQUENCE_OF: Record<SignType, Sequence> = { SELFSIGN: 'SELF', COUNTERSIGN:
 
 /** The refusal of a file over the upload limit (whether the blob store or the multipart parser noticed). */
 export function tooLarge(limit: number): AppError {
-  return new AppError('INVALID_DOCUMENT_SIZE', `The file is larger than the ${Math.round(limit / (1024 * 1024))} MB upload limit`);
+  return new AppError(
+    'INVALID_DOCUMENT_SIZE',
+    `The file is larger than the ${Math.round(limit / (1024 * 1024))} MB upload limit`,
+  );
 }
 
 /** The format an upload's name announces: its last extension, any case. */
@@ -37,7 +40,10 @@ export function displayName(fileName: string): string {
  * extension, no control characters, trimmed and cut to 50 characters.
  */
 export function nameOf(fileName: string): string {
-  const cleaned = displayName(fileName).replace(/\.[A-Za-z]+$/, '').replace(/\s+/g, ' ').trim();
+  const cleaned = displayName(fileName)
+    .replace(/\.[A-Za-z]+$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const cut = Array.from(cleaned).slice(0, NAME_MAX).join('').trim();
   return cut.length > 0 ? cut : 'Untitled document';
 }
@@ -46,10 +52,16 @@ export function nameOf(fileName: string): string {
  * sequence and signType name the same choice twice: each defaults from the other, and a contradiction is refused.
  * Neither given: UNORDERED with COUNTERSIGN.
  */
-export function resolveMode(sequence: Sequence | undefined, signType: SignType | undefined): { sequence: Sequence; signType: SignType } {
+export function resolveMode(
+  sequence: Sequence | undefined,
+  signType: SignType | undefined,
+): { sequence: Sequence; signType: SignType } {
   if (sequence && signType) {
     if (SIGN_TYPE_OF[sequence] !== signType) {
-      throw new AppError('INVALID_REQUEST_BODY', `signType ${signType} contradicts sequence ${sequence}; ${sequence} goes with ${SIGN_TYPE_OF[sequence]}`);
+      throw new AppError(
+        'INVALID_REQUEST_BODY',
+        `signType ${signType} contradicts sequence ${sequence}; ${sequence} goes with ${SIGN_TYPE_OF[sequence]}`,
+      );
     }
     return { sequence, signType };
   }
@@ -68,7 +80,10 @@ export function parseTimeZone(value: string | undefined): string {
   const suffix = rest.join('');
   const known = /^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone) && isTimeZone(zone);
   if (!known || (suffix !== '' && !OFFSET_SUFFIX.test(suffix))) {
-    throw new AppError('BAD_REQUEST_BODY', `timeZone "${text.slice(0, 100)}" is not an IANA time zone such as "Asia/Kolkata GMT+05:30"`);
+    throw new AppError(
+      'BAD_REQUEST_BODY',
+      `timeZone "${text.slice(0, 100)}" is not an IANA time zone such as "Asia/Kolkata GMT+05:30"`,
+    );
   }
   return zone;
 }

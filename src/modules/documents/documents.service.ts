@@ -6,7 +6,13 @@ import type { UserCaller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { QueueFullError } from '../../platform/pdf/bounded-queue.ts';
-import { checkWordContent, ConversionFailedError, ConversionUnavailableError, type WordConverter, type WordFormat } from '../../platform/pdf/convert-word.ts';
+import {
+  checkWordContent,
+  ConversionFailedError,
+  ConversionUnavailableError,
+  type WordConverter,
+  type WordFormat,
+} from '../../platform/pdf/convert-word.ts';
 import { hasPdfHeader, PdfRejectedError, type PageSize, type PdfInspector } from '../../platform/pdf/inspect-pdf.ts';
 import { PdfRenderError, type ThumbnailRenderer } from '../../platform/pdf/render-thumbnail.ts';
 import { DOCUMENT_UPLOADS_PER_ACCOUNT, longestLock, recordAttempts } from '../../platform/limits/attempts.ts';
@@ -19,14 +25,30 @@ import { assertDraft, assertOwner, findWorkflowForCaller, type WorkflowAccess } 
 import { requireText } from '../workflows/workflow-ids.ts';
 import { createDraftWorkflow } from '../workflows/workflow-core.ts';
 import {
-  copyDocumentRows, findDocument, findDocumentOfWorkflow, findDocumentsOfWorkflow, findFieldsOfDocument, insertDocument, nextDocumentPosition, setDocumentPicture, updateDocument,
+  copyDocumentRows,
+  findDocument,
+  findDocumentOfWorkflow,
+  findDocumentsOfWorkflow,
+  findFieldsOfDocument,
+  insertDocument,
+  nextDocumentPosition,
+  setDocumentPicture,
+  updateDocument,
   type DocumentRow,
 } from './documents.repo.ts';
 
 export type { DocumentRow } from './documents.repo.ts';
 import type { UploadQuery } from './documents.schemas.ts';
 import {
-  displayName, fieldsOutside, formatOf, NAME_MAX, nameOf, parseTimeZone, resolveMode, tooLarge, type DocumentFormat,
+  displayName,
+  fieldsOutside,
+  formatOf,
+  NAME_MAX,
+  nameOf,
+  parseTimeZone,
+  resolveMode,
+  tooLarge,
+  type DocumentFormat,
 } from './document-rules.ts';
 
 /** An uploaded file, staged in the blob store's scratch area until the request is accepted. */
@@ -60,10 +82,18 @@ export function createDocumentService(deps: DocumentServiceDeps) {
    * moment may let one extra through.
    */
   async function admitUpload(caller: UserCaller): Promise<void> {
-    const check: [typeof DOCUMENT_UPLOADS_PER_ACCOUNT, string] = [{ ...DOCUMENT_UPLOADS_PER_ACCOUNT, max: deps.uploadsPerMinute }, String(caller.userId)];
+    const check: [typeof DOCUMENT_UPLOADS_PER_ACCOUNT, string] = [
+      { ...DOCUMENT_UPLOADS_PER_ACCOUNT, max: deps.uploadsPerMinute },
+      String(caller.userId),
+    ];
     const waitSeconds = await longestLock(db, [check]);
     if (waitSeconds !== null) {
-      throw new AppError('UPLOAD_RATE_LIMITED', `This account has started ${deps.uploadsPerMinute} uploads within a minute, the most allowed; try again in ${waitSeconds} s`, undefined, { retryAfterSeconds: waitSeconds });
+      throw new AppError(
+        'UPLOAD_RATE_LIMITED',
+        `This account has started ${deps.uploadsPerMinute} uploads within a minute, the most allowed; try again in ${waitSeconds} s`,
+        undefined,
+        { retryAfterSeconds: waitSeconds },
+      );
     }
     await recordAttempts(db, [check]);
   }
@@ -73,14 +103,22 @@ export function createDocumentService(deps: DocumentServiceDeps) {
    * docx (or, for a replacement, pdf) is refused before a byte is kept, and the rest of the stream is drained
    * so the client still gets the answer.
    */
-  async function receive(fileName: string, stream: Readable, accept: 'any' | 'pdf', isTruncated: () => boolean = () => false): Promise<ReceivedFile> {
+  async function receive(
+    fileName: string,
+    stream: Readable,
+    accept: 'any' | 'pdf',
+    isTruncated: () => boolean = () => false,
+  ): Promise<ReceivedFile> {
     const format = formatOf(fileName);
     const accepted = accept === 'pdf' ? format === 'pdf' : format !== null;
     if (!format || !accepted) {
       await pipeline(stream, new Writable({ write: (_chunk, _encoding, done) => done() }));
-      throw new AppError('INVALID_DOCUMENT_TYPE', accept === 'pdf'
-        ? `"${fileName}" is not a PDF: a document's file can only be replaced by a .pdf file`
-        : `"${fileName}" is not a .pdf, .doc or .docx file`);
+      throw new AppError(
+        'INVALID_DOCUMENT_TYPE',
+        accept === 'pdf'
+          ? `"${fileName}" is not a PDF: a document's file can only be replaced by a .pdf file`
+          : `"${fileName}" is not a .pdf, .doc or .docx file`,
+      );
     }
     let staged: StagedBlob;
     try {
@@ -107,13 +145,22 @@ export function createDocumentService(deps: DocumentServiceDeps) {
    * blob then commit together (the blob is moved into place last inside the transaction, so a failed
    * transaction stores nothing).
    */
-  async function upload(caller: UserCaller, file: ReceivedFile, query: UploadQuery & { formTimeZone?: string }, context: RequestContext) {
+  async function upload(
+    caller: UserCaller,
+    file: ReceivedFile,
+    query: UploadQuery & { formTimeZone?: string },
+    context: RequestContext,
+  ) {
     const prepared: PreparedPdf[] = [];
     try {
       // The workflow settings matter only for a new workflow (SPEC.md); when appending they are not even read.
-      const settings = query.workflowId === undefined
-        ? { timeZone: parseTimeZone(query.formTimeZone ?? query.timeZone), ...resolveMode(query.sequence, query.signType) }
-        : null;
+      const settings =
+        query.workflowId === undefined
+          ? {
+              timeZone: parseTimeZone(query.formTimeZone ?? query.timeZone),
+              ...resolveMode(query.sequence, query.signType),
+            }
+          : null;
       if (query.workflowId !== undefined) {
         await checkTarget(db, await findWorkflowForCaller(db, caller, query.workflowId));
       } else if (query.folderId !== undefined && !(await findOwnFolder(db, caller.userId, query.folderId))) {
@@ -134,22 +181,41 @@ export function createDocumentService(deps: DocumentServiceDeps) {
           workflowId = access.workflow.id;
           position = await nextDocumentPosition(tx, workflowId);
         } else {
-          if (query.folderId !== undefined && !(await findOwnFolder(tx, caller.userId, query.folderId, { lock: true }))) {
+          if (
+            query.folderId !== undefined &&
+            !(await findOwnFolder(tx, caller.userId, query.folderId, { lock: true }))
+          ) {
             throw new AppError('NOT_FOUND', 'Folder not found');
           }
           const { workflow } = await createDraftWorkflow(tx, {
-            ownerUserId: caller.userId, organizationId: caller.organizationId, name: baseName, ...settings,
-            folderId: query.folderId ?? null, owner: { userId: user.id, name: user.name, email: user.email },
+            ownerUserId: caller.userId,
+            organizationId: caller.organizationId,
+            name: baseName,
+            ...settings,
+            folderId: query.folderId ?? null,
+            owner: { userId: user.id, name: user.name, email: user.email },
           });
           workflowId = workflow.id;
         }
         const document = await insertDocument(tx, {
-          workflowId, name: baseName, position, blobKey: pdf.staged.key, size: pdf.staged.size,
-          pages: pdf.pages, pageSizes: pdf.pageSizes, thumbnailBase64: pdf.thumbnailBase64,
+          workflowId,
+          name: baseName,
+          position,
+          blobKey: pdf.staged.key,
+          size: pdf.staged.size,
+          pages: pdf.pages,
+          pageSizes: pdf.pageSizes,
+          thumbnailBase64: pdf.thumbnailBase64,
         });
         await recordActivity(tx, {
-          workflowId, kind: 'DOCUMENT_UPLOADED', action: 'Created', sentence: `${user.name} uploaded ${displayName(file.fileName)}`,
-          userId: user.id, userName: user.name, status: 'DRAFT', context,
+          workflowId,
+          kind: 'DOCUMENT_UPLOADED',
+          action: 'Created',
+          sentence: `${user.name} uploaded ${displayName(file.fileName)}`,
+          userId: user.id,
+          userName: user.name,
+          status: 'DRAFT',
+          context,
         });
         await blobs.commit(pdf.staged);
         return { id: document.id, workflowId, thumbnailBase64: pdf.thumbnailBase64 };
@@ -174,12 +240,18 @@ export function createDocumentService(deps: DocumentServiceDeps) {
         await editableDocument(tx, caller, documentId, { lock: true });
         const outside = fieldsOutside(await findFieldsOfDocument(tx, documentId), pdf.pageSizes);
         if (outside.length > 0) {
-          throw new AppError('FIELDS_OUTSIDE_DOCUMENT',
+          throw new AppError(
+            'FIELDS_OUTSIDE_DOCUMENT',
             `Field${outside.length > 1 ? 's' : ''} ${outside.map((f) => f.id).join(', ')} would lie outside the pages of the new file (${pdf.pages} page${pdf.pages > 1 ? 's' : ''}); move or delete ${outside.length > 1 ? 'them' : 'it'} first`,
-            { fieldIds: outside.map((f) => f.id) });
+            { fieldIds: outside.map((f) => f.id) },
+          );
         }
         await updateDocument(tx, documentId, {
-          blobKey: pdf.staged.key, size: pdf.staged.size, pages: pdf.pages, pageSizes: pdf.pageSizes, thumbnailBase64: pdf.thumbnailBase64,
+          blobKey: pdf.staged.key,
+          size: pdf.staged.size,
+          pages: pdf.pages,
+          pageSizes: pdf.pageSizes,
+          thumbnailBase64: pdf.thumbnailBase64,
           // The picture of the old file's page 1 is not this file's: the new one is drawn when first asked for.
           pictureBlobKey: null,
         });
@@ -194,13 +266,18 @@ export function createDocumentService(deps: DocumentServiceDeps) {
   /** PUT /document/v1/{docId} with {name}: owner; any status but VOID (read-only), like a workflow rename. */
   async function rename(caller: UserCaller, documentId: number, rawName: string): Promise<number> {
     const name = requireText(rawName, 'name');
-    if (name.length > NAME_MAX) throw new AppError('BAD_REQUEST_BODY', `name must be 1-${NAME_MAX} characters after trimming (got ${name.length})`);
+    if (name.length > NAME_MAX)
+      throw new AppError(
+        'BAD_REQUEST_BODY',
+        `name must be 1-${NAME_MAX} characters after trimming (got ${name.length})`,
+      );
     return db.transaction(async (tx) => {
       const document = await findDocument(tx, documentId);
       if (!document) throw new AppError('NOT_FOUND', 'Document not found');
       const access = await workflowOfDocument(tx, caller, document.workflowId, true);
       assertOwner(access);
-      if (access.workflow.status === 'VOID') throw new AppError('INVALID_WORKFLOW_STATUS', 'A VOID workflow is read-only');
+      if (access.workflow.status === 'VOID')
+        throw new AppError('INVALID_WORKFLOW_STATUS', 'A VOID workflow is read-only');
       await updateDocument(tx, documentId, { name });
       return documentId;
     });
@@ -208,7 +285,12 @@ export function createDocumentService(deps: DocumentServiceDeps) {
 
   // -------------------------------------------------------------------------------------------------------
 
-  async function editableDocument(tx: DbOrTx, caller: UserCaller, documentId: number, options: { lock?: boolean } = {}) {
+  async function editableDocument(
+    tx: DbOrTx,
+    caller: UserCaller,
+    documentId: number,
+    options: { lock?: boolean } = {},
+  ) {
     const document = await findDocument(tx, documentId);
     if (!document) throw new AppError('NOT_FOUND', 'Document not found');
     const access = await workflowOfDocument(tx, caller, document.workflowId, options.lock ?? false);
@@ -227,7 +309,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     const read = await fsp.readFile(file.staged.path);
     const original = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     if (file.format === 'pdf') {
-      if (!hasPdfHeader(original)) throw new AppError('INVALID_DOCUMENT_TYPE', `"${file.fileName}" is named .pdf but is not a PDF (no %PDF- header)`);
+      if (!hasPdfHeader(original))
+        throw new AppError(
+          'INVALID_DOCUMENT_TYPE',
+          `"${file.fileName}" is named .pdf but is not a PDF (no %PDF- header)`,
+        );
       return { staged: file.staged, ...(await readPdf(original, file.staged.path, file.fileName, 'upload')) };
     }
     const problem = checkWordContent(original, file.format);
@@ -247,8 +333,10 @@ export function createDocumentService(deps: DocumentServiceDeps) {
       return await deps.converter.convert(file.staged.path, file.format as WordFormat);
     } catch (error) {
       if (error instanceof QueueFullError) throw busy('Word conversions', deps.converter.retryAfterSeconds);
-      if (error instanceof ConversionUnavailableError) throw new AppError('DOCUMENT_CONVERSION_UNAVAILABLE', error.message);
-      if (error instanceof ConversionFailedError) throw new AppError('DOCUMENT_CONVERSION_FAILED', `"${file.fileName}": ${error.message}`);
+      if (error instanceof ConversionUnavailableError)
+        throw new AppError('DOCUMENT_CONVERSION_UNAVAILABLE', error.message);
+      if (error instanceof ConversionFailedError)
+        throw new AppError('DOCUMENT_CONVERSION_FAILED', `"${file.fileName}": ${error.message}`);
       throw error;
     }
   }
@@ -265,14 +353,21 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     } catch (error) {
       if (error instanceof QueueFullError) throw busy('thumbnail renders', deps.thumbnails.retryAfterSeconds);
       if (origin === 'conversion' && (error instanceof PdfRejectedError || error instanceof PdfRenderError)) {
-        throw new AppError('DOCUMENT_CONVERSION_FAILED', `"${fileName}" was converted, but the resulting PDF is unusable: ${error.message}`);
+        throw new AppError(
+          'DOCUMENT_CONVERSION_FAILED',
+          `"${fileName}" was converted, but the resulting PDF is unusable: ${error.message}`,
+        );
       }
-      if (error instanceof PdfRenderError) throw new AppError('INVALID_PDF', `"${fileName}" cannot be displayed: ${error.message}`);
+      if (error instanceof PdfRenderError)
+        throw new AppError('INVALID_PDF', `"${fileName}" cannot be displayed: ${error.message}`);
       if (!(error instanceof PdfRejectedError)) throw error;
       switch (error.reason) {
-        case 'signed': throw new AppError('DOCUMENT_ALREADY_SIGNED', `"${fileName}": ${error.message}`);
-        case 'not-pdf': throw new AppError('INVALID_DOCUMENT_TYPE', `"${fileName}": ${error.message}`);
-        default: throw new AppError('INVALID_PDF', `"${fileName}": ${error.message}`);
+        case 'signed':
+          throw new AppError('DOCUMENT_ALREADY_SIGNED', `"${fileName}": ${error.message}`);
+        case 'not-pdf':
+          throw new AppError('INVALID_DOCUMENT_TYPE', `"${fileName}": ${error.message}`);
+        default:
+          throw new AppError('INVALID_PDF', `"${fileName}": ${error.message}`);
       }
     }
   }
@@ -291,7 +386,11 @@ export type DocumentService = ReturnType<typeof createDocumentService>;
  * The documents of one workflow copied into another, inside the caller's transaction (templates: snapshot and
  * instantiation). Returns old document id → new document id.
  */
-export async function copyDocuments(tx: DbOrTx, fromWorkflowId: number, toWorkflowId: number): Promise<Map<number, number>> {
+export async function copyDocuments(
+  tx: DbOrTx,
+  fromWorkflowId: number,
+  toWorkflowId: number,
+): Promise<Map<number, number>> {
   return copyDocumentRows(tx, fromWorkflowId, toWorkflowId);
 }
 
@@ -299,7 +398,12 @@ export async function copyDocuments(tx: DbOrTx, fromWorkflowId: number, toWorkfl
 // Rules that read the workflow (the pure ones are in document-rules.ts)
 
 /** The document's workflow; a workflow the caller may not see makes the document invisible too (404). */
-async function workflowOfDocument(tx: DbOrTx, caller: UserCaller, workflowId: number, lock: boolean): Promise<WorkflowAccess> {
+async function workflowOfDocument(
+  tx: DbOrTx,
+  caller: UserCaller,
+  workflowId: number,
+  lock: boolean,
+): Promise<WorkflowAccess> {
   try {
     return await findWorkflowForCaller(tx, caller, workflowId, { lock });
   } catch (error) {
@@ -310,7 +414,12 @@ async function workflowOfDocument(tx: DbOrTx, caller: UserCaller, workflowId: nu
 
 /** The heavy work's waiting line is full: 503 with Retry-After rather than an unbounded wait. */
 function busy(what: string, retryAfterSeconds: number): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', `Too many ${what} are waiting on the server; try again in ${retryAfterSeconds} s`, undefined, { retryAfterSeconds });
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    `Too many ${what} are waiting on the server; try again in ${retryAfterSeconds} s`,
+    undefined,
+    { retryAfterSeconds },
+  );
 }
 
 /**
@@ -328,11 +437,20 @@ export async function findWorkflowDocuments(db: DbOrTx, workflowId: number): Pro
   return findDocumentsOfWorkflow(db, workflowId);
 }
 
-export async function findWorkflowDocument(db: DbOrTx, workflowId: number, documentId: number): Promise<DocumentRow | null> {
+export async function findWorkflowDocument(
+  db: DbOrTx,
+  workflowId: number,
+  documentId: number,
+): Promise<DocumentRow | null> {
   return findDocumentOfWorkflow(db, workflowId, documentId);
 }
 
 /** For the page-image route: page 1's picture of the document's file `fileKey`, drawn on first ask and stored. */
-export async function recordDocumentPicture(db: DbOrTx, documentId: number, fileKey: string, pictureKey: string): Promise<void> {
+export async function recordDocumentPicture(
+  db: DbOrTx,
+  documentId: number,
+  fileKey: string,
+  pictureKey: string,
+): Promise<void> {
   await setDocumentPicture(db, documentId, fileKey, pictureKey);
 }

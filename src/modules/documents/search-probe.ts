@@ -38,7 +38,9 @@ export function likeTrigrams(probe: string): string[] {
  * has no trigram: then the index would be read whole.
  */
 export function probeCost(probe: string, stats: TrigramStats): number {
-  const shares = likeTrigrams(probe).map((trigram) => stats.share.get(trigram) ?? 0).sort((a, b) => a - b);
+  const shares = likeTrigrams(probe)
+    .map((trigram) => stats.share.get(trigram) ?? 0)
+    .sort((a, b) => a - b);
   if (shares.length === 0) return Infinity;
   const postings = shares.reduce((sum, share) => sum + share, 0) * stats.names;
   const candidates = stats.names * shares[0] * Math.sqrt(shares[1] ?? 1);
@@ -106,9 +108,16 @@ export function createSearchProbes(db: DbOrTx, options: { sampleNames?: number }
 
   function refresh(): Promise<void> {
     reading ??= sampleNameTrigrams(db, sampleNames)
-      .then((read) => { stats = read; })
-      .catch(() => { /* keep the previous stats (or none); the next search after maxAge tries again */ })
-      .finally(() => { readAt = performance.now(); reading = undefined; });
+      .then((read) => {
+        stats = read;
+      })
+      .catch(() => {
+        /* keep the previous stats (or none); the next search after maxAge tries again */
+      })
+      .finally(() => {
+        readAt = performance.now();
+        reading = undefined;
+      });
     return reading;
   }
 

@@ -62,19 +62,25 @@ export async function renderCertificateOfCompletion(record: EnvelopeRecord, gene
     ['Completed', at(workflow.completedAt)],
     ['Time zone', record.timeZone],
     ['Seal', workflow.sealStatus],
-    ['Audit trail', record.chain.intact
-      ? `intact: the hash chain verifies over all ${record.chain.rowCount} activities`
-      : `TAMPERED: chain broken at ${record.chain.breaks.map((b) => `row ${b.position}`).join(', ')}`],
+    [
+      'Audit trail',
+      record.chain.intact
+        ? `intact: the hash chain verifies over all ${record.chain.rowCount} activities`
+        : `TAMPERED: chain broken at ${record.chain.breaks.map((b) => `row ${b.position}`).join(', ')}`,
+    ],
   ]);
 
   writer.heading('Documents');
   for (const document of record.documents) {
     writer.ensure(35);
     writer.line(`${document.name} (${document.pages} page${document.pages === 1 ? '' : 's'})`, style.label, 2);
-    writer.pairs([
-      ['SHA-256 before sealing', document.blobKey],
-      ['SHA-256 after sealing', document.sealedBlobKey ?? `not sealed (${workflow.sealStatus})`],
-    ], style.hash);
+    writer.pairs(
+      [
+        ['SHA-256 before sealing', document.blobKey],
+        ['SHA-256 after sealing', document.sealedBlobKey ?? `not sealed (${workflow.sealStatus})`],
+      ],
+      style.hash,
+    );
     writer.gap(4);
   }
 
@@ -99,7 +105,11 @@ export async function renderCertificateOfCompletion(record: EnvelopeRecord, gene
     writer.ensure(40);
     writer.line(`${at(activity.createdAt)}   ${activity.action}   ${activity.userName}`, style.label, 1);
     writer.paragraph(activity.sentence, style.body);
-    writer.line(`IP ${activity.ipAddress || '-'}   channel ${activity.accessChannel}${activity.status ? `   status ${activity.status}` : ''}`, style.small, 5);
+    writer.line(
+      `IP ${activity.ipAddress || '-'}   channel ${activity.accessChannel}${activity.status ? `   status ${activity.status}` : ''}`,
+      style.small,
+      5,
+    );
   }
 
   writer.finish(`Certificate of completion, envelope ${workflow.id}`);
@@ -143,7 +153,12 @@ class PageWriter {
     // A heading never ends a page: room for it and the first lines below it.
     this.ensure(this.style.heading.size * 2.5 + 40);
     this.line(text, this.style.heading, 4);
-    this.page.drawLine({ start: { x: MARGIN, y: this.y + 2 }, end: { x: PAGE.width - MARGIN, y: this.y + 2 }, color: grayscale(0.75), thickness: 0.5 });
+    this.page.drawLine({
+      start: { x: MARGIN, y: this.y + 2 },
+      end: { x: PAGE.width - MARGIN, y: this.y + 2 },
+      color: grayscale(0.75),
+      thickness: 0.5,
+    });
     this.gap(6);
   }
 
@@ -152,7 +167,13 @@ class PageWriter {
     const lineHeight = style.size * 1.25;
     this.ensure(lineHeight);
     this.y -= style.size;
-    this.page.drawText(fitLine(printable(text, style.font), style, width), { x, y: this.y, font: style.font, size: style.size, ...(style.color ? { color: style.color } : {}) });
+    this.page.drawText(fitLine(printable(text, style.font), style, width), {
+      x,
+      y: this.y,
+      font: style.font,
+      size: style.size,
+      ...(style.color ? { color: style.color } : {}),
+    });
     this.y -= lineHeight - style.size + after;
   }
 
@@ -178,7 +199,13 @@ class PageWriter {
   finish(footer: string): void {
     const { small } = this.style;
     this.pages.forEach((page, index) => {
-      page.drawText(`${footer}   page ${index + 1} of ${this.pages.length}`, { x: MARGIN, y: MARGIN - 10, font: small.font, size: small.size, ...(small.color ? { color: small.color } : {}) });
+      page.drawText(`${footer}   page ${index + 1} of ${this.pages.length}`, {
+        x: MARGIN,
+        y: MARGIN - 10,
+        font: small.font,
+        size: small.size,
+        ...(small.color ? { color: small.color } : {}),
+      });
     });
   }
 }

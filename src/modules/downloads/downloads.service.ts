@@ -8,7 +8,12 @@ import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { appendSignature } from '../../platform/signing/append-signature.ts';
 import type { PlatformSeal } from '../../platform/signing/platform-seal.ts';
 import { loadEnvelopeRecord, type EnvelopeRecord } from '../history/envelope-record.ts';
-import { findWorkflowDocument, findWorkflowDocuments, recordDocumentPicture, type DocumentRow } from '../documents/documents.service.ts';
+import {
+  findWorkflowDocument,
+  findWorkflowDocuments,
+  recordDocumentPicture,
+  type DocumentRow,
+} from '../documents/documents.service.ts';
 import { recordSeenBy, type HistoryViewer } from '../history/history.service.ts';
 import { findWorkflowForCaller, type WorkflowRow } from '../workflows/workflow-access.ts';
 import { SEAL_RETRY_AFTER_SECONDS, type SealWaiter } from '../signing/seal-waiter.ts';
@@ -19,18 +24,30 @@ import { PICTURE_WIDTH, PdfRenderError, type ThumbnailRenderer } from '../../pla
 import { PageImageCache } from './page-image-cache.ts';
 
 /** `pageSize`: the page in points (its visible box), the space its fields' boxes are given in. */
-export type PageImage = { documentId: number; etag: string; pageSize: { width: number; height: number } } & ({ notModified: true } | { jpeg: Uint8Array; width: number });
+export type PageImage = { documentId: number; etag: string; pageSize: { width: number; height: number } } & (
+  | { notModified: true }
+  | { jpeg: Uint8Array; width: number }
+);
 
 export type DownloadOption = 'downloadDocument' | 'downloadAll' | 'downloadCoc';
 /** A file built in memory (a zip, a certificate), or a stored file passed through as a stream (a document). */
-export type DownloadFile = { contentType: string; filename: string } & ({ bytes: Uint8Array } | { stream: Readable; size: number });
+export type DownloadFile = { contentType: string; filename: string } & (
+  | { bytes: Uint8Array }
+  | { stream: Readable; size: number }
+);
 export type DownloadService = ReturnType<typeof createDownloadService>;
 
 /** Widths a page picture is rendered at: a requested width is rounded up to the next step, so the cache holds few variants. */
 const PAGE_IMAGE_WIDTH_STEP = 200;
 const PAGE_IMAGE_MAX_WIDTH = 2000;
 
-export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pick<PlatformSeal, 'signer'>; seals: SealWaiter; renderer: ThumbnailRenderer }) {
+export function createDownloadService(deps: {
+  db: Db;
+  blobs: BlobStore;
+  seal: Pick<PlatformSeal, 'signer'>;
+  seals: SealWaiter;
+  renderer: ThumbnailRenderer;
+}) {
   const pictures = new PageImageCache();
   /** Page 1 pictures being drawn, by file: asked for together, a file is drawn once. */
   const drawing = new Map<string, Promise<string>>();
@@ -43,12 +60,23 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
    * worker pool (503 with Retry-After when it is full) and kept in a bounded memory cache: a file's bytes never
    * change under its key, so a cached picture is never stale.
    */
-  async function pageImage(caller: Caller, workflowId: number, documentId: number | undefined, page: number, width: number, ifNoneMatch?: string): Promise<PageImage> {
+  async function pageImage(
+    caller: Caller,
+    workflowId: number,
+    documentId: number | undefined,
+    page: number,
+    width: number,
+    ifNoneMatch?: string,
+  ): Promise<PageImage> {
     const access = await findWorkflowForCaller(deps.db, caller, workflowId);
     // Without documentId: the workflow's first document (the signing page asks before it has read the list).
-    const { workflow, document } = documentId !== undefined ? await sealedDocument(access.workflow, documentId) : await firstDocument(access.workflow);
+    const { workflow, document } =
+      documentId !== undefined
+        ? await sealedDocument(access.workflow, documentId)
+        : await firstDocument(access.workflow);
     if (!document) throw new AppError('NOT_FOUND', 'Document not found in this workflow');
-    if (page > document.pages) throw new AppError('NOT_FOUND', `The document has ${document.pages} page(s); there is no page ${page}`);
+    if (page > document.pages)
+      throw new AppError('NOT_FOUND', `The document has ${document.pages} page(s); there is no page ${page}`);
     const key = documentKey(workflow, document);
     // Every upload records each page's size; a row without them (written around the upload) is taken as Letter.
     const size = (document.pageSizes as { width: number; height: number }[])[page - 1] ?? { width: 612, height: 792 };
@@ -56,7 +84,7 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
     // Page 1 of the uploaded file up to PICTURE_WIDTH (a signer's first paint): drawn on the first ask, stored and
     // recorded with the document, then read from storage by every instance.
     if (page === 1 && width <= PICTURE_WIDTH && key === document.blobKey) {
-      const pictureKey = document.pictureBlobKey ?? await drawDocumentPicture(document, pageSize);
+      const pictureKey = document.pictureBlobKey ?? (await drawDocumentPicture(document, pageSize));
       const etag = `"${pictureKey.slice(0, 27)}"`;
       if (ifNoneMatch === etag) return { notModified: true, etag, documentId: document.id, pageSize };
       return { jpeg: await deps.blobs.get(pictureKey), width: PICTURE_WIDTH, etag, documentId: document.id, pageSize };
@@ -70,16 +98,23 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
   }
 
   /** A page of a stored file drawn in the bounded worker pool, its refusals as the standard errors. */
-  async function draw(key: string, pageSize: { width: number; height: number }, at: { page: number; width: number }): Promise<Uint8Array> {
+  async function draw(
+    key: string,
+    pageSize: { width: number; height: number },
+    at: { page: number; width: number },
+  ): Promise<Uint8Array> {
     const bytes = await deps.blobs.get(key);
     try {
       return await deps.renderer.render(bytes, pageSize, at);
     } catch (error) {
       if (error instanceof QueueFullError) {
-        throw new AppError('SERVICE_UNAVAILABLE', 'Too many pages are being drawn; try again shortly', undefined, { retryAfterSeconds: deps.renderer.retryAfterSeconds });
+        throw new AppError('SERVICE_UNAVAILABLE', 'Too many pages are being drawn; try again shortly', undefined, {
+          retryAfterSeconds: deps.renderer.retryAfterSeconds,
+        });
       }
       // The file was checked at upload; one pdf.js cannot draw now is answered like a missing picture.
-      if (error instanceof PdfRenderError) throw new AppError('NOT_FOUND', 'This page cannot be drawn; download the document instead');
+      if (error instanceof PdfRenderError)
+        throw new AppError('NOT_FOUND', 'This page cannot be drawn; download the document instead');
       throw error;
     }
   }
@@ -90,7 +125,10 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
    * upload: a document no one looks at (an envelope sent and signed through the API) never pays for it
    * (docs/decisions.md "The signing page's first paint").
    */
-  async function drawDocumentPicture(document: DocumentRow, pageSize: { width: number; height: number }): Promise<string> {
+  async function drawDocumentPicture(
+    document: DocumentRow,
+    pageSize: { width: number; height: number },
+  ): Promise<string> {
     const fileKey = document.blobKey;
     let running = drawing.get(fileKey);
     if (!running) {
@@ -111,7 +149,12 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
    * while a COMPLETED workflow's seal is pending, every option waits for the seal (seal-waiter.ts), so what a
    * client gets after reading COMPLETED is the sealed result.
    */
-  async function download(caller: Caller, workflowId: number, option: DownloadOption, documentId?: number): Promise<DownloadFile> {
+  async function download(
+    caller: Caller,
+    workflowId: number,
+    option: DownloadOption,
+    documentId?: number,
+  ): Promise<DownloadFile> {
     if (option === 'downloadDocument' && documentId === undefined) {
       throw new AppError('BAD_REQUEST_BODY', 'documentId is required when selectedOption is downloadDocument');
     }
@@ -120,7 +163,9 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
     if (option === 'downloadDocument') return downloadDocument(access.workflow, documentId!);
     const workflow = await deps.seals.awaitSeal(access.workflow);
     // The certificate lists IP addresses: a participant other than the owner sees only its own (as in the history).
-    const viewer: HistoryViewer = access.isOwner ? { isOwner: true } : { isOwner: false, userId: caller.userId, recipientIds: access.recipient ? [access.recipient.id] : [] };
+    const viewer: HistoryViewer = access.isOwner
+      ? { isOwner: true }
+      : { isOwner: false, userId: caller.userId, recipientIds: access.recipient ? [access.recipient.id] : [] };
     if (option === 'downloadCoc') return downloadCertificate(workflow, viewer);
     return downloadAll(workflow, viewer);
   }
@@ -136,14 +181,19 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
    * pending, waits only until that document's sealed file is stored: the file is final then, though the SEALED commit
    * (the workflow's mark and the completion mails) may still be running.
    */
-  async function sealedDocument(found: WorkflowRow, documentId: number): Promise<{ workflow: WorkflowRow; document: DocumentRow | null }> {
+  async function sealedDocument(
+    found: WorkflowRow,
+    documentId: number,
+  ): Promise<{ workflow: WorkflowRow; document: DocumentRow | null }> {
     const seen: { document?: DocumentRow | null } = {};
     const workflow = await deps.seals.awaitSeal(found, async () => {
       seen.document = await findWorkflowDocument(deps.db, found.id, documentId);
       return Boolean(seen.document?.sealedBlobKey);
     });
     // Not read (no seal was pending), or read before the seal left PENDING: read now.
-    const document = seen.document?.sealedBlobKey ? seen.document : await findWorkflowDocument(deps.db, workflow.id, documentId);
+    const document = seen.document?.sealedBlobKey
+      ? seen.document
+      : await findWorkflowDocument(deps.db, workflow.id, documentId);
     return { workflow, document };
   }
 
@@ -151,7 +201,11 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
     const { workflow, document } = await sealedDocument(found, documentId);
     if (!document) throw new AppError('NOT_FOUND', 'Document not found in this workflow');
     // Streamed from the store (a local file or the S3 bucket): a 25 MB contract does not pass through memory whole.
-    return { ...(await deps.blobs.open(documentKey(workflow, document))), contentType: 'application/pdf', filename: pdfName(document.name) };
+    return {
+      ...(await deps.blobs.open(documentKey(workflow, document))),
+      contentType: 'application/pdf',
+      filename: pdfName(document.name),
+    };
   }
 
   async function downloadCertificate(workflow: WorkflowRow, viewer: HistoryViewer): Promise<DownloadFile> {
@@ -175,9 +229,14 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
       for (const document of record.documents) add(pdfName(document.name), await documentBytes(workflow, document));
       add(certificateName(workflow), await certificateOf(recordSeenBy(record, viewer)));
     } else {
-      for (const document of await findWorkflowDocuments(deps.db, workflow.id)) add(pdfName(document.name), await documentBytes(workflow, document));
+      for (const document of await findWorkflowDocuments(deps.db, workflow.id))
+        add(pdfName(document.name), await documentBytes(workflow, document));
     }
-    return { bytes: zipSync(entries), contentType: 'application/zip', filename: `${safeBaseName(workflow.name, 'workflow')}.zip` };
+    return {
+      bytes: zipSync(entries),
+      contentType: 'application/zip',
+      filename: `${safeBaseName(workflow.name, 'workflow')}.zip`,
+    };
   }
 
   async function documentBytes(workflow: WorkflowRow, document: DocumentRow): Promise<Uint8Array> {
@@ -192,10 +251,19 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
     if (document.sealedBlobKey) return document.sealedBlobKey;
     if (isFinishedStatus(workflow.status)) {
       if (workflow.sealStatus === 'FAILED') {
-        throw new AppError('SEAL_FAILED', 'Sealing of this workflow failed after every retry; the signed document is not available', { detail: workflow.sealError ?? '' });
+        throw new AppError(
+          'SEAL_FAILED',
+          'Sealing of this workflow failed after every retry; the signed document is not available',
+          { detail: workflow.sealError ?? '' },
+        );
       }
       // Unreachable after awaitSeal() unless the row changed under us: never pass the source off as the result.
-      throw new AppError('SERVICE_UNAVAILABLE', 'The signed document is still being sealed; try again shortly', undefined, { retryAfterSeconds: SEAL_RETRY_AFTER_SECONDS });
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The signed document is still being sealed; try again shortly',
+        undefined,
+        { retryAfterSeconds: SEAL_RETRY_AFTER_SECONDS },
+      );
     }
     return document.blobKey;
   }
@@ -208,7 +276,10 @@ export function createDownloadService(deps: { db: Db; blobs: BlobStore; seal: Pi
 
 function assertCompleted(workflow: WorkflowRow): void {
   if (!isFinishedStatus(workflow.status)) {
-    throw new AppError('INVALID_WORKFLOW_STATUS', `The certificate of completion exists once the workflow is COMPLETED; it is ${workflow.status}`);
+    throw new AppError(
+      'INVALID_WORKFLOW_STATUS',
+      `The certificate of completion exists once the workflow is COMPLETED; it is ${workflow.status}`,
+    );
   }
 }
 

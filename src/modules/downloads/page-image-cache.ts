@@ -23,10 +23,12 @@ export class PageImageCache {
     }
     let running = this.pending.get(key);
     if (!running) {
-      running = render().then((image) => {
-        this.store(key, image);
-        return image;
-      }).finally(() => this.pending.delete(key));
+      running = render()
+        .then((image) => {
+          this.store(key, image);
+          return image;
+        })
+        .finally(() => this.pending.delete(key));
       this.pending.set(key, running);
     }
     return running;

@@ -16,17 +16,30 @@ export type FieldCopyTarget = {
  * and options; no values, signature links or fill times; a field whose document or assigned recipient has no
  * counterpart in a target is left out of it). Returns how many fields were written.
  */
-export async function copyFieldsToMany(tx: DbOrTx, fromWorkflowId: number, targets: FieldCopyTarget[]): Promise<number> {
+export async function copyFieldsToMany(
+  tx: DbOrTx,
+  fromWorkflowId: number,
+  targets: FieldCopyTarget[],
+): Promise<number> {
   const sources = await findFields(tx, fromWorkflowId);
   const values: FieldValues[] = [];
   for (const target of targets) {
     for (const source of sources) {
       const documentId = target.documentIds.get(source.documentId);
-      const recipientId = source.recipientId === null ? (target.unassignedTo ?? null) : target.recipientIds.get(source.recipientId);
+      const recipientId =
+        source.recipientId === null ? (target.unassignedTo ?? null) : target.recipientIds.get(source.recipientId);
       if (documentId === undefined || recipientId === undefined) continue;
       values.push({
-        workflowId: target.workflowId, documentId, recipientId, pageNo: source.pageNo, box: source.box, fieldType: source.fieldType,
-        fieldRequired: source.fieldRequired, label: source.label, styling: source.styling, options: source.options,
+        workflowId: target.workflowId,
+        documentId,
+        recipientId,
+        pageNo: source.pageNo,
+        box: source.box,
+        fieldType: source.fieldType,
+        fieldRequired: source.fieldRequired,
+        label: source.label,
+        styling: source.styling,
+        options: source.options,
       });
     }
   }

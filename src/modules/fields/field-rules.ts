@@ -12,12 +12,19 @@ export function invalidField(description: string, place: Place): AppError {
 /** pageNo must name an existing page; the box must have a positive size and lie entirely inside that page. */
 export function checkPlacement(pageNo: number, box: Box, pageSizes: PageSize[], index?: number): void {
   if (pageNo < 1 || pageNo > pageSizes.length) {
-    throw invalidField(`pageNo must be between 1 and ${pageSizes.length}, the document's page count`, { index, field: 'pageNo' });
+    throw invalidField(`pageNo must be between 1 and ${pageSizes.length}, the document's page count`, {
+      index,
+      field: 'pageNo',
+    });
   }
-  if (!(box.width > 0) || !(box.height > 0)) throw invalidField('box width and height must be greater than 0', { index, field: 'box' });
+  if (!(box.width > 0) || !(box.height > 0))
+    throw invalidField('box width and height must be greater than 0', { index, field: 'box' });
   const page = pageSizes[pageNo - 1];
   if (!boxFitsPage(box, page)) {
-    throw invalidField(`box must lie inside page ${pageNo} (${page.width} x ${page.height} points, origin top-left)`, { index, field: 'box' });
+    throw invalidField(`box must lie inside page ${pageNo} (${page.width} x ${page.height} points, origin top-left)`, {
+      index,
+      field: 'box',
+    });
   }
 }
 
@@ -25,7 +32,9 @@ export function checkPlacement(pageNo: number, box: Box, pageSizes: PageSize[], 
 export function boxFitsPage(box: Box, page: PageSize): boolean {
   // The tolerance absorbs binary rounding of sums such as 0.1 + 611.9; it is far below anything visible.
   const slack = 1e-6;
-  return box.x >= 0 && box.y >= 0 && box.x + box.width <= page.width + slack && box.y + box.height <= page.height + slack;
+  return (
+    box.x >= 0 && box.y >= 0 && box.x + box.width <= page.width + slack && box.y + box.height <= page.height + slack
+  );
 }
 
 /**
@@ -37,7 +46,11 @@ export function cleanStyling(input: StylingInput | null, index?: number): Stylin
   if (input === null) return null;
   const unknown = Object.keys(input).filter((key) => !(STYLING_KEYS as readonly string[]).includes(key));
   if (unknown.length > 0) {
-    throw new AppError('BAD_REQUEST_BODY', `Unknown styling key${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; allowed: ${STYLING_KEYS.join(', ')}`, { index, field: 'styling' });
+    throw new AppError(
+      'BAD_REQUEST_BODY',
+      `Unknown styling key${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; allowed: ${STYLING_KEYS.join(', ')}`,
+      { index, field: 'styling' },
+    );
   }
   const kept = Object.entries(input).filter(([, value]) => value !== null && value !== undefined);
   return kept.length > 0 ? Object.fromEntries(kept) : null;
@@ -47,9 +60,13 @@ export function cleanStyling(input: StylingInput | null, index?: number): Stylin
 export function cleanOptions(options: string[] | null | undefined, index?: number): string[] {
   const cleaned = (options ?? []).map((option) => option.trim());
   if (cleaned.length < DROPDOWN_OPTIONS.min || cleaned.length > DROPDOWN_OPTIONS.max) {
-    throw invalidField(`A DROPDOWN needs ${DROPDOWN_OPTIONS.min}-${DROPDOWN_OPTIONS.max} options`, { index, field: 'options' });
+    throw invalidField(`A DROPDOWN needs ${DROPDOWN_OPTIONS.min}-${DROPDOWN_OPTIONS.max} options`, {
+      index,
+      field: 'options',
+    });
   }
-  if (cleaned.some((option) => option.length === 0)) throw invalidField('DROPDOWN options must not be blank', { index, field: 'options' });
+  if (cleaned.some((option) => option.length === 0))
+    throw invalidField('DROPDOWN options must not be blank', { index, field: 'options' });
   return cleaned;
 }
 

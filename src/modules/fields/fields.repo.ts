@@ -11,8 +11,15 @@ export type FieldDocument = { id: number; workflowId: number; pages: number; pag
 
 export async function findDocuments(db: DbOrTx, documentIds: number[]): Promise<FieldDocument[]> {
   if (documentIds.length === 0) return [];
-  const rows = await db.select({ id: documents.id, workflowId: documents.workflowId, pages: documents.pages, pageSizes: documents.pageSizes })
-    .from(documents).where(inArray(documents.id, documentIds));
+  const rows = await db
+    .select({
+      id: documents.id,
+      workflowId: documents.workflowId,
+      pages: documents.pages,
+      pageSizes: documents.pageSizes,
+    })
+    .from(documents)
+    .where(inArray(documents.id, documentIds));
   return rows.map((row) => ({ ...row, pageSizes: row.pageSizes as PageSize[] }));
 }
 
@@ -22,12 +29,18 @@ export async function findFields(db: DbOrTx, workflowId: number): Promise<FieldR
 }
 
 export async function findField(db: DbOrTx, workflowId: number, fieldId: number): Promise<FieldRow | null> {
-  const [row] = await db.select().from(fields).where(and(eq(fields.id, fieldId), eq(fields.workflowId, workflowId)));
+  const [row] = await db
+    .select()
+    .from(fields)
+    .where(and(eq(fields.id, fieldId), eq(fields.workflowId, workflowId)));
   return row ?? null;
 }
 
 export async function findFieldOfDocument(db: DbOrTx, documentId: number, fieldId: number): Promise<FieldRow | null> {
-  const [row] = await db.select().from(fields).where(and(eq(fields.id, fieldId), eq(fields.documentId, documentId)));
+  const [row] = await db
+    .select()
+    .from(fields)
+    .where(and(eq(fields.id, fieldId), eq(fields.documentId, documentId)));
   return row ?? null;
 }
 
@@ -35,7 +48,10 @@ export async function insertFields(db: DbOrTx, values: FieldValues[]): Promise<F
   const rows: FieldRow[] = [];
   // Ids come from the sequence in the order of the rows of one insert: sorted by id, the rows are in request order.
   for (let start = 0; start < values.length; start += INSERT_CHUNK) {
-    const inserted = await db.insert(fields).values(values.slice(start, start + INSERT_CHUNK)).returning();
+    const inserted = await db
+      .insert(fields)
+      .values(values.slice(start, start + INSERT_CHUNK))
+      .returning();
     rows.push(...inserted.sort((a, b) => a.id - b.id));
   }
   return rows;
@@ -51,9 +67,15 @@ export async function deleteField(db: DbOrTx, workflowId: number, fieldId: numbe
 }
 
 /** The ids among `recipientIds` that have at least one field. */
-export async function findRecipientsWithFields(db: DbOrTx, workflowId: number, recipientIds: number[]): Promise<Set<number>> {
+export async function findRecipientsWithFields(
+  db: DbOrTx,
+  workflowId: number,
+  recipientIds: number[],
+): Promise<Set<number>> {
   if (recipientIds.length === 0) return new Set();
-  const rows = await db.selectDistinct({ recipientId: fields.recipientId }).from(fields)
+  const rows = await db
+    .selectDistinct({ recipientId: fields.recipientId })
+    .from(fields)
     .where(and(eq(fields.workflowId, workflowId), inArray(fields.recipientId, recipientIds)));
   return new Set(rows.map((row) => row.recipientId!));
 }
@@ -67,17 +89,34 @@ export async function deleteFieldsOfRecipient(db: DbOrTx, workflowId: number, re
  * and options, with documents and recipients renamed through the maps. Values, signature links and fill times are
  * not copied; a field whose document or (non-null) recipient has no counterpart is left out. Returns old → new id.
  */
-export async function copyFieldRows(db: DbOrTx, fromWorkflowId: number, toWorkflowId: number, documentIds: Map<number, number>, recipientIds: Map<number, number>): Promise<Map<number, number>> {
+export async function copyFieldRows(
+  db: DbOrTx,
+  fromWorkflowId: number,
+  toWorkflowId: number,
+  documentIds: Map<number, number>,
+  recipientIds: Map<number, number>,
+): Promise<Map<number, number>> {
   const sources = await db.select().from(fields).where(eq(fields.workflowId, fromWorkflowId)).orderBy(asc(fields.id));
   const ids = new Map<number, number>();
   for (const source of sources) {
     const documentId = documentIds.get(source.documentId);
     const recipientId = source.recipientId === null ? null : recipientIds.get(source.recipientId);
     if (documentId === undefined || recipientId === undefined) continue;
-    const [row] = await db.insert(fields).values({
-      workflowId: toWorkflowId, documentId, recipientId, pageNo: source.pageNo, box: source.box, fieldType: source.fieldType,
-      fieldRequired: source.fieldRequired, label: source.label, styling: source.styling, options: source.options,
-    }).returning({ id: fields.id });
+    const [row] = await db
+      .insert(fields)
+      .values({
+        workflowId: toWorkflowId,
+        documentId,
+        recipientId,
+        pageNo: source.pageNo,
+        box: source.box,
+        fieldType: source.fieldType,
+        fieldRequired: source.fieldRequired,
+        label: source.label,
+        styling: source.styling,
+        options: source.options,
+      })
+      .returning({ id: fields.id });
     ids.set(source.id, row.id);
   }
   return ids;

@@ -1,19 +1,54 @@
 import { AppError } from '../../errors.ts';
 import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
-import { findEditableWorkflow, findRecipientsInSigningOrder, findWorkflowForCaller, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
+import {
+  findEditableWorkflow,
+  findRecipientsInSigningOrder,
+  findWorkflowForCaller,
+  type RecipientRow,
+  type WorkflowRow,
+} from '../workflows/workflow-access.ts';
 import { checkPlacement, cleanLabel, cleanOptions, cleanStyling, invalidField } from './field-rules.ts';
 import {
-  copyFieldRows, deleteField, deleteFieldsOfDocuments as deleteDocumentFields, deleteFieldsOfRecipient as deleteRecipientFields, findDocuments, findRecipientsWithFields as findRecipientsHoldingFields, findField, findFieldOfDocument, findFields, insertFields, updateField,
-  type FieldDocument, type FieldRow, type FieldValues,
+  copyFieldRows,
+  deleteField,
+  deleteFieldsOfDocuments as deleteDocumentFields,
+  deleteFieldsOfRecipient as deleteRecipientFields,
+  findDocuments,
+  findRecipientsWithFields as findRecipientsHoldingFields,
+  findField,
+  findFieldOfDocument,
+  findFields,
+  insertFields,
+  updateField,
+  type FieldDocument,
+  type FieldRow,
+  type FieldValues,
 } from './fields.repo.ts';
-import { ASSET_FIELD_TYPES, type FieldBody, type FieldListEntry, type RequiredBody, type Styling } from './fields.schemas.ts';
+import {
+  ASSET_FIELD_TYPES,
+  type FieldBody,
+  type FieldListEntry,
+  type RequiredBody,
+  type Styling,
+} from './fields.schemas.ts';
 
 /** What a write is checked against: the workflow (locked, owned, DRAFT), its recipients and the document. */
 type Target = { workflow: WorkflowRow; recipients: RecipientRow[]; document: FieldDocument };
 
 /** The attributes a create or update stores. Values are not among them: a signer writes those (fields/save). */
-type Placement = Pick<FieldValues, 'recipientId' | 'pageNo' | 'box' | 'fieldType' | 'fieldRequired' | 'label' | 'signatureAssetId' | 'styling' | 'options'>;
+type Placement = Pick<
+  FieldValues,
+  | 'recipientId'
+  | 'pageNo'
+  | 'box'
+  | 'fieldType'
+  | 'fieldRequired'
+  | 'label'
+  | 'signatureAssetId'
+  | 'styling'
+  | 'options'
+>;
 
 /**
  * Fields placed on a document's pages (SPEC.md "Field", "Fields", editing rule 1). Writes: the workflow owner, DRAFT
@@ -32,7 +67,8 @@ export function createFieldService({ db }: { db: Db }) {
     const access = await findWorkflowForCaller(db, caller, workflowId);
     const own = await ownRecipientIds(db, caller, workflowId);
     const rows = await findFields(db, workflowId);
-    const visible = options.all || access.isOwner ? rows : rows.filter((row) => row.recipientId === null || own.has(row.recipientId));
+    const visible =
+      options.all || access.isOwner ? rows : rows.filter((row) => row.recipientId === null || own.has(row.recipientId));
     return visible.map((row) => masked(row, own));
   }
 
@@ -49,26 +85,39 @@ export function createFieldService({ db }: { db: Db }) {
   }
 
   /** Every entry names its document; all documents must belong to one workflow the caller owns. */
-  async function addFields(caller: UserCaller, entries: FieldListEntry[], options: { single?: boolean } = {}): Promise<FieldRow[]> {
+  async function addFields(
+    caller: UserCaller,
+    entries: FieldListEntry[],
+    options: { single?: boolean } = {},
+  ): Promise<FieldRow[]> {
     return db.transaction(async (tx) => {
       const place = (index: number) => (options.single ? undefined : index);
       const documentIds = [...new Set(entries.map((entry) => entry.documentId))];
       const documents = new Map((await findDocuments(tx, documentIds)).map((doc) => [doc.id, doc]));
       const missing = entries.findIndex((entry) => !documents.has(entry.documentId));
       if (missing >= 0) {
-        throw new AppError('NOT_FOUND', `Document ${entries[missing].documentId} not found`, options.single ? undefined : { index: missing, field: 'documentId' });
+        throw new AppError(
+          'NOT_FOUND',
+          `Document ${entries[missing].documentId} not found`,
+          options.single ? undefined : { index: missing, field: 'documentId' },
+        );
       }
       // Access first for every workflow named, so a document of someone else's workflow is a plain 404.
       const workflowIds = [...new Set([...documents.values()].map((doc) => doc.workflowId))].sort((a, b) => a - b);
       const workflows: WorkflowRow[] = [];
       for (const workflowId of workflowIds) workflows.push(await findEditableWorkflow(tx, caller, workflowId));
-      if (workflows.length > 1) throw new AppError('INVALID_REQUEST_BODY', 'All fields of one call must be on documents of one workflow');
+      if (workflows.length > 1)
+        throw new AppError('INVALID_REQUEST_BODY', 'All fields of one call must be on documents of one workflow');
       const workflow = workflows[0];
       const recipients = await findRecipientsInSigningOrder(tx, workflow.id);
 
       const values = entries.map((entry, index) => {
         const document = documents.get(entry.documentId)!;
-        return { workflowId: workflow.id, documentId: document.id, ...placement({ workflow, recipients, document }, entry, null, place(index)) };
+        return {
+          workflowId: workflow.id,
+          documentId: document.id,
+          ...placement({ workflow, recipients, document }, entry, null, place(index)),
+        };
       });
       const own = ownRowsOf(caller, recipients);
       return (await insertFields(tx, values)).map((row) => masked(row, own));
@@ -80,7 +129,12 @@ export function createFieldService({ db }: { db: Db }) {
    * styling, options, and on a Power Survey recipientId); signatureAssetId follows SPEC.md rule 2. Changing the
    * field type clears a value already saved into it (a SELF owner may have filled it).
    */
-  async function updateFieldPlacement(caller: UserCaller, documentId: number, fieldId: number, body: FieldBody): Promise<FieldRow> {
+  async function updateFieldPlacement(
+    caller: UserCaller,
+    documentId: number,
+    fieldId: number,
+    body: FieldBody,
+  ): Promise<FieldRow> {
     return db.transaction(async (tx) => {
       const { target, field } = await editableField(tx, caller, documentId, fieldId);
       const values = placement(target, body, field, undefined);
@@ -90,7 +144,12 @@ export function createFieldService({ db }: { db: Db }) {
     });
   }
 
-  async function setRequired(caller: UserCaller, documentId: number, fieldId: number, body: RequiredBody): Promise<FieldRow> {
+  async function setRequired(
+    caller: UserCaller,
+    documentId: number,
+    fieldId: number,
+    body: RequiredBody,
+  ): Promise<FieldRow> {
     return db.transaction(async (tx) => {
       const { target, field } = await editableField(tx, caller, documentId, fieldId);
       const styling = body.styling === undefined ? {} : { styling: cleanStyling(body.styling) };
@@ -108,7 +167,12 @@ export function createFieldService({ db }: { db: Db }) {
     });
   }
 
-  async function editableField(tx: Tx, caller: UserCaller, documentId: number, fieldId: number): Promise<{ target: Target; field: FieldRow }> {
+  async function editableField(
+    tx: Tx,
+    caller: UserCaller,
+    documentId: number,
+    fieldId: number,
+  ): Promise<{ target: Target; field: FieldRow }> {
     const [document] = await findDocuments(tx, [documentId]);
     if (!document) throw new AppError('NOT_FOUND', 'Document not found');
     const workflow = await findEditableWorkflow(tx, caller, document.workflowId);
@@ -124,7 +188,13 @@ export type FieldService = ReturnType<typeof createFieldService>;
  * The fields of one workflow copied into another inside the caller's transaction (templates), their documents and
  * recipients mapped old id → new id. Returns old field id → new field id.
  */
-export async function copyFields(tx: DbOrTx, fromWorkflowId: number, toWorkflowId: number, documentIds: Map<number, number>, recipientIds: Map<number, number>): Promise<Map<number, number>> {
+export async function copyFields(
+  tx: DbOrTx,
+  fromWorkflowId: number,
+  toWorkflowId: number,
+  documentIds: Map<number, number>,
+  recipientIds: Map<number, number>,
+): Promise<Map<number, number>> {
   return copyFieldRows(tx, fromWorkflowId, toWorkflowId, documentIds, recipientIds);
 }
 
@@ -138,11 +208,20 @@ function placement(target: Target, body: FieldBody, existing: FieldRow | null, i
 
   const recipientId = body.recipientId === undefined ? (existing?.recipientId ?? null) : body.recipientId;
   if (recipientId === null) {
-    if (target.workflow.sequence !== 'SURVEY') throw invalidField('recipientId is required: name a recipient of this workflow', { index, field: 'recipientId' });
+    if (target.workflow.sequence !== 'SURVEY')
+      throw invalidField('recipientId is required: name a recipient of this workflow', { index, field: 'recipientId' });
   } else {
     const recipient = target.recipients.find((row) => row.id === recipientId);
-    if (!recipient) throw invalidField(`Recipient ${recipientId} is not a recipient of this workflow`, { index, field: 'recipientId' });
-    if (recipient.role === 'CC') throw invalidField('A CC recipient has nothing to fill; assign the field to a SIGNER or APPROVER', { index, field: 'recipientId' });
+    if (!recipient)
+      throw invalidField(`Recipient ${recipientId} is not a recipient of this workflow`, {
+        index,
+        field: 'recipientId',
+      });
+    if (recipient.role === 'CC')
+      throw invalidField('A CC recipient has nothing to fill; assign the field to a SIGNER or APPROVER', {
+        index,
+        field: 'recipientId',
+      });
   }
 
   let options: string[] | null = null;
@@ -156,11 +235,19 @@ function placement(target: Target, body: FieldBody, existing: FieldRow | null, i
   const incoming = body.signatureAssetId ?? null;
   const isAssetType = ASSET_FIELD_TYPES.includes(fieldType);
   if (incoming !== null && incoming > 0 && !isAssetType) {
-    throw invalidField('signatureAssetId applies only to SIGNATURE, INITIALS and STAMP fields', { index, field: 'signatureAssetId' });
+    throw invalidField('signatureAssetId applies only to SIGNATURE, INITIALS and STAMP fields', {
+      index,
+      field: 'signatureAssetId',
+    });
   }
-  const signatureAssetId = !isAssetType ? null : incoming !== null && incoming > 0 ? incoming : (existing?.signatureAssetId ?? null);
+  const signatureAssetId = !isAssetType
+    ? null
+    : incoming !== null && incoming > 0
+      ? incoming
+      : (existing?.signatureAssetId ?? null);
 
-  const styling = body.styling === undefined ? ((existing?.styling as Styling | null) ?? null) : cleanStyling(body.styling, index);
+  const styling =
+    body.styling === undefined ? ((existing?.styling as Styling | null) ?? null) : cleanStyling(body.styling, index);
   const label = body.label === undefined ? (existing?.label ?? null) : cleanLabel(body.label);
   const fieldRequired = body.fieldRequired ?? existing?.fieldRequired ?? false;
 
@@ -195,6 +282,10 @@ export async function deleteFieldsOfDocuments(tx: Tx, documentIds: number[]): Pr
 }
 
 /** For the recipients module: which of `recipientIds` hold at least one field. */
-export async function findRecipientsWithFields(db: DbOrTx, workflowId: number, recipientIds: number[]): Promise<Set<number>> {
+export async function findRecipientsWithFields(
+  db: DbOrTx,
+  workflowId: number,
+  recipientIds: number[],
+): Promise<Set<number>> {
   return findRecipientsHoldingFields(db, workflowId, recipientIds);
 }

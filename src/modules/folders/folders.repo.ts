@@ -21,8 +21,14 @@ function ownedMatching(userId: number, search: string | undefined): SQL | undefi
 }
 
 /** The user's folders by name (case-insensitive), then id. */
-export async function findFolders(db: DbOrTx, userId: number, options: { search?: string; limit?: number; offset?: number; organizationId?: number | null } = {}): Promise<FolderWithCount[]> {
-  const query = db.select({ folder: folders, documentsCount: documentsCount(options.organizationId ?? null) }).from(folders)
+export async function findFolders(
+  db: DbOrTx,
+  userId: number,
+  options: { search?: string; limit?: number; offset?: number; organizationId?: number | null } = {},
+): Promise<FolderWithCount[]> {
+  const query = db
+    .select({ folder: folders, documentsCount: documentsCount(options.organizationId ?? null) })
+    .from(folders)
     .where(ownedMatching(userId, options.search))
     .orderBy(asc(sql`lower(${folders.name})`), asc(folders.id));
   const rows = options.limit === undefined ? await query : await query.limit(options.limit).offset(options.offset ?? 0);
@@ -34,20 +40,38 @@ export async function countFolders(db: DbOrTx, userId: number, search: string | 
   return row.n;
 }
 
-export async function findFolder(db: DbOrTx, userId: number, folderId: number, options: { lock?: boolean } = {}): Promise<FolderRow | null> {
-  const query = db.select().from(folders).where(and(eq(folders.id, folderId), eq(folders.userId, userId)));
+export async function findFolder(
+  db: DbOrTx,
+  userId: number,
+  folderId: number,
+  options: { lock?: boolean } = {},
+): Promise<FolderRow | null> {
+  const query = db
+    .select()
+    .from(folders)
+    .where(and(eq(folders.id, folderId), eq(folders.userId, userId)));
   const [row] = options.lock ? await query.for('update') : await query;
   return row ?? null;
 }
 
-export async function findFolderWithCount(db: DbOrTx, folderId: number, organizationId: number | null = null): Promise<FolderWithCount> {
-  const [row] = await db.select({ folder: folders, documentsCount: documentsCount(organizationId) }).from(folders).where(eq(folders.id, folderId));
+export async function findFolderWithCount(
+  db: DbOrTx,
+  folderId: number,
+  organizationId: number | null = null,
+): Promise<FolderWithCount> {
+  const [row] = await db
+    .select({ folder: folders, documentsCount: documentsCount(organizationId) })
+    .from(folders)
+    .where(eq(folders.id, folderId));
   return { ...row.folder, documentsCount: row.documentsCount };
 }
 
 /** Another folder of the user with the same name, compared case-insensitively. */
 export async function findFolderByName(db: DbOrTx, userId: number, name: string): Promise<FolderRow | null> {
-  const [row] = await db.select().from(folders).where(and(eq(folders.userId, userId), eq(sql`lower(${folders.name})`, name.toLowerCase())));
+  const [row] = await db
+    .select()
+    .from(folders)
+    .where(and(eq(folders.userId, userId), eq(sql`lower(${folders.name})`, name.toLowerCase())));
   return row ?? null;
 }
 
@@ -68,11 +92,25 @@ export async function deleteFolder(db: DbOrTx, folderId: number): Promise<void> 
  * The ids among `ids` that the user may file: own, not deleted, not Power Survey children, and (for a business app's
  * token, `organizationId`) of the app's organization; locked.
  */
-export async function lockFileableWorkflows(db: DbOrTx, userId: number, ids: number[], organizationId: number | null = null): Promise<number[]> {
-  const rows = await db.select({ id: workflows.id }).from(workflows)
-    .where(and(inArray(workflows.id, ids), eq(workflows.ownerUserId, userId), isNull(workflows.deletedAt), isNull(workflows.parentWorkflowId),
-      organizationId === null ? undefined : eq(workflows.organizationId, organizationId)))
-    .orderBy(asc(workflows.id)).for('update');
+export async function lockFileableWorkflows(
+  db: DbOrTx,
+  userId: number,
+  ids: number[],
+  organizationId: number | null = null,
+): Promise<number[]> {
+  const rows = await db
+    .select({ id: workflows.id })
+    .from(workflows)
+    .where(
+      and(
+        inArray(workflows.id, ids),
+        eq(workflows.ownerUserId, userId),
+        isNull(workflows.deletedAt),
+        isNull(workflows.parentWorkflowId),
+        organizationId === null ? undefined : eq(workflows.organizationId, organizationId),
+      ),
+    )
+    .orderBy(asc(workflows.id))
+    .for('update');
   return rows.map((r) => r.id);
 }
-

@@ -5,8 +5,17 @@ import { parseIdList, requireText } from '../workflows/workflow-ids.ts';
 import { findWorkflowForCaller, isAppCaller } from '../workflows/workflow-access.ts';
 import { fileWorkflows, unfileFolder } from '../workflows/workflow-core.ts';
 import {
-  countFolders, deleteFolder, findFolder, findFolderByName, findFolderWithCount, findFolders, insertFolder,
-  lockFileableWorkflows, renameFolder, type FolderRow, type FolderWithCount,
+  countFolders,
+  deleteFolder,
+  findFolder,
+  findFolderByName,
+  findFolderWithCount,
+  findFolders,
+  insertFolder,
+  lockFileableWorkflows,
+  renameFolder,
+  type FolderRow,
+  type FolderWithCount,
 } from './folders.repo.ts';
 import type { FoldersPageQuery } from './folders.schemas.ts';
 
@@ -35,7 +44,12 @@ export function createFolderService({ db }: { db: Db }) {
   async function listPage(caller: UserCaller, query: FoldersPageQuery) {
     const search = query.searchValue?.trim() || undefined;
     const [rows, total] = await Promise.all([
-      findFolders(db, caller.userId, { search, limit: query.size, offset: query.page * query.size, organizationId: reachOf(caller) }),
+      findFolders(db, caller.userId, {
+        search,
+        limit: query.size,
+        offset: query.page * query.size,
+        organizationId: reachOf(caller),
+      }),
       countFolders(db, caller.userId, search),
     ]);
     return { rows, total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
@@ -43,7 +57,8 @@ export function createFolderService({ db }: { db: Db }) {
 
   async function assertNameFree(tx: DbOrTx, caller: UserCaller, name: string, exceptFolderId?: number): Promise<void> {
     const clash = await findFolderByName(tx, caller.userId, name);
-    if (clash && clash.id !== exceptFolderId) throw new AppError('CONFLICT', `You already have a folder named "${clash.name}"`);
+    if (clash && clash.id !== exceptFolderId)
+      throw new AppError('CONFLICT', `You already have a folder named "${clash.name}"`);
   }
 
   /** Concurrent creates with one name race past the pre-check; the unique index turns the loser into 409. */
@@ -58,21 +73,25 @@ export function createFolderService({ db }: { db: Db }) {
 
   async function create(caller: UserCaller, rawName: string): Promise<FolderWithCount> {
     const name = requireText(rawName, 'folderName');
-    return withNameConflict(() => db.transaction(async (tx) => {
-      await assertNameFree(tx, caller, name);
-      const folder = await insertFolder(tx, caller.userId, name);
-      return { ...folder, documentsCount: 0 };
-    }));
+    return withNameConflict(() =>
+      db.transaction(async (tx) => {
+        await assertNameFree(tx, caller, name);
+        const folder = await insertFolder(tx, caller.userId, name);
+        return { ...folder, documentsCount: 0 };
+      }),
+    );
   }
 
   async function rename(caller: UserCaller, folderId: number, rawName: string): Promise<FolderWithCount> {
     const name = requireText(rawName, 'folderName');
-    return withNameConflict(() => db.transaction(async (tx) => {
-      await getFolder(tx, caller, folderId, true);
-      await assertNameFree(tx, caller, name, folderId);
-      await renameFolder(tx, folderId, name);
-      return findFolderWithCount(tx, folderId, reachOf(caller));
-    }));
+    return withNameConflict(() =>
+      db.transaction(async (tx) => {
+        await getFolder(tx, caller, folderId, true);
+        await assertNameFree(tx, caller, name, folderId);
+        await renameFolder(tx, folderId, name);
+        return findFolderWithCount(tx, folderId, reachOf(caller));
+      }),
+    );
   }
 
   /** All or nothing: one id that is not the caller's listed workflow (or does not exist) is 404 and nothing moves. */
@@ -94,11 +113,15 @@ export function createFolderService({ db }: { db: Db }) {
    */
   async function refuseUnfileable(tx: DbOrTx, caller: UserCaller, ids: number[]): Promise<never> {
     for (const id of ids) {
-      const seenNotOwned = await findWorkflowForCaller(tx, caller, id).then((access) => !access.isOwner, (error: unknown) => {
-        if (error instanceof AppError) return false;
-        throw error;
-      });
-      if (seenNotOwned) throw new AppError('INVALID_WORKFLOW_OWNER', `Workflow ${id} is not yours to file: only its owner files it`);
+      const seenNotOwned = await findWorkflowForCaller(tx, caller, id).then(
+        (access) => !access.isOwner,
+        (error: unknown) => {
+          if (error instanceof AppError) return false;
+          throw error;
+        },
+      );
+      if (seenNotOwned)
+        throw new AppError('INVALID_WORKFLOW_OWNER', `Workflow ${id} is not yours to file: only its owner files it`);
     }
     throw new AppError('NOT_FOUND', `Workflow ${ids.join(', ')} not found`);
   }
@@ -116,7 +139,12 @@ export function createFolderService({ db }: { db: Db }) {
 export type FolderService = ReturnType<typeof createFolderService>;
 
 /** For the documents module: the caller's own folder, or null (another user's folder is as absent as a missing one). */
-export async function findOwnFolder(db: DbOrTx, userId: number, folderId: number, options: { lock?: boolean } = {}): Promise<{ id: number } | null> {
+export async function findOwnFolder(
+  db: DbOrTx,
+  userId: number,
+  folderId: number,
+  options: { lock?: boolean } = {},
+): Promise<{ id: number } | null> {
   return findFolder(db, userId, folderId, options);
 }
 

@@ -48,7 +48,9 @@ export async function loadEnvelopeRecord(db: DbOrTx, workflow: WorkflowRow): Pro
 
 export function checkChain(rows: ActivityRow[]): ChainCheck {
   const broken = new Set(verifyChain(rows));
-  const breaks = rows.flatMap((row, index) => (broken.has(row.id) ? [{ position: index + 1, activityId: row.id }] : []));
+  const breaks = rows.flatMap((row, index) =>
+    broken.has(row.id) ? [{ position: index + 1, activityId: row.id }] : [],
+  );
   return { intact: breaks.length === 0, rowCount: rows.length, breaks };
 }
 

@@ -6,7 +6,12 @@ import type { LinkDelivery } from './history.repo.ts';
 import { escapeHtml } from '../../platform/html.ts';
 
 /** The platform's sealing certificate as the report shows it. */
-export type SealCertificate = { subject: string; fingerprintSha256: string; certificatePem: string; chainPem: string[] };
+export type SealCertificate = {
+  subject: string;
+  fingerprintSha256: string;
+  certificatePem: string;
+  chainPem: string[];
+};
 
 /** Whether the stored file behind a blob key still hashes to that key. */
 export type StoredHashCheck = 'verified' | 'mismatch' | 'missing';
@@ -19,7 +24,6 @@ export type EvidenceReportInput = {
   certificate: SealCertificate;
   generatedAt: Date;
 };
-
 
 const STYLE = `
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2rem;color:#111;font-size:14px}
@@ -70,7 +74,8 @@ function chainSection(record: EnvelopeRecord): string {
   const verdict = chain.intact
     ? `<p class="verdict intact" id="chain-verdict">INTACT: the activity hash chain verifies over all ${chain.rowCount} rows.</p>`
     : `<p class="verdict tampered" id="chain-verdict">TAMPERED: the activity hash chain is broken at ${chain.breaks
-      .map((b) => `row ${b.position} (activity id ${b.activityId})`).join(', ')}. Those rows were edited, inserted or a row before them was deleted after they were recorded.</p>`;
+        .map((b) => `row ${b.position} (activity id ${b.activityId})`)
+        .join(', ')}. Those rows were edited, inserted or a row before them was deleted after they were recorded.</p>`;
   return `<h2>Audit trail integrity</h2>
 ${verdict}
 <p>Each activity row stores the SHA-256 of the previous row's hash and its own content; a report recomputes the whole chain.</p>`;
@@ -90,7 +95,10 @@ function envelopeSection(record: EnvelopeRecord): string {
     ['Time zone', record.timeZone],
     ['Seal status', workflow.sealStatus + (workflow.sealError ? `: ${workflow.sealError}` : '')],
   ];
-  return `<h2>Envelope</h2>\n${table(['Item', 'Value'], rows.map(([k, v]) => [escapeHtml(k), escapeHtml(v)]))}`;
+  return `<h2>Envelope</h2>\n${table(
+    ['Item', 'Value'],
+    rows.map(([k, v]) => [escapeHtml(k), escapeHtml(v)]),
+  )}`;
 }
 
 function documentsSection(record: EnvelopeRecord, stored: Map<string, StoredHashCheck>): string {
@@ -108,8 +116,13 @@ function documentsSection(record: EnvelopeRecord, stored: Map<string, StoredHash
 
 function recipientsSection(record: EnvelopeRecord, deliveries: LinkDelivery[]): string {
   const rows = visibleRecipients(record).map((r) => [
-    escapeHtml(r.name), escapeHtml(r.email), escapeHtml(r.role), escapeHtml(r.status),
-    escapeHtml(time(record, r.dispatchedAt)), escapeHtml(time(record, r.viewedAt)), escapeHtml(time(record, r.actedAt)),
+    escapeHtml(r.name),
+    escapeHtml(r.email),
+    escapeHtml(r.role),
+    escapeHtml(r.status),
+    escapeHtml(time(record, r.dispatchedAt)),
+    escapeHtml(time(record, r.viewedAt)),
+    escapeHtml(time(record, r.actedAt)),
     escapeHtml(linkRoute(record, r.id, deliveries)),
   ]);
   return `<h2>Recipients</h2>
@@ -119,11 +132,11 @@ ${table(['Name', 'Email', 'Role', 'Status', 'Received', 'Viewed', 'Acted', 'Link
 }
 
 const ROUTE_NAMES: Record<string, string> = {
-  PLATFORM: 'the platform\'s mail',
-  SMTP: 'the organization\'s SMTP server',
-  EMAIL_API: 'the organization\'s email API provider',
-  CLOUD_MAIL: 'the organization\'s cloud mail provider',
-  OAUTH2_MAIL: 'the organization\'s OAuth 2.0 mail provider',
+  PLATFORM: "the platform's mail",
+  SMTP: "the organization's SMTP server",
+  EMAIL_API: "the organization's email API provider",
+  CLOUD_MAIL: "the organization's cloud mail provider",
+  OAUTH2_MAIL: "the organization's OAuth 2.0 mail provider",
 };
 
 /**
@@ -132,15 +145,19 @@ const ROUTE_NAMES: Record<string, string> = {
  */
 function linkRoute(record: EnvelopeRecord, recipientId: number, deliveries: LinkDelivery[]): string {
   const own = deliveries.filter((d) => d.recipientId === recipientId);
-  if (own.length === 0) return record.workflow.sequence === 'SELF' ? 'no link: signed in the account' : 'no link mailed';
+  if (own.length === 0)
+    return record.workflow.sequence === 'SELF' ? 'no link: signed in the account' : 'no link mailed';
   const sent = own.filter((d) => d.status === 'SENT');
-  if (sent.length === 0) return own.some((d) => d.status === 'FAILED') ? 'not delivered (the mail failed)' : 'not delivered yet';
+  if (sent.length === 0)
+    return own.some((d) => d.status === 'FAILED') ? 'not delivered (the mail failed)' : 'not delivered yet';
   const firstByRoute = new Map<string, Date | null>();
   for (const delivery of sent) {
     const route = delivery.route ?? 'PLATFORM';
     if (!firstByRoute.has(route)) firstByRoute.set(route, delivery.sentAt);
   }
-  return [...firstByRoute].map(([route, at]) => `${ROUTE_NAMES[route] ?? route}${at ? ` (${time(record, at)})` : ''}`).join('; ');
+  return [...firstByRoute]
+    .map(([route, at]) => `${ROUTE_NAMES[route] ?? route}${at ? ` (${time(record, at)})` : ''}`)
+    .join('; ');
 }
 
 function eventsSection(record: EnvelopeRecord): string {
@@ -181,18 +198,34 @@ function consentSection(record: EnvelopeRecord): string {
       ['Source', consent.source ?? ''],
       ['Evidence', typeof consent.evidence === 'string' ? consent.evidence : JSON.stringify(consent.evidence ?? '')],
       ['Text SHA-256 (textHash)', textHash],
-      ['Text hash check', matches ? 'matches the text below' : `DOES NOT MATCH the text below (SHA-256 of the text is ${hex})`],
+      [
+        'Text hash check',
+        matches ? 'matches the text below' : `DOES NOT MATCH the text below (SHA-256 of the text is ${hex})`,
+      ],
     ];
-    return `${table(['Item', 'Value'], rows.map(([k, v]) => [escapeHtml(k), escapeHtml(v)]))}\n<p>Text shown to the signer:</p>\n<pre class="consent-text">${escapeHtml(text)}</pre>`;
+    return `${table(
+      ['Item', 'Value'],
+      rows.map(([k, v]) => [escapeHtml(k), escapeHtml(v)]),
+    )}\n<p>Text shown to the signer:</p>\n<pre class="consent-text">${escapeHtml(text)}</pre>`;
   });
   return `<h2>Electronic-signature consent</h2>\n${blocks.join('\n')}`;
 }
 
 function certificateSection(certificate: SealCertificate): string {
   return `<h2>Seal certificate</h2>
-${table(['Item', 'Value'], [['Subject', escapeHtml(certificate.subject)], ['SHA-256 fingerprint', `<span class="hash">${escapeHtml(certificate.fingerprintSha256)}</span>`]])}
+${table(
+  ['Item', 'Value'],
+  [
+    ['Subject', escapeHtml(certificate.subject)],
+    ['SHA-256 fingerprint', `<span class="hash">${escapeHtml(certificate.fingerprintSha256)}</span>`],
+  ],
+)}
 <p>Certificate (PEM):</p>
-<pre class="pem">${escapeHtml(certificate.certificatePem.trim())}</pre>${certificate.chainPem.length > 0 ? `
+<pre class="pem">${escapeHtml(certificate.certificatePem.trim())}</pre>${
+    certificate.chainPem.length > 0
+      ? `
 <p>Issuer chain, nearest first (PEM):</p>
-<pre class="pem">${escapeHtml(certificate.chainPem.map((pem) => pem.trim()).join('\n'))}</pre>` : ''}`;
+<pre class="pem">${escapeHtml(certificate.chainPem.map((pem) => pem.trim()).join('\n'))}</pre>`
+      : ''
+  }`;
 }

@@ -3,13 +3,24 @@ import type { DbOrTx } from '../../platform/db/client.ts';
 import { mailOutbox, organizations } from '../../platform/db/schema/index.ts';
 import type { StoredEmailSettings } from '../../platform/mail/transport-resolver.ts';
 
-export async function findEmailSettings(db: DbOrTx, organizationId: number, options: { lock?: boolean } = {}): Promise<StoredEmailSettings | null> {
-  const query = db.select({ emailSettings: organizations.emailSettings }).from(organizations).where(eq(organizations.id, organizationId));
+export async function findEmailSettings(
+  db: DbOrTx,
+  organizationId: number,
+  options: { lock?: boolean } = {},
+): Promise<StoredEmailSettings | null> {
+  const query = db
+    .select({ emailSettings: organizations.emailSettings })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
   const [row] = options.lock ? await query.for('update') : await query;
   return (row?.emailSettings as StoredEmailSettings | null | undefined) ?? null;
 }
 
-export async function saveEmailSettings(db: DbOrTx, organizationId: number, settings: StoredEmailSettings): Promise<void> {
+export async function saveEmailSettings(
+  db: DbOrTx,
+  organizationId: number,
+  settings: StoredEmailSettings,
+): Promise<void> {
   await db.update(organizations).set({ emailSettings: settings }).where(eq(organizations.id, organizationId));
 }
 
@@ -38,9 +49,18 @@ function ownDeliveries(organizationId: number, status: string | undefined): SQL 
   );
 }
 
-export async function findDeliveries(db: DbOrTx, organizationId: number, options: { status?: string; limit: number; offset: number }): Promise<DeliveryRow[]> {
-  return db.select(deliveryColumns).from(mailOutbox).where(ownDeliveries(organizationId, options.status))
-    .orderBy(desc(mailOutbox.id)).limit(options.limit).offset(options.offset);
+export async function findDeliveries(
+  db: DbOrTx,
+  organizationId: number,
+  options: { status?: string; limit: number; offset: number },
+): Promise<DeliveryRow[]> {
+  return db
+    .select(deliveryColumns)
+    .from(mailOutbox)
+    .where(ownDeliveries(organizationId, options.status))
+    .orderBy(desc(mailOutbox.id))
+    .limit(options.limit)
+    .offset(options.offset);
 }
 
 export async function countDeliveries(db: DbOrTx, organizationId: number, status: string | undefined): Promise<number> {
@@ -48,7 +68,14 @@ export async function countDeliveries(db: DbOrTx, organizationId: number, status
   return row.n;
 }
 
-export async function findDelivery(db: DbOrTx, organizationId: number, deliveryId: number): Promise<DeliveryRow | null> {
-  const [row] = await db.select(deliveryColumns).from(mailOutbox).where(and(eq(mailOutbox.id, deliveryId), ownDeliveries(organizationId, undefined)));
+export async function findDelivery(
+  db: DbOrTx,
+  organizationId: number,
+  deliveryId: number,
+): Promise<DeliveryRow | null> {
+  const [row] = await db
+    .select(deliveryColumns)
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.id, deliveryId), ownDeliveries(organizationId, undefined)));
   return row ?? null;
 }

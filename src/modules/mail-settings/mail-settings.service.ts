@@ -6,18 +6,39 @@ import { MAIL_SETTINGS_TESTS, longestLock, recordAttempts, type AttemptRule } fr
 import { MailSendError, type MailProvider } from '../../platform/mail/senders/mail-sender.ts';
 import { MailConfigError, isSecretKey, parseProviderSettings } from '../../platform/mail/senders/provider-settings.ts';
 import { renderMail } from '../../platform/mail/templates/layout.ts';
-import { encryptConfigurations, type MailRouting, type StoredEmailSettings } from '../../platform/mail/transport-resolver.ts';
+import {
+  encryptConfigurations,
+  type MailRouting,
+  type StoredEmailSettings,
+} from '../../platform/mail/transport-resolver.ts';
 import { canonicalAddress, checkAddress } from '../../platform/outbound/address-rules.ts';
 import { allowsCustomMail } from '../billing/entitlements.service.ts';
-import { countDeliveries, findDeliveries, findDelivery, findEmailSettings, saveEmailSettings, type DeliveryRow } from './mail-settings.repo.ts';
-import type { DeliveriesQuery, EmailSettingsBody, EmailSettingsResponse, EmailSettingsTestBody, EmailSettingsTestResponse } from './mail-settings.schemas.ts';
+import {
+  countDeliveries,
+  findDeliveries,
+  findDelivery,
+  findEmailSettings,
+  saveEmailSettings,
+  type DeliveryRow,
+} from './mail-settings.repo.ts';
+import type {
+  DeliveriesQuery,
+  EmailSettingsBody,
+  EmailSettingsResponse,
+  EmailSettingsTestBody,
+  EmailSettingsTestResponse,
+} from './mail-settings.schemas.ts';
 
 /** What every credential reads as (SPEC.md): a fixed run of asterisks, so not even its length shows. */
 export const SECRET_MASK = '********';
 
 /** A settings problem found before anything is sent, as the 400 that names the keys at fault. */
 function toSettingsError(error: MailConfigError, provider: MailProvider): AppError {
-  if (error.problem === 'MISSING') return new AppError('MAIL_SETTINGS_KEY_MISSING', `${provider} needs ${error.keys.join(', ')}`, { provider, missingKeys: error.keys });
+  if (error.problem === 'MISSING')
+    return new AppError('MAIL_SETTINGS_KEY_MISSING', `${provider} needs ${error.keys.join(', ')}`, {
+      provider,
+      missingKeys: error.keys,
+    });
   return new AppError('MAIL_SETTINGS_INVALID', error.message, { provider, keys: error.keys });
 }
 
@@ -26,21 +47,35 @@ function toSettingsError(error: MailConfigError, provider: MailProvider): AppErr
  * mail provider, its credentials encrypted at rest and masked on read, a test that names the step that failed,
  * and the delivery log of the mails the provider carried.
  */
-export function createMailSettingsService(deps: { db: Db; secrets: SecretBox; mailRouting: Pick<MailRouting, 'probe'>; allowPrivate: boolean; log: (message: string) => void }) {
+export function createMailSettingsService(deps: {
+  db: Db;
+  secrets: SecretBox;
+  mailRouting: Pick<MailRouting, 'probe'>;
+  allowPrivate: boolean;
+  log: (message: string) => void;
+}) {
   const { db } = deps;
   return { get, update, test, listDeliveries, getDelivery };
 
-  async function toResponse(organizationId: number, settings: StoredEmailSettings | null): Promise<EmailSettingsResponse> {
+  async function toResponse(
+    organizationId: number,
+    settings: StoredEmailSettings | null,
+  ): Promise<EmailSettingsResponse> {
     const managed = settings?.emailMode === 'ORG_MANAGED' && settings.provider;
     return {
       licenseSmtpEnabled: true,
       planAllowCustomSmtp: await allowsCustomMail(db, organizationId),
       isOwner: true,
       emailMode: managed ? 'ORG_MANAGED' : 'GLOBAL',
-      source: managed ? settings.source ?? 'CUSTOM' : null,
+      source: managed ? (settings.source ?? 'CUSTOM') : null,
       provider: managed ? settings.provider! : null,
       configurations: managed
-        ? Object.fromEntries(Object.entries(settings.configurations ?? {}).map(([key, value]) => [key, isSecretKey(key) ? SECRET_MASK : value]))
+        ? Object.fromEntries(
+            Object.entries(settings.configurations ?? {}).map(([key, value]) => [
+              key,
+              isSecretKey(key) ? SECRET_MASK : value,
+            ]),
+          )
         : {},
       allowedConnectors: [],
     };
@@ -66,12 +101,20 @@ export function createMailSettingsService(deps: { db: Db; secrets: SecretBox; ma
         return global;
       }
       if (!(await allowsCustomMail(tx, organizationId))) throw new AppError('CUSTOM_MAIL_NOT_ALLOWED');
-      if (body.source === 'PLAN_CONNECTOR') throw new AppError('MAIL_CONNECTOR_UNAVAILABLE', 'This installation\'s plans offer no mail connectors: use source CUSTOM with your own provider');
-      if (!body.provider) throw new AppError('MAIL_SETTINGS_INVALID', 'ORG_MANAGED needs a provider', { keys: ['provider'] });
+      if (body.source === 'PLAN_CONNECTOR')
+        throw new AppError(
+          'MAIL_CONNECTOR_UNAVAILABLE',
+          "This installation's plans offer no mail connectors: use source CUSTOM with your own provider",
+        );
+      if (!body.provider)
+        throw new AppError('MAIL_SETTINGS_INVALID', 'ORG_MANAGED needs a provider', { keys: ['provider'] });
       const configurations = body.configurations ?? {};
       assertUsable(body.provider, configurations);
       const managed: StoredEmailSettings = {
-        emailMode: 'ORG_MANAGED', source: 'CUSTOM', provider: body.provider, configurations: encryptConfigurations(configurations, deps.secrets),
+        emailMode: 'ORG_MANAGED',
+        source: 'CUSTOM',
+        provider: body.provider,
+        configurations: encryptConfigurations(configurations, deps.secrets),
       };
       await saveEmailSettings(tx, organizationId, managed);
       return managed;
@@ -90,7 +133,11 @@ export function createMailSettingsService(deps: { db: Db; secrets: SecretBox; ma
     }
     if (parsed.provider === 'SMTP' && canonicalAddress(parsed.host)) {
       const verdict = checkAddress(parsed.host, deps.allowPrivate);
-      if (!verdict.allowed) throw new AppError('MAIL_SETTINGS_INVALID', `SMTP_SERVER: ${verdict.reason}`, { provider, keys: ['SMTP_SERVER'] });
+      if (!verdict.allowed)
+        throw new AppError('MAIL_SETTINGS_INVALID', `SMTP_SERVER: ${verdict.reason}`, {
+          provider,
+          keys: ['SMTP_SERVER'],
+        });
     }
   }
 
@@ -102,30 +149,53 @@ export function createMailSettingsService(deps: { db: Db; secrets: SecretBox; ma
   async function test(caller: UserCaller, body: EmailSettingsTestBody): Promise<EmailSettingsTestResponse> {
     const organizationId = caller.organizationId;
     if (!(await allowsCustomMail(db, organizationId))) throw new AppError('CUSTOM_MAIL_NOT_ALLOWED');
-    if (body.connectorId !== undefined && body.connectorId !== null) throw new AppError('MAIL_CONNECTOR_UNAVAILABLE', `Connector ${body.connectorId} is not available: this installation's plans offer no mail connectors`);
+    if (body.connectorId !== undefined && body.connectorId !== null)
+      throw new AppError(
+        'MAIL_CONNECTOR_UNAVAILABLE',
+        `Connector ${body.connectorId} is not available: this installation's plans offer no mail connectors`,
+      );
     const check: [AttemptRule, string] = [MAIL_SETTINGS_TESTS, String(organizationId)];
     const lockedFor = await longestLock(db, [check]);
-    if (lockedFor !== null) throw new AppError('MAIL_SETTINGS_TEST_LIMITED', undefined, undefined, { retryAfterSeconds: lockedFor });
+    if (lockedFor !== null)
+      throw new AppError('MAIL_SETTINGS_TEST_LIMITED', undefined, undefined, { retryAfterSeconds: lockedFor });
     await recordAttempts(db, [check]);
     const provider = body.provider;
     const mail = renderMail({
-      subject: 'Test of your organization\'s email settings',
+      subject: "Test of your organization's email settings",
       greeting: body.testRecipient,
-      blocks: [`This message was sent through your organization's ${provider} settings. If you can read it, they work.`],
+      blocks: [
+        `This message was sent through your organization's ${provider} settings. If you can read it, they work.`,
+      ],
     });
     try {
-      await deps.mailRouting.probe(provider, body.configurations, { to: body.testRecipient, subject: mail.subject, text: mail.text, html: mail.html });
+      await deps.mailRouting.probe(provider, body.configurations, {
+        to: body.testRecipient,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
     } catch (error) {
       if (error instanceof MailSendError) return { success: false, provider, step: error.step, message: error.message };
-      deps.log(`organization ${organizationId}: email settings test failed unexpectedly: ${(error as Error).stack ?? error}`);
+      deps.log(
+        `organization ${organizationId}: email settings test failed unexpectedly: ${(error as Error).stack ?? error}`,
+      );
       return { success: false, provider, step: 'SEND', message: 'The test failed unexpectedly; see the service log' };
     }
-    return { success: true, provider, step: null, message: `The test mail was accepted by ${provider} for ${body.testRecipient}` };
+    return {
+      success: true,
+      provider,
+      step: null,
+      message: `The test mail was accepted by ${provider} for ${body.testRecipient}`,
+    };
   }
 
   async function listDeliveries(caller: UserCaller, query: DeliveriesQuery) {
     const [rows, total] = await Promise.all([
-      findDeliveries(db, caller.organizationId, { status: query.status, limit: query.size, offset: query.page * query.size }),
+      findDeliveries(db, caller.organizationId, {
+        status: query.status,
+        limit: query.size,
+        offset: query.page * query.size,
+      }),
       countDeliveries(db, caller.organizationId, query.status),
     ]);
     return { rows, total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };

@@ -37,7 +37,14 @@ const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyl
  * account gets the sign-up link.
  */
 export function invitationMail(input: {
-  organizationId: number; organizationName: string; inviterName: string; to: string; name: string; expiresAt: Date; publicUrl: string; signupLink: string | null;
+  organizationId: number;
+  organizationName: string;
+  inviterName: string;
+  to: string;
+  name: string;
+  expiresAt: Date;
+  publicUrl: string;
+  signupLink: string | null;
   /** The inviter's verified address: organization names are not unique, the address tells who is asking. */
   inviterEmail: string | null;
 }): OutgoingMail {
@@ -45,34 +52,46 @@ export function invitationMail(input: {
   const invited = `${inviter} invited you to join ${input.organizationName}.`;
   const blocks = input.signupLink
     ? [
-      invited,
-      'Create your account with this link; it makes you a member at once:',
-      { label: 'Create your account and join', url: input.signupLink },
-      `The link works until ${DATE_TIME.format(input.expiresAt)} UTC and only for this address.`,
-    ]
+        invited,
+        'Create your account with this link; it makes you a member at once:',
+        { label: 'Create your account and join', url: input.signupLink },
+        `The link works until ${DATE_TIME.format(input.expiresAt)} UTC and only for this address.`,
+      ]
     : [
-      invited,
-      'Sign in and accept (or decline) the invitation in the app:',
-      { label: 'Open the app', url: `${input.publicUrl}/` },
-      `The invitation stands until ${DATE_TIME.format(input.expiresAt)} UTC.`,
-    ];
+        invited,
+        'Sign in and accept (or decline) the invitation in the app:',
+        { label: 'Open the app', url: `${input.publicUrl}/` },
+        `The invitation stands until ${DATE_TIME.format(input.expiresAt)} UTC.`,
+      ];
   return {
     organizationId: input.organizationId,
     to: input.to,
-    ...renderMail({ subject: `Invitation to join ${input.organizationName}`, greeting: input.name, blocks: [...blocks, 'If you do not expect this invitation, ignore this mail.'] }),
+    ...renderMail({
+      subject: `Invitation to join ${input.organizationName}`,
+      greeting: input.name,
+      blocks: [...blocks, 'If you do not expect this invitation, ignore this mail.'],
+    }),
     kind: 'ORGANIZATION_INVITATION',
     viaPlatform: true,
   };
 }
 
-export function ownershipMail(input: { organizationId: number; organizationName: string; formerOwnerName: string; to: string; name: string }): OutgoingMail {
+export function ownershipMail(input: {
+  organizationId: number;
+  organizationName: string;
+  formerOwnerName: string;
+  to: string;
+  name: string;
+}): OutgoingMail {
   return {
     organizationId: input.organizationId,
     to: input.to,
     ...renderMail({
       subject: `You now own ${input.organizationName}`,
       greeting: input.name,
-      blocks: [`${input.formerOwnerName} transferred the ownership of ${input.organizationName} to you. You now hold every right in it, including its billing.`],
+      blocks: [
+        `${input.formerOwnerName} transferred the ownership of ${input.organizationName} to you. You now hold every right in it, including its billing.`,
+      ],
     }),
     kind: 'OWNERSHIP_TRANSFERRED',
   };

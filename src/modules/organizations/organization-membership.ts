@@ -12,5 +12,8 @@ import { findMembership } from './organizations.repo.ts';
 export async function assertActiveMemberOf(db: DbOrTx, organizationId: number, userId: number): Promise<void> {
   const membership = await findMembership(db, organizationId, userId);
   if (membership?.status === 'ACTIVE') return;
-  throw new AppError('USER_NOT_HAVE_ACCESS', 'You are no longer a member of the organization this workflow belongs to: it cannot be sent, completed or added to');
+  throw new AppError(
+    'USER_NOT_HAVE_ACCESS',
+    'You are no longer a member of the organization this workflow belongs to: it cannot be sent, completed or added to',
+  );
 }

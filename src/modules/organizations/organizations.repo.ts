@@ -15,10 +15,18 @@ const memberColumns = {
   isGuest: users.isGuest,
   roleName: roles.name,
 };
-export type MemberRow = { membership: MembershipRow; accountName: string; email: string; isGuest: boolean; roleName: string | null };
+export type MemberRow = {
+  membership: MembershipRow;
+  accountName: string;
+  email: string;
+  isGuest: boolean;
+  roleName: string | null;
+};
 
 function membersOf(db: DbOrTx) {
-  return db.select(memberColumns).from(memberships)
+  return db
+    .select(memberColumns)
+    .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .leftJoin(roles, eq(roles.id, memberships.roleId));
 }
@@ -28,7 +36,9 @@ function matching(organizationId: number, filter: { searchValue?: string; status
   return and(
     eq(memberships.organizationId, organizationId),
     filter.status ? eq(memberships.status, filter.status) : undefined,
-    search ? or(ilike(users.email, search), ilike(sql`coalesce(${memberships.name}, ${users.name})`, search)) : undefined,
+    search
+      ? or(ilike(users.email, search), ilike(sql`coalesce(${memberships.name}, ${users.name})`, search))
+      : undefined,
   );
 }
 
@@ -51,30 +61,72 @@ const memberPage = preparedShapes('members_page', (db, shape: `${boolean}:${bool
   const withStatus = status ? eq(memberships.status, sql.placeholder('status')) : undefined;
   const order = [desc(memberships.isOwner), asc(memberships.id)] as const;
   if (!search) {
-    return db.select({
-      membership: memberships,
-      accountName: sql<string>`${account('name')}`, email: sql<string>`${account('email')}`, isGuest: sql<boolean>`${account('is_guest')}`,
-      roleName, total,
-    }).from(memberships).where(and(organization, withStatus))
-      .orderBy(...order).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'));
+    return db
+      .select({
+        membership: memberships,
+        accountName: sql<string>`${account('name')}`,
+        email: sql<string>`${account('email')}`,
+        isGuest: sql<boolean>`${account('is_guest')}`,
+        roleName,
+        total,
+      })
+      .from(memberships)
+      .where(and(organization, withStatus))
+      .orderBy(...order)
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'));
   }
   const pattern = sql.placeholder('search');
-  const found = db.select({ name: users.name, email: users.email, isGuest: users.isGuest }).from(users).where(eq(users.id, memberships.userId)).as('account');
-  return db.select({ membership: memberships, accountName: found.name, email: found.email, isGuest: found.isGuest, roleName, total })
-    .from(memberships).innerJoinLateral(found, sql`true`)
-    .where(and(organization, withStatus, sql`(${found.email} ilike ${pattern} or coalesce(${memberships.name}, ${found.name}) ilike ${pattern})`))
-    .orderBy(...order).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'));
+  const found = db
+    .select({ name: users.name, email: users.email, isGuest: users.isGuest })
+    .from(users)
+    .where(eq(users.id, memberships.userId))
+    .as('account');
+  return db
+    .select({
+      membership: memberships,
+      accountName: found.name,
+      email: found.email,
+      isGuest: found.isGuest,
+      roleName,
+      total,
+    })
+    .from(memberships)
+    .innerJoinLateral(found, sql`true`)
+    .where(
+      and(
+        organization,
+        withStatus,
+        sql`(${found.email} ilike ${pattern} or coalesce(${memberships.name}, ${found.name}) ilike ${pattern})`,
+      ),
+    )
+    .orderBy(...order)
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
 });
 
-export async function findMembers(db: DbOrTx, organizationId: number, filter: { searchValue?: string; status?: string }, page: { limit: number; offset: number }): Promise<{ rows: MemberRow[]; total: number }> {
+export async function findMembers(
+  db: DbOrTx,
+  organizationId: number,
+  filter: { searchValue?: string; status?: string },
+  page: { limit: number; offset: number },
+): Promise<{ rows: MemberRow[]; total: number }> {
   const rows = await memberPage(db, `${Boolean(filter.status)}:${Boolean(filter.searchValue)}`).execute({
-    organizationId, status: filter.status, search: filter.searchValue ? likeContains(filter.searchValue) : undefined, ...page,
+    organizationId,
+    status: filter.status,
+    search: filter.searchValue ? likeContains(filter.searchValue) : undefined,
+    ...page,
   });
-  const total = rows.length > 0 ? rows[0].total : page.offset === 0 ? 0 : await countMembers(db, organizationId, filter);
+  const total =
+    rows.length > 0 ? rows[0].total : page.offset === 0 ? 0 : await countMembers(db, organizationId, filter);
   return { rows, total };
 }
 
-export async function countMembers(db: DbOrTx, organizationId: number, filter: { searchValue?: string; status?: string }): Promise<number> {
+export async function countMembers(
+  db: DbOrTx,
+  organizationId: number,
+  filter: { searchValue?: string; status?: string },
+): Promise<number> {
   const query = db.select({ n: count() }).from(memberships);
   const [row] = filter.searchValue
     ? await query.innerJoin(users, eq(users.id, memberships.userId)).where(matching(organizationId, filter))
@@ -83,22 +135,44 @@ export async function countMembers(db: DbOrTx, organizationId: number, filter: {
 }
 
 export async function findMember(db: DbOrTx, organizationId: number, userId: number): Promise<MemberRow | null> {
-  const [row] = await membersOf(db).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+  const [row] = await membersOf(db).where(
+    and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)),
+  );
   return row ?? null;
 }
 
-export async function findMembership(db: DbOrTx, organizationId: number, userId: number, options: { lock?: boolean } = {}): Promise<MembershipRow | null> {
-  const query = db.select().from(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+export async function findMembership(
+  db: DbOrTx,
+  organizationId: number,
+  userId: number,
+  options: { lock?: boolean } = {},
+): Promise<MembershipRow | null> {
+  const query = db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
   const [row] = options.lock ? await query.for('update') : await query;
   return row ?? null;
 }
 
-export async function findMembershipsOfUsers(db: DbOrTx, organizationId: number, userIds: number[]): Promise<MembershipRow[]> {
-  return db.select().from(memberships).where(and(eq(memberships.organizationId, organizationId), inArray(memberships.userId, userIds)))
-    .orderBy(asc(memberships.id)).for('update');
+export async function findMembershipsOfUsers(
+  db: DbOrTx,
+  organizationId: number,
+  userIds: number[],
+): Promise<MembershipRow[]> {
+  return db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.userId, userIds)))
+    .orderBy(asc(memberships.id))
+    .for('update');
 }
 
-export async function findOrganization(db: DbOrTx, organizationId: number, options: { lock?: boolean } = {}): Promise<OrganizationRow | null> {
+export async function findOrganization(
+  db: DbOrTx,
+  organizationId: number,
+  options: { lock?: boolean } = {},
+): Promise<OrganizationRow | null> {
   const query = db.select().from(organizations).where(eq(organizations.id, organizationId));
   const [row] = options.lock ? await query.for('no key update') : await query;
   return row ?? null;
@@ -109,7 +183,11 @@ export async function insertMembership(db: DbOrTx, values: typeof memberships.$i
   return row;
 }
 
-export async function updateMembership(db: DbOrTx, membershipId: number, values: Partial<typeof memberships.$inferInsert>): Promise<MembershipRow> {
+export async function updateMembership(
+  db: DbOrTx,
+  membershipId: number,
+  values: Partial<typeof memberships.$inferInsert>,
+): Promise<MembershipRow> {
   const [row] = await db.update(memberships).set(values).where(eq(memberships.id, membershipId)).returning();
   return row;
 }
@@ -120,11 +198,14 @@ export async function deleteMemberships(db: DbOrTx, membershipIds: number[]): Pr
 
 /** The user's pending invitations with their organization, for the invitee. */
 export async function findInvitationsOfUser(db: DbOrTx, userId: number) {
-  return db.select({
-    membership: memberships, organizationName: organizations.name, roleName: roles.name,
-    invitedByName: sql<string | null>`(select u.name from users u where u.id = ${memberships.invitedByUserId})`,
-    invitedByEmail: sql<string | null>`(select u.email from users u where u.id = ${memberships.invitedByUserId})`,
-  })
+  return db
+    .select({
+      membership: memberships,
+      organizationName: organizations.name,
+      roleName: roles.name,
+      invitedByName: sql<string | null>`(select u.name from users u where u.id = ${memberships.invitedByUserId})`,
+      invitedByEmail: sql<string | null>`(select u.email from users u where u.id = ${memberships.invitedByUserId})`,
+    })
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .leftJoin(roles, eq(roles.id, memberships.roleId))
@@ -134,7 +215,13 @@ export async function findInvitationsOfUser(db: DbOrTx, userId: number) {
 
 /** The invitation a mailed sign-up code belongs to, with its organization's name and the invitee's account. */
 export async function findInvitationByCode(db: DbOrTx, codeHash: string, options: { lock?: boolean } = {}) {
-  const query = db.select({ membership: memberships, organizationName: organizations.name, email: users.email, isGuest: users.isGuest })
+  const query = db
+    .select({
+      membership: memberships,
+      organizationName: organizations.name,
+      email: users.email,
+      isGuest: users.isGuest,
+    })
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -144,14 +231,30 @@ export async function findInvitationByCode(db: DbOrTx, codeHash: string, options
 }
 
 /** Another ACTIVE membership of the user, one it owns first: where a removed member goes on acting. */
-export async function findFallbackMembership(db: DbOrTx, userId: number, excludingOrganizationId: number): Promise<MembershipRow | null> {
-  const [row] = await db.select().from(memberships)
-    .where(and(eq(memberships.userId, userId), eq(memberships.status, 'ACTIVE'), sql`${memberships.organizationId} <> ${excludingOrganizationId}`))
-    .orderBy(desc(memberships.isOwner), asc(memberships.id)).limit(1);
+export async function findFallbackMembership(
+  db: DbOrTx,
+  userId: number,
+  excludingOrganizationId: number,
+): Promise<MembershipRow | null> {
+  const [row] = await db
+    .select()
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.userId, userId),
+        eq(memberships.status, 'ACTIVE'),
+        sql`${memberships.organizationId} <> ${excludingOrganizationId}`,
+      ),
+    )
+    .orderBy(desc(memberships.isOwner), asc(memberships.id))
+    .limit(1);
   return row ?? null;
 }
 
-export async function insertOrganization(db: DbOrTx, values: typeof organizations.$inferInsert): Promise<OrganizationRow> {
+export async function insertOrganization(
+  db: DbOrTx,
+  values: typeof organizations.$inferInsert,
+): Promise<OrganizationRow> {
   const [row] = await db.insert(organizations).values(values).returning();
   return row;
 }
@@ -162,14 +265,32 @@ export async function setOrganizationOwner(db: DbOrTx, organizationId: number, o
 
 /** An ACTIVE registered member of the organization by email. */
 export async function findActiveMemberByEmail(db: DbOrTx, organizationId: number, email: string) {
-  const [row] = await db.select({ membership: memberships, email: users.email, name: users.name }).from(memberships)
+  const [row] = await db
+    .select({ membership: memberships, email: users.email, name: users.name })
+    .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.organizationId, organizationId), eq(users.email, email), eq(memberships.status, 'ACTIVE'), eq(users.isGuest, false)));
+    .where(
+      and(
+        eq(memberships.organizationId, organizationId),
+        eq(users.email, email),
+        eq(memberships.status, 'ACTIVE'),
+        eq(users.isGuest, false),
+      ),
+    );
   return row ?? null;
 }
 
 export async function findUserAccount(db: DbOrTx, userId: number) {
-  const [row] = await db.select({ id: users.id, name: users.name, email: users.email, isGuest: users.isGuest, organizationId: users.organizationId, emailVerifiedAt: users.emailVerifiedAt })
-    .from(users).where(eq(users.id, userId));
+  const [row] = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      isGuest: users.isGuest,
+      organizationId: users.organizationId,
+      emailVerifiedAt: users.emailVerifiedAt,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
   return row ?? null;
 }

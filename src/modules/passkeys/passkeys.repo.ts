@@ -10,7 +10,10 @@ export async function findPasskeysOfUser(db: DbOrTx, userId: number): Promise<Pa
 }
 
 export async function findPasskeyOfUser(db: DbOrTx, userId: number, credentialId: string): Promise<PasskeyRow | null> {
-  const [row] = await db.select().from(passkeys).where(and(eq(passkeys.userId, userId), eq(passkeys.credentialId, credentialId)));
+  const [row] = await db
+    .select()
+    .from(passkeys)
+    .where(and(eq(passkeys.userId, userId), eq(passkeys.credentialId, credentialId)));
   return row ?? null;
 }
 
@@ -30,7 +33,10 @@ export async function insertPasskey(db: DbOrTx, values: NewPasskey): Promise<Pas
 }
 
 export async function deletePasskey(db: DbOrTx, userId: number, id: number): Promise<boolean> {
-  const rows = await db.delete(passkeys).where(and(eq(passkeys.id, id), eq(passkeys.userId, userId))).returning({ id: passkeys.id });
+  const rows = await db
+    .delete(passkeys)
+    .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+    .returning({ id: passkeys.id });
   return rows.length > 0;
 }
 
@@ -39,8 +45,16 @@ export async function deletePasskey(db: DbOrTx, userId: number, id: number): Pro
  * an authenticator that keeps no counter). False: another sign-in with this credential got there first with
  * the same or a later counter, which is what a cloned authenticator looks like.
  */
-export async function advanceCounter(db: DbOrTx, id: number, seen: number, next: number, now = new Date()): Promise<boolean> {
-  const rows = await db.update(passkeys).set({ counter: next, lastUsedAt: now })
+export async function advanceCounter(
+  db: DbOrTx,
+  id: number,
+  seen: number,
+  next: number,
+  now = new Date(),
+): Promise<boolean> {
+  const rows = await db
+    .update(passkeys)
+    .set({ counter: next, lastUsedAt: now })
     .where(and(eq(passkeys.id, id), eq(passkeys.counter, seen), or(lt(passkeys.counter, next), sql`${next} = 0`)))
     .returning({ id: passkeys.id });
   return rows.length > 0;

@@ -2,9 +2,14 @@ import { Type, type Static } from 'typebox';
 import { EMAIL_MAX } from '../auth/auth.schemas.ts';
 import type { PasskeyRow } from './passkeys.repo.ts';
 
-const Base64Url = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, pattern: '^[A-Za-z0-9_-]+={0,2}$', description });
+const Base64Url = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: '^[A-Za-z0-9_-]+={0,2}$', description });
 const Transports = Type.Array(Type.String({ maxLength: 32 }), { maxItems: 10 });
-const CredentialDescriptor = Type.Object({ id: Type.String(), type: Type.Literal('public-key'), transports: Type.Optional(Transports) });
+const CredentialDescriptor = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('public-key'),
+  transports: Type.Optional(Transports),
+});
 
 export const PasskeyResponse = Type.Object({
   id: Type.Integer(),
@@ -16,7 +21,9 @@ export const PasskeyListItem = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   createdAt: Type.String({ format: 'date-time' }),
-  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Last sign-in with it; null: never used' }),
+  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'Last sign-in with it; null: never used',
+  }),
   deviceType: Type.String({ description: 'singleDevice, or multiDevice for a synced passkey' }),
   backedUp: Type.Boolean(),
 });
@@ -45,7 +52,9 @@ export const RequestOptions = Type.Object({
   challenge: Type.String({ description: 'base64url; single use, valid 5 minutes' }),
   timeout: Type.Integer({ description: 'Milliseconds' }),
   rpId: Type.String(),
-  allowCredentials: Type.Array(CredentialDescriptor, { description: "The user's passkeys (empty for a user who has none)" }),
+  allowCredentials: Type.Array(CredentialDescriptor, {
+    description: "The user's passkeys (empty for a user who has none)",
+  }),
   userVerification: Type.String(),
 });
 
@@ -66,7 +75,9 @@ export const RegistrationBody = Type.Object({
   }),
   clientExtensionResults: ClientExtensionResults,
   authenticatorAttachment: Type.Optional(Type.String({ maxLength: 32 })),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'What the user calls it; default "Passkey <n>"' })),
+  name: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'What the user calls it; default "Passkey <n>"' }),
+  ),
 });
 export type RegistrationBody = Static<typeof RegistrationBody>;
 
@@ -92,7 +103,11 @@ export const LoginOptionsQuery = Type.Object({
 });
 
 export const LoginVerifyQuery = Type.Object({
-  username: Type.String({ minLength: 1, maxLength: EMAIL_MAX, description: "The account's email, as given to the options call" }),
+  username: Type.String({
+    minLength: 1,
+    maxLength: EMAIL_MAX,
+    description: "The account's email, as given to the options call",
+  }),
   rememberMe: Type.Optional(Type.Boolean({ description: 'The session lasts 30 days instead of 12 hours' })),
 });
 
@@ -101,5 +116,10 @@ export function toPasskeyResponse(row: PasskeyRow): Static<typeof PasskeyRespons
 }
 
 export function toPasskeyListItem(row: PasskeyRow): Static<typeof PasskeyListItem> {
-  return { ...toPasskeyResponse(row), lastUsedAt: row.lastUsedAt?.toISOString() ?? null, deviceType: row.deviceType, backedUp: row.backedUp };
+  return {
+    ...toPasskeyResponse(row),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    deviceType: row.deviceType,
+    backedUp: row.backedUp,
+  };
 }

@@ -1,4 +1,8 @@
-import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/server';
 import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { TokenSigner } from '../../platform/auth/jwt.ts';
@@ -10,7 +14,14 @@ import { createSigninLimits } from '../auth/signin-limits.ts';
 import { findRegisteredUser, findSignInAccount } from '../users/accounts.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import {
-  advanceCounter, countPasskeys, deletePasskey, findPasskeyOfUser, findPasskeysOfUser, insertPasskey, lockUser, type PasskeyRow,
+  advanceCounter,
+  countPasskeys,
+  deletePasskey,
+  findPasskeyOfUser,
+  findPasskeysOfUser,
+  insertPasskey,
+  lockUser,
+  type PasskeyRow,
 } from './passkeys.repo.ts';
 import type { AssertionBody, RegistrationBody } from './passkeys.schemas.ts';
 
@@ -50,10 +61,18 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
       userID: new TextEncoder().encode(`user-${user.id}`),
       timeout: PASSKEY_CHALLENGE_SECONDS * 1000,
       attestationType: 'none',
-      excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransport[] })),
+      excludeCredentials: existing.map((p) => ({
+        id: p.credentialId,
+        transports: p.transports as AuthenticatorTransport[],
+      })),
       authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
     });
-    await storeChallenge(db, { purpose: 'PASSKEY_REGISTRATION', challenge: options.challenge, userId: user.id, lifetimeSeconds: PASSKEY_CHALLENGE_SECONDS });
+    await storeChallenge(db, {
+      purpose: 'PASSKEY_REGISTRATION',
+      challenge: options.challenge,
+      userId: user.id,
+      lifetimeSeconds: PASSKEY_CHALLENGE_SECONDS,
+    });
     return options;
   }
 
@@ -63,7 +82,10 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
     const challenge = challengeOf(body.response.clientDataJSON);
     const stored = challenge === null ? null : await consumeChallenge(db, 'PASSKEY_REGISTRATION', { challenge });
     if (!stored || stored.userId !== user.id) {
-      throw new AppError('PASSKEY_REGISTRATION_FAILED', 'The challenge is unknown, expired, already used or not yours: ask for new options');
+      throw new AppError(
+        'PASSKEY_REGISTRATION_FAILED',
+        'The challenge is unknown, expired, already used or not yours: ask for new options',
+      );
     }
     const { name, ...response } = body;
     let verification;
@@ -84,7 +106,11 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
       return await db.transaction(async (tx) => {
         await lockUser(tx, user.id);
         const held = await countPasskeys(tx, user.id);
-        if (held >= MAX_PASSKEYS) throw new AppError('PASSKEY_LIMIT_REACHED', `An account holds at most ${MAX_PASSKEYS} passkeys; delete one first`);
+        if (held >= MAX_PASSKEYS)
+          throw new AppError(
+            'PASSKEY_LIMIT_REACHED',
+            `An account holds at most ${MAX_PASSKEYS} passkeys; delete one first`,
+          );
         return insertPasskey(tx, {
           userId: user.id,
           credentialId: credential.id,
@@ -118,8 +144,12 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
   async function loginOptions(username: string, address: string) {
     const retryAfter = await takeChallengeAllowance(db, address);
     if (retryAfter !== null) {
-      throw new AppError('CHALLENGE_RATE_LIMITED', `Too many sign-in challenges from this address; try again in ${retryAfter} seconds`,
-        { retryAfterSeconds: retryAfter }, { retryAfterSeconds: retryAfter });
+      throw new AppError(
+        'CHALLENGE_RATE_LIMITED',
+        `Too many sign-in challenges from this address; try again in ${retryAfter} seconds`,
+        { retryAfterSeconds: retryAfter },
+        { retryAfterSeconds: retryAfter },
+      );
     }
     const user = await findSignInAccount(db, username);
     const held = user ? await findPasskeysOfUser(db, user.id) : [];
@@ -129,8 +159,18 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
       userVerification: 'required',
       allowCredentials: held.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransport[] })),
     });
-    await storeChallenge(db, { purpose: 'PASSKEY_LOGIN', challenge: options.challenge, userId: user?.id ?? null, lifetimeSeconds: PASSKEY_CHALLENGE_SECONDS });
-    return { ...options, rpId, allowCredentials: options.allowCredentials ?? [], userVerification: options.userVerification ?? 'required' };
+    await storeChallenge(db, {
+      purpose: 'PASSKEY_LOGIN',
+      challenge: options.challenge,
+      userId: user?.id ?? null,
+      lifetimeSeconds: PASSKEY_CHALLENGE_SECONDS,
+    });
+    return {
+      ...options,
+      rpId,
+      allowCredentials: options.allowCredentials ?? [],
+      userVerification: options.userVerification ?? 'required',
+    };
   }
 
   /**
@@ -139,7 +179,12 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
    * counter that did not move forward) is 401 PASSKEY_REJECTED and counts against the sign-in limits of the
    * account and the address, which lock this route like password sign-in.
    */
-  async function login(username: string, assertion: AssertionBody, address: string, rememberMe: boolean): Promise<SessionTokens> {
+  async function login(
+    username: string,
+    assertion: AssertionBody,
+    address: string,
+    rememberMe: boolean,
+  ): Promise<SessionTokens> {
     const subject = { email: username, address };
     await limits.assertNotLocked(subject);
     const user = await findSignInAccount(db, username);
@@ -177,7 +222,12 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
       return reject('The signature counter did not move forward: the passkey may have been cloned');
     }
     await limits.recordSuccess(subject);
-    return issueSession(db, tokens, { userId: user.id, type: 'USER', claims: { organizationId: user.organizationId }, rememberMe });
+    return issueSession(db, tokens, {
+      userId: user.id,
+      type: 'USER',
+      claims: { organizationId: user.organizationId },
+      rememberMe,
+    });
   }
 
   async function findAccount(caller: UserCaller) {
@@ -191,7 +241,9 @@ export function createPasskeyService({ db, tokens, outbox, rpId, origin, rpName 
 function challengeOf(clientDataJSON: string): string | null {
   try {
     const parsed = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { challenge?: unknown };
-    return typeof parsed.challenge === 'string' && parsed.challenge.length > 0 && parsed.challenge.length <= 512 ? parsed.challenge : null;
+    return typeof parsed.challenge === 'string' && parsed.challenge.length > 0 && parsed.challenge.length <= 512
+      ? parsed.challenge
+      : null;
   } catch {
     return null;
   }
@@ -199,7 +251,8 @@ function challengeOf(clientDataJSON: string): string | null {
 
 /** A business app's (CLIENT) token acts for the user but may not change or list how the user signs in. */
 function assertOwnSession(caller: UserCaller): void {
-  if (caller.appId !== undefined) throw new AppError('USER_NOT_HAVE_ACCESS', "Passkeys need the user's own sign-in, not a business app token");
+  if (caller.appId !== undefined)
+    throw new AppError('USER_NOT_HAVE_ACCESS', "Passkeys need the user's own sign-in, not a business app token");
 }
 
 export type PasskeyService = ReturnType<typeof createPasskeyService>;

@@ -13,35 +13,51 @@ const CERTIFICATE_MAX_AGE_SECONDS = 86_400;
  */
 export function pkiRoutes(ca: PlatformCaPublisher): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(PKI_PATHS.certificate, {
-      schema: {
-        tags: ['Verification'],
-        summary: 'The platform CA certificate',
-        description: 'Public. The root CA that issues the platform seal certificates, DER-encoded; seal certificates name this URL (AIA caIssuers).',
-        produces: ['application/pkix-cert'],
-        response: { 200: CertificateFile },
+    app.get(
+      PKI_PATHS.certificate,
+      {
+        schema: {
+          tags: ['Verification'],
+          summary: 'The platform CA certificate',
+          description:
+            'Public. The root CA that issues the platform seal certificates, DER-encoded; seal certificates name this URL (AIA caIssuers).',
+          produces: ['application/pkix-cert'],
+          response: { 200: CertificateFile },
+        },
+        config: { auth: 'public' },
       },
-      config: { auth: 'public' },
-    }, async (_request, reply) => {
-      const der = await ca.certificateDer();
-      return reply.type('application/pkix-cert').header('cache-control', `public, max-age=${CERTIFICATE_MAX_AGE_SECONDS}`)
-        .header('content-disposition', 'attachment; filename="ca.crt"').send(Buffer.from(der) as never);
-    });
+      async (_request, reply) => {
+        const der = await ca.certificateDer();
+        return reply
+          .type('application/pkix-cert')
+          .header('cache-control', `public, max-age=${CERTIFICATE_MAX_AGE_SECONDS}`)
+          .header('content-disposition', 'attachment; filename="ca.crt"')
+          .send(Buffer.from(der) as never);
+      },
+    );
 
-    app.get(PKI_PATHS.crl, {
-      schema: {
-        tags: ['Verification'],
-        summary: 'The platform CA certificate revocation list',
-        description: 'Public. The platform CA\'s current CRL, DER-encoded, re-signed daily and valid for seven days; seal certificates name this URL '
-          + '(CRL distribution point) and long-term seals embed it in the document security store.',
-        produces: ['application/pkix-crl'],
-        response: { 200: CrlFile },
+    app.get(
+      PKI_PATHS.crl,
+      {
+        schema: {
+          tags: ['Verification'],
+          summary: 'The platform CA certificate revocation list',
+          description:
+            "Public. The platform CA's current CRL, DER-encoded, re-signed daily and valid for seven days; seal certificates name this URL " +
+            '(CRL distribution point) and long-term seals embed it in the document security store.',
+          produces: ['application/pkix-crl'],
+          response: { 200: CrlFile },
+        },
+        config: { auth: 'public' },
       },
-      config: { auth: 'public' },
-    }, async (_request, reply) => {
-      const der = await ca.crl();
-      return reply.type('application/pkix-crl').header('cache-control', `public, max-age=${CRL_MAX_AGE_SECONDS}`)
-        .header('content-disposition', 'attachment; filename="ca.crl"').send(Buffer.from(der) as never);
-    });
+      async (_request, reply) => {
+        const der = await ca.crl();
+        return reply
+          .type('application/pkix-crl')
+          .header('cache-control', `public, max-age=${CRL_MAX_AGE_SECONDS}`)
+          .header('content-disposition', 'attachment; filename="ca.crl"')
+          .send(Buffer.from(der) as never);
+      },
+    );
   };
 }

@@ -9,9 +9,11 @@ type GivenPassword = string | null | undefined;
 export function assertRecipientPasswordCount(passwords: readonly GivenPassword[]): void {
   const given = passwords.filter((password) => password).length;
   if (given <= MAX_RECIPIENT_PASSWORDS_PER_CALL) return;
-  throw new AppError('RECIPIENT_PASSWORD_LIMIT',
+  throw new AppError(
+    'RECIPIENT_PASSWORD_LIMIT',
     `At most ${MAX_RECIPIENT_PASSWORDS_PER_CALL} recipients with a recipientPassword per request (${given} given): add the others in further requests`,
-    { limit: MAX_RECIPIENT_PASSWORDS_PER_CALL, given });
+    { limit: MAX_RECIPIENT_PASSWORDS_PER_CALL, given },
+  );
 }
 
 /**
@@ -20,9 +22,12 @@ export function assertRecipientPasswordCount(passwords: readonly GivenPassword[]
  * inside the transaction the workflow's row lock (on the embedded database, its only session) would be held for
  * every one of them. One after another, so a call takes one thread of the pool, not all of them.
  */
-export async function hashRecipientPasswords(passwords: readonly GivenPassword[]): Promise<(string | null | undefined)[]> {
+export async function hashRecipientPasswords(
+  passwords: readonly GivenPassword[],
+): Promise<(string | null | undefined)[]> {
   assertRecipientPasswordCount(passwords);
   const hashes: (string | null | undefined)[] = [];
-  for (const password of passwords) hashes.push(password === undefined ? undefined : password ? await hashPassword(password) : null);
+  for (const password of passwords)
+    hashes.push(password === undefined ? undefined : password ? await hashPassword(password) : null);
   return hashes;
 }

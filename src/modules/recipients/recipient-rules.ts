@@ -13,10 +13,17 @@ export function checkRecipientName(raw: string | null | undefined, index: number
   const name = (raw ?? '').trim().normalize('NFC');
   const length = [...name].length;
   if (length < RECIPIENT_NAME_LENGTH.min || length > RECIPIENT_NAME_LENGTH.max) {
-    throw new AppError('RECIPIENT_NAME_INVALID', `Name size must be between ${RECIPIENT_NAME_LENGTH.min} and ${RECIPIENT_NAME_LENGTH.max}`, { index, field: 'name' });
+    throw new AppError(
+      'RECIPIENT_NAME_INVALID',
+      `Name size must be between ${RECIPIENT_NAME_LENGTH.min} and ${RECIPIENT_NAME_LENGTH.max}`,
+      { index, field: 'name' },
+    );
   }
   if (!isPersonName(name)) {
-    throw new AppError('RECIPIENT_NAME_INVALID', `Name must contain only ${PERSON_NAME_RULE}`, { index, field: 'name' });
+    throw new AppError('RECIPIENT_NAME_INVALID', `Name must contain only ${PERSON_NAME_RULE}`, {
+      index,
+      field: 'name',
+    });
   }
   return name;
 }

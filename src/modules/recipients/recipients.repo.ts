@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { recipients } from '../../platform/db/schema/index.ts';
 import type { RecipientRow } from '../workflows/workflow-access.ts';
@@ -7,7 +7,10 @@ export type RecipientValues = typeof recipients.$inferInsert;
 
 /** Every row of a workflow, hidden ones included, in signing order (rows without an order last). */
 export async function findRecipient(db: DbOrTx, workflowId: number, recipientId: number): Promise<RecipientRow | null> {
-  const [row] = await db.select().from(recipients).where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
+  const [row] = await db
+    .select()
+    .from(recipients)
+    .where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)));
   return row ?? null;
 }
 
@@ -21,8 +24,17 @@ export async function insertRecipients(db: DbOrTx, values: RecipientValues[]): P
   return rows;
 }
 
-export async function updateRecipient(db: DbOrTx, workflowId: number, recipientId: number, values: Partial<RecipientValues>): Promise<RecipientRow> {
-  const [row] = await db.update(recipients).set(values).where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId))).returning();
+export async function updateRecipient(
+  db: DbOrTx,
+  workflowId: number,
+  recipientId: number,
+  values: Partial<RecipientValues>,
+): Promise<RecipientRow> {
+  const [row] = await db
+    .update(recipients)
+    .set(values)
+    .where(and(eq(recipients.id, recipientId), eq(recipients.workflowId, workflowId)))
+    .returning();
   return row;
 }
 

@@ -3,10 +3,23 @@ import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { deleteFieldsOfRecipient, findRecipientsWithFields } from '../fields/fields.service.ts';
 import { findOrCreateGuestUser, normalizeEmail } from '../users/users.directory.ts';
-import { findEditableWorkflow, findRecipientsInSigningOrder, findWorkflowForCaller, type RecipientRow, type WorkflowAccess, type WorkflowRow } from '../workflows/workflow-access.ts';
+import {
+  findEditableWorkflow,
+  findRecipientsInSigningOrder,
+  findWorkflowForCaller,
+  type RecipientRow,
+  type WorkflowAccess,
+  type WorkflowRow,
+} from '../workflows/workflow-access.ts';
 import { assertRecipientPasswordCount, hashRecipientPasswords } from './recipient-passwords.ts';
 import { checkRecipientName, recipientOrder, recipientRole } from './recipient-rules.ts';
-import { deleteRecipient, findRecipient, insertRecipients, updateRecipient, type RecipientValues } from './recipients.repo.ts';
+import {
+  deleteRecipient,
+  findRecipient,
+  insertRecipients,
+  updateRecipient,
+  type RecipientValues,
+} from './recipients.repo.ts';
 import type { NewRecipient, RecipientRole, RecipientUpdate } from './recipients.schemas.ts';
 
 /** One entry of an add or update body after its own rules passed. */
@@ -59,7 +72,12 @@ export function createRecipientService({ db }: { db: Db }) {
       const values: RecipientValues[] = [];
       for (const candidate of candidates) {
         const user = await findOrCreateGuestUser(tx, candidate.email, candidate.name);
-        values.push({ workflowId: workflow.id, userId: user.id, ...attributes(candidate), passwordHash: hashes[candidate.index] ?? null });
+        values.push({
+          workflowId: workflow.id,
+          userId: user.id,
+          ...attributes(candidate),
+          passwordHash: hashes[candidate.index] ?? null,
+        });
       }
       return insertRecipients(tx, values);
     });
@@ -68,7 +86,10 @@ export function createRecipientService({ db }: { db: Db }) {
   async function checkAdd(dbOrTx: DbOrTx, caller: UserCaller, workflowId: number, body: NewRecipient[]) {
     const workflow = await findEditableWorkflow(dbOrTx, caller, workflowId);
     if (workflow.sequence === 'SELF') {
-      throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A self-signed workflow has only its owner as recipient; change the sequence to add recipients');
+      throw new AppError(
+        'OPERATION_IS_NOT_ALLOWED',
+        'A self-signed workflow has only its owner as recipient; change the sequence to add recipients',
+      );
     }
     const candidates = body.map((entry, index) => toCandidate(workflow, entry, index));
     const stored = await findRecipientsInSigningOrder(dbOrTx, workflow.id);
@@ -87,7 +108,10 @@ export function createRecipientService({ db }: { db: Db }) {
       const updated: RecipientRow[] = [];
       for (const [index, candidate] of candidates.entries()) {
         const row = targets[index];
-        const userId = candidate.email === row.email ? row.userId : (await findOrCreateGuestUser(tx, candidate.email, candidate.name)).id;
+        const userId =
+          candidate.email === row.email
+            ? row.userId
+            : (await findOrCreateGuestUser(tx, candidate.email, candidate.name)).id;
         const password = hashes[index] === undefined ? {} : { passwordHash: hashes[index] };
         updated.push(await updateRecipient(tx, workflow.id, row.id, { userId, ...attributes(candidate), ...password }));
       }
@@ -98,16 +122,19 @@ export function createRecipientService({ db }: { db: Db }) {
   async function checkUpdate(dbOrTx: DbOrTx, caller: UserCaller, workflowId: number, body: RecipientUpdate[]) {
     const workflow = await findEditableWorkflow(dbOrTx, caller, workflowId);
     const ids = body.map((entry) => entry.id);
-    if (new Set(ids).size !== ids.length) throw new AppError('INVALID_REQUEST_BODY', 'A recipient id appears more than once');
+    if (new Set(ids).size !== ids.length)
+      throw new AppError('INVALID_REQUEST_BODY', 'A recipient id appears more than once');
     const stored = await findRecipientsInSigningOrder(dbOrTx, workflow.id);
     const byId = new Map(stored.map((row) => [row.id, row]));
     const targets = body.map((entry, index) => {
       const row = byId.get(entry.id);
-      if (!row) throw new AppError('NOT_FOUND', `Recipient ${entry.id} not found in this workflow`, { index, field: 'id' });
+      if (!row)
+        throw new AppError('NOT_FOUND', `Recipient ${entry.id} not found in this workflow`, { index, field: 'id' });
       return row;
     });
     const candidates = body.map((entry, index) => toCandidate(workflow, entry, index));
-    if (workflow.sequence === 'SELF') candidates.forEach((candidate, index) => assertSelfRowKept(workflow, targets[index], candidate));
+    if (workflow.sequence === 'SELF')
+      candidates.forEach((candidate, index) => assertSelfRowKept(workflow, targets[index], candidate));
 
     await assertNoFieldsOnCc(dbOrTx, workflow.id, targets, candidates);
 
@@ -130,7 +157,7 @@ export function createRecipientService({ db }: { db: Db }) {
       const row = await findRecipient(tx, workflow.id, recipientId);
       if (!row) throw new AppError('NOT_FOUND', 'Recipient not found');
       if (workflow.sequence === 'SELF' && row.userId === workflow.ownerUserId) {
-        throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The owner\'s row of a self-signed workflow cannot be removed');
+        throw new AppError('OPERATION_IS_NOT_ALLOWED', "The owner's row of a self-signed workflow cannot be removed");
       }
       await deleteFieldsOfRecipient(tx, workflow.id, row.id);
       await deleteRecipient(tx, workflow.id, row.id);
@@ -151,11 +178,17 @@ function toCandidate(workflow: WorkflowRow, entry: NewRecipient, index: number):
   const name = checkRecipientName(entry.name, index);
   const role = recipientRole(entry.recipientRole);
   if (workflow.sequence === 'SURVEY' && role !== 'SIGNER') {
-    throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A Power Survey accepts only SIGNER recipients', { index, field: 'recipientRole' });
+    throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A Power Survey accepts only SIGNER recipients', {
+      index,
+      field: 'recipientRole',
+    });
   }
   const order = recipientOrder(entry.recipientOrder);
   if (workflow.sequence === 'ORDERED' && order === null) {
-    throw new AppError('INVALID_RECIPIENT', 'recipientOrder is required when the workflow is ORDERED', { index, field: 'recipientOrder' });
+    throw new AppError('INVALID_RECIPIENT', 'recipientOrder is required when the workflow is ORDERED', {
+      index,
+      field: 'recipientOrder',
+    });
   }
   return {
     index,
@@ -169,7 +202,11 @@ function toCandidate(workflow: WorkflowRow, entry: NewRecipient, index: number):
   };
 }
 
-function attributes(candidate: Candidate): Required<Pick<RecipientValues, 'name' | 'email' | 'role' | 'recipientOrder' | 'color' | 'useDigitalCert' | 'enforceIdentity'>> {
+function attributes(
+  candidate: Candidate,
+): Required<
+  Pick<RecipientValues, 'name' | 'email' | 'role' | 'recipientOrder' | 'color' | 'useDigitalCert' | 'enforceIdentity'>
+> {
   return {
     name: candidate.name,
     email: candidate.email,
@@ -193,27 +230,54 @@ function assertUniqueUnderOrdered(workflow: WorkflowRow, slots: Slot[]): void {
   for (const slot of slots) {
     const where = slot.index === null ? undefined : { index: slot.index };
     if (slot.order !== null) {
-      if (orders.has(slot.order)) throw new AppError('DUPLICATE_RECIPIENT', `Recipient order ${slot.order} is used more than once`, where && { ...where, field: 'recipientOrder' });
+      if (orders.has(slot.order))
+        throw new AppError(
+          'DUPLICATE_RECIPIENT',
+          `Recipient order ${slot.order} is used more than once`,
+          where && { ...where, field: 'recipientOrder' },
+        );
       orders.add(slot.order);
     }
-    if (emails.has(slot.email)) throw new AppError('DUPLICATE_RECIPIENT', `${slot.email} is already a recipient of this workflow`, where && { ...where, field: 'emailAddress' });
+    if (emails.has(slot.email))
+      throw new AppError(
+        'DUPLICATE_RECIPIENT',
+        `${slot.email} is already a recipient of this workflow`,
+        where && { ...where, field: 'emailAddress' },
+      );
     emails.add(slot.email);
   }
 }
 
 /** A CC fills nothing (fields rule), so a row holding fields cannot become CC until they are moved or removed. */
-async function assertNoFieldsOnCc(tx: DbOrTx, workflowId: number, targets: RecipientRow[], candidates: Candidate[]): Promise<void> {
+async function assertNoFieldsOnCc(
+  tx: DbOrTx,
+  workflowId: number,
+  targets: RecipientRow[],
+  candidates: Candidate[],
+): Promise<void> {
   const becomingCc = candidates.filter((candidate, index) => candidate.role === 'CC' && targets[index].role !== 'CC');
-  const withFields = await findRecipientsWithFields(tx, workflowId, becomingCc.map((candidate) => targets[candidate.index].id));
+  const withFields = await findRecipientsWithFields(
+    tx,
+    workflowId,
+    becomingCc.map((candidate) => targets[candidate.index].id),
+  );
   const blocked = becomingCc.find((candidate) => withFields.has(targets[candidate.index].id));
   if (blocked) {
-    throw new AppError('INVALID_RECIPIENT', 'This recipient has fields; a CC fills nothing, so move or remove its fields before making it CC', { index: blocked.index, field: 'recipientRole' });
+    throw new AppError(
+      'INVALID_RECIPIENT',
+      'This recipient has fields; a CC fills nothing, so move or remove its fields before making it CC',
+      { index: blocked.index, field: 'recipientRole' },
+    );
   }
 }
 
 /** RUNTIME.md: a SELF workflow's one row is its owner's, a SIGNER with the owner's email. */
 function assertSelfRowKept(workflow: WorkflowRow, row: RecipientRow, candidate: Candidate): void {
   if (row.userId !== workflow.ownerUserId || candidate.email !== row.email || candidate.role !== 'SIGNER') {
-    throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The only recipient of a self-signed workflow is its owner, as a SIGNER with the owner\'s email', { index: candidate.index });
+    throw new AppError(
+      'OPERATION_IS_NOT_ALLOWED',
+      "The only recipient of a self-signed workflow is its owner, as a SIGNER with the owner's email",
+      { index: candidate.index },
+    );
   }
 }

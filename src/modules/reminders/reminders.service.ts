@@ -4,11 +4,24 @@ import { signingLink, type SigningCodes } from '../signing/signing-codes.ts';
 import { reminderMail } from '../signing/signing-mails.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 import { dueSlot } from './reminder-slots.ts';
-import { AWAITING_STATUSES, claimReminderSlot, findDeliveredSlots, findRecipientById, findReminderCandidates, lockWorkflowWithOwner } from './reminders.repo.ts';
+import {
+  AWAITING_STATUSES,
+  claimReminderSlot,
+  findDeliveredSlots,
+  findRecipientById,
+  findReminderCandidates,
+  lockWorkflowWithOwner,
+} from './reminders.repo.ts';
 
 export type ReminderService = ReturnType<typeof createReminderService>;
 
-export function createReminderService(deps: { db: Db; outbox: Outbox; codes: SigningCodes; publicUrl: string; log?: (message: string, error?: unknown) => void }) {
+export function createReminderService(deps: {
+  db: Db;
+  outbox: Outbox;
+  codes: SigningCodes;
+  publicUrl: string;
+  log?: (message: string, error?: unknown) => void;
+}) {
   return { runReminderSweep };
 
   /**
@@ -17,10 +30,17 @@ export function createReminderService(deps: { db: Db; outbox: Outbox; codes: Sig
    */
   async function runReminderSweep(now: Date): Promise<{ sent: number }> {
     const candidates = await findReminderCandidates(deps.db, now);
-    const delivered = await findDeliveredSlots(deps.db, candidates.map((c) => c.recipientId));
+    const delivered = await findDeliveredSlots(
+      deps.db,
+      candidates.map((c) => c.recipientId),
+    );
     let sent = 0;
     for (const candidate of candidates) {
-      const slot = dueSlot({ offsetMinutes: candidate.offsetMinutes, intervalDays: candidate.intervalDays }, candidate.dispatchedAt!, now);
+      const slot = dueSlot(
+        { offsetMinutes: candidate.offsetMinutes, intervalDays: candidate.intervalDays },
+        candidate.dispatchedAt!,
+        now,
+      );
       if (slot === null || delivered.has(`${candidate.recipientId}:${slot}`)) continue;
       try {
         if (await sendReminder(candidate.workflowId, candidate.recipientId, now)) sent += 1;
@@ -39,19 +59,37 @@ export function createReminderService(deps: { db: Db; outbox: Outbox; codes: Sig
       const locked = await lockWorkflowWithOwner(tx, workflowId);
       if (!locked) return false;
       const { workflow, ownerName } = locked;
-      if (workflow.status !== 'SENT' || !workflow.reminderEnabled || workflow.deletedAt || workflow.sequence === 'SELF') return false;
+      if (workflow.status !== 'SENT' || !workflow.reminderEnabled || workflow.deletedAt || workflow.sequence === 'SELF')
+        return false;
       const recipient = await findRecipientById(tx, recipientId);
-      if (!recipient || recipient.workflowId !== workflow.id || recipient.role === 'CC' || !recipient.dispatchedAt) return false;
+      if (!recipient || recipient.workflowId !== workflow.id || recipient.role === 'CC' || !recipient.dispatchedAt)
+        return false;
       if (!AWAITING_STATUSES.includes(recipient.status)) return false;
-      const slot = dueSlot({ offsetMinutes: workflow.reminderOffsetMinutes, intervalDays: workflow.reminderIntervalDays }, recipient.dispatchedAt, now);
+      const slot = dueSlot(
+        { offsetMinutes: workflow.reminderOffsetMinutes, intervalDays: workflow.reminderIntervalDays },
+        recipient.dispatchedAt,
+        now,
+      );
       if (slot === null || !(await claimReminderSlot(tx, recipient.id, slot, now))) return false;
       // A fresh code, valid as long as a commence link, so a reminder still works after the first link expired.
-      await enqueueReminderMail(tx, workflow, recipient, ownerName, signingLink(deps.codes, deps.publicUrl, recipient, now).url);
+      await enqueueReminderMail(
+        tx,
+        workflow,
+        recipient,
+        ownerName,
+        signingLink(deps.codes, deps.publicUrl, recipient, now).url,
+      );
       return true;
     });
   }
 
-  async function enqueueReminderMail(tx: Tx, workflow: WorkflowRow, recipient: RecipientRow, ownerName: string, link: string) {
+  async function enqueueReminderMail(
+    tx: Tx,
+    workflow: WorkflowRow,
+    recipient: RecipientRow,
+    ownerName: string,
+    link: string,
+  ) {
     await deps.outbox.enqueue(tx, reminderMail({ workflow, recipient, senderName: ownerName, link }));
   }
 }

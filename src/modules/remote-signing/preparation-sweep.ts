@@ -20,7 +20,10 @@ const BATCH = 500;
  * refused the same way. Completed revisions stay. Returns how many preparations and revisions went. Without it
  * every abandoned preparation kept its row and a PENDING revision (with the laid-out document's blob key) for ever.
  */
-export async function sweepExpiredPreparations(db: Db, now: Date): Promise<{ preparations: number; revisions: number }> {
+export async function sweepExpiredPreparations(
+  db: Db,
+  now: Date,
+): Promise<{ preparations: number; revisions: number }> {
   const before = new Date(now.getTime() - PREPARATION_GRACE_MS);
   let preparations = 0;
   let revisions = 0;
@@ -28,8 +31,14 @@ export async function sweepExpiredPreparations(db: Db, now: Date): Promise<{ pre
     const done = await db.transaction(async (tx) => {
       const rows = await findExpiredPreparations(tx, before, BATCH);
       // Unused: their revisions first (deleting a revision cascades to the preparations pointing at it).
-      revisions += await discardPendingSignerRevisions(tx, rows.filter((row) => row.usedAt === null).map((row) => row.revisionId));
-      await deletePreparations(tx, rows.map((row) => row.id));
+      revisions += await discardPendingSignerRevisions(
+        tx,
+        rows.filter((row) => row.usedAt === null).map((row) => row.revisionId),
+      );
+      await deletePreparations(
+        tx,
+        rows.map((row) => row.id),
+      );
       preparations += rows.length;
       return rows.length < BATCH;
     });

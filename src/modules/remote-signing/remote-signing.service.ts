@@ -8,8 +8,20 @@ import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { createPkcePair, type CscClient } from '../../platform/csc/csc-client.ts';
 import { verifiedSignatureValue, type CscCredential } from '../../platform/csc/csc-credential.ts';
 import { CscError } from '../../platform/csc/csc-error.ts';
-import { assertMaySign, assertSignatureAllowed, countSignature, qualifiersInPlan, signatureAllowance, type SignatureQualifier } from '../billing/entitlements.service.ts';
-import { findLiveWorkflowById, findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import {
+  assertMaySign,
+  assertSignatureAllowed,
+  countSignature,
+  qualifiersInPlan,
+  signatureAllowance,
+  type SignatureQualifier,
+} from '../billing/entitlements.service.ts';
+import {
+  findLiveWorkflowById,
+  findWorkflowForCaller,
+  type RecipientRow,
+  type WorkflowAccess,
+} from '../workflows/workflow-access.ts';
 import { actingRecipient } from '../signing/acting-recipient.ts';
 import type { CeremonyService } from '../signing/ceremony.service.ts';
 import type { CeremonyResponse } from '../signing/ceremony.schemas.ts';
@@ -17,8 +29,14 @@ import { completeSignerRevision, prepareSignerRevision } from '../signing/signer
 import { findDigitalSignatureSettings } from '../signature-library/signature-library.service.ts';
 import { findUserById } from '../users/users.directory.ts';
 import {
-  claimPreparations, findFieldOfWorkflow, findOpenPreparationsByHash, findPreparationsOfAuthorization, findRecipientIdentity, insertPreparations,
-  type NewPreparation, type PreparationRow,
+  claimPreparations,
+  findFieldOfWorkflow,
+  findOpenPreparationsByHash,
+  findPreparationsOfAuthorization,
+  findRecipientIdentity,
+  insertPreparations,
+  type NewPreparation,
+  type PreparationRow,
 } from './remote-signing.repo.ts';
 import type { Qualifier } from './remote-signing.schemas.ts';
 
@@ -60,17 +78,23 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
     const csc = client();
     const account = await cscAccount(caller);
     const credentials = await provider(() => csc.listCredentials(account), 'CSC_CREDENTIAL_INVALID');
-    return credentials.filter((c) => c.unusableBecause === null).map((c) => ({
-      credentialID: c.credentialId,
-      description: c.description,
-      keyAlgorithm: c.keyAlgorithm,
-      certificate: c.certificate,
-      qualifiers: c.qualifiers,
-    }));
+    return credentials
+      .filter((c) => c.unusableBecause === null)
+      .map((c) => ({
+        credentialID: c.credentialId,
+        description: c.description,
+        keyAlgorithm: c.keyAlgorithm,
+        certificate: c.certificate,
+        qualifiers: c.qualifiers,
+      }));
   }
 
   /** POST /workflow/v1/{workflowId}/sign/csc */
-  async function prepare(caller: Caller, workflowId: number, body: { id: number; qualifier: Qualifier; credentialID?: string }) {
+  async function prepare(
+    caller: Caller,
+    workflowId: number,
+    body: { id: number; qualifier: Qualifier; credentialID?: string },
+  ) {
     const prepared = await prepareItems(caller, [{ workflowId, id: body.id }], body.qualifier, body.credentialID);
     return { hash: prepared.items[0].hash, credentialID: prepared.credentialId, authorizeUrl: prepared.authorizeUrl };
   }
@@ -82,26 +106,56 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
   }
 
   /** POST /workflow/v1/{workflowId}/signature/csc */
-  async function complete(caller: Caller, workflowId: number, body: { hash: string; code: string; qualifier: Qualifier; credentialID: string }, context: RequestContext): Promise<CeremonyResponse> {
-    const [response] = await completeItems(caller, [{ workflowId, hash: body.hash }], body, context, `remote signature (POST /workflow/v1/${workflowId}/signature/csc)`);
+  async function complete(
+    caller: Caller,
+    workflowId: number,
+    body: { hash: string; code: string; qualifier: Qualifier; credentialID: string },
+    context: RequestContext,
+  ): Promise<CeremonyResponse> {
+    const [response] = await completeItems(
+      caller,
+      [{ workflowId, hash: body.hash }],
+      body,
+      context,
+      `remote signature (POST /workflow/v1/${workflowId}/signature/csc)`,
+    );
     return response;
   }
 
   /** POST /workflow/v1/signature/csc/batch: every item or none. */
-  async function completeBatch(caller: Caller, body: { code: string; qualifier: Qualifier; credentialID: string; items: Required<SignatureItem>[] }, context: RequestContext) {
-    return { items: await completeItems(caller, body.items, body, context, 'remote signature batch (POST /workflow/v1/signature/csc/batch)') };
+  async function completeBatch(
+    caller: Caller,
+    body: { code: string; qualifier: Qualifier; credentialID: string; items: Required<SignatureItem>[] },
+    context: RequestContext,
+  ) {
+    return {
+      items: await completeItems(
+        caller,
+        body.items,
+        body,
+        context,
+        'remote signature batch (POST /workflow/v1/signature/csc/batch)',
+      ),
+    };
   }
 
   /** GET /workflow/v1/check-user-credits/{workflowId}: what the acting signer may still sign with `qualifier` in this workflow. */
   async function checkCredits(caller: Caller, workflowId: number, qualifier: Qualifier) {
     const access = await findWorkflowForCaller(db, caller, workflowId);
     const organizationId = access.workflow.organizationId;
-    const standing = await assertMaySign(db, organizationId).then(() => true, (error) => {
-      if (error instanceof AppError) return false;
-      throw error;
-    });
+    const standing = await assertMaySign(db, organizationId).then(
+      () => true,
+      (error) => {
+        if (error instanceof AppError) return false;
+        throw error;
+      },
+    );
     const offered = (await qualifiersInPlan(db, organizationId)).includes(QUOTA_KIND[qualifier]);
-    const allowance = await signatureAllowance(db, { organizationId, userId: access.recipient?.userId ?? caller.userId }, QUOTA_KIND[qualifier]);
+    const allowance = await signatureAllowance(
+      db,
+      { organizationId, userId: access.recipient?.userId ?? caller.userId },
+      QUOTA_KIND[qualifier],
+    );
     return { qualifier, allowed: standing && offered && allowance.allowed, remaining: allowance.remaining };
   }
 
@@ -119,7 +173,11 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
   // -------------------------------------------------------------------------------------------------------
 
   function client(): CscClient {
-    if (!deps.csc) throw new AppError('CSC_NOT_CONFIGURED', 'Remote signing is not configured on this service (CSC_BASE_URL is unset)');
+    if (!deps.csc)
+      throw new AppError(
+        'CSC_NOT_CONFIGURED',
+        'Remote signing is not configured on this service (CSC_BASE_URL is unset)',
+      );
     return deps.csc;
   }
 
@@ -151,17 +209,31 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
     const recipient = actingRecipient(access);
     const field = await findFieldOfWorkflow(dbOrTx, item.workflowId, item.id);
     if (!field) throw new AppError('NOT_FOUND', `Field ${item.id} not found in this workflow`);
-    if (field.recipientId !== recipient.id) throw new AppError('USER_NOT_HAVE_ACCESS', `Field ${item.id} belongs to another recipient`);
-    if (field.fieldType !== 'DIGITAL_SIGNATURE') throw new AppError('INVALID_FIELD', `Field ${item.id} is a ${field.fieldType} field; remote signing signs DIGITAL_SIGNATURE fields`);
+    if (field.recipientId !== recipient.id)
+      throw new AppError('USER_NOT_HAVE_ACCESS', `Field ${item.id} belongs to another recipient`);
+    if (field.fieldType !== 'DIGITAL_SIGNATURE')
+      throw new AppError(
+        'INVALID_FIELD',
+        `Field ${item.id} is a ${field.fieldType} field; remote signing signs DIGITAL_SIGNATURE fields`,
+      );
     await assertQualifierAllowed(dbOrTx, access, recipient, qualifier);
     return { access, recipient, field };
   }
 
-  async function assertQualifierAllowed(dbOrTx: DbOrTx, access: WorkflowAccess, recipient: RecipientRow, qualifier: Qualifier): Promise<void> {
+  async function assertQualifierAllowed(
+    dbOrTx: DbOrTx,
+    access: WorkflowAccess,
+    recipient: RecipientRow,
+    qualifier: Qualifier,
+  ): Promise<void> {
     const organizationId = access.workflow.organizationId;
     await assertMaySign(dbOrTx, organizationId);
     if (!(await qualifiersInPlan(dbOrTx, organizationId)).includes(QUOTA_KIND[qualifier])) {
-      throw new AppError('QUALIFIER_NOT_IN_PLAN', `The plan of this workflow's organization does not offer ${qualifier} signatures`, { qualifier });
+      throw new AppError(
+        'QUALIFIER_NOT_IN_PLAN',
+        `The plan of this workflow's organization does not offer ${qualifier} signatures`,
+        { qualifier },
+      );
     }
     await assertSignatureAllowed(dbOrTx, { organizationId, userId: recipient.userId }, QUOTA_KIND[qualifier]);
   }
@@ -170,19 +242,41 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
    * The credential to sign with: the one named (it must be the caller's at the provider, usable, and make
    * `qualifier` signatures), else the first listed that makes them; 422 CSC_CREDENTIAL_INVALID otherwise.
    */
-  async function chooseCredential(csc: CscClient, caller: Caller, qualifier: Qualifier, credentialId: string | undefined): Promise<CscCredential> {
+  async function chooseCredential(
+    csc: CscClient,
+    caller: Caller,
+    qualifier: Qualifier,
+    credentialId: string | undefined,
+  ): Promise<CscCredential> {
     const account = await cscAccount(caller);
     const credentials = await provider(() => csc.listCredentials(account), 'CSC_CREDENTIAL_INVALID');
     if (credentialId === undefined) {
       const first = credentials.find((c) => c.unusableBecause === null && c.qualifiers.includes(qualifier));
-      if (!first) throw new AppError('CSC_CREDENTIAL_INVALID', `None of the credentials of ${account} at the provider makes ${qualifier} signatures`, { qualifier });
+      if (!first)
+        throw new AppError(
+          'CSC_CREDENTIAL_INVALID',
+          `None of the credentials of ${account} at the provider makes ${qualifier} signatures`,
+          { qualifier },
+        );
       return first;
     }
     const credential = credentials.find((c) => c.credentialId === credentialId);
-    if (!credential) throw new AppError('CSC_CREDENTIAL_INVALID', `Credential ${credentialId} is not one of ${account}'s credentials at the provider`);
-    if (credential.unusableBecause) throw new AppError('CSC_CREDENTIAL_INVALID', `Credential ${credentialId} cannot sign: ${credential.unusableBecause}`);
+    if (!credential)
+      throw new AppError(
+        'CSC_CREDENTIAL_INVALID',
+        `Credential ${credentialId} is not one of ${account}'s credentials at the provider`,
+      );
+    if (credential.unusableBecause)
+      throw new AppError(
+        'CSC_CREDENTIAL_INVALID',
+        `Credential ${credentialId} cannot sign: ${credential.unusableBecause}`,
+      );
     if (!credential.qualifiers.includes(qualifier)) {
-      throw new AppError('CSC_CREDENTIAL_INVALID', `Credential ${credentialId} makes ${credential.qualifiers.join(', ')} signatures, not ${qualifier}`, { qualifier, qualifiers: credential.qualifiers });
+      throw new AppError(
+        'CSC_CREDENTIAL_INVALID',
+        `Credential ${credentialId} makes ${credential.qualifiers.join(', ')} signatures, not ${qualifier}`,
+        { qualifier, qualifiers: credential.qualifiers },
+      );
     }
     return credential;
   }
@@ -191,7 +285,11 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
     const seen = new Set<string>();
     for (const item of items) {
       const key = `${item.workflowId}:${item.id}`;
-      if (seen.has(key)) throw new AppError('INVALID_REQUEST_BODY', `Field ${item.id} of workflow ${item.workflowId} appears more than once`);
+      if (seen.has(key))
+        throw new AppError(
+          'INVALID_REQUEST_BODY',
+          `Field ${item.id} of workflow ${item.workflowId} appears more than once`,
+        );
       seen.add(key);
     }
     // Checked before the provider is asked: an outsider learns nothing from it and costs it nothing.
@@ -199,7 +297,11 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
     for (const item of items) {
       const { field } = await checkItem(db, caller, item, qualifier, false);
       // Two signatures of one document would be laid out over the same revision: the second could never complete.
-      if (documents.has(field.documentId)) throw new AppError('INVALID_REQUEST_BODY', `Fields of document ${field.documentId} appear more than once: sign one field per document in a batch`);
+      if (documents.has(field.documentId))
+        throw new AppError(
+          'INVALID_REQUEST_BODY',
+          `Fields of document ${field.documentId} appear more than once: sign one field per document in a batch`,
+        );
       documents.add(field.documentId);
     }
     const csc = client();
@@ -213,13 +315,17 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
       // Workflow locks are taken in id order, so two batches over the same workflows cannot deadlock.
       for (const item of [...items].sort((a, b) => a.workflowId - b.workflowId || a.id - b.id)) {
         const { recipient, field } = await checkItem(tx, caller, item, qualifier, true);
-        const revision = await prepareSignerRevision(tx, { blobs: deps.blobs }, {
-          workflowId: item.workflowId,
-          documentId: field.documentId,
-          fieldId: field.id,
-          recipient: { id: recipient.id, name: recipient.name, email: recipient.email },
-          signer: { certificateDer: credential.certificateDer, chainDer: credential.chainDer },
-        });
+        const revision = await prepareSignerRevision(
+          tx,
+          { blobs: deps.blobs },
+          {
+            workflowId: item.workflowId,
+            documentId: field.documentId,
+            fieldId: field.id,
+            recipient: { id: recipient.id, name: recipient.name, email: recipient.email },
+            signer: { certificateDer: credential.certificateDer, chainDer: credential.chainDer },
+          },
+        );
         const hash = b64(revision.hash);
         byItem.set(`${item.workflowId}:${item.id}`, hash);
         rows.push({
@@ -244,14 +350,22 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
       await insertPreparations(tx, rows);
       return byItem;
     });
-    const ordered = items.map((item) => ({ workflowId: item.workflowId, id: item.id, hash: hashes.get(`${item.workflowId}:${item.id}`)! }));
-    const authorizeUrl = await provider(() => csc.authorizeUrl({
-      credentialId: credential.credentialId,
-      hashes: ordered.map((item) => unb64(item.hash)),
-      state: authorizationId,
-      codeChallenge: pkce.challenge,
-      description: ordered.length === 1 ? 'Sign one document' : `Sign ${ordered.length} documents`,
-    }), 'CSC_CREDENTIAL_INVALID');
+    const ordered = items.map((item) => ({
+      workflowId: item.workflowId,
+      id: item.id,
+      hash: hashes.get(`${item.workflowId}:${item.id}`)!,
+    }));
+    const authorizeUrl = await provider(
+      () =>
+        csc.authorizeUrl({
+          credentialId: credential.credentialId,
+          hashes: ordered.map((item) => unb64(item.hash)),
+          state: authorizationId,
+          codeChallenge: pkce.challenge,
+          description: ordered.length === 1 ? 'Sign one document' : `Sign ${ordered.length} documents`,
+        }),
+      'CSC_CREDENTIAL_INVALID',
+    );
     return { items: ordered, authorizeUrl, credentialId: credential.credentialId };
   }
 
@@ -260,32 +374,69 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
    * by this caller (as the same recipient row for a signing link), for this credential and qualifier; together
    * exactly the preparations of one authorization (a single call cannot sign part of a batch, nor a batch mix two).
    */
-  async function preparationsFor(caller: Caller, items: SignatureItem[], body: { qualifier: Qualifier; credentialID: string }): Promise<PreparationRow[]> {
+  async function preparationsFor(
+    caller: Caller,
+    items: SignatureItem[],
+    body: { qualifier: Qualifier; credentialID: string },
+  ): Promise<PreparationRow[]> {
     const now = Date.now();
     const rows: PreparationRow[] = [];
     for (const item of items) {
       const hash = normalizeHash(item.hash);
       const candidates = hash ? await findOpenPreparationsByHash(db, item.workflowId, hash) : [];
-      const row = candidates.find((r) => r.userId === caller.userId && (item.id === undefined || r.fieldId === item.id)
-        && (caller.kind !== 'guest' || r.recipientId === caller.recipientId));
+      const row = candidates.find(
+        (r) =>
+          r.userId === caller.userId &&
+          (item.id === undefined || r.fieldId === item.id) &&
+          (caller.kind !== 'guest' || r.recipientId === caller.recipientId),
+      );
       if (!row || row.expiresAt.getTime() <= now) {
-        throw new AppError('CSC_HASH_NOT_PREPARED', `No open preparation of workflow ${item.workflowId}${item.id === undefined ? '' : `, field ${item.id},`} has this hash: it was never prepared for you, was used, expired or was prepared again`);
+        throw new AppError(
+          'CSC_HASH_NOT_PREPARED',
+          `No open preparation of workflow ${item.workflowId}${item.id === undefined ? '' : `, field ${item.id},`} has this hash: it was never prepared for you, was used, expired or was prepared again`,
+        );
       }
-      if (row.credentialId !== body.credentialID) throw new AppError('CSC_CREDENTIAL_INVALID', `The hash was prepared for another credential than ${body.credentialID}`);
-      if (row.qualifier !== body.qualifier) throw new AppError('CSC_HASH_NOT_PREPARED', `The hash was prepared for a ${row.qualifier} signature, not ${body.qualifier}`);
-      if (rows.some((r) => r.id === row.id)) throw new AppError('INVALID_REQUEST_BODY', `The item of workflow ${item.workflowId} with this hash appears more than once`);
+      if (row.credentialId !== body.credentialID)
+        throw new AppError(
+          'CSC_CREDENTIAL_INVALID',
+          `The hash was prepared for another credential than ${body.credentialID}`,
+        );
+      if (row.qualifier !== body.qualifier)
+        throw new AppError(
+          'CSC_HASH_NOT_PREPARED',
+          `The hash was prepared for a ${row.qualifier} signature, not ${body.qualifier}`,
+        );
+      if (rows.some((r) => r.id === row.id))
+        throw new AppError(
+          'INVALID_REQUEST_BODY',
+          `The item of workflow ${item.workflowId} with this hash appears more than once`,
+        );
       rows.push(row);
     }
     const authorizationIds = new Set(rows.map((r) => r.authorizationId));
-    if (authorizationIds.size !== 1) throw new AppError('CSC_HASH_NOT_PREPARED', 'The items were prepared separately; one code authorizes the items of one preparation');
+    if (authorizationIds.size !== 1)
+      throw new AppError(
+        'CSC_HASH_NOT_PREPARED',
+        'The items were prepared separately; one code authorizes the items of one preparation',
+      );
     const all = await findPreparationsOfAuthorization(db, rows[0].authorizationId);
     if (all.length !== rows.length) {
-      throw new AppError('CSC_HASH_NOT_PREPARED', `The authorization covers ${all.length} signatures; name every item it was prepared for (all or none)`, { expected: all.length, given: rows.length });
+      throw new AppError(
+        'CSC_HASH_NOT_PREPARED',
+        `The authorization covers ${all.length} signatures; name every item it was prepared for (all or none)`,
+        { expected: all.length, given: rows.length },
+      );
     }
     return rows;
   }
 
-  async function completeItems(caller: Caller, items: SignatureItem[], body: { code: string; qualifier: Qualifier; credentialID: string }, context: RequestContext, evidence: string): Promise<CeremonyResponse[]> {
+  async function completeItems(
+    caller: Caller,
+    items: SignatureItem[],
+    body: { code: string; qualifier: Qualifier; credentialID: string },
+    context: RequestContext,
+    evidence: string,
+  ): Promise<CeremonyResponse[]> {
     const workflowIds = [...new Set(items.map((item) => item.workflowId))];
     // A workflow the caller cannot see is 404 before anything else is said about it.
     for (const workflowId of workflowIds) await findWorkflowForCaller(db, caller, workflowId);
@@ -296,20 +447,34 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
     try {
       verifier = deps.secrets.decrypt(rows[0].codeVerifier);
     } catch {
-      throw new AppError('CSC_HASH_NOT_PREPARED', 'The preparation can no longer be read (the secrets key changed); prepare again');
+      throw new AppError(
+        'CSC_HASH_NOT_PREPARED',
+        'The preparation can no longer be read (the secrets key changed); prepare again',
+      );
     }
     const token = await provider(() => csc.exchangeCode(body.code, verifier), 'CSC_AUTHORIZATION_INVALID');
-    const values = await provider(() => csc.signHashes({
-      accessToken: token,
-      credential: { credentialId: body.credentialID, signAlgo: rows[0].signAlgo },
-      hashes: rows.map((row) => unb64(row.hash)),
-    }), 'CSC_AUTHORIZATION_INVALID');
+    const values = await provider(
+      () =>
+        csc.signHashes({
+          accessToken: token,
+          credential: { credentialId: body.credentialID, signAlgo: rows[0].signAlgo },
+          hashes: rows.map((row) => unb64(row.hash)),
+        }),
+      'CSC_AUTHORIZATION_INVALID',
+    );
     // Every value is checked before anything is appended: a signature over another hash never reaches a document.
     const verified = new Map<number, Uint8Array>();
     rows.forEach((row, index) => {
-      const value = verifiedSignatureValue({ certificateDer: unb64(row.certificate), keyAlgorithm: row.keyAlgorithm as CscCredential['keyAlgorithm'] }, unb64(row.signedAttributes), values[index]);
+      const value = verifiedSignatureValue(
+        { certificateDer: unb64(row.certificate), keyAlgorithm: row.keyAlgorithm as CscCredential['keyAlgorithm'] },
+        unb64(row.signedAttributes),
+        values[index],
+      );
       if (!value) {
-        throw new AppError('SIGNER_SIGNATURE_MISMATCH', `The provider's signature for workflow ${row.workflowId} does not verify with credential ${row.credentialId}'s certificate over the prepared hash; nothing was appended`);
+        throw new AppError(
+          'SIGNER_SIGNATURE_MISMATCH',
+          `The provider's signature for workflow ${row.workflowId} does not verify with credential ${row.credentialId}'s certificate over the prepared hash; nothing was appended`,
+        );
       }
       verified.set(row.id, value);
     });
@@ -321,18 +486,41 @@ export function createRemoteSigningService(deps: RemoteSigningDeps) {
         const recipient = actingRecipient(access);
         const group = rows.filter((row) => row.workflowId === workflowId);
         if (group.some((row) => row.recipientId !== recipient.id)) {
-          throw new AppError('CSC_HASH_NOT_PREPARED', `The signature of workflow ${workflowId} was prepared for another recipient row (delegated meanwhile?)`);
+          throw new AppError(
+            'CSC_HASH_NOT_PREPARED',
+            `The signature of workflow ${workflowId} was prepared for another recipient row (delegated meanwhile?)`,
+          );
         }
         await assertQualifierAllowed(tx, access, recipient, body.qualifier);
-        const claimed = await claimPreparations(tx, group.map((row) => row.id), new Date());
-        if (claimed.length !== group.length) throw new AppError('CSC_HASH_NOT_PREPARED', 'The preparation was used or expired meanwhile');
+        const claimed = await claimPreparations(
+          tx,
+          group.map((row) => row.id),
+          new Date(),
+        );
+        if (claimed.length !== group.length)
+          throw new AppError('CSC_HASH_NOT_PREPARED', 'The preparation was used or expired meanwhile');
         for (const row of group) {
-          await completeSignerRevision(tx, { blobs: deps.blobs }, { workflowId, revisionId: row.revisionId, signatureValue: verified.get(row.id)! });
+          await completeSignerRevision(
+            tx,
+            { blobs: deps.blobs },
+            { workflowId, revisionId: row.revisionId, signatureValue: verified.get(row.id)! },
+          );
           // One signature of its qualifier per appended remote signature, against the signer's quota in the workflow's organization.
-          await countSignature(tx, { organizationId: access.workflow.organizationId, userId: recipient.userId }, QUOTA_KIND[body.qualifier]);
+          await countSignature(
+            tx,
+            { organizationId: access.workflow.organizationId, userId: recipient.userId },
+            QUOTA_KIND[body.qualifier],
+          );
         }
-        const outcome = await deps.ceremony.finishAfterSignedFields(tx, caller, access, recipient, group.map((row) => row.fieldId), context,
-          `${evidence}, ${body.qualifier} with credential ${body.credentialID}`);
+        const outcome = await deps.ceremony.finishAfterSignedFields(
+          tx,
+          caller,
+          access,
+          recipient,
+          group.map((row) => row.fieldId),
+          context,
+          `${evidence}, ${body.qualifier} with credential ${body.credentialID}`,
+        );
         results.set(workflowId, outcome);
       }
       return results;

@@ -3,7 +3,13 @@ import { ACCESS_RIGHTS, ORGANIZATION_MODULES, toModuleGrants } from '../../http/
 /** What a role grants: its module rights and its signature settings, as stored (jsonb). */
 export type RoleGrants = { permissions: unknown; signatureSettings: unknown };
 
-const SIGNATURE_PERMISSIONS = ['allowSignElectronic', 'allowSignAdvanced', 'allowSignQualified', 'allowDocSend', 'allowDocUseTemplates'] as const;
+const SIGNATURE_PERMISSIONS = [
+  'allowSignElectronic',
+  'allowSignAdvanced',
+  'allowSignQualified',
+  'allowDocSend',
+  'allowDocUseTemplates',
+] as const;
 const QUOTAS = ['quotaElectronic', 'quotaAdvanced', 'quotaQualified'] as const;
 
 /**
@@ -33,7 +39,7 @@ export function grantsBeyond(role: RoleGrants, ceiling: RoleGrants | null): stri
 }
 
 function settingsOf(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? value as Record<string, unknown> : {};
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
 /** A stored quota; anything that is not a non-negative number counts as 0. */

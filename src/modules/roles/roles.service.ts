@@ -5,10 +5,25 @@ import type { Db, Tx } from '../../platform/db/client.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import type { NotifiedCache } from '../../platform/db/notified-cache.ts';
 import {
-  countMembersByRole, deleteRoles, findAvailableRoles, findRole, findRoleByName, findRoles, findRoleWithCount, insertRole, updateRole,
-  type RoleRow, type RoleWithCount,
+  countMembersByRole,
+  deleteRoles,
+  findAvailableRoles,
+  findRole,
+  findRoleByName,
+  findRoles,
+  findRoleWithCount,
+  insertRole,
+  updateRole,
+  type RoleRow,
+  type RoleWithCount,
 } from './roles.repo.ts';
-import { toRoleResponse, type PermissionsIn, type RoleBody, type RolesQuery, type StoredPermission } from './roles.schemas.ts';
+import {
+  toRoleResponse,
+  type PermissionsIn,
+  type RoleBody,
+  type RolesQuery,
+  type StoredPermission,
+} from './roles.schemas.ts';
 import { grantsBeyond, type RoleGrants } from './role-limits.ts';
 
 export type RoleService = ReturnType<typeof createRoleService>;
@@ -24,14 +39,41 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
   return { list, get, create, update, replacePermissions, remove, available };
 
   async function list(caller: UserCaller, query: RolesQuery) {
-    const filter = { name: query.name, description: query.description, status: query.status, searchValue: query.searchValue };
-    const key = JSON.stringify(['page', filter.name, filter.description, filter.status, filter.searchValue, query.page, query.size]);
+    const filter = {
+      name: query.name,
+      description: query.description,
+      status: query.status,
+      searchValue: query.searchValue,
+    };
+    const key = JSON.stringify([
+      'page',
+      filter.name,
+      filter.description,
+      filter.status,
+      filter.searchValue,
+      query.page,
+      query.size,
+    ]);
     // Kept as the answer's items, mapped once.
-    const { content, total } = await lists.read(caller.organizationId, key, async () => {
-      const { rows, total } = await findRoles(db, caller.organizationId, filter, { limit: query.size, offset: query.page * query.size });
-      return { content: rows.map(toRoleResponse), total };
-    }, (page) => page.content.length);
-    return { content, totalElements: total, totalPages: Math.ceil(total / query.size), number: query.page, size: query.size };
+    const { content, total } = await lists.read(
+      caller.organizationId,
+      key,
+      async () => {
+        const { rows, total } = await findRoles(db, caller.organizationId, filter, {
+          limit: query.size,
+          offset: query.page * query.size,
+        });
+        return { content: rows.map(toRoleResponse), total };
+      },
+      (page) => page.content.length,
+    );
+    return {
+      content,
+      totalElements: total,
+      totalPages: Math.ceil(total / query.size),
+      number: query.page,
+      size: query.size,
+    };
   }
 
   async function get(caller: UserCaller, roleId: number): Promise<RoleWithCount> {
@@ -43,32 +85,47 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
   async function create(caller: UserCaller, body: RoleBody): Promise<RoleWithCount> {
     const name = roleName(body.name);
     const permissions = normalizePermissions(body.permissions ?? []);
-    return uniqueName(() => db.transaction(async (tx) => {
-      await assertWithinOwnRole(tx, caller, { permissions, signatureSettings: body.signatureSettings });
-      if (await findRoleByName(tx, caller.organizationId, name)) throw new AppError('ROLE_NAME_TAKEN', `A role named "${name}" already exists`);
-      const role = await insertRole(tx, caller.organizationId, {
-        name, description: body.description?.trim() ?? '', status: body.status ?? 'ACTIVE', signatureSettings: body.signatureSettings, permissions,
-      });
-      return { ...role, membersCount: 0 };
-    }));
+    return uniqueName(() =>
+      db.transaction(async (tx) => {
+        await assertWithinOwnRole(tx, caller, { permissions, signatureSettings: body.signatureSettings });
+        if (await findRoleByName(tx, caller.organizationId, name))
+          throw new AppError('ROLE_NAME_TAKEN', `A role named "${name}" already exists`);
+        const role = await insertRole(tx, caller.organizationId, {
+          name,
+          description: body.description?.trim() ?? '',
+          status: body.status ?? 'ACTIVE',
+          signatureSettings: body.signatureSettings,
+          permissions,
+        });
+        return { ...role, membersCount: 0 };
+      }),
+    );
   }
 
   /** Replaces name and signature settings; description, status and permissions only when given. */
   async function update(caller: UserCaller, roleId: number, body: RoleBody): Promise<RoleWithCount> {
     const name = roleName(body.name);
     const permissions = body.permissions === undefined ? undefined : normalizePermissions(body.permissions);
-    await uniqueName(() => db.transaction(async (tx) => {
-      const role = await findRole(tx, caller.organizationId, roleId, { lock: true });
-      if (!role) throw new AppError('NOT_FOUND', `Role ${roleId} not found`);
-      await assertMayChange(tx, caller, role, { permissions: permissions ?? role.permissions, signatureSettings: body.signatureSettings });
-      const other = await findRoleByName(tx, caller.organizationId, name);
-      if (other && other.id !== roleId) throw new AppError('ROLE_NAME_TAKEN', `A role named "${name}" already exists`);
-      await updateRole(tx, roleId, {
-        name, signatureSettings: body.signatureSettings,
-        ...(body.description !== undefined ? { description: body.description.trim() } : {}),
-        ...(body.status ? { status: body.status } : {}), ...(permissions ? { permissions } : {}),
-      });
-    }));
+    await uniqueName(() =>
+      db.transaction(async (tx) => {
+        const role = await findRole(tx, caller.organizationId, roleId, { lock: true });
+        if (!role) throw new AppError('NOT_FOUND', `Role ${roleId} not found`);
+        await assertMayChange(tx, caller, role, {
+          permissions: permissions ?? role.permissions,
+          signatureSettings: body.signatureSettings,
+        });
+        const other = await findRoleByName(tx, caller.organizationId, name);
+        if (other && other.id !== roleId)
+          throw new AppError('ROLE_NAME_TAKEN', `A role named "${name}" already exists`);
+        await updateRole(tx, roleId, {
+          name,
+          signatureSettings: body.signatureSettings,
+          ...(body.description !== undefined ? { description: body.description.trim() } : {}),
+          ...(body.status ? { status: body.status } : {}),
+          ...(permissions ? { permissions } : {}),
+        });
+      }),
+    );
     return get(caller, roleId);
   }
 
@@ -102,19 +159,32 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
         const inUse = await countMembersByRole(tx, ids);
         const first = ids.find((id) => inUse.has(id));
         if (first !== undefined) {
-          throw new AppError('ROLE_IN_USE', `Role ${first} is assigned to ${inUse.get(first)} member(s); give them another role first`,
-            { roleId: first, membersCount: inUse.get(first), roles: ids.filter((id) => inUse.has(id)).map((id) => ({ roleId: id, membersCount: inUse.get(id) })) });
+          throw new AppError(
+            'ROLE_IN_USE',
+            `Role ${first} is assigned to ${inUse.get(first)} member(s); give them another role first`,
+            {
+              roleId: first,
+              membersCount: inUse.get(first),
+              roles: ids.filter((id) => inUse.has(id)).map((id) => ({ roleId: id, membersCount: inUse.get(id) })),
+            },
+          );
         }
         await deleteRoles(tx, ids);
       });
     } catch (error) {
-      if (isForeignKeyViolation(error)) throw new AppError('ROLE_IN_USE', 'A role was given to a member while it was being deleted');
+      if (isForeignKeyViolation(error))
+        throw new AppError('ROLE_IN_USE', 'A role was given to a member while it was being deleted');
       throw error;
     }
   }
 
   function available(caller: UserCaller) {
-    return lists.read(caller.organizationId, 'available', () => findAvailableRoles(db, caller.organizationId), (found) => found.length);
+    return lists.read(
+      caller.organizationId,
+      'available',
+      () => findAvailableRoles(db, caller.organizationId),
+      (found) => found.length,
+    );
   }
 }
 
@@ -125,7 +195,8 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
  */
 async function assertMayChange(tx: Tx, caller: UserCaller, role: RoleRow, after?: RoleGrants): Promise<void> {
   if (caller.membership.isOwner) return;
-  if (role.id === caller.membership.roleId) throw new AppError('USER_NOT_HAVE_ACCESS', 'You cannot change the role you hold; the owner can');
+  if (role.id === caller.membership.roleId)
+    throw new AppError('USER_NOT_HAVE_ACCESS', 'You cannot change the role you hold; the owner can');
   await assertWithinOwnRole(tx, caller, role, after);
 }
 
@@ -136,11 +207,16 @@ async function assertMayChange(tx: Tx, caller: UserCaller, role: RoleRow, after?
  */
 async function assertWithinOwnRole(tx: Tx, caller: UserCaller, ...given: (RoleGrants | undefined)[]): Promise<void> {
   if (caller.membership.isOwner) return;
-  const held = caller.membership.roleId === null ? null : await findRole(tx, caller.organizationId, caller.membership.roleId);
+  const held =
+    caller.membership.roleId === null ? null : await findRole(tx, caller.organizationId, caller.membership.roleId);
   const ceiling = held?.status === 'ACTIVE' ? held : null;
   const beyond = [...new Set(given.flatMap((grants) => (grants ? grantsBeyond(grants, ceiling) : [])))];
   if (beyond.length > 0) {
-    throw new AppError('USER_NOT_HAVE_ACCESS', `Your own role does not grant ${beyond.join(', ')}; you can grant only what you hold`, { beyondOwnRole: beyond });
+    throw new AppError(
+      'USER_NOT_HAVE_ACCESS',
+      `Your own role does not grant ${beyond.join(', ')}; you can grant only what you hold`,
+      { beyondOwnRole: beyond },
+    );
   }
 }
 
@@ -164,7 +240,8 @@ async function uniqueName<T>(work: () => Promise<T>): Promise<T> {
 export function normalizePermissions(entries: PermissionsIn): StoredPermission[] {
   const seen = new Set<string>();
   for (const entry of entries) {
-    if (seen.has(entry.moduleName)) throw new AppError('INVALID_REQUEST_BODY', `Module ${entry.moduleName} appears more than once`);
+    if (seen.has(entry.moduleName))
+      throw new AppError('INVALID_REQUEST_BODY', `Module ${entry.moduleName} appears more than once`);
     seen.add(entry.moduleName);
   }
   return [...entries]
@@ -182,17 +259,26 @@ export function normalizePermissions(entries: PermissionsIn): StoredPermission[]
 
 /** PostgreSQL foreign-key violation (SQLSTATE 23503), from either driver. */
 function isForeignKeyViolation(error: unknown): boolean {
-  for (let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 5; current = current.cause as typeof current, depth++) {
+  for (
+    let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    current && depth < 5;
+    current = current.cause as typeof current, depth++
+  ) {
     if (current.code === '23503') return true;
   }
   return false;
 }
 
 /** A role a member may be given: null (no role), or an ACTIVE role of the organization (404 otherwise; 400 ROLE_NOT_ASSIGNABLE when not ACTIVE). */
-export async function assignableRole(tx: Tx, organizationId: number, roleId: number | null | undefined): Promise<number | null> {
+export async function assignableRole(
+  tx: Tx,
+  organizationId: number,
+  roleId: number | null | undefined,
+): Promise<number | null> {
   if (roleId === undefined || roleId === null) return null;
   const role = await findRole(tx, organizationId, roleId);
   if (!role) throw new AppError('NOT_FOUND', `Role ${roleId} not found`);
-  if (role.status !== 'ACTIVE') throw new AppError('ROLE_NOT_ASSIGNABLE', `Role ${roleId} is ${role.status}; only an ACTIVE role can be given`);
+  if (role.status !== 'ACTIVE')
+    throw new AppError('ROLE_NOT_ASSIGNABLE', `Role ${roleId} is ${role.status}; only an ACTIVE role can be given`);
   return role.id;
 }

@@ -3,10 +3,28 @@ import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
 import { normalizeImageValue } from '../signing/field-values.ts';
 import {
-  clearDefault, countAssetsOfKind, deleteAsset, findAsset, findAssetIdsOfUser, findAssets, findDefaultAsset, findSignatureSettings, insertAsset, lockLibrary,
-  promoteNewest, updateAsset, upsertSignatureSettings, type AssetValues, type SignatureAssetRow,
+  clearDefault,
+  countAssetsOfKind,
+  deleteAsset,
+  findAsset,
+  findAssetIdsOfUser,
+  findAssets,
+  findDefaultAsset,
+  findSignatureSettings,
+  insertAsset,
+  lockLibrary,
+  promoteNewest,
+  updateAsset,
+  upsertSignatureSettings,
+  type AssetValues,
+  type SignatureAssetRow,
 } from './signature-library.repo.ts';
-import type { AssetKind, LegacySignaturesBody, LegacySignaturesResponse, LibraryEntryBody } from './signature-library.schemas.ts';
+import type {
+  AssetKind,
+  LegacySignaturesBody,
+  LegacySignaturesResponse,
+  LibraryEntryBody,
+} from './signature-library.schemas.ts';
 import { renderTypedSignature } from './typed-signature.ts';
 
 /** Decoded size cap of a library image, before and after normalisation. */
@@ -76,7 +94,9 @@ export function createSignatureLibraryService({ db }: { db: Db }) {
 
   async function readLegacy(caller: UserCaller): Promise<LegacySignaturesResponse> {
     const [signature, initials, settings] = await Promise.all([
-      findDefaultAsset(db, caller.userId, 'SIGNATURE'), findDefaultAsset(db, caller.userId, 'INITIALS'), findSignatureSettings(db, caller.userId),
+      findDefaultAsset(db, caller.userId, 'SIGNATURE'),
+      findDefaultAsset(db, caller.userId, 'INITIALS'),
+      findSignatureSettings(db, caller.userId),
     ]);
     return {
       image: signature?.image ?? null,
@@ -92,19 +112,30 @@ export function createSignatureLibraryService({ db }: { db: Db }) {
    */
   async function saveLegacy(caller: UserCaller, body: LegacySignaturesBody): Promise<LegacySignaturesResponse> {
     const image = body.image === undefined ? undefined : await normalizeLibraryImage(body.image, 'image');
-    const initialImage = body.initialImage === undefined ? undefined : await normalizeLibraryImage(body.initialImage, 'initialImage');
+    const initialImage =
+      body.initialImage === undefined ? undefined : await normalizeLibraryImage(body.initialImage, 'initialImage');
     await db.transaction(async (tx) => {
       await lockLibrary(tx, caller.userId);
       if (image !== undefined) await replaceDefaultImage(tx, caller.userId, 'SIGNATURE', 'Signature', image);
-      if (initialImage !== undefined) await replaceDefaultImage(tx, caller.userId, 'INITIALS', 'Initials', initialImage);
+      if (initialImage !== undefined)
+        await replaceDefaultImage(tx, caller.userId, 'INITIALS', 'Initials', initialImage);
       if (body.digitalSignatures) {
-        await upsertSignatureSettings(tx, caller.userId, { source: body.digitalSignatures.source, cscUserName: body.digitalSignatures.csc?.userName?.trim() || null });
+        await upsertSignatureSettings(tx, caller.userId, {
+          source: body.digitalSignatures.source,
+          cscUserName: body.digitalSignatures.csc?.userName?.trim() || null,
+        });
       }
     });
     return readLegacy(caller);
   }
 
-  async function replaceDefaultImage(tx: Tx, userId: number, kind: AssetKind, name: string, image: string): Promise<void> {
+  async function replaceDefaultImage(
+    tx: Tx,
+    userId: number,
+    kind: AssetKind,
+    name: string,
+    image: string,
+  ): Promise<void> {
     const current = await findDefaultAsset(tx, userId, kind);
     if (current) await updateAsset(tx, current.id, { image, captureMode: 'DRAW' });
     else {
@@ -134,14 +165,33 @@ export function createSignatureLibraryService({ db }: { db: Db }) {
 async function entryValues(body: LibraryEntryBody): Promise<AssetValues> {
   const name = body.name.trim();
   if (name === '') throw new AppError('INVALID_REQUEST_BODY', 'name must not be blank');
-  if (body.captureMode === 'UPLOAD' && body.kind !== 'STAMP') throw new AppError('INVALID_REQUEST_BODY', 'captureMode UPLOAD is for stamps only; draw or type a signature or initials');
+  if (body.captureMode === 'UPLOAD' && body.kind !== 'STAMP')
+    throw new AppError(
+      'INVALID_REQUEST_BODY',
+      'captureMode UPLOAD is for stamps only; draw or type a signature or initials',
+    );
   if (body.captureMode === 'TYPE' && body.image === undefined) {
-    if ([...name].length > MAX_TYPED_LENGTH) throw new AppError('INVALID_REQUEST_BODY', `A typed signature has at most ${MAX_TYPED_LENGTH} characters`);
+    if ([...name].length > MAX_TYPED_LENGTH)
+      throw new AppError('INVALID_REQUEST_BODY', `A typed signature has at most ${MAX_TYPED_LENGTH} characters`);
     const png = await renderTypedSignature(name, body.font ?? 'DANCING_SCRIPT');
-    return { kind: body.kind, name, captureMode: 'TYPE', image: await normalizeLibraryImage(`${DATA_URL_PREFIX}${png.toString('base64')}`, 'image') };
+    return {
+      kind: body.kind,
+      name,
+      captureMode: 'TYPE',
+      image: await normalizeLibraryImage(`${DATA_URL_PREFIX}${png.toString('base64')}`, 'image'),
+    };
   }
-  if (body.image === undefined) throw new AppError('INVALID_REQUEST_BODY', `captureMode ${body.captureMode} needs image (a data:image/png;base64 URL)`);
-  return { kind: body.kind, name, captureMode: body.captureMode, image: await normalizeLibraryImage(body.image, 'image') };
+  if (body.image === undefined)
+    throw new AppError(
+      'INVALID_REQUEST_BODY',
+      `captureMode ${body.captureMode} needs image (a data:image/png;base64 URL)`,
+    );
+  return {
+    kind: body.kind,
+    name,
+    captureMode: body.captureMode,
+    image: await normalizeLibraryImage(body.image, 'image'),
+  };
 }
 
 /**
@@ -152,7 +202,10 @@ async function entryValues(body: LibraryEntryBody): Promise<AssetValues> {
 async function normalizeLibraryImage(dataUrl: string, member: string): Promise<string> {
   const base64Length = dataUrl.length - DATA_URL_PREFIX.length;
   if (dataUrl.toLowerCase().startsWith(DATA_URL_PREFIX) && base64Length * 0.75 > MAX_LIBRARY_IMAGE_BYTES + 2) {
-    throw new AppError('SIGNATURE_IMAGE_INVALID', `${member}: the image is ${megabytes(base64Length * 0.75)} MB; at most 1 MB`);
+    throw new AppError(
+      'SIGNATURE_IMAGE_INVALID',
+      `${member}: the image is ${megabytes(base64Length * 0.75)} MB; at most 1 MB`,
+    );
   }
   let normalized: string;
   try {
@@ -165,7 +218,10 @@ async function normalizeLibraryImage(dataUrl: string, member: string): Promise<s
   }
   const storedBytes = (normalized.length - DATA_URL_PREFIX.length) * 0.75;
   if (storedBytes > MAX_LIBRARY_IMAGE_BYTES) {
-    throw new AppError('SIGNATURE_IMAGE_INVALID', `${member}: normalised to 8-bit RGBA the image is ${megabytes(storedBytes)} MB; at most 1 MB (send a smaller or simpler image)`);
+    throw new AppError(
+      'SIGNATURE_IMAGE_INVALID',
+      `${member}: normalised to 8-bit RGBA the image is ${megabytes(storedBytes)} MB; at most 1 MB (send a smaller or simpler image)`,
+    );
   }
   return normalized;
 }
@@ -175,7 +231,10 @@ function megabytes(bytes: number): string {
 }
 
 /** The user's saved digital-signature source and CSC account name (RUNTIME.md "CSC identity"), for the signing modules. */
-export async function findDigitalSignatureSettings(db: DbOrTx, userId: number): Promise<{ source: string; cscUserName: string | null } | null> {
+export async function findDigitalSignatureSettings(
+  db: DbOrTx,
+  userId: number,
+): Promise<{ source: string; cscUserName: string | null } | null> {
   const row = await findSignatureSettings(db, userId);
   return row ? { source: row.source, cscUserName: row.cscUserName } : null;
 }

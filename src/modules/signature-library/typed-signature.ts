@@ -9,9 +9,18 @@ export type SignatureFont = (typeof SIGNATURE_FONTS)[number];
 const require = createRequire(import.meta.url);
 const FONT_FILES: Record<SignatureFont, { family: string; path: () => string }> = {
   // The signing page's typed signatures use Dancing Script too (docs/decisions.md "The signing page").
-  DANCING_SCRIPT: { family: 'SigLibDancingScript', path: () => require.resolve('@fontsource/dancing-script/files/dancing-script-latin-400-normal.woff2') },
-  LIBERATION_SANS: { family: 'SigLibLiberationSans', path: () => fileURLToPath(new URL('../../platform/pdf/fonts/LiberationSans-Regular.ttf', import.meta.url)) },
-  LIBERATION_SANS_ITALIC: { family: 'SigLibLiberationSansItalic', path: () => fileURLToPath(new URL('../../platform/pdf/fonts/LiberationSans-Italic.ttf', import.meta.url)) },
+  DANCING_SCRIPT: {
+    family: 'SigLibDancingScript',
+    path: () => require.resolve('@fontsource/dancing-script/files/dancing-script-latin-400-normal.woff2'),
+  },
+  LIBERATION_SANS: {
+    family: 'SigLibLiberationSans',
+    path: () => fileURLToPath(new URL('../../platform/pdf/fonts/LiberationSans-Regular.ttf', import.meta.url)),
+  },
+  LIBERATION_SANS_ITALIC: {
+    family: 'SigLibLiberationSansItalic',
+    path: () => fileURLToPath(new URL('../../platform/pdf/fonts/LiberationSans-Italic.ttf', import.meta.url)),
+  },
 };
 
 const FONT_SIZE = 96;

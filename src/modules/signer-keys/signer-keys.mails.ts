@@ -6,7 +6,13 @@ import { renderMail } from '../../platform/mail/templates/layout.ts';
  * through the platform's own mail, in the organization's branding (RUNTIME.md round three).
  */
 export function signingKeyResetMail(input: {
-  organizationId: number; workflowId: number; recipientId: number; to: string; name: string; code: string; lifetimeMinutes: number;
+  organizationId: number;
+  workflowId: number;
+  recipientId: number;
+  to: string;
+  name: string;
+  code: string;
+  lifetimeMinutes: number;
 }): OutgoingMail {
   return {
     organizationId: input.organizationId,
@@ -17,11 +23,13 @@ export function signingKeyResetMail(input: {
       greeting: input.name,
       blocks: [
         `Your code for a new signing key is ${input.code}`,
-        { lines: [
-          `Enter it on the signing page with a new signing password. It is valid for ${input.lifetimeMinutes} minutes.`,
-          'Your earlier signatures stay valid; the old signing password stops working.',
-          'If you did not ask for it, ignore this message: your key stays as it is.',
-        ] },
+        {
+          lines: [
+            `Enter it on the signing page with a new signing password. It is valid for ${input.lifetimeMinutes} minutes.`,
+            'Your earlier signatures stay valid; the old signing password stops working.',
+            'If you did not ask for it, ignore this message: your key stays as it is.',
+          ],
+        },
       ],
     }),
     kind: 'SIGNING_KEY_RESET',

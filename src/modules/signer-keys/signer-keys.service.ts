@@ -8,15 +8,32 @@ import type { PlatformCaPublisher } from '../../platform/crypto/platform-ca.ts';
 import { unwrapKey, wrapKey, type KdfParams } from '../../platform/crypto/key-wrap.ts';
 import { formatName, parseCertificate } from '../../platform/crypto/certificates.ts';
 import {
-  certificateSerialHex, generateSignerKeyPair, importSignerKey, signerCertificateNeedsRenewal, type SignerSubject,
+  certificateSerialHex,
+  generateSignerKeyPair,
+  importSignerKey,
+  signerCertificateNeedsRenewal,
+  type SignerSubject,
 } from '../../platform/crypto/signer-certificate.ts';
 import {
-  SIGNING_KEY_RESET_FAILURES, SIGNING_KEY_RESET_SENDS, SIGNING_PASSWORD_FAILURES, clearAttempts, countAttempts, lockedForSeconds, recordAttempts,
+  SIGNING_KEY_RESET_FAILURES,
+  SIGNING_KEY_RESET_SENDS,
+  SIGNING_PASSWORD_FAILURES,
+  clearAttempts,
+  countAttempts,
+  lockedForSeconds,
+  recordAttempts,
 } from '../../platform/limits/attempts.ts';
 import { findUserById, normalizeEmail } from '../users/users.directory.ts';
 import { findWorkflowForCaller, ownRecipientRow, type RecipientRow } from '../workflows/workflow-access.ts';
 import {
-  countWrongResetCode, findSignerKey, hasPlatformLinkMail, insertSignerKey, lockSignerKey, replaceSignerKey, setResetCode, updateSignerCertificate,
+  countWrongResetCode,
+  findSignerKey,
+  hasPlatformLinkMail,
+  insertSignerKey,
+  lockSignerKey,
+  replaceSignerKey,
+  setResetCode,
+  updateSignerCertificate,
   type SignerKeyRow,
 } from './signer-keys.repo.ts';
 import { signingKeyResetMail } from './signer-keys.mails.ts';
@@ -63,7 +80,11 @@ export type SignerKeyService = ReturnType<typeof createSignerKeyService>;
  * person's key with a password of their own. A locked or forgotten key is replaced through a code mailed by the
  * platform to the key's address (`sendResetCode`, `reset`): a new key and certificate, earlier signatures untouched.
  */
-export function createSignerKeyService(deps: { db: Db; outbox: Outbox; ca: Pick<PlatformCaPublisher, 'issueSignerCertificate' | 'signerChainDer'> }) {
+export function createSignerKeyService(deps: {
+  db: Db;
+  outbox: Outbox;
+  ca: Pick<PlatformCaPublisher, 'issueSignerCertificate' | 'signerChainDer'>;
+}) {
   return { unlock, status, sendResetCode, reset };
 
   /**
@@ -80,8 +101,12 @@ export function createSignerKeyService(deps: { db: Db; outbox: Outbox; ca: Pick<
     const existing = await lockSignerKey(tx, email);
     const lockedSeconds = await lockedForSeconds(tx, SIGNING_PASSWORD_FAILURES, email);
     if (lockedSeconds !== null) {
-      throw new AppError('ACCOUNT_TEMPORARILY_LOCKED', `Too many wrong signing passwords; try again in ${lockedSeconds} seconds, or get a new signing key with a code mailed to you (POST /workflow/v1/{workflowId}/signing-key/reset-code)`,
-        { retryAfterSeconds: lockedSeconds, resettable: true }, { retryAfterSeconds: lockedSeconds });
+      throw new AppError(
+        'ACCOUNT_TEMPORARILY_LOCKED',
+        `Too many wrong signing passwords; try again in ${lockedSeconds} seconds, or get a new signing key with a code mailed to you (POST /workflow/v1/{workflowId}/signing-key/reset-code)`,
+        { retryAfterSeconds: lockedSeconds, resettable: true },
+        { retryAfterSeconds: lockedSeconds },
+      );
     }
     if (existing) return open(tx, existing, subject, password);
     assertNewPassword(password);
@@ -106,22 +131,34 @@ export function createSignerKeyService(deps: { db: Db; outbox: Outbox; ca: Pick<
     const { caller, recipient } = holder;
     const email = normalizeEmail(recipient.email);
     if (caller.kind === 'user' && caller.appId !== undefined) {
-      throw new AppError('USER_NOT_HAVE_ACCESS', 'A business app cannot sign with a person\'s platform-certified key: the signer enters the signing password on the signing page');
+      throw new AppError(
+        'USER_NOT_HAVE_ACCESS',
+        "A business app cannot sign with a person's platform-certified key: the signer enters the signing password on the signing page",
+      );
     }
     const user = await findUserById(db, caller.userId);
-    const verifiedAccount = user !== null && !user.isGuest && user.emailVerifiedAt !== null && normalizeEmail(user.email) === email;
+    const verifiedAccount =
+      user !== null && !user.isGuest && user.emailVerifiedAt !== null && normalizeEmail(user.email) === email;
     if (caller.kind === 'user') {
-      if (!verifiedAccount) throw notVerified(`Confirm your email address (${email}) before signing with a platform-certified key: open the link mailed at sign-up`);
+      if (!verifiedAccount)
+        throw notVerified(
+          `Confirm your email address (${email}) before signing with a platform-certified key: open the link mailed at sign-up`,
+        );
       return { name: user.name, email };
     }
     if (!(await hasPlatformLinkMail(db, recipient.workflowId, recipient.id))) {
-      throw notVerified('This signing link did not come through the platform\'s own mail, so it does not prove the address: ask the sender for a reminder, which the platform mails');
+      throw notVerified(
+        "This signing link did not come through the platform's own mail, so it does not prove the address: ask the sender for a reminder, which the platform mails",
+      );
     }
     return { name: verifiedAccount ? user.name : recipient.name, email };
   }
 
   async function open(tx: Tx, row: SignerKeyRow, subject: SignerSubject, password: string): Promise<UnlockOutcome> {
-    const pkcs8 = await unwrapKey({ kdf: row.kdf as KdfParams, iv: row.wrapIv, ciphertext: row.wrappedKey, tag: row.wrapTag }, password);
+    const pkcs8 = await unwrapKey(
+      { kdf: row.kdf as KdfParams, iv: row.wrapIv, ciphertext: row.wrappedKey, tag: row.wrapTag },
+      password,
+    );
     if (!pkcs8) {
       await recordAttempts(tx, [[SIGNING_PASSWORD_FAILURES, subject.email]]);
       const { count } = await countAttempts(tx, SIGNING_PASSWORD_FAILURES, subject.email);
@@ -135,12 +172,20 @@ export function createSignerKeyService(deps: { db: Db; outbox: Outbox; ca: Pick<
       const issued = await deps.ca.issueSignerCertificate(subject, publicKey);
       certificateDer = new Uint8Array(issued.certificateDer);
       current = await updateSignerCertificate(tx, row.id, {
-        name: subject.name, certificate: Buffer.from(certificateDer).toString('base64'), certificateSerial: certificateSerialHex(certificateDer),
+        name: subject.name,
+        certificate: Buffer.from(certificateDer).toString('base64'),
+        certificateSerial: certificateSerialHex(certificateDer),
       });
     }
     return {
       unlocked: true,
-      key: { privateKey, certificateDer, chainDer: await deps.ca.signerChainDer(), certificateSerial: current.certificateSerial, provisioned: false },
+      key: {
+        privateKey,
+        certificateDer,
+        chainDer: await deps.ca.signerChainDer(),
+        certificateSerial: current.certificateSerial,
+        provisioned: false,
+      },
     };
   }
 
@@ -175,12 +220,21 @@ export function createSignerKeyService(deps: { db: Db; outbox: Outbox; ca: Pick<
    */
   async function status(caller: Caller, workflowId: number): Promise<SigningKeyStatus> {
     const { recipient } = await keyRecipient(deps.db, caller, workflowId);
-    const certifiable = await certifiedSubject(deps.db, { caller, recipient }).then(() => true, (error: unknown) => {
-      if (error instanceof AppError && (error.code === 'EMAIL_NOT_VERIFIED' || error.code === 'USER_NOT_HAVE_ACCESS')) return false;
-      throw error;
-    });
+    const certifiable = await certifiedSubject(deps.db, { caller, recipient }).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof AppError && (error.code === 'EMAIL_NOT_VERIFIED' || error.code === 'USER_NOT_HAVE_ACCESS'))
+          return false;
+        throw error;
+      },
+    );
     const row = await findSignerKey(deps.db, normalizeEmail(recipient.email));
-    return { useDigitalCert: recipient.useDigitalCert, certifiable, provisioned: Boolean(row), certificate: row ? describe(row) : null };
+    return {
+      useDigitalCert: recipient.useDigitalCert,
+      certifiable,
+      provisioned: Boolean(row),
+      certificate: row ? describe(row) : null,
+    };
   }
 
   /**
@@ -189,22 +243,42 @@ export function createSignerKeyService(deps: { db: Db; outbox: Outbox; ca: Pick<
    * and whose person has a key. One code at a time; another within 30 seconds: 429 OTP_RESEND_TOO_SOON; at most 10 a
    * day and none while 5 wrong codes of the hour stand: 400 OTP_LIMIT_REACHED.
    */
-  async function sendResetCode(caller: Caller, workflowId: number, now = new Date()): Promise<{ expiresAt: Date; resendAfterSeconds: number }> {
+  async function sendResetCode(
+    caller: Caller,
+    workflowId: number,
+    now = new Date(),
+  ): Promise<{ expiresAt: Date; resendAfterSeconds: number }> {
     const sent = await deps.db.transaction(async (tx) => {
       const { access, recipient } = await keyRecipient(tx, caller, workflowId, { lock: true });
-      if (!recipient.useDigitalCert) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'This recipient does not sign with a personal certificate (useDigitalCert is false)');
+      if (!recipient.useDigitalCert)
+        throw new AppError(
+          'OPERATION_IS_NOT_ALLOWED',
+          'This recipient does not sign with a personal certificate (useDigitalCert is false)',
+        );
       const subject = await certifiedSubject(tx, { caller, recipient });
       const key = await lockSignerKey(tx, subject.email);
-      if (!key) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'There is no signing key to replace yet: the first signing password creates it');
+      if (!key)
+        throw new AppError(
+          'OPERATION_IS_NOT_ALLOWED',
+          'There is no signing key to replace yet: the first signing password creates it',
+        );
       await assertUnderResetLimits(tx, subject.email, now, true);
       assertResendAllowed(key.resetCodeSentAt, now);
       const code = newOneTimeCode();
       const expiresAt = new Date(now.getTime() + RESET_CODE_RULES.lifetimeMinutes * 60_000);
       await setResetCode(tx, key.id, { hash: resetCodeHash(key.id, code), sentAt: now, expiresAt });
-      await deps.outbox.enqueue(tx, signingKeyResetMail({
-        organizationId: access.workflow.organizationId, workflowId: access.workflow.id, recipientId: recipient.id,
-        to: subject.email, name: subject.name, code, lifetimeMinutes: RESET_CODE_RULES.lifetimeMinutes,
-      }));
+      await deps.outbox.enqueue(
+        tx,
+        signingKeyResetMail({
+          organizationId: access.workflow.organizationId,
+          workflowId: access.workflow.id,
+          recipientId: recipient.id,
+          to: subject.email,
+          name: subject.name,
+          code,
+          lifetimeMinutes: RESET_CODE_RULES.lifetimeMinutes,
+        }),
+      );
       await recordAttempts(tx, [[SIGNING_KEY_RESET_SENDS, subject.email]]);
       return { expiresAt, resendAfterSeconds: RESET_CODE_RULES.resendSeconds };
     });
@@ -218,17 +292,34 @@ export function createSignerKeyService(deps: { db: Db; outbox: Outbox; ca: Pick<
    * signature stays valid. The wrong-password lock of the key is lifted. A wrong or expired code: 400 OTP_INVALID,
    * counted (5 tries a code, 5 wrong codes an hour).
    */
-  async function reset(caller: Caller, workflowId: number, body: { code: string | number; password: string }, now = new Date()): Promise<SigningKeyStatus> {
+  async function reset(
+    caller: Caller,
+    workflowId: number,
+    body: { code: string | number; password: string },
+    now = new Date(),
+  ): Promise<SigningKeyStatus> {
     const outcome = await deps.db.transaction(async (tx) => {
       const { recipient } = await keyRecipient(tx, caller, workflowId, { lock: true });
-      if (!recipient.useDigitalCert) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'This recipient does not sign with a personal certificate (useDigitalCert is false)');
+      if (!recipient.useDigitalCert)
+        throw new AppError(
+          'OPERATION_IS_NOT_ALLOWED',
+          'This recipient does not sign with a personal certificate (useDigitalCert is false)',
+        );
       const subject = await certifiedSubject(tx, { caller, recipient });
       const key = await lockSignerKey(tx, subject.email);
-      if (!key) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'There is no signing key to replace yet: the first signing password creates it');
+      if (!key)
+        throw new AppError(
+          'OPERATION_IS_NOT_ALLOWED',
+          'There is no signing key to replace yet: the first signing password creates it',
+        );
       await assertUnderResetLimits(tx, subject.email, now, false);
-      const code = typeof body.code === 'number' ? String(body.code).padStart(RESET_CODE_RULES.digits, '0') : body.code.trim();
-      const live = key.resetCodeHash !== null && key.resetCodeExpiresAt !== null && key.resetCodeExpiresAt.getTime() > now.getTime()
-        && key.resetCodeAttempts < RESET_CODE_RULES.maxAttempts;
+      const code =
+        typeof body.code === 'number' ? String(body.code).padStart(RESET_CODE_RULES.digits, '0') : body.code.trim();
+      const live =
+        key.resetCodeHash !== null &&
+        key.resetCodeExpiresAt !== null &&
+        key.resetCodeExpiresAt.getTime() > now.getTime() &&
+        key.resetCodeAttempts < RESET_CODE_RULES.maxAttempts;
       if (!live || !sameHash(key.resetCodeHash!, resetCodeHash(key.id, code))) {
         if (live) await countWrongResetCode(tx, key.id);
         await recordAttempts(tx, [[SIGNING_KEY_RESET_FAILURES, subject.email]]);
@@ -242,7 +333,12 @@ export function createSignerKeyService(deps: { db: Db; outbox: Outbox; ca: Pick<
       return { wrongCode: false as const, row, recipient };
     });
     if (outcome.wrongCode) {
-      throw new AppError('OTP_INVALID', outcome.live ? 'The code is not the one mailed' : 'No live code: ask for a new one (it lasts 10 minutes and 5 tries)');
+      throw new AppError(
+        'OTP_INVALID',
+        outcome.live
+          ? 'The code is not the one mailed'
+          : 'No live code: ask for a new one (it lasts 10 minutes and 5 tries)',
+      );
     }
     return { useDigitalCert: true, certifiable: true, provisioned: true, certificate: describe(outcome.row) };
   }
@@ -253,7 +349,12 @@ export function createSignerKeyService(deps: { db: Db; outbox: Outbox; ca: Pick<
     const retryAfterSeconds = Math.max(wrong ?? 0, mailed ?? 0);
     if (retryAfterSeconds === 0) return;
     const limit = (mailed ?? 0) > (wrong ?? 0) ? 'CODES_PER_DAY' : 'WRONG_CODES_PER_HOUR';
-    throw new AppError('OTP_LIMIT_REACHED', `Too many signing-key codes; try again in ${retryAfterSeconds} seconds`, { limit, retryAfterSeconds }, { retryAfterSeconds });
+    throw new AppError(
+      'OTP_LIMIT_REACHED',
+      `Too many signing-key codes; try again in ${retryAfterSeconds} seconds`,
+      { limit, retryAfterSeconds },
+      { retryAfterSeconds },
+    );
   }
 }
 
@@ -263,7 +364,11 @@ function notVerified(detail: string): AppError {
 
 function assertNewPassword(password: string): void {
   if ([...password].length < SIGNING_PASSWORD_MIN_LENGTH) {
-    throw new AppError('SIGNING_PASSWORD_TOO_SHORT', `Choose a signing password of at least ${SIGNING_PASSWORD_MIN_LENGTH} characters; it protects your signing key`, { minLength: SIGNING_PASSWORD_MIN_LENGTH });
+    throw new AppError(
+      'SIGNING_PASSWORD_TOO_SHORT',
+      `Choose a signing password of at least ${SIGNING_PASSWORD_MIN_LENGTH} characters; it protects your signing key`,
+      { minLength: SIGNING_PASSWORD_MIN_LENGTH },
+    );
   }
 }
 

@@ -1,5 +1,10 @@
 import { AppError } from '../../errors.ts';
-import { assertMayActAsRecipient, ownRecipientRow, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import {
+  assertMayActAsRecipient,
+  ownRecipientRow,
+  type RecipientRow,
+  type WorkflowAccess,
+} from '../workflows/workflow-access.ts';
 import { isReadOnlyStatus } from '../workflows/workflow-status.ts';
 
 /** Recipient statuses after which a row can no longer act. */
@@ -20,7 +25,8 @@ export function isFinished(recipient: RecipientRow): boolean {
  */
 export function actingRecipient(access: WorkflowAccess): RecipientRow {
   const recipient = recipientAllowedToAct(access);
-  if (recipient.enforceIdentity && !recipient.identityVerifiedAt) throw new AppError('IDENTITY_NOT_VERIFIED', 'Identity not verified: complete the one-time code challenge');
+  if (recipient.enforceIdentity && !recipient.identityVerifiedAt)
+    throw new AppError('IDENTITY_NOT_VERIFIED', 'Identity not verified: complete the one-time code challenge');
   return recipient;
 }
 
@@ -38,7 +44,9 @@ export function recipientAllowedToAct(access: WorkflowAccess): RecipientRow {
   if (workflow.status !== expected) throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}`);
   const recipient = ownRecipientRow(access);
   if (recipient.role === 'CC') throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A CC recipient has nothing to sign');
-  if (isFinished(recipient)) throw new AppError('OPERATION_IS_NOT_ALLOWED', `This recipient has already finished (${recipient.status})`);
-  if (workflow.sequence !== 'SELF' && !recipient.dispatchedAt) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'It is not this recipient\'s turn yet');
+  if (isFinished(recipient))
+    throw new AppError('OPERATION_IS_NOT_ALLOWED', `This recipient has already finished (${recipient.status})`);
+  if (workflow.sequence !== 'SELF' && !recipient.dispatchedAt)
+    throw new AppError('OPERATION_IS_NOT_ALLOWED', "It is not this recipient's turn yet");
   return recipient;
 }

@@ -10,20 +10,43 @@ import { assertMaySign, countSignature } from '../billing/entitlements.service.t
 import type { SignerKeyService, UnlockedSignerKey } from '../signer-keys/signer-keys.service.ts';
 import { findOwnAssetIds } from '../signature-library/signature-library.service.ts';
 import { findUserById } from '../users/users.directory.ts';
-import { findGuestAccessToDocument, findWorkflowForCaller, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import {
+  findGuestAccessToDocument,
+  findWorkflowForCaller,
+  type RecipientRow,
+  type WorkflowAccess,
+} from '../workflows/workflow-access.ts';
 import { actingRecipient } from './acting-recipient.ts';
 import { advanceAfterFinish, SEAL_JOB } from './completion.ts';
 import { recordConsentOnce } from './consent.ts';
-import { findDocumentWorkflowId, findFieldsNamedOrOwn, findFieldsOfRecipient, setFieldValues, updateRecipient } from './signing.repo.ts';
 import {
-  LIBRARY_FIELD_TYPES, SIGNATURE_FIELD_TYPES, hasImageValue, isBlank, isFilled, normalizeFieldValue, normalizeImageValue, type FieldRow, type RawValue,
+  findDocumentWorkflowId,
+  findFieldsNamedOrOwn,
+  findFieldsOfRecipient,
+  setFieldValues,
+  updateRecipient,
+} from './signing.repo.ts';
+import {
+  LIBRARY_FIELD_TYPES,
+  SIGNATURE_FIELD_TYPES,
+  hasImageValue,
+  isBlank,
+  isFilled,
+  normalizeFieldValue,
+  normalizeImageValue,
+  type FieldRow,
+  type RawValue,
 } from './field-values.ts';
 import { appendLocalSignerRevision, findDrawnFieldIds } from './signer-revisions.ts';
 import type { SigningCodes } from './signing-codes.ts';
 import type { ApproveBody, CeremonyResponse, SaveFieldEntry, SignBody } from './ceremony.schemas.ts';
 
 export type CeremonyDeps = {
-  db: Db; jobs: JobQueue; outbox: Outbox; publicUrl: string; codes: SigningCodes;
+  db: Db;
+  jobs: JobQueue;
+  outbox: Outbox;
+  publicUrl: string;
+  codes: SigningCodes;
   /** Where signed revisions are stored (signer-revisions.ts). */
   blobs: BlobStore;
   /** Opens a useDigitalCert signer's key with the signing password (modules/signer-keys). */
@@ -51,7 +74,15 @@ export function createCeremonyService(deps: CeremonyDeps) {
    * action and the finish check runs, exactly as after fields/save. The caller locked the workflow, commits, then
    * calls notifyAfterCommit with `completed`.
    */
-  async function finishAfterSignedFields(tx: Tx, caller: Caller, access: WorkflowAccess, recipient: RecipientRow, fieldIds: number[], context: RequestContext, evidence: string): Promise<Outcome> {
+  async function finishAfterSignedFields(
+    tx: Tx,
+    caller: Caller,
+    access: WorkflowAccess,
+    recipient: RecipientRow,
+    fieldIds: number[],
+    context: RequestContext,
+    evidence: string,
+  ): Promise<Outcome> {
     // The values were written by the caller: applyAndFinish reads the recipient's fields after them.
     const outcome = await applyAndFinish(tx, caller, access, recipient, [], context, evidence, null);
     return { ...outcome, response: { ...outcome.response, savedFieldIds: fieldIds } };
@@ -64,7 +95,12 @@ export function createCeremonyService(deps: CeremonyDeps) {
   }
 
   /** POST /workflow/v1/{documentId}/fields/save */
-  async function saveFields(caller: Caller, documentId: number, entries: SaveFieldEntry[], context: RequestContext): Promise<CeremonyResponse> {
+  async function saveFields(
+    caller: Caller,
+    documentId: number,
+    entries: SaveFieldEntry[],
+    context: RequestContext,
+  ): Promise<CeremonyResponse> {
     const seen = new Set<number>();
     for (const entry of entries) {
       if (seen.has(entry.id)) throw new AppError('INVALID_REQUEST_BODY', `Field ${entry.id} appears more than once`);
@@ -76,22 +112,37 @@ export function createCeremonyService(deps: CeremonyDeps) {
     const images = new Map<number, string>();
     for (const entry of entries) {
       const value = entry.value as RawValue;
-      if (hasImageValue(entry.type, value)) images.set(entry.id, await normalizeImageValue({ id: entry.id, fieldType: entry.type }, value));
+      if (hasImageValue(entry.type, value))
+        images.set(entry.id, await normalizeImageValue({ id: entry.id, fieldType: entry.type }, value));
     }
     return run(async (tx) => {
-      const access = (caller.kind === 'guest' ? await findGuestAccessToDocument(tx, caller, documentId) : null) ?? await findWorkflowOfDocument(tx, caller, documentId);
+      const access =
+        (caller.kind === 'guest' ? await findGuestAccessToDocument(tx, caller, documentId) : null) ??
+        (await findWorkflowOfDocument(tx, caller, documentId));
       const recipient = actingRecipient(access);
       await assertMaySign(tx, access.workflow.organizationId);
-      const { named, own } = await fieldsOfRecipient(tx, access, recipient, entries.map((e) => e.id));
+      const { named, own } = await fieldsOfRecipient(
+        tx,
+        access,
+        recipient,
+        entries.map((e) => e.id),
+      );
       const submitted = entries.map((entry): Write => {
         const field = named.get(entry.id)!;
-        if (entry.type !== field.fieldType) throw new AppError('INVALID_FIELD', `Field ${field.id} is a ${field.fieldType} field, not ${entry.type}`);
+        if (entry.type !== field.fieldType)
+          throw new AppError('INVALID_FIELD', `Field ${field.id} is a ${field.fieldType} field, not ${entry.type}`);
         const assetId = entry.signatureAssetId ?? null;
         if (assetId !== null && assetId > 0 && !LIBRARY_FIELD_TYPES.includes(field.fieldType)) {
-          throw new AppError('INVALID_FIELD_VALUE', `Field ${field.id}: signatureAssetId applies only to SIGNATURE, INITIALS and STAMP fields`);
+          throw new AppError(
+            'INVALID_FIELD_VALUE',
+            `Field ${field.id}: signatureAssetId applies only to SIGNATURE, INITIALS and STAMP fields`,
+          );
         }
         if (entry.password !== undefined && field.fieldType !== 'DIGITAL_SIGNATURE') {
-          throw new AppError('INVALID_REQUEST_BODY', `Field ${field.id}: a password goes only with a DIGITAL_SIGNATURE field`);
+          throw new AppError(
+            'INVALID_REQUEST_BODY',
+            `Field ${field.id}: a password goes only with a DIGITAL_SIGNATURE field`,
+          );
         }
         return {
           field,
@@ -105,7 +156,11 @@ export function createCeremonyService(deps: CeremonyDeps) {
       // re-sending everything on finish), changed it is refused.
       const drawn = await findDrawnFieldIds(tx, [...new Set(submitted.map((w) => w.field.documentId))]);
       const locked = submitted.find((w) => drawn.has(w.field.id) && w.value !== w.field.value);
-      if (locked) throw new AppError('SIGNED_FIELD_LOCKED', `Field ${locked.field.id} is already part of a signed revision of the document; what was signed cannot change`);
+      if (locked)
+        throw new AppError(
+          'SIGNED_FIELD_LOCKED',
+          `Field ${locked.field.id} is already part of a signed revision of the document; what was signed cannot change`,
+        );
       const writes = submitted.filter((w) => !drawn.has(w.field.id));
       const digital = digitalSignatures(recipient, writes);
       let key: UnlockedSignerKey | null = null;
@@ -118,15 +173,19 @@ export function createCeremonyService(deps: CeremonyDeps) {
       return applyAndFinish(tx, caller, access, recipient, writes, context, evidence, own, async () => {
         // After the values are written: each revision draws the signer's saved values, this signature's included.
         for (const { write } of digital) {
-          await appendLocalSignerRevision(tx, { blobs: deps.blobs }, {
-            workflowId: access.workflow.id,
-            documentId: write.field.documentId,
-            fieldId: write.field.id,
-            recipient,
-            signer: key!,
-            privateKey: key!.privateKey,
-            ...(write.value !== null ? { appearance: write.value } : {}),
-          });
+          await appendLocalSignerRevision(
+            tx,
+            { blobs: deps.blobs },
+            {
+              workflowId: access.workflow.id,
+              documentId: write.field.documentId,
+              fieldId: write.field.id,
+              recipient,
+              signer: key!,
+              privateKey: key!.privateKey,
+              ...(write.value !== null ? { appearance: write.value } : {}),
+            },
+          );
         }
       });
     });
@@ -143,13 +202,25 @@ export function createCeremonyService(deps: CeremonyDeps) {
       if (write.field.fieldType !== 'DIGITAL_SIGNATURE') continue;
       const { password } = write;
       if (!recipient.useDigitalCert) {
-        if (password !== undefined) throw new AppError('OPERATION_IS_NOT_ALLOWED', `Field ${write.field.id}: this recipient does not sign with a personal certificate (useDigitalCert is false), so no signing password applies`);
+        if (password !== undefined)
+          throw new AppError(
+            'OPERATION_IS_NOT_ALLOWED',
+            `Field ${write.field.id}: this recipient does not sign with a personal certificate (useDigitalCert is false), so no signing password applies`,
+          );
         continue;
       }
-      if (password === undefined) throw new AppError('SIGNING_PASSWORD_REQUIRED', `Field ${write.field.id}: a DIGITAL_SIGNATURE of this recipient is signed with the signing password; send it as "password"`);
+      if (password === undefined)
+        throw new AppError(
+          'SIGNING_PASSWORD_REQUIRED',
+          `Field ${write.field.id}: a DIGITAL_SIGNATURE of this recipient is signed with the signing password; send it as "password"`,
+        );
       result.push({ write, password });
     }
-    if (new Set(result.map((r) => r.password)).size > 1) throw new AppError('INVALID_REQUEST_BODY', 'Every DIGITAL_SIGNATURE entry of one save must carry the same signing password');
+    if (new Set(result.map((r) => r.password)).size > 1)
+      throw new AppError(
+        'INVALID_REQUEST_BODY',
+        'Every DIGITAL_SIGNATURE entry of one save must carry the same signing password',
+      );
     return result;
   }
 
@@ -159,12 +230,23 @@ export function createCeremonyService(deps: CeremonyDeps) {
     if (ids.length === 0) return;
     const own = await findOwnAssetIds(tx, recipient.userId, ids);
     const foreign = ids.find((id) => !own.has(id));
-    if (foreign !== undefined) throw new AppError('SIGNATURE_ASSET_NOT_FOUND', `signatureAssetId ${foreign} is not an entry of your signature library`);
+    if (foreign !== undefined)
+      throw new AppError(
+        'SIGNATURE_ASSET_NOT_FOUND',
+        `signatureAssetId ${foreign} is not an entry of your signature library`,
+      );
   }
 
   /** POST /workflow/v1/{workflowId}/sign: one SIGNATURE or INITIALS image, with the same rules and finish check. */
-  async function signField(caller: Caller, workflowId: number, body: SignBody, context: RequestContext): Promise<CeremonyResponse> {
-    const image = isBlank(body.image) ? undefined : await normalizeImageValue({ id: body.id, fieldType: 'SIGNATURE' }, body.image);
+  async function signField(
+    caller: Caller,
+    workflowId: number,
+    body: SignBody,
+    context: RequestContext,
+  ): Promise<CeremonyResponse> {
+    const image = isBlank(body.image)
+      ? undefined
+      : await normalizeImageValue({ id: body.id, fieldType: 'SIGNATURE' }, body.image);
     return run(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const recipient = actingRecipient(access);
@@ -172,10 +254,22 @@ export function createCeremonyService(deps: CeremonyDeps) {
       const { named, own } = await fieldsOfRecipient(tx, access, recipient, [body.id]);
       const field = named.get(body.id)!;
       if (!SIGNATURE_FIELD_TYPES.includes(field.fieldType)) {
-        throw new AppError('INVALID_FIELD', `Field ${field.id} is a ${field.fieldType} field; /sign takes SIGNATURE or INITIALS fields (use fields/save for the others)`);
+        throw new AppError(
+          'INVALID_FIELD',
+          `Field ${field.id} is a ${field.fieldType} field; /sign takes SIGNATURE or INITIALS fields (use fields/save for the others)`,
+        );
       }
       const writes: Write[] = [{ field, value: normalizeFieldValue(field, body.image, image), signatureAssetId: null }];
-      return applyAndFinish(tx, caller, access, recipient, writes, context, `first signature (POST /workflow/v1/${workflowId}/sign)`, own);
+      return applyAndFinish(
+        tx,
+        caller,
+        access,
+        recipient,
+        writes,
+        context,
+        `first signature (POST /workflow/v1/${workflowId}/sign)`,
+        own,
+      );
     });
   }
 
@@ -183,18 +277,46 @@ export function createCeremonyService(deps: CeremonyDeps) {
    * POST /workflow/v1/{workflowId}/approve: APPROVER rows only. An approver's own required fields must be
    * filled first. The comment goes into the Approved activity.
    */
-  async function approve(caller: Caller, workflowId: number, body: ApproveBody, context: RequestContext): Promise<CeremonyResponse> {
+  async function approve(
+    caller: Caller,
+    workflowId: number,
+    body: ApproveBody,
+    context: RequestContext,
+  ): Promise<CeremonyResponse> {
     return run(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const recipient = actingRecipient(access);
       await assertMaySign(tx, access.workflow.organizationId);
-      if (recipient.role !== 'APPROVER') throw new AppError('OPERATION_IS_NOT_ALLOWED', `Only an APPROVER approves; this recipient is a ${recipient.role}`);
+      if (recipient.role !== 'APPROVER')
+        throw new AppError(
+          'OPERATION_IS_NOT_ALLOWED',
+          `Only an APPROVER approves; this recipient is a ${recipient.role}`,
+        );
       const own = await findFieldsOfRecipient(tx, workflowId, recipient.id);
       const missing = own.filter((f) => f.fieldRequired && !isFilled(f, f.value));
-      if (missing.length > 0) throw new AppError('REQUIRED_FIELD_EMPTY', `Fill the required fields ${missing.map((f) => f.id).join(', ')} before approving`);
-      await recordConsentOnce(tx, { caller, recipient, context, evidence: `approval (POST /workflow/v1/${workflowId}/approve)`, workflowStatus: access.workflow.status });
+      if (missing.length > 0)
+        throw new AppError(
+          'REQUIRED_FIELD_EMPTY',
+          `Fill the required fields ${missing.map((f) => f.id).join(', ')} before approving`,
+        );
+      await recordConsentOnce(tx, {
+        caller,
+        recipient,
+        context,
+        evidence: `approval (POST /workflow/v1/${workflowId}/approve)`,
+        workflowStatus: access.workflow.status,
+      });
       const comment = body.comment?.trim();
-      const finished = await finishRecipient(tx, caller, recipient, 'APPROVED', context, comment ? `${recipient.name} approved the document, commenting: ${comment}` : `${recipient.name} approved the document`);
+      const finished = await finishRecipient(
+        tx,
+        caller,
+        recipient,
+        'APPROVED',
+        context,
+        comment
+          ? `${recipient.name} approved the document, commenting: ${comment}`
+          : `${recipient.name} approved the document`,
+      );
       const after = await advanceAfterFinish(tx, deps, access.workflow, context);
       return outcome(access, finished, after, []);
     });
@@ -205,7 +327,11 @@ export function createCeremonyService(deps: CeremonyDeps) {
     const result = await db.transaction(work);
     if ('signingPasswordFailure' in result) {
       const { attemptsLeft } = result.signingPasswordFailure;
-      throw new AppError('SIGNING_PASSWORD_INVALID', `Wrong signing password; ${attemptsLeft} attempt(s) left. Forgotten: a new key comes with a code mailed to you (POST /workflow/v1/{workflowId}/signing-key/reset-code)`, { attemptsLeft });
+      throw new AppError(
+        'SIGNING_PASSWORD_INVALID',
+        `Wrong signing password; ${attemptsLeft} attempt(s) left. Forgotten: a new key comes with a code mailed to you (POST /workflow/v1/{workflowId}/signing-key/reset-code)`,
+        { attemptsLeft },
+      );
     }
     deps.outbox.notify();
     if (result.completed) deps.jobs.notify(SEAL_JOB);
@@ -218,7 +344,12 @@ export function createCeremonyService(deps: CeremonyDeps) {
    * rule 2): a hidden assistant row never fills one, even one placed on its own row. Also every field of the
    * acting row as it is before the save (`own`), for the finish check.
    */
-  async function fieldsOfRecipient(tx: Tx, access: WorkflowAccess, recipient: RecipientRow, ids: number[]): Promise<{ named: Map<number, FieldRow>; own: FieldRow[] }> {
+  async function fieldsOfRecipient(
+    tx: Tx,
+    access: WorkflowAccess,
+    recipient: RecipientRow,
+    ids: number[],
+  ): Promise<{ named: Map<number, FieldRow>; own: FieldRow[] }> {
     const rows = await findFieldsNamedOrOwn(tx, access.workflow.id, recipient.id, ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const named = new Map<number, FieldRow>();
@@ -226,9 +357,13 @@ export function createCeremonyService(deps: CeremonyDeps) {
       const field = byId.get(id);
       if (!field) throw new AppError('NOT_FOUND', `Field ${id} not found in this workflow`);
       if (field.fieldType === 'STAMP' && (field.recipientId !== recipient.id || recipient.isHidden)) {
-        throw new AppError('USER_NOT_HAVE_ACCESS', `Field ${id} is a STAMP reserved for the recipient it belongs to; an assistant cannot fill it on their behalf`);
+        throw new AppError(
+          'USER_NOT_HAVE_ACCESS',
+          `Field ${id} is a STAMP reserved for the recipient it belongs to; an assistant cannot fill it on their behalf`,
+        );
       }
-      if (field.recipientId !== recipient.id) throw new AppError('USER_NOT_HAVE_ACCESS', `Field ${id} belongs to another recipient`);
+      if (field.recipientId !== recipient.id)
+        throw new AppError('USER_NOT_HAVE_ACCESS', `Field ${id} belongs to another recipient`);
       named.set(id, field);
     }
     return { named, own: rows.filter((r) => r.recipientId === recipient.id) };
@@ -241,29 +376,58 @@ export function createCeremonyService(deps: CeremonyDeps) {
    * the writes to it), or null to read them after the writes.
    */
   async function applyAndFinish(
-    tx: Tx, caller: Caller, access: WorkflowAccess, recipient: RecipientRow, writes: Write[], context: RequestContext, evidence: string,
-    ownBefore: FieldRow[] | null, afterWrites?: () => Promise<void>,
+    tx: Tx,
+    caller: Caller,
+    access: WorkflowAccess,
+    recipient: RecipientRow,
+    writes: Write[],
+    context: RequestContext,
+    evidence: string,
+    ownBefore: FieldRow[] | null,
+    afterWrites?: () => Promise<void>,
   ): Promise<Outcome> {
     const now = new Date();
-    await setFieldValues(tx, writes.map(({ field, value, signatureAssetId }) => ({ fieldId: field.id, value, filledAt: value === null ? null : now, signatureAssetId })));
+    await setFieldValues(
+      tx,
+      writes.map(({ field, value, signatureAssetId }) => ({
+        fieldId: field.id,
+        value,
+        filledAt: value === null ? null : now,
+        signatureAssetId,
+      })),
+    );
     await afterWrites?.();
     await recordConsentOnce(tx, { caller, recipient, context, evidence, workflowStatus: access.workflow.status });
     const savedFieldIds = writes.map((w) => w.field.id);
     if (recipient.role !== 'SIGNER') return { response: response(access, recipient, savedFieldIds), completed: false };
 
     const written = new Map(writes.map((w) => [w.field.id, w.value]));
-    const own = ownBefore === null
-      ? await findFieldsOfRecipient(tx, access.workflow.id, recipient.id)
-      : ownBefore.map((f) => {
-        const value = written.get(f.id);
-        return value === undefined ? f : { ...f, value };
-      });
-    const outstanding = own.some((f) => (f.fieldRequired || SIGNATURE_FIELD_TYPES.includes(f.fieldType)) && !isFilled(f, f.value));
+    const own =
+      ownBefore === null
+        ? await findFieldsOfRecipient(tx, access.workflow.id, recipient.id)
+        : ownBefore.map((f) => {
+            const value = written.get(f.id);
+            return value === undefined ? f : { ...f, value };
+          });
+    const outstanding = own.some(
+      (f) => (f.fieldRequired || SIGNATURE_FIELD_TYPES.includes(f.fieldType)) && !isFilled(f, f.value),
+    );
     if (outstanding) return { response: response(access, recipient, savedFieldIds), completed: false };
 
     // Every action of this ceremony is an electronic signature; remote (CSC) signing would count its own qualifier.
-    await countSignature(tx, { organizationId: access.workflow.organizationId, userId: recipient.userId }, 'ELECTRONIC');
-    const finished = await finishRecipient(tx, caller, recipient, 'SIGNED', context, `${recipient.name} signed the document${await unverifiedSelfSigner(tx, access, recipient)}`);
+    await countSignature(
+      tx,
+      { organizationId: access.workflow.organizationId, userId: recipient.userId },
+      'ELECTRONIC',
+    );
+    const finished = await finishRecipient(
+      tx,
+      caller,
+      recipient,
+      'SIGNED',
+      context,
+      `${recipient.name} signed the document${await unverifiedSelfSigner(tx, access, recipient)}`,
+    );
     const after = await advanceAfterFinish(tx, deps, access.workflow, context);
     return outcome(access, finished, after, savedFieldIds);
   }
@@ -280,7 +444,14 @@ export function createCeremonyService(deps: CeremonyDeps) {
     return owner?.emailVerifiedAt ? '' : ` (the address ${recipient.email} was not verified when signing)`;
   }
 
-  async function finishRecipient(tx: Tx, caller: Caller, recipient: RecipientRow, status: 'SIGNED' | 'APPROVED', context: RequestContext, sentence: string): Promise<RecipientRow> {
+  async function finishRecipient(
+    tx: Tx,
+    caller: Caller,
+    recipient: RecipientRow,
+    status: 'SIGNED' | 'APPROVED',
+    context: RequestContext,
+    sentence: string,
+  ): Promise<RecipientRow> {
     const finished = await updateRecipient(tx, recipient.id, { status, actedAt: new Date() });
     await recordActivity(tx, {
       workflowId: recipient.workflowId,
@@ -296,7 +467,12 @@ export function createCeremonyService(deps: CeremonyDeps) {
     return finished;
   }
 
-  function outcome(access: WorkflowAccess, recipient: RecipientRow, { completed, status }: { completed: boolean; status: string }, savedFieldIds: number[]): Outcome {
+  function outcome(
+    access: WorkflowAccess,
+    recipient: RecipientRow,
+    { completed, status }: { completed: boolean; status: string },
+    savedFieldIds: number[],
+  ): Outcome {
     const workflow = completed ? { ...access.workflow, status, sealStatus: 'PENDING' } : access.workflow;
     return { response: response({ ...access, workflow }, recipient, savedFieldIds), completed };
   }

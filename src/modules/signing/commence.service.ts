@@ -11,7 +11,11 @@ import type { SurveyCommenceResult, SurveyService } from '../surveys/surveys.ser
 export type CommenceResult = SendResult | SurveyCommenceResult;
 
 /** Sending a workflow (SPEC.md "States and transitions": DRAFT → SENT by POST commence). */
-export function createCommenceService(deps: { db: Db; routing: RoutingDeps; surveys: Pick<SurveyService, 'commence' | 'notify'> }) {
+export function createCommenceService(deps: {
+  db: Db;
+  routing: RoutingDeps;
+  surveys: Pick<SurveyService, 'commence' | 'notify'>;
+}) {
   const { db, routing, surveys } = deps;
   return { commence };
 
@@ -19,14 +23,20 @@ export function createCommenceService(deps: { db: Db; routing: RoutingDeps; surv
    * Checks in this order, all under the workflow's row lock: visible (404), owned (INVALID_WORKFLOW_OWNER),
    * kind (SELF: OPERATION_IS_NOT_ALLOWED; SURVEY: the Power Survey's commence, surveys.service.ts), then everything sendWorkflow checks (status, content, plan).
    */
-  async function commence(caller: UserCaller, workflowId: number, body: CommenceBody, context: RequestContext): Promise<CommenceResult> {
+  async function commence(
+    caller: UserCaller,
+    workflowId: number,
+    body: CommenceBody,
+    context: RequestContext,
+  ): Promise<CommenceResult> {
     const title = body.title?.trim() || null;
     const message = body.message?.trim() || null;
     const result = await db.transaction(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       assertOwner(access);
       const { workflow } = access;
-      if (workflow.sequence === 'SELF') throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A self-sign workflow is signed by its owner without commence');
+      if (workflow.sequence === 'SELF')
+        throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A self-sign workflow is signed by its owner without commence');
       if (workflow.sequence === 'SURVEY') return surveys.commence(tx, caller, workflow, { title, message }, context);
       return sendWorkflow(tx, routing, workflow, caller, { title, message }, context);
     });

@@ -11,7 +11,11 @@ export type SealedDocument = { name: string; sealedBlobKey: string; sealedSize: 
 export type Person = { name: string; email: string };
 
 export function pdfFileName(name: string): string {
-  const base = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim().replace(/\.pdf$/i, '') || 'document';
+  const base =
+    name
+      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+      .trim()
+      .replace(/\.pdf$/i, '') || 'document';
   return `${base}.pdf`;
 }
 
@@ -27,11 +31,26 @@ export function ownerDownloadUrl(publicUrl: string, workflowId: number): string 
  * a recipient's is a fresh signing link (`$PUBLIC_URL/sign/<code>`), whose token can read and download the
  * finished workflow but no longer act.
  */
-export function completionMails(input: { workflow: WorkflowRow; owner: Person; recipients: RecipientRow[]; documents: SealedDocument[]; publicUrl: string; codes: SigningCodes; now?: Date; branding?: MailBranding }): OutgoingMail[] {
+export function completionMails(input: {
+  workflow: WorkflowRow;
+  owner: Person;
+  recipients: RecipientRow[];
+  documents: SealedDocument[];
+  publicUrl: string;
+  codes: SigningCodes;
+  now?: Date;
+  branding?: MailBranding;
+}): OutgoingMail[] {
   const { workflow, owner, documents, publicUrl, codes } = input;
   const total = documents.reduce((sum, d) => sum + d.sealedSize, 0);
   const attach = total <= MAX_ATTACHMENT_BYTES;
-  const attachments = attach ? documents.map((d) => ({ filename: pdfFileName(d.name), contentType: 'application/pdf', blobKey: d.sealedBlobKey })) : undefined;
+  const attachments = attach
+    ? documents.map((d) => ({
+        filename: pdfFileName(d.name),
+        contentType: 'application/pdf',
+        blobKey: d.sealedBlobKey,
+      }))
+    : undefined;
   const names = documents.map((d) => `- ${pdfFileName(d.name)}`);
   const seen = new Set<string>();
   const mails: OutgoingMail[] = [];
@@ -40,21 +59,33 @@ export function completionMails(input: { workflow: WorkflowRow; owner: Person; r
     const address = to.email.trim().toLowerCase();
     if (!address || seen.has(address)) return;
     seen.add(address);
-    const link = attach ? null : recipient ? signingLink(codes, publicUrl, recipient, input.now).url : ownerDownloadUrl(publicUrl, workflow.id);
+    const link = attach
+      ? null
+      : recipient
+        ? signingLink(codes, publicUrl, recipient, input.now).url
+        : ownerDownloadUrl(publicUrl, workflow.id);
     mails.push({
       organizationId: workflow.organizationId,
       to: to.email,
-      ...renderMail({
-        subject: `Completed: ${workflowTitle(workflow)}`,
-        greeting: to.name,
-        blocks: [
-          { lines: [`Everyone has finished "${workflow.name}". The signed document${documents.length === 1 ? ' is' : 's are'} sealed with the platform's digital seal:`, ...names] },
-          attach
-            ? 'The sealed PDF files are attached to this mail.'
-            : `The sealed files are larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB, so they are not attached.`,
-          link && { label: 'Download them here', url: link },
-        ],
-      }, input.branding),
+      ...renderMail(
+        {
+          subject: `Completed: ${workflowTitle(workflow)}`,
+          greeting: to.name,
+          blocks: [
+            {
+              lines: [
+                `Everyone has finished "${workflow.name}". The signed document${documents.length === 1 ? ' is' : 's are'} sealed with the platform's digital seal:`,
+                ...names,
+              ],
+            },
+            attach
+              ? 'The sealed PDF files are attached to this mail.'
+              : `The sealed files are larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB, so they are not attached.`,
+            link && { label: 'Download them here', url: link },
+          ],
+        },
+        input.branding,
+      ),
       kind: 'COMPLETED',
       workflowId: workflow.id,
       recipientId: recipient?.id ?? null,
@@ -73,19 +104,32 @@ export function completionMails(input: { workflow: WorkflowRow; owner: Person; r
 }
 
 /** To the owner when sealing gave up after its last retry: the workflow is COMPLETED but has no sealed file. */
-export function sealFailedMail(input: { workflow: WorkflowRow; owner: Person; error: string; branding?: MailBranding }): OutgoingMail {
+export function sealFailedMail(input: {
+  workflow: WorkflowRow;
+  owner: Person;
+  error: string;
+  branding?: MailBranding;
+}): OutgoingMail {
   const { workflow, owner } = input;
   return {
     organizationId: workflow.organizationId,
     to: owner.email,
-    ...renderMail({
-      subject: `Sealing failed: ${workflowTitle(workflow)}`,
-      greeting: owner.name,
-      blocks: [
-        { lines: [`Everyone has finished "${workflow.name}", but the service could not seal the signed document after several attempts.`, `Reason: ${input.error}`] },
-        'The signatures and the audit trail are kept. Please contact your administrator.',
-      ],
-    }, input.branding),
+    ...renderMail(
+      {
+        subject: `Sealing failed: ${workflowTitle(workflow)}`,
+        greeting: owner.name,
+        blocks: [
+          {
+            lines: [
+              `Everyone has finished "${workflow.name}", but the service could not seal the signed document after several attempts.`,
+              `Reason: ${input.error}`,
+            ],
+          },
+          'The signatures and the audit trail are kept. Please contact your administrator.',
+        ],
+      },
+      input.branding,
+    ),
     kind: 'SEAL_FAILED',
     workflowId: workflow.id,
   };

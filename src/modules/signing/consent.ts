@@ -35,7 +35,10 @@ function sourceOf(caller: Caller, context: RequestContext): string {
  * consent is set only on that row). Later actions add nothing. The caller holds the workflow row lock, so
  * two first actions of one recipient cannot both record it.
  */
-export async function recordConsentOnce(tx: Tx, input: { caller: Caller; recipient: RecipientRow; context: RequestContext; evidence: string; workflowStatus: string }): Promise<boolean> {
+export async function recordConsentOnce(
+  tx: Tx,
+  input: { caller: Caller; recipient: RecipientRow; context: RequestContext; evidence: string; workflowStatus: string },
+): Promise<boolean> {
   const { caller, recipient, context } = input;
   if (await hasActivity(tx, recipient.workflowId, recipient.id, CONSENT_KIND)) return false;
   await recordActivity(tx, {

@@ -8,7 +8,10 @@ export const WorkflowIdParams = Type.Object({ workflowId: IdParam });
 export const DECLINE_REASON_MAX = 1000;
 
 export const DeclineBody = Type.Object({
-  reason: Type.String({ maxLength: 4 * DECLINE_REASON_MAX, description: `why the recipient declines: 1-${DECLINE_REASON_MAX} characters after trimming (else 400 INVALID_REQUEST_BODY); stored trimmed` }),
+  reason: Type.String({
+    maxLength: 4 * DECLINE_REASON_MAX,
+    description: `why the recipient declines: 1-${DECLINE_REASON_MAX} characters after trimming (else 400 INVALID_REQUEST_BODY); stored trimmed`,
+  }),
 });
 export type DeclineBody = Static<typeof DeclineBody>;
 
@@ -29,7 +32,9 @@ export const RejectionDetail = Type.Object({
   rejectedAt: Type.String({ format: 'date-time', description: 'ISO 8601 with offset (UTC)' }),
 });
 
-export const RejectionDetails = Type.Array(RejectionDetail, { description: 'oldest first; an ordinary workflow has at most one' });
+export const RejectionDetails = Type.Array(RejectionDetail, {
+  description: 'oldest first; an ordinary workflow has at most one',
+});
 
 export function toRejectionDetail(row: RecipientRow): Static<typeof RejectionDetail> {
   return {

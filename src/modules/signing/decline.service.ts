@@ -16,7 +16,11 @@ import type { SurveyService } from '../surveys/surveys.service.ts';
 export type DeclineResult = { workflowId: number; recipientId: number; reason: string; rejectedAt: Date };
 
 /** Declining (SPEC.md: SENT → VOID by POST decline) and reading who declined (reject-details). */
-export function createDeclineService(deps: { db: Db; outbox: Outbox; surveys: Pick<SurveyService, 'declineParent' | 'afterChildSettled'> }) {
+export function createDeclineService(deps: {
+  db: Db;
+  outbox: Outbox;
+  surveys: Pick<SurveyService, 'declineParent' | 'afterChildSettled'>;
+}) {
   const { db, outbox, surveys } = deps;
   return { decline, rejectDetails };
 
@@ -26,18 +30,31 @@ export function createDeclineService(deps: { db: Db; outbox: Outbox; surveys: Pi
    * workflow VOID (read-only from then on), a Declined activity is recorded, the owner is mailed the reason,
    * and every other recipient already reached is told the envelope is void.
    */
-  async function decline(caller: Caller, workflowId: number, rawReason: string, context: RequestContext): Promise<DeclineResult> {
+  async function decline(
+    caller: Caller,
+    workflowId: number,
+    rawReason: string,
+    context: RequestContext,
+  ): Promise<DeclineResult> {
     const reason = rawReason.trim();
     if (reason.length === 0) throw new AppError('INVALID_REQUEST_BODY', 'reason must not be empty or whitespace only');
-    if ([...reason].length > DECLINE_REASON_MAX) throw new AppError('INVALID_REQUEST_BODY', `reason is longer than ${DECLINE_REASON_MAX} characters`);
+    if ([...reason].length > DECLINE_REASON_MAX)
+      throw new AppError('INVALID_REQUEST_BODY', `reason is longer than ${DECLINE_REASON_MAX} characters`);
     const result = await db.transaction(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       if (isSurveyParent(access.workflow)) return surveys.declineParent(tx, caller, access, reason, context);
       const recipient = actingRecipient(access);
       const { workflow } = access;
       const now = new Date();
-      const declined = await updateRecipient(tx, recipient.id, { status: 'DECLINED', declineReason: reason, actedAt: now });
-      const voided = await updateWorkflowRow(tx, workflow.id, { status: nextStatus(workflow.status, 'VOID'), statusAt: now });
+      const declined = await updateRecipient(tx, recipient.id, {
+        status: 'DECLINED',
+        declineReason: reason,
+        actedAt: now,
+      });
+      const voided = await updateWorkflowRow(tx, workflow.id, {
+        status: nextStatus(workflow.status, 'VOID'),
+        statusAt: now,
+      });
       await surveys.afterChildSettled(tx, voided);
       await recordActivity(tx, {
         workflowId: workflow.id,

@@ -3,11 +3,22 @@ import type { Caller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { hasSignedRevision } from './signer-revisions.ts';
-import { findRecipient, insertRecipientRow, isActiveRecipientEmail, moveFieldsEmpty, updateRecipient } from './signing.repo.ts';
+import {
+  findRecipient,
+  insertRecipientRow,
+  isActiveRecipientEmail,
+  moveFieldsEmpty,
+  updateRecipient,
+} from './signing.repo.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { checkRecipientName } from '../recipients/recipient-rules.ts';
 import { findOrCreateGuestUser, normalizeEmail, userDisplayName } from '../users/users.directory.ts';
-import { assertMayActAsRecipient, findRecipientOfWorkflow, findWorkflowForCaller, type RecipientRow } from '../workflows/workflow-access.ts';
+import {
+  assertMayActAsRecipient,
+  findRecipientOfWorkflow,
+  findWorkflowForCaller,
+  type RecipientRow,
+} from '../workflows/workflow-access.ts';
 import { isFinished } from './acting-recipient.ts';
 import type { DelegateBody } from './delegate.schemas.ts';
 import { advanceRouting, type RoutingDeps } from './routing.ts';
@@ -27,33 +38,61 @@ export function createDelegateService(deps: { db: Db; routing: RoutingDeps }) {
    * has not finished. A recipient delegating its own row must have passed identity verification when flagged.
    * The delegate gets the commence mail at once when the original's turn had come, else at its turn.
    */
-  async function delegate(caller: Caller, workflowId: number, recipientId: number, body: DelegateBody, context: RequestContext): Promise<RecipientRow> {
+  async function delegate(
+    caller: Caller,
+    workflowId: number,
+    recipientId: number,
+    body: DelegateBody,
+    context: RequestContext,
+  ): Promise<RecipientRow> {
     const name = delegateName(body.name);
     const email = normalizeEmail(body.emailAddress);
     const created = await db.transaction(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const { workflow } = access;
       const original = await findRecipientOfWorkflow(tx, workflow.id, recipientId);
-      if (!original || (original.isHidden && !access.isOwner && original.userId !== caller.userId)) throw new AppError('NOT_FOUND', 'Recipient not found');
+      if (!original || (original.isHidden && !access.isOwner && original.userId !== caller.userId))
+        throw new AppError('NOT_FOUND', 'Recipient not found');
       // A business app's token holds no row (workflow-access.ts ownRecipientRow): it delegates as the owner only.
-      const isSelf = caller.kind === 'guest' ? caller.recipientId === original.id : access.recipient !== null && original.userId === caller.userId;
+      const isSelf =
+        caller.kind === 'guest'
+          ? caller.recipientId === original.id
+          : access.recipient !== null && original.userId === caller.userId;
       if (!access.isOwner && !isSelf) {
         assertMayActAsRecipient(access);
         throw new AppError('USER_NOT_HAVE_ACCESS', 'Only the workflow owner or this recipient may delegate it');
       }
 
-      if (workflow.sequence === 'SELF') throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A self-sign workflow cannot be delegated');
-      if (workflow.status === 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', 'The workflow has not been sent: change the recipient instead of delegating');
-      if (workflow.status !== 'SENT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status} and read-only`);
-      if (original.role === 'CC') throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A CC recipient has nothing to delegate');
-      if (isFinished(original)) throw new AppError('OPERATION_IS_NOT_ALLOWED', `This recipient has already finished (${original.status})`);
+      if (workflow.sequence === 'SELF')
+        throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A self-sign workflow cannot be delegated');
+      if (workflow.status === 'DRAFT')
+        throw new AppError(
+          'INVALID_WORKFLOW_STATUS',
+          'The workflow has not been sent: change the recipient instead of delegating',
+        );
+      if (workflow.status !== 'SENT')
+        throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status} and read-only`);
+      if (original.role === 'CC')
+        throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A CC recipient has nothing to delegate');
+      if (isFinished(original))
+        throw new AppError('OPERATION_IS_NOT_ALLOWED', `This recipient has already finished (${original.status})`);
       if (!access.isOwner && original.enforceIdentity && !original.identityVerifiedAt) {
-        throw new AppError('IDENTITY_NOT_VERIFIED', 'Identity not verified: complete the one-time code challenge before delegating');
+        throw new AppError(
+          'IDENTITY_NOT_VERIFIED',
+          'Identity not verified: complete the one-time code challenge before delegating',
+        );
       }
 
       // A personal signature is already part of the document: its signed values cannot move to someone else.
-      if (await hasSignedRevision(tx, original.id)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'This recipient has already signed with their certificate; it can no longer be delegated');
-      if (await isActiveRecipientEmail(tx, workflow.id, email)) throw new AppError('DUPLICATE_RECIPIENT', `${email} is already a recipient of this workflow`, { field: 'emailAddress' });
+      if (await hasSignedRevision(tx, original.id))
+        throw new AppError(
+          'OPERATION_IS_NOT_ALLOWED',
+          'This recipient has already signed with their certificate; it can no longer be delegated',
+        );
+      if (await isActiveRecipientEmail(tx, workflow.id, email))
+        throw new AppError('DUPLICATE_RECIPIENT', `${email} is already a recipient of this workflow`, {
+          field: 'emailAddress',
+        });
 
       const user = await findOrCreateGuestUser(tx, email, name);
       const now = new Date();
@@ -69,7 +108,11 @@ export function createDelegateService(deps: { db: Db; routing: RoutingDeps }) {
         enforceIdentity: original.enforceIdentity,
         isHidden: original.isHidden,
       });
-      await updateRecipient(tx, original.id, { status: 'DELEGATED', delegatedToRecipientId: delegateRow.id, actedAt: now });
+      await updateRecipient(tx, original.id, {
+        status: 'DELEGATED',
+        delegatedToRecipientId: delegateRow.id,
+        actedAt: now,
+      });
       // Whatever the original already typed or drew is theirs, not the delegate's: the fields move empty.
       await moveFieldsEmpty(tx, original.id, delegateRow.id);
 

@@ -21,7 +21,10 @@ export const IMAGE_FIELD_TYPES: readonly string[] = ['SIGNATURE', 'INITIALS', 'S
 /** Whether a submitted value is an image to decode and re-encode: always for the image types, and a data URL on a DIGITAL_SIGNATURE. */
 export function hasImageValue(fieldType: string, raw: RawValue): boolean {
   if (isBlank(raw)) return false;
-  return IMAGE_FIELD_TYPES.includes(fieldType) || (fieldType === 'DIGITAL_SIGNATURE' && typeof raw === 'string' && /^\s*data:/i.test(raw));
+  return (
+    IMAGE_FIELD_TYPES.includes(fieldType) ||
+    (fieldType === 'DIGITAL_SIGNATURE' && typeof raw === 'string' && /^\s*data:/i.test(raw))
+  );
 }
 /** SPEC.md STAMP rule 3: these may never be left empty once submitted, and block finishing while empty. */
 export const SIGNATURE_FIELD_TYPES: readonly string[] = ['SIGNATURE', 'INITIALS'];
@@ -37,7 +40,17 @@ export const MAX_IMAGE_PIXELS = 4096 * 4096;
 /** Longest side of a stored image; larger ones are scaled down (an A4 page's width at about 250 dpi). */
 export const STORED_IMAGE_MAX_DIMENSION = 2048;
 /** Character caps of the text types (EMAIL also by SPEC.md's 255-character address limit). */
-export const TEXT_LIMITS: Record<string, number> = { TEXT: 255, NAME: 255, EMAIL: 255, DIGITAL_SIGNATURE: 255, NUMBER: 64, DATE: 10, DROPDOWN: 255, NOTE: 5000, TEXTAREA: 5000 };
+export const TEXT_LIMITS: Record<string, number> = {
+  TEXT: 255,
+  NAME: 255,
+  EMAIL: 255,
+  DIGITAL_SIGNATURE: 255,
+  NUMBER: 64,
+  DATE: 10,
+  DROPDOWN: 255,
+  NOTE: 5000,
+  TEXTAREA: 5000,
+};
 
 export type RawValue = string | number | boolean | null | undefined;
 
@@ -45,14 +58,29 @@ const DATA_URL_PREFIX = /^data:image\/png;base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Bit depths PNG allows per colour type (PNG spec, table 11.1). */
-const PNG_BIT_DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+const PNG_BIT_DEPTHS: Record<number, number[]> = {
+  0: [1, 2, 4, 8, 16],
+  2: [8, 16],
+  3: [1, 2, 4, 8],
+  4: [8, 16],
+  6: [8, 16],
+};
 /** Samples per pixel of each colour type: grey, RGB, palette index, grey + alpha, RGBA. */
 const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 /** Adam7 passes: first column, first row, column step, row step. */
-const ADAM7_PASSES = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const;
+const ADAM7_PASSES = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const;
 const inflate = promisify(zlib.inflate);
 const deflate = promisify(zlib.deflate);
-const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 const NUMERAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -84,13 +112,22 @@ export function isFilled(field: Pick<FieldRow, 'fieldType' | 'fieldRequired'>, s
  */
 export function normalizeFieldValue(field: FieldRow, raw: RawValue, normalizedImage?: string): string | null {
   if (isBlank(raw)) {
-    if (SIGNATURE_FIELD_TYPES.includes(field.fieldType)) throw new AppError('REQUIRED_FIELD_EMPTY', `Field ${field.id} (${field.fieldType}): a signature or initials cannot be submitted empty`);
-    if (field.fieldRequired) throw new AppError('REQUIRED_FIELD_EMPTY', `Field ${field.id} (${field.fieldType}) is required and cannot be submitted empty`);
+    if (SIGNATURE_FIELD_TYPES.includes(field.fieldType))
+      throw new AppError(
+        'REQUIRED_FIELD_EMPTY',
+        `Field ${field.id} (${field.fieldType}): a signature or initials cannot be submitted empty`,
+      );
+    if (field.fieldRequired)
+      throw new AppError(
+        'REQUIRED_FIELD_EMPTY',
+        `Field ${field.id} (${field.fieldType}) is required and cannot be submitted empty`,
+      );
     return null;
   }
   if (field.fieldType === 'DIGITAL_SIGNATURE' && normalizedImage !== undefined) return normalizedImage;
   if (IMAGE_FIELD_TYPES.includes(field.fieldType)) {
-    if (normalizedImage === undefined) throw new Error(`Field ${field.id}: image values must go through normalizeImageValue first`);
+    if (normalizedImage === undefined)
+      throw new Error(`Field ${field.id}: image values must go through normalizeImageValue first`);
     return normalizedImage;
   }
   if (field.fieldType === 'CHECKBOX') return checkbox(field, raw);
@@ -107,7 +144,11 @@ export function normalizeFieldValue(field: FieldRow, raw: RawValue, normalizedIm
       return isoDate(field, value);
     case 'DROPDOWN': {
       const options = Array.isArray(field.options) ? (field.options as unknown[]).map(String) : [];
-      if (!options.includes(value)) throw invalid(field, `must be one of the field's options (${options.map((o) => JSON.stringify(o)).join(', ') || 'none defined'})`);
+      if (!options.includes(value))
+        throw invalid(
+          field,
+          `must be one of the field's options (${options.map((o) => JSON.stringify(o)).join(', ') || 'none defined'})`,
+        );
       return value;
     }
     default:
@@ -120,7 +161,8 @@ function checkbox(field: FieldRow, raw: RawValue): string {
     return 'true';
   }
   if (raw === false || raw === 'false') {
-    if (field.fieldRequired) throw new AppError('REQUIRED_FIELD_EMPTY', `Field ${field.id} (CHECKBOX) is required and must be ticked`);
+    if (field.fieldRequired)
+      throw new AppError('REQUIRED_FIELD_EMPTY', `Field ${field.id} (CHECKBOX) is required and must be ticked`);
     return 'false';
   }
   throw invalid(field, 'expected true or false');
@@ -133,7 +175,8 @@ function numeral(field: FieldRow, raw: RawValue): string {
   }
   if (typeof raw !== 'string') throw invalid(field, `expected a number, got ${typeof raw}`);
   const value = raw.trim();
-  if (value.length > TEXT_LIMITS.NUMBER || !NUMERAL.test(value) || !Number.isFinite(Number(value))) throw invalid(field, 'expected a finite decimal number such as 42 or -3.5');
+  if (value.length > TEXT_LIMITS.NUMBER || !NUMERAL.test(value) || !Number.isFinite(Number(value)))
+    throw invalid(field, 'expected a finite decimal number such as 42 or -3.5');
   return value;
 }
 
@@ -142,7 +185,8 @@ function isoDate(field: FieldRow, value: string): string {
   if (!match) throw invalid(field, 'expected an ISO date YYYY-MM-DD');
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (year < 1 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) throw invalid(field, `${value} is not a calendar date`);
+  if (year < 1 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+    throw invalid(field, `${value} is not a calendar date`);
   return value;
 }
 
@@ -160,10 +204,15 @@ export async function normalizeImageValue(field: { id: number; fieldType: string
   if (!prefix) throw invalid(field, 'expected a data URL "data:image/png;base64,…" (PNG only)');
   const base64 = raw.slice(prefix[0].length);
   const maxBase64 = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
-  if (base64.length > maxBase64) throw invalid(field, `the image is ${(base64.length * 0.75 / 1024 / 1024).toFixed(1)} MB; at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+  if (base64.length > maxBase64)
+    throw invalid(
+      field,
+      `the image is ${((base64.length * 0.75) / 1024 / 1024).toFixed(1)} MB; at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`,
+    );
   if (base64.length % 4 !== 0 || !BASE64.test(base64)) throw invalid(field, 'the data URL is not valid base64');
   const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length > MAX_IMAGE_BYTES) throw invalid(field, `the image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+  if (bytes.length > MAX_IMAGE_BYTES)
+    throw invalid(field, `the image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
   const png = readPngChunks(bytes);
   if (typeof png === 'string') throw invalid(field, png);
   const dataProblem = await checkPngImageData(png);
@@ -171,7 +220,17 @@ export async function normalizeImageValue(field: { id: number; fieldType: string
   return `data:image/png;base64,${(await reencodePng(png)).toString('base64')}`;
 }
 
-type PngParts = { width: number; height: number; bitDepth: number; colourType: number; interlaced: boolean; header: Buffer; palette: Buffer | null; transparency: Buffer | null; imageData: Buffer };
+type PngParts = {
+  width: number;
+  height: number;
+  bitDepth: number;
+  colourType: number;
+  interlaced: boolean;
+  header: Buffer;
+  palette: Buffer | null;
+  transparency: Buffer | null;
+  imageData: Buffer;
+};
 
 /**
  * The chunk structure of a PNG, every chunk's CRC checked: IHDR first and valid, PLTE where the colour type
@@ -191,9 +250,12 @@ function readPngChunks(bytes: Buffer): PngParts | string {
     const length = bytes.readUInt32BE(offset);
     const type = bytes.toString('latin1', offset + 4, offset + 8);
     const end = offset + 12 + length;
-    if (length > 0x7fffffff || end > bytes.length) return `the PNG is truncated (chunk ${JSON.stringify(type)} runs past the end)`;
+    if (length > 0x7fffffff || end > bytes.length)
+      return `the PNG is truncated (chunk ${JSON.stringify(type)} runs past the end)`;
     if (zlib.crc32(bytes.subarray(offset + 4, offset + 8 + length)) !== bytes.readUInt32BE(offset + 8 + length)) {
-      return header ? `the PNG chunk ${JSON.stringify(type)} is damaged (checksum mismatch)` : 'the PNG header checksum does not match';
+      return header
+        ? `the PNG chunk ${JSON.stringify(type)} is damaged (checksum mismatch)`
+        : 'the PNG header checksum does not match';
     }
     const data = bytes.subarray(offset + 8, offset + 8 + length);
     offset = end;
@@ -211,7 +273,8 @@ function readPngChunks(bytes: Buffer): PngParts | string {
       if (idatEnded) return 'the PNG image data is split by other chunks';
       idat.push(data);
     } else if (type === 'PLTE') {
-      if (palette || idat.length > 0 || length === 0 || length % 3 !== 0 || length > 768) return 'the PNG palette is not valid';
+      if (palette || idat.length > 0 || length === 0 || length % 3 !== 0 || length > 768)
+        return 'the PNG palette is not valid';
       palette = data;
     } else if (type === 'tRNS') {
       if (transparency || idat.length > 0) return 'the PNG transparency chunk is misplaced';
@@ -224,18 +287,32 @@ function readPngChunks(bytes: Buffer): PngParts | string {
   const width = header.readUInt32BE(0);
   const height = header.readUInt32BE(4);
   const [bitDepth, colourType, compression, filter, interlace] = header.subarray(8, 13);
-  if (width < 1 || height < 1 || width > MAX_IMAGE_DIMENSION || height > MAX_IMAGE_DIMENSION) return `the PNG must be 1-${MAX_IMAGE_DIMENSION} pixels wide and high`;
-  if (width * height > MAX_IMAGE_PIXELS) return `the PNG has ${width} x ${height} pixels; at most ${MAX_IMAGE_PIXELS} in all`;
-  if (!PNG_BIT_DEPTHS[colourType]?.includes(bitDepth) || compression !== 0 || filter !== 0 || interlace > 1) return 'the PNG header is not valid';
+  if (width < 1 || height < 1 || width > MAX_IMAGE_DIMENSION || height > MAX_IMAGE_DIMENSION)
+    return `the PNG must be 1-${MAX_IMAGE_DIMENSION} pixels wide and high`;
+  if (width * height > MAX_IMAGE_PIXELS)
+    return `the PNG has ${width} x ${height} pixels; at most ${MAX_IMAGE_PIXELS} in all`;
+  if (!PNG_BIT_DEPTHS[colourType]?.includes(bitDepth) || compression !== 0 || filter !== 0 || interlace > 1)
+    return 'the PNG header is not valid';
   if (idat.length === 0) return 'the PNG has no image data';
-  if (colourType === 3 && (!palette || palette.length / 3 > 2 ** bitDepth)) return 'the PNG palette is missing or too long for its bit depth';
+  if (colourType === 3 && (!palette || palette.length / 3 > 2 ** bitDepth))
+    return 'the PNG palette is missing or too long for its bit depth';
   if ((colourType === 0 || colourType === 4) && palette) return 'the PNG has a palette its colour type does not allow';
   if (transparency) {
     const expected = { 0: 2, 2: 6 }[colourType as 0 | 2];
     const fits = colourType === 3 ? transparency.length <= palette!.length / 3 : transparency.length === expected;
     if (!fits) return 'the PNG transparency chunk does not fit its colour type';
   }
-  return { width, height, bitDepth, colourType, interlaced: interlace === 1, header, palette, transparency, imageData: Buffer.concat(idat) };
+  return {
+    width,
+    height,
+    bitDepth,
+    colourType,
+    interlaced: interlace === 1,
+    header,
+    palette,
+    transparency,
+    imageData: Buffer.concat(idat),
+  };
 }
 
 /**
@@ -258,7 +335,8 @@ async function checkPngImageData(png: PngParts): Promise<string | null> {
   } catch {
     return 'the PNG image data is damaged (it does not decompress)';
   }
-  if (scanlines.length !== expected) return `the PNG image data is damaged (${scanlines.length} bytes where its header needs ${expected})`;
+  if (scanlines.length !== expected)
+    return `the PNG image data is damaged (${scanlines.length} bytes where its header needs ${expected})`;
   let offset = 0;
   for (const { bytes, count } of rows) {
     for (let row = 0; row < count; row++, offset += bytes) {
@@ -293,12 +371,18 @@ async function reencodePng(png: PngParts): Promise<Buffer> {
   const rgba = context.getImageData(0, 0, width, height).data;
   const rowBytes = width * 4;
   const scanlines = Buffer.alloc((rowBytes + 1) * height);
-  for (let y = 0; y < height; y++) scanlines.set(rgba.subarray(y * rowBytes, (y + 1) * rowBytes), y * (rowBytes + 1) + 1);
+  for (let y = 0; y < height; y++)
+    scanlines.set(rgba.subarray(y * rowBytes, (y + 1) * rowBytes), y * (rowBytes + 1) + 1);
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 6, 0, 0, 0], 8);
-  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', await deflate(scanlines)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', await deflate(scanlines)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function pngChunk(type: string, data: Buffer): Buffer {

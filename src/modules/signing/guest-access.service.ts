@@ -47,7 +47,12 @@ export function createGuestAccessService(deps: { db: Db; tokens: TokenSigner; co
         });
       }
       // The session ends with the link at the latest (RUNTIME.md, sessions: docs/decisions.md).
-      const session = await issueSession(tx, tokens, { userId: recipient.userId, type: 'GUEST', claims: { recipientId: recipient.id, workflowId: workflow.id }, notAfter: opened.expiresAt });
+      const session = await issueSession(tx, tokens, {
+        userId: recipient.userId,
+        type: 'GUEST',
+        claims: { recipientId: recipient.id, workflowId: workflow.id },
+        notAfter: opened.expiresAt,
+      });
       return { ...session, userId: recipient.userId, workflowId: workflow.id, recipientId: recipient.id };
     });
   }
@@ -56,11 +61,18 @@ export function createGuestAccessService(deps: { db: Db; tokens: TokenSigner; co
   async function inspect(code: string): Promise<{ expiresAt: Date } | null> {
     const opened = codes.open(code);
     if (!opened) return null;
-    return (await findLinkTarget(db, opened.workflowId, opened.recipientId, false)) ? { expiresAt: opened.expiresAt } : null;
+    return (await findLinkTarget(db, opened.workflowId, opened.recipientId, false))
+      ? { expiresAt: opened.expiresAt }
+      : null;
   }
 }
 
-async function findLinkTarget(db: DbOrTx, workflowId: number, recipientId: number, lock: boolean): Promise<{ workflow: WorkflowRow; recipient: RecipientRow } | null> {
+async function findLinkTarget(
+  db: DbOrTx,
+  workflowId: number,
+  recipientId: number,
+  lock: boolean,
+): Promise<{ workflow: WorkflowRow; recipient: RecipientRow } | null> {
   // The workflow lock serializes a redemption with a concurrent delegation or decline of the same workflow.
   const found = await findLiveWorkflowWithRecipient(db, workflowId, recipientId, lock);
   if (!found || found.recipient.status === 'DELEGATED') return null;

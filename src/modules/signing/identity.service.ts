@@ -5,12 +5,30 @@ import type { Caller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
 import { verifyPassword as passwordMatches } from '../../platform/auth/passwords.ts';
 import {
-  OTP_FAILURES_PER_RECIPIENT, OTP_SENDS_PER_RECIPIENT, RECIPIENT_PASSWORD_FAILURES, countAttempts, lockedForSeconds, recordAttempts,
+  OTP_FAILURES_PER_RECIPIENT,
+  OTP_SENDS_PER_RECIPIENT,
+  RECIPIENT_PASSWORD_FAILURES,
+  countAttempts,
+  lockedForSeconds,
+  recordAttempts,
 } from '../../platform/limits/attempts.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
-import { findWorkflowForCaller, ownRecipientRow, type RecipientRow, type WorkflowAccess } from '../workflows/workflow-access.ts';
+import {
+  findWorkflowForCaller,
+  ownRecipientRow,
+  type RecipientRow,
+  type WorkflowAccess,
+} from '../workflows/workflow-access.ts';
 import { recipientAllowedToAct } from './acting-recipient.ts';
-import { countChallengeAttempt, findChallenge, markChallengeVerified, putChallenge, recordPasswordPass, updateRecipient, type IdentityChallengeRow } from './signing.repo.ts';
+import {
+  countChallengeAttempt,
+  findChallenge,
+  markChallengeVerified,
+  putChallenge,
+  recordPasswordPass,
+  updateRecipient,
+  type IdentityChallengeRow,
+} from './signing.repo.ts';
 import { otpMail } from './signing-mails.ts';
 
 /**
@@ -20,11 +38,11 @@ import { otpMail } from './signing-mails.ts';
  */
 export const OTP_RULES = {
   ...ONE_TIME_CODE_RULES,
-  failuresPerHour: OTP_FAILURES_PER_RECIPIENT.max, sendsPerDay: OTP_SENDS_PER_RECIPIENT.max,
+  failuresPerHour: OTP_FAILURES_PER_RECIPIENT.max,
+  sendsPerDay: OTP_SENDS_PER_RECIPIENT.max,
 } as const;
 
 type OtpLimit = 'WRONG_CODES_PER_HOUR' | 'CODES_PER_DAY';
-
 
 /**
  * Only a salted HMAC of a code is stored: a database reader cannot recover a live code, and the recipient id
@@ -45,7 +63,10 @@ function otpMatches(stored: string, recipientId: number, code: string): boolean 
 
 /** A submitted code as 6 digits, or null when it cannot be one (it still counts as an attempt). */
 function normalizeCode(code: string | number): string | null {
-  if (typeof code === 'number') return Number.isInteger(code) && code >= 0 && code < 10 ** OTP_RULES.digits ? String(code).padStart(OTP_RULES.digits, '0') : null;
+  if (typeof code === 'number')
+    return Number.isInteger(code) && code >= 0 && code < 10 ** OTP_RULES.digits
+      ? String(code).padStart(OTP_RULES.digits, '0')
+      : null;
   const trimmed = code.trim();
   return new RegExp(`^\\d{${OTP_RULES.digits}}$`).test(trimmed) ? trimmed : null;
 }
@@ -66,17 +87,31 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
    * Wrong passwords count per row like sign-in failures (10 in 15 minutes); past that every try, the right
    * password included, is refused with 401 ACCOUNT_TEMPORARILY_LOCKED until 15 minutes after the last failure.
    */
-  async function verifyRecipientPassword(caller: Caller, workflowId: number, password: string): Promise<{ verified: true }> {
+  async function verifyRecipientPassword(
+    caller: Caller,
+    workflowId: number,
+    password: string,
+  ): Promise<{ verified: true }> {
     const failure = await db.transaction(async (tx) => {
       // The row lock serializes tries on one workflow, so concurrent guesses cannot overrun the count.
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true, beforeRecipientPassword: true });
       const recipient = ownRecipientRow(access);
-      if (!recipient.passwordHash) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'This recipient has no password to verify');
-      if (!caller.sessionId) throw new AppError('IDENTITY_NOT_VERIFIED', 'This token belongs to no session that could hold the verification');
+      if (!recipient.passwordHash)
+        throw new AppError('OPERATION_IS_NOT_ALLOWED', 'This recipient has no password to verify');
+      if (!caller.sessionId)
+        throw new AppError(
+          'IDENTITY_NOT_VERIFIED',
+          'This token belongs to no session that could hold the verification',
+        );
       const subject = String(recipient.id);
       const lockedSeconds = await lockedForSeconds(tx, RECIPIENT_PASSWORD_FAILURES, subject, clock());
       if (lockedSeconds !== null) {
-        throw new AppError('ACCOUNT_TEMPORARILY_LOCKED', `Too many wrong recipient passwords; try again in ${lockedSeconds} seconds`, { retryAfterSeconds: lockedSeconds }, { retryAfterSeconds: lockedSeconds });
+        throw new AppError(
+          'ACCOUNT_TEMPORARILY_LOCKED',
+          `Too many wrong recipient passwords; try again in ${lockedSeconds} seconds`,
+          { retryAfterSeconds: lockedSeconds },
+          { retryAfterSeconds: lockedSeconds },
+        );
       }
       if (await passwordMatches(recipient.passwordHash, password)) {
         await recordPasswordPass(tx, recipient.id, caller.sessionId);
@@ -94,7 +129,8 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
   /** The row asking: one that may act now, apart from the identity rule itself, and that is flagged. */
   function stepUpRecipient(access: WorkflowAccess): RecipientRow {
     const recipient = recipientAllowedToAct(access);
-    if (!recipient.enforceIdentity) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'This recipient does not need identity verification');
+    if (!recipient.enforceIdentity)
+      throw new AppError('OPERATION_IS_NOT_ALLOWED', 'This recipient does not need identity verification');
     return recipient;
   }
 
@@ -102,19 +138,30 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
    * The cross-code caps, longest first: while the recipient has used up its wrong codes for the hour, or its
    * codes for the day, neither a new code nor a verification is possible (OTP_LIMIT_REACHED, Retry-After).
    */
-  async function assertUnderOtpLimits(tx: DbOrTx, recipient: RecipientRow, now: Date, checkSends: boolean): Promise<void> {
+  async function assertUnderOtpLimits(
+    tx: DbOrTx,
+    recipient: RecipientRow,
+    now: Date,
+    checkSends: boolean,
+  ): Promise<void> {
     const subject = String(recipient.id);
     const wrongCodesLock = await lockedForSeconds(tx, OTP_FAILURES_PER_RECIPIENT, subject, now);
     const codesMailedLock = checkSends ? await lockedForSeconds(tx, OTP_SENDS_PER_RECIPIENT, subject, now) : null;
-    const [limit, retryAfterSeconds]: [OtpLimit, number | null] = (codesMailedLock ?? 0) > (wrongCodesLock ?? 0)
-      ? ['CODES_PER_DAY', codesMailedLock]
-      : ['WRONG_CODES_PER_HOUR', wrongCodesLock];
+    const [limit, retryAfterSeconds]: [OtpLimit, number | null] =
+      (codesMailedLock ?? 0) > (wrongCodesLock ?? 0)
+        ? ['CODES_PER_DAY', codesMailedLock]
+        : ['WRONG_CODES_PER_HOUR', wrongCodesLock];
     if (retryAfterSeconds === null) return;
-    const reason = limit === 'CODES_PER_DAY'
-      ? `${OTP_RULES.sendsPerDay} codes were mailed within 24 hours`
-      : `${OTP_RULES.failuresPerHour} wrong codes were entered within an hour`;
-    throw new AppError('OTP_LIMIT_REACHED', `Too many one-time codes: ${reason}; try again in ${retryAfterSeconds} seconds`,
-      { limit, retryAfterSeconds, attemptsLeft: 0 }, { retryAfterSeconds });
+    const reason =
+      limit === 'CODES_PER_DAY'
+        ? `${OTP_RULES.sendsPerDay} codes were mailed within 24 hours`
+        : `${OTP_RULES.failuresPerHour} wrong codes were entered within an hour`;
+    throw new AppError(
+      'OTP_LIMIT_REACHED',
+      `Too many one-time codes: ${reason}; try again in ${retryAfterSeconds} seconds`,
+      { limit, retryAfterSeconds, attemptsLeft: 0 },
+      { retryAfterSeconds },
+    );
   }
 
   /**
@@ -133,7 +180,10 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
       const expiresAt = new Date(now.getTime() + OTP_RULES.lifetimeMinutes * 60_000);
       const values = { codeHash: hashOtp(recipient.id, code), attempts: 0, sentAt: now, expiresAt, verifiedAt: null };
       await putChallenge(tx, recipient.id, values);
-      await outbox.enqueue(tx, otpMail({ workflow: access.workflow, recipient, code, lifetimeMinutes: OTP_RULES.lifetimeMinutes }));
+      await outbox.enqueue(
+        tx,
+        otpMail({ workflow: access.workflow, recipient, code, lifetimeMinutes: OTP_RULES.lifetimeMinutes }),
+      );
       // Counted in the transaction that mails the code, under the workflow row lock: racing sends count exactly.
       await recordAttempts(tx, [[OTP_SENDS_PER_RECIPIENT, String(recipient.id)]]);
       return { expiresAt, resendAfterSeconds: OTP_RULES.resendSeconds };
@@ -148,7 +198,11 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
    * code's fifth, or after 10 minutes, or once used, the challenge is dead and a new code must be requested;
    * after the hour's fifth, no code verifies until the hour has passed. Success records identityVerifiedAt.
    */
-  async function verifyOtp(caller: Caller, workflowId: number, submitted: string | number): Promise<{ verified: true }> {
+  async function verifyOtp(
+    caller: Caller,
+    workflowId: number,
+    submitted: string | number,
+  ): Promise<{ verified: true }> {
     const outcome = await db.transaction(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       const recipient = stepUpRecipient(access);
@@ -162,15 +216,27 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
         const attempts = await countChallengeAttempt(tx, challenge.id);
         await recordAttempts(tx, [[OTP_FAILURES_PER_RECIPIENT, String(recipient.id)]]);
         const hourly = await countAttempts(tx, OTP_FAILURES_PER_RECIPIENT, String(recipient.id), now);
-        const attemptsLeft = Math.max(0, Math.min(OTP_RULES.maxAttempts - attempts, OTP_RULES.failuresPerHour - hourly.count));
-        const exhausted = hourly.count >= OTP_RULES.failuresPerHour ? `no attempts left; try again in an hour` : 'no attempts left, request a new code';
-        return { failure: attemptsLeft > 0 ? `Wrong code; ${attemptsLeft} attempt(s) left` : `Wrong code; ${exhausted}`, attemptsLeft };
+        const attemptsLeft = Math.max(
+          0,
+          Math.min(OTP_RULES.maxAttempts - attempts, OTP_RULES.failuresPerHour - hourly.count),
+        );
+        const exhausted =
+          hourly.count >= OTP_RULES.failuresPerHour
+            ? `no attempts left; try again in an hour`
+            : 'no attempts left, request a new code';
+        return {
+          failure: attemptsLeft > 0 ? `Wrong code; ${attemptsLeft} attempt(s) left` : `Wrong code; ${exhausted}`,
+          attemptsLeft,
+        };
       }
       await markChallengeVerified(tx, challenge.id, now);
       await updateRecipient(tx, recipient.id, { identityVerifiedAt: now });
       return null;
     });
-    if (outcome) throw new AppError('OTP_INVALID', `OTP invalid or expired: ${outcome.failure}`, { attemptsLeft: outcome.attemptsLeft });
+    if (outcome)
+      throw new AppError('OTP_INVALID', `OTP invalid or expired: ${outcome.failure}`, {
+        attemptsLeft: outcome.attemptsLeft,
+      });
     return { verified: true };
   }
 }

@@ -30,7 +30,11 @@ export function isActionRequired(recipient: RecipientRow): boolean {
  * allDone is true when no action-required (SIGNER/APPROVER, not DELEGATED) row remains unfinished; approvalsOnly when
  * every action-required row is an APPROVER.
  */
-export async function advanceRouting(tx: Tx, deps: RoutingDeps, workflow: WorkflowRow): Promise<{ allDone: boolean; approvalsOnly: boolean; dispatchedRecipientIds: number[] }> {
+export async function advanceRouting(
+  tx: Tx,
+  deps: RoutingDeps,
+  workflow: WorkflowRow,
+): Promise<{ allDone: boolean; approvalsOnly: boolean; dispatchedRecipientIds: number[] }> {
   const rows = await findRecipientsInSigningOrder(tx, workflow.id);
   const [outcome] = await advanceRoutingMany(tx, deps, [workflow], new Map([[workflow.id, rows]]));
   return outcome;
@@ -43,13 +47,17 @@ export async function advanceRouting(tx: Tx, deps: RoutingDeps, workflow: Workfl
  * the order of `workflows`.
  */
 export async function advanceRoutingMany(
-  tx: Tx, deps: RoutingDeps, workflows: WorkflowRow[], rows: Map<number, RecipientRow[]>,
+  tx: Tx,
+  deps: RoutingDeps,
+  workflows: WorkflowRow[],
+  rows: Map<number, RecipientRow[]>,
 ): Promise<{ allDone: boolean; approvalsOnly: boolean; dispatchedRecipientIds: number[] }[]> {
   const now = new Date();
   const steps = workflows.map((workflow) => nextStep(workflow, rows.get(workflow.id) ?? []));
   const senderNames = new Map<number, string>();
   for (const [index, workflow] of workflows.entries()) {
-    if (steps[index].actions.length > 0 && !senderNames.has(workflow.ownerUserId)) senderNames.set(workflow.ownerUserId, await userDisplayName(tx, workflow.ownerUserId, 'The sender'));
+    if (steps[index].actions.length > 0 && !senderNames.has(workflow.ownerUserId))
+      senderNames.set(workflow.ownerUserId, await userDisplayName(tx, workflow.ownerUserId, 'The sender'));
   }
   // Rows that move to the same status (a CC row SKIPPED, a dispatched one SENT or, once opened, as it was) are updated together.
   const byStatus = new Map<string, number[]>();
@@ -58,20 +66,27 @@ export async function advanceRoutingMany(
     byStatus.set(status, [...(byStatus.get(status) ?? []), row.id]);
   }
   const updated = new Map<number, RecipientRow>();
-  for (const [status, ids] of byStatus) for (const row of await updateRecipients(tx, ids, { status, dispatchedAt: now })) updated.set(row.id, row);
-  const mails: OutgoingMail[] = workflows.flatMap((workflow, index) => steps[index].actions.map(({ row, notify, delegatedBy }) => {
-    const recipient = updated.get(row.id)!;
-    const { url, expiresAt } = signingLink(deps.codes, deps.publicUrl, recipient, now);
-    const senderName = senderNames.get(workflow.ownerUserId)!;
-    return notify
-      ? ccNotificationMail({ workflow, recipient, senderName, link: url, expiresAt })
-      : commenceMail({ workflow, recipient, senderName, link: url, expiresAt, delegatedBy });
-  }));
+  for (const [status, ids] of byStatus)
+    for (const row of await updateRecipients(tx, ids, { status, dispatchedAt: now })) updated.set(row.id, row);
+  const mails: OutgoingMail[] = workflows.flatMap((workflow, index) =>
+    steps[index].actions.map(({ row, notify, delegatedBy }) => {
+      const recipient = updated.get(row.id)!;
+      const { url, expiresAt } = signingLink(deps.codes, deps.publicUrl, recipient, now);
+      const senderName = senderNames.get(workflow.ownerUserId)!;
+      return notify
+        ? ccNotificationMail({ workflow, recipient, senderName, link: url, expiresAt })
+        : commenceMail({ workflow, recipient, senderName, link: url, expiresAt, delegatedBy });
+    }),
+  );
   await deps.outbox.enqueueMany(tx, mails);
   return steps.map(outcomeOf);
 }
 
-type Step = { actions: { row: RecipientRow; notify: boolean; delegatedBy?: string }[]; allDone: boolean; approvalsOnly: boolean };
+type Step = {
+  actions: { row: RecipientRow; notify: boolean; delegatedBy?: string }[];
+  allDone: boolean;
+  approvalsOnly: boolean;
+};
 
 /**
  * What advancing a workflow does, decided from its row and its recipients in signing order (see advanceRouting):
@@ -91,12 +106,17 @@ function nextStep(workflow: WorkflowRow, rows: RecipientRow[]): Step {
   }
   const allDone = !rows.some((r) => isActionRequired(r) && !isFinished(r));
   // A workflow that only ever asked for approvals ends APPROVED rather than COMPLETED (workflow-status.ts).
-  const approvalsOnly = workflow.sequence !== 'SELF' && rows.filter(isActionRequired).every((r) => r.role === 'APPROVER');
+  const approvalsOnly =
+    workflow.sequence !== 'SELF' && rows.filter(isActionRequired).every((r) => r.role === 'APPROVER');
   return { actions, allDone, approvalsOnly };
 }
 
 function outcomeOf(step: Step): { allDone: boolean; approvalsOnly: boolean; dispatchedRecipientIds: number[] } {
-  return { allDone: step.allDone, approvalsOnly: step.approvalsOnly, dispatchedRecipientIds: step.actions.filter((a) => !a.notify).map((a) => a.row.id) };
+  return {
+    allDone: step.allDone,
+    approvalsOnly: step.approvalsOnly,
+    dispatchedRecipientIds: step.actions.filter((a) => !a.notify).map((a) => a.row.id),
+  };
 }
 
 /** ORDERED: the rows the sequence has reached: everything up to and including the first unfinished action-required row. */

@@ -1,7 +1,16 @@
 import diagnostics from 'node:diagnostics_channel';
 import { AppError } from '../../errors.ts';
 import type { Db } from '../../platform/db/client.ts';
-import { findDocumentsInOrder, findFieldsOfWorkflow, findRecipientsById, findStalePendingSeals, findWorkflowRow, lockWorkflowRow, setSealedFile, updateWorkflowRow } from './signing.repo.ts';
+import {
+  findDocumentsInOrder,
+  findFieldsOfWorkflow,
+  findRecipientsById,
+  findStalePendingSeals,
+  findWorkflowRow,
+  lockWorkflowRow,
+  setSealedFile,
+  updateWorkflowRow,
+} from './signing.repo.ts';
 import { userContact } from '../users/users.directory.ts';
 import { Type } from 'typebox';
 import { NoPayload, type JobDefinition, type JobQueue } from '../../platform/jobs/queue.ts';
@@ -75,7 +84,10 @@ export function sealJob(deps: SealJobDeps): JobDefinition<typeof SealJobPayload>
     async handler({ workflowId }, meta) {
       if (deps.testDelayMs) {
         // A warning: the delay is for crash tests and must never go unnoticed in production.
-        meta.log.warn({ workflowId }, `attempt ${meta.retryCount + 1} waits SEAL_TEST_DELAY_MS=${deps.testDelayMs} before sealing`);
+        meta.log.warn(
+          { workflowId },
+          `attempt ${meta.retryCount + 1} waits SEAL_TEST_DELAY_MS=${deps.testDelayMs} before sealing`,
+        );
         await new Promise((resolve) => setTimeout(resolve, deps.testDelayMs));
       }
       try {
@@ -84,7 +96,10 @@ export function sealJob(deps: SealJobDeps): JobDefinition<typeof SealJobPayload>
       } catch (error) {
         const message = errorMessage(error);
         if (meta.retryCount < meta.retryLimit) throw error;
-        meta.log.error({ err: error, workflowId }, `could not be sealed; giving up after ${meta.retryCount + 1} attempts`);
+        meta.log.error(
+          { err: error, workflowId },
+          `could not be sealed; giving up after ${meta.retryCount + 1} attempts`,
+        );
         await markSealFailed(deps, workflowId, message);
         deps.onOutcome?.('failed');
       }
@@ -121,7 +136,9 @@ export async function resumeOrphanedSeals(deps: SealJobDeps, now: Date): Promise
   const resumed: number[] = [];
   for (const id of stale) {
     if (await deps.jobs.isLive(SEAL_JOB, { workflowId: id })) continue;
-    await deps.db.transaction(async (tx) => { await deps.jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId: id }); });
+    await deps.db.transaction(async (tx) => {
+      await deps.jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId: id });
+    });
     deps.log(`${SEAL_WATCHDOG_JOB}: workflow ${id} had a PENDING seal and no live job; sealing again`);
     resumed.push(id);
   }
@@ -136,19 +153,31 @@ export async function resumeOrphanedSeals(deps: SealJobDeps, now: Date): Promise
  * that then seals it mails the completion as a first seal does. 404 for no such workflow, 400
  * INVALID_WORKFLOW_STATUS when there is nothing to seal (not finished, or NONE or SEALED).
  */
-export async function requestReseal(db: Db, jobs: JobQueue, workflowId: number): Promise<{ workflowId: number; queued: boolean; sealStatus: 'PENDING' }> {
+export async function requestReseal(
+  db: Db,
+  jobs: JobQueue,
+  workflowId: number,
+): Promise<{ workflowId: number; queued: boolean; sealStatus: 'PENDING' }> {
   // Asked before the transaction: on the embedded database a query outside it would wait for its end.
   const live = await jobs.isLive(SEAL_JOB, { workflowId });
   const queued = await db.transaction(async (tx) => {
     const locked = await lockWorkflowRow(tx, workflowId);
     if (!locked) throw new AppError('NOT_FOUND', `Workflow ${workflowId} not found`);
-    const resealable = isFinishedStatus(locked.status) && (locked.sealStatus === 'FAILED' || locked.sealStatus === 'PENDING');
-    if (!resealable) throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow ${workflowId} is ${locked.status} with seal ${locked.sealStatus}: only a FAILED or PENDING seal of a finished workflow can be sealed again`);
+    const resealable =
+      isFinishedStatus(locked.status) && (locked.sealStatus === 'FAILED' || locked.sealStatus === 'PENDING');
+    if (!resealable)
+      throw new AppError(
+        'INVALID_WORKFLOW_STATUS',
+        `Workflow ${workflowId} is ${locked.status} with seal ${locked.sealStatus}: only a FAILED or PENDING seal of a finished workflow can be sealed again`,
+      );
     if (locked.sealStatus === 'PENDING' && live) return false;
     if (locked.sealStatus === 'FAILED') {
       await updateWorkflowRow(tx, workflowId, { sealStatus: 'PENDING' });
       await recordActivity(tx, {
-        workflowId, kind: 'SEAL_REQUESTED', action: 'Seal requested again', status: locked.status,
+        workflowId,
+        kind: 'SEAL_REQUESTED',
+        action: 'Seal requested again',
+        status: locked.status,
         sentence: `The service's operator asked for the signed document to be sealed again after: ${locked.sealError ?? 'unknown error'}`,
       });
     }
@@ -166,9 +195,14 @@ export async function requestReseal(db: Db, jobs: JobQueue, workflowId: number):
  * subscriber costs nothing.
  */
 export const sealPhases = diagnostics.channel('signature-service.seal-phases');
-export type SealPhase = { workflowId: number; phase: 'started' | 'read' | 'drawn' | 'signed' | 'stored' | 'committed'; at: number };
+export type SealPhase = {
+  workflowId: number;
+  phase: 'started' | 'read' | 'drawn' | 'signed' | 'stored' | 'committed';
+  at: number;
+};
 const phase = (workflowId: number, name: SealPhase['phase']) => {
-  if (sealPhases.hasSubscribers) sealPhases.publish({ workflowId, phase: name, at: performance.now() } satisfies SealPhase);
+  if (sealPhases.hasSubscribers)
+    sealPhases.publish({ workflowId, phase: name, at: performance.now() } satisfies SealPhase);
 };
 
 export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promise<void> {
@@ -184,7 +218,10 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
     // Signers with their own certificates left signed revisions: start from the newest and draw only what they
     // did not, so their signatures stay valid byte for byte and the seal is the last revision.
     const signed = await findSignedRevision(deps.db, document.id);
-    const stamps: StampField[] = stampsFor(values.filter((f) => f.documentId === document.id), signed?.drawnFieldIds ?? new Set());
+    const stamps: StampField[] = stampsFor(
+      values.filter((f) => f.documentId === document.id),
+      signed?.drawnFieldIds ?? new Set(),
+    );
     const sourceKey = signed ? signed.blobKey : document.blobKey;
     // The source is read into a reused buffer (read-buffers.ts): nothing reads it once the sealed file is stored.
     const lease = readBuffers.lease();
@@ -211,7 +248,7 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
 
   const queued = await deps.db.transaction(async (tx) => {
     const locked = await lockWorkflowRow(tx, workflowId);
-    if (!locked || locked.sealStatus !== 'PENDING') return false;
+    if (locked?.sealStatus !== 'PENDING') return false;
     const sealedDocs = await findDocumentsInOrder(tx, workflowId);
     const unsealed = sealedDocs.find((d) => !d.sealedBlobKey);
     if (unsealed) throw new Error(`document ${unsealed.id} has no sealed file`);
@@ -220,9 +257,23 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
     if (locked.sequence === 'SELF') return false;
     const rows = await findRecipientsById(tx, workflowId);
     const owner = await userContact(tx, locked.ownerUserId);
-    const sealedFiles: SealedDocument[] = sealedDocs.map((d) => ({ name: d.name, sealedBlobKey: d.sealedBlobKey!, sealedSize: d.sealedSize ?? 0 }));
+    const sealedFiles: SealedDocument[] = sealedDocs.map((d) => ({
+      name: d.name,
+      sealedBlobKey: d.sealedBlobKey!,
+      sealedSize: d.sealedSize ?? 0,
+    }));
     // One multi-row insert for the owner's and every recipient's mail.
-    await deps.outbox.enqueueMany(tx, completionMails({ workflow: locked, owner, recipients: rows, documents: sealedFiles, publicUrl: deps.publicUrl, codes: deps.codes }));
+    await deps.outbox.enqueueMany(
+      tx,
+      completionMails({
+        workflow: locked,
+        owner,
+        recipients: rows,
+        documents: sealedFiles,
+        publicUrl: deps.publicUrl,
+        codes: deps.codes,
+      }),
+    );
     return true;
   });
   phase(workflowId, 'committed');
@@ -235,7 +286,7 @@ async function markSealFailed(deps: SealJobDeps, workflowId: number, reason: str
   const sealError = reason.slice(0, 1000);
   await deps.db.transaction(async (tx) => {
     const locked = await lockWorkflowRow(tx, workflowId);
-    if (!locked || locked.sealStatus !== 'PENDING') return;
+    if (locked?.sealStatus !== 'PENDING') return;
     await updateWorkflowRow(tx, workflowId, { sealStatus: 'FAILED', sealError });
     await recordActivity(tx, {
       workflowId,

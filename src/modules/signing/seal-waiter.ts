@@ -67,7 +67,12 @@ export function createSealWaiter(deps: { db: Db; waitSeconds: number }): SealWai
           if (!row || !isSealPending(row)) return row ?? workflow;
           const remaining = deadline - Date.now();
           if (remaining <= 0) {
-            throw new AppError('SERVICE_UNAVAILABLE', 'The signed document is still being sealed; try again shortly', undefined, { retryAfterSeconds: SEAL_RETRY_AFTER_SECONDS });
+            throw new AppError(
+              'SERVICE_UNAVAILABLE',
+              'The signed document is still being sealed; try again shortly',
+              undefined,
+              { retryAfterSeconds: SEAL_RETRY_AFTER_SECONDS },
+            );
           }
           if (!signalled) {
             let timer: NodeJS.Timeout | undefined;

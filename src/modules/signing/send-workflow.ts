@@ -23,7 +23,15 @@ export type SendResult = { workflowId: number; sentAt: Date; dispatchedRecipient
  * SHARING_NOT_ALLOWED, INSUFFICIENT_CREDITS). One credit is debited with the status change, the Sent activity and
  * the first dispatch mails. The caller calls `routing.outbox.notify()` after the commit.
  */
-export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: WorkflowRow, sender: { userId: number }, message: { title: string | null; message: string | null }, context: Partial<RequestContext>, options: { prepaid?: { credits: number } } = {}): Promise<SendResult> {
+export async function sendWorkflow(
+  tx: Tx,
+  routing: RoutingDeps,
+  workflow: WorkflowRow,
+  sender: { userId: number },
+  message: { title: string | null; message: string | null },
+  context: Partial<RequestContext>,
+  options: { prepaid?: { credits: number } } = {},
+): Promise<SendResult> {
   // A prepaid send (a Power Survey child) had its sender checked when the parent commenced.
   if (!options.prepaid) {
     await assertSenderVerified(tx, sender.userId);
@@ -45,8 +53,19 @@ export async function sendWorkflow(tx: Tx, routing: RoutingDeps, workflow: Workf
  * has just created, paid for when the parent commenced). Results are in the order of `workflows`. The caller calls
  * `routing.outbox.notify()` after the commit.
  */
-export async function sendWorkflows(tx: Tx, routing: RoutingDeps, workflows: WorkflowRow[], sender: { userId: number }, message: { title: string | null; message: string | null }, context: Partial<RequestContext>, options: { prepaid: { credits: number } }): Promise<SendResult[]> {
-  return (await sendDrafts(tx, routing, workflows, sender, message, context)).map((sent) => ({ ...sent, credits: options.prepaid.credits }));
+export async function sendWorkflows(
+  tx: Tx,
+  routing: RoutingDeps,
+  workflows: WorkflowRow[],
+  sender: { userId: number },
+  message: { title: string | null; message: string | null },
+  context: Partial<RequestContext>,
+  options: { prepaid: { credits: number } },
+): Promise<SendResult[]> {
+  return (await sendDrafts(tx, routing, workflows, sender, message, context)).map((sent) => ({
+    ...sent,
+    credits: options.prepaid.credits,
+  }));
 }
 
 /**
@@ -54,28 +73,69 @@ export async function sendWorkflows(tx: Tx, routing: RoutingDeps, workflows: Wor
  * failing workflow's), then the writes (status, Sent activity, dispatch and mails) in a handful of multi-row
  * statements for the whole batch.
  */
-async function sendDrafts(tx: Tx, routing: RoutingDeps, workflows: WorkflowRow[], sender: { userId: number }, message: { title: string | null; message: string | null }, context: Partial<RequestContext>): Promise<Omit<SendResult, 'credits'>[]> {
+async function sendDrafts(
+  tx: Tx,
+  routing: RoutingDeps,
+  workflows: WorkflowRow[],
+  sender: { userId: number },
+  message: { title: string | null; message: string | null },
+  context: Partial<RequestContext>,
+): Promise<Omit<SendResult, 'credits'>[]> {
   if (workflows.length === 0) return [];
   const ids = workflows.map((workflow) => workflow.id);
-  for (const workflow of workflows) if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be sent`);
+  for (const workflow of workflows)
+    if (workflow.status !== 'DRAFT')
+      throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be sent`);
   const documentCounts = await countDocumentsOf(tx, ids);
   const rowsOf = await findRecipientsInSigningOrderMany(tx, ids);
   for (const workflow of workflows) {
-    if (!documentCounts.get(workflow.id)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no document to send');
+    if (!documentCounts.get(workflow.id))
+      throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no document to send');
     assertSendable(rowsOf.get(workflow.id) ?? []);
   }
 
   const now = new Date();
   const status = nextStatus('DRAFT', 'SEND');
-  const sent = new Map((await updateWorkflowRows(tx, ids, { status, sentAt: now, statusAt: now, title: message.title, message: message.message })).map((row) => [row.id, row]));
+  const sent = new Map(
+    (
+      await updateWorkflowRows(tx, ids, {
+        status,
+        sentAt: now,
+        statusAt: now,
+        title: message.title,
+        message: message.message,
+      })
+    ).map((row) => [row.id, row]),
+  );
   const senderName = await userDisplayName(tx, sender.userId, 'The owner');
-  await recordActivities(tx, workflows.map((workflow) => sentActivity(workflow.id, rowsOf.get(workflow.id) ?? [], sender, senderName, status, context)));
+  await recordActivities(
+    tx,
+    workflows.map((workflow) =>
+      sentActivity(workflow.id, rowsOf.get(workflow.id) ?? [], sender, senderName, status, context),
+    ),
+  );
   // The rows read above are still the workflows': the send changed only the workflow rows.
-  const routed = await advanceRoutingMany(tx, routing, ids.map((id) => sent.get(id)!), rowsOf);
-  return workflows.map((workflow, index) => ({ workflowId: workflow.id, sentAt: now, dispatchedRecipientIds: routed[index].dispatchedRecipientIds }));
+  const routed = await advanceRoutingMany(
+    tx,
+    routing,
+    ids.map((id) => sent.get(id)!),
+    rowsOf,
+  );
+  return workflows.map((workflow, index) => ({
+    workflowId: workflow.id,
+    sentAt: now,
+    dispatchedRecipientIds: routed[index].dispatchedRecipientIds,
+  }));
 }
 
-function sentActivity(workflowId: number, rows: RecipientRow[], sender: { userId: number }, senderName: string, status: WorkflowStatus, context: Partial<RequestContext>): ActivityInput {
+function sentActivity(
+  workflowId: number,
+  rows: RecipientRow[],
+  sender: { userId: number },
+  senderName: string,
+  status: WorkflowStatus,
+  context: Partial<RequestContext>,
+): ActivityInput {
   return {
     workflowId,
     kind: 'WORKFLOW_SENT',
@@ -90,8 +150,10 @@ function sentActivity(workflowId: number, rows: RecipientRow[], sender: { userId
 
 /** Content a workflow needs before it can go out: a recipient, and one who must act. */
 function assertSendable(rows: RecipientRow[]): void {
-  if (rows.length === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no recipients: add at least one before sending');
-  if (!rows.some(isActionRequired)) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has only CC recipients: add a signer or an approver');
+  if (rows.length === 0)
+    throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has no recipients: add at least one before sending');
+  if (!rows.some(isActionRequired))
+    throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The workflow has only CC recipients: add a signer or an approver');
 }
 
 function describeRecipients(rows: RecipientRow[]): string {

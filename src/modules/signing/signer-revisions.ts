@@ -38,13 +38,27 @@ import { AppError } from '../../errors.ts';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { appendSignatureTo, completeSignature, prepareSignature } from '../../platform/signing/append-signature.ts';
-import { localKeySigner, remoteHashSigner, type PdfSigner } from '../../platform/signing/pdf-signer.ts';
+import { localKeySigner, remoteHashSigner } from '../../platform/signing/pdf-signer.ts';
 import { IncrementalPdf } from '../../platform/pdf/incremental-update.ts';
 import { stampFieldsInto, type StampField } from '../../platform/pdf/stamp-fields.ts';
 import { certificateSerialHex, signatureValueForCms } from '../../platform/crypto/signer-certificate.ts';
-import { findDocumentsInOrder, findFieldsOfWorkflow, findRecipientsById, lockWorkflowRow, setFieldValue, type FieldRow } from './signing.repo.ts';
 import {
-  deletePendingRevisions, deletePendingRevisionsOfField, findCompletedRevisions, hasCompletedRevisionOf, findRevision, findWorkingRevision, insertRevision, markRevisionCompleted,
+  findDocumentsInOrder,
+  findFieldsOfWorkflow,
+  findRecipientsById,
+  lockWorkflowRow,
+  setFieldValue,
+  type FieldRow,
+} from './signing.repo.ts';
+import {
+  deletePendingRevisions,
+  deletePendingRevisionsOfField,
+  findCompletedRevisions,
+  hasCompletedRevisionOf,
+  findRevision,
+  findWorkingRevision,
+  insertRevision,
+  markRevisionCompleted,
   type SignerRevisionRow,
 } from './signer-revisions.repo.ts';
 
@@ -91,15 +105,29 @@ export type PendingSignerRevision = {
 
 export type PreparedSignerRevision = { revisionId: number; hash: Uint8Array; pending: PendingSignerRevision };
 
-export type CompletedSignerRevision = { revisionId: number; documentId: number; fieldId: number; blobKey: string; size: number; certificateSerial: string };
+export type CompletedSignerRevision = {
+  revisionId: number;
+  documentId: number;
+  fieldId: number;
+  blobKey: string;
+  size: number;
+  certificateSerial: string;
+};
 
 const FINISHED = new Set(['SIGNED', 'APPROVED']);
 export const SIGNER_REASON = 'Signed with a personal signing certificate';
 
 /** Step 1 (see the top of this file): lays the revision out and stores it as PENDING. */
-export async function prepareSignerRevision(tx: Tx, deps: SignerRevisionDeps, input: PrepareSignerRevisionInput): Promise<PreparedSignerRevision> {
+export async function prepareSignerRevision(
+  tx: Tx,
+  deps: SignerRevisionDeps,
+  input: PrepareSignerRevisionInput,
+): Promise<PreparedSignerRevision> {
   const layout = await layOutRevision(tx, deps, input);
-  const pending = await prepareSignature(layout.file, remoteHashSigner(input.signer, signatureDetails(input.recipient)));
+  const pending = await prepareSignature(
+    layout.file,
+    remoteHashSigner(input.signer, signatureDetails(input.recipient)),
+  );
   await deletePendingRevisionsOfField(tx, input.fieldId);
   const stored = await deps.blobs.put(pending.revision);
   const certificate = b64(input.signer.certificateDer);
@@ -139,7 +167,9 @@ export async function prepareSignerRevision(tx: Tx, deps: SignerRevisionDeps, in
 
 /** Step 2 (see the top of this file): the signature value into the prepared revision, which becomes the working one. */
 export async function completeSignerRevision(
-  tx: Tx, deps: SignerRevisionDeps, input: { workflowId: number; revisionId: number; signatureValue: Uint8Array },
+  tx: Tx,
+  deps: SignerRevisionDeps,
+  input: { workflowId: number; revisionId: number; signatureValue: Uint8Array },
 ): Promise<CompletedSignerRevision> {
   await lockWorkflowRow(tx, input.workflowId);
   const row = await findRevision(tx, input.revisionId);
@@ -151,7 +181,10 @@ export async function completeSignerRevision(
   // The revision shows the values as they were when it was laid out; one changed since would be signed unseen.
   const now = new Map((await findFieldsOfWorkflow(tx, input.workflowId)).map((f) => [String(f.id), f.value]));
   if (Object.entries(pending.drawnValues).some(([id, hash]) => valueHash(now.get(id) ?? null) !== hash)) {
-    throw new AppError('SIGNER_REVISION_STALE', 'A value shown in the prepared document changed after it was prepared; prepare it again');
+    throw new AppError(
+      'SIGNER_REVISION_STALE',
+      'A value shown in the prepared document changed after it was prepared; prepare it again',
+    );
   }
   const signer = remoteHashSigner(
     { certificateDer: unb64(pending.certificate), chainDer: pending.chain.map(unb64) },
@@ -159,11 +192,23 @@ export async function completeSignerRevision(
   );
   const signedAttributes = unb64(pending.signedAttributes);
   const value = signatureValueForCms(signer.certificateDer, signedAttributes, input.signatureValue);
-  if (!value) throw new AppError('SIGNER_SIGNATURE_MISMATCH', 'The signature value does not verify against the prepared hash and the signer\'s certificate; nothing was appended');
+  if (!value)
+    throw new AppError(
+      'SIGNER_SIGNATURE_MISMATCH',
+      "The signature value does not verify against the prepared hash and the signer's certificate; nothing was appended",
+    );
   const revision = await deps.blobs.get(pending.revisionBlobKey);
-  const signed = await completeSignature({
-    revision, contentsAt: pending.contentsAt, reserve: pending.reserve, signedAttributes, hashToSign: unb64(pending.hashToSign),
-  }, signer, value);
+  const signed = await completeSignature(
+    {
+      revision,
+      contentsAt: pending.contentsAt,
+      reserve: pending.reserve,
+      signedAttributes,
+      hashToSign: unb64(pending.hashToSign),
+    },
+    signer,
+    value,
+  );
   return storeCompleted(tx, deps, row, signed, pending.appearance);
 }
 
@@ -172,7 +217,9 @@ export async function completeSignerRevision(
  * store. Nothing PENDING is left behind.
  */
 export async function appendLocalSignerRevision(
-  tx: Tx, deps: SignerRevisionDeps, input: PrepareSignerRevisionInput & { privateKey: webcrypto.CryptoKey },
+  tx: Tx,
+  deps: SignerRevisionDeps,
+  input: PrepareSignerRevisionInput & { privateKey: webcrypto.CryptoKey },
 ): Promise<CompletedSignerRevision> {
   const signer = localKeySigner({ ...input.signer, privateKey: input.privateKey }, signatureDetails(input.recipient));
   const layout = await layOutRevision(tx, deps, input);
@@ -202,7 +249,10 @@ export async function appendLocalSignerRevision(
  * What the seal job starts from: the newest signed revision of the document (null: none, start from the
  * upload) and the fields already drawn into it.
  */
-export async function findSignedRevision(db: DbOrTx, documentId: number): Promise<{ blobKey: string; drawnFieldIds: Set<number> } | null> {
+export async function findSignedRevision(
+  db: DbOrTx,
+  documentId: number,
+): Promise<{ blobKey: string; drawnFieldIds: Set<number> } | null> {
   const rows = await findCompletedRevisions(db, documentId);
   if (rows.length === 0) return null;
   return { blobKey: rows[rows.length - 1].blobKey, drawnFieldIds: drawnIn(rows) };
@@ -216,7 +266,8 @@ export async function hasSignedRevision(tx: DbOrTx, recipientId: number): Promis
 /** Fields of the workflow that a signed revision has drawn: their values are signed and may not change. */
 export async function findDrawnFieldIds(tx: Tx, documentIds: number[]): Promise<Set<number>> {
   const drawn = new Set<number>();
-  for (const documentId of documentIds) for (const id of drawnIn(await findCompletedRevisions(tx, documentId))) drawn.add(id);
+  for (const documentId of documentIds)
+    for (const id of drawnIn(await findCompletedRevisions(tx, documentId))) drawn.add(id);
   return drawn;
 }
 
@@ -236,7 +287,13 @@ export function stampsFor(fields: FieldRow[], drawn: Set<number>): StampField[] 
 // ---------------------------------------------------------------------------------------------------------
 
 /** The document with the values drawn (the signature not yet laid out), and what the revision records about them. */
-type Layout = { file: IncrementalPdf; baseRevisionId: number | null; drawnFieldIds: number[]; drawnValues: Record<string, string>; appearance: string };
+type Layout = {
+  file: IncrementalPdf;
+  baseRevisionId: number | null;
+  drawnFieldIds: number[];
+  drawnValues: Record<string, string>;
+  appearance: string;
+};
 
 async function layOutRevision(tx: Tx, deps: SignerRevisionDeps, input: PrepareSignerRevisionInput): Promise<Layout> {
   const workflow = await lockWorkflowRow(tx, input.workflowId);
@@ -246,18 +303,31 @@ async function layOutRevision(tx: Tx, deps: SignerRevisionDeps, input: PrepareSi
   if (document.sealedBlobKey) throw new AppError('INVALID_WORKFLOW_STATUS', 'The document is already sealed');
   const fields = (await findFieldsOfWorkflow(tx, input.workflowId)).filter((f) => f.documentId === input.documentId);
   const field = fields.find((f) => f.id === input.fieldId);
-  if (!field || field.fieldType !== 'DIGITAL_SIGNATURE' || field.recipientId !== input.recipient.id) {
-    throw new AppError('INVALID_FIELD', `Field ${input.fieldId} is not a DIGITAL_SIGNATURE field of this recipient on document ${input.documentId}`);
+  if (field?.fieldType !== 'DIGITAL_SIGNATURE' || field.recipientId !== input.recipient.id) {
+    throw new AppError(
+      'INVALID_FIELD',
+      `Field ${input.fieldId} is not a DIGITAL_SIGNATURE field of this recipient on document ${input.documentId}`,
+    );
   }
   const completed = await findCompletedRevisions(tx, input.documentId);
   const drawn = drawnIn(completed);
-  if (drawn.has(field.id)) throw new AppError('SIGNED_FIELD_LOCKED', `Field ${field.id} is already signed into the document`);
-  const finished = new Set((await findRecipientsById(tx, input.workflowId)).filter((r) => FINISHED.has(r.status)).map((r) => r.id));
+  if (drawn.has(field.id))
+    throw new AppError('SIGNED_FIELD_LOCKED', `Field ${field.id} is already signed into the document`);
+  const finished = new Set(
+    (await findRecipientsById(tx, input.workflowId)).filter((r) => FINISHED.has(r.status)).map((r) => r.id),
+  );
   const appearance = input.appearance ?? field.value ?? defaultAppearance(input.recipient);
   // The signer signs what the page shows: its own values and those of recipients who have finished (a
   // parallel signer still filling in could change theirs). Its other DIGITAL_SIGNATURE fields get their own revision.
-  const toDraw = fields.filter((f) => f.id !== field.id && !drawn.has(f.id) && f.value !== null && f.value !== ''
-    && f.recipientId !== null && (finished.has(f.recipientId) || (f.recipientId === input.recipient.id && f.fieldType !== 'DIGITAL_SIGNATURE')));
+  const toDraw = fields.filter(
+    (f) =>
+      f.id !== field.id &&
+      !drawn.has(f.id) &&
+      f.value !== null &&
+      f.value !== '' &&
+      f.recipientId !== null &&
+      (finished.has(f.recipientId) || (f.recipientId === input.recipient.id && f.fieldType !== 'DIGITAL_SIGNATURE')),
+  );
   const stamps = stampsFor([...toDraw, { ...field, value: appearance }], new Set());
   const base = completed.at(-1) ?? null;
   const sourceKey = base ? base.blobKey : document.blobKey;
@@ -265,10 +335,22 @@ async function layOutRevision(tx: Tx, deps: SignerRevisionDeps, input: PrepareSi
   const file = await IncrementalPdf.open(source, sourceKey);
   stampFieldsInto(file, stamps);
   const drawnValues = Object.fromEntries(toDraw.map((f) => [String(f.id), valueHash(f.value)]));
-  return { file, baseRevisionId: base?.id ?? null, drawnFieldIds: [...toDraw.map((f) => f.id), field.id], drawnValues, appearance };
+  return {
+    file,
+    baseRevisionId: base?.id ?? null,
+    drawnFieldIds: [...toDraw.map((f) => f.id), field.id],
+    drawnValues,
+    appearance,
+  };
 }
 
-async function storeCompleted(tx: Tx, deps: SignerRevisionDeps, row: SignerRevisionRow, signed: Uint8Array, appearance: string): Promise<CompletedSignerRevision> {
+async function storeCompleted(
+  tx: Tx,
+  deps: SignerRevisionDeps,
+  row: SignerRevisionRow,
+  signed: Uint8Array,
+  appearance: string,
+): Promise<CompletedSignerRevision> {
   const stored = await deps.blobs.put(signed);
   const now = new Date();
   const completed = await markRevisionCompleted(tx, row.id, stored, now);
@@ -277,13 +359,23 @@ async function storeCompleted(tx: Tx, deps: SignerRevisionDeps, row: SignerRevis
 }
 
 function completedOf(row: SignerRevisionRow): CompletedSignerRevision {
-  return { revisionId: row.id, documentId: row.documentId, fieldId: row.fieldId, blobKey: row.blobKey, size: row.size, certificateSerial: row.certificateSerial ?? '' };
+  return {
+    revisionId: row.id,
+    documentId: row.documentId,
+    fieldId: row.fieldId,
+    blobKey: row.blobKey,
+    size: row.size,
+    certificateSerial: row.certificateSerial ?? '',
+  };
 }
 
 async function assertStillCurrent(tx: Tx, documentId: number, baseRevisionId: number | null): Promise<void> {
   const current = await findWorkingRevision(tx, documentId);
   if ((current?.id ?? null) !== baseRevisionId) {
-    throw new AppError('SIGNER_REVISION_STALE', 'Another signature was added to the document after this one was prepared; prepare it again');
+    throw new AppError(
+      'SIGNER_REVISION_STALE',
+      'Another signature was added to the document after this one was prepared; prepare it again',
+    );
   }
 }
 
@@ -300,7 +392,10 @@ function defaultAppearance(recipient: { name: string; email: string }): string {
 }
 
 function valueHash(value: string | null): string {
-  return crypto.createHash('sha256').update(value ?? '').digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(value ?? '')
+    .digest('hex');
 }
 
 function b64(bytes: Uint8Array): string {

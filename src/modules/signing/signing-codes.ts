@@ -76,7 +76,12 @@ export function loadSigningCodeKey(dataDir: string): Uint8Array {
 }
 
 /** The link a mail carries: `$PUBLIC_URL/sign/<code>`, valid SIGNING_LINK_DAYS from `now` (RUNTIME.md "Mail"). */
-export function signingLink(codes: SigningCodes, publicUrl: string, recipient: { id: number; workflowId: number }, now: Date = new Date()): { url: string; expiresAt: Date } {
+export function signingLink(
+  codes: SigningCodes,
+  publicUrl: string,
+  recipient: { id: number; workflowId: number },
+  now: Date = new Date(),
+): { url: string; expiresAt: Date } {
   const expiresAt = new Date(now.getTime() + SIGNING_LINK_DAYS * 24 * 3600 * 1000);
   return { url: `${publicUrl}/sign/${codes.mint(recipient.id, recipient.workflowId, expiresAt)}`, expiresAt };
 }

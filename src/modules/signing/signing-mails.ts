@@ -34,24 +34,35 @@ function task(recipient: RecipientRow): string {
  * The commence mail (RUNTIME.md "Mail"): the subject is the commence title, else the workflow name; the text
  * holds the signing link. `delegatedBy` names who handed this recipient the task.
  */
-export function commenceMail(input: { workflow: WorkflowRow; recipient: RecipientRow; senderName: string; link: string; expiresAt: Date; delegatedBy?: string; branding?: MailBranding }): OutgoingMail {
+export function commenceMail(input: {
+  workflow: WorkflowRow;
+  recipient: RecipientRow;
+  senderName: string;
+  link: string;
+  expiresAt: Date;
+  delegatedBy?: string;
+  branding?: MailBranding;
+}): OutgoingMail {
   const { workflow, recipient, senderName, link, expiresAt, delegatedBy } = input;
   const message = workflow.message?.trim();
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
-    ...renderMail({
-      subject: workflowTitle(workflow),
-      greeting: recipient.name,
-      blocks: [
-        delegatedBy
-          ? `${delegatedBy} has asked you to ${task(recipient)} "${workflow.name}" in their place, sent by ${senderName}.`
-          : `${senderName} has sent you "${workflow.name}" to ${task(recipient)}.`,
-        message && { quote: message, by: senderName },
-        { label: 'Open the document', url: link },
-        `This link is personal: do not forward it. It can be used until ${DATE.format(expiresAt)}.`,
-      ],
-    }, input.branding),
+    ...renderMail(
+      {
+        subject: workflowTitle(workflow),
+        greeting: recipient.name,
+        blocks: [
+          delegatedBy
+            ? `${delegatedBy} has asked you to ${task(recipient)} "${workflow.name}" in their place, sent by ${senderName}.`
+            : `${senderName} has sent you "${workflow.name}" to ${task(recipient)}.`,
+          message && { quote: message, by: senderName },
+          { label: 'Open the document', url: link },
+          `This link is personal: do not forward it. It can be used until ${DATE.format(expiresAt)}.`,
+        ],
+      },
+      input.branding,
+    ),
     kind: 'COMMENCE',
     viaPlatform: linkProvesAddress(recipient),
     workflowId: workflow.id,
@@ -60,22 +71,32 @@ export function commenceMail(input: { workflow: WorkflowRow; recipient: Recipien
 }
 
 /** A CC recipient is told when the sequence reaches it; its link opens the document read-only. */
-export function ccNotificationMail(input: { workflow: WorkflowRow; recipient: RecipientRow; senderName: string; link: string; expiresAt: Date; branding?: MailBranding }): OutgoingMail {
+export function ccNotificationMail(input: {
+  workflow: WorkflowRow;
+  recipient: RecipientRow;
+  senderName: string;
+  link: string;
+  expiresAt: Date;
+  branding?: MailBranding;
+}): OutgoingMail {
   const { workflow, recipient, senderName, link, expiresAt } = input;
   const message = workflow.message?.trim();
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
-    ...renderMail({
-      subject: `Copy: ${workflowTitle(workflow)}`,
-      greeting: recipient.name,
-      blocks: [
-        `${senderName} has sent "${workflow.name}" for signature and copied you. You do not need to do anything.`,
-        message && { quote: message, by: senderName },
-        { label: 'View the document', url: link },
-        `This link can be used until ${DATE.format(expiresAt)}.`,
-      ],
-    }, input.branding),
+    ...renderMail(
+      {
+        subject: `Copy: ${workflowTitle(workflow)}`,
+        greeting: recipient.name,
+        blocks: [
+          `${senderName} has sent "${workflow.name}" for signature and copied you. You do not need to do anything.`,
+          message && { quote: message, by: senderName },
+          { label: 'View the document', url: link },
+          `This link can be used until ${DATE.format(expiresAt)}.`,
+        ],
+      },
+      input.branding,
+    ),
     kind: 'CC_NOTIFICATION',
     workflowId: workflow.id,
     recipientId: recipient.id,
@@ -83,22 +104,33 @@ export function ccNotificationMail(input: { workflow: WorkflowRow; recipient: Re
 }
 
 /** The identity step-up code (RUNTIME.md: the text part holds the 6 digits). */
-export function otpMail(input: { workflow: WorkflowRow; recipient: RecipientRow; code: string; lifetimeMinutes: number; branding?: MailBranding }): OutgoingMail {
+export function otpMail(input: {
+  workflow: WorkflowRow;
+  recipient: RecipientRow;
+  code: string;
+  lifetimeMinutes: number;
+  branding?: MailBranding;
+}): OutgoingMail {
   const { workflow, recipient, code, lifetimeMinutes } = input;
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
-    ...renderMail({
-      subject: `Your verification code for "${workflowTitle(workflow)}"`,
-      greeting: recipient.name,
-      blocks: [
-        `Your verification code is ${code}`,
-        { lines: [
-          `Enter it to confirm your identity before you ${task(recipient)} "${workflow.name}". It is valid for ${lifetimeMinutes} minutes.`,
-          'If you did not ask for it, ignore this message.',
-        ] },
-      ],
-    }, input.branding),
+    ...renderMail(
+      {
+        subject: `Your verification code for "${workflowTitle(workflow)}"`,
+        greeting: recipient.name,
+        blocks: [
+          `Your verification code is ${code}`,
+          {
+            lines: [
+              `Enter it to confirm your identity before you ${task(recipient)} "${workflow.name}". It is valid for ${lifetimeMinutes} minutes.`,
+              'If you did not ask for it, ignore this message.',
+            ],
+          },
+        ],
+      },
+      input.branding,
+    ),
     kind: 'OTP',
     viaPlatform: true,
     workflowId: workflow.id,
@@ -107,19 +139,28 @@ export function otpMail(input: { workflow: WorkflowRow; recipient: RecipientRow;
 }
 
 /** To the owner: a recipient declined, with the reason. */
-export function declinedMail(input: { workflow: WorkflowRow; owner: { name: string; email: string }; decliner: RecipientRow; reason: string; branding?: MailBranding }): OutgoingMail {
+export function declinedMail(input: {
+  workflow: WorkflowRow;
+  owner: { name: string; email: string };
+  decliner: RecipientRow;
+  reason: string;
+  branding?: MailBranding;
+}): OutgoingMail {
   const { workflow, owner, decliner, reason } = input;
   return {
     organizationId: workflow.organizationId,
     to: owner.email,
-    ...renderMail({
-      subject: `Declined: ${workflowTitle(workflow)}`,
-      greeting: owner.name,
-      blocks: [
-        `${decliner.name} (${decliner.email}) declined "${workflow.name}". The envelope is now void.`,
-        { lines: ['Reason given:', reason] },
-      ],
-    }, input.branding),
+    ...renderMail(
+      {
+        subject: `Declined: ${workflowTitle(workflow)}`,
+        greeting: owner.name,
+        blocks: [
+          `${decliner.name} (${decliner.email}) declined "${workflow.name}". The envelope is now void.`,
+          { lines: ['Reason given:', reason] },
+        ],
+      },
+      input.branding,
+    ),
     kind: 'DECLINED',
     workflowId: workflow.id,
     recipientId: decliner.id,
@@ -127,16 +168,26 @@ export function declinedMail(input: { workflow: WorkflowRow; owner: { name: stri
 }
 
 /** To the other recipients already reached: the envelope was voided by a decline, nothing more to do. */
-export function voidedMail(input: { workflow: WorkflowRow; recipient: RecipientRow; decliner: RecipientRow; branding?: MailBranding }): OutgoingMail {
+export function voidedMail(input: {
+  workflow: WorkflowRow;
+  recipient: RecipientRow;
+  decliner: RecipientRow;
+  branding?: MailBranding;
+}): OutgoingMail {
   const { workflow, recipient, decliner } = input;
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
-    ...renderMail({
-      subject: `Voided: ${workflowTitle(workflow)}`,
-      greeting: recipient.name,
-      blocks: [`${decliner.name} declined "${workflow.name}", so the envelope has been voided. You do not need to do anything more.`],
-    }, input.branding),
+    ...renderMail(
+      {
+        subject: `Voided: ${workflowTitle(workflow)}`,
+        greeting: recipient.name,
+        blocks: [
+          `${decliner.name} declined "${workflow.name}", so the envelope has been voided. You do not need to do anything more.`,
+        ],
+      },
+      input.branding,
+    ),
     kind: 'VOIDED',
     workflowId: workflow.id,
     recipientId: recipient.id,
@@ -144,21 +195,30 @@ export function voidedMail(input: { workflow: WorkflowRow; recipient: RecipientR
 }
 
 /** A reminder while a dispatched SIGNER or APPROVER has not acted; the link is a fresh one. */
-export function reminderMail(input: { workflow: WorkflowRow; recipient: RecipientRow; senderName: string; link: string; branding?: MailBranding }): OutgoingMail {
+export function reminderMail(input: {
+  workflow: WorkflowRow;
+  recipient: RecipientRow;
+  senderName: string;
+  link: string;
+  branding?: MailBranding;
+}): OutgoingMail {
   const { workflow, recipient, link } = input;
   const action = recipient.role === 'APPROVER' ? 'approve' : 'sign';
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
-    ...renderMail({
-      subject: `Reminder: ${workflowTitle(workflow)}`,
-      greeting: recipient.name,
-      blocks: [
-        `${input.senderName || 'The sender'} is still waiting for you to ${action} "${workflow.name}".`,
-        { label: 'Open the document', url: link },
-        'If you have already done so, please ignore this message.',
-      ],
-    }, input.branding),
+    ...renderMail(
+      {
+        subject: `Reminder: ${workflowTitle(workflow)}`,
+        greeting: recipient.name,
+        blocks: [
+          `${input.senderName || 'The sender'} is still waiting for you to ${action} "${workflow.name}".`,
+          { label: 'Open the document', url: link },
+          'If you have already done so, please ignore this message.',
+        ],
+      },
+      input.branding,
+    ),
     kind: 'REMINDER',
     viaPlatform: linkProvesAddress(recipient),
     workflowId: workflow.id,

@@ -11,7 +11,17 @@ import { issueSession, type SessionTokens } from '../auth/sessions.ts';
 import { createSigninLimits } from '../auth/signin-limits.ts';
 import { findSignInAccount } from '../users/accounts.ts';
 import {
-  CardRejected, MAX_CARD_INTERMEDIATES, checkCrl, crlUrls, emailOf, loadTrustAnchors, ocspUrls, parseCardCertificate, signatureMatches, verifyChain, type TrustAnchors,
+  CardRejected,
+  MAX_CARD_INTERMEDIATES,
+  checkCrl,
+  crlUrls,
+  emailOf,
+  loadTrustAnchors,
+  ocspUrls,
+  parseCardCertificate,
+  signatureMatches,
+  verifyChain,
+  type TrustAnchors,
 } from './card-certificate.ts';
 import { checkOcsp } from './ocsp.ts';
 import type { HashBody, VerifyBody } from './smart-card.schemas.ts';
@@ -38,7 +48,11 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
   return { hash, verify };
 
   function assertEnabled(): TrustAnchors {
-    if (!anchors) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'Smart-card sign-in is not configured on this service (SMART_CARD_CA_FILE is unset)');
+    if (!anchors)
+      throw new AppError(
+        'OPERATION_IS_NOT_ALLOWED',
+        'Smart-card sign-in is not configured on this service (SMART_CARD_CA_FILE is unset)',
+      );
     return anchors;
   }
 
@@ -46,20 +60,35 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
     assertEnabled();
     const parsed = parseCardCertificate(body.certificate);
     if (!parsed) {
-      throw new AppError('SMART_CARD_CERTIFICATE_INVALID', `certificate must be the card's X.509 certificate in PEM, optionally followed by at most ${MAX_CARD_INTERMEDIATES} intermediate CA certificates`);
+      throw new AppError(
+        'SMART_CARD_CERTIFICATE_INVALID',
+        `certificate must be the card's X.509 certificate in PEM, optionally followed by at most ${MAX_CARD_INTERMEDIATES} intermediate CA certificates`,
+      );
     }
     const retryAfter = await takeChallengeAllowance(db, address);
     if (retryAfter !== null) {
-      throw new AppError('CHALLENGE_RATE_LIMITED', `Too many sign-in challenges from this address; try again in ${retryAfter} seconds`,
-        { retryAfterSeconds: retryAfter }, { retryAfterSeconds: retryAfter });
+      throw new AppError(
+        'CHALLENGE_RATE_LIMITED',
+        `Too many sign-in challenges from this address; try again in ${retryAfter} seconds`,
+        { retryAfterSeconds: retryAfter },
+        { retryAfterSeconds: retryAfter },
+      );
     }
     // The card signs the digest of these bytes: random, and naming the service's purpose so they sign nothing else.
     const signedBytes = Buffer.concat([Buffer.from('smart-card-sign-in:'), crypto.randomBytes(32)]);
     const digest = crypto.createHash('sha256').update(signedBytes).digest('base64');
     const data: ChallengeData = {
-      certificate: parsed.certificate.toString('base64'), intermediates: parsed.intermediates.map((der) => der.toString('base64')), signedBytes: signedBytes.toString('base64'),
+      certificate: parsed.certificate.toString('base64'),
+      intermediates: parsed.intermediates.map((der) => der.toString('base64')),
+      signedBytes: signedBytes.toString('base64'),
     };
-    const row = await storeChallenge(db, { purpose: 'SMART_CARD', challenge: digest, userId: null, data, lifetimeSeconds: SMART_CARD_CHALLENGE_SECONDS });
+    const row = await storeChallenge(db, {
+      purpose: 'SMART_CARD',
+      challenge: digest,
+      userId: null,
+      data,
+      lifetimeSeconds: SMART_CARD_CHALLENGE_SECONDS,
+    });
     return { challengeId: row.id, hash: digest };
   }
 
@@ -71,13 +100,19 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
     const trusted = assertEnabled();
     const addressLock = await lockedForSeconds(db, SIGNIN_FAILURES_PER_ADDRESS, address);
     if (addressLock !== null) {
-      throw new AppError('ACCOUNT_TEMPORARILY_LOCKED', `Too many failed sign-in attempts; try again in ${addressLock} seconds`,
-        { retryAfterSeconds: addressLock }, { retryAfterSeconds: addressLock });
+      throw new AppError(
+        'ACCOUNT_TEMPORARILY_LOCKED',
+        `Too many failed sign-in attempts; try again in ${addressLock} seconds`,
+        { retryAfterSeconds: addressLock },
+        { retryAfterSeconds: addressLock },
+      );
     }
     const challenge = await consumeChallenge(db, 'SMART_CARD', { id: body.challengeId });
     if (!challenge) {
       await recordAttempts(db, [[SIGNIN_FAILURES_PER_ADDRESS, address]]);
-      throw rejection(new CardRejected('CHALLENGE', 'The challenge is unknown, expired or already used: ask for a new hash'));
+      throw rejection(
+        new CardRejected('CHALLENGE', 'The challenge is unknown, expired or already used: ask for a new hash'),
+      );
     }
     const data = challenge.data as ChallengeData;
     const certificate = Buffer.from(data.certificate, 'base64');
@@ -87,16 +122,27 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
     if (email) await limits.assertNotLocked(subject);
     const account = email ? await findSignInAccount(db, email) : null;
     try {
-      if (!signatureMatches(certificate, Buffer.from(data.signedBytes, 'base64'), Buffer.from(body.signature, 'base64'))) {
+      if (
+        !signatureMatches(certificate, Buffer.from(data.signedBytes, 'base64'), Buffer.from(body.signature, 'base64'))
+      ) {
         throw new CardRejected('SIGNATURE', "The signature does not match the hash and the certificate's key");
       }
       const path = await verifyChain(certificate, intermediates, trusted);
-      if (!email) throw new CardRejected('NO_EMAIL', 'The certificate names no email address (subjectAltName rfc822Name or subject emailAddress)');
-      if (!account) throw new CardRejected('NO_ACCOUNT', 'No registered account has the certificate\'s email address');
+      if (!email)
+        throw new CardRejected(
+          'NO_EMAIL',
+          'The certificate names no email address (subjectAltName rfc822Name or subject emailAddress)',
+        );
+      if (!account) throw new CardRejected('NO_ACCOUNT', "No registered account has the certificate's email address");
       // As the SSO sign-in: an account that never verified the address may be someone else's squat, whose password they know.
-      if (!account.emailVerifiedAt) throw new CardRejected('ACCOUNT_NOT_VERIFIED', 'The account holding this address has not verified it: open the link of its verification mail first');
+      if (!account.emailVerifiedAt)
+        throw new CardRejected(
+          'ACCOUNT_NOT_VERIFIED',
+          'The account holding this address has not verified it: open the link of its verification mail first',
+        );
       // The card's certificate first, then each intermediate; the anchor is trusted as configured.
-      for (let index = 0; index + 1 < path.length; index++) await checkRevocation(path[index], new crypto.X509Certificate(path[index + 1]), index > 0);
+      for (let index = 0; index + 1 < path.length; index++)
+        await checkRevocation(path[index], new crypto.X509Certificate(path[index + 1]), index > 0);
     } catch (error) {
       if (!(error instanceof CardRejected)) throw error;
       if (email) await limits.recordFailure(subject, account?.id ?? null);
@@ -104,11 +150,20 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
       throw rejection(error);
     }
     await limits.recordSuccess(subject);
-    return issueSession(db, tokens, { userId: account.id, type: 'USER', claims: { organizationId: account.organizationId }, rememberMe: body.rememberMe ?? false });
+    return issueSession(db, tokens, {
+      userId: account.id,
+      type: 'USER',
+      claims: { organizationId: account.organizationId },
+      rememberMe: body.rememberMe ?? false,
+    });
   }
 
   /** The revocation check of one certificate of the path; an intermediate's refusal names it. */
-  async function checkRevocation(certificate: Buffer, issuer: crypto.X509Certificate, intermediate: boolean): Promise<void> {
+  async function checkRevocation(
+    certificate: Buffer,
+    issuer: crypto.X509Certificate,
+    intermediate: boolean,
+  ): Promise<void> {
     try {
       await checkRevocationSources(certificate, issuer);
     } catch (error) {
@@ -144,7 +199,11 @@ export function createSmartCardService({ db, tokens, outbox, outbound, caFile }:
         problems.push(`${url}: ${(error as Error).message}`);
       }
     }
-    if (problems.length > 0) throw new CardRejected('REVOCATION_UNKNOWN', `The certificate's revocation status could not be checked (${problems.join('; ')})`);
+    if (problems.length > 0)
+      throw new CardRejected(
+        'REVOCATION_UNKNOWN',
+        `The certificate's revocation status could not be checked (${problems.join('; ')})`,
+      );
   }
 
   async function fetchBytes(url: string, ocspRequest?: Buffer): Promise<Buffer> {

@@ -49,43 +49,79 @@ export type SurveyDispatchDeps = {
  * children together with everything that sends them, so after a crash, a retry or a second instance, the next
  * batch starts from exactly the recipients still without a child; a batch that was rolled back left none.
  */
-export async function dispatchBatch(tx: Tx, deps: SurveyDispatchDeps, parentId: number, batchSize = DISPATCH_BATCH): Promise<number> {
+export async function dispatchBatch(
+  tx: Tx,
+  deps: SurveyDispatchDeps,
+  parentId: number,
+  batchSize = DISPATCH_BATCH,
+): Promise<number> {
   const parent = await lockSurvey(tx, parentId, 'share');
-  if (!parent || parent.status !== 'SENT') return 0;
+  if (parent?.status !== 'SENT') return 0;
   const picked = await findRecipientsWithoutChild(tx, parent.id, batchSize);
   if (picked.length === 0) return 0;
-  const made = await findRecipientsWithChild(tx, parent.id, picked.map((row) => row.id));
+  const made = await findRecipientsWithChild(
+    tx,
+    parent.id,
+    picked.map((row) => row.id),
+  );
   const pending = picked.filter((row) => !made.has(row.id));
   // Every row picked was made by a batch that committed meanwhile: pick again.
   if (pending.length === 0) return dispatchBatch(tx, deps, parentId, batchSize);
 
-  const children = await createDraftWorkflows(tx, pending.map((row) => ({
-    spec: {
-      ownerUserId: parent.ownerUserId,
-      organizationId: parent.organizationId,
-      name: parent.name,
-      sequence: 'UNORDERED',
-      signType: 'POWERSURVEY',
-      timeZone: parent.timeZone,
-      reminderEnabled: parent.reminderEnabled,
-      reminderIntervalDays: parent.reminderIntervalDays,
-      reminderOffsetMinutes: parent.reminderOffsetMinutes,
-      parentWorkflowId: parent.id,
-      parentRecipientId: row.id,
-    },
-    recipients: [{
-      userId: row.userId, name: row.name, email: row.email, role: 'SIGNER', color: row.color,
-      useDigitalCert: row.useDigitalCert, enforceIdentity: row.enforceIdentity, passwordHash: row.passwordHash,
-    }],
-  })));
-  const documentIds = await copyDocumentsToMany(tx, parent.id, children.map((child) => child.workflow.id));
-  await copyFieldsToMany(tx, parent.id, children.map((child, index) => ({
-    workflowId: child.workflow.id,
-    documentIds: documentIds.get(child.workflow.id)!,
-    recipientIds: new Map([[pending[index].id, child.recipients[0].id]]),
-    unassignedTo: child.recipients[0].id,
-  })));
-  await sendWorkflows(tx, deps.routing, children.map((child) => child.workflow), { userId: parent.ownerUserId }, { title: parent.title, message: parent.message }, {}, { prepaid: { credits: 0 } });
+  const children = await createDraftWorkflows(
+    tx,
+    pending.map((row) => ({
+      spec: {
+        ownerUserId: parent.ownerUserId,
+        organizationId: parent.organizationId,
+        name: parent.name,
+        sequence: 'UNORDERED',
+        signType: 'POWERSURVEY',
+        timeZone: parent.timeZone,
+        reminderEnabled: parent.reminderEnabled,
+        reminderIntervalDays: parent.reminderIntervalDays,
+        reminderOffsetMinutes: parent.reminderOffsetMinutes,
+        parentWorkflowId: parent.id,
+        parentRecipientId: row.id,
+      },
+      recipients: [
+        {
+          userId: row.userId,
+          name: row.name,
+          email: row.email,
+          role: 'SIGNER',
+          color: row.color,
+          useDigitalCert: row.useDigitalCert,
+          enforceIdentity: row.enforceIdentity,
+          passwordHash: row.passwordHash,
+        },
+      ],
+    })),
+  );
+  const documentIds = await copyDocumentsToMany(
+    tx,
+    parent.id,
+    children.map((child) => child.workflow.id),
+  );
+  await copyFieldsToMany(
+    tx,
+    parent.id,
+    children.map((child, index) => ({
+      workflowId: child.workflow.id,
+      documentIds: documentIds.get(child.workflow.id)!,
+      recipientIds: new Map([[pending[index].id, child.recipients[0].id]]),
+      unassignedTo: child.recipients[0].id,
+    })),
+  );
+  await sendWorkflows(
+    tx,
+    deps.routing,
+    children.map((child) => child.workflow),
+    { userId: parent.ownerUserId },
+    { title: parent.title, message: parent.message },
+    {},
+    { prepaid: { credits: 0 } },
+  );
   return children.length;
 }
 
@@ -109,7 +145,10 @@ export function surveyDispatchJob(deps: SurveyDispatchDeps): JobDefinition<typeo
             const count = await dispatchBatch(tx, deps, parentWorkflowId);
             if (count > 0 && deps.testDelayMs) {
               // A warning: the delay is for crash tests and must never go unnoticed in production.
-              meta.log.warn({ parentWorkflowId }, `a batch of ${count} children waits SURVEY_TEST_DELAY_MS=${deps.testDelayMs} before committing`);
+              meta.log.warn(
+                { parentWorkflowId },
+                `a batch of ${count} children waits SURVEY_TEST_DELAY_MS=${deps.testDelayMs} before committing`,
+              );
               await new Promise((resolve) => setTimeout(resolve, deps.testDelayMs));
             }
             return count;
@@ -144,20 +183,32 @@ export async function afterSurveyChildSettled(tx: Tx, jobs: JobQueue, workflow: 
  */
 export async function settleSurvey(tx: Tx, parentId: number): Promise<WorkflowRow | null> {
   const parent = await lockSurvey(tx, parentId);
-  if (!parent || parent.status !== 'SENT') return null;
+  if (parent?.status !== 'SENT') return null;
   const counts = await countSurvey(tx, parent.id);
   if (counts.dispatched < counts.totalRecipients || counts.totalRecipients === 0) return null;
   const now = new Date();
   if (counts.completed === counts.totalRecipients) {
     const status = nextStatus(parent.status, 'SURVEY_COMPLETED');
     const updated = await updateSurveyParent(tx, parent.id, { status, statusAt: now, completedAt: now });
-    await recordActivity(tx, { workflowId: parent.id, kind: 'COMPLETED', action: 'Completed', sentence: `Every one of the ${counts.totalRecipients} recipients has signed; "${parent.name}" is completed`, status });
+    await recordActivity(tx, {
+      workflowId: parent.id,
+      kind: 'COMPLETED',
+      action: 'Completed',
+      sentence: `Every one of the ${counts.totalRecipients} recipients has signed; "${parent.name}" is completed`,
+      status,
+    });
     return updated;
   }
   if (counts.voided === counts.totalRecipients) {
     const status = nextStatus(parent.status, 'VOID');
     const updated = await updateSurveyParent(tx, parent.id, { status, statusAt: now });
-    await recordActivity(tx, { workflowId: parent.id, kind: 'VOIDED', action: 'Voided', sentence: `Every one of the ${counts.totalRecipients} recipients declined or was voided; "${parent.name}" is void`, status });
+    await recordActivity(tx, {
+      workflowId: parent.id,
+      kind: 'VOIDED',
+      action: 'Voided',
+      sentence: `Every one of the ${counts.totalRecipients} recipients declined or was voided; "${parent.name}" is void`,
+      status,
+    });
     return updated;
   }
   return null;

@@ -9,13 +9,26 @@ import { assertMaySend, debitSurvey } from '../billing/entitlements.service.ts';
 import type { RoutingDeps } from '../signing/routing.ts';
 import { assertSenderVerified, userDisplayName } from '../users/users.directory.ts';
 import { assertActiveMemberOf } from '../organizations/organization-membership.ts';
-import { assertOwner, findWorkflowForCaller, type WorkflowAccess, type WorkflowRow, isSurveyParent } from '../workflows/workflow-access.ts';
+import {
+  assertOwner,
+  findWorkflowForCaller,
+  type WorkflowAccess,
+  type WorkflowRow,
+  isSurveyParent,
+} from '../workflows/workflow-access.ts';
 import { nextStatus } from '../workflows/workflow-status.ts';
 import { csvLine } from './survey-csv.ts';
 import { SURVEY_DISPATCH_JOB, afterSurveyChildSettled } from './survey-dispatch.ts';
 import {
-  countSurvey, countSurveyDocuments, findChildrenAfter, findChildrenPage, findFilledLabelledValues, findSurveyFields, findSurveyRecipientRoles,
-  type ChildRow, type SurveyCounts,
+  countSurvey,
+  countSurveyDocuments,
+  findChildrenAfter,
+  findChildrenPage,
+  findFilledLabelledValues,
+  findSurveyFields,
+  findSurveyRecipientRoles,
+  type ChildRow,
+  type SurveyCounts,
 } from './surveys.repo.ts';
 import { setSurveyChildrenStatus, updateSurveyParent } from '../workflows/workflow-core.ts';
 
@@ -25,7 +38,13 @@ const SIGNATURE_FIELD_TYPES = ['SIGNATURE', 'DIGITAL_SIGNATURE'];
 /** Children read per query while streaming the CSV: memory stays flat whatever the survey's size. */
 const EXPORT_CHUNK = 500;
 
-export type SurveyCommenceResult = { workflowId: number; sentAt: Date; dispatchedRecipientIds: number[]; credits: number; dispatch: 'ASYNC' };
+export type SurveyCommenceResult = {
+  workflowId: number;
+  sentAt: Date;
+  dispatchedRecipientIds: number[];
+  credits: number;
+  dispatch: 'ASYNC';
+};
 export type ChildrenPage = { rows: ChildRow[]; counts: SurveyCounts };
 
 /** SPEC.md "Power Survey": commence, dispatch progress, the children, the CSV export, and the parent's decline. */
@@ -46,10 +65,22 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
    * and queues the dispatch again (it resumes where it is; nothing is created twice); COMPLETED or VOID is
    * INVALID_WORKFLOW_STATUS.
    */
-  async function commence(tx: Tx, caller: UserCaller, parent: WorkflowRow, message: { title: string | null; message: string | null }, context: RequestContext): Promise<SurveyCommenceResult> {
+  async function commence(
+    tx: Tx,
+    caller: UserCaller,
+    parent: WorkflowRow,
+    message: { title: string | null; message: string | null },
+    context: RequestContext,
+  ): Promise<SurveyCommenceResult> {
     if (parent.status === 'SENT' && parent.sentAt) {
       await jobs.send(tx, SURVEY_DISPATCH_JOB, { parentWorkflowId: parent.id });
-      return { workflowId: parent.id, sentAt: parent.sentAt, dispatchedRecipientIds: [], credits: 0, dispatch: 'ASYNC' };
+      return {
+        workflowId: parent.id,
+        sentAt: parent.sentAt,
+        dispatchedRecipientIds: [],
+        credits: 0,
+        dispatch: 'ASYNC',
+      };
     }
     await assertSenderVerified(tx, caller.userId);
     await assertActiveMemberOf(tx, parent.organizationId, caller.userId);
@@ -58,11 +89,23 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
     const now = new Date();
     await assertMaySend(tx, parent.organizationId, now, caller.userId);
     const credits = await debitSurvey(tx, parent.organizationId, recipientCount);
-    await updateSurveyParent(tx, parent.id, { status, sentAt: now, statusAt: now, title: message.title, message: message.message });
+    await updateSurveyParent(tx, parent.id, {
+      status,
+      sentAt: now,
+      statusAt: now,
+      title: message.title,
+      message: message.message,
+    });
     const senderName = await userDisplayName(tx, caller.userId, 'The owner');
     await recordActivity(tx, {
-      workflowId: parent.id, kind: 'WORKFLOW_SENT', action: 'Sent', sentence: `${senderName} sent the survey to ${recipientCount} recipient${recipientCount === 1 ? '' : 's'}`,
-      userId: caller.userId, userName: senderName, status, context,
+      workflowId: parent.id,
+      kind: 'WORKFLOW_SENT',
+      action: 'Sent',
+      sentence: `${senderName} sent the survey to ${recipientCount} recipient${recipientCount === 1 ? '' : 's'}`,
+      userId: caller.userId,
+      userName: senderName,
+      status,
+      context,
     });
     await jobs.send(tx, SURVEY_DISPATCH_JOB, { parentWorkflowId: parent.id });
     return { workflowId: parent.id, sentAt: now, dispatchedRecipientIds: [], credits, dispatch: 'ASYNC' };
@@ -71,18 +114,33 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
   /** The checks SPEC.md names "at dispatch", in this order; answers the recipient count. */
   async function assertSurveyConstraints(tx: Tx, parent: WorkflowRow): Promise<number> {
     const documentCount = await countSurveyDocuments(tx, parent.id);
-    if (documentCount !== 1) throw new AppError('SURVEY_DOCUMENT_COUNT', `The survey has ${documentCount} documents; it needs exactly one`, { documentCount });
+    if (documentCount !== 1)
+      throw new AppError('SURVEY_DOCUMENT_COUNT', `The survey has ${documentCount} documents; it needs exactly one`, {
+        documentCount,
+      });
     const fields = await findSurveyFields(tx, parent.id);
     const signatures = fields.filter((f) => SIGNATURE_FIELD_TYPES.includes(f.fieldType));
     if (signatures.length !== 1 || signatures[0].recipientId !== null) {
-      throw new AppError('SURVEY_SIGNATURE_FIELD', `The survey has ${signatures.length} signature fields${signatures.length === 1 ? ', assigned to a recipient' : ''}; it needs exactly one, assigned to nobody`,
-        { signatureFieldIds: signatures.map((f) => f.id) });
+      throw new AppError(
+        'SURVEY_SIGNATURE_FIELD',
+        `The survey has ${signatures.length} signature fields${signatures.length === 1 ? ', assigned to a recipient' : ''}; it needs exactly one, assigned to nobody`,
+        { signatureFieldIds: signatures.map((f) => f.id) },
+      );
     }
-    const unlabelled = fields.filter((f) => !(IMAGE_FIELD_TYPES as readonly string[]).includes(f.fieldType) && !f.label?.trim());
-    if (unlabelled.length > 0) throw new AppError('SURVEY_FIELD_LABEL_MISSING', `Fields without a label: ${unlabelled.map((f) => f.id).join(', ')}`, { fieldIds: unlabelled.map((f) => f.id) });
+    const unlabelled = fields.filter(
+      (f) => !(IMAGE_FIELD_TYPES as readonly string[]).includes(f.fieldType) && !f.label?.trim(),
+    );
+    if (unlabelled.length > 0)
+      throw new AppError(
+        'SURVEY_FIELD_LABEL_MISSING',
+        `Fields without a label: ${unlabelled.map((f) => f.id).join(', ')}`,
+        { fieldIds: unlabelled.map((f) => f.id) },
+      );
     const recipients = await findSurveyRecipientRoles(tx, parent.id);
-    if (recipients.length === 0) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The survey has no recipients: add at least one before sending');
-    if (recipients.some((r) => r.role !== 'SIGNER')) throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A Power Survey accepts only SIGNER recipients');
+    if (recipients.length === 0)
+      throw new AppError('OPERATION_IS_NOT_ALLOWED', 'The survey has no recipients: add at least one before sending');
+    if (recipients.some((r) => r.role !== 'SIGNER'))
+      throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A Power Survey accepts only SIGNER recipients');
     return recipients.length;
   }
 
@@ -90,7 +148,8 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
   async function ownSurvey(caller: Caller, workflowId: number): Promise<WorkflowRow> {
     const access = await findWorkflowForCaller(db, caller, workflowId);
     assertOwner(access);
-    if (!isSurveyParent(access.workflow)) throw new AppError('NOT_A_SURVEY', `Workflow ${workflowId} is not a Power Survey`);
+    if (!isSurveyParent(access.workflow))
+      throw new AppError('NOT_A_SURVEY', `Workflow ${workflowId} is not a Power Survey`);
     return access.workflow;
   }
 
@@ -100,7 +159,10 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
 
   async function children(caller: Caller, workflowId: number, limit: number, offset: number): Promise<ChildrenPage> {
     const parent = await ownSurvey(caller, workflowId);
-    const [rows, counts] = await Promise.all([findChildrenPage(db, parent.id, limit, offset), countSurvey(db, parent.id)]);
+    const [rows, counts] = await Promise.all([
+      findChildrenPage(db, parent.id, limit, offset),
+      countSurvey(db, parent.id),
+    ]);
     return { rows, counts };
   }
 
@@ -109,11 +171,24 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
    * With includeFields, one more column per distinct field label of the survey (in field order), holding what
    * that child filled in (several fields sharing a label: their values joined by "; "). Image fields are left out.
    */
-  async function exportCsv(caller: Caller, workflowId: number, includeFields: boolean): Promise<{ name: string; stream: Readable }> {
+  async function exportCsv(
+    caller: Caller,
+    workflowId: number,
+    includeFields: boolean,
+  ): Promise<{ name: string; stream: Readable }> {
     const parent = await ownSurvey(caller, workflowId);
     const labels = includeFields ? distinctLabels(await findSurveyFields(db, parent.id)) : [];
     async function* lines(): AsyncGenerator<string> {
-      yield csvLine(['workflowId', 'recipientName', 'recipientEmail', 'status', 'recipientStatus', 'respondedAt', 'declineReason', ...labels]);
+      yield csvLine([
+        'workflowId',
+        'recipientName',
+        'recipientEmail',
+        'status',
+        'recipientStatus',
+        'respondedAt',
+        'declineReason',
+        ...labels,
+      ]);
       let after = 0;
       for (;;) {
         const chunk = await findChildrenAfter(db, parent.id, after, EXPORT_CHUNK);
@@ -123,8 +198,13 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
         for (const child of chunk) {
           const filled = values.get(child.workflowId);
           text += csvLine([
-            String(child.workflowId), child.recipientName, child.recipientEmail, child.status, child.recipientStatus,
-            child.respondedAt ? child.respondedAt.toISOString() : '', child.declineReason ?? '',
+            String(child.workflowId),
+            child.recipientName,
+            child.recipientEmail,
+            child.status,
+            child.recipientStatus,
+            child.respondedAt ? child.respondedAt.toISOString() : '',
+            child.declineReason ?? '',
             ...labels.map((label) => filled?.get(label)?.join('; ') ?? ''),
           ]);
         }
@@ -152,7 +232,13 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
    * The reason is recorded in the parent's Declined activity (the parent's reject-details lists the children's
    * declines, as SPEC.md says). Another caller who can see the parent: INVALID_WORKFLOW_OWNER.
    */
-  async function declineParent(tx: Tx, caller: Caller, access: WorkflowAccess, reason: string, context: RequestContext): Promise<{ workflowId: number; recipientId: number; reason: string; rejectedAt: Date }> {
+  async function declineParent(
+    tx: Tx,
+    caller: Caller,
+    access: WorkflowAccess,
+    reason: string,
+    context: RequestContext,
+  ): Promise<{ workflowId: number; recipientId: number; reason: string; rejectedAt: Date }> {
     assertOwner(access);
     const parent = access.workflow;
     const status = nextStatus(parent.status, 'VOID');
@@ -161,8 +247,14 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
     const voided = await setSurveyChildrenStatus(tx, parent.id, status, now);
     const ownerName = await userDisplayName(tx, caller.userId, 'The owner');
     await recordActivity(tx, {
-      workflowId: parent.id, kind: 'DECLINED', action: 'Declined', sentence: `${ownerName} declined the survey (${voided} pending responses voided): ${reason}`,
-      userId: caller.userId, userName: ownerName, status, context,
+      workflowId: parent.id,
+      kind: 'DECLINED',
+      action: 'Declined',
+      sentence: `${ownerName} declined the survey (${voided} pending responses voided): ${reason}`,
+      userId: caller.userId,
+      userName: ownerName,
+      status,
+      context,
     });
     return { workflowId: parent.id, recipientId: 0, reason, rejectedAt: now };
   }
@@ -172,10 +264,11 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
   }
 }
 
-
 /** Labels of the non-image fields, trimmed, each once, in field order. */
 function distinctLabels(fields: { fieldType: string; label: string | null }[]): string[] {
-  const labels = fields.filter((f) => !(IMAGE_FIELD_TYPES as readonly string[]).includes(f.fieldType) && f.label?.trim()).map((f) => f.label!.trim());
+  const labels = fields
+    .filter((f) => !(IMAGE_FIELD_TYPES as readonly string[]).includes(f.fieldType) && f.label?.trim())
+    .map((f) => f.label!.trim());
   return [...new Set(labels)];
 }
 

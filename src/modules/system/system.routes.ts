@@ -15,33 +15,50 @@ const AppSettings = Type.Object({
   signupEnabled: Type.Boolean(),
 });
 
-export function systemRoutes(deps: { database: Database; billing: BillingService; signupEnabled: boolean; idpEnabled: boolean }): FastifyPluginAsyncTypebox {
+export function systemRoutes(deps: {
+  database: Database;
+  billing: BillingService;
+  signupEnabled: boolean;
+  idpEnabled: boolean;
+}): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get('/admin/internal/health', {
-      schema: { tags: ['System'], summary: 'Reachability probe: 200 once the database answers, 503 otherwise', response: { 200: Type.Object({ status: Type.String(), database: Type.String() }) } },
-      config: { auth: 'public' },
-    }, async () => {
-      try {
-        await deps.database.ping();
-      } catch {
-        throw new AppError('SERVICE_UNAVAILABLE', 'Database is not reachable');
-      }
-      return { status: 'UP', database: deps.database.kind };
-    });
+    app.get(
+      '/admin/internal/health',
+      {
+        schema: {
+          tags: ['System'],
+          summary: 'Reachability probe: 200 once the database answers, 503 otherwise',
+          response: { 200: Type.Object({ status: Type.String(), database: Type.String() }) },
+        },
+        config: { auth: 'public' },
+      },
+      async () => {
+        try {
+          await deps.database.ping();
+        } catch {
+          throw new AppError('SERVICE_UNAVAILABLE', 'Database is not reachable');
+        }
+        return { status: 'UP', database: deps.database.kind };
+      },
+    );
 
-    app.get('/auth/v1/app_settings', {
-      schema: { tags: ['System'], summary: 'Public branding, flags and locale', response: { 200: AppSettings } },
-      config: { auth: 'public' },
-    }, async () => {
-      const plan = await deps.billing.defaultPackage();
-      return {
-        branding: JSON.stringify({ primaryColor: PLATFORM_PRIMARY_COLOR }),
-        powerSurveyRecipientLimit: plan.powerSurveyRecipientLimit,
-        sso: { enableIdpAuth: deps.idpEnabled },
-        'sso.enableIdpAuth': deps.idpEnabled,
-        locale: 'en',
-        signupEnabled: deps.signupEnabled,
-      };
-    });
+    app.get(
+      '/auth/v1/app_settings',
+      {
+        schema: { tags: ['System'], summary: 'Public branding, flags and locale', response: { 200: AppSettings } },
+        config: { auth: 'public' },
+      },
+      async () => {
+        const plan = await deps.billing.defaultPackage();
+        return {
+          branding: JSON.stringify({ primaryColor: PLATFORM_PRIMARY_COLOR }),
+          powerSurveyRecipientLimit: plan.powerSurveyRecipientLimit,
+          sso: { enableIdpAuth: deps.idpEnabled },
+          'sso.enableIdpAuth': deps.idpEnabled,
+          locale: 'en',
+          signupEnabled: deps.signupEnabled,
+        };
+      },
+    );
   };
 }

@@ -3,8 +3,20 @@ import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { findWorkflowForCaller, type WorkflowAccess } from '../workflows/workflow-access.ts';
-import { countEventsOfRecipient, findEventFields, insertFieldEvents, isDocumentOf, type EventField, type NewFieldEvent } from './template-analytics.repo.ts';
-import { FIELD_EVENT_TYPES, FieldEventsBody, MAX_EVENTS_PER_CALL, type FieldEventType } from './template-analytics.schemas.ts';
+import {
+  countEventsOfRecipient,
+  findEventFields,
+  insertFieldEvents,
+  isDocumentOf,
+  type EventField,
+  type NewFieldEvent,
+} from './template-analytics.repo.ts';
+import {
+  FIELD_EVENT_TYPES,
+  FieldEventsBody,
+  MAX_EVENTS_PER_CALL,
+  type FieldEventType,
+} from './template-analytics.schemas.ts';
 
 /** Events stamped later than this past the server's clock are from the future (a little skew is tolerated). */
 export const FUTURE_SKEW_MS = 60_000;
@@ -59,34 +71,52 @@ export function createFieldEventService({ db }: { db: Db }) {
    * is not the documented object ingests nothing, and events past the first MAX_EVENTS_PER_CALL count as skipped.
    */
   async function ingest(caller: Caller, raw: unknown): Promise<{ ingested: number; skipped: number }> {
-    const sent = typeof raw === 'object' && raw !== null && Array.isArray((raw as { events?: unknown }).events) ? (raw as { events: unknown[] }).events : [];
+    const sent =
+      typeof raw === 'object' && raw !== null && Array.isArray((raw as { events?: unknown }).events)
+        ? (raw as { events: unknown[] }).events
+        : [];
     const all = { ingested: 0, skipped: sent.length };
     if (!Value.Check(FieldEventsBody, raw)) return all;
     const body = raw;
     const access = await reachedWorkflow(db, caller, body.workflowId);
     const recipient = access?.recipient;
     if (!access || !recipient || recipient.status === 'DELEGATED' || access.workflow.status === 'DRAFT') return all;
-    const target = { workflowId: access.workflow.id, createdAt: access.workflow.createdAt, templateId: access.workflow.templateId, recipientId: recipient.id };
+    const target = {
+      workflowId: access.workflow.id,
+      createdAt: access.workflow.createdAt,
+      templateId: access.workflow.templateId,
+      recipientId: recipient.id,
+    };
 
     const now = Date.now();
-    const parsed = body.events.slice(0, MAX_EVENTS_PER_CALL).map((event) => parseEvent(event, now))
+    const parsed = body.events
+      .slice(0, MAX_EVENTS_PER_CALL)
+      .map((event) => parseEvent(event, now))
       .map((event) => (event && event.at.getTime() >= target.createdAt.getTime() - FUTURE_SKEW_MS ? event : null));
     const fieldIds = [...new Set(parsed.flatMap((event) => (event?.fieldId ? [event.fieldId] : [])))];
     const fields = new Map((await findEventFields(db, target.workflowId, fieldIds)).map((field) => [field.id, field]));
-    const documentId = body.documentId && (await isDocumentOf(db, target.workflowId, body.documentId)) ? body.documentId : null;
+    const documentId =
+      body.documentId && (await isDocumentOf(db, target.workflowId, body.documentId)) ? body.documentId : null;
 
-    const fits = (field: EventField | undefined): field is EventField => field !== undefined
-      && (field.recipientId === null || field.recipientId === target.recipientId)
-      && (!body.documentId || field.documentId === body.documentId);
+    const fits = (field: EventField | undefined): field is EventField =>
+      field !== undefined &&
+      (field.recipientId === null || field.recipientId === target.recipientId) &&
+      (!body.documentId || field.documentId === body.documentId);
     const rows: NewFieldEvent[] = [];
     for (const event of parsed) {
       if (!event) continue;
       const field = event.fieldId === null ? null : fields.get(event.fieldId);
       if (field !== null && !fits(field)) continue;
       rows.push({
-        sessionId: body.sessionId, workflowId: target.workflowId, recipientId: target.recipientId, type: event.type, at: event.at,
-        fieldId: field?.id ?? null, documentId: field?.documentId ?? documentId,
-        templateId: target.templateId, placeholderKey: field?.placeholderKey ?? null,
+        sessionId: body.sessionId,
+        workflowId: target.workflowId,
+        recipientId: target.recipientId,
+        type: event.type,
+        at: event.at,
+        fieldId: field?.id ?? null,
+        documentId: field?.documentId ?? documentId,
+        templateId: target.templateId,
+        placeholderKey: field?.placeholderKey ?? null,
       });
     }
     if (rows.length === 0) return all;

@@ -23,7 +23,9 @@ export function hiddenFolderIds(nodes: FolderNode[], membership: Pick<Membership
   const isHidden = (node: FolderNode, depth: number): boolean => {
     const known = memo.get(node.id);
     if (known !== undefined) return known;
-    const restricts = node.overrideEnabled && (membership.roleId === null || !admittedRoleIds(node.roleIds).includes(membership.roleId));
+    const restricts =
+      node.overrideEnabled &&
+      (membership.roleId === null || !admittedRoleIds(node.roleIds).includes(membership.roleId));
     const parent = node.parentFolderId === null ? undefined : byId.get(node.parentFolderId);
     // The depth guard only protects against a cycle, which the service never writes (a parent is fixed at creation).
     const result = restricts || (parent !== undefined && depth < 1000 && isHidden(parent, depth + 1));
@@ -38,6 +40,11 @@ export function hiddenFolderIds(nodes: FolderNode[], membership: Pick<Membership
 export function folderDepth(nodes: FolderNode[], folderId: number): number {
   const byId = new Map(nodes.map((node) => [node.id, node]));
   let depth = 0;
-  for (let node = byId.get(folderId); node && depth < 1000; node = node.parentFolderId === null ? undefined : byId.get(node.parentFolderId)) depth += 1;
+  for (
+    let node = byId.get(folderId);
+    node && depth < 1000;
+    node = node.parentFolderId === null ? undefined : byId.get(node.parentFolderId)
+  )
+    depth += 1;
   return depth;
 }

@@ -7,20 +7,31 @@ import { documents, fieldEvents, fields, templateInstanceFields, workflows } fro
  * completed (it is finished like COMPLETED, see decisions.md "Workflow status machine and APPROVED").
  */
 export async function countByStatus(db: DbOrTx, templateId: number) {
-  const [row] = await db.select({
-    total: sql<number>`count(*)::int`,
-    completed: sql<number>`count(*) filter (where ${workflows.status} in ('COMPLETED', 'APPROVED'))::int`,
-    void: sql<number>`count(*) filter (where ${workflows.status} = 'VOID')::int`,
-    inProgress: sql<number>`count(*) filter (where ${workflows.status} = 'SENT')::int`,
-    draft: sql<number>`count(*) filter (where ${workflows.status} = 'DRAFT')::int`,
-  }).from(workflows).where(and(eq(workflows.templateId, templateId), isNull(workflows.deletedAt)));
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)::int`,
+      completed: sql<number>`count(*) filter (where ${workflows.status} in ('COMPLETED', 'APPROVED'))::int`,
+      void: sql<number>`count(*) filter (where ${workflows.status} = 'VOID')::int`,
+      inProgress: sql<number>`count(*) filter (where ${workflows.status} = 'SENT')::int`,
+      draft: sql<number>`count(*) filter (where ${workflows.status} = 'DRAFT')::int`,
+    })
+    .from(workflows)
+    .where(and(eq(workflows.templateId, templateId), isNull(workflows.deletedAt)));
   return row;
 }
 
 /** Hours from sent to completed of a template's finished workflows: count, mean, median, 90th percentile and buckets. */
 export async function timeToSign(db: DbOrTx, templateId: number) {
   const result = await db.execute<{
-    n: number; avg: number | null; median: number | null; p90: number | null; under1h: number; under1d: number; under3d: number; under7d: number; over7d: number;
+    n: number;
+    avg: number | null;
+    median: number | null;
+    p90: number | null;
+    under1h: number;
+    under1d: number;
+    under3d: number;
+    under7d: number;
+    over7d: number;
   }>(sql`select count(*)::int as n, avg(h)::float8 as avg,
       percentile_cont(0.5) within group (order by h)::float8 as median, percentile_cont(0.9) within group (order by h)::float8 as p90,
       count(*) filter (where h < 1)::int as under1h, count(*) filter (where h >= 1 and h < 24)::int as under1d,
@@ -38,7 +49,12 @@ export async function timeToSign(db: DbOrTx, templateId: number) {
  * field_events_template_idx; a session is one (sessionId, recipient row).
  */
 export async function dropOffCounts(db: DbOrTx, templateId: number, since: Date) {
-  const result = await db.execute<{ placeholder_key: string; reached: number; completed: number; recoveries: number }>(sql`
+  const result = await db.execute<{
+    placeholder_key: string;
+    reached: number;
+    completed: number;
+    recoveries: number;
+  }>(sql`
     select placeholder_key, count(*) filter (where reached)::int as reached, count(*) filter (where completed)::int as completed,
       count(*) filter (where glanced_at < filled_at)::int as recoveries
     from (select placeholder_key, session_id, recipient_id,
@@ -54,7 +70,9 @@ export async function dropOffCounts(db: DbOrTx, templateId: number, since: Date)
 }
 
 export async function countSessions(db: DbOrTx, templateId: number, since: Date): Promise<number> {
-  const result = await db.execute<{ n: number }>(sql`select count(*)::int as n from (select distinct session_id, recipient_id from field_events
+  const result = await db.execute<{
+    n: number;
+  }>(sql`select count(*)::int as n from (select distinct session_id, recipient_id from field_events
     where template_id = ${templateId} and received_at >= ${since.toISOString()}) s`);
   return result.rows[0].n;
 }
@@ -66,18 +84,31 @@ export type EventField = { id: number; documentId: number; recipientId: number |
 
 export async function findEventFields(db: DbOrTx, workflowId: number, fieldIds: number[]): Promise<EventField[]> {
   if (fieldIds.length === 0) return [];
-  return db.select({ id: fields.id, documentId: fields.documentId, recipientId: fields.recipientId, placeholderKey: templateInstanceFields.placeholderKey })
-    .from(fields).leftJoin(templateInstanceFields, eq(templateInstanceFields.fieldId, fields.id))
+  return db
+    .select({
+      id: fields.id,
+      documentId: fields.documentId,
+      recipientId: fields.recipientId,
+      placeholderKey: templateInstanceFields.placeholderKey,
+    })
+    .from(fields)
+    .leftJoin(templateInstanceFields, eq(templateInstanceFields.fieldId, fields.id))
     .where(and(eq(fields.workflowId, workflowId), inArray(fields.id, fieldIds)));
 }
 
 export async function isDocumentOf(db: DbOrTx, workflowId: number, documentId: number): Promise<boolean> {
-  const [row] = await db.select({ id: documents.id }).from(documents).where(and(eq(documents.id, documentId), eq(documents.workflowId, workflowId)));
+  const [row] = await db
+    .select({ id: documents.id })
+    .from(documents)
+    .where(and(eq(documents.id, documentId), eq(documents.workflowId, workflowId)));
   return row !== undefined;
 }
 
 export async function countEventsOfRecipient(db: DbOrTx, recipientId: number): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(fieldEvents).where(eq(fieldEvents.recipientId, recipientId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(fieldEvents)
+    .where(eq(fieldEvents.recipientId, recipientId));
   return row.n;
 }
 

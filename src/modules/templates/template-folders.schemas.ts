@@ -5,7 +5,12 @@ import type { TemplateFolderRow } from './template-folders.repo.ts';
 export const MAX_FOLDERS_PER_ORGANIZATION = 1000;
 export const MAX_FOLDER_DEPTH = 10;
 
-const FolderName = Type.String({ minLength: 1, maxLength: 50, description: '1-50 characters, not whitespace-only (400 INVALID_REQUEST_BODY); stored trimmed; unique among the folders of one parent ignoring case (409 TEMPLATE_FOLDER_EXISTS)' });
+const FolderName = Type.String({
+  minLength: 1,
+  maxLength: 50,
+  description:
+    '1-50 characters, not whitespace-only (400 INVALID_REQUEST_BODY); stored trimmed; unique among the folders of one parent ignoring case (409 TEMPLATE_FOLDER_EXISTS)',
+});
 
 export const FolderIdParams = Type.Object({ id: IdParam });
 
@@ -15,19 +20,32 @@ export const ChildrenQuery = Type.Object({
 
 export const CreateFolderBody = Type.Object({
   name: FolderName,
-  parentFolderId: Type.Optional(Type.Union([IdParam, Type.Null()], { description: 'the parent folder; null or omitted: a root folder' })),
+  parentFolderId: Type.Optional(
+    Type.Union([IdParam, Type.Null()], { description: 'the parent folder; null or omitted: a root folder' }),
+  ),
 });
 export type CreateFolderBody = Static<typeof CreateFolderBody>;
 
 export const RenameFolderBody = Type.Object({ id: IdParam, name: FolderName });
 
 export const DeleteFoldersQuery = Type.Object({
-  ids: Type.Array(IdParam, { minItems: 1, maxItems: 100, description: 'repeated: ids=1&ids=2; at least one (400 otherwise)' }),
+  ids: Type.Array(IdParam, {
+    minItems: 1,
+    maxItems: 100,
+    description: 'repeated: ids=1&ids=2; at least one (400 otherwise)',
+  }),
 });
 
 export const FolderAccessBody = Type.Object({
-  roleIds: Type.Array(IdParam, { maxItems: 100, description: 'custom roles of the organization admitted when overrideEnabled; an id that is not one is 400 TEMPLATE_FOLDER_ACCESS_INVALID' }),
-  overrideEnabled: Type.Boolean({ description: 'true: only the owner and members of the listed roles see the folder and everything under it; false: no restriction of its own' }),
+  roleIds: Type.Array(IdParam, {
+    maxItems: 100,
+    description:
+      'custom roles of the organization admitted when overrideEnabled; an id that is not one is 400 TEMPLATE_FOLDER_ACCESS_INVALID',
+  }),
+  overrideEnabled: Type.Boolean({
+    description:
+      'true: only the owner and members of the listed roles see the folder and everything under it; false: no restriction of its own',
+  }),
 });
 export type FolderAccessBody = Static<typeof FolderAccessBody>;
 
@@ -50,9 +68,14 @@ function treeNode(levels: number): ReturnType<typeof Type.Object> {
     children: levels > 1 ? Type.Array(treeNode(levels - 1)) : Type.Array(Type.Never(), { maxItems: 0 }),
   });
 }
-export const FolderTree = Type.Array(treeNode(MAX_FOLDER_DEPTH), { description: 'root folders the caller may see, each with its visible subfolders' });
+export const FolderTree = Type.Array(treeNode(MAX_FOLDER_DEPTH), {
+  description: 'root folders the caller may see, each with its visible subfolders',
+});
 
-export const FolderAccessResponse = Type.Object({ roleIds: Type.Array(Type.Integer()), overrideEnabled: Type.Boolean() });
+export const FolderAccessResponse = Type.Object({
+  roleIds: Type.Array(Type.Integer()),
+  overrideEnabled: Type.Boolean(),
+});
 
 export function toFolderResponse(row: TemplateFolderRow): FolderResponse {
   return { id: row.id, name: row.name, parentFolderId: row.parentFolderId, createdAt: row.createdAt.toISOString() };

@@ -1,16 +1,28 @@
 import { AppError } from '../../errors.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx } from '../../platform/db/client.ts';
-import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { requireText } from '../workflows/workflow-ids.ts';
 import { withNameConflict } from './name-conflict.ts';
 import { admittedRoleIds, folderDepth, hiddenFolderIds } from './folder-access.ts';
 import {
-  countFoldersOfOrganization, deleteTemplateFolder, findFoldersOfOrganization, findNonEmptyFolders, findRolesOfOrganization, findTemplateFolder,
-  insertTemplateFolder, unfileDeletedTemplates, updateTemplateFolder, type TemplateFolderRow,
+  countFoldersOfOrganization,
+  deleteTemplateFolder,
+  findFoldersOfOrganization,
+  findNonEmptyFolders,
+  findRolesOfOrganization,
+  findTemplateFolder,
+  insertTemplateFolder,
+  unfileDeletedTemplates,
+  updateTemplateFolder,
+  type TemplateFolderRow,
 } from './template-folders.repo.ts';
 import {
-  MAX_FOLDER_DEPTH, MAX_FOLDERS_PER_ORGANIZATION, toFolderResponse, type CreateFolderBody, type FolderAccessBody, type FolderTreeNode,
+  MAX_FOLDER_DEPTH,
+  MAX_FOLDERS_PER_ORGANIZATION,
+  toFolderResponse,
+  type CreateFolderBody,
+  type FolderAccessBody,
+  type FolderTreeNode,
 } from './template-folders.schemas.ts';
 
 /** The folders of the caller's organization the caller may not see (folder access), for every template read. */
@@ -20,13 +32,20 @@ export async function hiddenFoldersFor(db: DbOrTx, caller: UserCaller): Promise<
 }
 
 /** A folder of the caller's organization that the caller may see, or 404 TEMPLATE_FOLDER_NOT_FOUND. */
-export async function getVisibleFolder(db: DbOrTx, caller: UserCaller, folderId: number, options: { lock?: boolean } = {}): Promise<TemplateFolderRow> {
+export async function getVisibleFolder(
+  db: DbOrTx,
+  caller: UserCaller,
+  folderId: number,
+  options: { lock?: boolean } = {},
+): Promise<TemplateFolderRow> {
   const folder = await findTemplateFolder(db, caller.organizationId, folderId, options);
-  if (!folder || (await hiddenFoldersFor(db, caller)).has(folder.id)) throw new AppError('TEMPLATE_FOLDER_NOT_FOUND', `Template folder ${folderId} does not exist`);
+  if (!folder || (await hiddenFoldersFor(db, caller)).has(folder.id))
+    throw new AppError('TEMPLATE_FOLDER_NOT_FOUND', `Template folder ${folderId} does not exist`);
   return folder;
 }
 
-const nameConflict = <T>(work: () => Promise<T>) => withNameConflict('TEMPLATE_FOLDER_EXISTS', 'A folder with this name already exists here', work);
+const nameConflict = <T>(work: () => Promise<T>) =>
+  withNameConflict('TEMPLATE_FOLDER_EXISTS', 'A folder with this name already exists here', work);
 
 /**
  * Template folders (SPEC.md "Template folders"): a tree per organization. Who may call what is the route's
@@ -48,7 +67,9 @@ export function createTemplateFolderService({ db }: { db: Db }) {
 
   async function tree(caller: UserCaller): Promise<FolderTreeNode[]> {
     const folders = await visibleFolders(caller);
-    const nodes = new Map<number, FolderTreeNode>(folders.map((folder) => [folder.id, { ...toFolderResponse(folder), children: [] }]));
+    const nodes = new Map<number, FolderTreeNode>(
+      folders.map((folder) => [folder.id, { ...toFolderResponse(folder), children: [] }]),
+    );
     const roots: FolderTreeNode[] = [];
     for (const folder of folders) {
       const node = nodes.get(folder.id)!;
@@ -61,24 +82,34 @@ export function createTemplateFolderService({ db }: { db: Db }) {
   async function create(caller: UserCaller, body: CreateFolderBody): Promise<TemplateFolderRow> {
     const name = requireText(body.name, 'name');
     const parentFolderId = body.parentFolderId ?? null;
-    return nameConflict(() => db.transaction(async (tx) => {
-      if (parentFolderId !== null) await getVisibleFolder(tx, caller, parentFolderId, { lock: true });
-      if ((await countFoldersOfOrganization(tx, caller.organizationId)) >= MAX_FOLDERS_PER_ORGANIZATION) {
-        throw new AppError('TEMPLATE_FOLDER_LIMIT', `An organization may keep at most ${MAX_FOLDERS_PER_ORGANIZATION} template folders`);
-      }
-      if (parentFolderId !== null && folderDepth(await findFoldersOfOrganization(tx, caller.organizationId), parentFolderId) >= MAX_FOLDER_DEPTH) {
-        throw new AppError('TEMPLATE_FOLDER_LIMIT', `Template folders nest at most ${MAX_FOLDER_DEPTH} deep`);
-      }
-      return insertTemplateFolder(tx, { organizationId: caller.organizationId, name, parentFolderId });
-    }));
+    return nameConflict(() =>
+      db.transaction(async (tx) => {
+        if (parentFolderId !== null) await getVisibleFolder(tx, caller, parentFolderId, { lock: true });
+        if ((await countFoldersOfOrganization(tx, caller.organizationId)) >= MAX_FOLDERS_PER_ORGANIZATION) {
+          throw new AppError(
+            'TEMPLATE_FOLDER_LIMIT',
+            `An organization may keep at most ${MAX_FOLDERS_PER_ORGANIZATION} template folders`,
+          );
+        }
+        if (
+          parentFolderId !== null &&
+          folderDepth(await findFoldersOfOrganization(tx, caller.organizationId), parentFolderId) >= MAX_FOLDER_DEPTH
+        ) {
+          throw new AppError('TEMPLATE_FOLDER_LIMIT', `Template folders nest at most ${MAX_FOLDER_DEPTH} deep`);
+        }
+        return insertTemplateFolder(tx, { organizationId: caller.organizationId, name, parentFolderId });
+      }),
+    );
   }
 
   async function rename(caller: UserCaller, folderId: number, rawName: string): Promise<TemplateFolderRow> {
     const name = requireText(rawName, 'name');
-    return nameConflict(() => db.transaction(async (tx) => {
-      await getVisibleFolder(tx, caller, folderId, { lock: true });
-      return updateTemplateFolder(tx, folderId, { name });
-    }));
+    return nameConflict(() =>
+      db.transaction(async (tx) => {
+        await getVisibleFolder(tx, caller, folderId, { lock: true });
+        return updateTemplateFolder(tx, folderId, { name });
+      }),
+    );
   }
 
   /**
@@ -90,7 +121,12 @@ export function createTemplateFolderService({ db }: { db: Db }) {
     await db.transaction(async (tx) => {
       for (const id of [...ids].sort((a, b) => a - b)) await getVisibleFolder(tx, caller, id, { lock: true });
       const nonEmpty = await findNonEmptyFolders(tx, ids);
-      if (nonEmpty.length > 0) throw new AppError('TEMPLATE_FOLDER_NOT_EMPTY', `Template folder ${nonEmpty.join(', ')} still holds templates or folders`, { folderIds: nonEmpty });
+      if (nonEmpty.length > 0)
+        throw new AppError(
+          'TEMPLATE_FOLDER_NOT_EMPTY',
+          `Template folder ${nonEmpty.join(', ')} still holds templates or folders`,
+          { folderIds: nonEmpty },
+        );
       const all = await findFoldersOfOrganization(tx, caller.organizationId);
       const deepestFirst = [...ids].sort((a, b) => folderDepth(all, b) - folderDepth(all, a));
       await unfileDeletedTemplates(tx, ids);
@@ -109,7 +145,12 @@ export function createTemplateFolderService({ db }: { db: Db }) {
       await getVisibleFolder(tx, caller, folderId, { lock: true });
       const known = await findRolesOfOrganization(tx, caller.organizationId, roleIds);
       const unknown = roleIds.filter((id) => !known.includes(id));
-      if (unknown.length > 0) throw new AppError('TEMPLATE_FOLDER_ACCESS_INVALID', `Role ${unknown.join(', ')} is not a role of this organization`, { unknownRoleIds: unknown });
+      if (unknown.length > 0)
+        throw new AppError(
+          'TEMPLATE_FOLDER_ACCESS_INVALID',
+          `Role ${unknown.join(', ')} is not a role of this organization`,
+          { unknownRoleIds: unknown },
+        );
       const folder = await updateTemplateFolder(tx, folderId, { roleIds, overrideEnabled: body.overrideEnabled });
       return { roleIds: admittedRoleIds(folder.roleIds), overrideEnabled: folder.overrideEnabled };
     });

@@ -26,17 +26,41 @@ export function placeholderKey(snapshotFieldId: number): string {
  * placements without values. The snapshot is stored retired (deleted_at), so no workflow endpoint, list or count
  * sees or changes it. Returns its id.
  */
-export async function takeSnapshot(tx: Tx, source: WorkflowRow, ownerUserId: number): Promise<{ workflowId: number; slots: number }> {
+export async function takeSnapshot(
+  tx: Tx,
+  source: WorkflowRow,
+  ownerUserId: number,
+): Promise<{ workflowId: number; slots: number }> {
   const rows = await findSlotRows(tx, source.id);
   const recipients: DraftRecipient[] = rows.map((row) => ({
-    userId: row.userId, name: row.name, email: row.email, role: row.role, recipientOrder: row.recipientOrder, color: row.color,
-    useDigitalCert: row.useDigitalCert, enforceIdentity: row.enforceIdentity, passwordHash: row.passwordHash,
+    userId: row.userId,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    recipientOrder: row.recipientOrder,
+    color: row.color,
+    useDigitalCert: row.useDigitalCert,
+    enforceIdentity: row.enforceIdentity,
+    passwordHash: row.passwordHash,
   }));
-  const { workflow, recipients: created } = await createDraftWorkflow(tx, {
-    ownerUserId, organizationId: source.organizationId, name: source.name, sequence: source.sequence, signType: source.signType,
-    timeZone: source.timeZone, title: source.title, message: source.message, reminderEnabled: source.reminderEnabled,
-    reminderIntervalDays: source.reminderIntervalDays, reminderOffsetMinutes: source.reminderOffsetMinutes, deletedAt: new Date(),
-  }, recipients);
+  const { workflow, recipients: created } = await createDraftWorkflow(
+    tx,
+    {
+      ownerUserId,
+      organizationId: source.organizationId,
+      name: source.name,
+      sequence: source.sequence,
+      signType: source.signType,
+      timeZone: source.timeZone,
+      title: source.title,
+      message: source.message,
+      reminderEnabled: source.reminderEnabled,
+      reminderIntervalDays: source.reminderIntervalDays,
+      reminderOffsetMinutes: source.reminderOffsetMinutes,
+      deletedAt: new Date(),
+    },
+    recipients,
+  );
   const recipientIds = new Map(rows.map((row, index) => [row.id, created[index].id]));
   const documentIds = await copyDocuments(tx, source.id, workflow.id);
   await copyFields(tx, source.id, workflow.id, documentIds, recipientIds);
@@ -45,8 +69,13 @@ export async function takeSnapshot(tx: Tx, source: WorkflowRow, ownerUserId: num
 
 /** The template's recipient slots, in order, with their placeholder labels. */
 export async function findSlots(tx: Tx | Parameters<typeof findSlotRows>[0], template: TemplateRow): Promise<Slot[]> {
-  const labels = new Map((template.recipientLabels as { order: number; label: string }[]).map((entry) => [entry.order, entry.label]));
-  return (await findSlotRows(tx, template.workflowId)).map((row, index) => ({ ...row, label: labels.get(index + 1)?.trim() || null }));
+  const labels = new Map(
+    (template.recipientLabels as { order: number; label: string }[]).map((entry) => [entry.order, entry.label]),
+  );
+  return (await findSlotRows(tx, template.workflowId)).map((row, index) => ({
+    ...row,
+    label: labels.get(index + 1)?.trim() || null,
+  }));
 }
 
 export type Instantiation = { mode: 'use' | 'apply' | 'dispatch'; overrides: RecipientOverride[] };
@@ -71,35 +100,80 @@ export async function prepareInstantiation(request: Instantiation): Promise<Prep
  * email, or a new guest user), copies of the documents and fields, and a Created activity. Dispatch then sends it
  * through sendWorkflow in the same transaction, so either the whole workflow exists and is sent, or nothing does.
  */
-export async function instantiate(tx: Tx, routing: RoutingDeps, caller: UserCaller, template: TemplateRow, request: PreparedInstantiation, context: RequestContext): Promise<WorkflowRow> {
+export async function instantiate(
+  tx: Tx,
+  routing: RoutingDeps,
+  caller: UserCaller,
+  template: TemplateRow,
+  request: PreparedInstantiation,
+  context: RequestContext,
+): Promise<WorkflowRow> {
   const snapshot = await findWorkflowRow(tx, template.workflowId);
   if (!snapshot) throw new AppError('INTERNAL_ERROR', `Template ${template.id} has lost its snapshot`);
   const slots = await findSlots(tx, template);
-  const resolved = resolveRecipients(slots, request.overrides, snapshot.sequence, { fillPlaceholders: request.mode !== 'use' });
+  const resolved = resolveRecipients(slots, request.overrides, snapshot.sequence, {
+    fillPlaceholders: request.mode !== 'use',
+  });
 
   const recipients: DraftRecipient[] = [];
   for (const recipient of resolved) {
     const user = await findOrCreateGuestUser(tx, recipient.email, recipient.name);
     recipients.push({
-      userId: user.id, name: recipient.name, email: recipient.email, role: recipient.slot.role, recipientOrder: recipient.recipientOrder,
-      color: recipient.color, useDigitalCert: recipient.useDigitalCert, enforceIdentity: recipient.slot.enforceIdentity,
-      passwordHash: recipient.password === undefined ? recipient.slot.passwordHash : recipient.password === null ? null : hashOf(request, recipient.password),
+      userId: user.id,
+      name: recipient.name,
+      email: recipient.email,
+      role: recipient.slot.role,
+      recipientOrder: recipient.recipientOrder,
+      color: recipient.color,
+      useDigitalCert: recipient.useDigitalCert,
+      enforceIdentity: recipient.slot.enforceIdentity,
+      passwordHash:
+        recipient.password === undefined
+          ? recipient.slot.passwordHash
+          : recipient.password === null
+            ? null
+            : hashOf(request, recipient.password),
     });
   }
-  const { workflow, recipients: created } = await createDraftWorkflow(tx, {
-    ownerUserId: caller.userId, organizationId: caller.organizationId, name: template.name.slice(0, TEMPLATE_NAME_MAX),
-    sequence: snapshot.sequence, signType: snapshot.signType, timeZone: snapshot.timeZone, title: snapshot.title, message: snapshot.message,
-    reminderEnabled: template.reminderEnabled, reminderIntervalDays: template.reminderIntervalDays, templateId: template.id,
-  }, recipients);
+  const { workflow, recipients: created } = await createDraftWorkflow(
+    tx,
+    {
+      ownerUserId: caller.userId,
+      organizationId: caller.organizationId,
+      name: template.name.slice(0, TEMPLATE_NAME_MAX),
+      sequence: snapshot.sequence,
+      signType: snapshot.signType,
+      timeZone: snapshot.timeZone,
+      title: snapshot.title,
+      message: snapshot.message,
+      reminderEnabled: template.reminderEnabled,
+      reminderIntervalDays: template.reminderIntervalDays,
+      templateId: template.id,
+    },
+    recipients,
+  );
   const recipientIds = new Map(slots.map((slot, index) => [slot.id, created[index].id]));
   const documentIds = await copyDocuments(tx, snapshot.id, workflow.id);
   const fieldIds = await copyFields(tx, snapshot.id, workflow.id, documentIds, recipientIds);
-  await insertInstanceFields(tx, [...fieldIds].map(([snapshotFieldId, fieldId]) => ({ fieldId, templateId: template.id, placeholderKey: placeholderKey(snapshotFieldId) })));
+  await insertInstanceFields(
+    tx,
+    [...fieldIds].map(([snapshotFieldId, fieldId]) => ({
+      fieldId,
+      templateId: template.id,
+      placeholderKey: placeholderKey(snapshotFieldId),
+    })),
+  );
 
   const userName = await userDisplayName(tx, caller.userId, 'The owner');
   await recordActivity(tx, {
-    workflowId: workflow.id, kind: 'CREATED_FROM_TEMPLATE', action: 'Created', sentence: `${userName} created the envelope from the template "${template.name}"`,
-    userId: caller.userId, userName, status: workflow.status, context,
+    workflowId: workflow.id,
+    kind: 'CREATED_FROM_TEMPLATE',
+    action: 'Created',
+    sentence: `${userName} created the envelope from the template "${template.name}"`,
+    userId: caller.userId,
+    userName,
+    status: workflow.status,
+    context,
   });
   if (request.mode === 'dispatch') {
     await sendWorkflow(tx, routing, workflow, caller, { title: snapshot.title, message: snapshot.message }, context);

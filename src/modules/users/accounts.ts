@@ -1,10 +1,15 @@
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
 import { AppError } from '../../errors.ts';
 import {
-  findUserByEmail, findUserById, insertAccountUser, normalizeEmail, setUserOrganization, upgradeGuestUser, type UserRow,
+  findUserByEmail,
+  findUserById,
+  insertAccountUser,
+  normalizeEmail,
+  setUserOrganization,
+  upgradeGuestUser,
+  type UserRow,
 } from './users.repo.ts';
 import { createPersonalOrganization, type PlanCycle } from '../organizations/personal-organization.ts';
-
 
 /**
  * `passwordHash` null: an account created by a single sign-on provider (it signs in there, never with a password);
@@ -18,7 +23,11 @@ export type NewAccount = { name: string; email: string; passwordHash: string | n
  * the account reaches once its address is verified: users.email_verified_at stays null here); one held by a
  * registered user is a conflict. Run inside a transaction.
  */
-export async function createAccount(tx: Tx, account: NewAccount, plan: PlanCycle): Promise<{ user: UserRow; organizationId: number }> {
+export async function createAccount(
+  tx: Tx,
+  account: NewAccount,
+  plan: PlanCycle,
+): Promise<{ user: UserRow; organizationId: number }> {
   const email = normalizeEmail(account.email);
   const existing = await findUserByEmail(tx, email);
   if (existing && !existing.isGuest) throw new AppError('EMAIL_ALREADY_REGISTERED');
@@ -26,11 +35,21 @@ export async function createAccount(tx: Tx, account: NewAccount, plan: PlanCycle
   let user: UserRow;
   if (existing) {
     // Only upgrade if it is still a guest: a concurrent sign-up may have just upgraded it.
-    const upgraded = await upgradeGuestUser(tx, existing.id, { name: account.name, passwordHash: account.passwordHash, isGuest: false, ...(account.emailVerifiedAt ? { emailVerifiedAt: account.emailVerifiedAt } : {}) });
+    const upgraded = await upgradeGuestUser(tx, existing.id, {
+      name: account.name,
+      passwordHash: account.passwordHash,
+      isGuest: false,
+      ...(account.emailVerifiedAt ? { emailVerifiedAt: account.emailVerifiedAt } : {}),
+    });
     if (!upgraded) throw new AppError('EMAIL_ALREADY_REGISTERED');
     user = upgraded;
   } else {
-    const inserted = await insertAccountUser(tx, { email, name: account.name, passwordHash: account.passwordHash, emailVerifiedAt: account.emailVerifiedAt ?? null });
+    const inserted = await insertAccountUser(tx, {
+      email,
+      name: account.name,
+      passwordHash: account.passwordHash,
+      emailVerifiedAt: account.emailVerifiedAt ?? null,
+    });
     if (!inserted) throw new AppError('EMAIL_ALREADY_REGISTERED');
     user = inserted;
   }
@@ -43,7 +62,10 @@ export async function createAccount(tx: Tx, account: NewAccount, plan: PlanCycle
  * The registered account that an email signs in to (passkey, smart card), or null: no user, a guest (no
  * account), or a user without an organization to act in.
  */
-export async function findSignInAccount(db: DbOrTx, email: string): Promise<(UserRow & { organizationId: number }) | null> {
+export async function findSignInAccount(
+  db: DbOrTx,
+  email: string,
+): Promise<(UserRow & { organizationId: number }) | null> {
   const user = await findUserByEmail(db, email);
   if (!user || user.isGuest || user.organizationId === null) return null;
   return user as UserRow & { organizationId: number };

@@ -12,7 +12,8 @@ export const PERSON_NAME_PATTERN = `^${WORD}(?: ${WORD})*$`;
 const PERSON_NAME = new RegExp(PERSON_NAME_PATTERN, 'u');
 
 /** Says what PERSON_NAME_PATTERN allows, for error messages and schema descriptions. */
-export const PERSON_NAME_RULE = 'letters of any script, a hyphen or apostrophe between two letters, single spaces between words';
+export const PERSON_NAME_RULE =
+  'letters of any script, a hyphen or apostrophe between two letters, single spaces between words';
 
 export function isPersonName(name: string): boolean {
   return PERSON_NAME.test(name);

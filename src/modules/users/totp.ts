@@ -34,5 +34,12 @@ export function matchTotpStep(secret: string, code: number | string, now: number
 }
 
 function totp(secret: string, label: string): TOTP {
-  return new TOTP({ issuer: TOTP_ISSUER, label, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: DIGITS, period: PERIOD_SECONDS });
+  return new TOTP({
+    issuer: TOTP_ISSUER,
+    label,
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: DIGITS,
+    period: PERIOD_SECONDS,
+  });
 }

@@ -7,7 +7,16 @@ import { findUserById } from './users.repo.ts';
  * users.repo.ts (the dependency lint enforces it), so the users table has one writer.
  */
 export {
-  consumeTotpStep, findOrCreateGuestUser, findUserByEmail, findUserById, findUserByVerificationCode, lockUser, normalizeEmail, setEmailVerificationCode, verifyEmailByCode, type UserRow,
+  consumeTotpStep,
+  findOrCreateGuestUser,
+  findUserByEmail,
+  findUserById,
+  findUserByVerificationCode,
+  lockUser,
+  normalizeEmail,
+  setEmailVerificationCode,
+  verifyEmailByCode,
+  type UserRow,
 } from './users.repo.ts';
 
 /** How a user is named in sentences and mails: the name, else the email, else `fallback`. The one such rule. */
@@ -30,5 +39,8 @@ export async function userContact(db: DbOrTx, userId: number): Promise<{ name: s
 export async function assertSenderVerified(db: DbOrTx, userId: number): Promise<void> {
   const user = await findUserById(db, userId);
   if (user?.emailVerifiedAt) return;
-  throw new AppError('EMAIL_NOT_VERIFIED', 'Confirm your email address before sending to others: open the link mailed at sign-up (POST /auth/v1/verify-email/resend mails a new one)');
+  throw new AppError(
+    'EMAIL_NOT_VERIFIED',
+    'Confirm your email address before sending to others: open the link mailed at sign-up (POST /auth/v1/verify-email/resend mails a new one)',
+  );
 }

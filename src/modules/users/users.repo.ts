@@ -11,7 +11,10 @@ export function normalizeEmail(email: string): string {
 }
 
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.email, normalizeEmail(email)));
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)));
   return row ?? null;
 }
 
@@ -21,7 +24,12 @@ export async function lockUser(tx: Tx, id: number): Promise<UserRow | null> {
   return row ?? null;
 }
 
-const userById = preparedStatement('user_by_id', (db) => db.select().from(users).where(eq(users.id, sql.placeholder('id'))));
+const userById = preparedStatement('user_by_id', (db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id'))),
+);
 
 export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | null> {
   const [row] = await userById(db).execute({ id });
@@ -37,20 +45,30 @@ export async function findOrCreateGuestUser(db: DbOrTx, email: string, name: str
   const normalized = normalizeEmail(email);
   const existing = await findUserByEmail(db, normalized);
   if (existing) return existing;
-  const [inserted] = await db.insert(users).values({ email: normalized, name, isGuest: true }).onConflictDoNothing().returning();
+  const [inserted] = await db
+    .insert(users)
+    .values({ email: normalized, name, isGuest: true })
+    .onConflictDoNothing()
+    .returning();
   return inserted ?? (await findUserByEmail(db, normalized))!;
 }
 
 /** Stores a new enrollment secret while two-factor is off; it becomes active when enabled. */
 export async function setPendingTotpSecret(db: DbOrTx, userId: number, secret: string): Promise<boolean> {
-  const rows = await db.update(users).set({ totpSecret: secret })
-    .where(and(eq(users.id, userId), eq(users.twoFactorEnabled, false))).returning({ id: users.id });
+  const rows = await db
+    .update(users)
+    .set({ totpSecret: secret })
+    .where(and(eq(users.id, userId), eq(users.twoFactorEnabled, false)))
+    .returning({ id: users.id });
   return rows.length > 0;
 }
 
 /** Turning two-factor off forgets the secret, so turning it on again needs a new enrollment. */
 export async function setTwoFactorEnabled(db: DbOrTx, userId: number, enabled: boolean): Promise<void> {
-  await db.update(users).set(enabled ? { twoFactorEnabled: true } : { twoFactorEnabled: false, totpSecret: null }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set(enabled ? { twoFactorEnabled: true } : { twoFactorEnabled: false, totpSecret: null })
+    .where(eq(users.id, userId));
 }
 
 /**
@@ -58,20 +76,43 @@ export async function setTwoFactorEnabled(db: DbOrTx, userId: number, enabled: b
  * means the code's step was already used (a replay), also when two requests race with the same code.
  */
 export async function consumeTotpStep(db: DbOrTx, userId: number, step: number): Promise<boolean> {
-  const rows = await db.update(users).set({ totpLastStep: step })
-    .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step)))).returning({ id: users.id });
+  const rows = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+    .returning({ id: users.id });
   return rows.length > 0;
 }
 
 /** Stores the digest of a new verification code for the user's address; an earlier code stops working. */
-export async function setEmailVerificationCode(db: DbOrTx, userId: number, codeHash: string, expiresAt: Date): Promise<void> {
-  await db.update(users).set({ emailVerificationHash: codeHash, emailVerificationExpiresAt: expiresAt }).where(eq(users.id, userId));
+export async function setEmailVerificationCode(
+  db: DbOrTx,
+  userId: number,
+  codeHash: string,
+  expiresAt: Date,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ emailVerificationHash: codeHash, emailVerificationExpiresAt: expiresAt })
+    .where(eq(users.id, userId));
 }
 
 /** The account holding this unexpired verification code, without using it (the browser's page asks before it confirms). */
-export async function findUserByVerificationCode(db: DbOrTx, codeHash: string, now: Date = new Date()): Promise<UserRow | null> {
-  const [row] = await db.select().from(users)
-    .where(and(eq(users.emailVerificationHash, codeHash), gt(users.emailVerificationExpiresAt, now), eq(users.isGuest, false)));
+export async function findUserByVerificationCode(
+  db: DbOrTx,
+  codeHash: string,
+  now: Date = new Date(),
+): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(
+      and(
+        eq(users.emailVerificationHash, codeHash),
+        gt(users.emailVerificationExpiresAt, now),
+        eq(users.isGuest, false),
+      ),
+    );
   return row ?? null;
 }
 
@@ -80,21 +121,42 @@ export async function findUserByVerificationCode(db: DbOrTx, codeHash: string, n
  * finds the user already verified and changes nothing. Null when no user holds the code or it has expired.
  */
 export async function verifyEmailByCode(db: DbOrTx, codeHash: string, now: Date = new Date()): Promise<UserRow | null> {
-  const [row] = await db.select().from(users)
-    .where(and(eq(users.emailVerificationHash, codeHash), gt(users.emailVerificationExpiresAt, now), eq(users.isGuest, false)));
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(
+      and(
+        eq(users.emailVerificationHash, codeHash),
+        gt(users.emailVerificationExpiresAt, now),
+        eq(users.isGuest, false),
+      ),
+    );
   if (!row) return null;
   if (row.emailVerifiedAt) return row;
-  const [updated] = await db.update(users).set({ emailVerifiedAt: now })
-    .where(and(eq(users.id, row.id), isNull(users.emailVerifiedAt))).returning();
+  const [updated] = await db
+    .update(users)
+    .set({ emailVerifiedAt: now })
+    .where(and(eq(users.id, row.id), isNull(users.emailVerifiedAt)))
+    .returning();
   return updated ?? row;
 }
 
 export type UserSettingsRow = typeof userSettings.$inferSelect;
 
 /** For the outbox's question (addresseesWantMail): each address's account, if any, and its notification settings; keyed by normalized address. */
-export async function findMailPreferences(db: DbOrTx, emails: string[]): Promise<Map<string, { isGuest: boolean; emailVerifiedAt: Date | null; notifications: unknown }>> {
-  const rows = await db.select({ email: users.email, isGuest: users.isGuest, emailVerifiedAt: users.emailVerifiedAt, notifications: userSettings.notifications })
-    .from(users).leftJoin(userSettings, eq(userSettings.userId, users.id))
+export async function findMailPreferences(
+  db: DbOrTx,
+  emails: string[],
+): Promise<Map<string, { isGuest: boolean; emailVerifiedAt: Date | null; notifications: unknown }>> {
+  const rows = await db
+    .select({
+      email: users.email,
+      isGuest: users.isGuest,
+      emailVerifiedAt: users.emailVerifiedAt,
+      notifications: userSettings.notifications,
+    })
+    .from(users)
+    .leftJoin(userSettings, eq(userSettings.userId, users.id))
     .where(inArray(users.email, [...new Set(emails.map(normalizeEmail))]));
   return new Map(rows.map((row) => [row.email, row]));
 }
@@ -104,8 +166,14 @@ export async function findUserSettings(db: DbOrTx, userId: number): Promise<User
   return row ?? null;
 }
 
-export async function upsertNotificationSettings(db: DbOrTx, userId: number, notifications: Record<string, boolean>): Promise<void> {
-  await db.insert(userSettings).values({ userId, notifications })
+export async function upsertNotificationSettings(
+  db: DbOrTx,
+  userId: number,
+  notifications: Record<string, boolean>,
+): Promise<void> {
+  await db
+    .insert(userSettings)
+    .values({ userId, notifications })
     .onConflictDoUpdate({ target: userSettings.userId, set: { notifications, updatedAt: new Date() } });
 }
 
@@ -114,8 +182,16 @@ export async function setLocale(db: DbOrTx, userId: number, locale: string): Pro
 }
 
 /** Turns a guest user into a registered one; null when it is no longer a guest (a concurrent sign-up won). */
-export async function upgradeGuestUser(tx: Tx, userId: number, values: Partial<typeof users.$inferInsert>): Promise<UserRow | null> {
-  const [row] = await tx.update(users).set(values).where(and(eq(users.id, userId), eq(users.isGuest, true))).returning();
+export async function upgradeGuestUser(
+  tx: Tx,
+  userId: number,
+  values: Partial<typeof users.$inferInsert>,
+): Promise<UserRow | null> {
+  const [row] = await tx
+    .update(users)
+    .set(values)
+    .where(and(eq(users.id, userId), eq(users.isGuest, true)))
+    .returning();
   return row ?? null;
 }
 

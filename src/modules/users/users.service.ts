@@ -8,18 +8,36 @@ import { createSigninLimits } from '../auth/signin-limits.ts';
 import { cloudProvidersGranted } from '../billing/entitlements.service.ts';
 import { findWorkflowForCaller } from '../workflows/workflow-access.ts';
 import {
-  consumeTotpStep, findMailPreferences, findUserById, findUserSettings, normalizeEmail, setLocale, setPendingTotpSecret, setTwoFactorEnabled, upsertNotificationSettings, type UserRow,
+  consumeTotpStep,
+  findMailPreferences,
+  findUserById,
+  findUserSettings,
+  normalizeEmail,
+  setLocale,
+  setPendingTotpSecret,
+  setTwoFactorEnabled,
+  upsertNotificationSettings,
+  type UserRow,
 } from './users.repo.ts';
 import { matchTotpStep, newTotpSecret, totpUrl } from './totp.ts';
 import {
-  NOTIFICATION_KINDS, toGuestProfileResponse, type CloudImportFields, type NotificationName, type NotificationPreferences, type NotificationPreferencesBody,
-  type ProfileResponse, type SecurityBody,
+  NOTIFICATION_KINDS,
+  toGuestProfileResponse,
+  type CloudImportFields,
+  type NotificationName,
+  type NotificationPreferences,
+  type NotificationPreferencesBody,
+  type ProfileResponse,
+  type SecurityBody,
 } from './users.schemas.ts';
 
 export type TotpEnrollment = { otpauthUrl: string; png: () => Promise<Buffer>; dataUrl: () => Promise<string> };
 
 /** What the service can offer for cloud import (RUNTIME.md BOX_APP_KEY, DRIVE_CLIENT_ID + DRIVE_API_KEY). */
-export type CloudImportKeys = { boxAppKey: string | undefined; drive: { clientId: string; apiKey: string } | undefined };
+export type CloudImportKeys = {
+  boxAppKey: string | undefined;
+  drive: { clientId: string; apiKey: string } | undefined;
+};
 
 type Deps = { db: Db; outbox: Outbox; cloudImportKeys?: CloudImportKeys };
 
@@ -27,21 +45,32 @@ type Deps = { db: Db; outbox: Outbox; cloudImportKeys?: CloudImportKeys };
 export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: undefined, drive: undefined } }: Deps) {
   // The code and password checks below are sign-in credentials too: they count against the same limits.
   const limits = createSigninLimits({ db, outbox });
-  return { getProfile, getGuestProfile, enrollTwoFactor, updateSecurity, getNotifications, updateNotifications, getLocale, updateLocale };
+  return {
+    getProfile,
+    getGuestProfile,
+    enrollTwoFactor,
+    updateSecurity,
+    getNotifications,
+    updateNotifications,
+    getLocale,
+    updateLocale,
+  };
 
   /**
    * The profile, with the cloud-import keys of the providers the token's organization's plan grants (SPEC.md
    * "Profile"): Drive's pair only together, box's key alone; null for a provider the plan does not grant or
    * the service has no key for.
    */
-  async function getProfile(caller: UserCaller): Promise<{ user: UserRow; organizationId: number; cloud: CloudImportFields }> {
+  async function getProfile(
+    caller: UserCaller,
+  ): Promise<{ user: UserRow; organizationId: number; cloud: CloudImportFields }> {
     const user = await currentUser(caller);
     const granted = await cloudProvidersGranted(db, caller.organizationId);
     const drive = granted.includes('DRIVE') ? cloudImportKeys.drive : undefined;
     const cloud = {
       driveClientId: drive?.clientId ?? null,
       driveApiKey: drive?.apiKey ?? null,
-      boxAppKey: granted.includes('BOX') ? cloudImportKeys.boxAppKey ?? null : null,
+      boxAppKey: granted.includes('BOX') ? (cloudImportKeys.boxAppKey ?? null) : null,
     };
     return { user, organizationId: caller.organizationId, cloud };
   }
@@ -65,7 +94,10 @@ export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: 
   }
 
   /** Members left out keep their value; answers every preference. */
-  async function updateNotifications(caller: UserCaller, body: NotificationPreferencesBody): Promise<NotificationPreferences> {
+  async function updateNotifications(
+    caller: UserCaller,
+    body: NotificationPreferencesBody,
+  ): Promise<NotificationPreferences> {
     await currentUser(caller);
     return db.transaction(async (tx) => {
       const merged = { ...(await notificationPreferences(tx, caller.userId)), ...body };
@@ -100,10 +132,17 @@ export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: 
     const user = await currentUser(caller);
     const secret = newTotpSecret();
     if (user.twoFactorEnabled || !(await setPendingTotpSecret(db, user.id, secret))) {
-      throw new AppError('OPERATION_IS_NOT_ALLOWED', 'Two-factor authentication is already on; turn it off before enrolling a new authenticator');
+      throw new AppError(
+        'OPERATION_IS_NOT_ALLOWED',
+        'Two-factor authentication is already on; turn it off before enrolling a new authenticator',
+      );
     }
     const otpauthUrl = totpUrl(secret, user.email);
-    return { otpauthUrl, png: () => QRCode.toBuffer(otpauthUrl, { type: 'png' }), dataUrl: () => QRCode.toDataURL(otpauthUrl) };
+    return {
+      otpauthUrl,
+      png: () => QRCode.toBuffer(otpauthUrl, { type: 'png' }),
+      dataUrl: () => QRCode.toDataURL(otpauthUrl),
+    };
   }
 
   /**
@@ -114,12 +153,19 @@ export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: 
    * match. Every accepted code uses up its 30-second step. Wrong codes and passwords count against the sign-in
    * limits of the account and the address, which lock this too.
    */
-  async function updateSecurity(caller: UserCaller, body: SecurityBody, address: string): Promise<{ twoFactorEnabled: boolean }> {
+  async function updateSecurity(
+    caller: UserCaller,
+    body: SecurityBody,
+    address: string,
+  ): Promise<{ twoFactorEnabled: boolean }> {
     assertOwnSession(caller);
     const user = await currentUser(caller);
     if (!body.twoFactorEnabled && !user.twoFactorEnabled) return { twoFactorEnabled: false };
     if (!user.totpSecret) {
-      throw new AppError('OPERATION_IS_NOT_ALLOWED', 'No authenticator is enrolled: call GET /user/v1/settings/generateQR first');
+      throw new AppError(
+        'OPERATION_IS_NOT_ALLOWED',
+        'No authenticator is enrolled: call GET /user/v1/settings/generateQR first',
+      );
     }
     const checkPassword = !body.twoFactorEnabled && user.twoFactorEnabled && body.password !== undefined;
     const subject = { email: user.email, address };
@@ -132,11 +178,13 @@ export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: 
     const failure = await db.transaction(async (tx) => {
       const current = await currentUser(caller, tx);
       // The secret may have changed since the read above (a concurrent enable, disable or enrollment).
-      if (current.totpSecret !== user.totpSecret || current.twoFactorEnabled !== user.twoFactorEnabled) return 'The two-factor settings changed meanwhile; try again';
+      if (current.totpSecret !== user.totpSecret || current.twoFactorEnabled !== user.twoFactorEnabled)
+        return 'The two-factor settings changed meanwhile; try again';
       const step = matchTotpStep(user.totpSecret!, body.tOtp);
       if (step === null) return 'The two-factor code does not match';
       if (!(await consumeTotpStep(tx, user.id, step))) return 'This code was already used; wait for the next one';
-      if (body.twoFactorEnabled !== user.twoFactorEnabled) await setTwoFactorEnabled(tx, user.id, body.twoFactorEnabled);
+      if (body.twoFactorEnabled !== user.twoFactorEnabled)
+        await setTwoFactorEnabled(tx, user.id, body.twoFactorEnabled);
       return null;
     });
     if (failure !== null) {
@@ -156,7 +204,11 @@ export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: 
 
 /** A partner's CLIENT token acts for the user but may not change how the user signs in. */
 function assertOwnSession(caller: UserCaller): void {
-  if (caller.appId !== undefined) throw new AppError('USER_NOT_HAVE_ACCESS', 'Two-factor settings need the user\'s own sign-in, not a business app token');
+  if (caller.appId !== undefined)
+    throw new AppError(
+      'USER_NOT_HAVE_ACCESS',
+      "Two-factor settings need the user's own sign-in, not a business app token",
+    );
 }
 
 export type UsersService = ReturnType<typeof createUsersService>;

@@ -36,7 +36,13 @@ export function createVerifyService(deps: { db: Db; seal: Pick<PlatformSeal, 'id
   /** Counts the request against its address; over the limit: 503 with Retry-After (SPEC.md keeps 429 for the OTP throttle). */
   async function assertUnderLimit(address: string): Promise<void> {
     const seconds = await longestLock(deps.db, [[VERIFY_PER_ADDRESS, address]]);
-    if (seconds !== null) throw new AppError('VERIFY_RATE_LIMITED', 'Too many verifications from this address; try again later', undefined, { retryAfterSeconds: seconds });
+    if (seconds !== null)
+      throw new AppError(
+        'VERIFY_RATE_LIMITED',
+        'Too many verifications from this address; try again later',
+        undefined,
+        { retryAfterSeconds: seconds },
+      );
     await recordAttempts(deps.db, [[VERIFY_PER_ADDRESS, address]]);
   }
 
@@ -46,7 +52,8 @@ export function createVerifyService(deps: { db: Db; seal: Pick<PlatformSeal, 'id
     try {
       upload = await readCapped(stream, VERIFY_MAX_BYTES);
     } catch (error) {
-      if (error instanceof BlobTooLargeError) throw new AppError('INVALID_DOCUMENT_SIZE', 'The file is larger than 25 MB');
+      if (error instanceof BlobTooLargeError)
+        throw new AppError('INVALID_DOCUMENT_SIZE', 'The file is larger than 25 MB');
       throw error;
     }
     if (truncated()) throw new AppError('INVALID_DOCUMENT_SIZE', 'The file is larger than 25 MB');
@@ -63,24 +70,43 @@ export function createVerifyService(deps: { db: Db; seal: Pick<PlatformSeal, 'id
     const record = await findSealedDocumentByHash(deps.db, upload.sha256);
     return {
       signatures: verdicts.map(toSignatureResponse),
-      platformRecord: record ? { workflowId: record.workflowId, completedAt: record.completedAt?.toISOString() ?? null, documentName: record.documentName } : null,
+      platformRecord: record
+        ? {
+            workflowId: record.workflowId,
+            completedAt: record.completedAt?.toISOString() ?? null,
+            documentName: record.documentName,
+          }
+        : null,
     };
   }
 }
 
 function checkFailure(error: unknown, checker: PdfVerifier): unknown {
   if (error instanceof TooManySignaturesError) {
-    return new AppError('TOO_MANY_SIGNATURES', `The PDF holds more than ${error.limit} signatures; at most ${error.limit} are verified`, { limit: error.limit });
+    return new AppError(
+      'TOO_MANY_SIGNATURES',
+      `The PDF holds more than ${error.limit} signatures; at most ${error.limit} are verified`,
+      { limit: error.limit },
+    );
   }
   if (error instanceof UnreadablePdfError) return new AppError('INVALID_PDF', error.message);
   if (error instanceof VerificationLimitError) {
     // Starved of processor time within its budget: the service is busy, not the file at fault.
-    if (error.limit === 'overloaded') return new AppError('SERVICE_UNAVAILABLE', error.message, undefined, { retryAfterSeconds: checker.retryAfterSeconds });
+    if (error.limit === 'overloaded')
+      return new AppError('SERVICE_UNAVAILABLE', error.message, undefined, {
+        retryAfterSeconds: checker.retryAfterSeconds,
+      });
     // A file whose structure costs more than a verification may spend is refused as unreadable, with the limit.
-    return new AppError('INVALID_PDF', error.message, error.limit === 'memory' ? { memoryLimitMb: checker.maxHeapMb } : { cpuLimitMs: checker.cpuLimitMs });
+    return new AppError(
+      'INVALID_PDF',
+      error.message,
+      error.limit === 'memory' ? { memoryLimitMb: checker.maxHeapMb } : { cpuLimitMs: checker.cpuLimitMs },
+    );
   }
   if (error instanceof QueueFullError) {
-    return new AppError('SERVICE_UNAVAILABLE', 'Too many verifications are running; try again shortly', undefined, { retryAfterSeconds: checker.retryAfterSeconds });
+    return new AppError('SERVICE_UNAVAILABLE', 'Too many verifications are running; try again shortly', undefined, {
+      retryAfterSeconds: checker.retryAfterSeconds,
+    });
   }
   return error;
 }
@@ -95,11 +121,13 @@ function toSignatureResponse(verdict: SignatureVerdict): VerifyResponse['signatu
     integrity: verdict.integrity,
     problem: verdict.problem,
     kind: verdict.kind,
-    certificate: verdict.certificate ? {
-      ...verdict.certificate,
-      notBefore: verdict.certificate.notBefore.toISOString(),
-      notAfter: verdict.certificate.notAfter.toISOString(),
-    } : null,
+    certificate: verdict.certificate
+      ? {
+          ...verdict.certificate,
+          notBefore: verdict.certificate.notBefore.toISOString(),
+          notAfter: verdict.certificate.notAfter.toISOString(),
+        }
+      : null,
   };
 }
 

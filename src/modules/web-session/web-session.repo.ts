@@ -17,8 +17,14 @@ export async function findWebSession(db: DbOrTx, cookieHash: string): Promise<We
 
 /** The session with the account it signs in (GET /bff/auth/me). */
 export async function findWebSessionWithUser(db: DbOrTx, cookieHash: string) {
-  const [row] = await db.select({ session: webSessions, user: { id: users.id, email: users.email, name: users.name, organizationId: users.organizationId } })
-    .from(webSessions).innerJoin(users, eq(users.id, webSessions.userId)).where(eq(webSessions.cookieHash, cookieHash));
+  const [row] = await db
+    .select({
+      session: webSessions,
+      user: { id: users.id, email: users.email, name: users.name, organizationId: users.organizationId },
+    })
+    .from(webSessions)
+    .innerJoin(users, eq(users.id, webSessions.userId))
+    .where(eq(webSessions.cookieHash, cookieHash));
   return row ?? null;
 }
 
@@ -27,16 +33,37 @@ export async function findWebSessionWithUser(db: DbOrTx, cookieHash: string) {
  * any instance rotates a refresh token at a time (a second rotation of the same token would be taken for a
  * replay and revoke the session). False: someone else holds the claim, or the generation moved on.
  */
-export async function claimRefresh(db: DbOrTx, id: number, generation: number, seconds: number, now = new Date()): Promise<boolean> {
-  const rows = await db.update(webSessions).set({ refreshingUntil: new Date(now.getTime() + seconds * 1000) })
-    .where(and(eq(webSessions.id, id), eq(webSessions.generation, generation), isNull(webSessions.endedAt),
-      or(isNull(webSessions.refreshingUntil), lt(webSessions.refreshingUntil, now))))
+export async function claimRefresh(
+  db: DbOrTx,
+  id: number,
+  generation: number,
+  seconds: number,
+  now = new Date(),
+): Promise<boolean> {
+  const rows = await db
+    .update(webSessions)
+    .set({ refreshingUntil: new Date(now.getTime() + seconds * 1000) })
+    .where(
+      and(
+        eq(webSessions.id, id),
+        eq(webSessions.generation, generation),
+        isNull(webSessions.endedAt),
+        or(isNull(webSessions.refreshingUntil), lt(webSessions.refreshingUntil, now)),
+      ),
+    )
     .returning({ id: webSessions.id });
   return rows.length === 1;
 }
 
-export async function storeRefreshedTokens(db: DbOrTx, id: number, generation: number, tokens: { accessToken: string; accessExpiresAt: Date; refreshToken: string }): Promise<void> {
-  await db.update(webSessions).set({ ...tokens, generation: sql`${webSessions.generation} + 1`, refreshingUntil: null })
+export async function storeRefreshedTokens(
+  db: DbOrTx,
+  id: number,
+  generation: number,
+  tokens: { accessToken: string; accessExpiresAt: Date; refreshToken: string },
+): Promise<void> {
+  await db
+    .update(webSessions)
+    .set({ ...tokens, generation: sql`${webSessions.generation} + 1`, refreshingUntil: null })
     .where(and(eq(webSessions.id, id), eq(webSessions.generation, generation)));
 }
 
@@ -46,10 +73,23 @@ export async function releaseRefreshClaim(db: DbOrTx, id: number): Promise<void>
 
 /** Ends the session once (the first reason stays) and forgets its tokens; answers the row as it was, or null when it had already ended. */
 export async function endWebSession(db: DbOrTx, id: number, reason: string): Promise<WebSessionRow | null> {
-  const [before] = await db.select().from(webSessions).where(and(eq(webSessions.id, id), isNull(webSessions.endedAt)));
+  const [before] = await db
+    .select()
+    .from(webSessions)
+    .where(and(eq(webSessions.id, id), isNull(webSessions.endedAt)));
   if (!before) return null;
-  const rows = await db.update(webSessions).set({ endedAt: new Date(), endReason: reason, accessToken: '', refreshToken: '', idToken: null, refreshingUntil: null })
-    .where(and(eq(webSessions.id, id), isNull(webSessions.endedAt))).returning({ id: webSessions.id });
+  const rows = await db
+    .update(webSessions)
+    .set({
+      endedAt: new Date(),
+      endReason: reason,
+      accessToken: '',
+      refreshToken: '',
+      idToken: null,
+      refreshingUntil: null,
+    })
+    .where(and(eq(webSessions.id, id), isNull(webSessions.endedAt)))
+    .returning({ id: webSessions.id });
   return rows.length === 1 ? before : null;
 }
 

@@ -7,8 +7,15 @@ import type { AuthService } from '../auth/auth.service.ts';
 import { SESSION_SECONDS } from '../auth/sessions.ts';
 import { randomToken, sha256, type SsoService } from '../auth/sso.service.ts';
 import {
-  claimRefresh, deleteStaleWebSessions, endWebSession, findWebSession, findWebSessionWithUser, insertWebSession, releaseRefreshClaim,
-  storeRefreshedTokens, type WebSessionRow,
+  claimRefresh,
+  deleteStaleWebSessions,
+  endWebSession,
+  findWebSession,
+  findWebSessionWithUser,
+  insertWebSession,
+  releaseRefreshClaim,
+  storeRefreshedTokens,
+  type WebSessionRow,
 } from './web-session.repo.ts';
 
 /** The access token is renewed when less than this is left of it (it lives 900 seconds). */
@@ -19,7 +26,13 @@ export const REFRESH_CLAIM_SECONDS = 30;
 export const REFRESH_WAIT_MS = 5000;
 
 export type WebIdentity = {
-  userId: number; email: string; name: string; organizationId: number | null; rememberMe: boolean; expiresAt: string; csrfToken: string;
+  userId: number;
+  email: string;
+  name: string;
+  organizationId: number | null;
+  rememberMe: boolean;
+  expiresAt: string;
+  csrfToken: string;
 };
 
 type Deps = { db: Db; secrets: SecretBox; auth: AuthService; sso: SsoService; publicUrl: string };
@@ -36,28 +49,51 @@ export function createWebSessionService({ db, secrets, auth, sso, publicUrl }: D
   return { authorize, callback, bearerFor, me, logout, refreshNow };
 
   /** Starts a sign-in; `binding` goes into the short-lived cookie that ties the callback to this browser. */
-  async function authorize(request: { idpHint?: string; rememberMe: boolean; returnTo?: string }, address: string): Promise<{ redirectUrl: string; binding: string; expiresAt: Date }> {
+  async function authorize(
+    request: { idpHint?: string; rememberMe: boolean; returnTo?: string },
+    address: string,
+  ): Promise<{ redirectUrl: string; binding: string; expiresAt: Date }> {
     const binding = randomToken();
     const started = await sso.startLogin({
-      purpose: 'WEB_SESSION', redirectUri: callbackUrl, bindingHash: sha256(binding), rememberMe: request.rememberMe,
-      returnTo: safeReturnTo(request.returnTo), idpHint: request.idpHint, address,
+      purpose: 'WEB_SESSION',
+      redirectUri: callbackUrl,
+      bindingHash: sha256(binding),
+      rememberMe: request.rememberMe,
+      returnTo: safeReturnTo(request.returnTo),
+      idpHint: request.idpHint,
+      address,
     });
     return { redirectUrl: started.authorizationUrl, binding, expiresAt: started.expiresAt };
   }
 
   /** Completes the sign-in and stores the new session; answers the cookie value and where the browser goes. */
-  async function callback(request: { params: Record<string, string | undefined>; binding: string | undefined }, address: string) {
-    const finished = await sso.finishLogin({ purpose: 'WEB_SESSION', state: request.params.state ?? '', params: request.params, bindingValue: request.binding }, address);
+  async function callback(
+    request: { params: Record<string, string | undefined>; binding: string | undefined },
+    address: string,
+  ) {
+    const finished = await sso.finishLogin(
+      {
+        purpose: 'WEB_SESSION',
+        state: request.params.state ?? '',
+        params: request.params,
+        bindingValue: request.binding,
+      },
+      address,
+    );
     const tokens = await auth.issueUserSession(finished.user, finished.rememberMe);
     const now = Date.now();
     const cookie = randomToken();
     const expiresAt = new Date(now + (finished.rememberMe ? SESSION_SECONDS.rememberMe : SESSION_SECONDS.short) * 1000);
     await deleteStaleWebSessions(db, new Date(now - 24 * 3600 * 1000));
     await insertWebSession(db, {
-      cookieHash: sha256(cookie), userId: finished.user.id,
-      accessToken: secrets.encrypt(tokens.accessToken), accessExpiresAt: new Date(now + tokens.expiry * 1000),
-      refreshToken: secrets.encrypt(tokens.refreshToken), idToken: finished.idToken ? secrets.encrypt(finished.idToken) : null,
-      rememberMe: finished.rememberMe, expiresAt,
+      cookieHash: sha256(cookie),
+      userId: finished.user.id,
+      accessToken: secrets.encrypt(tokens.accessToken),
+      accessExpiresAt: new Date(now + tokens.expiry * 1000),
+      refreshToken: secrets.encrypt(tokens.refreshToken),
+      idToken: finished.idToken ? secrets.encrypt(finished.idToken) : null,
+      rememberMe: finished.rememberMe,
+      expiresAt,
     });
     return {
       cookie,
@@ -88,15 +124,20 @@ export function createWebSessionService({ db, secrets, auth, sso, publicUrl }: D
     return row;
   }
 
-  async function freshTokens(row: WebSessionRow, force = false): Promise<{ accessToken: string; accessExpiresAt: Date } | null> {
+  async function freshTokens(
+    row: WebSessionRow,
+    force = false,
+  ): Promise<{ accessToken: string; accessExpiresAt: Date } | null> {
     const deadline = Date.now() + REFRESH_WAIT_MS;
     let current = row;
     for (;;) {
       const left = current.accessExpiresAt.getTime() - Date.now();
-      if (!force && left > REFRESH_BEFORE_SECONDS * 1000) return { accessToken: secrets.decrypt(current.accessToken), accessExpiresAt: current.accessExpiresAt };
+      if (!force && left > REFRESH_BEFORE_SECONDS * 1000)
+        return { accessToken: secrets.decrypt(current.accessToken), accessExpiresAt: current.accessExpiresAt };
       if (await claimRefresh(db, current.id, current.generation, REFRESH_CLAIM_SECONDS)) return refreshClaimed(current);
       // Another request (of any instance) is refreshing: the current token still serves while it lasts.
-      if (!force && left > 1000) return { accessToken: secrets.decrypt(current.accessToken), accessExpiresAt: current.accessExpiresAt };
+      if (!force && left > 1000)
+        return { accessToken: secrets.decrypt(current.accessToken), accessExpiresAt: current.accessExpiresAt };
       if (Date.now() > deadline) throw new AppError('SERVICE_UNAVAILABLE', 'The session is being renewed; try again');
       await sleep(100);
       const reread = await findWebSession(db, current.cookieHash);
@@ -120,7 +161,9 @@ export function createWebSessionService({ db, secrets, auth, sso, publicUrl }: D
     }
     const accessExpiresAt = new Date(Date.now() + tokens.expiry * 1000);
     await storeRefreshedTokens(db, row.id, row.generation, {
-      accessToken: secrets.encrypt(tokens.accessToken), accessExpiresAt, refreshToken: secrets.encrypt(tokens.refreshToken),
+      accessToken: secrets.encrypt(tokens.accessToken),
+      accessExpiresAt,
+      refreshToken: secrets.encrypt(tokens.refreshToken),
     });
     return { accessToken: tokens.accessToken, accessExpiresAt };
   }
@@ -132,8 +175,13 @@ export function createWebSessionService({ db, secrets, auth, sso, publicUrl }: D
     const found = await findWebSessionWithUser(db, row.cookieHash);
     if (!found) return null;
     return {
-      userId: found.user.id, email: found.user.email, name: found.user.name, organizationId: found.user.organizationId,
-      rememberMe: row.rememberMe, expiresAt: row.expiresAt.toISOString(), csrfToken: csrfTokenFor(cookie),
+      userId: found.user.id,
+      email: found.user.email,
+      name: found.user.name,
+      organizationId: found.user.organizationId,
+      rememberMe: row.rememberMe,
+      expiresAt: row.expiresAt.toISOString(),
+      csrfToken: csrfTokenFor(cookie),
     };
   }
 
@@ -159,7 +207,10 @@ export function createWebSessionService({ db, secrets, auth, sso, publicUrl }: D
     if (!row) return null;
     const tokens = await freshTokens(row, true);
     if (!tokens) return null;
-    return { expiry: Math.max(0, Math.floor((tokens.accessExpiresAt.getTime() - Date.now()) / 1000)), rememberMe: row.rememberMe };
+    return {
+      expiry: Math.max(0, Math.floor((tokens.accessExpiresAt.getTime() - Date.now()) / 1000)),
+      rememberMe: row.rememberMe,
+    };
   }
 }
 

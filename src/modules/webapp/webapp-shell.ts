@@ -56,5 +56,8 @@ export function webShell(): string | null {
 export function webShellWithNotice(notice: { title: string; text: string }): string | null {
   const html = webShell();
   if (html === null) return null;
-  return html.replace('<div id="root"></div>', `<div id="root"></div><noscript><h1>${notice.title}</h1><p>${notice.text}</p></noscript>`);
+  return html.replace(
+    '<div id="root"></div>',
+    `<div id="root"></div><noscript><h1>${notice.title}</h1><p>${notice.text}</p></noscript>`,
+  );
 }

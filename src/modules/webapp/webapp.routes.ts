@@ -53,14 +53,18 @@ function wantsHtml(accept: string | undefined): boolean {
  * ended session is found by the page's first API call, which sends it to sign-in the same way). `/signup` is public.
  */
 const WORKSPACE_PAGES: { url: string; signedIn: boolean; summary: string }[] = [
-  { url: '/', signedIn: true, summary: 'The sender\'s workspace: the documents dashboard' },
-  { url: '/envelopes/*', signedIn: true, summary: 'The workspace\'s envelope pages (new, edit, the envelope after sending)' },
-  { url: '/templates', signedIn: true, summary: 'The workspace\'s templates' },
-  { url: '/templates/*', signedIn: true, summary: 'The workspace\'s template pages' },
-  { url: '/organization', signedIn: true, summary: 'The workspace\'s organization settings' },
-  { url: '/organization/*', signedIn: true, summary: 'The workspace\'s organization pages' },
-  { url: '/profile', signedIn: true, summary: 'The workspace\'s profile and settings' },
-  { url: '/profile/*', signedIn: true, summary: 'The workspace\'s profile pages' },
+  { url: '/', signedIn: true, summary: "The sender's workspace: the documents dashboard" },
+  {
+    url: '/envelopes/*',
+    signedIn: true,
+    summary: "The workspace's envelope pages (new, edit, the envelope after sending)",
+  },
+  { url: '/templates', signedIn: true, summary: "The workspace's templates" },
+  { url: '/templates/*', signedIn: true, summary: "The workspace's template pages" },
+  { url: '/organization', signedIn: true, summary: "The workspace's organization settings" },
+  { url: '/organization/*', signedIn: true, summary: "The workspace's organization pages" },
+  { url: '/profile', signedIn: true, summary: "The workspace's profile and settings" },
+  { url: '/profile/*', signedIn: true, summary: "The workspace's profile pages" },
   { url: '/signup', signedIn: false, summary: 'The sign-up page' },
 ];
 
@@ -75,97 +79,145 @@ export function webAppRoutes(options: Options): FastifyPluginAsyncTypebox {
   const sessionCookie = cookieNames(options.secure).session;
   return async (app) => {
     for (const page of WORKSPACE_PAGES) {
-      app.get(page.url, {
-        schema: {
-          tags: ['Web app'],
-          summary: page.summary,
-          description: (page.signedIn
-            ? 'A browser (Accept naming text/html) with a web session cookie gets the web app\'s HTML shell; without one it is redirected (302) to '
-              + 'GET /bff/auth/authorize?returnTo=<this path>, which brings it back here after sign-in. '
-            : 'Public. A browser (Accept naming text/html) gets the web app\'s HTML shell. ')
-            + 'Any other client gets 404 ROUTE_NOT_FOUND, as before this page existed: the path is not an API.',
-          querystring: Type.Object({}, { additionalProperties: true }),
-          produces: ['text/html', 'application/json'],
-          response: {
-            200: { description: 'The web app\'s HTML shell', content: { 'text/html': { schema: Type.String() } } },
-            ...(page.signedIn ? { 302: Type.Null({ description: 'Redirect to sign-in (no session cookie)' }) } : {}),
-            404: Type.Ref('ErrorResponse'),
+      app.get(
+        page.url,
+        {
+          schema: {
+            tags: ['Web app'],
+            summary: page.summary,
+            description:
+              (page.signedIn
+                ? "A browser (Accept naming text/html) with a web session cookie gets the web app's HTML shell; without one it is redirected (302) to " +
+                  'GET /bff/auth/authorize?returnTo=<this path>, which brings it back here after sign-in. '
+                : "Public. A browser (Accept naming text/html) gets the web app's HTML shell. ") +
+              'Any other client gets 404 ROUTE_NOT_FOUND, as before this page existed: the path is not an API.',
+            querystring: Type.Object({}, { additionalProperties: true }),
+            produces: ['text/html', 'application/json'],
+            response: {
+              200: { description: "The web app's HTML shell", content: { 'text/html': { schema: Type.String() } } },
+              ...(page.signedIn ? { 302: Type.Null({ description: 'Redirect to sign-in (no session cookie)' }) } : {}),
+              404: Type.Ref('ErrorResponse'),
+            },
+            security: [],
           },
-          security: [],
+          config: { auth: 'public' },
         },
-        config: { auth: 'public' },
-      }, async (request, reply) => {
-        const pathname = request.url.split('?')[0];
-        if (!wantsHtml(request.headers.accept)) throw new AppError('ROUTE_NOT_FOUND', `No endpoint ${request.method} ${pathname}`);
-        if (page.signedIn && !readCookie(request, sessionCookie)) {
-          // request.url is this service's own path (the router matched it); the authorize route checks returnTo again anyway
-          // and takes at most 512 characters (a longer query is dropped rather than refused).
-          const returnTo = request.url.length <= 512 ? request.url : pathname.slice(0, 512);
-          return reply.header('cache-control', 'no-store').redirect(`/bff/auth/authorize?returnTo=${encodeURIComponent(returnTo)}`, 302);
-        }
-        return sendShell(reply, WORKSPACE_NO_SCRIPT);
-      });
+        async (request, reply) => {
+          const pathname = request.url.split('?')[0];
+          if (!wantsHtml(request.headers.accept))
+            throw new AppError('ROUTE_NOT_FOUND', `No endpoint ${request.method} ${pathname}`);
+          if (page.signedIn && !readCookie(request, sessionCookie)) {
+            // request.url is this service's own path (the router matched it); the authorize route checks returnTo again anyway
+            // and takes at most 512 characters (a longer query is dropped rather than refused).
+            const returnTo = request.url.length <= 512 ? request.url : pathname.slice(0, 512);
+            return reply
+              .header('cache-control', 'no-store')
+              .redirect(`/bff/auth/authorize?returnTo=${encodeURIComponent(returnTo)}`, 302);
+          }
+          return sendShell(reply, WORKSPACE_NO_SCRIPT);
+        },
+      );
     }
 
-    app.get('/app/assets/:file', {
-      schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) },
-      config: { auth: 'public' },
-    }, async (request, reply) => {
-      const { file } = request.params;
-      const type = ASSET_TYPES[path.extname(file).toLowerCase()];
-      if (!ASSET_NAME.test(file) || !type) throw new AppError('NOT_FOUND', 'No such file');
-      return sendFile(reply, path.join(WEB_ASSETS_DIR, file), type, 'public, max-age=31536000, immutable');
-    });
-
-    app.get('/app/pdfjs/:dir/:file', {
-      schema: { hide: true, params: Type.Object({ dir: Type.String({ maxLength: 20 }), file: Type.String({ maxLength: 200 }) }) },
-      config: { auth: 'public' },
-    }, async (request, reply) => {
-      const { dir, file } = request.params;
-      const type = Object.hasOwn(PDFJS_DATA, dir) ? PDFJS_DATA[dir][path.extname(file).toLowerCase()] : undefined;
-      if (!ASSET_NAME.test(file) || !type) throw new AppError('NOT_FOUND', 'No such file');
-      return sendFile(reply, path.join(PDFJS_DIR, dir, file), type, 'public, max-age=86400');
-    });
-
-    app.get('/signin', {
-      schema: {
-        tags: ['Web app'],
-        summary: 'The service\'s own sign-in page',
-        description: 'Public. Without OIDC_ISSUER, GET /bff/auth/authorize sends the browser here with ?state=; the page signs in with a password (then a TOTP code '
-          + 'when two-factor sign-in is on) through POST /auth/v1/signin/authorize and completes through GET /bff/auth/callback. Opened without a state it starts a sign-in.',
-        querystring: Type.Object({ state: Type.Optional(Type.String({ maxLength: 256 })) }, { additionalProperties: true }),
-        produces: ['text/html'],
-        response: { 200: { description: 'The web app\'s HTML shell', content: { 'text/html': { schema: Type.String() } } } },
+    app.get(
+      '/app/assets/:file',
+      {
+        schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 200 }) }) },
+        config: { auth: 'public' },
       },
-      config: { auth: 'public' },
-    }, async (_request, reply) => sendShell(reply, SIGNIN_NO_SCRIPT));
+      async (request, reply) => {
+        const { file } = request.params;
+        const type = ASSET_TYPES[path.extname(file).toLowerCase()];
+        if (!ASSET_NAME.test(file) || !type) throw new AppError('NOT_FOUND', 'No such file');
+        return sendFile(reply, path.join(WEB_ASSETS_DIR, file), type, 'public, max-age=31536000, immutable');
+      },
+    );
+
+    app.get(
+      '/app/pdfjs/:dir/:file',
+      {
+        schema: {
+          hide: true,
+          params: Type.Object({ dir: Type.String({ maxLength: 20 }), file: Type.String({ maxLength: 200 }) }),
+        },
+        config: { auth: 'public' },
+      },
+      async (request, reply) => {
+        const { dir, file } = request.params;
+        const type = Object.hasOwn(PDFJS_DATA, dir) ? PDFJS_DATA[dir][path.extname(file).toLowerCase()] : undefined;
+        if (!ASSET_NAME.test(file) || !type) throw new AppError('NOT_FOUND', 'No such file');
+        return sendFile(reply, path.join(PDFJS_DIR, dir, file), type, 'public, max-age=86400');
+      },
+    );
+
+    app.get(
+      '/signin',
+      {
+        schema: {
+          tags: ['Web app'],
+          summary: "The service's own sign-in page",
+          description:
+            'Public. Without OIDC_ISSUER, GET /bff/auth/authorize sends the browser here with ?state=; the page signs in with a password (then a TOTP code ' +
+            'when two-factor sign-in is on) through POST /auth/v1/signin/authorize and completes through GET /bff/auth/callback. Opened without a state it starts a sign-in.',
+          querystring: Type.Object(
+            { state: Type.Optional(Type.String({ maxLength: 256 })) },
+            { additionalProperties: true },
+          ),
+          produces: ['text/html'],
+          response: {
+            200: { description: "The web app's HTML shell", content: { 'text/html': { schema: Type.String() } } },
+          },
+        },
+        config: { auth: 'public' },
+      },
+      async (_request, reply) => sendShell(reply, SIGNIN_NO_SCRIPT),
+    );
 
     // The return addresses of an authorization (an SSO sign-in, a remote signature): the shell, whose page hands code and state on.
     const authorizationReturns = [
       {
-        url: '/auth/sso/callback', notice: SIGNIN_NO_SCRIPT,
+        url: '/auth/sso/callback',
+        notice: SIGNIN_NO_SCRIPT,
         summary: 'Default return address of an SSO redirect sign-in',
-        description: 'Public. Where GET /auth/v1/signin without redirectUri sends the browser back with ?code=&state=: the page posts {type: "sso-callback", code, '
-          + 'state, error} to the window that opened it when that window is of this origin (never to another: the code signs in whoever exchanges it), then closes; '
-          + 'otherwise it says to return to the app. A native client reads code and state from this redirect itself.',
+        description:
+          'Public. Where GET /auth/v1/signin without redirectUri sends the browser back with ?code=&state=: the page posts {type: "sso-callback", code, ' +
+          'state, error} to the window that opened it when that window is of this origin (never to another: the code signs in whoever exchanges it), then closes; ' +
+          'otherwise it says to return to the app. A native client reads code and state from this redirect itself.',
       },
       {
-        url: '/csc/callback', notice: NO_SCRIPT,
+        url: '/csc/callback',
+        notice: NO_SCRIPT,
         summary: 'Return address of a remote-signing (CSC) authorization',
-        description: 'Public. The page the CSC provider redirects to with ?code=&state= after the signer authorized a signature; it hands the code back to the signing '
-          + 'page that started the authorization (same browser tab) and sends the browser back there. A client may also read code from this redirect itself.',
+        description:
+          'Public. The page the CSC provider redirects to with ?code=&state= after the signer authorized a signature; it hands the code back to the signing ' +
+          'page that started the authorization (same browser tab) and sends the browser back there. A client may also read code from this redirect itself.',
       },
     ];
     for (const { url, notice, summary, description } of authorizationReturns) {
-      app.get(url, {
-        schema: {
-          tags: ['Web app'], summary, description,
-          querystring: Type.Object({ code: Type.Optional(Type.String({ maxLength: 4096 })), state: Type.Optional(Type.String({ maxLength: 4096 })), error: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: true }),
-          produces: ['text/html'],
-          response: { 200: { description: 'The web app\'s HTML shell', content: { 'text/html': { schema: Type.String() } } } },
+      app.get(
+        url,
+        {
+          schema: {
+            tags: ['Web app'],
+            summary,
+            description,
+            querystring: Type.Object(
+              {
+                code: Type.Optional(Type.String({ maxLength: 4096 })),
+                state: Type.Optional(Type.String({ maxLength: 4096 })),
+                error: Type.Optional(Type.String({ maxLength: 200 })),
+              },
+              { additionalProperties: true },
+            ),
+            produces: ['text/html'],
+            response: {
+              200: { description: "The web app's HTML shell", content: { 'text/html': { schema: Type.String() } } },
+            },
+          },
+          config: { auth: 'public' },
         },
-        config: { auth: 'public' },
-      }, async (_request, reply) => sendShell(reply, notice));
+        async (_request, reply) => sendShell(reply, notice),
+      );
     }
   };
 }
@@ -180,5 +232,9 @@ function sendShell(reply: FastifyReply, notice: { title: string; text: string })
 async function sendFile(reply: FastifyReply, full: string, type: string, cacheControl: string) {
   const stat = await fs.promises.stat(full).catch(() => null);
   if (!stat?.isFile()) throw new AppError('NOT_FOUND', 'No such file');
-  return reply.header('cache-control', cacheControl).header('content-length', stat.size).type(type).send(fs.createReadStream(full));
+  return reply
+    .header('cache-control', cacheControl)
+    .header('content-length', stat.size)
+    .type(type)
+    .send(fs.createReadStream(full));
 }

@@ -2,8 +2,15 @@ import type { Tx } from '../../platform/db/client.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { userContact } from '../users/users.directory.ts';
 import {
-  clearCallbackFailing, findOrganizationOwnerId, holdDeliveries, holdPendingDeliveries, lockAppCallback, lockCallbackApps, releaseHeldDeliveries,
-  setCallbackState, unqueueDeliveries,
+  clearCallbackFailing,
+  findOrganizationOwnerId,
+  holdDeliveries,
+  holdPendingDeliveries,
+  lockAppCallback,
+  lockCallbackApps,
+  releaseHeldDeliveries,
+  setCallbackState,
+  unqueueDeliveries,
 } from './webhooks.repo.ts';
 import { webhookPausedMail } from './webhook-mails.ts';
 
@@ -25,12 +32,27 @@ export type CallbackOutcome = { appId: number; delivered: boolean; firstFailureA
  * found PENDING for an app that was paused when it read them: held again if the app is still paused, handed back to
  * the dispatcher if it was resumed meanwhile. Answers whether a mail was queued.
  */
-export async function settleCallbacks(tx: Tx, deps: { outbox: Outbox; publicUrl: string }, outcomes: CallbackOutcome[], held: { id: number; appId: number }[], now: Date): Promise<boolean> {
+export async function settleCallbacks(
+  tx: Tx,
+  deps: { outbox: Outbox; publicUrl: string },
+  outcomes: CallbackOutcome[],
+  held: { id: number; appId: number }[],
+  now: Date,
+): Promise<boolean> {
   const apps = await lockCallbackApps(tx, [...new Set([...outcomes.map((o) => o.appId), ...held.map((h) => h.appId)])]);
   const byId = new Map(apps.map((app) => [app.id, app]));
-  await holdDeliveries(tx, held.filter((h) => byId.get(h.appId)?.pausedAt).map((h) => h.id));
-  await unqueueDeliveries(tx, held.filter((h) => !byId.get(h.appId)?.pausedAt).map((h) => h.id));
-  await clearCallbackFailing(tx, outcomes.filter((o) => o.delivered).map((o) => o.appId));
+  await holdDeliveries(
+    tx,
+    held.filter((h) => byId.get(h.appId)?.pausedAt).map((h) => h.id),
+  );
+  await unqueueDeliveries(
+    tx,
+    held.filter((h) => !byId.get(h.appId)?.pausedAt).map((h) => h.id),
+  );
+  await clearCallbackFailing(
+    tx,
+    outcomes.filter((o) => o.delivered).map((o) => o.appId),
+  );
   let mailed = false;
   for (const outcome of outcomes) {
     const app = byId.get(outcome.appId);
@@ -45,10 +67,20 @@ export async function settleCallbacks(tx: Tx, deps: { outbox: Outbox; publicUrl:
     const ownerId = await findOrganizationOwnerId(tx, app.organizationId);
     const owner = ownerId === null ? null : await userContact(tx, ownerId);
     if (owner?.email) {
-      mailed = (await deps.outbox.enqueue(tx, webhookPausedMail({
-        to: owner.email, name: owner.name, organizationId: app.organizationId, appName: app.appName, callbackUrl: app.callbackUrl,
-        failingSince, held: count, appsUrl: `${deps.publicUrl}/organization/apps`,
-      }))) !== null || mailed;
+      mailed =
+        (await deps.outbox.enqueue(
+          tx,
+          webhookPausedMail({
+            to: owner.email,
+            name: owner.name,
+            organizationId: app.organizationId,
+            appName: app.appName,
+            callbackUrl: app.callbackUrl,
+            failingSince,
+            held: count,
+            appsUrl: `${deps.publicUrl}/organization/apps`,
+          }),
+        )) !== null || mailed;
     }
   }
   return mailed;

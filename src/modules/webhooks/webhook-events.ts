@@ -2,13 +2,27 @@ import crypto from 'node:crypto';
 import type { Tx } from '../../platform/db/client.ts';
 /** What an event is made of: the audit-trail row the activities module records and publishes here. */
 export type PublishedActivity = {
-  id: number; workflowId: number; recipientId: number | null; kind: string; status: string | null; action: string; sentence: string; createdAt: Date;
+  id: number;
+  workflowId: number;
+  recipientId: number | null;
+  kind: string;
+  status: string | null;
+  action: string;
+  sentence: string;
+  createdAt: Date;
 };
 import { findEventAudience, findEventAudiences, insertDeliveries, type EventAudience } from './webhooks.repo.ts';
 
 /** RUNTIME.md "Webhooks": a workflow was sent, opened, signed, approved, declined, delegated, completed or voided. */
 export const WEBHOOK_EVENT_TYPES = [
-  'workflow.sent', 'workflow.opened', 'workflow.signed', 'workflow.approved', 'workflow.declined', 'workflow.delegated', 'workflow.completed', 'workflow.voided',
+  'workflow.sent',
+  'workflow.opened',
+  'workflow.signed',
+  'workflow.approved',
+  'workflow.declined',
+  'workflow.delegated',
+  'workflow.completed',
+  'workflow.voided',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -27,7 +41,6 @@ const EVENT_OF_KIND: Record<string, WebhookEventType> = {
   COMPLETED: 'workflow.completed',
   VOIDED: 'workflow.voided',
 };
-
 
 /** What a webhook body carries: `{id, type, createdAt, data}`. */
 export type WebhookEvent = { id: string; type: WebhookEventType; createdAt: string; data: WebhookEventData };
@@ -64,7 +77,10 @@ export async function queueWebhookEvents(tx: Tx, activity: PublishedActivity): P
 export async function queueWebhookEventsForMany(tx: Tx, activities: PublishedActivity[]): Promise<void> {
   const events = activities.filter((activity) => EVENT_OF_KIND[activity.kind]);
   if (events.length === 0) return;
-  const audiences = await findEventAudiences(tx, events.map((activity) => activity.workflowId));
+  const audiences = await findEventAudiences(
+    tx,
+    events.map((activity) => activity.workflowId),
+  );
   const rows = events.flatMap((activity) => {
     const audience = audiences.get(activity.workflowId);
     return audience && audience.apps.length > 0 ? deliveryRows(activity, audience) : [];
@@ -76,7 +92,8 @@ export async function queueWebhookEventsForMany(tx: Tx, activities: PublishedAct
 function deliveryRows(activity: PublishedActivity, audience: EventAudience) {
   const first = EVENT_OF_KIND[activity.kind];
   const { workflow } = audience;
-  const types: WebhookEventType[] = activity.kind === 'DECLINED' && workflow.status === 'VOID' ? [first, 'workflow.voided'] : [first];
+  const types: WebhookEventType[] =
+    activity.kind === 'DECLINED' && workflow.status === 'VOID' ? [first, 'workflow.voided'] : [first];
   const data: WebhookEventData = {
     workflowId: workflow.workflowId,
     workflowName: workflow.name,
@@ -90,8 +107,14 @@ function deliveryRows(activity: PublishedActivity, audience: EventAudience) {
     const event: WebhookEvent = { id: crypto.randomUUID(), type, createdAt: activity.createdAt.toISOString(), data };
     const body = JSON.stringify(event);
     return audience.apps.map(({ appId, paused }) => ({
-      organizationId: workflow.organizationId, appId, workflowId: workflow.workflowId, activityId: activity.id,
-      eventId: event.id, eventType: type, body, ...(paused ? { status: 'PAUSED' } : {}),
+      organizationId: workflow.organizationId,
+      appId,
+      workflowId: workflow.workflowId,
+      activityId: activity.id,
+      eventId: event.id,
+      eventType: type,
+      body,
+      ...(paused ? { status: 'PAUSED' } : {}),
     }));
   });
 }

@@ -8,7 +8,14 @@ const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyl
  * the owner resumes them. Through the organization's mail routing and in its branding, like its other mail.
  */
 export function webhookPausedMail(input: {
-  to: string; name: string; organizationId: number; appName: string; callbackUrl: string; failingSince: Date; held: number; appsUrl: string;
+  to: string;
+  name: string;
+  organizationId: number;
+  appName: string;
+  callbackUrl: string;
+  failingSince: Date;
+  held: number;
+  appsUrl: string;
 }): OutgoingMail {
   const held = input.held === 1 ? '1 delivery is' : `${input.held} deliveries are`;
   return {
@@ -18,11 +25,11 @@ export function webhookPausedMail(input: {
       subject: `Webhooks to ${input.appName} are paused`,
       greeting: input.name,
       blocks: [
-        `Every webhook delivery to the business app ${input.appName} (${input.callbackUrl}) has failed since `
-          + `${DATE_TIME.format(input.failingSince)} UTC, so its deliveries are paused.`,
+        `Every webhook delivery to the business app ${input.appName} (${input.callbackUrl}) has failed since ` +
+          `${DATE_TIME.format(input.failingSince)} UTC, so its deliveries are paused.`,
         `${held} held now. New events are kept for the app too, but nothing is sent to it until you resume it.`,
-        'To resume, make the receiver answer again, then save the app (with a corrected webhook URL if it moved) or redeliver one '
-          + 'of its deliveries: every held delivery is sent then.',
+        'To resume, make the receiver answer again, then save the app (with a corrected webhook URL if it moved) or redeliver one ' +
+          'of its deliveries: every held delivery is sent then.',
         { label: 'Open the business apps', url: input.appsUrl },
       ],
     }),

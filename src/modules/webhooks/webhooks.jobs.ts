@@ -5,13 +5,23 @@ import type { JobDefinition, JobQueue } from '../../platform/jobs/queue.ts';
 import type { Log } from '../../platform/logger.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { Outbound } from '../../platform/outbound/outbound.ts';
-import { clearCallbackFailing, claimDeliveriesToQueue, findDeliveriesForAttempt, markQueued, recordAttempts, type AttemptRecord, type DeliveryRow } from './webhooks.repo.ts';
+import {
+  clearCallbackFailing,
+  claimDeliveriesToQueue,
+  findDeliveriesForAttempt,
+  markQueued,
+  recordAttempts,
+  type AttemptRecord,
+  type DeliveryRow,
+} from './webhooks.repo.ts';
 import { webhookSignature } from './webhook-signature.ts';
 import { settleCallbacks, type CallbackOutcome } from './callback-pause.ts';
 
 export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
 /** Deliveries attempted together (one app's, at most JOB_DELIVERIES): one job, one read, attempts in parallel. */
-export const WebhookDeliveryPayload = Type.Object({ deliveryIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 50 }) });
+export const WebhookDeliveryPayload = Type.Object({
+  deliveryIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 50 }),
+});
 const JOB_DELIVERIES = 20;
 
 /** RUNTIME.md: a non-2xx answer is retried for at least 24 hours, counted from the event (or the replay). */
@@ -65,7 +75,9 @@ export function webhookDeliveryJob(deps: WebhookDeliveryDeps): JobDefinition<typ
       // Recording an attempt clears queued_at: a delivery ended, or already attempted by an earlier run of this job, is skipped.
       const due = targets.filter((target) => target.delivery.status === 'PENDING' && target.delivery.queuedAt !== null);
       // A delivery of a paused app (one that raced the pause) is not attempted: it is held with the app's others.
-      const held = due.filter((target) => target.app.pausedAt !== null).map((target) => ({ id: target.delivery.id, appId: target.app.id }));
+      const held = due
+        .filter((target) => target.app.pausedAt !== null)
+        .map((target) => ({ id: target.delivery.id, appId: target.app.id }));
       const attempted = due.filter((target) => target.app.pausedAt === null);
       const tries = await Promise.all(attempted.map((target) => attempt(deps, target.delivery, target.app)));
       const results = tries.map((tried) => tried.record);
@@ -75,7 +87,9 @@ export function webhookDeliveryJob(deps: WebhookDeliveryDeps): JobDefinition<typ
         // The usual case, every callback answering: one statement for the job's outcomes. When it ends a run of
         // failures, the clearing goes in the same transaction, so no one sees the delivery without its effect on the
         // app. A crash before it leaves the rows queued: they are attempted again (at least once).
-        const recovered = outcomes.filter((outcome) => outcome.delivered && failingApps.get(outcome.appId)).map((outcome) => outcome.appId);
+        const recovered = outcomes
+          .filter((outcome) => outcome.delivered && failingApps.get(outcome.appId))
+          .map((outcome) => outcome.appId);
         if (recovered.length === 0) await recordAttempts(deps.db, results);
         else {
           await deps.db.transaction(async (tx) => {
@@ -90,7 +104,8 @@ export function webhookDeliveryJob(deps: WebhookDeliveryDeps): JobDefinition<typ
         });
         if (mailed) deps.outbox.notify();
       }
-      for (const result of results) deps.onOutcome?.(result.status === 'DELIVERED' ? 'delivered' : result.status === 'DEAD' ? 'dead' : 'failed');
+      for (const result of results)
+        deps.onOutcome?.(result.status === 'DELIVERED' ? 'delivered' : result.status === 'DEAD' ? 'dead' : 'failed');
     },
   };
 }
@@ -104,7 +119,8 @@ function callbackOutcomes(tries: ({ appId: number } & Tried)[]): CallbackOutcome
   for (const { appId, record, attemptedAt } of tries) {
     const outcome = outcomes.get(appId) ?? { appId, delivered: false, firstFailureAt: null };
     if (record.status === 'DELIVERED') outcome.delivered = true;
-    else if (attemptedAt && (!outcome.firstFailureAt || attemptedAt < outcome.firstFailureAt)) outcome.firstFailureAt = attemptedAt;
+    else if (attemptedAt && (!outcome.firstFailureAt || attemptedAt < outcome.firstFailureAt))
+      outcome.firstFailureAt = attemptedAt;
     outcomes.set(appId, outcome);
   }
   return [...outcomes.values()];
@@ -121,31 +137,80 @@ async function attempt(deps: WebhookDeliveryDeps, delivery: DeliveryRow, app: Ap
     return {
       attemptedAt: null,
       record: {
-        id: delivery.id, status: 'DEAD', attempts: delivery.attempts, lastAttemptAt: delivery.lastAttemptAt, lastStatusCode: delivery.lastStatusCode,
-        lastError: app.status ? 'the business app has no webhook secret' : 'the business app is disabled', deliveredAt: null, deadAt: new Date(), nextAttemptAt: null,
+        id: delivery.id,
+        status: 'DEAD',
+        attempts: delivery.attempts,
+        lastAttemptAt: delivery.lastAttemptAt,
+        lastStatusCode: delivery.lastStatusCode,
+        lastError: app.status ? 'the business app has no webhook secret' : 'the business app is disabled',
+        deliveredAt: null,
+        deadAt: new Date(),
+        nextAttemptAt: null,
       },
     };
   }
   const attemptedAt = new Date();
   const outcome = await post(deps, delivery, app.callbackUrl, app.webhookSecret);
-  const common = { id: delivery.id, attempts: delivery.attempts + 1, lastAttemptAt: attemptedAt, lastStatusCode: outcome.statusCode };
-  if (outcome.ok) return { attemptedAt, record: { ...common, status: 'DELIVERED', lastError: null, deliveredAt: new Date(), deadAt: null, nextAttemptAt: null } };
+  const common = {
+    id: delivery.id,
+    attempts: delivery.attempts + 1,
+    lastAttemptAt: attemptedAt,
+    lastStatusCode: outcome.statusCode,
+  };
+  if (outcome.ok)
+    return {
+      attemptedAt,
+      record: {
+        ...common,
+        status: 'DELIVERED',
+        lastError: null,
+        deliveredAt: new Date(),
+        deadAt: null,
+        nextAttemptAt: null,
+      },
+    };
   if (Date.now() - delivery.createdAt.getTime() >= RETRY_WINDOW_MS) {
-    return { attemptedAt, record: { ...common, status: 'DEAD', lastError: outcome.error, deliveredAt: null, deadAt: new Date(), nextAttemptAt: null } };
+    return {
+      attemptedAt,
+      record: {
+        ...common,
+        status: 'DEAD',
+        lastError: outcome.error,
+        deliveredAt: null,
+        deadAt: new Date(),
+        nextAttemptAt: null,
+      },
+    };
   }
   return {
     attemptedAt,
-    record: { ...common, status: 'PENDING', lastError: outcome.error, deliveredAt: null, deadAt: null, nextAttemptAt: new Date(Date.now() + retryDelayMs(common.attempts)) },
+    record: {
+      ...common,
+      status: 'PENDING',
+      lastError: outcome.error,
+      deliveredAt: null,
+      deadAt: null,
+      nextAttemptAt: new Date(Date.now() + retryDelayMs(common.attempts)),
+    },
   };
 }
 
 /** POSTs the stored body, signed with the app's current webhook secret, under the outbound rules (https, public addresses). */
-async function post(deps: WebhookDeliveryDeps, delivery: DeliveryRow, callbackUrl: string, sealedSecret: string): Promise<Outcome> {
+async function post(
+  deps: WebhookDeliveryDeps,
+  delivery: DeliveryRow,
+  callbackUrl: string,
+  sealedSecret: string,
+): Promise<Outcome> {
   let secret: string;
   try {
     secret = deps.secrets.decrypt(sealedSecret);
   } catch (error) {
-    return { ok: false, statusCode: null, error: `the webhook secret cannot be decrypted: ${(error as Error).message}` };
+    return {
+      ok: false,
+      statusCode: null,
+      error: `the webhook secret cannot be decrypted: ${(error as Error).message}`,
+    };
   }
   try {
     const response = await deps.outbound.request({
@@ -183,7 +248,11 @@ const STALE_QUEUED_MS = 15 * 60 * 1000;
 export function jobBatches(rows: { id: number; appId: number }[]): number[][] {
   const byApp = new Map<number, number[]>();
   for (const row of rows) byApp.set(row.appId, [...(byApp.get(row.appId) ?? []), row.id]);
-  return [...byApp.values()].flatMap((ids) => Array.from({ length: Math.ceil(ids.length / JOB_DELIVERIES) }, (_, i) => ids.slice(i * JOB_DELIVERIES, (i + 1) * JOB_DELIVERIES)));
+  return [...byApp.values()].flatMap((ids) =>
+    Array.from({ length: Math.ceil(ids.length / JOB_DELIVERIES) }, (_, i) =>
+      ids.slice(i * JOB_DELIVERIES, (i + 1) * JOB_DELIVERIES),
+    ),
+  );
 }
 
 export type WebhookDispatcher = { start(): void; stop(): Promise<void> };
@@ -193,7 +262,17 @@ export type WebhookDispatcher = { start(): void; stop(): Promise<void> };
  * modules, which hold no job queue, so the rows are the outbox and this loop sends a job per due row (first
  * attempts, and retries whose next_attempt_at has come) every `pollMs`, or at once while it finds full batches.
  */
-export function createWebhookDispatcher({ db, jobs, pollMs, log }: { db: Db; jobs: JobQueue; pollMs: number; log: Log }): WebhookDispatcher {
+export function createWebhookDispatcher({
+  db,
+  jobs,
+  pollMs,
+  log,
+}: {
+  db: Db;
+  jobs: JobQueue;
+  pollMs: number;
+  log: Log;
+}): WebhookDispatcher {
   let stopped = true;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
@@ -202,7 +281,11 @@ export function createWebhookDispatcher({ db, jobs, pollMs, log }: { db: Db; job
     const ids = await db.transaction(async (tx) => {
       const claimed = await claimDeliveriesToQueue(tx, DISPATCH_BATCH, new Date(Date.now() - STALE_QUEUED_MS));
       for (const deliveryIds of jobBatches(claimed)) await jobs.send(tx, WEBHOOK_DELIVER_JOB, { deliveryIds });
-      await markQueued(tx, claimed.map((row) => row.id), new Date());
+      await markQueued(
+        tx,
+        claimed.map((row) => row.id),
+        new Date(),
+      );
       return claimed;
     });
     if (ids.length > 0) jobs.notify(WEBHOOK_DELIVER_JOB);
@@ -221,7 +304,10 @@ export function createWebhookDispatcher({ db, jobs, pollMs, log }: { db: Db; job
       if (queued === DISPATCH_BATCH) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollMs);
-        wake = () => { clearTimeout(timer); resolve(); };
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
       wake = null;
     }

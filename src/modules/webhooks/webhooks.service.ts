@@ -3,7 +3,14 @@ import type { UserCaller } from '../../http/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { assertPersonalSession } from '../business-apps/business-app-caller.ts';
-import { countDeliveries, findAppStatus, findDeliveries, findDeliveryOfOrganization, insertDeliveries, type DeliveryRow } from './webhooks.repo.ts';
+import {
+  countDeliveries,
+  findAppStatus,
+  findDeliveries,
+  findDeliveryOfOrganization,
+  insertDeliveries,
+  type DeliveryRow,
+} from './webhooks.repo.ts';
 import type { DeliveriesQuery } from './webhooks.schemas.ts';
 import { WEBHOOK_DELIVER_JOB } from './webhooks.jobs.ts';
 import { resumeCallback } from './callback-pause.ts';
@@ -17,7 +24,13 @@ export function createWebhookService({ db, jobs }: { db: Db; jobs: JobQueue }) {
 
   async function list(caller: UserCaller, query: DeliveriesQuery) {
     assertPersonalSession(caller);
-    const filter = { organizationId: caller.organizationId, appId: query.appId, workflowId: query.workflowId, status: query.status, eventType: query.eventType };
+    const filter = {
+      organizationId: caller.organizationId,
+      appId: query.appId,
+      workflowId: query.workflowId,
+      status: query.status,
+      eventType: query.eventType,
+    };
     const [rows, total] = await Promise.all([
       findDeliveries(db, filter, { limit: query.size, offset: query.page * query.size }),
       countDeliveries(db, filter),
@@ -44,17 +57,39 @@ export function createWebhookService({ db, jobs }: { db: Db; jobs: JobQueue }) {
     const replayed = await db.transaction(async (tx) => {
       const original = await findDeliveryOfOrganization(tx, caller.organizationId, deliveryId);
       if (!original) throw new AppError('NOT_FOUND', 'Webhook delivery not found');
-      if (original.status === 'PENDING') throw new AppError('WEBHOOK_DELIVERY_PENDING', `Delivery ${original.id} is still being attempted (attempt ${original.attempts + 1} is due)`);
+      if (original.status === 'PENDING')
+        throw new AppError(
+          'WEBHOOK_DELIVERY_PENDING',
+          `Delivery ${original.id} is still being attempted (attempt ${original.attempts + 1} is due)`,
+        );
       const app = await findAppStatus(tx, original.appId);
-      if (!app?.status) throw new AppError('BUSINESS_APP_DISABLED', 'The business app is disabled; enable it before replaying its deliveries');
-      if (!app.hasSecret) throw new AppError('BUSINESS_APP_DISABLED', 'The business app has no webhook secret; rotate its WEBHOOK secret first');
+      if (!app?.status)
+        throw new AppError(
+          'BUSINESS_APP_DISABLED',
+          'The business app is disabled; enable it before replaying its deliveries',
+        );
+      if (!app.hasSecret)
+        throw new AppError(
+          'BUSINESS_APP_DISABLED',
+          'The business app has no webhook secret; rotate its WEBHOOK secret first',
+        );
       await resumeCallback(tx, original.appId, new Date());
       // The dispatcher sends the released deliveries, this one among them, at its next poll.
-      if (original.status === 'PAUSED') return (await findDeliveryOfOrganization(tx, caller.organizationId, original.id))!;
-      const [row] = await insertDeliveries(tx, [{
-        organizationId: original.organizationId, appId: original.appId, workflowId: original.workflowId, activityId: original.activityId,
-        replayOfId: original.id, eventId: original.eventId, eventType: original.eventType, body: original.body, queuedAt: new Date(),
-      }]);
+      if (original.status === 'PAUSED')
+        return (await findDeliveryOfOrganization(tx, caller.organizationId, original.id))!;
+      const [row] = await insertDeliveries(tx, [
+        {
+          organizationId: original.organizationId,
+          appId: original.appId,
+          workflowId: original.workflowId,
+          activityId: original.activityId,
+          replayOfId: original.id,
+          eventId: original.eventId,
+          eventType: original.eventType,
+          body: original.body,
+          queuedAt: new Date(),
+        },
+      ]);
       await jobs.send(tx, WEBHOOK_DELIVER_JOB, { deliveryIds: [row.id] });
       return row;
     });

@@ -13,9 +13,17 @@ export const VERIFY_PASSWORD_STEP = 'RECIPIENT_PASSWORD';
  * forwarded link starts a new session and must know the password too. The owner is never held back (the
  * owner set the password), and a workflow's other participants are not concerned by a row's password.
  */
-export async function assertRecipientPasswordPassed(db: DbOrTx, caller: Caller, access: { isOwner: boolean; recipient: RecipientRow | null }): Promise<void> {
+export async function assertRecipientPasswordPassed(
+  db: DbOrTx,
+  caller: Caller,
+  access: { isOwner: boolean; recipient: RecipientRow | null },
+): Promise<void> {
   const { recipient } = access;
   if (access.isOwner || !recipient?.passwordHash) return;
   if (caller.sessionId && (await hasPasswordPass(db, recipient.id, caller.sessionId))) return;
-  throw new AppError('IDENTITY_NOT_VERIFIED', `Identity not verified: enter the recipient password first (POST /workflow/v1/${recipient.workflowId}/identity/verify-password)`, { requiredStep: VERIFY_PASSWORD_STEP });
+  throw new AppError(
+    'IDENTITY_NOT_VERIFIED',
+    `Identity not verified: enter the recipient password first (POST /workflow/v1/${recipient.workflowId}/identity/verify-password)`,
+    { requiredStep: VERIFY_PASSWORD_STEP },
+  );
 }

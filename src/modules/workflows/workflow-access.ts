@@ -3,7 +3,16 @@ import { AppError } from '../../errors.ts';
 import type { Caller, GuestCaller, UserCaller } from '../../http/authenticate.ts';
 import { assertRecipientPasswordPassed } from './recipient-password-gate.ts';
 
-import { findLiveWorkflow, findLiveWorkflowWithRecipient, findRecipientsOfWorkflow, findRecipientsOfWorkflows, findRowsOfUserWithVerification, lockLiveWorkflowWithRecipientOfDocument, type RecipientRow, type WorkflowRow } from './workflows.repo.ts';
+import {
+  findLiveWorkflow,
+  findLiveWorkflowWithRecipient,
+  findRecipientsOfWorkflow,
+  findRecipientsOfWorkflows,
+  findRowsOfUserWithVerification,
+  lockLiveWorkflowWithRecipientOfDocument,
+  type RecipientRow,
+  type WorkflowRow,
+} from './workflows.repo.ts';
 
 export type { RecipientRow, WorkflowRow } from './workflows.repo.ts';
 /** One recipient row of a workflow, whoever asks (no visibility check); a live workflow with one of its rows. */
@@ -14,7 +23,12 @@ export { findLiveWorkflowWithRecipient, findRecipientOfWorkflow } from './workfl
  * caller is a business app's token acting as its user, which never acts as a recipient: its `recipient` is always
  * null (see ownRecipientRow).
  */
-export type WorkflowAccess = { workflow: WorkflowRow; isOwner: boolean; recipient: RecipientRow | null; byApp: boolean };
+export type WorkflowAccess = {
+  workflow: WorkflowRow;
+  isOwner: boolean;
+  recipient: RecipientRow | null;
+  byApp: boolean;
+};
 
 /** A business app's token acting as its user (grant CLIENT_CREDENTIALS). */
 export function isAppCaller(caller: Caller): caller is UserCaller & { appId: number } {
@@ -46,7 +60,10 @@ export function ownRecipientRow(access: WorkflowAccess): RecipientRow {
 /** ownRecipientRow's first rule alone, for checks that must come before the others (acting-recipient.ts). */
 export function assertMayActAsRecipient(access: WorkflowAccess): void {
   if (access.byApp) {
-    throw new AppError('USER_NOT_HAVE_ACCESS', 'A business app\'s token does not act as a recipient: the recipient signs through their own signing link');
+    throw new AppError(
+      'USER_NOT_HAVE_ACCESS',
+      "A business app's token does not act as a recipient: the recipient signs through their own signing link",
+    );
   }
 }
 
@@ -58,7 +75,12 @@ export function assertMayActAsRecipient(access: WorkflowAccess): void {
  * recipientPassword that this session has not entered gets 403 IDENTITY_NOT_VERIFIED, except for the one
  * call that enters it (`beforeRecipientPassword`).
  */
-export async function findWorkflowForCaller(db: DbOrTx, caller: Caller, workflowId: number, options: { lock?: boolean; beforeRecipientPassword?: boolean } = {}): Promise<WorkflowAccess> {
+export async function findWorkflowForCaller(
+  db: DbOrTx,
+  caller: Caller,
+  workflowId: number,
+  options: { lock?: boolean; beforeRecipientPassword?: boolean } = {},
+): Promise<WorkflowAccess> {
   const access = await findVisibleWorkflow(db, caller, workflowId, options);
   if (!options.beforeRecipientPassword) await assertRecipientPasswordPassed(db, caller, access);
   // The user's row made the workflow visible and was held to its password above; a business app never acts as it.
@@ -71,7 +93,11 @@ export async function findWorkflowForCaller(db: DbOrTx, caller: Caller, workflow
  * (or the workflow or row is gone): the caller then looks the document up and asks findWorkflowForCaller, whose error
  * that answer is.
  */
-export async function findGuestAccessToDocument(db: DbOrTx, caller: GuestCaller, documentId: number): Promise<WorkflowAccess | null> {
+export async function findGuestAccessToDocument(
+  db: DbOrTx,
+  caller: GuestCaller,
+  documentId: number,
+): Promise<WorkflowAccess | null> {
   const found = await lockLiveWorkflowWithRecipientOfDocument(db, caller.workflowId, caller.recipientId, documentId);
   if (!found) return null;
   const access = { workflow: found.workflow, isOwner: false, recipient: found.recipient, byApp: false };
@@ -79,10 +105,18 @@ export async function findGuestAccessToDocument(db: DbOrTx, caller: GuestCaller,
   return access;
 }
 
-async function findVisibleWorkflow(db: DbOrTx, caller: Caller, workflowId: number, options: { lock?: boolean }): Promise<WorkflowAccess> {
+async function findVisibleWorkflow(
+  db: DbOrTx,
+  caller: Caller,
+  workflowId: number,
+  options: { lock?: boolean },
+): Promise<WorkflowAccess> {
   if (caller.kind === 'guest') {
     // A signing link's session reaches its own workflow and row only: both read in one statement.
-    const found = caller.workflowId === workflowId ? await findLiveWorkflowWithRecipient(db, workflowId, caller.recipientId, options.lock) : null;
+    const found =
+      caller.workflowId === workflowId
+        ? await findLiveWorkflowWithRecipient(db, workflowId, caller.recipientId, options.lock)
+        : null;
     if (!found) throw new AppError('NOT_FOUND', 'Workflow not found');
     return { workflow: found.workflow, isOwner: false, recipient: found.recipient, byApp: false };
   }
@@ -97,7 +131,8 @@ async function findVisibleWorkflow(db: DbOrTx, caller: Caller, workflowId: numbe
   if (isOwner) return { workflow, isOwner, recipient, byApp };
   // A Power Survey parent is its owner's alone (its recipient list is every respondent's address): recipients reach
   // their own child workflows.
-  if (!recipient || !emailVerified || workflow.status === 'DRAFT' || isSurveyParent(workflow)) throw new AppError('NOT_FOUND', 'Workflow not found');
+  if (!recipient || !emailVerified || workflow.status === 'DRAFT' || isSurveyParent(workflow))
+    throw new AppError('NOT_FOUND', 'Workflow not found');
   return { workflow, isOwner, recipient, byApp };
 }
 
@@ -107,7 +142,11 @@ async function findVisibleWorkflow(db: DbOrTx, caller: Caller, workflowId: numbe
  * signing up with someone else's email must not open their envelopes); until then only through the rows'
  * signing links. The owner's own rows (a SELF workflow) count either way.
  */
-export async function findRowsOfUser(db: DbOrTx, workflowId: number, userId: number): Promise<{ rows: RecipientRow[]; emailVerified: boolean }> {
+export async function findRowsOfUser(
+  db: DbOrTx,
+  workflowId: number,
+  userId: number,
+): Promise<{ rows: RecipientRow[]; emailVerified: boolean }> {
   const found = await findRowsOfUserWithVerification(db, workflowId, userId);
   return { rows: found.map((f) => f.row), emailVerified: found.some((f) => f.emailVerifiedAt !== null) };
 }
@@ -119,7 +158,8 @@ export function assertOwner(access: WorkflowAccess): void {
 
 /** Editing rule 1: recipients, fields and documents change only while DRAFT. */
 export function assertDraft(workflow: WorkflowRow): void {
-  if (workflow.status !== 'DRAFT') throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be edited`);
+  if (workflow.status !== 'DRAFT')
+    throw new AppError('INVALID_WORKFLOW_STATUS', `Workflow is ${workflow.status}; only a DRAFT can be edited`);
 }
 
 /**
@@ -139,7 +179,10 @@ export async function findRecipientsInSigningOrder(db: DbOrTx, workflowId: numbe
 }
 
 /** findRecipientsInSigningOrder for many workflows (a batch send): workflow id → its rows in signing order. */
-export async function findRecipientsInSigningOrderMany(db: DbOrTx, workflowIds: number[]): Promise<Map<number, RecipientRow[]>> {
+export async function findRecipientsInSigningOrderMany(
+  db: DbOrTx,
+  workflowIds: number[],
+): Promise<Map<number, RecipientRow[]>> {
   return findRecipientsOfWorkflows(db, workflowIds);
 }
 
@@ -149,6 +192,10 @@ export function isSurveyParent(workflow: WorkflowRow): boolean {
 }
 
 /** A workflow that is not deleted, whoever asks (no visibility check: for links and jobs that carry their own proof). */
-export async function findLiveWorkflowById(db: DbOrTx, workflowId: number, options: { lock?: boolean } = {}): Promise<WorkflowRow | null> {
+export async function findLiveWorkflowById(
+  db: DbOrTx,
+  workflowId: number,
+  options: { lock?: boolean } = {},
+): Promise<WorkflowRow | null> {
   return findLiveWorkflow(db, workflowId, options.lock);
 }

@@ -1,7 +1,15 @@
 import type { Tx } from '../../platform/db/client.ts';
 import {
-  insertRecipients, insertWorkflows, setSentChildrenStatus, setWorkflowsFolder, unfileFolder as unfileFolderRows,
-  updateWorkflow, type NewRecipient, type NewWorkflow, type RecipientRow, type WorkflowRow,
+  insertRecipients,
+  insertWorkflows,
+  setSentChildrenStatus,
+  setWorkflowsFolder,
+  unfileFolder as unfileFolderRows,
+  updateWorkflow,
+  type NewRecipient,
+  type NewWorkflow,
+  type RecipientRow,
+  type WorkflowRow,
 } from './workflows.repo.ts';
 import { SELF_RECIPIENT_COLOR } from './workflows.service.ts';
 
@@ -10,7 +18,10 @@ import { SELF_RECIPIENT_COLOR } from './workflows.service.ts';
  * DRAFT row with its settings and, optionally, its first recipient rows. Documents and fields are added by their
  * own modules in the same transaction; sending is signing/send-workflow.ts.
  */
-export type DraftSpec = Omit<NewWorkflow, 'id' | 'status' | 'createdAt' | 'statusAt' | 'sentAt' | 'completedAt' | 'sealStatus' | 'sealError'> & {
+export type DraftSpec = Omit<
+  NewWorkflow,
+  'id' | 'status' | 'createdAt' | 'statusAt' | 'sentAt' | 'completedAt' | 'sealStatus' | 'sealError'
+> & {
   /** SELF workflows get their owner as the one SIGNER row automatically. */
   owner?: { userId: number; name: string; email: string };
 };
@@ -18,7 +29,11 @@ export type DraftSpec = Omit<NewWorkflow, 'id' | 'status' | 'createdAt' | 'statu
 /** A recipient row to create with the draft (everything of the row but its workflow). */
 export type DraftRecipient = Omit<NewRecipient, 'id' | 'workflowId'>;
 
-export async function createDraftWorkflow(tx: Tx, spec: DraftSpec, recipients: DraftRecipient[] = []): Promise<{ workflow: WorkflowRow; recipients: RecipientRow[] }> {
+export async function createDraftWorkflow(
+  tx: Tx,
+  spec: DraftSpec,
+  recipients: DraftRecipient[] = [],
+): Promise<{ workflow: WorkflowRow; recipients: RecipientRow[] }> {
   const [created] = await createDraftWorkflows(tx, [{ spec, recipients }]);
   return created;
 }
@@ -28,14 +43,32 @@ export async function createDraftWorkflow(tx: Tx, spec: DraftSpec, recipients: D
  * multi-row inserts, two statements per thousand drafts. A SELF draft gets its owner as its first recipient row.
  * Results are in the order of `drafts`, each draft's recipients in the order given.
  */
-export async function createDraftWorkflows(tx: Tx, drafts: { spec: DraftSpec; recipients: DraftRecipient[] }[]): Promise<{ workflow: WorkflowRow; recipients: RecipientRow[] }[]> {
-  const workflows = await insertWorkflows(tx, drafts.map(({ spec: { owner: _owner, ...values } }) => values));
+export async function createDraftWorkflows(
+  tx: Tx,
+  drafts: { spec: DraftSpec; recipients: DraftRecipient[] }[],
+): Promise<{ workflow: WorkflowRow; recipients: RecipientRow[] }[]> {
+  const workflows = await insertWorkflows(
+    tx,
+    drafts.map(({ spec: { owner: _owner, ...values } }) => values),
+  );
   const recipientsOf = drafts.map(({ spec, recipients }) => {
     const { owner } = spec;
     if (spec.sequence !== 'SELF' || !owner) return recipients;
-    return [{ userId: owner.userId, name: owner.name, email: owner.email, role: 'SIGNER', color: SELF_RECIPIENT_COLOR } satisfies DraftRecipient, ...recipients];
+    return [
+      {
+        userId: owner.userId,
+        name: owner.name,
+        email: owner.email,
+        role: 'SIGNER',
+        color: SELF_RECIPIENT_COLOR,
+      } satisfies DraftRecipient,
+      ...recipients,
+    ];
   });
-  const rows = await insertRecipients(tx, recipientsOf.flatMap((list, index) => list.map((recipient) => ({ ...recipient, workflowId: workflows[index].id }))));
+  const rows = await insertRecipients(
+    tx,
+    recipientsOf.flatMap((list, index) => list.map((recipient) => ({ ...recipient, workflowId: workflows[index].id }))),
+  );
   let next = 0;
   return drafts.map((_, index) => {
     const own = rows.slice(next, next + recipientsOf[index].length);
@@ -60,7 +93,12 @@ export function unfileFolder(tx: Tx, folderId: number): Promise<void> {
 }
 
 /** The state of a Power Survey parent (the surveys module holds its row lock and took `status` from workflow-status.ts). */
-export function updateSurveyParent(tx: Tx, workflowId: number, values: Pick<NewWorkflow, 'status' | 'statusAt'> & Partial<Pick<NewWorkflow, 'sentAt' | 'completedAt' | 'title' | 'message'>>): Promise<WorkflowRow> {
+export function updateSurveyParent(
+  tx: Tx,
+  workflowId: number,
+  values: Pick<NewWorkflow, 'status' | 'statusAt'> &
+    Partial<Pick<NewWorkflow, 'sentAt' | 'completedAt' | 'title' | 'message'>>,
+): Promise<WorkflowRow> {
   return updateWorkflow(tx, workflowId, values);
 }
 

@@ -2,7 +2,13 @@ import type { Caller, UserCaller } from '../../http/authenticate.ts';
 import { AppError } from '../../errors.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
 import { findUserById } from '../users/users.directory.ts';
-import { assertOwner, findEditableWorkflow, findWorkflowForCaller, type RecipientRow, type WorkflowRow } from './workflow-access.ts';
+import {
+  assertOwner,
+  findEditableWorkflow,
+  findWorkflowForCaller,
+  type RecipientRow,
+  type WorkflowRow,
+} from './workflow-access.ts';
 import { findRecipientsOfWorkflow, insertRecipient, setRecipientOrder, updateWorkflow } from './workflows.repo.ts';
 import type { ReminderBody, Sequence } from './workflows.schemas.ts';
 import { requireText } from './workflow-ids.ts';
@@ -11,7 +17,12 @@ export const REMINDER_INTERVAL_DAYS = { min: 1, max: 30 } as const;
 export const REMINDER_OFFSET_MINUTES = { min: 1, max: 1439 } as const;
 
 /** The signType each sequence implies (upload fills one from the other; a sequence change keeps them in step). */
-export const SIGN_TYPE_OF = { SELF: 'SELFSIGN', ORDERED: 'COUNTERSIGN', UNORDERED: 'COUNTERSIGN', SURVEY: 'POWERSURVEY' } as const satisfies Record<Sequence, string>;
+export const SIGN_TYPE_OF = {
+  SELF: 'SELFSIGN',
+  ORDERED: 'COUNTERSIGN',
+  UNORDERED: 'COUNTERSIGN',
+  SURVEY: 'POWERSURVEY',
+} as const satisfies Record<Sequence, string>;
 
 /** The colour the owner's own row gets when a workflow becomes self-signed, here or at upload with sequence SELF. */
 export const SELF_RECIPIENT_COLOR = '#1A56DB';
@@ -30,7 +41,8 @@ export function createWorkflowService({ db }: { db: Db }) {
     return db.transaction(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
       assertOwner(access);
-      if (access.workflow.status === 'VOID') throw new AppError('INVALID_WORKFLOW_STATUS', 'A VOID workflow is read-only');
+      if (access.workflow.status === 'VOID')
+        throw new AppError('INVALID_WORKFLOW_STATUS', 'A VOID workflow is read-only');
       return updateWorkflow(tx, workflowId, { name });
     });
   }
@@ -56,10 +68,14 @@ export function createWorkflowService({ db }: { db: Db }) {
       const rows = await findRecipientsOfWorkflow(tx, workflow.id);
       if (sequence === 'SELF') await prepareSelf(tx, workflow, rows);
       if (sequence === 'SURVEY' && rows.some((r) => r.role !== 'SIGNER')) {
-        throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A Power Survey accepts only SIGNER recipients; remove the others first');
+        throw new AppError(
+          'OPERATION_IS_NOT_ALLOWED',
+          'A Power Survey accepts only SIGNER recipients; remove the others first',
+        );
       }
       if (sequence === 'ORDERED') await numberRecipients(tx, workflow.id, rows);
-      const selfOff = sequence === 'SELF' ? { reminderEnabled: false, reminderIntervalDays: null, reminderOffsetMinutes: null } : {};
+      const selfOff =
+        sequence === 'SELF' ? { reminderEnabled: false, reminderIntervalDays: null, reminderOffsetMinutes: null } : {};
       return updateWorkflow(tx, workflow.id, { sequence, signType: SIGN_TYPE_OF[sequence], ...selfOff });
     });
   }
@@ -67,12 +83,22 @@ export function createWorkflowService({ db }: { db: Db }) {
   async function prepareSelf(tx: Tx, workflow: WorkflowRow, rows: RecipientRow[]): Promise<void> {
     const onlyOwner = rows.length === 1 && rows[0].userId === workflow.ownerUserId && rows[0].role === 'SIGNER';
     if (rows.length > 0 && !onlyOwner) {
-      throw new AppError('OPERATION_IS_NOT_ALLOWED', 'A self-signed workflow has only its owner as recipient; remove the other recipients first');
+      throw new AppError(
+        'OPERATION_IS_NOT_ALLOWED',
+        'A self-signed workflow has only its owner as recipient; remove the other recipients first',
+      );
     }
     if (rows.length === 0) {
       const owner = await findUserById(tx, workflow.ownerUserId);
       if (!owner) throw new AppError('INTERNAL_ERROR');
-      await insertRecipient(tx, { workflowId: workflow.id, userId: owner.id, name: owner.name, email: owner.email, role: 'SIGNER', color: SELF_RECIPIENT_COLOR });
+      await insertRecipient(tx, {
+        workflowId: workflow.id,
+        userId: owner.id,
+        name: owner.name,
+        email: owner.email,
+        role: 'SIGNER',
+        color: SELF_RECIPIENT_COLOR,
+      });
     }
   }
 
@@ -97,10 +123,18 @@ export function createWorkflowService({ db }: { db: Db }) {
       const off = { reminderEnabled: false, reminderIntervalDays: null, reminderOffsetMinutes: null };
       if (workflow.sequence === 'SELF' || !body.enabled) return updateWorkflow(tx, workflowId, off);
       if (isWholeIn(body.offsetMinutes, REMINDER_OFFSET_MINUTES)) {
-        return updateWorkflow(tx, workflowId, { reminderEnabled: true, reminderIntervalDays: null, reminderOffsetMinutes: body.offsetMinutes });
+        return updateWorkflow(tx, workflowId, {
+          reminderEnabled: true,
+          reminderIntervalDays: null,
+          reminderOffsetMinutes: body.offsetMinutes,
+        });
       }
       if (isWholeIn(body.intervalDays, REMINDER_INTERVAL_DAYS)) {
-        return updateWorkflow(tx, workflowId, { reminderEnabled: true, reminderIntervalDays: body.intervalDays, reminderOffsetMinutes: null });
+        return updateWorkflow(tx, workflowId, {
+          reminderEnabled: true,
+          reminderIntervalDays: body.intervalDays,
+          reminderOffsetMinutes: null,
+        });
       }
       throw new AppError('BAD_REQUEST_BODY', 'Give offsetMinutes (1-1439) or intervalDays (1-30) to enable reminders');
     });

@@ -14,18 +14,29 @@ export type ChallengeRow = typeof authChallenges.$inferSelect;
 /** Expired challenges are kept this long before they are deleted (a late answer still reads as expired, not unknown). */
 const KEEP_EXPIRED_MS = 60 * 60 * 1000;
 
-export async function storeChallenge(db: DbOrTx, challenge: {
-  purpose: ChallengePurpose; challenge: string; userId: number | null; data?: unknown; lifetimeSeconds: number;
-}, now = new Date()): Promise<ChallengeRow> {
+export async function storeChallenge(
+  db: DbOrTx,
+  challenge: {
+    purpose: ChallengePurpose;
+    challenge: string;
+    userId: number | null;
+    data?: unknown;
+    lifetimeSeconds: number;
+  },
+  now = new Date(),
+): Promise<ChallengeRow> {
   await db.delete(authChallenges).where(lt(authChallenges.expiresAt, new Date(now.getTime() - KEEP_EXPIRED_MS)));
-  const [row] = await db.insert(authChallenges).values({
-    id: crypto.randomUUID(),
-    purpose: challenge.purpose,
-    challenge: challenge.challenge,
-    userId: challenge.userId,
-    data: challenge.data ?? null,
-    expiresAt: new Date(now.getTime() + challenge.lifetimeSeconds * 1000),
-  }).returning();
+  const [row] = await db
+    .insert(authChallenges)
+    .values({
+      id: crypto.randomUUID(),
+      purpose: challenge.purpose,
+      challenge: challenge.challenge,
+      userId: challenge.userId,
+      data: challenge.data ?? null,
+      expiresAt: new Date(now.getTime() + challenge.lifetimeSeconds * 1000),
+    })
+    .returning();
   return row;
 }
 
@@ -33,10 +44,19 @@ export async function storeChallenge(db: DbOrTx, challenge: {
  * Uses up a challenge: the row, if it exists with this purpose, is unexpired and was never used; null otherwise.
  * One conditional UPDATE, so of two requests racing with one answer only one gets the row.
  */
-export async function consumeChallenge(db: DbOrTx, purpose: ChallengePurpose, key: { id: string } | { challenge: string }, now = new Date()): Promise<ChallengeRow | null> {
+export async function consumeChallenge(
+  db: DbOrTx,
+  purpose: ChallengePurpose,
+  key: { id: string } | { challenge: string },
+  now = new Date(),
+): Promise<ChallengeRow | null> {
   const match = 'id' in key ? eq(authChallenges.id, key.id) : eq(authChallenges.challenge, key.challenge);
-  const [row] = await db.update(authChallenges).set({ usedAt: now })
-    .where(and(match, eq(authChallenges.purpose, purpose), isNull(authChallenges.usedAt), gt(authChallenges.expiresAt, now)))
+  const [row] = await db
+    .update(authChallenges)
+    .set({ usedAt: now })
+    .where(
+      and(match, eq(authChallenges.purpose, purpose), isNull(authChallenges.usedAt), gt(authChallenges.expiresAt, now)),
+    )
     .returning();
   return row ?? null;
 }

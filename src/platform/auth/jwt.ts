@@ -70,7 +70,8 @@ export function createTokenSigner(secret: Uint8Array): TokenSigner {
       }
       try {
         const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, algorithms: ['HS256'] });
-        if (typeof payload.sub !== 'string' || !['USER', 'GUEST', 'CLIENT'].includes(payload.type as string)) return null;
+        if (typeof payload.sub !== 'string' || !['USER', 'GUEST', 'CLIENT'].includes(payload.type as string))
+          return null;
         const claims = Object.freeze(payload) as unknown as AccessClaims & { exp: number };
         if (typeof claims.exp === 'number') remember(token, claims);
         return claims;

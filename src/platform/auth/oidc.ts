@@ -1,7 +1,13 @@
 import * as client from 'openid-client';
 
 /** What the service needs from an ID token: who it is (a verified email) and the token itself (for logout). */
-export type OidcIdentity = { subject: string; email: string | null; emailVerified: boolean; name: string | null; idToken: string };
+export type OidcIdentity = {
+  subject: string;
+  email: string | null;
+  emailVerified: boolean;
+  name: string | null;
+  idToken: string;
+};
 
 /** Thrown for anything the provider or the authorization response does not allow; the caller decides the answer. */
 export class OidcRejected extends Error {
@@ -15,12 +21,21 @@ export class OidcRejected extends Error {
 
 export type OidcRelyingParty = {
   /** The provider's authorization URL for an authorization-code request with PKCE (S256) and a nonce. */
-  authorizationUrl(request: { redirectUri: string; state: string; nonce: string; codeVerifier: string; idpHint?: string }): Promise<string>;
+  authorizationUrl(request: {
+    redirectUri: string;
+    state: string;
+    nonce: string;
+    codeVerifier: string;
+    idpHint?: string;
+  }): Promise<string>;
   /**
    * Exchanges the code of an authorization response at the token endpoint (client authentication, PKCE verifier)
    * and checks the ID token: signature by the provider's keys, issuer, audience, expiry, nonce.
    */
-  exchangeCode(response: { redirectUri: string; params: Record<string, string | undefined> }, checks: { state: string; nonce: string; codeVerifier: string }): Promise<OidcIdentity>;
+  exchangeCode(
+    response: { redirectUri: string; params: Record<string, string | undefined> },
+    checks: { state: string; nonce: string; codeVerifier: string },
+  ): Promise<OidcIdentity>;
   /** The provider's end-session URL (RP-initiated logout) for this ID token, or null when it offers none. */
   endSessionUrl(idToken: string | null, postLogoutRedirectUri: string): Promise<string | null>;
 };
@@ -31,7 +46,11 @@ export type OidcRelyingParty = {
  * so a provider that is down at start-up does not stop the service. Plain http only for a loopback issuer (the
  * configuration refuses anything else).
  */
-export function createOidcRelyingParty(settings: { issuer: string; clientId: string; clientSecret: string | undefined }): OidcRelyingParty {
+export function createOidcRelyingParty(settings: {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | undefined;
+}): OidcRelyingParty {
   let discovered: Promise<client.Configuration> | null = null;
 
   function configuration(): Promise<client.Configuration> {
@@ -79,7 +98,10 @@ export function createOidcRelyingParty(settings: { issuer: string; clientId: str
       let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
       try {
         tokens = await client.authorizationCodeGrant(config, url, {
-          pkceCodeVerifier: checks.codeVerifier, expectedState: checks.state, expectedNonce: checks.nonce, idTokenExpected: true,
+          pkceCodeVerifier: checks.codeVerifier,
+          expectedState: checks.state,
+          expectedNonce: checks.nonce,
+          idTokenExpected: true,
         });
       } catch (error) {
         throw new OidcRejected(describe(error));
@@ -87,9 +109,12 @@ export function createOidcRelyingParty(settings: { issuer: string; clientId: str
       const claims = tokens.claims();
       if (!claims || !tokens.id_token) throw new OidcRejected('The provider returned no ID token');
       // Providers that keep the ID token minimal (OpenID Connect's default for the code flow) give the email at userinfo.
-      const profile: Record<string, unknown> = typeof claims.email === 'string'
-        ? claims
-        : await client.fetchUserInfo(config, tokens.access_token, claims.sub).catch((error: unknown) => { throw new OidcRejected(describe(error)); });
+      const profile: Record<string, unknown> =
+        typeof claims.email === 'string'
+          ? claims
+          : await client.fetchUserInfo(config, tokens.access_token, claims.sub).catch((error: unknown) => {
+              throw new OidcRejected(describe(error));
+            });
       return {
         subject: claims.sub,
         email: typeof profile.email === 'string' ? profile.email : null,
@@ -102,7 +127,10 @@ export function createOidcRelyingParty(settings: { issuer: string; clientId: str
     async endSessionUrl(idToken, postLogoutRedirectUri) {
       const config = await configuration().catch(() => null);
       if (!config?.serverMetadata().end_session_endpoint) return null;
-      const parameters: Record<string, string> = { post_logout_redirect_uri: postLogoutRedirectUri, client_id: settings.clientId };
+      const parameters: Record<string, string> = {
+        post_logout_redirect_uri: postLogoutRedirectUri,
+        client_id: settings.clientId,
+      };
       if (idToken) parameters.id_token_hint = idToken;
       return client.buildEndSessionUrl(config, parameters).href;
     },
@@ -111,7 +139,12 @@ export function createOidcRelyingParty(settings: { issuer: string; clientId: str
 
 /** The provider's error (error, error_description) or the check that failed, without anything secret. */
 function describe(error: unknown): string {
-  const failure = error as { error?: string; error_description?: string; message?: string; cause?: { error?: string; error_description?: string; message?: string } };
+  const failure = error as {
+    error?: string;
+    error_description?: string;
+    message?: string;
+    cause?: { error?: string; error_description?: string; message?: string };
+  };
   const code = failure.error ?? failure.cause?.error;
   const description = failure.error_description ?? failure.cause?.error_description;
   if (code) return description ? `${code}: ${description}` : code;

@@ -18,5 +18,10 @@ export function assertResendAllowed(lastSentAt: Date | null | undefined, now: Da
   const waitMs = lastSentAt.getTime() + ONE_TIME_CODE_RULES.resendSeconds * 1000 - now.getTime();
   if (waitMs <= 0) return;
   const resendAfterSeconds = Math.ceil(waitMs / 1000);
-  throw new AppError('OTP_RESEND_TOO_SOON', `OTP resend too soon, wait ${resendAfterSeconds} seconds`, { resendAfterSeconds }, { retryAfterSeconds: resendAfterSeconds });
+  throw new AppError(
+    'OTP_RESEND_TOO_SOON',
+    `OTP resend too soon, wait ${resendAfterSeconds} seconds`,
+    { resendAfterSeconds },
+    { retryAfterSeconds: resendAfterSeconds },
+  );
 }

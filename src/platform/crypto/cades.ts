@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { OID, cryptoEngine, parseCertificate } from './certificates.ts';
+import { OID, parseCertificate } from './certificates.ts';
 
 export type CadesSignatureInput = {
   /** SHA-256 of the signed bytes (for a PDF: the two ByteRange parts). */
@@ -55,7 +55,8 @@ export function cadesSignedAttributes(documentDigest: Uint8Array, certificateDer
  * PKCS#1 v1.5, both over SHA-256.
  */
 export async function signWithKey(privateKey: webcrypto.CryptoKey, signedAttributes: Uint8Array): Promise<Uint8Array> {
-  const algorithm = privateKey.algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: privateKey.algorithm.name };
+  const algorithm =
+    privateKey.algorithm.name === 'ECDSA' ? { name: 'ECDSA', hash: 'SHA-256' } : { name: privateKey.algorithm.name };
   const signature = await globalThis.crypto.subtle.sign(algorithm, privateKey, signedAttributes);
   return new Uint8Array(privateKey.algorithm.name === 'ECDSA' ? pkijs.createCMSECDSASignature(signature) : signature);
 }
@@ -87,7 +88,13 @@ export async function assembleCadesSignature(input: {
     unsigned.push(der(0xa1, [der(0x30, [OID_DER.signatureTimeStampToken, der(0x31, [token])])]));
   }
   const signerInfo = der(0x30, [
-    INTEGER_1, signer.sid, SHA256_ALGORITHM, signedAttrs, signer.signatureAlgorithm, der(0x04, [input.signatureValue]), ...unsigned,
+    INTEGER_1,
+    signer.sid,
+    SHA256_ALGORITHM,
+    signedAttrs,
+    signer.signatureAlgorithm,
+    der(0x04, [input.signatureValue]),
+    ...unsigned,
   ]);
   const signedData = der(0x30, [
     INTEGER_1,
@@ -121,7 +128,9 @@ function der(tag: number, parts: Uint8Array[]): Uint8Array {
 
 const toDer = (schema: { toBER(sizeOnly?: boolean): ArrayBuffer }) => new Uint8Array(schema.toBER(false));
 const INTEGER_1 = Uint8Array.of(0x02, 0x01, 0x01);
-const SHA256_ALGORITHM = toDer(new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256, algorithmParams: new asn1js.Null() }).toSchema());
+const SHA256_ALGORITHM = toDer(
+  new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256, algorithmParams: new asn1js.Null() }).toSchema(),
+);
 const OID_DER = {
   data: toDer(new asn1js.ObjectIdentifier({ value: OID.data })),
   messageDigest: toDer(new asn1js.ObjectIdentifier({ value: OID.messageDigest })),
@@ -129,7 +138,9 @@ const OID_DER = {
   signatureTimeStampToken: toDer(new asn1js.ObjectIdentifier({ value: OID.signatureTimeStampToken })),
 };
 
-const CONTENT_TYPE_ATTRIBUTE = toDer(new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }).toSchema());
+const CONTENT_TYPE_ATTRIBUTE = toDer(
+  new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }).toSchema(),
+);
 
 type SignerParts = { sid: Uint8Array; signatureAlgorithm: Uint8Array; signingCertificate: Uint8Array };
 /**
@@ -143,7 +154,12 @@ function signerParts(certificateDer: Uint8Array): SignerParts {
   if (!parts) {
     const certificate = parseCertificate(certificateDer);
     parts = {
-      sid: toDer(new pkijs.IssuerAndSerialNumber({ issuer: certificate.issuer, serialNumber: certificate.serialNumber }).toSchema()),
+      sid: toDer(
+        new pkijs.IssuerAndSerialNumber({
+          issuer: certificate.issuer,
+          serialNumber: certificate.serialNumber,
+        }).toSchema(),
+      ),
       signatureAlgorithm: toDer(signatureAlgorithm(certificate).toSchema()),
       signingCertificate: toDer(signingCertificateV2(certificate, certificateDer).toSchema()),
     };
@@ -170,7 +186,9 @@ export function signingCertificateV2(certificate: pkijs.Certificate, certificate
     issuer: new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: certificate.issuer })] }),
     serialNumber: certificate.serialNumber,
   });
-  const essCertIdV2 = new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: certHash }), issuerSerial.toSchema()] });
+  const essCertIdV2 = new asn1js.Sequence({
+    value: [new asn1js.OctetString({ valueHex: certHash }), issuerSerial.toSchema()],
+  });
   return new pkijs.Attribute({
     type: OID.signingCertificateV2,
     values: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] })],

@@ -11,7 +11,14 @@ import { cryptoEngine } from './certificates.ts';
  */
 
 /** Which check refused the path. */
-export type PathFailure = 'UNTRUSTED_ISSUER' | 'NOT_YET_VALID' | 'EXPIRED' | 'ISSUER_NOT_CA' | 'PATH_LENGTH' | 'KEY_USAGE' | 'EXTENDED_KEY_USAGE';
+export type PathFailure =
+  | 'UNTRUSTED_ISSUER'
+  | 'NOT_YET_VALID'
+  | 'EXPIRED'
+  | 'ISSUER_NOT_CA'
+  | 'PATH_LENGTH'
+  | 'KEY_USAGE'
+  | 'EXTENDED_KEY_USAGE';
 
 export class CertificatePathError extends Error {
   readonly reason: PathFailure;
@@ -72,7 +79,8 @@ export async function validateCertificatePath(input: PathInput): Promise<Buffer[
     if (![...anchors, ...intermediates].some((known) => known.der.equals(node.der))) intermediates.push(node);
   }
   const paths = await buildPaths(leaf, anchors, intermediates);
-  if (paths.length === 0) throw new CertificatePathError('UNTRUSTED_ISSUER', await noPathMessage(leaf, anchors, intermediates));
+  if (paths.length === 0)
+    throw new CertificatePathError('UNTRUSTED_ISSUER', await noPathMessage(leaf, anchors, intermediates));
   paths.sort((a, b) => a.length - b.length);
   let firstFailure: CertificatePathError | null = null;
   for (const path of paths) {
@@ -110,13 +118,21 @@ function checkPathSafely(path: Node[], now: Date, purpose: EndEntityPurpose): Ce
   try {
     return checkPath(path, now, purpose);
   } catch (error) {
-    return new CertificatePathError('UNTRUSTED_ISSUER', `A certificate of the path could not be read (${(error as Error).message})`);
+    return new CertificatePathError(
+      'UNTRUSTED_ISSUER',
+      `A certificate of the path could not be read (${(error as Error).message})`,
+    );
   }
 }
 
 async function buildPaths(leaf: Node, anchors: readonly Node[], intermediates: readonly Node[]): Promise<Node[][]> {
-  const byCertificate = new Map<pkijs.Certificate, Node>([...anchors, ...intermediates].map((node) => [node.pkijs, node]));
-  const engine = new pkijs.CertificateChainValidationEngine({ trustedCerts: anchors.map((n) => n.pkijs), certs: intermediates.map((n) => n.pkijs) });
+  const byCertificate = new Map<pkijs.Certificate, Node>(
+    [...anchors, ...intermediates].map((node) => [node.pkijs, node]),
+  );
+  const engine = new pkijs.CertificateChainValidationEngine({
+    trustedCerts: anchors.map((n) => n.pkijs),
+    certs: intermediates.map((n) => n.pkijs),
+  });
   const paths: Node[][] = [];
   let searches = 0;
   async function extend(path: Node[]): Promise<void> {
@@ -138,7 +154,10 @@ async function buildPaths(leaf: Node, anchors: readonly Node[], intermediates: r
 
 /** Where the search stopped: at an issuer nobody offered, or at a self-signed certificate that is not an anchor. */
 async function noPathMessage(leaf: Node, anchors: readonly Node[], intermediates: readonly Node[]): Promise<string> {
-  const engine = new pkijs.CertificateChainValidationEngine({ trustedCerts: anchors.map((n) => n.pkijs), certs: intermediates.map((n) => n.pkijs) });
+  const engine = new pkijs.CertificateChainValidationEngine({
+    trustedCerts: anchors.map((n) => n.pkijs),
+    certs: intermediates.map((n) => n.pkijs),
+  });
   const seen = new Set<Node>([leaf]);
   let current = leaf;
   for (let step = 0; step < MAX_PATH_CERTIFICATES; step++) {
@@ -158,36 +177,56 @@ async function noPathMessage(leaf: Node, anchors: readonly Node[], intermediates
 function checkPath(path: Node[], now: Date, purpose: EndEntityPurpose): CertificatePathError | null {
   const label = (index: number) => (index === 0 ? 'The certificate' : `The CA certificate ${path[index].x509.subject}`);
   for (const [index, node] of path.entries()) {
-    if (node.x509.notBefore.getTime() > now.getTime()) return new CertificatePathError('NOT_YET_VALID', `${label(index)} is not valid before ${node.x509.notBefore.toISOString()}`);
-    if (node.x509.notAfter.getTime() < now.getTime()) return new CertificatePathError('EXPIRED', `${label(index)} expired on ${node.x509.notAfter.toISOString()}`);
+    if (node.x509.notBefore.getTime() > now.getTime())
+      return new CertificatePathError(
+        'NOT_YET_VALID',
+        `${label(index)} is not valid before ${node.x509.notBefore.toISOString()}`,
+      );
+    if (node.x509.notAfter.getTime() < now.getTime())
+      return new CertificatePathError('EXPIRED', `${label(index)} expired on ${node.x509.notAfter.toISOString()}`);
   }
   for (let index = 1; index < path.length; index++) {
     const issuer = path[index].x509;
     const constraints = issuer.getExtension(x509.BasicConstraintsExtension);
     if (!constraints?.ca) {
-      return new CertificatePathError('ISSUER_NOT_CA', `${issuer.subject} is not a certificate authority (basicConstraints cA), so it cannot issue ${path[index - 1].x509.subject}`);
+      return new CertificatePathError(
+        'ISSUER_NOT_CA',
+        `${issuer.subject} is not a certificate authority (basicConstraints cA), so it cannot issue ${path[index - 1].x509.subject}`,
+      );
     }
     const usage = issuer.getExtension(x509.KeyUsagesExtension);
     if (usage && (usage.usages & x509.KeyUsageFlags.keyCertSign) === 0) {
-      return new CertificatePathError('KEY_USAGE', `${label(index)} does not allow keyCertSign (key usage), so it cannot issue certificates`);
+      return new CertificatePathError(
+        'KEY_USAGE',
+        `${label(index)} does not allow keyCertSign (key usage), so it cannot issue certificates`,
+      );
     }
     // pathLen counts the intermediate CA certificates below this one, self-issued ones (key rollover) excepted.
     const below = path.slice(1, index).filter((node) => node.x509.subject !== node.x509.issuer).length;
     if (constraints.pathLength !== undefined && below > constraints.pathLength) {
-      return new CertificatePathError('PATH_LENGTH', `${label(index)} allows ${constraints.pathLength} intermediate CA certificate(s) below it (pathLen); this path has ${below}`);
+      return new CertificatePathError(
+        'PATH_LENGTH',
+        `${label(index)} allows ${constraints.pathLength} intermediate CA certificate(s) below it (pathLen); this path has ${below}`,
+      );
     }
   }
   const leaf = path[0].x509;
-  if (leaf.getExtension(x509.BasicConstraintsExtension)?.ca) return new CertificatePathError('KEY_USAGE', 'A CA certificate is not an end-entity certificate');
+  if (leaf.getExtension(x509.BasicConstraintsExtension)?.ca)
+    return new CertificatePathError('KEY_USAGE', 'A CA certificate is not an end-entity certificate');
   const usage = leaf.getExtension(x509.KeyUsagesExtension);
   if (!usage || (usage.usages & purpose.keyUsage) !== purpose.keyUsage) {
-    const names = Object.entries(x509.KeyUsageFlags).filter(([, flag]) => typeof flag === 'number' && (purpose.keyUsage & flag) !== 0).map(([name]) => name);
+    const names = Object.entries(x509.KeyUsageFlags)
+      .filter(([, flag]) => typeof flag === 'number' && (purpose.keyUsage & flag) !== 0)
+      .map(([name]) => name);
     return new CertificatePathError('KEY_USAGE', `The certificate does not allow ${names.join(', ')} (key usage)`);
   }
   const extended = leaf.getExtension(x509.ExtendedKeyUsageExtension);
   const wanted = purpose.extendedKeyUsages;
-  if (!extended || !extended.usages.some((oid) => wanted.some((entry) => entry.oid === oid))) {
-    return new CertificatePathError('EXTENDED_KEY_USAGE', `The certificate's extended key usage ${extended ? `(${extended.usages.join(', ')}) does not include` : 'extension is absent; it must include'} ${wanted.map((entry) => `${entry.name} (${entry.oid})`).join(' or ')}`);
+  if (!extended?.usages.some((oid) => wanted.some((entry) => entry.oid === oid))) {
+    return new CertificatePathError(
+      'EXTENDED_KEY_USAGE',
+      `The certificate's extended key usage ${extended ? `(${extended.usages.join(', ')}) does not include` : 'extension is absent; it must include'} ${wanted.map((entry) => `${entry.name} (${entry.oid})`).join(' or ')}`,
+    );
   }
   return null;
 }

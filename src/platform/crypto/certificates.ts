@@ -68,32 +68,68 @@ export async function issueCertificate(spec: CertificateSpec): Promise<pkijs.Cer
   certificate.version = 2;
   certificate.serialNumber = new asn1js.Integer({ valueHex: randomSerial() });
   certificate.subject = makeName(spec.commonName, spec.organization, spec.email);
-  certificate.issuer = spec.issuer ? spec.issuer.certificate.subject : makeName(spec.commonName, spec.organization, spec.email);
+  certificate.issuer = spec.issuer
+    ? spec.issuer.certificate.subject
+    : makeName(spec.commonName, spec.organization, spec.email);
   certificate.notBefore = toTime(spec.notBefore);
   certificate.notAfter = toTime(spec.notAfter);
   await certificate.subjectPublicKeyInfo.importKey(spec.publicKey, cryptoEngine);
   const subjectKeyId = keyIdentifier(certificate.subjectPublicKeyInfo);
   const authorityKeyId = spec.issuer ? keyIdentifier(spec.issuer.certificate.subjectPublicKeyInfo) : subjectKeyId;
   const extensions = [
-    extension(OID.basicConstraints, true, new pkijs.BasicConstraints(spec.isCa ? { cA: true, pathLenConstraint: 0 } : {}).toSchema()),
+    extension(
+      OID.basicConstraints,
+      true,
+      new pkijs.BasicConstraints(spec.isCa ? { cA: true, pathLenConstraint: 0 } : {}).toSchema(),
+    ),
     extension(OID.keyUsage, true, keyUsageBits(spec.keyUsage)),
     extension(OID.subjectKeyIdentifier, false, new asn1js.OctetString({ valueHex: subjectKeyId })),
-    extension(OID.authorityKeyIdentifier, false,
-      new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: authorityKeyId }) }).toSchema()),
+    extension(
+      OID.authorityKeyIdentifier,
+      false,
+      new pkijs.AuthorityKeyIdentifier({
+        keyIdentifier: new asn1js.OctetString({ valueHex: authorityKeyId }),
+      }).toSchema(),
+    ),
   ];
   if (spec.extendedKeyUsage) {
-    extensions.push(extension(OID.extKeyUsage, spec.extendedKeyUsageCritical ?? true, new pkijs.ExtKeyUsage({ keyPurposes: spec.extendedKeyUsage }).toSchema()));
+    extensions.push(
+      extension(
+        OID.extKeyUsage,
+        spec.extendedKeyUsageCritical ?? true,
+        new pkijs.ExtKeyUsage({ keyPurposes: spec.extendedKeyUsage }).toSchema(),
+      ),
+    );
   }
   if (spec.email) {
-    extensions.push(extension(OID.subjectAltName, false, new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 1, value: spec.email })] }).toSchema()));
+    extensions.push(
+      extension(
+        OID.subjectAltName,
+        false,
+        new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 1, value: spec.email })] }).toSchema(),
+      ),
+    );
   }
   if (spec.crlUrl) {
-    const point = new pkijs.DistributionPoint({ distributionPoint: [new pkijs.GeneralName({ type: 6, value: spec.crlUrl })] });
-    extensions.push(extension(OID.crlDistributionPoints, false, new pkijs.CRLDistributionPoints({ distributionPoints: [point] }).toSchema()));
+    const point = new pkijs.DistributionPoint({
+      distributionPoint: [new pkijs.GeneralName({ type: 6, value: spec.crlUrl })],
+    });
+    extensions.push(
+      extension(
+        OID.crlDistributionPoints,
+        false,
+        new pkijs.CRLDistributionPoints({ distributionPoints: [point] }).toSchema(),
+      ),
+    );
   }
   if (spec.issuerCertificateUrl) {
-    const access = new pkijs.AccessDescription({ accessMethod: OID.caIssuers, accessLocation: new pkijs.GeneralName({ type: 6, value: spec.issuerCertificateUrl }) });
-    extensions.push(extension(OID.authorityInfoAccess, false, new pkijs.InfoAccess({ accessDescriptions: [access] }).toSchema()));
+    const access = new pkijs.AccessDescription({
+      accessMethod: OID.caIssuers,
+      accessLocation: new pkijs.GeneralName({ type: 6, value: spec.issuerCertificateUrl }),
+    });
+    extensions.push(
+      extension(OID.authorityInfoAccess, false, new pkijs.InfoAccess({ accessDescriptions: [access] }).toSchema()),
+    );
   }
   certificate.extensions = extensions;
   const signingKey = spec.issuer?.privateKey ?? spec.signingKey;
@@ -106,7 +142,11 @@ export async function issueCertificate(spec: CertificateSpec): Promise<pkijs.Cer
  * An X.509 v2 CRL by `issuer` revoking nothing (the platform CA never revokes a seal certificate: a replaced
  * one stays valid for what it sealed), with authority key identifier and a CRL number that grows with time.
  */
-export async function issueCrl(issuer: { certificate: pkijs.Certificate; privateKey: webcrypto.CryptoKey }, thisUpdate: Date, nextUpdate: Date): Promise<Uint8Array> {
+export async function issueCrl(
+  issuer: { certificate: pkijs.Certificate; privateKey: webcrypto.CryptoKey },
+  thisUpdate: Date,
+  nextUpdate: Date,
+): Promise<Uint8Array> {
   const crl = new pkijs.CertificateRevocationList();
   crl.version = 1;
   crl.issuer = issuer.certificate.subject;
@@ -114,8 +154,13 @@ export async function issueCrl(issuer: { certificate: pkijs.Certificate; private
   crl.nextUpdate = toTime(nextUpdate);
   crl.crlExtensions = new pkijs.Extensions({
     extensions: [
-      extension(OID.authorityKeyIdentifier, false,
-        new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: keyIdentifier(issuer.certificate.subjectPublicKeyInfo) }) }).toSchema()),
+      extension(
+        OID.authorityKeyIdentifier,
+        false,
+        new pkijs.AuthorityKeyIdentifier({
+          keyIdentifier: new asn1js.OctetString({ valueHex: keyIdentifier(issuer.certificate.subjectPublicKeyInfo) }),
+        }).toSchema(),
+      ),
       extension(OID.crlNumber, false, new asn1js.Integer({ value: Math.floor(thisUpdate.getTime() / 1000) })),
     ],
   });
@@ -133,7 +178,15 @@ export function parseCertificate(der: Uint8Array): pkijs.Certificate {
 
 /** A name as an RFC 4514 string (most specific attribute first, e.g. `CN=…, O=…`). */
 export function formatName(name: pkijs.RelativeDistinguishedNames): string {
-  const labels: Record<string, string> = { [OID.commonName]: 'CN', [OID.organization]: 'O', [OID.emailAddress]: 'E', '2.5.4.6': 'C', '2.5.4.11': 'OU', '2.5.4.7': 'L', '2.5.4.8': 'ST' };
+  const labels: Record<string, string> = {
+    [OID.commonName]: 'CN',
+    [OID.organization]: 'O',
+    [OID.emailAddress]: 'E',
+    '2.5.4.6': 'C',
+    '2.5.4.11': 'OU',
+    '2.5.4.7': 'L',
+    '2.5.4.8': 'ST',
+  };
   return name.typesAndValues
     .map((tv) => `${labels[tv.type] ?? tv.type}=${String(tv.value.valueBlock.value)}`)
     .reverse()
@@ -156,9 +209,10 @@ export function pemDecode(text: string, label: string): Uint8Array[] {
  * emailAddress is an IA5String (PKCS #9), the others UTF8String.
  */
 function makeName(commonName: string, organization?: string, email?: string): pkijs.RelativeDistinguishedNames {
-  const rdn = (type: string, value: asn1js.Utf8String | asn1js.IA5String) => new asn1js.Set({
-    value: [new pkijs.AttributeTypeAndValue({ type, value }).toSchema()],
-  });
+  const rdn = (type: string, value: asn1js.Utf8String | asn1js.IA5String) =>
+    new asn1js.Set({
+      value: [new pkijs.AttributeTypeAndValue({ type, value }).toSchema()],
+    });
   const rdns = [
     ...(organization !== undefined ? [rdn(OID.organization, new asn1js.Utf8String({ value: organization }))] : []),
     rdn(OID.commonName, new asn1js.Utf8String({ value: commonName })),

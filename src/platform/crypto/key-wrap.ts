@@ -14,7 +14,13 @@ export type WrappedKey = {
   tag: string;
 };
 
-export type KdfParams = { algorithm: 'argon2id'; memoryCost: number; timeCost: number; parallelism: number; salt: string };
+export type KdfParams = {
+  algorithm: 'argon2id';
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+  salt: string;
+};
 
 /**
  * OWASP's argon2id minimum (19 MiB, 2 passes, 1 lane), the same cost as account passwords: a guess costs an
@@ -30,13 +36,22 @@ const AAD = Buffer.from('signer-key:pkcs8:v1');
 const ARGON2ID = 2;
 
 export async function wrapKey(secret: Uint8Array, password: string): Promise<WrappedKey> {
-  const kdf: KdfParams = { algorithm: 'argon2id', ...KDF_DEFAULTS, salt: crypto.randomBytes(SALT_BYTES).toString('base64') };
+  const kdf: KdfParams = {
+    algorithm: 'argon2id',
+    ...KDF_DEFAULTS,
+    salt: crypto.randomBytes(SALT_BYTES).toString('base64'),
+  };
   const key = await deriveKey(password, kdf);
   const iv = crypto.randomBytes(IV_BYTES);
   const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(AAD);
   const ciphertext = Buffer.concat([cipher.update(secret), cipher.final()]);
-  return { kdf, iv: iv.toString('base64'), ciphertext: ciphertext.toString('base64'), tag: cipher.getAuthTag().toString('base64') };
+  return {
+    kdf,
+    iv: iv.toString('base64'),
+    ciphertext: ciphertext.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+  };
 }
 
 /** The secret, or null when the password is wrong (or the stored value was altered). */
@@ -47,7 +62,9 @@ export async function unwrapKey(wrapped: WrappedKey, password: string): Promise<
     const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(wrapped.iv, 'base64'));
     decipher.setAAD(AAD);
     decipher.setAuthTag(Buffer.from(wrapped.tag, 'base64'));
-    return new Uint8Array(Buffer.concat([decipher.update(Buffer.from(wrapped.ciphertext, 'base64')), decipher.final()]));
+    return new Uint8Array(
+      Buffer.concat([decipher.update(Buffer.from(wrapped.ciphertext, 'base64')), decipher.final()]),
+    );
   } catch {
     return null;
   }

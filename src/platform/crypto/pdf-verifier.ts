@@ -52,7 +52,13 @@ export type PdfVerifier = {
   close(): Promise<void>;
 };
 
-export const PDF_VERIFIER_DEFAULTS = { workers: 2, maxWaiting: 4, cpuLimitMs: 750, wallLimitMs: 10_000, maxHeapMb: 256 };
+export const PDF_VERIFIER_DEFAULTS = {
+  workers: 2,
+  maxWaiting: 4,
+  cpuLimitMs: 750,
+  wallLimitMs: 10_000,
+  maxHeapMb: 256,
+};
 
 /**
  * Idle workers are kept for a while (a fresh one loads the PDF parser and pkijs first: 100-300 ms, 1.2 s on a
@@ -71,7 +77,10 @@ const CPU_POLL_MS = 25;
  * runs the mostly idle event loop first.)
  */
 export function createPdfVerifier(options: PdfVerifierOptions = {}): PdfVerifier {
-  const settings = { ...PDF_VERIFIER_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as typeof PDF_VERIFIER_DEFAULTS & PdfVerifierOptions;
+  const settings = {
+    ...PDF_VERIFIER_DEFAULTS,
+    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+  } as typeof PDF_VERIFIER_DEFAULTS & PdfVerifierOptions;
   const queue = new BoundedQueue(settings.workers, settings.maxWaiting);
   const idle: PooledWorker[] = [];
   const all = new Set<PooledWorker>();
@@ -105,7 +114,11 @@ export function createPdfVerifier(options: PdfVerifierOptions = {}): PdfVerifier
     pooled.idleTimer = setTimeout(() => void pooled.worker.terminate(), IDLE_WORKER_MS).unref();
   }
 
-  function runOn(pooled: PooledWorker, threadId: number | null, request: VerifyRequest): Promise<VerifyReply | { id: number; stopped: VerificationLimitError }> {
+  function runOn(
+    pooled: PooledWorker,
+    threadId: number | null,
+    request: VerifyRequest,
+  ): Promise<VerifyReply | { id: number; stopped: VerificationLimitError }> {
     const { worker } = pooled;
     const cpuAtStart = threadId === null ? null : threadCpuMs(threadId);
     return new Promise((resolve) => {
@@ -121,21 +134,53 @@ export function createPdfVerifier(options: PdfVerifierOptions = {}): PdfVerifier
         finish({ id: request.id, stopped: error });
         void worker.terminate();
       };
-      const onMessage = (reply: VerifyReply) => { if (reply.id === request.id) finish(reply); };
+      const onMessage = (reply: VerifyReply) => {
+        if (reply.id === request.id) finish(reply);
+      };
       const onError = (error: Error) => {
         const outOfMemory = (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
-        finish({ id: request.id, stopped: new VerificationLimitError(outOfMemory ? 'memory' : 'crash', outOfMemory
-          ? `The PDF could not be verified within the ${settings.maxHeapMb} MB a verification may use`
-          : `The PDF could not be verified (the verifier failed: ${(error as NodeJS.ErrnoException).code ?? error.message})`) });
+        finish({
+          id: request.id,
+          stopped: new VerificationLimitError(
+            outOfMemory ? 'memory' : 'crash',
+            outOfMemory
+              ? `The PDF could not be verified within the ${settings.maxHeapMb} MB a verification may use`
+              : `The PDF could not be verified (the verifier failed: ${(error as NodeJS.ErrnoException).code ?? error.message})`,
+          ),
+        });
       };
-      const onExit = (code: number) => finish({ id: request.id, stopped: new VerificationLimitError('crash', `The PDF could not be verified (the verifier exited with code ${code})`) });
-      const overCpu = () => new VerificationLimitError('cpu', `The PDF could not be verified within ${settings.cpuLimitMs} ms of work: its structure costs too much to read`);
-      const cpuTimer = cpuAtStart === null ? undefined : setInterval(() => {
-        const used = threadCpuMs(threadId!);
-        if (used !== null && used - cpuAtStart > settings.cpuLimitMs) stop(overCpu());
-      }, CPU_POLL_MS);
-      const wallTimer = setTimeout(() => stop(cpuAtStart === null ? overCpu()
-        : new VerificationLimitError('overloaded', `The verification waited too long for the processor (${settings.wallLimitMs} ms)`)), cpuAtStart === null ? settings.cpuLimitMs : settings.wallLimitMs);
+      const onExit = (code: number) =>
+        finish({
+          id: request.id,
+          stopped: new VerificationLimitError(
+            'crash',
+            `The PDF could not be verified (the verifier exited with code ${code})`,
+          ),
+        });
+      const overCpu = () =>
+        new VerificationLimitError(
+          'cpu',
+          `The PDF could not be verified within ${settings.cpuLimitMs} ms of work: its structure costs too much to read`,
+        );
+      const cpuTimer =
+        cpuAtStart === null
+          ? undefined
+          : setInterval(() => {
+              const used = threadCpuMs(threadId!);
+              if (used !== null && used - cpuAtStart > settings.cpuLimitMs) stop(overCpu());
+            }, CPU_POLL_MS);
+      const wallTimer = setTimeout(
+        () =>
+          stop(
+            cpuAtStart === null
+              ? overCpu()
+              : new VerificationLimitError(
+                  'overloaded',
+                  `The verification waited too long for the processor (${settings.wallLimitMs} ms)`,
+                ),
+          ),
+        cpuAtStart === null ? settings.cpuLimitMs : settings.wallLimitMs,
+      );
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
@@ -152,7 +197,10 @@ export function createPdfVerifier(options: PdfVerifierOptions = {}): PdfVerifier
     async verify(pdf, trustAnchorsDer, maxSignatures) {
       if (closed) throw new Error('the PDF verifier is closed');
       // A view into a larger buffer (Node's pool for small Buffers) cannot be handed over whole: copy it.
-      const own = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength && pdf.buffer instanceof ArrayBuffer ? pdf : new Uint8Array(pdf);
+      const own =
+        pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength && pdf.buffer instanceof ArrayBuffer
+          ? pdf
+          : new Uint8Array(pdf);
       return queue.run(async () => {
         const pooled = idle.pop() ?? spawnWorker();
         clearTimeout(pooled.idleTimer);

@@ -14,7 +14,10 @@ export type PlatformCaPublisher = {
    * A person's signing certificate for `publicKey` (signer-certificate.ts), issued by the platform CA and naming
    * its CRL and certificate under PUBLIC_URL; `chainDer` is the CA certificate.
    */
-  issueSignerCertificate(subject: SignerSubject, publicKey: webcrypto.CryptoKey): Promise<{ certificateDer: Uint8Array; chainDer: Uint8Array[] }>;
+  issueSignerCertificate(
+    subject: SignerSubject,
+    publicKey: webcrypto.CryptoKey,
+  ): Promise<{ certificateDer: Uint8Array; chainDer: Uint8Array[] }>;
   /** The issuers a signer certificate of this CA carries in a CMS: the CA certificate. */
   signerChainDer(): Promise<Uint8Array[]>;
 };
@@ -28,15 +31,22 @@ export function createPlatformCaPublisher(dataDir: string, publicUrl?: string): 
   let current: { issuedAt: number; der: Promise<Uint8Array> } | null = null;
   const authority = () => {
     ca ??= loadPlatformCa(dataDir);
-    ca.catch(() => { ca = null; });
+    ca.catch(() => {
+      ca = null;
+    });
     return ca;
   };
   const crl = () => {
     const now = Date.now();
     if (!current || now - current.issuedAt > REISSUE_AFTER_MS) {
       // Backdated a little, like the certificates, so a verifier whose clock is slightly behind accepts it.
-      const issued = { issuedAt: now, der: authority().then((a) => issueCrl(a, new Date(now - 10 * 60 * 1000), new Date(now + CRL_VALIDITY_MS))) };
-      issued.der.catch(() => { if (current === issued) current = null; });
+      const issued = {
+        issuedAt: now,
+        der: authority().then((a) => issueCrl(a, new Date(now - 10 * 60 * 1000), new Date(now + CRL_VALIDITY_MS))),
+      };
+      issued.der.catch(() => {
+        if (current === issued) current = null;
+      });
       current = issued;
     }
     return current.der;
@@ -48,15 +58,21 @@ export function createPlatformCaPublisher(dataDir: string, publicUrl?: string): 
       const { certificate: caCertificate } = await authority();
       for (const der of certificatesDer) {
         const certificate = parseCertificate(der);
-        if (certificate.subject.isEqual(caCertificate.subject) || !certificate.issuer.isEqual(caCertificate.subject)) continue;
+        if (certificate.subject.isEqual(caCertificate.subject) || !certificate.issuer.isEqual(caCertificate.subject))
+          continue;
         if (await certificate.verify(caCertificate).catch(() => false)) return [await crl()];
       }
       return [];
     },
     async issueSignerCertificate(subject, publicKey) {
       const a = await authority();
-      const urls = publicUrl ? { crlUrl: `${publicUrl}${PKI_PATHS.crl}`, issuerCertificateUrl: `${publicUrl}${PKI_PATHS.certificate}` } : {};
-      return { certificateDer: await issueSignerCertificate(a, subject, publicKey, urls), chainDer: [a.certificateDer] };
+      const urls = publicUrl
+        ? { crlUrl: `${publicUrl}${PKI_PATHS.crl}`, issuerCertificateUrl: `${publicUrl}${PKI_PATHS.certificate}` }
+        : {};
+      return {
+        certificateDer: await issueSignerCertificate(a, subject, publicKey, urls),
+        chainDer: [a.certificateDer],
+      };
     },
     signerChainDer: async () => [(await authority()).certificateDer],
   };

@@ -4,7 +4,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type * as pkijs from 'pkijs';
 import {
-  certificateToDer, formatName, issueCertificate, parseCertificate, pemDecode, pemEncode,
+  certificateToDer,
+  formatName,
+  issueCertificate,
+  parseCertificate,
+  pemDecode,
+  pemEncode,
 } from './certificates.ts';
 
 /**
@@ -55,11 +60,17 @@ export type SealIdentityOptions = {
 export const PKI_PATHS = { certificate: '/pki/v1/ca.crt', crl: '/pki/v1/ca.crl' } as const;
 
 /** The platform root CA (DATA_DIR/keys/seal-ca), created if absent: what signs the seal certificates and the CRL. */
-export async function loadPlatformCa(dataDir: string): Promise<{ certificate: pkijs.Certificate; certificateDer: Uint8Array; privateKey: webcrypto.CryptoKey }> {
+export async function loadPlatformCa(
+  dataDir: string,
+): Promise<{ certificate: pkijs.Certificate; certificateDer: Uint8Array; privateKey: webcrypto.CryptoKey }> {
   const keysDir = path.resolve(dataDir, 'keys');
   await fs.mkdir(keysDir, { recursive: true, mode: 0o700 });
   const ca = await publishOnce(keysDir, CA_DIR, createCa);
-  return { certificate: ca.certificates[0], certificateDer: ca.der[0], privateKey: await importSigningKey(ca.keyDer, ca.certificates[0]) };
+  return {
+    certificate: ca.certificates[0],
+    certificateDer: ca.der[0],
+    privateKey: await importSigningKey(ca.keyDer, ca.certificates[0]),
+  };
 }
 
 /**
@@ -100,10 +111,14 @@ async function resolveIdentity(keysDir: string, options: SealIdentityOptions): P
   // Today's name may already hold a certificate that is not usable (say, one an operator put there that
   // is about to expire): then the next suffix. Racing processes walk the same names, so they still agree.
   if (needsRenewal(ca.certificates[0].notAfter.value, now)) {
-    throw new Error(`The platform CA in ${path.join(keysDir, CA_DIR)} expires within ${RENEW_BEFORE_DAYS} days; replace it`);
+    throw new Error(
+      `The platform CA in ${path.join(keysDir, CA_DIR)} expires within ${RENEW_BEFORE_DAYS} days; replace it`,
+    );
   }
   for (let n = 1; n <= 100; n++) {
-    const issued = await publishOnce(keysDir, n === 1 ? base : `${base}-${n}`, () => issueSeal(ca, now, options.publicUrl));
+    const issued = await publishOnce(keysDir, n === 1 ? base : `${base}-${n}`, () =>
+      issueSeal(ca, now, options.publicUrl),
+    );
     if (isUsable(issued, now)) return toIdentity(issued);
   }
   throw new Error(`No usable seal certificate could be created in ${keysDir}`);
@@ -138,7 +153,11 @@ async function publishOnce(keysDir: string, name: string, create: () => Promise<
   const created = await create();
   const tempDir = await fs.mkdtemp(path.join(keysDir, `.tmp-${name}-`));
   try {
-    await writeFileDurably(path.join(tempDir, CERTIFICATE_FILE), created.der.map((d) => pemEncode(d, 'CERTIFICATE')).join(''), 0o600);
+    await writeFileDurably(
+      path.join(tempDir, CERTIFICATE_FILE),
+      created.der.map((d) => pemEncode(d, 'CERTIFICATE')).join(''),
+      0o600,
+    );
     await writeFileDurably(path.join(tempDir, KEY_FILE), pemEncode(created.keyDer, 'PRIVATE KEY'), 0o600);
     await fs.chmod(tempDir, 0o700);
     try {
@@ -222,10 +241,14 @@ async function issueSeal(ca: Stored, now: Date, publicUrl: string | undefined): 
     publicKey: keys.publicKey,
     issuer: { certificate: caCertificate, privateKey: caKey },
     notBefore,
-    notAfter: new Date(Math.min(notBefore.getTime() + SEAL_VALIDITY_DAYS * DAY_MS, caCertificate.notAfter.value.getTime())),
+    notAfter: new Date(
+      Math.min(notBefore.getTime() + SEAL_VALIDITY_DAYS * DAY_MS, caCertificate.notAfter.value.getTime()),
+    ),
     isCa: false,
     keyUsage: ['digitalSignature', 'nonRepudiation'],
-    ...(publicUrl ? { crlUrl: `${publicUrl}${PKI_PATHS.crl}`, issuerCertificateUrl: `${publicUrl}${PKI_PATHS.certificate}` } : {}),
+    ...(publicUrl
+      ? { crlUrl: `${publicUrl}${PKI_PATHS.crl}`, issuerCertificateUrl: `${publicUrl}${PKI_PATHS.certificate}` }
+      : {}),
   });
   return stored([certificate, ...ca.certificates], await exportKey(keys.privateKey));
 }
@@ -249,12 +272,20 @@ async function toIdentity(s: Stored): Promise<SealIdentity> {
 }
 
 /** Imports a PKCS#8 key for the algorithm its certificate names: ECDSA (any named curve) or RSA PKCS#1 v1.5. */
-export async function importSigningKey(keyDer: Uint8Array, certificate: pkijs.Certificate): Promise<webcrypto.CryptoKey> {
-  const publicKey = crypto.createPublicKey({ key: Buffer.from(certificate.subjectPublicKeyInfo.toSchema().toBER(false)), format: 'der', type: 'spki' });
+export async function importSigningKey(
+  keyDer: Uint8Array,
+  certificate: pkijs.Certificate,
+): Promise<webcrypto.CryptoKey> {
+  const publicKey = crypto.createPublicKey({
+    key: Buffer.from(certificate.subjectPublicKeyInfo.toSchema().toBER(false)),
+    format: 'der',
+    type: 'spki',
+  });
   const jwk = publicKey.export({ format: 'jwk' });
-  const params: webcrypto.EcKeyImportParams | webcrypto.RsaHashedImportParams = jwk.kty === 'EC'
-    ? { name: 'ECDSA', namedCurve: jwk.crv as string }
-    : { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+  const params: webcrypto.EcKeyImportParams | webcrypto.RsaHashedImportParams =
+    jwk.kty === 'EC'
+      ? { name: 'ECDSA', namedCurve: jwk.crv as string }
+      : { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
   return subtle.importKey('pkcs8', keyDer, params, false, ['sign']);
 }
 

@@ -51,7 +51,9 @@ export function createSecretBox(keys: Uint8Array[]): SecretBox {
       const bytes = Buffer.from(sealed, 'base64url');
       const decipher = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
     },
   };
 }

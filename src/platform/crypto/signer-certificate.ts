@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
+import type * as pkijs from 'pkijs';
 import { OID, certificateToDer, issueCertificate, parseCertificate } from './certificates.ts';
 
 /** A person's signing certificate lives this long (never beyond the CA); it is re-issued on use near its end. */
@@ -33,7 +33,9 @@ export async function issueSignerCertificate(
     publicKey,
     issuer: ca,
     notBefore,
-    notAfter: new Date(Math.min(notBefore.getTime() + SIGNER_CERTIFICATE_DAYS * DAY_MS, ca.certificate.notAfter.value.getTime())),
+    notAfter: new Date(
+      Math.min(notBefore.getTime() + SIGNER_CERTIFICATE_DAYS * DAY_MS, ca.certificate.notAfter.value.getTime()),
+    ),
     isCa: false,
     keyUsage: ['digitalSignature', 'nonRepudiation'],
     extendedKeyUsage: [OID.emailProtection, OID.documentSigning],
@@ -45,9 +47,14 @@ export async function issueSignerCertificate(
 }
 
 /** Whether a stored signer certificate should be re-issued: another name, or near (or past) its end. */
-export function signerCertificateNeedsRenewal(certificateDer: Uint8Array, subject: SignerSubject, now = new Date()): boolean {
+export function signerCertificateNeedsRenewal(
+  certificateDer: Uint8Array,
+  subject: SignerSubject,
+  now = new Date(),
+): boolean {
   const certificate = parseCertificate(certificateDer);
-  const commonName = certificate.subject.typesAndValues.find((tv) => tv.type === OID.commonName)?.value.valueBlock.value;
+  const commonName = certificate.subject.typesAndValues.find((tv) => tv.type === OID.commonName)?.value.valueBlock
+    .value;
   if (commonName !== subject.name) return true;
   return certificate.notAfter.value.getTime() - now.getTime() < SIGNER_RENEW_BEFORE_DAYS * DAY_MS;
 }
@@ -58,8 +65,15 @@ export function certificateSerialHex(certificateDer: Uint8Array): string {
 }
 
 /** A fresh ECDSA P-256 key pair (as the seal's: small signatures, instant generation, verified by poppler and Acrobat). */
-export async function generateSignerKeyPair(): Promise<{ privateKeyPkcs8: Uint8Array; privateKey: webcrypto.CryptoKey; publicKey: webcrypto.CryptoKey }> {
-  const keys = await globalThis.crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+export async function generateSignerKeyPair(): Promise<{
+  privateKeyPkcs8: Uint8Array;
+  privateKey: webcrypto.CryptoKey;
+  publicKey: webcrypto.CryptoKey;
+}> {
+  const keys = await globalThis.crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    'sign',
+    'verify',
+  ]);
   const privateKeyPkcs8 = new Uint8Array(await globalThis.crypto.subtle.exportKey('pkcs8', keys.privateKey));
   return { privateKeyPkcs8, privateKey: keys.privateKey, publicKey: keys.publicKey };
 }
@@ -69,9 +83,17 @@ export async function generateSignerKeyPair(): Promise<{ privateKeyPkcs8: Uint8A
  * key and returns it as CMS wants it: RSA PKCS#1 v1.5 as is, ECDSA as the DER Ecdsa-Sig-Value (a raw r||s
  * value, as some services return, is converted). Null when it does not verify: a value over another hash.
  */
-export function signatureValueForCms(certificateDer: Uint8Array, signedAttributes: Uint8Array, value: Uint8Array): Uint8Array | null {
+export function signatureValueForCms(
+  certificateDer: Uint8Array,
+  signedAttributes: Uint8Array,
+  value: Uint8Array,
+): Uint8Array | null {
   const certificate = parseCertificate(certificateDer);
-  const key = crypto.createPublicKey({ key: Buffer.from(certificate.subjectPublicKeyInfo.toSchema().toBER(false)), format: 'der', type: 'spki' });
+  const key = crypto.createPublicKey({
+    key: Buffer.from(certificate.subjectPublicKeyInfo.toSchema().toBER(false)),
+    format: 'der',
+    type: 'spki',
+  });
   if (key.asymmetricKeyType === 'ec') {
     if (verifies(key, signedAttributes, value, 'der')) return value;
     if (verifies(key, signedAttributes, value, 'ieee-p1363')) return rawToDerEcdsa(value);
@@ -80,7 +102,12 @@ export function signatureValueForCms(certificateDer: Uint8Array, signedAttribute
   return verifies(key, signedAttributes, value) ? value : null;
 }
 
-function verifies(key: crypto.KeyObject, data: Uint8Array, signature: Uint8Array, dsaEncoding?: 'der' | 'ieee-p1363'): boolean {
+function verifies(
+  key: crypto.KeyObject,
+  data: Uint8Array,
+  signature: Uint8Array,
+  dsaEncoding?: 'der' | 'ieee-p1363',
+): boolean {
   try {
     return crypto.verify('sha256', data, dsaEncoding ? { key, dsaEncoding } : key, signature);
   } catch {
@@ -97,14 +124,22 @@ function rawToDerEcdsa(raw: Uint8Array): Uint8Array {
     const padded = trimmed[0] & 0x80 ? Uint8Array.from([0, ...trimmed]) : trimmed;
     return new asn1js.Integer({ valueHex: padded });
   };
-  return new Uint8Array(new asn1js.Sequence({ value: [integer(raw.subarray(0, half)), integer(raw.subarray(half))] }).toBER(false));
+  return new Uint8Array(
+    new asn1js.Sequence({ value: [integer(raw.subarray(0, half)), integer(raw.subarray(half))] }).toBER(false),
+  );
 }
 
 /** A stored PKCS#8 signer key as a signing key, and its public half (for re-issuing the certificate). */
-export async function importSignerKey(privateKeyPkcs8: Uint8Array): Promise<{ privateKey: webcrypto.CryptoKey; publicKey: webcrypto.CryptoKey }> {
+export async function importSignerKey(
+  privateKeyPkcs8: Uint8Array,
+): Promise<{ privateKey: webcrypto.CryptoKey; publicKey: webcrypto.CryptoKey }> {
   const subtle = globalThis.crypto.subtle;
-  const privateKey = await subtle.importKey('pkcs8', privateKeyPkcs8, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
-  const spki = crypto.createPublicKey(crypto.createPrivateKey({ key: Buffer.from(privateKeyPkcs8), format: 'der', type: 'pkcs8' })).export({ format: 'der', type: 'spki' });
+  const privateKey = await subtle.importKey('pkcs8', privateKeyPkcs8, { name: 'ECDSA', namedCurve: 'P-256' }, false, [
+    'sign',
+  ]);
+  const spki = crypto
+    .createPublicKey(crypto.createPrivateKey({ key: Buffer.from(privateKeyPkcs8), format: 'der', type: 'pkcs8' }))
+    .export({ format: 'der', type: 'spki' });
   const publicKey = await subtle.importKey('spki', spki, { name: 'ECDSA', namedCurve: 'P-256' }, true, ['verify']);
   return { privateKey, publicKey };
 }

@@ -7,7 +7,10 @@ import { timestampTokenSignatureVerifies } from './verify-signature.ts';
 const TIMEOUT_MS = 30_000;
 
 /** The TSA at `url` as a Timestamper: built once at start and handed to every signature that wants B-T. */
-export function createTimestampClient(url: string, options: { timeoutMs?: number } = {}): (data: Uint8Array) => Promise<Uint8Array> {
+export function createTimestampClient(
+  url: string,
+  options: { timeoutMs?: number } = {},
+): (data: Uint8Array) => Promise<Uint8Array> {
   return (data) => requestTimestamp(url, data, options);
 }
 
@@ -17,7 +20,11 @@ export function createTimestampClient(url: string, options: { timeoutMs?: number
  * message imprint and nonce, and a signature that verifies with the TSA certificate it carries (certReq
  * is set so that certificate is always there). Trust in the TSA itself is the validator's decision.
  */
-export async function requestTimestamp(url: string, data: Uint8Array, options: { timeoutMs?: number } = {}): Promise<Uint8Array> {
+export async function requestTimestamp(
+  url: string,
+  data: Uint8Array,
+  options: { timeoutMs?: number } = {},
+): Promise<Uint8Array> {
   return requestTimestampForDigest(url, crypto.createHash('sha256').update(data).digest(), options);
 }
 
@@ -25,7 +32,11 @@ export async function requestTimestamp(url: string, data: Uint8Array, options: {
  * The same over a SHA-256 the caller computed (a document time-stamp hashes the file's byte ranges in place);
  * the token must carry exactly that imprint.
  */
-export async function requestTimestampForDigest(url: string, imprint: Uint8Array, options: { timeoutMs?: number } = {}): Promise<Uint8Array> {
+export async function requestTimestampForDigest(
+  url: string,
+  imprint: Uint8Array,
+  options: { timeoutMs?: number } = {},
+): Promise<Uint8Array> {
   if (imprint.length !== 32) throw new Error('A time-stamp request needs a SHA-256 digest');
   const nonce = crypto.randomBytes(8);
   nonce[0] = (nonce[0] & 0x7f) | 0x01;
@@ -67,15 +78,19 @@ export async function requestTimestampForDigest(url: string, imprint: Uint8Array
   }
   const signedData = new pkijs.SignedData({ schema: parsed.timeStampToken.content });
   const eContent = signedData.encapContentInfo.eContent;
-  if (signedData.encapContentInfo.eContentType !== OID.tstInfo || !eContent) throw new Error('The time-stamp token holds no TSTInfo');
+  if (signedData.encapContentInfo.eContentType !== OID.tstInfo || !eContent)
+    throw new Error('The time-stamp token holds no TSTInfo');
   const tstInfo = pkijs.TSTInfo.fromBER(eContent.getValue());
   if (!tstInfo.nonce || !Buffer.from(tstInfo.nonce.valueBlock.valueHexView).equals(nonce)) {
     throw new Error('The time-stamp token does not answer this request (nonce differs)');
   }
-  if (tstInfo.messageImprint.hashAlgorithm.algorithmId !== OID.sha256
-    || !Buffer.from(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView).equals(Buffer.from(imprint))) {
+  if (
+    tstInfo.messageImprint.hashAlgorithm.algorithmId !== OID.sha256 ||
+    !Buffer.from(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView).equals(Buffer.from(imprint))
+  ) {
     throw new Error('The time-stamp token is over other data (message imprint differs)');
   }
-  if (!(await timestampTokenSignatureVerifies(signedData, eContent.getValue()))) throw new Error('The time-stamp token signature does not verify');
+  if (!(await timestampTokenSignatureVerifies(signedData, eContent.getValue())))
+    throw new Error('The time-stamp token signature does not verify');
   return new Uint8Array(parsed.timeStampToken.toSchema().toBER(false));
 }

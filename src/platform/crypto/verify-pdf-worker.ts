@@ -16,13 +16,18 @@ export type VerifyReply =
 
 async function verify(request: VerifyRequest): Promise<VerifyReply> {
   try {
-    const signatures = await verifyPdfSignatures(request.pdf, request.trustAnchorsDer.map(parseCertificate), { maxSignatures: request.maxSignatures });
+    const signatures = await verifyPdfSignatures(request.pdf, request.trustAnchorsDer.map(parseCertificate), {
+      maxSignatures: request.maxSignatures,
+    });
     return { id: request.id, signatures };
   } catch (error) {
     if (error instanceof TooManySignaturesError) return { id: request.id, tooMany: error.limit };
     if (error instanceof UnreadablePdfError) return { id: request.id, unreadable: error.message };
     // Anything else thrown while reading an uploaded file (the parser's own errors) says the file cannot be read.
-    return { id: request.id, unreadable: `The PDF could not be read (${error instanceof Error ? error.message.slice(0, 200) : String(error)})` };
+    return {
+      id: request.id,
+      unreadable: `The PDF could not be read (${error instanceof Error ? error.message.slice(0, 200) : String(error)})`,
+    };
   }
 }
 

@@ -26,29 +26,63 @@ const DOCUMENT_TIMESTAMP = 'ETSI.RFC3161';
  * Throws UnreadablePdfError, and TooManySignaturesError as soon as more than `maxSignatures` are found (before any
  * check). Runs in a worker thread (pdf-verifier.ts): its cost follows from what the file holds.
  */
-export async function verifyPdfSignatures(file: Uint8Array, trustAnchors: pkijs.Certificate[], options: { maxSignatures: number }): Promise<SignatureVerdict[]> {
+export async function verifyPdfSignatures(
+  file: Uint8Array,
+  trustAnchors: pkijs.Certificate[],
+  options: { maxSignatures: number },
+): Promise<SignatureVerdict[]> {
   const entries = await readSignatures(file, { maxSignatures: options.maxSignatures });
   const problems = signedRangeProblems(file, entries);
   const sound = entries.filter((_, index) => problems[index] === null);
   // Digests per algorithm, computed on first need for all sound signatures in one pass over the file.
   const digests = new Map<string, Buffer[]>();
   const digestOf = (entry: PdfSignatureEntry) => (algorithm: string) => {
-    if (!digests.has(algorithm)) digests.set(algorithm, rangeDigests(file, sound.map((e) => e.byteRange), algorithm));
+    if (!digests.has(algorithm))
+      digests.set(
+        algorithm,
+        rangeDigests(
+          file,
+          sound.map((e) => e.byteRange),
+          algorithm,
+        ),
+      );
     return digests.get(algorithm)![sound.indexOf(entry)];
   };
   const verdicts: SignatureVerdict[] = [];
-  for (const [index, entry] of entries.entries()) verdicts.push(await describe(file, entry, trustAnchors, problems[index] === null ? digestOf(entry) : problems[index]!));
+  for (const [index, entry] of entries.entries())
+    verdicts.push(
+      await describe(file, entry, trustAnchors, problems[index] === null ? digestOf(entry) : problems[index]!),
+    );
   return verdicts;
 }
 
-async function describe(file: Uint8Array, entry: PdfSignatureEntry, trusted: pkijs.Certificate[], digestOf: ((algorithm: string) => Buffer) | string): Promise<SignatureVerdict> {
+async function describe(
+  file: Uint8Array,
+  entry: PdfSignatureEntry,
+  trusted: pkijs.Certificate[],
+  digestOf: ((algorithm: string) => Buffer) | string,
+): Promise<SignatureVerdict> {
   const [start1, , start2, length2] = entry.byteRange;
-  const kind = entry.subFilter === DOCUMENT_TIMESTAMP ? 'DOCUMENT_TIMESTAMP' as const : 'SIGNATURE' as const;
-  const base = { fieldName: entry.fieldName, kind, coversWholeDocument: start1 === 0 && start2 + length2 === file.length };
+  const kind = entry.subFilter === DOCUMENT_TIMESTAMP ? ('DOCUMENT_TIMESTAMP' as const) : ('SIGNATURE' as const);
+  const base = {
+    fieldName: entry.fieldName,
+    kind,
+    coversWholeDocument: start1 === 0 && start2 + length2 === file.length,
+  };
   if (typeof digestOf === 'string') {
-    return { ...base, signerName: entry.name, signedAt: entry.claimedTime, timestamp: null, integrity: 'INVALID', problem: digestOf, certificate: null };
+    return {
+      ...base,
+      signerName: entry.name,
+      signedAt: entry.claimedTime,
+      timestamp: null,
+      integrity: 'INVALID',
+      problem: digestOf,
+      certificate: null,
+    };
   }
-  const check = await checkPdfSignature(digestOf, entry.contents, trusted, { documentTimestamp: kind === 'DOCUMENT_TIMESTAMP' });
+  const check = await checkPdfSignature(digestOf, entry.contents, trusted, {
+    documentTimestamp: kind === 'DOCUMENT_TIMESTAMP',
+  });
   return {
     ...base,
     signerName: check.signerName ?? entry.name,

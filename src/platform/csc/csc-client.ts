@@ -28,11 +28,21 @@ export type CscClient = {
   /** One credential, by id, with its certificate chain. */
   credentialInfo(credentialId: string): Promise<CscCredential>;
   /** The provider's authorization URL for scope `credential`, bound to these SHA-256 hashes (one per signature). */
-  authorizeUrl(request: { credentialId: string; hashes: Uint8Array[]; state: string; codeChallenge: string; description?: string }): Promise<string>;
+  authorizeUrl(request: {
+    credentialId: string;
+    hashes: Uint8Array[];
+    state: string;
+    codeChallenge: string;
+    description?: string;
+  }): Promise<string>;
   /** Exchanges the code the provider sent back for the credential access token (scope `credential`). */
   exchangeCode(code: string, codeVerifier: string): Promise<string>;
   /** signatures/signHash with the credential access token: one signature value per hash, in order. */
-  signHashes(request: { accessToken: string; credential: Pick<CscCredential, 'credentialId' | 'signAlgo'>; hashes: Uint8Array[] }): Promise<Uint8Array[]>;
+  signHashes(request: {
+    accessToken: string;
+    credential: Pick<CscCredential, 'credentialId' | 'signAlgo'>;
+    hashes: Uint8Array[];
+  }): Promise<Uint8Array[]>;
 };
 
 /** OID of SHA-256, the one hash this service asks for. */
@@ -52,10 +62,20 @@ export function createCscClient(settings: CscClientSettings, outbound: Outbound)
   let serviceToken: { token: string; expiresAt: number } | null = null;
 
   /** One POST/GET under the outbound rules; the provider is the operator's choice, so any port and http on loopback (config) are fine. */
-  async function send(url: string, request: Omit<OutboundRequest, 'url' | 'policy' | 'maxBytes' | 'timeoutMs' | 'maxRedirects'>): Promise<{ status: number; body: Json | null; text: string }> {
+  async function send(
+    url: string,
+    request: Omit<OutboundRequest, 'url' | 'policy' | 'maxBytes' | 'timeoutMs' | 'maxRedirects'>,
+  ): Promise<{ status: number; body: Json | null; text: string }> {
     let response;
     try {
-      response = await outbound.request({ url, ...request, policy: { requireHttps: false }, maxRedirects: 0, maxBytes: MAX_RESPONSE_BYTES, timeoutMs: settings.timeoutMs });
+      response = await outbound.request({
+        url,
+        ...request,
+        policy: { requireHttps: false },
+        maxRedirects: 0,
+        maxBytes: MAX_RESPONSE_BYTES,
+        timeoutMs: settings.timeoutMs,
+      });
     } catch (error) {
       throw unavailable(url, error);
     }
@@ -74,7 +94,11 @@ export function createCscClient(settings: CscClientSettings, outbound: Outbound)
     return new CscError('UNAVAILABLE', `The CSC provider (${new URL(url).host}) could not be reached: ${reason}`);
   }
 
-  async function postApi(method: string, body: Json, token: string): Promise<{ status: number; body: Json | null; text: string }> {
+  async function postApi(
+    method: string,
+    body: Json,
+    token: string,
+  ): Promise<{ status: number; body: Json | null; text: string }> {
     return send(`${apiBase}${method}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
@@ -85,12 +109,23 @@ export function createCscClient(settings: CscClientSettings, outbound: Outbound)
   /** The OAuth 2.0 base URI from `info` (CSC v2: `oauth2`), its endpoints being `<base>/oauth2/authorize` and `<base>/oauth2/token`. */
   async function oauth2Base(): Promise<string> {
     if (info && Date.now() - info.fetchedAt < INFO_TTL_MS) return info.oauth2;
-    const response = await send(`${apiBase}info`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{}' });
-    if (response.status !== 200 || !response.body) throw new CscError('UNAVAILABLE', `The CSC provider's info answered ${response.status} ${excerpt(response.text)}`);
+    const response = await send(`${apiBase}info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: '{}',
+    });
+    if (response.status !== 200 || !response.body)
+      throw new CscError(
+        'UNAVAILABLE',
+        `The CSC provider's info answered ${response.status} ${excerpt(response.text)}`,
+      );
     const authTypes = Array.isArray(response.body.authType) ? response.body.authType : [];
     const oauth2 = response.body.oauth2;
     if (typeof oauth2 !== 'string' || !authTypes.includes('oauth2code')) {
-      throw new CscError('UNAVAILABLE', 'The CSC provider\'s info names no OAuth 2.0 authorization server (oauth2, authType oauth2code), which remote signing needs');
+      throw new CscError(
+        'UNAVAILABLE',
+        "The CSC provider's info names no OAuth 2.0 authorization server (oauth2, authType oauth2code), which remote signing needs",
+      );
     }
     let base: URL;
     try {
@@ -99,19 +134,28 @@ export function createCscClient(settings: CscClientSettings, outbound: Outbound)
       throw new CscError('UNAVAILABLE', `The CSC provider's oauth2 base is not a URL: ${excerpt(oauth2)}`);
     }
     // The codes and tokens of the signer travel to this server: it must be https unless the provider itself is plain http on loopback (tests, development).
-    if (base.protocol !== 'https:' && !(base.protocol === 'http:' && new URL(settings.baseUrl).protocol === 'http:' && isLoopback(base.hostname))) {
+    if (
+      base.protocol !== 'https:' &&
+      !(base.protocol === 'http:' && new URL(settings.baseUrl).protocol === 'http:' && isLoopback(base.hostname))
+    ) {
       throw new CscError('UNAVAILABLE', `The CSC provider's OAuth 2.0 server must be https: ${base.origin}`);
     }
     info = { oauth2: base.toString().replace(/\/+$/, ''), fetchedAt: Date.now() };
     return info.oauth2;
   }
 
-  async function tokenRequest(form: Record<string, string>): Promise<{ status: number; body: Json | null; text: string }> {
+  async function tokenRequest(
+    form: Record<string, string>,
+  ): Promise<{ status: number; body: Json | null; text: string }> {
     const base = await oauth2Base();
     return send(`${base}/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ ...form, client_id: settings.clientId, client_secret: settings.clientSecret }).toString(),
+      body: new URLSearchParams({
+        ...form,
+        client_id: settings.clientId,
+        client_secret: settings.clientSecret,
+      }).toString(),
     });
   }
 
@@ -120,7 +164,10 @@ export function createCscClient(settings: CscClientSettings, outbound: Outbound)
     const response = await tokenRequest({ grant_type: 'client_credentials', scope: 'service' });
     const token = response.body?.access_token;
     if (response.status !== 200 || typeof token !== 'string') {
-      throw new CscError('UNAVAILABLE', `The CSC provider refused this service's client credentials: ${response.status} ${oauthReason(response)}`);
+      throw new CscError(
+        'UNAVAILABLE',
+        `The CSC provider refused this service's client credentials: ${response.status} ${oauthReason(response)}`,
+      );
     }
     serviceToken = { token, expiresAt: Date.now() + lifetimeMs(response.body?.expires_in) };
     return token;
@@ -135,26 +182,48 @@ export function createCscClient(settings: CscClientSettings, outbound: Outbound)
       const response = await postApi(method, body, await accessToken());
       if (response.status !== 401) return response;
       serviceToken = null;
-      if (attempt >= 2) throw new CscError('UNAVAILABLE', `The CSC provider refused this service's token for ${method}: 401 ${oauthReason(response)}`);
+      if (attempt >= 2)
+        throw new CscError(
+          'UNAVAILABLE',
+          `The CSC provider refused this service's token for ${method}: 401 ${oauthReason(response)}`,
+        );
     }
   }
 
   async function credentialInfo(credentialId: string): Promise<CscCredential> {
-    const response = await serviceCall('credentials/info', { credentialID: credentialId, certificates: 'chain', certInfo: true, authInfo: true });
+    const response = await serviceCall('credentials/info', {
+      credentialID: credentialId,
+      certificates: 'chain',
+      certInfo: true,
+      authInfo: true,
+    });
     if (response.status === 400 || response.status === 404) {
-      throw new CscError('REFUSED', `The CSC provider does not know credential ${credentialId}: ${oauthReason(response)}`);
+      throw new CscError(
+        'REFUSED',
+        `The CSC provider does not know credential ${credentialId}: ${oauthReason(response)}`,
+      );
     }
-    if (response.status !== 200 || !response.body) throw new CscError('UNAVAILABLE', `credentials/info answered ${response.status} ${excerpt(response.text)}`);
+    if (response.status !== 200 || !response.body)
+      throw new CscError('UNAVAILABLE', `credentials/info answered ${response.status} ${excerpt(response.text)}`);
     return parseCredentialInfo(credentialId, response.body);
   }
 
   return {
     async listCredentials(userId) {
-      const response = await serviceCall('credentials/list', { userID: userId, credentialInfo: true, certificates: 'chain', certInfo: true, authInfo: true, onlyValid: true });
-      if (response.status !== 200 || !response.body) throw new CscError('UNAVAILABLE', `credentials/list answered ${response.status} ${excerpt(response.text)}`);
+      const response = await serviceCall('credentials/list', {
+        userID: userId,
+        credentialInfo: true,
+        certificates: 'chain',
+        certInfo: true,
+        authInfo: true,
+        onlyValid: true,
+      });
+      if (response.status !== 200 || !response.body)
+        throw new CscError('UNAVAILABLE', `credentials/list answered ${response.status} ${excerpt(response.text)}`);
       const ids = response.body.credentialIDs;
-      if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) throw new CscError('UNAVAILABLE', 'credentials/list answered without credentialIDs');
-      const infos = Array.isArray(response.body.credentialInfos) ? response.body.credentialInfos as Json[] : null;
+      if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))
+        throw new CscError('UNAVAILABLE', 'credentials/list answered without credentialIDs');
+      const infos = Array.isArray(response.body.credentialInfos) ? (response.body.credentialInfos as Json[]) : null;
       const credentials: CscCredential[] = [];
       for (const id of ids as string[]) {
         // v2 providers may send every credential's info with the list (credentialInfo: true); others are asked one by one.
@@ -187,30 +256,53 @@ export function createCscClient(settings: CscClientSettings, outbound: Outbound)
     },
 
     async exchangeCode(code, codeVerifier) {
-      const response = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: settings.redirectUri, code_verifier: codeVerifier });
+      const response = await tokenRequest({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: settings.redirectUri,
+        code_verifier: codeVerifier,
+      });
       const token = response.body?.access_token;
       if (response.status === 200 && typeof token === 'string') return token;
       if (response.status >= 400 && response.status < 500) {
-        throw new CscError('REFUSED', `The CSC provider refused the authorization code: ${response.status} ${oauthReason(response)}`);
+        throw new CscError(
+          'REFUSED',
+          `The CSC provider refused the authorization code: ${response.status} ${oauthReason(response)}`,
+        );
       }
-      throw new CscError('UNAVAILABLE', `The CSC provider's token endpoint answered ${response.status} ${excerpt(response.text)}`);
+      throw new CscError(
+        'UNAVAILABLE',
+        `The CSC provider's token endpoint answered ${response.status} ${excerpt(response.text)}`,
+      );
     },
 
     async signHashes({ accessToken: token, credential, hashes }) {
-      const response = await postApi('signatures/signHash', {
-        credentialID: credential.credentialId,
-        hashes: hashes.map((hash) => Buffer.from(hash).toString('base64')),
-        hashAlgorithmOID: SHA256_OID,
-        signAlgo: credential.signAlgo,
-        operationMode: 'S',
-      }, token);
+      const response = await postApi(
+        'signatures/signHash',
+        {
+          credentialID: credential.credentialId,
+          hashes: hashes.map((hash) => Buffer.from(hash).toString('base64')),
+          hashAlgorithmOID: SHA256_OID,
+          signAlgo: credential.signAlgo,
+          operationMode: 'S',
+        },
+        token,
+      );
       if (response.status >= 400 && response.status < 500) {
         throw new CscError('REFUSED', `The CSC provider refused to sign: ${response.status} ${oauthReason(response)}`);
       }
-      if (response.status !== 200 || !response.body) throw new CscError('UNAVAILABLE', `signatures/signHash answered ${response.status} ${excerpt(response.text)}`);
+      if (response.status !== 200 || !response.body)
+        throw new CscError('UNAVAILABLE', `signatures/signHash answered ${response.status} ${excerpt(response.text)}`);
       const signatures = response.body.signatures;
-      if (!Array.isArray(signatures) || signatures.length !== hashes.length || !signatures.every((s) => typeof s === 'string')) {
-        throw new CscError('REFUSED', `signatures/signHash answered ${Array.isArray(signatures) ? signatures.length : 'no'} signatures for ${hashes.length} hashes`);
+      if (
+        !Array.isArray(signatures) ||
+        signatures.length !== hashes.length ||
+        !signatures.every((s) => typeof s === 'string')
+      ) {
+        throw new CscError(
+          'REFUSED',
+          `signatures/signHash answered ${Array.isArray(signatures) ? signatures.length : 'no'} signatures for ${hashes.length} hashes`,
+        );
       }
       return (signatures as string[]).map((value) => new Uint8Array(Buffer.from(value, 'base64')));
     },

@@ -42,7 +42,8 @@ export function qualifiersOf(signatureQualifier: unknown): CscQualifier[] {
   if (typeof signatureQualifier !== 'string') return ['SES'];
   const value = signatureQualifier.toLowerCase();
   if (['eu_eidas_qes', 'eu_eidas_qeseal'].includes(value)) return ['QES'];
-  if (['eu_eidas_aes', 'eu_eidas_aesqc', 'eu_eidas_aeseal', 'eu_eidas_aesealqc', 'za_ecta_aes'].includes(value)) return ['AES'];
+  if (['eu_eidas_aes', 'eu_eidas_aesqc', 'eu_eidas_aeseal', 'eu_eidas_aesealqc', 'za_ecta_aes'].includes(value))
+    return ['AES'];
   return ['SES'];
 }
 
@@ -52,7 +53,10 @@ export function parseCredentialInfo(credentialId: string, info: Record<string, u
   const cert = (info.cert ?? {}) as Record<string, unknown>;
   const encoded = Array.isArray(cert.certificates) ? cert.certificates : [];
   if (encoded.length === 0 || !encoded.every((c) => typeof c === 'string')) {
-    throw new CscError('UNAVAILABLE', `credentials/info of ${credentialId} carries no certificate (asked for the chain)`);
+    throw new CscError(
+      'UNAVAILABLE',
+      `credentials/info of ${credentialId} carries no certificate (asked for the chain)`,
+    );
   }
   const ders = (encoded as string[]).map((c) => new Uint8Array(Buffer.from(c, 'base64')));
   let certificate: pkijs.Certificate;
@@ -64,16 +68,27 @@ export function parseCredentialInfo(credentialId: string, info: Record<string, u
   const spkiAlgorithm = certificate.subjectPublicKeyInfo.algorithm.algorithmId;
   const keyAlgorithm = spkiAlgorithm === OID_RSA ? 'RSA' : spkiAlgorithm === OID_EC ? 'ECDSA' : null;
   const algos = Array.isArray(key.algo) ? key.algo.filter((a): a is string => typeof a === 'string') : [];
-  const signAlgo = keyAlgorithm === 'RSA' ? pick(algos, [OID_SHA256_WITH_RSA, OID_RSA]) : keyAlgorithm === 'ECDSA' ? pick(algos, [OID_ECDSA_SHA256, OID_EC]) : null;
+  const signAlgo =
+    keyAlgorithm === 'RSA'
+      ? pick(algos, [OID_SHA256_WITH_RSA, OID_RSA])
+      : keyAlgorithm === 'ECDSA'
+        ? pick(algos, [OID_ECDSA_SHA256, OID_EC])
+        : null;
   const notBefore = certificate.notBefore.value;
   const notAfter = certificate.notAfter.value;
   const now = Date.now();
-  const unusableBecause = key.status !== undefined && key.status !== 'enabled' ? `its key is ${String(key.status)}`
-    : cert.status !== undefined && cert.status !== 'valid' ? `its certificate is ${String(cert.status)}`
-      : notBefore.getTime() > now || notAfter.getTime() < now ? 'its certificate is not valid now'
-        : !keyAlgorithm ? `its key algorithm (${spkiAlgorithm}) is not supported (RSA or ECDSA)`
-          : !signAlgo ? `its key allows none of the signature algorithms used here (${keyAlgorithm} with SHA-256)`
-            : null;
+  const unusableBecause =
+    key.status !== undefined && key.status !== 'enabled'
+      ? `its key is ${String(key.status)}`
+      : cert.status !== undefined && cert.status !== 'valid'
+        ? `its certificate is ${String(cert.status)}`
+        : notBefore.getTime() > now || notAfter.getTime() < now
+          ? 'its certificate is not valid now'
+          : !keyAlgorithm
+            ? `its key algorithm (${spkiAlgorithm}) is not supported (RSA or ECDSA)`
+            : !signAlgo
+              ? `its key allows none of the signature algorithms used here (${keyAlgorithm} with SHA-256)`
+              : null;
   return {
     credentialId,
     description: typeof info.description === 'string' ? info.description : null,
@@ -81,7 +96,12 @@ export function parseCredentialInfo(credentialId: string, info: Record<string, u
     signAlgo: signAlgo ?? OID_SHA256_WITH_RSA,
     certificateDer: ders[0],
     chainDer: ders.slice(1),
-    certificate: { subject: formatName(certificate.subject), issuer: formatName(certificate.issuer), notBefore: notBefore.toISOString(), notAfter: notAfter.toISOString() },
+    certificate: {
+      subject: formatName(certificate.subject),
+      issuer: formatName(certificate.issuer),
+      notBefore: notBefore.toISOString(),
+      notAfter: notAfter.toISOString(),
+    },
     qualifiers: qualifiersOf(info.signatureQualifier),
     unusableBecause,
   };
@@ -99,7 +119,11 @@ function pick(listed: string[], preferred: string[]): string | null {
  * provider's raw r||s too; PKCS#1 v1.5 bytes for RSA), or null when it is not a signature of these bytes by
  * this key: a signature over another hash must never reach a document.
  */
-export function verifiedSignatureValue(credential: Pick<CscCredential, 'certificateDer' | 'keyAlgorithm'>, signedAttributes: Uint8Array, value: Uint8Array): Uint8Array | null {
+export function verifiedSignatureValue(
+  credential: Pick<CscCredential, 'certificateDer' | 'keyAlgorithm'>,
+  signedAttributes: Uint8Array,
+  value: Uint8Array,
+): Uint8Array | null {
   let publicKey: crypto.KeyObject;
   try {
     publicKey = new crypto.X509Certificate(credential.certificateDer).publicKey;
@@ -108,7 +132,12 @@ export function verifiedSignatureValue(credential: Pick<CscCredential, 'certific
   }
   const verify = (dsaEncoding?: 'der' | 'ieee-p1363') => {
     try {
-      return crypto.verify('sha256', signedAttributes, dsaEncoding ? { key: publicKey, dsaEncoding } : publicKey, value);
+      return crypto.verify(
+        'sha256',
+        signedAttributes,
+        dsaEncoding ? { key: publicKey, dsaEncoding } : publicKey,
+        value,
+      );
     } catch {
       return false;
     }

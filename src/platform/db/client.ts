@@ -51,7 +51,13 @@ export type Database = {
  * template_analytics_changed, a change to what a template's analytics read, with the template's id (0025);
  * document_lists_changed, a change to what users' document lists show, with their ids comma-separated (0026).
  */
-const NOTIFY_CHANNELS = ['access_changed', 'members_roles_changed', 'templates_changed', 'template_analytics_changed', 'document_lists_changed'] as const;
+const NOTIFY_CHANNELS = [
+  'access_changed',
+  'members_roles_changed',
+  'templates_changed',
+  'template_analytics_changed',
+  'document_lists_changed',
+] as const;
 export type NotifyChannel = (typeof NOTIFY_CHANNELS)[number];
 /** `payload` undefined: notifications may have been missed (a new connection), so assume anything changed. */
 export type NotifyHandler = (payload: string | undefined) => void;
@@ -99,7 +105,9 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
     // Named statements (executePrepared) keep one generic plan per connection: left to choose, PostgreSQL planned the
     // list's item select anew on every call (its custom plans for one or two ids look cheaper than the generic one),
     // and planning cost more than running it. Unnamed statements (every other query) are planned per call regardless.
-    await client.query(['set plan_cache_mode = force_generic_plan', ...NOTIFY_CHANNELS.map((channel) => `listen ${channel}`)].join('; '));
+    await client.query(
+      ['set plan_cache_mode = force_generic_plan', ...NOTIFY_CHANNELS.map((channel) => `listen ${channel}`)].join('; '),
+    );
     for (const channel of NOTIFY_CHANNELS) notified.run(channel, undefined);
   };
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, onConnect });
@@ -119,7 +127,9 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
     db,
     sql: { executeSql: async (text, values) => pool.query(text, values as any[]) },
     sqlInTx: (tx) => ({ executeSql: async (text, values) => sessionClient(tx).query(text, values) }),
-    ping: async () => { await pool.query('select 1'); },
+    ping: async () => {
+      await pool.query('select 1');
+    },
     onNotify: notified.add,
     close: () => pool.end(),
   };
@@ -128,7 +138,10 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
 async function openPglite(options: DatabaseOptions): Promise<Database> {
   if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true, mode: 0o700 });
   // pg_trgm: the document list's name search index (migration 0018).
-  const client = await PGlite.create(options.pgliteDir, { extensions: { pg_trgm }, ...(options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {}) });
+  const client = await PGlite.create(options.pgliteDir, {
+    extensions: { pg_trgm },
+    ...(options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {}),
+  });
   // PGlite writes a new data directory's initial files with mode 0666 (files PostgreSQL creates later are 0600),
   // so the directory is made owner-only once it exists: the database is the service's alone.
   if (options.pgliteDir) restrictDataDir(options.pgliteDir);
@@ -142,9 +155,15 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   return {
     kind: 'pglite',
     db,
-    sql: { executeSql: async (text, values) => parsing.asDriver(await pgliteExecute(parsing.forDrizzle, text, values)) },
-    sqlInTx: (tx) => ({ executeSql: async (text, values) => parsing.asDriver(await pgliteExecute(sessionClient(tx), text, values)) }),
-    ping: async () => { await client.query('select 1'); },
+    sql: {
+      executeSql: async (text, values) => parsing.asDriver(await pgliteExecute(parsing.forDrizzle, text, values)),
+    },
+    sqlInTx: (tx) => ({
+      executeSql: async (text, values) => parsing.asDriver(await pgliteExecute(sessionClient(tx), text, values)),
+    }),
+    ping: async () => {
+      await client.query('select 1');
+    },
     onNotify: notified.add,
     close: () => client.close(),
   };
@@ -184,8 +203,12 @@ function drizzleParsing(client: PGlite) {
   function view<T extends object>(target: T, transaction: Transaction | null): T {
     return new Proxy(target, {
       get(object, property) {
-        if (property === 'query') return (text: string, params?: unknown[], options?: object) => queryInOneCall(client, transaction, text, params ?? [], withoutParsers(options) as QueryOptions);
-        if (property === 'transaction') return (run: (tx: object) => Promise<unknown>) => (object as unknown as PGlite).transaction((tx) => run(view(tx, tx)) as any);
+        if (property === 'query')
+          return (text: string, params?: unknown[], options?: object) =>
+            queryInOneCall(client, transaction, text, params ?? [], withoutParsers(options) as QueryOptions);
+        if (property === 'transaction')
+          return (run: (tx: object) => Promise<unknown>) =>
+            (object as unknown as PGlite).transaction((tx) => run(view(tx, tx)) as any);
         const value = Reflect.get(object, property, object);
         return typeof value === 'function' ? value.bind(object) : value;
       },
@@ -210,7 +233,11 @@ function drizzleParsing(client: PGlite) {
  * PGlite's query() takes one statement with parameters; exec() takes several statements without. pg-boss
  * sends both kinds (its schema install is one multi-statement text), so parameterless text goes to exec().
  */
-async function pgliteExecute(client: { query: PGlite['query']; exec: PGlite['exec'] }, text: string, values?: unknown[]) {
+async function pgliteExecute(
+  client: { query: PGlite['query']; exec: PGlite['exec'] },
+  text: string,
+  values?: unknown[],
+) {
   if (!values || values.length === 0) {
     const results = await client.exec(text);
     return { rows: results.at(-1)?.rows ?? [], fields: results.at(-1)?.fields ?? [] };
@@ -237,7 +264,14 @@ function sessionClient(tx: Tx): any {
  */
 export async function executePrepared(db: DbOrTx, query: SQL): Promise<{ rows: Record<string, unknown>[] }> {
   const { session, dialect } = db as unknown as {
-    session: { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<{ rows: Record<string, unknown>[] }> } };
+    session: {
+      prepareQuery(
+        query: { sql: string; params: unknown[] },
+        fields: undefined,
+        name: string,
+        arrayMode: boolean,
+      ): { execute(): Promise<{ rows: Record<string, unknown>[] }> };
+    };
     dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
   };
   const built = dialect.sqlToQuery(query);

@@ -7,7 +7,12 @@ export type NotifiedCache = {
    * `weight` is what the answer counts against the cache's bound, in items (default 1, a single row); for a list, a
    * function of the answer giving its length.
    */
-  read<T>(groupId: number, key: string, compute: () => Promise<T>, weight?: number | ((answer: T) => number)): Promise<T>;
+  read<T>(
+    groupId: number,
+    key: string,
+    compute: () => Promise<T>,
+    weight?: number | ((answer: T) => number),
+  ): Promise<T>;
 };
 
 type Entry = { answer: Promise<unknown>; expiresAt: number; weight: number };
@@ -32,7 +37,8 @@ type Group = { answers: Map<string, Entry>; weight: number };
  * answers all go first) and `maxPerGroup` answers for one group (every search term is a key: the oldest goes first).
  */
 export function createNotifiedCache(
-  database: Pick<Database, 'onNotify'>, channel: NotifyChannel,
+  database: Pick<Database, 'onNotify'>,
+  channel: NotifyChannel,
   options: { ttlMs?: number; maxWeight?: number; maxPerGroup?: number } = {},
 ): NotifiedCache {
   const ttlMs = options.ttlMs ?? 60_000;
@@ -91,13 +97,22 @@ export function createNotifiedCache(
   }
 
   return {
-    read<T>(groupId: number, key: string, compute: () => Promise<T>, weightOf: number | ((answer: T) => number) = 1): Promise<T> {
+    read<T>(
+      groupId: number,
+      key: string,
+      compute: () => Promise<T>,
+      weightOf: number | ((answer: T) => number) = 1,
+    ): Promise<T> {
       const group = groupOf(groupId);
       const kept = group.answers.get(key);
       if (kept && kept.expiresAt > performance.now()) return kept.answer as Promise<T>;
       const answer = compute();
       // Current while it runs; kept for ttlMs once answered. An announcement meanwhile drops the group it is in.
-      const entry: Entry = { answer, expiresAt: Infinity, weight: typeof weightOf === 'number' ? Math.max(1, weightOf) : 1 };
+      const entry: Entry = {
+        answer,
+        expiresAt: Infinity,
+        weight: typeof weightOf === 'number' ? Math.max(1, weightOf) : 1,
+      };
       keep(groupId, group, key, entry);
       const current = () => groups.get(groupId) === group && group.answers.get(key) === entry;
       answer.then(
@@ -111,7 +126,9 @@ export function createNotifiedCache(
             shrink(groupId, group);
           }
         },
-        () => { if (current()) drop(group, key); },
+        () => {
+          if (current()) drop(group, key);
+        },
       );
       return answer;
     },

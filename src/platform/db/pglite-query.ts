@@ -31,7 +31,13 @@ type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
  * DDL, one-off texts) stay unnamed, and so do texts longer than NAMED_TEXT_LIMIT (a many-row insert: one text per
  * row count, whose kept plan would hold memory in proportion, for a parse that is small beside its execution).
  */
-export async function queryInOneCall(pglite: PGlite, transaction: Transaction | null, text: string, params: unknown[], options?: QueryOptions): Promise<Results> {
+export async function queryInOneCall(
+  pglite: PGlite,
+  transaction: Transaction | null,
+  text: string,
+  params: unknown[],
+  options?: QueryOptions,
+): Promise<Results> {
   const values = textValues(params);
   if (!values) return (transaction ?? pglite).query(text, params as unknown[] as never[], options);
   const run = async () => {
@@ -49,8 +55,10 @@ export async function queryInOneCall(pglite: PGlite, transaction: Transaction | 
     const message = concat([
       ...closing.map((closed) => serialize.close({ type: 'S', name: closed })),
       ...(parsing ? [serialize.parse({ name, text })] : []),
-      serialize.bind({ statement: name, values }), ...(described === undefined ? [serialize.describe({ type: 'P' })] : []),
-      serialize.execute({}), serialize.sync(),
+      serialize.bind({ statement: name, values }),
+      ...(described === undefined ? [serialize.describe({ type: 'P' })] : []),
+      serialize.execute({}),
+      serialize.sync(),
     ]);
     let messages: BackendMessage[];
     try {
@@ -61,7 +69,8 @@ export async function queryInOneCall(pglite: PGlite, transaction: Transaction | 
       session?.prepared.delete(name);
       throw error;
     }
-    if (session && described === undefined) session.prepared.set(name, messages.find((reply) => reply.name === 'rowDescription') ?? null);
+    if (session && described === undefined)
+      session.prepared.set(name, messages.find((reply) => reply.name === 'rowDescription') ?? null);
     else if (described) messages.splice(messages.findIndex((reply) => reply.name === 'bindComplete') + 1, 0, described);
     return parse.parseResults(messages, pglite.parsers, options)[0] as Results;
   };
@@ -126,7 +135,8 @@ function textValues(params: unknown[]): (string | null)[] | null {
   for (const value of params) {
     if (value === null || value === undefined) values.push(null);
     else if (typeof value === 'string') values.push(value);
-    else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') values.push(String(value));
+    else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+      values.push(String(value));
     else if (value instanceof Date) values.push(value.toISOString());
     else if (Array.isArray(value)) {
       const literal = arrayLiteral(value);
@@ -151,9 +161,14 @@ function arrayLiteral(array: unknown[]): string | null {
       if (inner === null) return null;
       elements.push(inner);
     } else {
-      const text = typeof element === 'string' ? element
-        : typeof element === 'number' || typeof element === 'bigint' || typeof element === 'boolean' ? String(element)
-          : element instanceof Date ? element.toISOString() : null;
+      const text =
+        typeof element === 'string'
+          ? element
+          : typeof element === 'number' || typeof element === 'bigint' || typeof element === 'boolean'
+            ? String(element)
+            : element instanceof Date
+              ? element.toISOString()
+              : null;
       if (text === null) return null;
       elements.push(`"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`);
     }

@@ -18,7 +18,10 @@ import type { DbOrTx } from './client.ts';
  * depend only on the dialect and the schema, the same for every database this process opens); a handle (the
  * database, or a transaction: its connection) gets a view of it that runs on that handle's connection.
  */
-export function preparedStatement<Q extends { prepare(name: string): unknown }>(name: string, build: (db: DbOrTx) => Q): (db: DbOrTx) => ReturnType<Q['prepare']> {
+export function preparedStatement<Q extends { prepare(name: string): unknown }>(
+  name: string,
+  build: (db: DbOrTx) => Q,
+): (db: DbOrTx) => ReturnType<Q['prepare']> {
   type Prepared = ReturnType<Q['prepare']>;
   const built = new Map<unknown, Prepared>();
   const onHandle = new WeakMap<DbOrTx, Prepared>();
@@ -41,7 +44,10 @@ export function preparedStatement<Q extends { prepare(name: string): unknown }>(
 }
 
 /** One prepared statement per shape of a query with optional parts: `shape` names which parts are present. */
-export function preparedShapes<Q extends { prepare(name: string): unknown }, S extends string>(name: string, build: (db: DbOrTx, shape: S) => Q): (db: DbOrTx, shape: S) => ReturnType<Q['prepare']> {
+export function preparedShapes<Q extends { prepare(name: string): unknown }, S extends string>(
+  name: string,
+  build: (db: DbOrTx, shape: S) => Q,
+): (db: DbOrTx, shape: S) => ReturnType<Q['prepare']> {
   const shapes = new Map<S, (db: DbOrTx) => ReturnType<Q['prepare']>>();
   return (db, shape) => {
     let statement = shapes.get(shape);
@@ -59,7 +65,9 @@ export function preparedShapes<Q extends { prepare(name: string): unknown }, S e
  */
 function shapeName(name: string, shape: string): string {
   const full = `${name}:${shape}`;
-  return Buffer.byteLength(full) <= 63 ? full : `${name}:${crypto.createHash('sha256').update(shape).digest('base64url').slice(0, 24)}`;
+  return Buffer.byteLength(full) <= 63
+    ? full
+    : `${name}:${crypto.createHash('sha256').update(shape).digest('base64url').slice(0, 24)}`;
 }
 
 /**

@@ -17,18 +17,25 @@ type Rgba = { width: number; height: number; data: Uint8Array };
 function decode(request: ImageRequest): Rgba {
   if (request.kind === 'PNG') {
     const { width, height } = pngSize(request.bytes);
-    if (width * height > request.maxPixels) throw new Error(`the image has ${width} x ${height} pixels; at most ${request.maxPixels} in all`);
+    if (width * height > request.maxPixels)
+      throw new Error(`the image has ${width} x ${height} pixels; at most ${request.maxPixels} in all`);
     const png = PNG.sync.read(Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength));
     return { width: png.width, height: png.height, data: png.data };
   }
-  const image = jpeg.decode(request.bytes, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: request.maxPixels / 1e6, maxMemoryUsageInMB: 192 });
+  const image = jpeg.decode(request.bytes, {
+    useTArray: true,
+    formatAsRGBA: true,
+    maxResolutionInMP: request.maxPixels / 1e6,
+    maxMemoryUsageInMB: 192,
+  });
   if (!image.width || !image.height) throw new Error('the JPEG has no pixels');
   return image;
 }
 
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.byteLength < 24 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') throw new Error('the PNG has no header');
+  if (bytes.byteLength < 24 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR')
+    throw new Error('the PNG has no header');
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 

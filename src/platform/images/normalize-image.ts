@@ -32,8 +32,18 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 export function sniffImage(bytes: Uint8Array): ImageKind | 'SVG' | null {
   if (PNG_SIGNATURE.every((byte, i) => bytes[i] === byte)) return 'PNG';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'JPEG';
-  const head = Buffer.from(bytes.subarray(0, 512)).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
-  if (head.startsWith('<?xml') || head.startsWith('<svg') || head.startsWith('<!doctype svg') || (head.startsWith('<') && head.includes('<svg'))) return 'SVG';
+  const head = Buffer.from(bytes.subarray(0, 512))
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
+  if (
+    head.startsWith('<?xml') ||
+    head.startsWith('<svg') ||
+    head.startsWith('<!doctype svg') ||
+    (head.startsWith('<') && head.includes('<svg'))
+  )
+    return 'SVG';
   return null;
 }
 
@@ -52,15 +62,27 @@ export function createImageNormalizer(options: Partial<typeof IMAGE_DEFAULTS> = 
     });
     try {
       return await new Promise<ImageReply>((resolve) => {
-        const timer = setTimeout(() => resolve({ id: request.id, error: `decoding took longer than ${settings.timeoutMs / 1000} s` }), settings.timeoutMs);
+        const timer = setTimeout(
+          () => resolve({ id: request.id, error: `decoding took longer than ${settings.timeoutMs / 1000} s` }),
+          settings.timeoutMs,
+        );
         const done = (reply: ImageReply) => {
           clearTimeout(timer);
           resolve(reply);
         };
-        worker.on('message', (reply: ImageReply) => { if (reply.id === request.id) done(reply); });
+        worker.on('message', (reply: ImageReply) => {
+          if (reply.id === request.id) done(reply);
+        });
         // Out of memory or a crash ends the worker: the file is refused, the service goes on.
-        worker.on('error', (error) => done({ id: request.id, error: `the image could not be decoded (${(error as NodeJS.ErrnoException).code ?? error.message})` }));
-        worker.on('exit', (code) => done({ id: request.id, error: `the image could not be decoded (decoder exited with code ${code})` }));
+        worker.on('error', (error) =>
+          done({
+            id: request.id,
+            error: `the image could not be decoded (${(error as NodeJS.ErrnoException).code ?? error.message})`,
+          }),
+        );
+        worker.on('exit', (code) =>
+          done({ id: request.id, error: `the image could not be decoded (decoder exited with code ${code})` }),
+        );
         worker.postMessage(request, [request.bytes.buffer as ArrayBuffer]);
       });
     } finally {
@@ -77,8 +99,15 @@ export function createImageNormalizer(options: Partial<typeof IMAGE_DEFAULTS> = 
       if (!kind) throw new InvalidImageError('the file is not a PNG or JPEG image');
       return queue.run(async () => {
         // The worker takes ownership of what it is sent, so it gets its own copy.
-        const reply = await decodeInWorker({ id: nextId++, bytes: new Uint8Array(bytes), kind, maxPixels: settings.maxPixels, maxSide });
-        if ('error' in reply) throw new InvalidImageError(`the ${kind} image is damaged or not supported: ${reply.error}`);
+        const reply = await decodeInWorker({
+          id: nextId++,
+          bytes: new Uint8Array(bytes),
+          kind,
+          maxPixels: settings.maxPixels,
+          maxSide,
+        });
+        if ('error' in reply)
+          throw new InvalidImageError(`the ${kind} image is damaged or not supported: ${reply.error}`);
         return { png: reply.png, width: reply.width, height: reply.height, sourceKind: kind };
       });
     },

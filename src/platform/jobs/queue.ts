@@ -99,13 +99,23 @@ const HEARTBEAT_MS = 3_000;
 const DEFAULT_ATTEMPT_SECONDS = 600;
 const STOP_GRACE_MS = 5_000;
 
-type FetchedJob = { id: string; name: string; data: unknown; retryCount: number; retryLimit: number; startAfter?: Date };
+type FetchedJob = {
+  id: string;
+  name: string;
+  data: unknown;
+  retryCount: number;
+  retryLimit: number;
+  startAfter?: Date;
+};
 
 /** A definition with its payload schema compiled once. */
 type Registered = { definition: JobDefinition<TSchema>; payload: Validator<{}, TSchema> };
 
 function payloadProblems(registered: Registered, data: unknown): string {
-  return registered.payload.Errors(data).map((error) => `${error.instancePath || '/'} ${error.message}`).join('; ');
+  return registered.payload
+    .Errors(data)
+    .map((error) => `${error.instancePath || '/'} ${error.message}`)
+    .join('; ');
 }
 
 export function createJobQueue(database: Database, options: JobQueueOptions): JobQueue {
@@ -119,7 +129,13 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
   const shared = database.kind === 'postgres';
   const lease = options.lease ?? { seconds: LEASE_SECONDS, heartbeatMs: HEARTBEAT_MS };
   // supervise: pg-boss's own expiry of active jobs (a fallback behind the lease reclaim below) and archiving.
-  const boss = new PgBoss({ db: database.sql, schema: 'pgboss', supervise: true, schedule: true, superviseIntervalSeconds: 60 });
+  const boss = new PgBoss({
+    db: database.sql,
+    schema: 'pgboss',
+    supervise: true,
+    schedule: true,
+    superviseIntervalSeconds: 60,
+  });
   boss.on('error', (error) => log('job queue error', error));
   let started = false;
   let leaseTimer: NodeJS.Timeout | undefined;
@@ -167,14 +183,21 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
       [names],
     );
     for (const job of exhausted) await boss.fail(job.name, job.id, { message: 'worker lost during the last attempt' });
-    for (const job of [...requeued, ...exhausted]) logger.warn({ job: job.name, jobId: job.id }, `job worker lost; ${requeued.includes(job) ? 'queued again' : 'failed'}`);
+    for (const job of [...requeued, ...exhausted])
+      logger.warn(
+        { job: job.name, jobId: job.id },
+        `job worker lost; ${requeued.includes(job) ? 'queued again' : 'failed'}`,
+      );
     for (const name of new Set(requeued.map((job) => job.name as string))) workers.get(name)?.wake();
   }
 
   const queue: JobQueue = {
     define(definition) {
       if (started) throw new Error(`job ${definition.name} defined after start`);
-      definitions.set(definition.name, { definition: definition as unknown as JobDefinition<TSchema>, payload: Compile(definition.payload) });
+      definitions.set(definition.name, {
+        definition: definition as unknown as JobDefinition<TSchema>,
+        payload: Compile(definition.payload),
+      });
     },
 
     async start() {
@@ -221,13 +244,19 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
       // another instance, now). Their late outcome is ignored: the job is no longer theirs.
       if (unfinished.length > 0) {
         for (const worker of workers.values()) worker.abandon();
-        await database.sql.executeSql(
-          `update pgboss.job set state = 'retry', start_after = now() where name = any($1::text[]) and id = any($2::uuid[]) and state = 'active'`,
-          [[...definitions.keys()], unfinished],
-        ).then(
-          () => logger.warn({ jobIds: unfinished }, `${unfinished.length} job(s) still running at stop were put back in the queue`),
-          (error) => log('could not requeue unfinished jobs at stop', error),
-        );
+        await database.sql
+          .executeSql(
+            `update pgboss.job set state = 'retry', start_after = now() where name = any($1::text[]) and id = any($2::uuid[]) and state = 'active'`,
+            [[...definitions.keys()], unfinished],
+          )
+          .then(
+            () =>
+              logger.warn(
+                { jobIds: unfinished },
+                `${unfinished.length} job(s) still running at stop were put back in the queue`,
+              ),
+            (error) => log('could not requeue unfinished jobs at stop', error),
+          );
       }
       workers.clear();
       await boss.stop({ graceful: true, timeout: 1000 });
@@ -236,7 +265,8 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
     async send(tx, name, data, sendOptions = {}) {
       const registered = definitions.get(name);
       if (!registered) throw new Error(`unknown job ${name}`);
-      if (!registered.payload.Check(data)) throw new Error(`job ${name}: invalid payload ${JSON.stringify(data)}: ${payloadProblems(registered, data)}`);
+      if (!registered.payload.Check(data))
+        throw new Error(`job ${name}: invalid payload ${JSON.stringify(data)}: ${payloadProblems(registered, data)}`);
       return boss.send(name, data, {
         ...(sendOptions.startAfter !== undefined ? { startAfter: sendOptions.startAfter } : {}),
         ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
@@ -248,10 +278,15 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
       const registered = definitions.get(name);
       if (!registered) throw new Error(`unknown job ${name}`);
       for (const item of data) {
-        if (!registered.payload.Check(item)) throw new Error(`job ${name}: invalid payload ${JSON.stringify(item)}: ${payloadProblems(registered, item)}`);
+        if (!registered.payload.Check(item))
+          throw new Error(`job ${name}: invalid payload ${JSON.stringify(item)}: ${payloadProblems(registered, item)}`);
       }
       if (data.length === 0) return;
-      await boss.insert(name, data.map((item) => ({ data: item })), tx ? { db: database.sqlInTx(tx) } : {});
+      await boss.insert(
+        name,
+        data.map((item) => ({ data: item })),
+        tx ? { db: database.sqlInTx(tx) } : {},
+      );
     },
 
     notify(name) {
@@ -334,7 +369,14 @@ class QueueWorker {
   private readonly logger: Logger;
   private readonly onAttempt: JobQueueOptions['onAttempt'];
 
-  constructor(boss: PgBoss, database: Database, registered: Registered, pollMs: number, logger: Logger, onAttempt?: JobQueueOptions['onAttempt']) {
+  constructor(
+    boss: PgBoss,
+    database: Database,
+    registered: Registered,
+    pollMs: number,
+    logger: Logger,
+    onAttempt?: JobQueueOptions['onAttempt'],
+  ) {
     this.onAttempt = onAttempt;
     this.boss = boss;
     this.database = database;
@@ -371,7 +413,9 @@ class QueueWorker {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.running.values()]),
-      new Promise((resolve) => { timer = setTimeout(resolve, graceMs); }),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
     ]);
     clearTimeout(timer);
     return this.runningIds();
@@ -454,19 +498,30 @@ class QueueWorker {
     log.debug({ attempt: job.retryCount + 1 }, 'job started');
     try {
       // The handler's own lines (through the services' `Log`) carry this job's name and id.
-      const run = withLogger(log, () => this.definition.handler(data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit, log }));
+      const run = withLogger(log, () =>
+        this.definition.handler(data, { id: job.id, retryCount: job.retryCount, retryLimit: job.retryLimit, log }),
+      );
       await withinSeconds(run, attemptSeconds(this.definition));
       outcome = { ok: true };
     } catch (error) {
       outcome = { ok: false, error };
-      if (!this.abandoned) log.warn({ err: error, payload: data, attempt: job.retryCount + 1, attempts: job.retryLimit + 1 }, 'job attempt failed');
+      if (!this.abandoned)
+        log.warn(
+          { err: error, payload: data, attempt: job.retryCount + 1, attempts: job.retryLimit + 1 },
+          'job attempt failed',
+        );
     }
     // Handed back to the queue at stop while it ran: it runs again elsewhere, and the database may be gone.
     if (this.abandoned) {
       log.info({ ok: outcome.ok }, 'job ended after being handed back at stop; outcome not recorded');
       return;
     }
-    if (job.startAfter) this.onAttempt?.(name, outcome.ok ? 'completed' : 'failed', Math.max(0, Date.now() - new Date(job.startAfter).getTime()) / 1000);
+    if (job.startAfter)
+      this.onAttempt?.(
+        name,
+        outcome.ok ? 'completed' : 'failed',
+        Math.max(0, Date.now() - new Date(job.startAfter).getTime()) / 1000,
+      );
     try {
       if (outcome.ok) await this.complete(job.id);
       else await this.boss.fail(name, job.id, { message: errorText(outcome.error) });

@@ -13,7 +13,11 @@ export type AttemptRule = { scope: string; max: number; windowSeconds: number };
 export const SIGNIN_FAILURES_PER_ACCOUNT: AttemptRule = { scope: 'signin.account', max: 10, windowSeconds: 15 * 60 };
 export const SIGNIN_FAILURES_PER_ADDRESS: AttemptRule = { scope: 'signin.address', max: 100, windowSeconds: 15 * 60 };
 /** Wrong recipient passwords count like sign-in failures, per recipient row. */
-export const RECIPIENT_PASSWORD_FAILURES: AttemptRule = { scope: 'recipient.password', max: 10, windowSeconds: 15 * 60 };
+export const RECIPIENT_PASSWORD_FAILURES: AttemptRule = {
+  scope: 'recipient.password',
+  max: 10,
+  windowSeconds: 15 * 60,
+};
 /** Wrong signing passwords (useDigitalCert signers) count like sign-in failures, per signing key (its email), across workflows. */
 export const SIGNING_PASSWORD_FAILURES: AttemptRule = { scope: 'signing.password', max: 10, windowSeconds: 15 * 60 };
 /** At most 5 wrong one-time codes per recipient per hour, across every code mailed (a resend does not reset it). */
@@ -21,9 +25,17 @@ export const OTP_FAILURES_PER_RECIPIENT: AttemptRule = { scope: 'otp.failure', m
 /** At most 10 one-time codes mailed per recipient per day. */
 export const OTP_SENDS_PER_RECIPIENT: AttemptRule = { scope: 'otp.send', max: 10, windowSeconds: 24 * 60 * 60 };
 /** A new signing key (a locked or forgotten signing password): at most 10 codes mailed per key (its email) a day, as one-time codes. */
-export const SIGNING_KEY_RESET_SENDS: AttemptRule = { scope: 'signing.reset.send', max: 10, windowSeconds: 24 * 60 * 60 };
+export const SIGNING_KEY_RESET_SENDS: AttemptRule = {
+  scope: 'signing.reset.send',
+  max: 10,
+  windowSeconds: 24 * 60 * 60,
+};
 /** ... and at most 5 wrong reset codes per key an hour, across every code mailed. */
-export const SIGNING_KEY_RESET_FAILURES: AttemptRule = { scope: 'signing.reset.failure', max: 5, windowSeconds: 60 * 60 };
+export const SIGNING_KEY_RESET_FAILURES: AttemptRule = {
+  scope: 'signing.reset.failure',
+  max: 5,
+  windowSeconds: 60 * 60,
+};
 /**
  * Uploads and replacements per account per minute (every attempt that gets past the check counts, accepted or
  * not: each costs a render or a conversion). `max` is the default; UPLOADS_PER_MINUTE overrides it.
@@ -31,7 +43,11 @@ export const SIGNING_KEY_RESET_FAILURES: AttemptRule = { scope: 'signing.reset.f
 export const DOCUMENT_UPLOADS_PER_ACCOUNT: AttemptRule = { scope: 'document.upload', max: 60, windowSeconds: 60 };
 
 /** At most 5 verification mails per account per day beyond the sign-up mail (POST /auth/v1/verify-email/resend). */
-export const VERIFICATION_MAILS_PER_ACCOUNT: AttemptRule = { scope: 'verify.mail', max: 5, windowSeconds: 24 * 60 * 60 };
+export const VERIFICATION_MAILS_PER_ACCOUNT: AttemptRule = {
+  scope: 'verify.mail',
+  max: 5,
+  windowSeconds: 24 * 60 * 60,
+};
 
 /**
  * Sign-in challenges (passkeys, smart cards) are asked for without credentials, and each one is a stored row: at
@@ -64,10 +80,23 @@ export const LOGIN_STATES_PER_ADDRESS: AttemptRule = { scope: 'signin.state', ma
  * recordAttempts refuses a rule that is not (a programming error, found by the first test of that limit).
  */
 export const ATTEMPT_RULES: readonly AttemptRule[] = [
-  SIGNIN_FAILURES_PER_ACCOUNT, SIGNIN_FAILURES_PER_ADDRESS, RECIPIENT_PASSWORD_FAILURES, SIGNING_PASSWORD_FAILURES,
-  OTP_FAILURES_PER_RECIPIENT, OTP_SENDS_PER_RECIPIENT, SIGNING_KEY_RESET_SENDS, SIGNING_KEY_RESET_FAILURES, DOCUMENT_UPLOADS_PER_ACCOUNT, VERIFICATION_MAILS_PER_ACCOUNT,
-  CHALLENGES_PER_ADDRESS, VERIFY_PER_ADDRESS, MAIL_SETTINGS_TESTS,
-  INVITATIONS_PER_ORGANIZATION, INVITATIONS_OF_ADDRESS, SIGNUPS_PER_ADDRESS, LOGIN_STATES_PER_ADDRESS,
+  SIGNIN_FAILURES_PER_ACCOUNT,
+  SIGNIN_FAILURES_PER_ADDRESS,
+  RECIPIENT_PASSWORD_FAILURES,
+  SIGNING_PASSWORD_FAILURES,
+  OTP_FAILURES_PER_RECIPIENT,
+  OTP_SENDS_PER_RECIPIENT,
+  SIGNING_KEY_RESET_SENDS,
+  SIGNING_KEY_RESET_FAILURES,
+  DOCUMENT_UPLOADS_PER_ACCOUNT,
+  VERIFICATION_MAILS_PER_ACCOUNT,
+  CHALLENGES_PER_ADDRESS,
+  VERIFY_PER_ADDRESS,
+  MAIL_SETTINGS_TESTS,
+  INVITATIONS_PER_ORGANIZATION,
+  INVITATIONS_OF_ADDRESS,
+  SIGNUPS_PER_ADDRESS,
+  LOGIN_STATES_PER_ADDRESS,
 ];
 
 /**
@@ -86,10 +115,19 @@ const KNOWN_WINDOWS = new Map(ATTEMPT_RULES.map((rule) => [rule.scope, rule.wind
 
 export type AttemptCount = { count: number; latest: Date | null };
 
-export async function countAttempts(db: DbOrTx, rule: AttemptRule, subject: string, now = new Date()): Promise<AttemptCount> {
+export async function countAttempts(
+  db: DbOrTx,
+  rule: AttemptRule,
+  subject: string,
+  now = new Date(),
+): Promise<AttemptCount> {
   const since = new Date(now.getTime() - rule.windowSeconds * 1000);
-  const [row] = await db.select({ count: count(), latest: max(attemptEvents.occurredAt) }).from(attemptEvents)
-    .where(and(eq(attemptEvents.scope, rule.scope), eq(attemptEvents.subject, subject), gt(attemptEvents.occurredAt, since)));
+  const [row] = await db
+    .select({ count: count(), latest: max(attemptEvents.occurredAt) })
+    .from(attemptEvents)
+    .where(
+      and(eq(attemptEvents.scope, rule.scope), eq(attemptEvents.subject, subject), gt(attemptEvents.occurredAt, since)),
+    );
   return { count: Number(row?.count ?? 0), latest: row?.latest ? new Date(row.latest) : null };
 }
 
@@ -99,18 +137,27 @@ export async function countAttempts(db: DbOrTx, rule: AttemptRule, subject: stri
  * the latest event rather than from now keeps the lock for a full window after the last failure even when
  * the earliest failures of the burst are by then older than the window.
  */
-export async function lockedForSeconds(db: DbOrTx, rule: AttemptRule, subject: string, now = new Date()): Promise<number | null> {
+export async function lockedForSeconds(
+  db: DbOrTx,
+  rule: AttemptRule,
+  subject: string,
+  now = new Date(),
+): Promise<number | null> {
   const since = new Date(now.getTime() - rule.windowSeconds * 1000);
   // One statement: the latest event within the window, and how many events lie within a window ending at it.
   const ofSubject = and(eq(attemptEvents.scope, rule.scope), eq(attemptEvents.subject, subject));
-  const latestEvent = db.select({ latest: max(attemptEvents.occurredAt).as('latest') }).from(attemptEvents)
+  const latestEvent = db
+    .select({ latest: max(attemptEvents.occurredAt).as('latest') })
+    .from(attemptEvents)
     .where(and(ofSubject, gt(attemptEvents.occurredAt, since)))
     .as('latest_event');
-  const [row] = await db.select({
-    latest: latestEvent.latest,
-    burst: sql<number>`(select count(*)::int from ${attemptEvents} where ${ofSubject}
+  const [row] = await db
+    .select({
+      latest: latestEvent.latest,
+      burst: sql<number>`(select count(*)::int from ${attemptEvents} where ${ofSubject}
       and ${attemptEvents.occurredAt} > ${latestEvent.latest} - make_interval(secs => ${rule.windowSeconds}))`,
-  }).from(latestEvent);
+    })
+    .from(latestEvent);
   if (!row?.latest) return null;
   if (Number(row.burst) < rule.max) return null;
   const latest = new Date(row.latest);
@@ -118,7 +165,11 @@ export async function lockedForSeconds(db: DbOrTx, rule: AttemptRule, subject: s
 }
 
 /** The longest lock among several (rule, subject) pairs, or null when none is locked. */
-export async function longestLock(db: DbOrTx, checks: [AttemptRule, string][], now = new Date()): Promise<number | null> {
+export async function longestLock(
+  db: DbOrTx,
+  checks: [AttemptRule, string][],
+  now = new Date(),
+): Promise<number | null> {
   let longest: number | null = null;
   for (const [rule, subject] of checks) {
     const seconds = await lockedForSeconds(db, rule, subject, now);
@@ -132,7 +183,8 @@ export async function recordAttempts(db: DbOrTx, checks: [AttemptRule, string][]
   if (checks.length === 0) return;
   for (const [rule] of checks) {
     // A rule outside ATTEMPT_RULES (or reading further back than its entry) would have its events pruned while it still counts them.
-    if ((KNOWN_WINDOWS.get(rule.scope) ?? -1) < rule.windowSeconds) throw new Error(`attempt rule ${rule.scope} is not listed in ATTEMPT_RULES`);
+    if ((KNOWN_WINDOWS.get(rule.scope) ?? -1) < rule.windowSeconds)
+      throw new Error(`attempt rule ${rule.scope} is not listed in ATTEMPT_RULES`);
   }
   await db.insert(attemptEvents).values(checks.map(([rule, subject]) => ({ scope: rule.scope, subject })));
 }
@@ -147,9 +199,20 @@ export async function clearAttempts(db: DbOrTx, rule: AttemptRule, subject: stri
  * `otherSeconds` for any other scope. One statement and one pass over the table for every scope (the cutoff joined in
  * per row), the rows then deleted by their primary key; answers how many went.
  */
-export async function deleteExpiredAttemptEvents(db: DbOrTx, retention: { scope: string; seconds: number }[], otherSeconds: number, now: Date, limit: number): Promise<number> {
-  const rules = sql.join(retention.map((rule) => sql`(${rule.scope}::text, ${rule.seconds}::int)`), sql`, `);
-  const result = await db.execute<{ id: number }>(sql`delete from ${attemptEvents} where ${attemptEvents.id} = any(array(
+export async function deleteExpiredAttemptEvents(
+  db: DbOrTx,
+  retention: { scope: string; seconds: number }[],
+  otherSeconds: number,
+  now: Date,
+  limit: number,
+): Promise<number> {
+  const rules = sql.join(
+    retention.map((rule) => sql`(${rule.scope}::text, ${rule.seconds}::int)`),
+    sql`, `,
+  );
+  const result = await db.execute<{
+    id: number;
+  }>(sql`delete from ${attemptEvents} where ${attemptEvents.id} = any(array(
       select e.id from ${attemptEvents} e left join (values ${rules}) as r(scope, seconds) on r.scope = e.scope
       where e.occurred_at < ${now.toISOString()}::timestamptz - make_interval(secs => coalesce(r.seconds, ${otherSeconds}::int))
       limit ${limit}))

@@ -12,8 +12,12 @@ export function publicLogoPath(logoBlobKey: string): string {
   return `/branding/v1/logos/${logoBlobKey}`;
 }
 
-const brandingOf = preparedStatement('mail_branding', (db) => db.select().from(organizationBranding)
-  .where(eq(organizationBranding.organizationId, sql.placeholder('organizationId'))));
+const brandingOf = preparedStatement('mail_branding', (db) =>
+  db
+    .select()
+    .from(organizationBranding)
+    .where(eq(organizationBranding.organizationId, sql.placeholder('organizationId'))),
+);
 
 /**
  * The organization's colour, sender name and logo (an absolute URL under PUBLIC_URL, since a mail client
@@ -24,6 +28,10 @@ export function createMailBrandingLookup(publicUrl: string): MailBrandingLookup 
   return async (db, organizationId) => {
     const [row] = await brandingOf(db).execute({ organizationId });
     if (!row) return null;
-    return { colour: row.primaryColor, senderName: row.senderName, logoUrl: row.logoBlobKey ? `${base}${publicLogoPath(row.logoBlobKey)}` : null };
+    return {
+      colour: row.primaryColor,
+      senderName: row.senderName,
+      logoUrl: row.logoBlobKey ? `${base}${publicLogoPath(row.logoBlobKey)}` : null,
+    };
   };
 }

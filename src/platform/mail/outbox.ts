@@ -56,7 +56,10 @@ export type Outbox = {
  * Picks the transport for a mail: the organization's own routing when configured (resolved by the
  * caller-supplied function), else the platform's.
  */
-export type TransportResolver = (organizationId: number | null, known?: { emailSettings: unknown }) => Promise<{ transport: MailTransport; from: string; route: string }>;
+export type TransportResolver = (
+  organizationId: number | null,
+  known?: { emailSettings: unknown },
+) => Promise<{ transport: MailTransport; from: string; route: string }>;
 
 /**
  * Whether each person at `address` wants a mail of `kind` (their notification preferences), one answer per entry in
@@ -75,18 +78,39 @@ export function createOutbox(jobs: JobQueue, brandingOf?: MailBrandingLookup, wa
       return row.id;
     },
     async enqueueMany(tx, mails) {
-      const wanted = wants ? await wants(tx, mails.map((mail) => ({ address: mail.to, kind: mail.kind }))) : mails.map(() => true);
+      const wanted = wants
+        ? await wants(
+            tx,
+            mails.map((mail) => ({ address: mail.to, kind: mail.kind })),
+          )
+        : mails.map(() => true);
       const brandings = new Map<number, Promise<MailBranding | null>>();
       const branded: OutgoingMail[] = [];
       for (const [index, mail] of mails.entries()) {
         if (!wanted[index]) continue;
-        branded.push(await inOrganizationBranding(tx, mail, brandingOf && ((db, organizationId) => {
-          if (!brandings.has(organizationId)) brandings.set(organizationId, brandingOf(db, organizationId));
-          return brandings.get(organizationId)!;
-        })));
+        branded.push(
+          await inOrganizationBranding(
+            tx,
+            mail,
+            brandingOf &&
+              ((db, organizationId) => {
+                if (!brandings.has(organizationId)) brandings.set(organizationId, brandingOf(db, organizationId));
+                return brandings.get(organizationId)!;
+              }),
+          ),
+        );
       }
-      const ids = branded.length === 0 ? [] : (await tx.insert(mailOutbox).values(branded.map(outboxRow)).returning({ id: mailOutbox.id })).map((row) => row.id);
-      await jobs.sendMany(tx, MAIL_DELIVER_JOB, ids.map((mailId) => ({ mailId })));
+      const ids =
+        branded.length === 0
+          ? []
+          : (await tx.insert(mailOutbox).values(branded.map(outboxRow)).returning({ id: mailOutbox.id })).map(
+              (row) => row.id,
+            );
+      await jobs.sendMany(
+        tx,
+        MAIL_DELIVER_JOB,
+        ids.map((mailId) => ({ mailId })),
+      );
       let next = 0;
       return wanted.map((kept) => (kept ? ids[next++] : null));
     },
@@ -113,7 +137,11 @@ function outboxRow(mail: OutgoingMail): typeof mailOutbox.$inferInsert {
  * Every mail of an organization wears its branding (colour, logo, sender name), whichever module wrote it:
  * a mail rendered in the platform's look is rendered again here, in the transaction that queues it.
  */
-async function inOrganizationBranding(tx: Tx, mail: OutgoingMail, brandingOf: MailBrandingLookup | undefined): Promise<OutgoingMail> {
+async function inOrganizationBranding(
+  tx: Tx,
+  mail: OutgoingMail,
+  brandingOf: MailBrandingLookup | undefined,
+): Promise<OutgoingMail> {
   if (!brandingOf || !mail.template || !mail.organizationId) return mail;
   const branding = await brandingOf(tx, mail.organizationId);
   if (!branding) return mail;
@@ -143,13 +171,32 @@ const DELIVERY_CONCURRENCY = 16;
 // they cost about half of a delivery's CPU in this process) and shared by the deliveries of one event-loop turn
 // (batch-per-turn.ts): the jobs of one fetch read their rows together, and the mails whose peer answered in the same
 // poll are marked SENT together. The ids travel as one array literal, so the statement's text never depends on the count.
-const mailsToDeliver = preparedStatement('mails_to_deliver', (db) => db.select({ mail: mailOutbox, emailSettings: organizations.emailSettings }).from(mailOutbox)
-  .leftJoin(organizations, eq(organizations.id, mailOutbox.organizationId)).where(sql`${mailOutbox.id} = any(${sql.placeholder('mailIds')}::int[])`));
-const markMailsSent = preparedStatement('mails_sent', (db) => db.update(mailOutbox)
-  .set({ status: 'SENT', sentAt: sql`${sql.placeholder('sentAt')}::timestamptz`, attempts: sql`${mailOutbox.attempts} + 1`, lastError: null, route: sql`${sql.placeholder('route')}::text` })
-  .where(sql`${mailOutbox.id} = any(${sql.placeholder('mailIds')}::int[])`));
+const mailsToDeliver = preparedStatement('mails_to_deliver', (db) =>
+  db
+    .select({ mail: mailOutbox, emailSettings: organizations.emailSettings })
+    .from(mailOutbox)
+    .leftJoin(organizations, eq(organizations.id, mailOutbox.organizationId))
+    .where(sql`${mailOutbox.id} = any(${sql.placeholder('mailIds')}::int[])`),
+);
+const markMailsSent = preparedStatement('mails_sent', (db) =>
+  db
+    .update(mailOutbox)
+    .set({
+      status: 'SENT',
+      sentAt: sql`${sql.placeholder('sentAt')}::timestamptz`,
+      attempts: sql`${mailOutbox.attempts} + 1`,
+      lastError: null,
+      route: sql`${sql.placeholder('route')}::text`,
+    })
+    .where(sql`${mailOutbox.id} = any(${sql.placeholder('mailIds')}::int[])`),
+);
 
-export type MailDeliveryDeps = { db: Db; blobs: BlobStore; resolveTransport: TransportResolver; onOutcome?: (outcome: 'sent' | 'failed') => void };
+export type MailDeliveryDeps = {
+  db: Db;
+  blobs: BlobStore;
+  resolveTransport: TransportResolver;
+  onOutcome?: (outcome: 'sent' | 'failed') => void;
+};
 
 /** The delivery job: sends one outbox row; a refusal throws so pg-boss retries it with backoff. */
 export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof MailDeliveryPayload> {
@@ -161,7 +208,8 @@ export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof Ma
   const markSent = batchPerTurn(async (sent: { mailId: number; route: string | null }[]) => {
     const sentAt = new Date();
     const byRoute = Map.groupBy(sent, (mail) => mail.route);
-    for (const [route, mails] of byRoute) await markMailsSent(deps.db).execute({ mailIds: intArray(mails.map((mail) => mail.mailId)), route, sentAt });
+    for (const [route, mails] of byRoute)
+      await markMailsSent(deps.db).execute({ mailIds: intArray(mails.map((mail) => mail.mailId)), route, sentAt });
     return sent.map(() => undefined);
   });
   return {
@@ -183,25 +231,44 @@ export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof Ma
         // Inside the try: settings that cannot be used (a key this installation lacks) are a failed attempt with its
         // reason recorded, and after the last retry the mail is FAILED rather than retried silently.
         // Mail that proves an address takes the platform's route whatever the organization configured.
-        const resolved = await deps.resolveTransport(mail.viaPlatform ? null : mail.organizationId, { emailSettings: found.emailSettings });
+        const resolved = await deps.resolveTransport(mail.viaPlatform ? null : mail.organizationId, {
+          emailSettings: found.emailSettings,
+        });
         const { transport, from } = resolved;
         route = resolved.route;
         const attachments = [];
         for (const a of (mail.attachments as OutgoingMail['attachments']) ?? []) {
-          attachments.push({ filename: a.filename, contentType: a.contentType, content: await deps.blobs.get(a.blobKey) });
+          attachments.push({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: await deps.blobs.get(a.blobKey),
+          });
         }
         await transport.send({
-          from, to: mail.toAddress, subject: mail.subject, text: mail.textBody, html: mail.htmlBody ?? undefined, attachments, messageId: outboxMessageId(mail, from),
+          from,
+          to: mail.toAddress,
+          subject: mail.subject,
+          text: mail.textBody,
+          html: mail.htmlBody ?? undefined,
+          attachments,
+          messageId: outboxMessageId(mail, from),
         });
       } catch (error) {
         const isLastAttempt = meta.retryCount >= meta.retryLimit;
-        await deps.db.update(mailOutbox).set({
-          attempts: sql`${mailOutbox.attempts} + 1`,
-          // The owner's delivery log shows at which step their provider failed (CONNECT, AUTH, TOKEN, SEND, CONFIG).
-          lastError: `${error instanceof MailSendError ? `[${error.step}] ` : ''}${String((error as Error).message ?? error)}`.slice(0, 1000),
-          status: isLastAttempt ? 'FAILED' : 'PENDING',
-          ...(route ? { route } : {}),
-        }).where(eq(mailOutbox.id, mailId));
+        await deps.db
+          .update(mailOutbox)
+          .set({
+            attempts: sql`${mailOutbox.attempts} + 1`,
+            // The owner's delivery log shows at which step their provider failed (CONNECT, AUTH, TOKEN, SEND, CONFIG).
+            lastError:
+              `${error instanceof MailSendError ? `[${error.step}] ` : ''}${String((error as Error).message ?? error)}`.slice(
+                0,
+                1000,
+              ),
+            status: isLastAttempt ? 'FAILED' : 'PENDING',
+            ...(route ? { route } : {}),
+          })
+          .where(eq(mailOutbox.id, mailId));
         deps.onOutcome?.('failed');
         throw error;
       }

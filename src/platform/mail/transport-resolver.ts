@@ -20,20 +20,36 @@ export type StoredEmailSettings = {
 };
 
 /** The configurations as they are stored: every credential encrypted, everything else as given. */
-export function encryptConfigurations(configurations: Record<string, string>, secrets: SecretBox): Record<string, string> {
-  return Object.fromEntries(Object.entries(configurations).map(([key, value]) => [key, isSecretKey(key) && value ? secrets.encrypt(value) : value]));
+export function encryptConfigurations(
+  configurations: Record<string, string>,
+  secrets: SecretBox,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(configurations).map(([key, value]) => [
+      key,
+      isSecretKey(key) && value ? secrets.encrypt(value) : value,
+    ]),
+  );
 }
 
 /** The stored configurations with their credentials in plain text; a credential this installation cannot decrypt is a CONFIG failure. */
-export function decryptConfigurations(configurations: Record<string, string>, secrets: SecretBox): Record<string, string> {
-  return Object.fromEntries(Object.entries(configurations).map(([key, value]) => {
-    if (!isSecretKey(key) || !value) return [key, value];
-    try {
-      return [key, secrets.decrypt(value)];
-    } catch (error) {
-      throw new MailSendError('CONFIG', `The stored ${key} cannot be decrypted (${(error as Error).message}); save the settings again`);
-    }
-  }));
+export function decryptConfigurations(
+  configurations: Record<string, string>,
+  secrets: SecretBox,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(configurations).map(([key, value]) => {
+      if (!isSecretKey(key) || !value) return [key, value];
+      try {
+        return [key, secrets.decrypt(value)];
+      } catch (error) {
+        throw new MailSendError(
+          'CONFIG',
+          `The stored ${key} cannot be decrypted (${(error as Error).message}); save the settings again`,
+        );
+      }
+    }),
+  );
 }
 
 /** Where an organization's mail goes: the platform's transport, or the organization's own provider. */
@@ -43,7 +59,11 @@ export type MailRouting = {
   /** The organization's own sender when it manages its mail and its plan allows it, else the platform's transport. */
   resolve: TransportResolver;
   /** Sends one message with the given (plain-text) settings on a fresh sender; throws a MailSendError naming the failing step. */
-  probe(provider: MailProvider, configurations: Record<string, string>, message: Omit<MailMessage, 'from'>): Promise<void>;
+  probe(
+    provider: MailProvider,
+    configurations: Record<string, string>,
+    message: Omit<MailMessage, 'from'>,
+  ): Promise<void>;
   close(): void;
 };
 
@@ -54,7 +74,12 @@ const CLOSE_GRACE_MS = 30_000;
 
 /** A sender for settings that cannot work: each send fails with the reason, so the outbox records it and retries. */
 function failingTransport(error: MailSendError): MailTransport {
-  return { send: async () => { throw error; }, close() {} };
+  return {
+    send: async () => {
+      throw error;
+    },
+    close() {},
+  };
 }
 
 /**
@@ -70,7 +95,10 @@ export function createMailRouting(deps: {
   allowsCustomMail: (db: DbOrTx, organizationId: number) => Promise<boolean>;
   log: (message: string) => void;
 }): MailRouting {
-  const own = new Map<number, { fingerprint: string; createdAt: number; transport: MailTransport; from: string; route: MailRoute }>();
+  const own = new Map<
+    number,
+    { fingerprint: string; createdAt: number; transport: MailTransport; from: string; route: MailRoute }
+  >();
   const retiring = new Set<MailTransport>();
   const platformRoute = { ...deps.platform, route: 'PLATFORM' as const };
 
@@ -88,15 +116,23 @@ export function createMailRouting(deps: {
     async resolve(organizationId, known) {
       if (organizationId === null) return platformRoute;
       // The delivery job reads the settings with the mail; anyone else has them read here.
-      const emailSettings = known ? known.emailSettings
-        : (await deps.db.select({ emailSettings: organizations.emailSettings }).from(organizations).where(eq(organizations.id, organizationId)))[0]?.emailSettings;
+      const emailSettings = known
+        ? known.emailSettings
+        : (
+            await deps.db
+              .select({ emailSettings: organizations.emailSettings })
+              .from(organizations)
+              .where(eq(organizations.id, organizationId))
+          )[0]?.emailSettings;
       const settings = emailSettings as StoredEmailSettings | null | undefined;
-      if (!settings || settings.emailMode !== 'ORG_MANAGED' || !settings.provider) {
+      if (settings?.emailMode !== 'ORG_MANAGED' || !settings.provider) {
         retire(organizationId);
         return platformRoute;
       }
       if (!(await deps.allowsCustomMail(deps.db, organizationId))) {
-        deps.log(`organization ${organizationId}: its plan does not allow custom mail; sending through the platform's transport`);
+        deps.log(
+          `organization ${organizationId}: its plan does not allow custom mail; sending through the platform's transport`,
+        );
         retire(organizationId);
         return platformRoute;
       }
@@ -106,7 +142,10 @@ export function createMailRouting(deps: {
       retire(organizationId);
       let parsed;
       try {
-        parsed = parseProviderSettings(settings.provider, decryptConfigurations(settings.configurations ?? {}, deps.secrets));
+        parsed = parseProviderSettings(
+          settings.provider,
+          decryptConfigurations(settings.configurations ?? {}, deps.secrets),
+        );
       } catch (error) {
         if (!(error instanceof MailSendError)) throw error;
         return { transport: failingTransport(error), from: deps.platform.from, route: settings.provider };
@@ -131,7 +170,8 @@ export function createMailRouting(deps: {
       }
     },
     close() {
-      for (const transport of [...own.values()].map((entry) => entry.transport).concat([...retiring])) transport.close();
+      for (const transport of [...own.values()].map((entry) => entry.transport).concat([...retiring]))
+        transport.close();
       own.clear();
       retiring.clear();
     },

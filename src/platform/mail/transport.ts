@@ -75,6 +75,10 @@ export function toNodemailer(message: MailMessage) {
     text: message.text,
     ...(message.html ? { html: message.html } : {}),
     ...(message.messageId ? { messageId: message.messageId } : {}),
-    attachments: message.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })),
+    attachments: message.attachments?.map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      content: Buffer.from(a.content),
+    })),
   };
 }

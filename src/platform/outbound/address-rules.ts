@@ -12,10 +12,23 @@ import net from 'node:net';
  */
 const blockedIpv4 = new net.BlockList();
 for (const [address, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blockedIpv4.addSubnet(address, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blockedIpv4.addSubnet(address, prefix, 'ipv4');
 
 /**
  * IPv6 ranges refused for themselves. The ranges that embed an IPv4 address (::ffff:0:0/96, ::/96, 64:ff9b::/96,
@@ -24,15 +37,32 @@ for (const [address, prefix] of [
  */
 const blockedIpv6 = new net.BlockList();
 for (const [address, prefix] of [
-  ['64:ff9b:1::', 48], ['100::', 64], ['2001:2::', 48], ['2001:10::', 28], ['2001:20::', 28], ['2001:db8::', 32], ['3fff::', 20],
-  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) blockedIpv6.addSubnet(address, prefix, 'ipv6');
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001:2::', 48],
+  ['2001:10::', 28],
+  ['2001:20::', 28],
+  ['2001:db8::', 32],
+  ['3fff::', 20],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  blockedIpv6.addSubnet(address, prefix, 'ipv6');
 
 /**
  * Instance metadata and credential services (AWS IMDS and its IPv6 form, ECS task credentials, EKS Pod Identity,
  * Alibaba Cloud; GCP, Azure and Oracle answer on 169.254.169.254 too): no configuration opens them. Canonical forms.
  */
-const metadataAddresses = new Set(['169.254.169.254', '169.254.170.2', '169.254.170.23', '100.100.100.200', 'fd00:ec2::254', 'fd00:ec2::23']);
+const metadataAddresses = new Set([
+  '169.254.169.254',
+  '169.254.170.2',
+  '169.254.170.23',
+  '100.100.100.200',
+  'fd00:ec2::254',
+  'fd00:ec2::23',
+]);
 
 export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
 
@@ -55,14 +85,22 @@ export function checkAddress(address: string, allowPrivate: boolean): AddressVer
   const canonical = format(parsed);
   const carried = parsed.length === 16 ? embeddedIpv4(parsed) : [];
   const metadata = [canonical, ...carried.map(format)].find((form) => metadataAddresses.has(form));
-  if (metadata) return { allowed: false, reason: `${address} is a cloud metadata address${metadata === canonical ? '' : ` (it carries ${metadata})`}` };
+  if (metadata)
+    return {
+      allowed: false,
+      reason: `${address} is a cloud metadata address${metadata === canonical ? '' : ` (it carries ${metadata})`}`,
+    };
   if (allowPrivate) return { allowed: true };
   const refusedIpv4 = (bytes: Uint8Array) => blockedIpv4.check(format(bytes), 'ipv4');
   if (parsed.length === 4 ? refusedIpv4(parsed) : blockedIpv6.check(canonical, 'ipv6')) {
     return { allowed: false, reason: `${address} is a private, loopback, link-local or reserved address` };
   }
   const refusedCarried = carried.find(refusedIpv4);
-  if (refusedCarried) return { allowed: false, reason: `${address} carries ${format(refusedCarried)}, a private, loopback, link-local or reserved address` };
+  if (refusedCarried)
+    return {
+      allowed: false,
+      reason: `${address} carries ${format(refusedCarried)}, a private, loopback, link-local or reserved address`,
+    };
   return { allowed: true };
 }
 
@@ -90,7 +128,9 @@ function parseIpv4(text: string): Uint8Array | null {
   const last = numbers.pop()!;
   if (numbers.some((n) => n > 255n) || last >= 256n ** BigInt(4 - numbers.length)) return null;
   let value = last;
-  numbers.forEach((n, index) => { value += n << BigInt(8 * (3 - index)); });
+  numbers.forEach((n, index) => {
+    value += n << BigInt(8 * (3 - index));
+  });
   return Uint8Array.from([24n, 16n, 8n, 0n].map((shift) => Number((value >> shift) & 0xffn)));
 }
 
@@ -106,7 +146,9 @@ function parseIpv6(text: string): Uint8Array | null {
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail === undefined ? [] : tail ? tail.split(':') : [];
   const zeros = tail === undefined ? 0 : 8 - headGroups.length - tailGroups.length;
-  const groups = [...headGroups, ...Array<string>(zeros).fill('0'), ...tailGroups].map((group) => Number.parseInt(group, 16));
+  const groups = [...headGroups, ...Array<string>(zeros).fill('0'), ...tailGroups].map((group) =>
+    Number.parseInt(group, 16),
+  );
   if (groups.length !== 8) return null;
   return Uint8Array.from(groups.flatMap((group) => [group >> 8, group & 0xff]));
 }
@@ -139,7 +181,8 @@ function embeddedIpv4(bytes: Uint8Array): Uint8Array[] {
   if (word(0) === 0x64 && word(2) === 0xff9b && zero(4, 12)) return [tail];
   // Local-use NAT64 64:ff9b:1::/48 (RFC 8215): the operator's prefix length decides where the IPv4 address sits,
   // so every RFC 6052 position (/48, /56, /64, /96) is a candidate; the range itself is refused as private.
-  if (word(0) === 0x64 && word(2) === 0xff9b && word(4) === 1) return [at(6, 7, 9, 10), at(7, 9, 10, 11), at(9, 10, 11, 12), tail];
+  if (word(0) === 0x64 && word(2) === 0xff9b && word(4) === 1)
+    return [at(6, 7, 9, 10), at(7, 9, 10, 11), at(9, 10, 11, 12), tail];
   // 6to4 2002:a.b.c.d::/48 (RFC 3056).
   if (word(0) === 0x2002) return [at(2, 3, 4, 5)];
   // Teredo 2001:0::/32 (RFC 4380): the server's address, and the client's, stored inverted.

@@ -63,13 +63,17 @@ export type Outbound = { request(request: OutboundRequest): Promise<OutboundResp
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export function createOutbound(options: OutboundOptions): Outbound {
-  const resolve = options.resolve ?? (async (hostname: string) => (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address));
+  const resolve =
+    options.resolve ??
+    (async (hostname: string) =>
+      (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address));
 
   async function checkedAddress(url: URL, policy: OutboundPolicy): Promise<string> {
     if (url.protocol !== 'https:' && (policy.requireHttps || url.protocol !== 'http:')) {
       throw new OutboundError('POLICY', `${url.protocol.replace(':', '')} links are not accepted; use https`);
     }
-    if (url.username || url.password) throw new OutboundError('POLICY', 'links with a user name or password are not accepted');
+    if (url.username || url.password)
+      throw new OutboundError('POLICY', 'links with a user name or password are not accepted');
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
     if (policy.allowedHosts && !hostAllowed(url, policy.allowedHosts)) {
       throw new OutboundError('POLICY', `${url.host} is not an allowed host`);
@@ -89,7 +93,8 @@ export function createOutbound(options: OutboundOptions): Outbound {
     // IPv6 answer is its IPv4 address): a name that resolves to one public and one private address is refused.
     for (const address of addresses) {
       const verdict = checkAddress(address, options.allowPrivate);
-      if (!verdict.allowed) throw new OutboundError('POLICY', `${url.host} leads to a refused address (${verdict.reason})`);
+      if (!verdict.allowed)
+        throw new OutboundError('POLICY', `${url.host} leads to a refused address (${verdict.reason})`);
     }
     // The socket is given the canonical text of the address that was checked, so it cannot read it differently.
     return canonicalAddress(addresses[0])!;
@@ -104,16 +109,33 @@ export function createOutbound(options: OutboundOptions): Outbound {
         headers: { 'user-agent': 'signature-service', ...(request.headers ?? {}) },
         // Pinned: the socket goes to the address that was checked, whatever DNS says now; TLS still verifies the name.
         lookup: (_hostname, _opts, callback: any) => callback(null, [{ address, family: net.isIP(address) }]),
-        ...(url.protocol === 'https:' ? { servername: canonicalAddress(url.hostname) ? undefined : url.hostname, ...(options.ca ? { ca: [...tls.rootCertificates, ...options.ca] } : {}) } : {}),
+        ...(url.protocol === 'https:'
+          ? {
+              servername: canonicalAddress(url.hostname) ? undefined : url.hostname,
+              ...(options.ca ? { ca: [...tls.rootCertificates, ...options.ca] } : {}),
+            }
+          : {}),
         agent: false,
         timeout: timeoutMs,
       });
-      const deadline = setTimeout(() => req.destroy(new OutboundError('TIMEOUT', `${url.host} did not answer within ${timeoutMs} ms`)), timeoutMs);
-      req.on('timeout', () => req.destroy(new OutboundError('TIMEOUT', `${url.host} did not answer within ${timeoutMs} ms`)));
-      req.on('response', (response) => { clearTimeout(deadline); resolvePromise(response); });
+      const deadline = setTimeout(
+        () => req.destroy(new OutboundError('TIMEOUT', `${url.host} did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      req.on('timeout', () =>
+        req.destroy(new OutboundError('TIMEOUT', `${url.host} did not answer within ${timeoutMs} ms`)),
+      );
+      req.on('response', (response) => {
+        clearTimeout(deadline);
+        resolvePromise(response);
+      });
       req.on('error', (error) => {
         clearTimeout(deadline);
-        reject(error instanceof OutboundError ? error : new OutboundError('UNREACHABLE', `${url.host} could not be reached: ${(error as Error).message}`));
+        reject(
+          error instanceof OutboundError
+            ? error
+            : new OutboundError('UNREACHABLE', `${url.host} could not be reached: ${(error as Error).message}`),
+        );
       });
       req.end(request.body);
     });
@@ -134,7 +156,12 @@ export function createOutbound(options: OutboundOptions): Outbound {
           url = parseUrl(location, url);
           continue;
         }
-        return { status, headers: response.headers, url: url.toString(), body: capped(response, request.maxBytes, request.timeoutMs ?? 15_000) };
+        return {
+          status,
+          headers: response.headers,
+          url: url.toString(),
+          body: capped(response, request.maxBytes, request.timeoutMs ?? 15_000),
+        };
       }
     },
   };
@@ -165,11 +192,19 @@ function capped(response: http.IncomingMessage, maxBytes: number, idleMs: number
   });
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.destroy();
-    process.nextTick(() => limiter.destroy(new OutboundError('TOO_LARGE', `the response is larger than ${maxBytes} bytes`)));
+    process.nextTick(() =>
+      limiter.destroy(new OutboundError('TOO_LARGE', `the response is larger than ${maxBytes} bytes`)),
+    );
     return limiter;
   }
-  response.setTimeout(idleMs, () => response.destroy(new OutboundError('TIMEOUT', `the response stalled for ${idleMs} ms`)));
-  response.on('error', (error) => limiter.destroy(error instanceof OutboundError ? error : new OutboundError('UNREACHABLE', (error as Error).message)));
+  response.setTimeout(idleMs, () =>
+    response.destroy(new OutboundError('TIMEOUT', `the response stalled for ${idleMs} ms`)),
+  );
+  response.on('error', (error) =>
+    limiter.destroy(
+      error instanceof OutboundError ? error : new OutboundError('UNREACHABLE', (error as Error).message),
+    ),
+  );
   response.pipe(limiter);
   return limiter;
 }

@@ -10,7 +10,8 @@ import { BoundedQueue } from './bounded-queue.ts';
 export type WordFormat = 'doc' | 'docx';
 
 /** How whoever meets a missing LibreOffice can make Word uploads work: the client's error and the operator's start-up line. */
-export const LIBREOFFICE_INSTALL_HINT = 'install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer-nogui) or set SOFFICE_PATH; PDF uploads work without it';
+export const LIBREOFFICE_INSTALL_HINT =
+  'install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer-nogui) or set SOFFICE_PATH; PDF uploads work without it';
 
 /**
  * LibreOffice is not installed (or not executable) where config.sofficePath points. The message is the client's
@@ -28,7 +29,12 @@ export class ConversionUnavailableError extends Error {
  * `searchPath` (the PATH LibreOffice is started with); null when there is no executable file there.
  */
 export async function findExecutable(command: string, searchPath: string): Promise<string | null> {
-  const candidates = command.includes('/') ? [path.resolve(command)] : searchPath.split(':').filter(Boolean).map((dir) => path.join(dir, command));
+  const candidates = command.includes('/')
+    ? [path.resolve(command)]
+    : searchPath
+        .split(':')
+        .filter(Boolean)
+        .map((dir) => path.join(dir, command));
   for (const candidate of candidates) {
     try {
       await fsp.access(candidate, fs.constants.X_OK);
@@ -44,11 +50,16 @@ export async function findExecutable(command: string, searchPath: string): Promi
  * The start-up's one line for an operator whose machine has no LibreOffice where SOFFICE_PATH says (RUNTIME.md: `npm ci
  * && npm start` on a fresh machine works, Word uploads aside); null when soffice is there.
  */
-export async function sofficeMissingLine(sofficePath: string, searchPath: string = DEFAULT_SEARCH_PATH): Promise<string | null> {
+export async function sofficeMissingLine(
+  sofficePath: string,
+  searchPath: string = DEFAULT_SEARCH_PATH,
+): Promise<string | null> {
   if (await findExecutable(sofficePath, searchPath)) return null;
   const why = sofficePath.includes('/') ? 'is not an executable file' : `is in no directory of PATH=${searchPath}`;
-  return `Word conversion is not available: LibreOffice was not found (SOFFICE_PATH=${sofficePath} ${why}), so .doc and .docx uploads answer `
-    + `400 DOCUMENT_CONVERSION_UNAVAILABLE until you ${LIBREOFFICE_INSTALL_HINT}`;
+  return (
+    `Word conversion is not available: LibreOffice was not found (SOFFICE_PATH=${sofficePath} ${why}), so .doc and .docx uploads answer ` +
+    `400 DOCUMENT_CONVERSION_UNAVAILABLE until you ${LIBREOFFICE_INSTALL_HINT}`
+  );
 }
 
 /** LibreOffice ran but produced no PDF, failed, or ran out of time. */
@@ -72,7 +83,8 @@ export function checkWordContent(bytes: Uint8Array, format: WordFormat): string 
   if (format === 'doc') {
     return head.equals(OLE2_MAGIC) ? null : 'a .doc file must be a Word 97-2003 document (an OLE2 compound file)';
   }
-  if (!head.subarray(0, 4).equals(ZIP_MAGIC)) return 'a .docx file must be a Word document (an Office Open XML zip package)';
+  if (!head.subarray(0, 4).equals(ZIP_MAGIC))
+    return 'a .docx file must be a Word document (an Office Open XML zip package)';
   let hasMainPart = false;
   try {
     unzipSync(bytes, {
@@ -94,7 +106,9 @@ export function checkWordContent(bytes: Uint8Array, format: WordFormat): string 
  * How LibreOffice is kept off the network: inside an empty network namespace (`unshare`, where the kernel and
  * the service's user may create one), or, where not, by the blocked-links profile alone.
  */
-export type NetworkIsolation = { kind: 'network-namespace'; prefix: string[] } | { kind: 'profile-only'; reason: string };
+export type NetworkIsolation =
+  | { kind: 'network-namespace'; prefix: string[] }
+  | { kind: 'profile-only'; reason: string };
 
 /** The environment LibreOffice sees: nothing of the service's (no JWT_SECRET, DATABASE_URL, SMTP_URL). */
 export type SandboxEnvironment = { searchPath: string };
@@ -105,7 +119,10 @@ export type SandboxEnvironment = { searchPath: string };
  */
 export async function detectNetworkIsolation(env: SandboxEnvironment): Promise<NetworkIsolation> {
   const failures: string[] = [];
-  for (const prefix of [['unshare', '-rn'], ['unshare', '-n']]) {
+  for (const prefix of [
+    ['unshare', '-rn'],
+    ['unshare', '-n'],
+  ]) {
     const outcome = await probe([...prefix, 'true'], env);
     if (outcome === null) return { kind: 'network-namespace', prefix };
     failures.push(`${prefix.join(' ')}: ${outcome}`);
@@ -115,11 +132,16 @@ export async function detectNetworkIsolation(env: SandboxEnvironment): Promise<N
 
 function probe(command: string[], env: SandboxEnvironment): Promise<string | null> {
   return new Promise((resolve) => {
-    const child = spawn(command[0], command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: env.searchPath } });
+    const child = spawn(command[0], command.slice(1), {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: env.searchPath },
+    });
     let error = '';
-    child.stderr.on('data', (chunk: Buffer) => { error += chunk.toString('utf8'); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      error += chunk.toString('utf8');
+    });
     child.on('error', (cause) => resolve(cause.message));
-    child.on('close', (code) => resolve(code === 0 ? null : (error.trim().split('\n')[0] || `exit code ${code}`)));
+    child.on('close', (code) => resolve(code === 0 ? null : error.trim().split('\n')[0] || `exit code ${code}`));
   });
 }
 
@@ -158,7 +180,11 @@ const DEFAULT_SEARCH_PATH = '/usr/local/bin:/usr/bin:/bin';
  * inside it, an environment of PATH, HOME and LANG only, and no network where a network namespace can be made.
  * No queue here: callers go through a WordConverter.
  */
-export async function convertWordToPdf(inputPath: string, format: WordFormat, options: ConvertOptions): Promise<Uint8Array> {
+export async function convertWordToPdf(
+  inputPath: string,
+  format: WordFormat,
+  options: ConvertOptions,
+): Promise<Uint8Array> {
   const searchPath = options.searchPath ?? DEFAULT_SEARCH_PATH;
   const isolation = options.isolation ?? (await detectNetworkIsolation({ searchPath }));
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'sig-convert-'));
@@ -172,17 +198,37 @@ export async function convertWordToPdf(inputPath: string, format: WordFormat, op
     await fsp.writeFile(path.join(profileDir, 'user', 'registrymodifications.xcu'), LOCKED_DOWN_PROFILE);
     const args = [
       `-env:UserInstallation=${pathToFileURL(profileDir).href}`,
-      '--headless', '--norestore', '--nologo', '--nodefault', '--nolockcheck', '--nofirststartwizard',
-      '--convert-to', 'pdf', '--outdir', outDir, input,
+      '--headless',
+      '--norestore',
+      '--nologo',
+      '--nodefault',
+      '--nolockcheck',
+      '--nofirststartwizard',
+      '--convert-to',
+      'pdf',
+      '--outdir',
+      outDir,
+      input,
     ];
-    const command = isolation.kind === 'network-namespace' ? [...isolation.prefix, options.sofficePath, ...args] : [options.sofficePath, ...args];
+    const command =
+      isolation.kind === 'network-namespace'
+        ? [...isolation.prefix, options.sofficePath, ...args]
+        : [options.sofficePath, ...args];
     const env = { PATH: searchPath, HOME: dir, TMPDIR: path.join(dir, 'tmp'), LANG: 'C.UTF-8' };
     const result = await run(command, options.timeoutMs ?? 60_000, dir, env, options.sofficePath);
     const output = path.join(outDir, 'document.pdf');
     const pdf = await fsp.readFile(output).catch(() => null);
     if (!pdf || pdf.byteLength === 0) {
-      const detail = result.output.trim().split('\n').filter((line) => /error|fail/i.test(line)).slice(0, 2).join(' ').slice(0, 200);
-      throw new ConversionFailedError(`LibreOffice could not convert the Word document to PDF${detail ? ` (${detail})` : ''}; the file may be damaged or password-protected`);
+      const detail = result.output
+        .trim()
+        .split('\n')
+        .filter((line) => /error|fail/i.test(line))
+        .slice(0, 2)
+        .join(' ')
+        .slice(0, 200);
+      throw new ConversionFailedError(
+        `LibreOffice could not convert the Word document to PDF${detail ? ` (${detail})` : ''}; the file may be damaged or password-protected`,
+      );
     }
     return new Uint8Array(pdf);
   } finally {
@@ -193,7 +239,13 @@ export async function convertWordToPdf(inputPath: string, format: WordFormat, op
 /** 127: the shell (or unshare) found no such program; 126: found but not executable. */
 const NOT_FOUND_EXIT_CODES = new Set([126, 127]);
 
-function run(command: string[], timeoutMs: number, cwd: string, env: Record<string, string>, sofficePath: string): Promise<{ output: string }> {
+function run(
+  command: string[],
+  timeoutMs: number,
+  cwd: string,
+  env: Record<string, string>,
+  sofficePath: string,
+): Promise<{ output: string }> {
   const unavailable = () => new ConversionUnavailableError();
   return new Promise((resolve, reject) => {
     // Its own process group: soffice starts soffice.bin as a child, and a timeout must kill both.
@@ -216,10 +268,22 @@ function run(command: string[], timeoutMs: number, cwd: string, env: Record<stri
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (timedOut) return reject(new ConversionFailedError(`The Word document took longer than ${Math.round(timeoutMs / 1000)} s to convert and was abandoned`));
+      if (timedOut)
+        return reject(
+          new ConversionFailedError(
+            `The Word document took longer than ${Math.round(timeoutMs / 1000)} s to convert and was abandoned`,
+          ),
+        );
       // Under unshare the missing binary is reported by unshare's exit code, not by spawn.
-      if (command[0] !== sofficePath && code !== null && NOT_FOUND_EXIT_CODES.has(code) && /execvp|No such file|Permission denied/i.test(output)) return reject(unavailable());
-      if (code !== 0) return reject(new ConversionFailedError(`LibreOffice failed to convert the Word document (exit code ${code})`));
+      if (
+        command[0] !== sofficePath &&
+        code !== null &&
+        NOT_FOUND_EXIT_CODES.has(code) &&
+        /execvp|No such file|Permission denied/i.test(output)
+      )
+        return reject(unavailable());
+      if (code !== 0)
+        return reject(new ConversionFailedError(`LibreOffice failed to convert the Word document (exit code ${code})`));
       resolve({ output });
     });
   });
@@ -266,25 +330,39 @@ export const CONVERSION_DEFAULTS = { timeoutMs: 60_000, maxParallel: 2, maxWaiti
 export function createWordConverter(options: WordConverterOptions): WordConverter {
   const searchPath = options.searchPath ?? DEFAULT_SEARCH_PATH;
   const timeoutMs = options.timeoutMs ?? CONVERSION_DEFAULTS.timeoutMs;
-  const queue = new BoundedQueue(options.maxParallel ?? CONVERSION_DEFAULTS.maxParallel, options.maxWaiting ?? CONVERSION_DEFAULTS.maxWaiting);
+  const queue = new BoundedQueue(
+    options.maxParallel ?? CONVERSION_DEFAULTS.maxParallel,
+    options.maxWaiting ?? CONVERSION_DEFAULTS.maxWaiting,
+  );
   let detected: Promise<NetworkIsolation> | null = null;
   const isolation = () => {
-    detected ??= sofficeMissingLine(options.sofficePath, searchPath).then((line) => {
-      if (line) (options.warn ?? options.log)?.(line);
-      return detectNetworkIsolation({ searchPath });
-    }).then((result) => {
-      options.log?.(result.kind === 'network-namespace'
-        ? `Word conversion: LibreOffice runs without network (${result.prefix.join(' ')}) and with a blocked-links profile`
-        : `Word conversion: no network namespace available (${result.reason}); LibreOffice runs with the blocked-links profile alone`);
-      return result;
-    });
+    detected ??= sofficeMissingLine(options.sofficePath, searchPath)
+      .then((line) => {
+        if (line) (options.warn ?? options.log)?.(line);
+        return detectNetworkIsolation({ searchPath });
+      })
+      .then((result) => {
+        options.log?.(
+          result.kind === 'network-namespace'
+            ? `Word conversion: LibreOffice runs without network (${result.prefix.join(' ')}) and with a blocked-links profile`
+            : `Word conversion: no network namespace available (${result.reason}); LibreOffice runs with the blocked-links profile alone`,
+        );
+        return result;
+      });
     return detected;
   };
   return {
     isolation,
     retryAfterSeconds: Math.ceil(timeoutMs / 1000),
     async convert(inputPath, format) {
-      return queue.run(async () => convertWordToPdf(inputPath, format, { sofficePath: options.sofficePath, timeoutMs, searchPath, isolation: await isolation() }));
+      return queue.run(async () =>
+        convertWordToPdf(inputPath, format, {
+          sofficePath: options.sofficePath,
+          timeoutMs,
+          searchPath,
+          isolation: await isolation(),
+        }),
+      );
     },
   };
 }

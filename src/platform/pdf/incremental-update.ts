@@ -23,8 +23,13 @@ const COMPRESSION_THRESHOLD = 512;
  * incrementally (rebuilt from a damaged cross-reference, linearized, encrypted) is saved by libpdf, which
  * then rewrites it whole.
  */
-export async function appendDocumentChanges(doc: PDF, original: Uint8Array, options: { subsetFonts?: boolean } = {}): Promise<Uint8Array> {
-  if (doc.isEncrypted || doc.canSaveIncrementally() !== null) return doc.save({ incremental: true, subsetFonts: options.subsetFonts ?? false });
+export async function appendDocumentChanges(
+  doc: PDF,
+  original: Uint8Array,
+  options: { subsetFonts?: boolean } = {},
+): Promise<Uint8Array> {
+  if (doc.isEncrypted || doc.canSaveIncrementally() !== null)
+    return doc.save({ incremental: true, subsetFonts: options.subsetFonts ?? false });
   const file = new IncrementalPdf(doc, original);
   file.appendChanges(options);
   return file.toBytes();
@@ -79,10 +84,13 @@ export class IncrementalPdf {
    */
   static async open(pdf: Uint8Array, blobKey?: string): Promise<IncrementalPdf> {
     const doc = await PDF.load(pdf);
-    if (doc.isEncrypted) throw new Error('An encrypted PDF cannot be signed: its signature value would be encrypted too');
+    if (doc.isEncrypted)
+      throw new Error('An encrypted PDF cannot be signed: its signature value would be encrypted too');
     if (doc.recoveredViaBruteForce) {
       if (Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).includes('/ByteRange')) {
-        throw new Error('The PDF holds signatures but its cross-reference data is broken, so no update can be appended');
+        throw new Error(
+          'The PDF holds signatures but its cross-reference data is broken, so no update can be appended',
+        );
       }
       // Rewritten once: no longer the stored blob's bytes, so no base.
       const rewritten = await doc.save();
@@ -130,7 +138,11 @@ export class IncrementalPdf {
     this.parts.push(update);
     this.hash.update(update);
     this.base = {
-      ...this.base, length: this.base.length + update.length, needsNewline: endsWithoutNewline(update), previousXref: section.xrefAt, size: section.size,
+      ...this.base,
+      length: this.base.length + update.length,
+      needsNewline: endsWithoutNewline(update),
+      previousXref: section.xrefAt,
+      size: section.size,
     };
     this.joinedBytes = null;
     const registry = this.doc.context.registry;
@@ -146,7 +158,12 @@ export class IncrementalPdf {
 
   /** The parts with the SHA-256 of the whole, for a blob store to keep without joining or hashing them again. */
   hashedParts(): HashedParts {
-    return { parts: [...this.parts], sha256: this.hash.copy().digest('hex'), size: this.base.length, ...(this.baseBlob ? { base: this.baseBlob } : {}) };
+    return {
+      parts: [...this.parts],
+      sha256: this.hash.copy().digest('hex'),
+      size: this.base.length,
+      ...(this.baseBlob ? { base: this.baseBlob } : {}),
+    };
   }
 
   /** The bytes so far followed by `update`, in one allocation (a revision stored before it is complete). */
@@ -175,7 +192,11 @@ function trailerEntries(trailer: PdfDict, rootRef: PdfRef): string[] {
  * of its own, registered with libpdf so no later object reuses it. Answers where the section starts and the
  * new /Size.
  */
-export function writeCrossReference(writer: UpdateWriter, file: IncrementalPdf, offsets: Offsets): { xrefAt: number; size: number } {
+export function writeCrossReference(
+  writer: UpdateWriter,
+  file: IncrementalPdf,
+  offsets: Offsets,
+): { xrefAt: number; size: number } {
   const base = file.updateBase();
   const trailer = file.doc.context.info.trailer;
   const rootRef = trailer.getRef('Root');
@@ -249,7 +270,14 @@ function writeXrefTable(writer: UpdateWriter, offsets: Offsets, size: number, tr
 }
 
 /** A PDF 1.5 cross-reference stream (when the original uses them), uncompressed, with fields 1, 4 and 2 bytes wide. */
-function writeXrefStream(writer: UpdateWriter, offsets: Offsets, own: number, size: number, at: number, trailer: string[]): void {
+function writeXrefStream(
+  writer: UpdateWriter,
+  offsets: Offsets,
+  own: number,
+  size: number,
+  at: number,
+  trailer: string[],
+): void {
   const entries = new Map(offsets).set(own, { offset: at, generation: 0 });
   const runs = consecutiveRuns([...entries.keys()]);
   const data = Buffer.alloc(entries.size * 7);
@@ -264,7 +292,9 @@ function writeXrefStream(writer: UpdateWriter, offsets: Offsets, own: number, si
     }
   }
   const index = runs.map((run) => `${run[0]} ${run.length}`).join(' ');
-  writer.text(`${own} 0 obj\n<< /Type /XRef /Size ${size} /W [1 4 2] /Index [${index}] ${trailer.join(' ')} /Length ${data.length} >>\nstream\n`);
+  writer.text(
+    `${own} 0 obj\n<< /Type /XRef /Size ${size} /W [1 4 2] /Index [${index}] ${trailer.join(' ')} /Length ${data.length} >>\nstream\n`,
+  );
   writer.bytes(data);
   writer.text('\nendstream\nendobj\n');
 }
@@ -333,5 +363,8 @@ export function findStartXref(pdf: Uint8Array): number {
 function startsWith(pdf: Uint8Array, offset: number, keyword: string): boolean {
   let at = offset;
   while (at < pdf.length && (pdf[at] === 0x20 || pdf[at] === 0x0a || pdf[at] === 0x0d || pdf[at] === 0x09)) at++;
-  return Buffer.from(pdf.buffer, pdf.byteOffset + at, Math.min(keyword.length, pdf.length - at)).toString('latin1') === keyword;
+  return (
+    Buffer.from(pdf.buffer, pdf.byteOffset + at, Math.min(keyword.length, pdf.length - at)).toString('latin1') ===
+    keyword
+  );
 }

@@ -4,8 +4,13 @@ import { parentPort } from 'node:worker_threads';
 import { Unzlib } from 'fflate';
 import { PdfArray, PdfName, PdfNumber, PdfRef, PdfStream } from '@libpdf/core';
 import type { PDF } from '@libpdf/core';
-import { inspectPdf, PdfRejectedError, type InspectReply, type InspectRequest, type PdfInfo, type PdfRejection, type StructureLimits } from './inspect-pdf.ts';
-
+import {
+  inspectPdf,
+  PdfRejectedError,
+  type InspectReply,
+  type InspectRequest,
+  type StructureLimits,
+} from './inspect-pdf.ts';
 
 /**
  * What libpdf has decoded for the inspection in progress. Reading a PDF's structure decodes two kinds of stream:
@@ -66,7 +71,10 @@ function admitRows(stream: PdfStream, inspection: Inspection): void {
   inspection.declaredRows += rows;
   const max = inspection.limits.maxObjects;
   if (inspection.declaredRows > max) {
-    exceed(inspection, `its cross-reference streams declare ${inspection.declaredRows.toLocaleString('en')} objects, more than the ${max.toLocaleString('en')} a document may have`);
+    exceed(
+      inspection,
+      `its cross-reference streams declare ${inspection.declaredRows.toLocaleString('en')} objects, more than the ${max.toLocaleString('en')} a document may have`,
+    );
   }
 }
 
@@ -89,19 +97,32 @@ const MB = 1024 * 1024;
  */
 function admitDecoding(stream: PdfStream, inspection: Inspection): void {
   const entry = stream.get('Filter');
-  const names = entry instanceof PdfName ? [entry.value] : entry instanceof PdfArray ? entry.toArray().filter((item) => item instanceof PdfName).map((item) => item.value) : [];
+  const names =
+    entry instanceof PdfName
+      ? [entry.value]
+      : entry instanceof PdfArray
+        ? entry
+            .toArray()
+            .filter((item) => item instanceof PdfName)
+            .map((item) => item.value)
+        : [];
   if (names.length === 0) return;
   const room = Math.min(inspection.limits.maxStreamBytes, inspection.limits.maxDecodedBytes - inspection.decodedBytes);
   let bound = stream.data.length;
   names.forEach((name, position) => {
-    if (name === 'FlateDecode' && position === 0) bound = bound * EXPANSION.FlateDecode <= room ? bound * EXPANSION.FlateDecode : inflatedSize(stream.data, room);
-    else if (name === 'CCITTFaxDecode') bound = Infinity; // its output is sized by /Columns and /Rows, not by its input
+    if (name === 'FlateDecode' && position === 0)
+      bound = bound * EXPANSION.FlateDecode <= room ? bound * EXPANSION.FlateDecode : inflatedSize(stream.data, room);
+    else if (name === 'CCITTFaxDecode')
+      bound = Infinity; // its output is sized by /Columns and /Rows, not by its input
     else bound *= EXPANSION[name] ?? 1; // JPX and JBIG2 are refused by libpdf, unknown names too
   });
   if (bound <= room) return;
-  exceed(inspection, room < inspection.limits.maxStreamBytes
-    ? `its compressed structure expands to more than ${inspection.limits.maxDecodedBytes / MB} MB in all`
-    : `a compressed stream of its structure expands to more than ${inspection.limits.maxStreamBytes / MB} MB`);
+  exceed(
+    inspection,
+    room < inspection.limits.maxStreamBytes
+      ? `its compressed structure expands to more than ${inspection.limits.maxDecodedBytes / MB} MB in all`
+      : `a compressed stream of its structure expands to more than ${inspection.limits.maxStreamBytes / MB} MB`,
+  );
 }
 
 /**
@@ -115,7 +136,8 @@ function inflatedSize(data: Uint8Array, limit: number): number {
     if (size > limit) throw new StructureLimitError('');
   });
   try {
-    for (let at = 0; at < data.length; at += MEASURE_SLICE) inflater.push(data.subarray(at, at + MEASURE_SLICE), at + MEASURE_SLICE >= data.length);
+    for (let at = 0; at < data.length; at += MEASURE_SLICE)
+      inflater.push(data.subarray(at, at + MEASURE_SLICE), at + MEASURE_SLICE >= data.length);
   } catch (error) {
     if (error instanceof StructureLimitError) return Infinity;
     // Damaged or cut short: a lenient reader keeps what came out before the fault.
@@ -127,7 +149,10 @@ function inflatedSize(data: Uint8Array, limit: number): number {
 function recordObjectStreams(stream: PdfStream, data: Uint8Array, inspection: Inspection): void {
   const widths = stream.getArray('W');
   if (!widths || widths.length < 3) return;
-  const [w1, w2, w3] = [0, 1, 2].map((i) => { const width = widths.at(i); return width instanceof PdfNumber ? width.value : 0; });
+  const [w1, w2, w3] = [0, 1, 2].map((i) => {
+    const width = widths.at(i);
+    return width instanceof PdfNumber ? width.value : 0;
+  });
   const rowBytes = w1 + w2 + w3;
   if (w1 === 0 || rowBytes === 0 || [w1, w2, w3].some((width) => width < 0 || width > 6)) return;
   const index = stream.getArray('Index');
@@ -181,8 +206,18 @@ function threadCpuMs(): number {
 }
 
 async function inspect(request: InspectRequest & { id: number }): Promise<InspectReply> {
-  const inspection: Inspection = { limits: request.limits, declaredRows: 0, decodedBytes: 0, exceeded: null, objectStreams: new Map(), decoded: new WeakSet() };
-  const tooCostly = (detail: string) => ({ id: request.id, rejected: { reason: 'too-complex' as const, message: `The PDF's structure is too costly to read: ${detail}` } });
+  const inspection: Inspection = {
+    limits: request.limits,
+    declaredRows: 0,
+    decodedBytes: 0,
+    exceeded: null,
+    objectStreams: new Map(),
+    decoded: new WeakSet(),
+  };
+  const tooCostly = (detail: string) => ({
+    id: request.id,
+    rejected: { reason: 'too-complex' as const, message: `The PDF's structure is too costly to read: ${detail}` },
+  });
   const started = threadCpuMs();
   current = inspection;
   try {
@@ -196,12 +231,22 @@ async function inspect(request: InspectRequest & { id: number }): Promise<Inspec
     // Whatever made it costly (rows of a cross-reference table, a huge page tree, a recovery scan), a later parse
     // of these bytes on the service's event loop costs about as much: such a file is refused.
     const cpuMs = threadCpuMs() - started;
-    if (cpuMs > request.limits.maxCpuMs) return tooCostly(`reading it took ${Math.round(cpuMs)} ms of processor time, more than the ${request.limits.maxCpuMs} ms a document may take`);
+    if (cpuMs > request.limits.maxCpuMs)
+      return tooCostly(
+        `reading it took ${Math.round(cpuMs)} ms of processor time, more than the ${request.limits.maxCpuMs} ms a document may take`,
+      );
     return { id: request.id, info };
   } catch (error) {
     if (inspection.exceeded) return tooCostly(inspection.exceeded);
-    if (error instanceof PdfRejectedError) return { id: request.id, rejected: { reason: error.reason, message: error.message } };
-    return { id: request.id, rejected: { reason: 'damaged', message: `The PDF cannot be read (${error instanceof Error ? error.message.slice(0, 200) : String(error)})` } };
+    if (error instanceof PdfRejectedError)
+      return { id: request.id, rejected: { reason: error.reason, message: error.message } };
+    return {
+      id: request.id,
+      rejected: {
+        reason: 'damaged',
+        message: `The PDF cannot be read (${error instanceof Error ? error.message.slice(0, 200) : String(error)})`,
+      },
+    };
   } finally {
     current = null;
   }

@@ -1,4 +1,4 @@
-import { PDF, PdfArray, PdfDict, PdfName, PdfRef } from '@libpdf/core';
+import { PDF, type PdfArray, PdfDict, PdfName, PdfRef } from '@libpdf/core';
 import type { PdfObject } from '@libpdf/core';
 import { visiblePageBox, type Resolve, type Rotation } from './page-geometry.ts';
 import { createWorkerPool } from './worker-pool.ts';
@@ -44,12 +44,21 @@ export function hasPdfHeader(bytes: Uint8Array): boolean {
  * this costs whatever the file makes it cost: an upload is checked by createPdfInspector, in a worker under
  * limits. `afterLoad` runs once the file is parsed and known not to be encrypted.
  */
-export async function inspectPdf(bytes: Uint8Array, options: { afterLoad?: (pdf: PDF) => void } = {}): Promise<PdfInfo> {
-  if (!hasPdfHeader(bytes)) throw new PdfRejectedError('not-pdf', 'The file is not a PDF: it does not start with %PDF-');
-  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(Math.max(0, bytes.byteLength - MARKER_WINDOW));
+export async function inspectPdf(
+  bytes: Uint8Array,
+  options: { afterLoad?: (pdf: PDF) => void } = {},
+): Promise<PdfInfo> {
+  if (!hasPdfHeader(bytes))
+    throw new PdfRejectedError('not-pdf', 'The file is not a PDF: it does not start with %PDF-');
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(
+    Math.max(0, bytes.byteLength - MARKER_WINDOW),
+  );
   if (!tail.includes(TRAILER)) {
     // The parser would recover the objects it can find, silently dropping the rest of a cut-off upload.
-    throw new PdfRejectedError('damaged', 'The PDF is truncated or damaged: it has no end-of-file marker (%%EOF); upload the complete file');
+    throw new PdfRejectedError(
+      'damaged',
+      'The PDF is truncated or damaged: it has no end-of-file marker (%%EOF); upload the complete file',
+    );
   }
 
   let pdf: PDF;
@@ -59,7 +68,10 @@ export async function inspectPdf(bytes: Uint8Array, options: { afterLoad?: (pdf:
     throw new PdfRejectedError('damaged', `The PDF is damaged and cannot be read (${describe(error)})`);
   }
   if (pdf.isEncrypted) {
-    throw new PdfRejectedError('encrypted', 'The PDF is encrypted (password-protected or with restricted permissions); remove the protection and upload it again');
+    throw new PdfRejectedError(
+      'encrypted',
+      'The PDF is encrypted (password-protected or with restricted permissions); remove the protection and upload it again',
+    );
   }
   options.afterLoad?.(pdf);
 
@@ -69,7 +81,10 @@ export async function inspectPdf(bytes: Uint8Array, options: { afterLoad?: (pdf:
     pageSizes = pdf.getPages().map((page) => pageSize(page.dict, resolve));
     if (pageSizes.length === 0) throw new PdfRejectedError('damaged', 'The PDF has no pages');
     if (isSigned(pdf, resolve)) {
-      throw new PdfRejectedError('signed', 'The PDF already carries a digital signature; changing it would invalidate that signature. Upload the unsigned original');
+      throw new PdfRejectedError(
+        'signed',
+        'The PDF already carries a digital signature; changing it would invalidate that signature. Upload the unsigned original',
+      );
     }
   } catch (error) {
     if (error instanceof PdfRejectedError) throw error;
@@ -88,7 +103,9 @@ function describe(error: unknown): string {
 
 /** What the pool sends a worker (inspect-pdf-worker.ts), and what it answers. */
 export type InspectRequest = { pdf: Uint8Array; limits: StructureLimits };
-export type InspectReply = { id: number; info: PdfInfo } | { id: number; rejected: { reason: PdfRejection; message: string } };
+export type InspectReply =
+  | { id: number; info: PdfInfo }
+  | { id: number; rejected: { reason: PdfRejection; message: string } };
 
 /**
  * What reading one PDF's structure may cost (inspect-pdf-worker.ts enforces them). A small file can make a
@@ -113,7 +130,12 @@ export type StructureLimits = {
   maxCpuMs: number;
 };
 
-export const STRUCTURE_LIMITS: StructureLimits = { maxObjects: 300_000, maxStreamBytes: 16 * 1024 * 1024, maxDecodedBytes: 64 * 1024 * 1024, maxCpuMs: 500 };
+export const STRUCTURE_LIMITS: StructureLimits = {
+  maxObjects: 300_000,
+  maxStreamBytes: 16 * 1024 * 1024,
+  maxDecodedBytes: 64 * 1024 * 1024,
+  maxCpuMs: 500,
+};
 
 export type PdfInspectorOptions = {
   /** Worker threads checking at once (default 2: the machine's cores are shared with the service). */
@@ -142,23 +164,40 @@ export type PdfInspector = {
 export const PDF_INSPECTOR_DEFAULTS = { workers: 2, maxWaiting: 16, timeLimitMs: 6_000, maxHeapMb: 256 };
 
 export function createPdfInspector(options: PdfInspectorOptions = {}): PdfInspector {
-  const settings = { ...PDF_INSPECTOR_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as typeof PDF_INSPECTOR_DEFAULTS;
+  const settings = {
+    ...PDF_INSPECTOR_DEFAULTS,
+    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+  } as typeof PDF_INSPECTOR_DEFAULTS;
   const limits = { ...STRUCTURE_LIMITS, ...options.limits };
-  const pool = createWorkerPool<InspectRequest, InspectReply>(new URL('./inspect-pdf-worker.ts', import.meta.url), settings);
+  const pool = createWorkerPool<InspectRequest, InspectReply>(
+    new URL('./inspect-pdf-worker.ts', import.meta.url),
+    settings,
+  );
   return {
     retryAfterSeconds: Math.max(1, Math.ceil(settings.timeLimitMs / 1000)),
 
     async inspect(pdf) {
       // A view into a larger buffer (Node's pool for small Buffers) cannot be handed over whole: copy it.
-      const own = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength && pdf.buffer instanceof ArrayBuffer ? pdf : new Uint8Array(pdf);
+      const own =
+        pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength && pdf.buffer instanceof ArrayBuffer
+          ? pdf
+          : new Uint8Array(pdf);
       const outcome = await pool.run({ pdf: own, limits }, [own.buffer as ArrayBuffer]);
       if ('reply' in outcome) {
         if ('info' in outcome.reply) return outcome.reply.info;
         throw new PdfRejectedError(outcome.reply.rejected.reason, outcome.reply.rejected.message);
       }
       const { limit, detail } = outcome.stopped;
-      if (limit === 'time') throw new PdfRejectedError('too-complex', `The PDF's structure is too costly to read: it was not read within ${settings.timeLimitMs / 1000} s`);
-      if (limit === 'memory') throw new PdfRejectedError('too-complex', `The PDF's structure is too costly to read: it needs more than the ${settings.maxHeapMb} MB of memory a document may take`);
+      if (limit === 'time')
+        throw new PdfRejectedError(
+          'too-complex',
+          `The PDF's structure is too costly to read: it was not read within ${settings.timeLimitMs / 1000} s`,
+        );
+      if (limit === 'memory')
+        throw new PdfRejectedError(
+          'too-complex',
+          `The PDF's structure is too costly to read: it needs more than the ${settings.maxHeapMb} MB of memory a document may take`,
+        );
       throw new PdfRejectedError('damaged', `The PDF cannot be read (the reader failed: ${detail})`);
     },
 

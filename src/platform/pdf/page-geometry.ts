@@ -1,4 +1,4 @@
-import { PdfArray, PdfDict, PdfNumber, PdfRef } from '@libpdf/core';
+import { PdfArray, type PdfDict, PdfNumber, PdfRef } from '@libpdf/core';
 import type { PdfObject } from '@libpdf/core';
 
 /**

@@ -19,7 +19,8 @@ export function embedPngFiltered(doc: PDF, bytes: Uint8Array): PDFImage | null {
   const expected = rowLength * height;
   // The exact size the header announces, no more: a small file cannot inflate into a large allocation.
   const filtered = zlib.inflateSync(png.idat, { maxOutputLength: Math.max(expected, 1) });
-  if (filtered.length !== expected) throw new Error(`PNG data is ${filtered.length} bytes, the header announces ${expected}`);
+  if (filtered.length !== expected)
+    throw new Error(`PNG data is ${filtered.length} bytes, the header announces ${expected}`);
   for (let row = 0; row < height; row++) {
     if (filtered[row * rowLength] > 4) throw new Error(`PNG row ${row} has an unknown filter type`);
   }
@@ -50,21 +51,27 @@ export function embedPngFiltered(doc: PDF, bytes: Uint8Array): PDFImage | null {
 }
 
 function imageStream(width: number, height: number, colorSpace: string, colors: number, data: Uint8Array): PdfStream {
-  return new PdfStream(new PdfDict([
-    ['Type', PdfName.of('XObject')],
-    ['Subtype', PdfName.of('Image')],
-    ['Width', PdfNumber.of(width)],
-    ['Height', PdfNumber.of(height)],
-    ['ColorSpace', PdfName.of(colorSpace)],
-    ['BitsPerComponent', PdfNumber.of(8)],
-    ['Filter', PdfName.of('FlateDecode')],
-    ['DecodeParms', new PdfDict([
-      ['Predictor', PdfNumber.of(15)],
-      ['Colors', PdfNumber.of(colors)],
+  return new PdfStream(
+    new PdfDict([
+      ['Type', PdfName.of('XObject')],
+      ['Subtype', PdfName.of('Image')],
+      ['Width', PdfNumber.of(width)],
+      ['Height', PdfNumber.of(height)],
+      ['ColorSpace', PdfName.of(colorSpace)],
       ['BitsPerComponent', PdfNumber.of(8)],
-      ['Columns', PdfNumber.of(width)],
-    ])],
-  ]), new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      ['Filter', PdfName.of('FlateDecode')],
+      [
+        'DecodeParms',
+        new PdfDict([
+          ['Predictor', PdfNumber.of(15)],
+          ['Colors', PdfNumber.of(colors)],
+          ['BitsPerComponent', PdfNumber.of(8)],
+          ['Columns', PdfNumber.of(width)],
+        ]),
+      ],
+    ]),
+    new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+  );
 }
 
 /** Channels per PNG colour type that this path takes: grey, RGB, grey + alpha, RGBA (palette, 3, is not taken). */
@@ -75,7 +82,8 @@ const MAX_PIXELS = 40_000_000;
 /** The header's facts and the joined IDAT data, or null when this path does not take the PNG. */
 function readChunks(bytes: Uint8Array): { width: number; height: number; channels: number; idat: Buffer } | null {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buffer.length < 8 || buffer.readUInt32BE(0) !== 0x89504e47 || buffer.readUInt32BE(4) !== 0x0d0a1a0a) throw new Error('not a PNG');
+  if (buffer.length < 8 || buffer.readUInt32BE(0) !== 0x89504e47 || buffer.readUInt32BE(4) !== 0x0d0a1a0a)
+    throw new Error('not a PNG');
   let offset = 8;
   let header: { width: number; height: number; channels: number } | null = null;
   const idat: Buffer[] = [];

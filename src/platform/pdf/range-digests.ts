@@ -21,12 +21,19 @@ export function rangeDigests(file: Uint8Array, ranges: ByteRange[], algorithm: s
     const [start1, length1, start2, length2] = item.range;
     if (start1 !== 0 || length1 < position) {
       // Not a prefix of what is already hashed (a hand-made file): hash this one on its own.
-      item.digest = crypto.createHash(algorithm).update(file.subarray(start1, start1 + length1)).update(file.subarray(start2, start2 + length2)).digest();
+      item.digest = crypto
+        .createHash(algorithm)
+        .update(file.subarray(start1, start1 + length1))
+        .update(file.subarray(start2, start2 + length2))
+        .digest();
       continue;
     }
     running.update(file.subarray(position, length1));
     position = length1;
-    item.digest = running.copy().update(file.subarray(start2, start2 + length2)).digest();
+    item.digest = running
+      .copy()
+      .update(file.subarray(start2, start2 + length2))
+      .digest();
   }
   return ranges.map((range) => distinct.get(range.join(' '))!.digest!);
 }

@@ -1,4 +1,4 @@
-import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString } from '@libpdf/core';
+import { PDF, type PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString } from '@libpdf/core';
 import type { PdfObject } from '@libpdf/core';
 import type { Resolve } from './page-geometry.ts';
 
@@ -37,12 +37,17 @@ export class TooManySignaturesError extends Error {
  * than that throws TooManySignaturesError at once: fields are read as the walk reaches them, so 10,000 signature
  * fields cost 51 reads, not 10,000.
  */
-export async function readSignatures(bytes: Uint8Array, options: { maxSignatures?: number } = {}): Promise<PdfSignatureEntry[]> {
+export async function readSignatures(
+  bytes: Uint8Array,
+  options: { maxSignatures?: number } = {},
+): Promise<PdfSignatureEntry[]> {
   let pdf: PDF;
   try {
     pdf = await PDF.load(bytes);
   } catch (error) {
-    throw new UnreadablePdfError(`The file is not a readable PDF (${error instanceof Error ? error.message.slice(0, 200) : String(error)})`);
+    throw new UnreadablePdfError(
+      `The file is not a readable PDF (${error instanceof Error ? error.message.slice(0, 200) : String(error)})`,
+    );
   }
   const resolve: Resolve = (ref: PdfRef) => pdf.getObject(ref);
   const catalog = pdf.getCatalog();
@@ -51,8 +56,12 @@ export async function readSignatures(bytes: Uint8Array, options: { maxSignatures
   const stack: Array<PdfRef | PdfDict> = [];
   const pushAll = (array: PdfArray | undefined) => {
     for (const item of array?.toArray() ?? []) {
-      const key = item instanceof PdfRef ? `${item.objectNumber} ${item.generation}` : item instanceof PdfDict ? item : null;
-      if (key !== null && !seen.has(key)) { seen.add(key); stack.push(item as PdfRef | PdfDict); }
+      const key =
+        item instanceof PdfRef ? `${item.objectNumber} ${item.generation}` : item instanceof PdfDict ? item : null;
+      if (key !== null && !seen.has(key)) {
+        seen.add(key);
+        stack.push(item as PdfRef | PdfDict);
+      }
     }
   };
   pushAll(catalog.getDict('AcroForm', resolve)?.getArray('Fields', resolve));
@@ -65,7 +74,8 @@ export async function readSignatures(bytes: Uint8Array, options: { maxSignatures
     const entry = signatureOf(field, resolve);
     if (entry && !found.has(entry.dict)) {
       found.set(entry.dict, entry.entry);
-      if (options.maxSignatures !== undefined && found.size > options.maxSignatures) throw new TooManySignaturesError(options.maxSignatures);
+      if (options.maxSignatures !== undefined && found.size > options.maxSignatures)
+        throw new TooManySignaturesError(options.maxSignatures);
     }
     pushAll(field.getArray('Kids', resolve));
   }
@@ -91,7 +101,7 @@ function signatureOf(field: PdfDict, resolve: Resolve): { dict: PdfDict; entry: 
   if (!dict) return null;
   const range = dict.getArray('ByteRange', resolve);
   const contents = dict.get('Contents', resolve);
-  if (!range || range.length !== 4 || !(contents instanceof PdfString)) return null;
+  if (range?.length !== 4 || !(contents instanceof PdfString)) return null;
   const numbers = range.toArray().map((n) => (n instanceof PdfNumber ? n.value : Number.NaN));
   if (numbers.some((n) => !Number.isSafeInteger(n) || n < 0)) return null;
   const subFilter = dict.get('SubFilter', resolve);

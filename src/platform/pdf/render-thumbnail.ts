@@ -44,7 +44,11 @@ export type ThumbnailRenderer = {
    * `{ path }`: a local file the worker reads itself, only the parts page 1 needs (an upload is not copied into
    * the worker whole).
    */
-  render(pdf: Uint8Array | { path: string }, firstPage?: { width: number; height: number }, at?: PagePicture): Promise<Uint8Array>;
+  render(
+    pdf: Uint8Array | { path: string },
+    firstPage?: { width: number; height: number },
+    at?: PagePicture,
+  ): Promise<Uint8Array>;
   readonly retryAfterSeconds: number;
   close(): Promise<void>;
 };
@@ -52,7 +56,13 @@ export type ThumbnailRenderer = {
 /** Another page than 1, or another width than THUMBNAIL_WIDTH: the signing page's first picture of a page (page-image route). */
 export type PagePicture = { page: number; width: number };
 
-export const THUMBNAIL_DEFAULTS = { workers: 2, maxWaiting: 16, timeoutMs: 5_000, maxHeapMb: 256, maxImagePixels: 16_000_000 };
+export const THUMBNAIL_DEFAULTS = {
+  workers: 2,
+  maxWaiting: 16,
+  timeoutMs: 5_000,
+  maxHeapMb: 256,
+  maxImagePixels: 16_000_000,
+};
 
 /**
  * Idle workers are kept for a while (pdf.js takes about 250 ms to load in a fresh one) without keeping the process
@@ -62,7 +72,10 @@ type PooledWorker = { worker: Worker; idleTimer?: NodeJS.Timeout };
 const IDLE_WORKER_MS = 60_000;
 
 export function createThumbnailRenderer(options: ThumbnailRendererOptions = {}): ThumbnailRenderer {
-  const settings = { ...THUMBNAIL_DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as typeof THUMBNAIL_DEFAULTS & ThumbnailRendererOptions;
+  const settings = {
+    ...THUMBNAIL_DEFAULTS,
+    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+  } as typeof THUMBNAIL_DEFAULTS & ThumbnailRendererOptions;
   const queue = new BoundedQueue(settings.workers, settings.maxWaiting);
   const idle: PooledWorker[] = [];
   const all = new Set<PooledWorker>();
@@ -83,7 +96,10 @@ export function createThumbnailRenderer(options: ThumbnailRendererOptions = {}):
     return pooled;
   }
 
-  function renderOn(pooled: PooledWorker, request: ThumbnailRequest): Promise<ThumbnailReply | { id: number; stopped: string }> {
+  function renderOn(
+    pooled: PooledWorker,
+    request: ThumbnailRequest,
+  ): Promise<ThumbnailReply | { id: number; stopped: string }> {
     const { worker } = pooled;
     return new Promise((resolve) => {
       const finish = (reply: ThumbnailReply | { id: number; stopped: string }) => {
@@ -93,9 +109,15 @@ export function createThumbnailRenderer(options: ThumbnailRendererOptions = {}):
         worker.off('exit', onExit);
         resolve(reply);
       };
-      const onMessage = (reply: ThumbnailReply) => { if (reply.id === request.id) finish(reply); };
+      const onMessage = (reply: ThumbnailReply) => {
+        if (reply.id === request.id) finish(reply);
+      };
       // ERR_WORKER_OUT_OF_MEMORY and crashes end the worker; it is replaced on the next render.
-      const onError = (error: Error) => finish({ id: request.id, stopped: `the renderer failed (${(error as NodeJS.ErrnoException).code ?? error.message})` });
+      const onError = (error: Error) =>
+        finish({
+          id: request.id,
+          stopped: `the renderer failed (${(error as NodeJS.ErrnoException).code ?? error.message})`,
+        });
       const onExit = (code: number) => finish({ id: request.id, stopped: `the renderer exited (code ${code})` });
       const timer = setTimeout(() => {
         finish({ id: request.id, stopped: `page ${request.page} took longer than ${settings.timeoutMs} ms to render` });
@@ -110,14 +132,24 @@ export function createThumbnailRenderer(options: ThumbnailRendererOptions = {}):
   }
 
   /** One render in a pooled worker; null when it was stopped (time or memory), PdfRenderError when pdf.js refused the file. */
-  async function run(pdf: Uint8Array | { path: string }, what: { page: number; width: number; jpeg?: boolean }): Promise<{ image: Uint8Array } | null> {
+  async function run(
+    pdf: Uint8Array | { path: string },
+    what: { page: number; width: number; jpeg?: boolean },
+  ): Promise<{ image: Uint8Array } | null> {
     if (closed) throw new Error('thumbnail renderer is closed');
     return queue.run(async () => {
       const pooled = idle.pop() ?? spawnWorker();
       clearTimeout(pooled.idleTimer);
       // The worker takes ownership of the bytes it is sent, so it gets its own copy; a file it reads itself.
       const source = pdf instanceof Uint8Array ? { pdf: new Uint8Array(pdf) } : { path: pdf.path };
-      const request: ThumbnailRequest = { id: nextId++, ...source, ...what, quality: PICTURE_QUALITY, maxAspect: MAX_ASPECT, maxImagePixels: settings.maxImagePixels };
+      const request: ThumbnailRequest = {
+        id: nextId++,
+        ...source,
+        ...what,
+        quality: PICTURE_QUALITY,
+        maxAspect: MAX_ASPECT,
+        maxImagePixels: settings.maxImagePixels,
+      };
       const reply = await renderOn(pooled, request);
       if ('stopped' in reply) {
         if (all.has(pooled)) void pooled.worker.terminate();

@@ -3,7 +3,13 @@ import { createTimestampClient } from '../crypto/timestamp-client.ts';
 import { appendSignature } from '../signing/append-signature.ts';
 import { platformSealSigner } from '../signing/pdf-signer.ts';
 
-export type SealOptions = { tsaUrl?: string; reason?: string; location?: string; contactInfo?: string; signerName?: string };
+export type SealOptions = {
+  tsaUrl?: string;
+  reason?: string;
+  location?: string;
+  contactInfo?: string;
+  signerName?: string;
+};
 
 /**
  * One invisible PAdES signature by the platform seal: baseline B-B (ETSI.CAdES.detached, SHA-256,
@@ -13,5 +19,8 @@ export type SealOptions = { tsaUrl?: string; reason?: string; location?: string;
  */
 export async function sealPdf(pdf: Uint8Array, identity: SealIdentity, options: SealOptions = {}): Promise<Uint8Array> {
   const { tsaUrl, ...details } = options;
-  return appendSignature(pdf, platformSealSigner(identity, details, tsaUrl ? createTimestampClient(tsaUrl) : undefined));
+  return appendSignature(
+    pdf,
+    platformSealSigner(identity, details, tsaUrl ? createTimestampClient(tsaUrl) : undefined),
+  );
 }

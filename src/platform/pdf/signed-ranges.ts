@@ -1,10 +1,11 @@
 import type { PdfSignatureEntry } from './read-signatures.ts';
 
 export const RANGE_PROBLEMS = {
-  malformed: 'The signature\'s byte range is malformed',
-  notOwnContents: 'The signature\'s byte range does not leave out exactly its own /Contents',
-  notRevision: 'The signature\'s byte range does not end where its revision ends (%%EOF)',
-  sharedRevision: 'More than one signature in one revision: no two of them can both be intact (each covers the other\'s /Contents)',
+  malformed: "The signature's byte range is malformed",
+  notOwnContents: "The signature's byte range does not leave out exactly its own /Contents",
+  notRevision: "The signature's byte range does not end where its revision ends (%%EOF)",
+  sharedRevision:
+    "More than one signature in one revision: no two of them can both be intact (each covers the other's /Contents)",
 } as const;
 
 /**
@@ -32,7 +33,9 @@ const HEADER_WINDOW = 256 * 1024;
 export function signedRangeProblems(file: Uint8Array, entries: PdfSignatureEntry[]): (string | null)[] {
   const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
   const problems = entries.map((entry) => ownContentsProblem(bytes, entry));
-  const sound = entries.map((entry, index) => ({ entry, index })).filter(({ index }) => problems[index] === null)
+  const sound = entries
+    .map((entry, index) => ({ entry, index }))
+    .filter(({ index }) => problems[index] === null)
     .sort((x, y) => x.entry.byteRange[2] - y.entry.byteRange[2]);
   // Queries come in file order, so no byte is searched twice for a revision end (nor, once none was found, again).
   let found = -1;
@@ -64,10 +67,12 @@ export function signedRangeProblems(file: Uint8Array, entries: PdfSignatureEntry
 
 function ownContentsProblem(bytes: Buffer, entry: PdfSignatureEntry): string | null {
   const [start1, length1, start2, length2] = entry.byteRange;
-  if (start1 !== 0 || length1 < 1 || start2 <= length1 + 1 || start2 + length2 > bytes.length) return RANGE_PROBLEMS.malformed;
+  if (start1 !== 0 || length1 < 1 || start2 <= length1 + 1 || start2 + length2 > bytes.length)
+    return RANGE_PROBLEMS.malformed;
   if (!entry.ref) return RANGE_PROBLEMS.notOwnContents;
   const header = objectHeaderBefore(bytes, length1);
-  if (!header || header.objectNumber !== entry.ref.objectNumber || header.generation !== entry.ref.generation) return RANGE_PROBLEMS.notOwnContents;
+  if (!header || header.objectNumber !== entry.ref.objectNumber || header.generation !== entry.ref.generation)
+    return RANGE_PROBLEMS.notOwnContents;
   if (contentsValueAt(bytes, header.bodyAt, length1) !== length1) return RANGE_PROBLEMS.notOwnContents;
   // The gap is that hex string and nothing else (a gap holding more would leave unsigned bytes inside the file).
   if (bytes[length1] !== LT || bytes[start2 - 1] !== GT) return RANGE_PROBLEMS.notOwnContents;
@@ -85,7 +90,18 @@ function isSpace(byte: number): boolean {
 
 /** PDF delimiters: ( ) < > [ ] { } / % */
 function isDelimiter(byte: number): boolean {
-  return byte === 0x28 || byte === 0x29 || byte === LT || byte === GT || byte === 0x5b || byte === 0x5d || byte === 0x7b || byte === 0x7d || byte === SLASH || byte === 0x25;
+  return (
+    byte === 0x28 ||
+    byte === 0x29 ||
+    byte === LT ||
+    byte === GT ||
+    byte === 0x5b ||
+    byte === 0x5d ||
+    byte === 0x7b ||
+    byte === 0x7d ||
+    byte === SLASH ||
+    byte === 0x25
+  );
 }
 
 function isDigit(byte: number): boolean {
@@ -100,7 +116,10 @@ function isHexOrSpace(byte: number): boolean {
  * The "N G obj" header nearest before `before` (within HEADER_WINDOW), or null: none there, or an "endobj" comes
  * first (the position is not inside an object). One backward pass over the window, whatever it holds.
  */
-function objectHeaderBefore(bytes: Buffer, before: number): { objectNumber: number; generation: number; bodyAt: number } | null {
+function objectHeaderBefore(
+  bytes: Buffer,
+  before: number,
+): { objectNumber: number; generation: number; bodyAt: number } | null {
   const floor = Math.max(0, before - HEADER_WINDOW);
   for (let at = before - 3; at >= floor; at--) {
     if (bytes[at] !== 0x6f || bytes[at + 1] !== 0x62 || bytes[at + 2] !== 0x6a) continue; // "obj"
@@ -179,7 +198,9 @@ function nameEnd(bytes: Buffer, from: number, limit: number): number {
 }
 
 function decodeName(raw: string): string {
-  return raw.includes('#') ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : raw;
+  return raw.includes('#')
+    ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    : raw;
 }
 
 /** The position after one object starting at `from` (nested arrays and dictionaries included); -1 past `limit`. */
@@ -190,10 +211,28 @@ function skipObject(bytes: Buffer, from: number, limit: number): number {
     i = skipSpace(bytes, i, limit);
     if (i > limit) return -1;
     const byte = bytes[i];
-    if (byte === LT && bytes[i + 1] === LT) { depth++; i += 2; continue; }
-    if (byte === GT && bytes[i + 1] === GT) { depth--; i += 2; if (depth < 0) return -1; continue; }
-    if (byte === 0x5b) { depth++; i++; continue; }
-    if (byte === 0x5d) { depth--; i++; if (depth < 0) return -1; continue; }
+    if (byte === LT && bytes[i + 1] === LT) {
+      depth++;
+      i += 2;
+      continue;
+    }
+    if (byte === GT && bytes[i + 1] === GT) {
+      depth--;
+      i += 2;
+      if (depth < 0) return -1;
+      continue;
+    }
+    if (byte === 0x5b) {
+      depth++;
+      i++;
+      continue;
+    }
+    if (byte === 0x5d) {
+      depth--;
+      i++;
+      if (depth < 0) return -1;
+      continue;
+    }
     if (byte === 0x28) i = literalStringEnd(bytes, i, limit);
     else if (byte === LT) {
       while (i <= limit && bytes[i] !== GT) i++;
@@ -234,7 +273,8 @@ function indexOfEof(bytes: Buffer, from: number): number {
   let i = Math.max(0, from);
   while (i <= last) {
     const tail = bytes[i + 4];
-    if (tail === 0x46 && bytes[i + 3] === 0x4f && bytes[i + 2] === 0x45 && bytes[i + 1] === 0x25 && bytes[i] === 0x25) return i;
+    if (tail === 0x46 && bytes[i + 3] === 0x4f && bytes[i + 2] === 0x45 && bytes[i + 1] === 0x25 && bytes[i] === 0x25)
+      return i;
     i += tail === 0x4f ? 1 : tail === 0x45 ? 2 : tail === 0x25 ? 3 : 5;
   }
   return -1;

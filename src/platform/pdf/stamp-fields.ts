@@ -1,4 +1,4 @@
-import { PDF, PdfDict, PdfRef, ops } from '@libpdf/core';
+import { PDF, PdfDict, type PdfRef, ops } from '@libpdf/core';
 import type { PDFImage, PDFPage } from '@libpdf/core';
 import { createFontFaces } from './fonts/font-faces.ts';
 import type { Face } from './fonts/font-faces.ts';
@@ -19,8 +19,15 @@ export type StampField = {
   fieldType: string;
   value: string;
   styling?: {
-    textColor?: string; fontFamily?: string; bold?: boolean; italic?: boolean; underline?: boolean;
-    strikethrough?: boolean; textAlign?: 'left' | 'center' | 'right'; backgroundColor?: string; fontSize?: number;
+    textColor?: string;
+    fontFamily?: string;
+    bold?: boolean;
+    italic?: boolean;
+    underline?: boolean;
+    strikethrough?: boolean;
+    textAlign?: 'left' | 'center' | 'right';
+    backgroundColor?: string;
+    fontSize?: number;
   } | null;
 };
 
@@ -36,7 +43,17 @@ export class StampFieldError extends Error {
 
 const IMAGE_TYPES = new Set(['SIGNATURE', 'INITIALS', 'STAMP', 'IMAGE']);
 const WRAPPING_TYPES = new Set(['TEXTAREA', 'NOTE']);
-const TEXT_TYPES = new Set(['TEXT', 'NAME', 'EMAIL', 'NUMBER', 'DROPDOWN', 'NOTE', 'TEXTAREA', 'DATE', 'DIGITAL_SIGNATURE']);
+const TEXT_TYPES = new Set([
+  'TEXT',
+  'NAME',
+  'EMAIL',
+  'NUMBER',
+  'DROPDOWN',
+  'NOTE',
+  'TEXTAREA',
+  'DATE',
+  'DIGITAL_SIGNATURE',
+]);
 const DEFAULT_FONT_SIZE = 12;
 const MAX_FONT_SIZE = 200;
 const MIN_FONT_SIZE = 1;
@@ -131,10 +148,14 @@ function pageGeometry(page: PDFPage, doc: PDF): PageGeometry {
   const w = urx - llx;
   const h = ury - lly;
   switch (rotation) {
-    case 90: return { toUser: [0, 1, -1, 0, llx + w, lly], displayHeight: w };
-    case 180: return { toUser: [-1, 0, 0, -1, llx + w, lly + h], displayHeight: h };
-    case 270: return { toUser: [0, -1, 1, 0, llx, lly + h], displayHeight: w };
-    default: return { toUser: [1, 0, 0, 1, llx, lly], displayHeight: h };
+    case 90:
+      return { toUser: [0, 1, -1, 0, llx + w, lly], displayHeight: w };
+    case 180:
+      return { toUser: [-1, 0, 0, -1, llx + w, lly + h], displayHeight: h };
+    case 270:
+      return { toUser: [0, -1, 1, 0, llx, lly + h], displayHeight: w };
+    default:
+      return { toUser: [1, 0, 0, 1, llx, lly], displayHeight: h };
   }
 }
 
@@ -153,7 +174,10 @@ function adoptInheritedResources(page: PDFPage, doc: PDF): void {
 // ---------------------------------------------------------------------------------------------------------
 // Fonts and images, shared by all pages of the document
 
-type Assets = { face(styling: StampField['styling'], text: string): { face: Face; text: string }; image(value: string, index: number): PDFImage };
+type Assets = {
+  face(styling: StampField['styling'], text: string): { face: Face; text: string };
+  image(value: string, index: number): PDFImage;
+};
 
 function createAssets(doc: PDF): Assets {
   const images = new Map<string, PDFImage>();
@@ -166,7 +190,10 @@ function createAssets(doc: PDF): Assets {
         const decoded = decodeImageDataUrl(value);
         if (!decoded) throw new StampFieldError(index, 'value is not a data-URL PNG or JPEG image');
         try {
-          image = decoded.format === 'png' ? embedPngFiltered(doc, decoded.bytes) ?? doc.embedPng(decoded.bytes) : doc.embedJpeg(decoded.bytes);
+          image =
+            decoded.format === 'png'
+              ? (embedPngFiltered(doc, decoded.bytes) ?? doc.embedPng(decoded.bytes))
+              : doc.embedJpeg(decoded.bytes);
         } catch (error) {
           throw new StampFieldError(index, `image cannot be decoded: ${(error as Error).message}`);
         }
@@ -182,7 +209,13 @@ function createAssets(doc: PDF): Assets {
 
 type Operator = ReturnType<typeof ops.pushGraphicsState>;
 
-function drawField(field: StampField, index: number, page: PDFPage, geometry: PageGeometry, assets: Assets): Operator[] {
+function drawField(
+  field: StampField,
+  index: number,
+  page: PDFPage,
+  geometry: PageGeometry,
+  assets: Assets,
+): Operator[] {
   const { x, y, width, height } = field.box;
   const styling = field.styling ?? undefined;
   // An unfilled field leaves no trace (not even its background); a checkbox always shows its state.
@@ -261,12 +294,18 @@ function drawCheckbox(checked: boolean, color: Rgb, width: number, height: numbe
 function drawText(field: StampField, page: PDFPage, assets: Assets, width: number, height: number): Operator[] {
   const styling = field.styling ?? undefined;
   const cleaned = field.value.replace(/\t/g, ' ').replace(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/g, '');
-  const mode = WRAPPING_TYPES.has(field.fieldType) ? 'wrap' : field.fieldType === 'DIGITAL_SIGNATURE' ? 'lines' : 'single';
+  const mode = WRAPPING_TYPES.has(field.fieldType)
+    ? 'wrap'
+    : field.fieldType === 'DIGITAL_SIGNATURE'
+      ? 'lines'
+      : 'single';
   const source = mode === 'single' ? cleaned.replace(/\s*(\r\n|\r|\n)\s*/g, ' ') : cleaned;
   if (source.trim() === '') return [];
   const { face, text } = assets.face(styling, source);
-  const requested = Number.isFinite(styling?.fontSize) && (styling?.fontSize as number) > 0
-    ? Math.min(styling?.fontSize as number, MAX_FONT_SIZE) : DEFAULT_FONT_SIZE;
+  const requested =
+    Number.isFinite(styling?.fontSize) && (styling?.fontSize as number) > 0
+      ? Math.min(styling?.fontSize as number, MAX_FONT_SIZE)
+      : DEFAULT_FONT_SIZE;
   const padding = Math.min(2, width * 0.1, height * 0.1);
   const layout = fitText(text, mode, face, requested, width - 2 * padding, height - 2 * padding);
   const { size, lines } = layout;
@@ -283,12 +322,15 @@ function drawText(field: StampField, page: PDFPage, assets: Assets, width: numbe
   const decorations: Operator[] = [];
   lines.forEach((line, i) => {
     const lineWidth = face.width(line, size);
-    const left = align === 'center' ? (width - lineWidth) / 2 : align === 'right' ? width - padding - lineWidth : padding;
+    const left =
+      align === 'center' ? (width - lineWidth) / 2 : align === 'right' ? width - padding - lineWidth : padding;
     const baseline = top - ascent - i * lineHeight;
     result.push(ops.setTextMatrix(1, 0, 0, 1, left, baseline), ops.showText(face.encode(line)));
     const thickness = Math.max(0.25, size * 0.05);
-    if (styling?.underline) decorations.push(ops.rectangle(left, baseline - size * 0.12 - thickness / 2, lineWidth, thickness), ops.fill());
-    if (styling?.strikethrough) decorations.push(ops.rectangle(left, baseline + size * 0.28 - thickness / 2, lineWidth, thickness), ops.fill());
+    if (styling?.underline)
+      decorations.push(ops.rectangle(left, baseline - size * 0.12 - thickness / 2, lineWidth, thickness), ops.fill());
+    if (styling?.strikethrough)
+      decorations.push(ops.rectangle(left, baseline + size * 0.28 - thickness / 2, lineWidth, thickness), ops.fill());
   });
   result.push(ops.endText(), ...decorations);
   return result;
@@ -298,7 +340,14 @@ function drawText(field: StampField, page: PDFPage, assets: Assets, width: numbe
  * The largest size, up to the requested one, at which the text fits the box: one line ('single'), the
  * given lines ('lines'), or lines wrapped at the box width ('wrap'; a word wider than the box is broken).
  */
-function fitText(text: string, mode: 'single' | 'lines' | 'wrap', face: Face, requested: number, width: number, height: number) {
+function fitText(
+  text: string,
+  mode: 'single' | 'lines' | 'wrap',
+  face: Face,
+  requested: number,
+  width: number,
+  height: number,
+) {
   const glyphFactor = (face.ascent - face.descent) / 1000;
   const heightAt = (lineCount: number, size: number) => (lineCount - 1) * size * LINE_SPACING + glyphFactor * size;
   if (mode !== 'wrap') {
@@ -346,8 +395,17 @@ function wrapText(text: string, face: Face, size: number, width: number): string
 }
 
 const NAMED_COLORS: Record<string, Rgb> = {
-  black: [0, 0, 0], white: [1, 1, 1], red: [1, 0, 0], green: [0, 0.5, 0], blue: [0, 0, 1], gray: [0.5, 0.5, 0.5],
-  grey: [0.5, 0.5, 0.5], yellow: [1, 1, 0], orange: [1, 0.65, 0], purple: [0.5, 0, 0.5], navy: [0, 0, 0.5],
+  black: [0, 0, 0],
+  white: [1, 1, 1],
+  red: [1, 0, 0],
+  green: [0, 0.5, 0],
+  blue: [0, 0, 1],
+  gray: [0.5, 0.5, 0.5],
+  grey: [0.5, 0.5, 0.5],
+  yellow: [1, 1, 0],
+  orange: [1, 0.65, 0],
+  purple: [0.5, 0, 0.5],
+  navy: [0, 0, 0.5],
 };
 
 /** '#rgb', '#rrggbb', '#rrggbbaa', 'rgb(r, g, b)', 'rgba(…)' or a basic color name; null for none or unreadable. */

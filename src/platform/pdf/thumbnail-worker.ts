@@ -9,9 +9,18 @@ import { getDocument, PDFDataRangeTransport } from 'pdfjs-dist/legacy/build/pdf.
 
 /** The PDF as bytes, or as a local file that the worker reads itself, only the parts page 1 needs. */
 /** `jpeg`: the image as JPEG (a page picture) rather than PNG (a thumbnail). */
-export type ThumbnailRequest = { id: number; pdf?: Uint8Array; path?: string; page: number; width: number; jpeg?: boolean; quality: number; maxAspect: number; maxImagePixels: number };
+export type ThumbnailRequest = {
+  id: number;
+  pdf?: Uint8Array;
+  path?: string;
+  page: number;
+  width: number;
+  jpeg?: boolean;
+  quality: number;
+  maxAspect: number;
+  maxImagePixels: number;
+};
 export type ThumbnailReply = { id: number; image: Uint8Array } | { id: number; error: string };
-
 
 const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 // pdf.js reads these with fs in Node when given paths ending in a separator.
@@ -30,11 +39,24 @@ const assets = {
  */
 async function render(request: ThumbnailRequest): Promise<ThumbnailReply> {
   const file = request.path ? await openFile(request.path) : null;
-  const source = !file ? { data: request.pdf }
-    : 'bytes' in file ? { data: file.bytes }
-      : { range: file.transport, length: file.transport.length, disableAutoFetch: true, disableStream: true, rangeChunkSize: RANGE_CHUNK };
+  const source = !file
+    ? { data: request.pdf }
+    : 'bytes' in file
+      ? { data: file.bytes }
+      : {
+          range: file.transport,
+          length: file.transport.length,
+          disableAutoFetch: true,
+          disableStream: true,
+          rangeChunkSize: RANGE_CHUNK,
+        };
   const task = getDocument({
-    ...source, ...assets, isEvalSupported: false, verbosity: 0, stopAtErrors: false, maxImageSize: request.maxImagePixels,
+    ...source,
+    ...assets,
+    isEvalSupported: false,
+    verbosity: 0,
+    stopAtErrors: false,
+    maxImageSize: request.maxImagePixels,
   });
   try {
     let document;
@@ -57,7 +79,12 @@ async function render(request: ThumbnailRequest): Promise<ThumbnailReply> {
       // Broken content on the page: the picture keeps what was drawn before the error (at worst a blank page).
     }
     page.cleanup();
-    return { id: request.id, image: new Uint8Array(request.jpeg ? canvas.toBuffer('image/jpeg', request.quality) : canvas.toBuffer('image/png')) };
+    return {
+      id: request.id,
+      image: new Uint8Array(
+        request.jpeg ? canvas.toBuffer('image/jpeg', request.quality) : canvas.toBuffer('image/png'),
+      ),
+    };
   } finally {
     await task.destroy();
     if (file && 'close' in file) await file.close();
@@ -74,7 +101,9 @@ const READ_WHOLE_BYTES = 1024 * 1024;
  * 1's content and resources, and nothing else, so a large upload is never held in memory for its thumbnail (its
  * buffer for the whole length is allocated but untouched pages take no memory). A small file is read at once.
  */
-async function openFile(file: string): Promise<{ bytes: Uint8Array } | { transport: PDFDataRangeTransport; close(): Promise<void> }> {
+async function openFile(
+  file: string,
+): Promise<{ bytes: Uint8Array } | { transport: PDFDataRangeTransport; close(): Promise<void> }> {
   const handle = await fsp.open(file, 'r');
   const { size } = await handle.stat();
   if (size <= READ_WHOLE_BYTES) {
@@ -87,7 +116,10 @@ async function openFile(file: string): Promise<{ bytes: Uint8Array } | { transpo
   const transport = new (class extends PDFDataRangeTransport {
     requestDataRange(begin: number, end: number) {
       // A failed read leaves pdf.js waiting; the pool's time limit then stops the render and a blank page stands in.
-      read(handle, begin, end - begin).then((chunk) => this.onDataRange(begin, chunk), () => {});
+      read(handle, begin, end - begin).then(
+        (chunk) => this.onDataRange(begin, chunk),
+        () => {},
+      );
     }
   })(size, null);
   return { transport, close: () => handle.close() };
@@ -107,6 +139,7 @@ async function read(handle: fsp.FileHandle, position: number, length: number): P
 parentPort!.on('message', (request: ThumbnailRequest) => {
   render(request).then(
     (reply) => parentPort!.postMessage(reply, 'image' in reply ? [reply.image.buffer as ArrayBuffer] : []),
-    (error: unknown) => parentPort!.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) =>
+      parentPort!.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
   );
 });

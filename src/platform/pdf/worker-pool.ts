@@ -40,7 +40,10 @@ type PooledWorker = { worker: Worker; ready: Promise<void>; idleTimer?: NodeJS.T
 const IDLE_WORKER_MS = 60_000;
 
 /** Worker threads under a heap limit and a time limit, a few at a time with a bounded waiting line. */
-export function createWorkerPool<Request extends object, Reply extends { id: number }>(script: URL, options: WorkerPoolOptions): WorkerPool<Request, Reply> {
+export function createWorkerPool<Request extends object, Reply extends { id: number }>(
+  script: URL,
+  options: WorkerPoolOptions,
+): WorkerPool<Request, Reply> {
   const queue = new BoundedQueue(options.workers, options.maxWaiting);
   const idle: PooledWorker[] = [];
   const all = new Set<PooledWorker>();
@@ -54,7 +57,9 @@ export function createWorkerPool<Request extends object, Reply extends { id: num
     const ready = new Promise<void>((resolve, reject) => {
       worker.once('message', () => resolve());
       worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`the worker ${script.pathname} exited with code ${code} while starting`)));
+      worker.once('exit', (code) =>
+        reject(new Error(`the worker ${script.pathname} exited with code ${code} while starting`)),
+      );
     });
     ready.catch(() => {});
     const pooled: PooledWorker = { worker, ready };
@@ -67,7 +72,11 @@ export function createWorkerPool<Request extends object, Reply extends { id: num
     return pooled;
   }
 
-  function runOn(pooled: PooledWorker, request: Envelope<Request>, transfer: ArrayBuffer[]): Promise<{ reply: Reply } | { stopped: WorkerStop }> {
+  function runOn(
+    pooled: PooledWorker,
+    request: Envelope<Request>,
+    transfer: ArrayBuffer[],
+  ): Promise<{ reply: Reply } | { stopped: WorkerStop }> {
     const { worker } = pooled;
     return new Promise((resolve) => {
       const finish = (outcome: { reply: Reply } | { stopped: WorkerStop }) => {
@@ -77,10 +86,17 @@ export function createWorkerPool<Request extends object, Reply extends { id: num
         worker.off('exit', onExit);
         resolve(outcome);
       };
-      const onMessage = (reply: Reply) => { if (reply.id === request.id) finish({ reply }); };
+      const onMessage = (reply: Reply) => {
+        if (reply.id === request.id) finish({ reply });
+      };
       const onError = (error: Error) => {
         const code = (error as NodeJS.ErrnoException).code;
-        finish({ stopped: code === 'ERR_WORKER_OUT_OF_MEMORY' ? { limit: 'memory', detail: code } : { limit: 'crash', detail: code ?? error.message } });
+        finish({
+          stopped:
+            code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? { limit: 'memory', detail: code }
+              : { limit: 'crash', detail: code ?? error.message },
+        });
       };
       const onExit = (code: number) => finish({ stopped: { limit: 'crash', detail: `exited with code ${code}` } });
       const timer = setTimeout(() => {

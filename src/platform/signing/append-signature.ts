@@ -31,12 +31,15 @@ export type PendingSignature = {
  * caller that drew field values first), the updates go onto it: one parse, one hash, one join in all.
  */
 export async function appendSignature(input: Uint8Array | IncrementalPdf, signer: PdfSigner): Promise<Uint8Array> {
-  return (await appendSignatureTo(input instanceof IncrementalPdf ? input : await IncrementalPdf.open(input), signer)).toBytes();
+  return (
+    await appendSignatureTo(input instanceof IncrementalPdf ? input : await IncrementalPdf.open(input), signer)
+  ).toBytes();
 }
 
 /** The same, answering the file the signature went onto (the input, or a fresh parse of it after a re-layout). */
 export async function appendSignatureTo(input: IncrementalPdf, signer: PdfSigner): Promise<IncrementalPdf> {
-  if (!signer.sign) throw new Error(`A ${signer.kind} signer signs in two steps: prepareSignature, then completeSignature`);
+  if (!signer.sign)
+    throw new Error(`A ${signer.kind} signer signs in two steps: prepareSignature, then completeSignature`);
   let file = input;
   const signingTime = new Date();
   let reserve = initialReserve(signer);
@@ -68,7 +71,9 @@ export async function appendSignatureTo(input: IncrementalPdf, signer: PdfSigner
  * spent: libpdf's view of it now holds the laid-out field, which its bytes do not.
  */
 export async function prepareSignature(
-  input: Uint8Array | IncrementalPdf, signer: PdfSigner, options: { reserve?: number; signingTime?: Date } = {},
+  input: Uint8Array | IncrementalPdf,
+  signer: PdfSigner,
+  options: { reserve?: number; signingTime?: Date } = {},
 ): Promise<PendingSignature> {
   const file = input instanceof IncrementalPdf ? input : await IncrementalPdf.open(input);
   const reserve = options.reserve ?? initialReserve(signer);
@@ -89,7 +94,9 @@ export async function prepareSignature(
  * with room for it on a fresh parse; the file the time-stamp went onto is answered.
  */
 export async function appendDocumentTimestamp(
-  input: IncrementalPdf, field: SignatureField, timestampDigest: (digest: Uint8Array) => Promise<Uint8Array>,
+  input: IncrementalPdf,
+  field: SignatureField,
+  timestampDigest: (digest: Uint8Array) => Promise<Uint8Array>,
 ): Promise<IncrementalPdf> {
   let file = input;
   let reserve = TIMESTAMP_RESERVE;
@@ -113,7 +120,8 @@ export async function appendDocumentTimestamp(
  */
 function layOut(file: IncrementalPdf, field: SignatureField, reserve: number, signingTime: Date) {
   const update = buildSignatureUpdate(file, field, reserve, signingTime);
-  const documentDigest = file.digestSoFar()
+  const documentDigest = file
+    .digestSoFar()
     .update(update.bytes.subarray(0, update.contentsStart))
     .update(update.bytes.subarray(update.contentsEnd))
     .digest();
@@ -124,13 +132,22 @@ function layOut(file: IncrementalPdf, field: SignatureField, reserve: number, si
  * Puts the CMS around a signature value made elsewhere into the pending revision (in place) and returns the
  * signed file. Throws when it does not fit the reserved room: a remote signature cannot be redone here.
  */
-export async function completeSignature(pending: PendingSignature, signer: PdfSigner, signatureValue: Uint8Array): Promise<Uint8Array> {
+export async function completeSignature(
+  pending: PendingSignature,
+  signer: PdfSigner,
+  signatureValue: Uint8Array,
+): Promise<Uint8Array> {
   const cms = await createCms(pending, signer, signatureValue);
-  if (cms.length > pending.reserve) throw new Error(`The signature (${cms.length} bytes) does not fit the ${pending.reserve} bytes reserved for it`);
+  if (cms.length > pending.reserve)
+    throw new Error(`The signature (${cms.length} bytes) does not fit the ${pending.reserve} bytes reserved for it`);
   return fillContents(pending, cms);
 }
 
-function createCms(pending: Pick<PendingSignature, 'signedAttributes'>, signer: PdfSigner, signatureValue: Uint8Array): Promise<Uint8Array> {
+function createCms(
+  pending: Pick<PendingSignature, 'signedAttributes'>,
+  signer: PdfSigner,
+  signatureValue: Uint8Array,
+): Promise<Uint8Array> {
   return assembleCadesSignature({
     signedAttributes: pending.signedAttributes,
     signatureValue,

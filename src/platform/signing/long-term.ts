@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { PdfArray, PdfDict, PdfName, PdfRef, PdfStream, PdfString } from '@libpdf/core';
+import { PdfArray, PdfDict, PdfName, type PdfRef, PdfStream, PdfString } from '@libpdf/core';
 import type { PDF, PdfObject } from '@libpdf/core';
 import * as pkijs from 'pkijs';
 import { OID } from '../crypto/certificates.ts';
@@ -23,7 +23,11 @@ export const DOCUMENT_TIMESTAMP_FIELD = 'DocumentTimeStamp';
  * choosing, so nothing is fetched for them (an existing DSS is kept and extended). The update is appended
  * to `file`, after the signature. append-signature.ts then adds the document time-stamp (B-LTA).
  */
-export async function appendSecurityStore(file: IncrementalPdf, signatureContents: Uint8Array, ltv: LongTermValidation): Promise<void> {
+export async function appendSecurityStore(
+  file: IncrementalPdf,
+  signatureContents: Uint8Array,
+  ltv: LongTermValidation,
+): Promise<void> {
   const certificates = cmsCertificates(signatureContents);
   const crls = await ltv.revocationData(certificates);
   addSecurityStore(file.doc, signatureContents, certificates, crls);
@@ -34,7 +38,8 @@ export async function appendSecurityStore(file: IncrementalPdf, signatureContent
 function cmsCertificates(contents: Uint8Array): Uint8Array[] {
   const signedData = readSignedData(contents);
   const found = certificatesOf(signedData);
-  const token = signedData.signerInfos[0]?.unsignedAttrs?.attributes.find((a) => a.type === OID.signatureTimeStampToken)?.values[0];
+  const token = signedData.signerInfos[0]?.unsignedAttrs?.attributes.find((a) => a.type === OID.signatureTimeStampToken)
+    ?.values[0];
   if (token) found.push(...certificatesOf(readSignedData(new Uint8Array(token.toBER(false)))));
   const seen = new Set<string>();
   return found.filter((der) => {

@@ -30,7 +30,12 @@ export type SignatureDetails = Omit<SignatureField, 'name'>;
 export const PLATFORM_SEAL_FIELD = 'PlatformSeal';
 export const SIGNER_FIELD = 'Signature';
 
-export function platformSealSigner(identity: SealIdentity, details: SignatureDetails = {}, timestamp?: Timestamper, longTerm?: LongTermValidation): PdfSigner {
+export function platformSealSigner(
+  identity: SealIdentity,
+  details: SignatureDetails = {},
+  timestamp?: Timestamper,
+  longTerm?: LongTermValidation,
+): PdfSigner {
   return {
     longTerm,
     kind: 'PLATFORM_SEAL',

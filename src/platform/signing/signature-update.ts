@@ -21,7 +21,12 @@ const SIG_FLAGS = 3;
 /** Ten digits per ByteRange number: room for any offset below 10 GB, patched in place and padded by spaces. */
 const BYTE_RANGE_PLACEHOLDER = '[0 0000000000 0000000000 0000000000]';
 
-export type Update = { bytes: Uint8Array; contentsStart: number; contentsEnd: number; section: { xrefAt: number; size: number } };
+export type Update = {
+  bytes: Uint8Array;
+  contentsStart: number;
+  contentsEnd: number;
+  section: { xrefAt: number; size: number };
+};
 
 /**
  * The incremental update: signature dictionary, signature field (merged with its invisible widget), the
@@ -29,7 +34,12 @@ export type Update = { bytes: Uint8Array; contentsStart: number; contentsEnd: nu
  * in the original's style and the trailer. ByteRange is final; Contents is a zero-filled hex string whose
  * position (relative to the update) is returned.
  */
-export function buildSignatureUpdate(file: IncrementalPdf, field: SignatureField, reserve: number, signingTime: Date): Update {
+export function buildSignatureUpdate(
+  file: IncrementalPdf,
+  field: SignatureField,
+  reserve: number,
+  signingTime: Date,
+): Update {
   const doc = file.doc;
   const resolve = (ref: PdfRef) => doc.getObject(ref);
   const trailer = doc.context.info.trailer;
@@ -80,7 +90,9 @@ export function buildSignatureUpdate(file: IncrementalPdf, field: SignatureField
   const writer = new UpdateWriter(base.length, base.needsNewline);
   const offsets = new Map<number, { offset: number; generation: number }>();
   offsets.set(signatureRef.objectNumber, { offset: writer.position, generation: signatureRef.generation });
-  const kind = field.documentTimestamp ? '/Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161' : '/Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached';
+  const kind = field.documentTimestamp
+    ? '/Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161'
+    : '/Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached';
   writer.text(`${signatureRef.objectNumber} ${signatureRef.generation} obj\n<< ${kind} /ByteRange `);
   const byteRangeAt = writer.length;
   writer.text(`${BYTE_RANGE_PLACEHOLDER} /Contents `);
@@ -90,7 +102,10 @@ export function buildSignatureUpdate(file: IncrementalPdf, field: SignatureField
   // A document time-stamp's time is the token's; it claims none of its own.
   if (!field.documentTimestamp) writer.text(` /M ${hexString(PdfString.fromString(pdfDate(signingTime)))}`);
   const text: [string, string | undefined][] = [
-    ['Name', field.signerName], ['Reason', field.reason], ['Location', field.location], ['ContactInfo', field.contactInfo],
+    ['Name', field.signerName],
+    ['Reason', field.reason],
+    ['Location', field.location],
+    ['ContactInfo', field.contactInfo],
   ];
   for (const [key, value] of text) if (value) writer.text(` /${key} ${hexString(PdfString.fromString(value))}`);
   writer.text(' >>\nendobj\n');
@@ -105,7 +120,10 @@ export function buildSignatureUpdate(file: IncrementalPdf, field: SignatureField
   const bytes = writer.toBytes();
   const total = base.length + bytes.length;
   const byteRange = [0, base.length + contentsStart, base.length + contentsEnd, total - (base.length + contentsEnd)];
-  bytes.set(Buffer.from(`[${byteRange.join(' ')}`.padEnd(BYTE_RANGE_PLACEHOLDER.length - 1, ' ') + ']', 'latin1'), byteRangeAt);
+  bytes.set(
+    Buffer.from(`${`[${byteRange.join(' ')}`.padEnd(BYTE_RANGE_PLACEHOLDER.length - 1, ' ')}]`, 'latin1'),
+    byteRangeAt,
+  );
   return { bytes, contentsStart, contentsEnd, section };
 }
 
@@ -119,7 +137,8 @@ function serialize(obj: PdfObject): string {
   if (obj instanceof PdfNull) return 'null';
   if (obj instanceof PdfArray) return `[${obj.toArray().map(serialize).join(' ')}]`;
   if (obj instanceof PdfStream) throw new Error('A stream cannot be written inline');
-  if (obj instanceof PdfDict) return `<<${[...obj].map(([key, value]) => ` /${escapeName(key.value)} ${serialize(value)}`).join('')} >>`;
+  if (obj instanceof PdfDict)
+    return `<<${[...obj].map(([key, value]) => ` /${escapeName(key.value)} ${serialize(value)}`).join('')} >>`;
   throw new Error(`Cannot serialize PDF object of type ${(obj as { type?: string }).type ?? typeof obj}`);
 }
 
@@ -137,7 +156,8 @@ function escapeName(name: string): string {
   let result = '';
   for (const byte of Buffer.from(name, 'utf8')) {
     const delimiter = '()<>[]{}/%#'.includes(String.fromCharCode(byte));
-    result += byte < 0x21 || byte > 0x7e || delimiter ? `#${byte.toString(16).padStart(2, '0')}` : String.fromCharCode(byte);
+    result +=
+      byte < 0x21 || byte > 0x7e || delimiter ? `#${byte.toString(16).padStart(2, '0')}` : String.fromCharCode(byte);
   }
   return result;
 }

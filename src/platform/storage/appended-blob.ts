@@ -26,7 +26,9 @@ export function keepsBase(whole: HashedParts): whole is HashedParts & { base: No
 }
 
 export function parseAppendedHeader(start: Uint8Array, key: string): AppendedHeader {
-  const text = Buffer.from(start.buffer, start.byteOffset, Math.min(start.byteLength, APPENDED_HEADER_MAX)).toString('latin1');
+  const text = Buffer.from(start.buffer, start.byteOffset, Math.min(start.byteLength, APPENDED_HEADER_MAX)).toString(
+    'latin1',
+  );
   const match = /^base ([0-9a-f]{64}) (\d{1,15})\n/.exec(text);
   if (!match) throw new Error(`blob ${key} is kept over a base but its header is unreadable`);
   return { baseKey: match[1], baseSize: Number(match[2]), headerLength: match[0].length };

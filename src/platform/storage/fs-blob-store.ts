@@ -5,7 +5,14 @@ import type { Readable } from 'node:stream';
 import type { BlobStore, StagedBlob } from './blob-store.ts';
 import { PRIVATE_DIR_MODE } from './data-dir.ts';
 import { assertBlobKey, createScratch, hashedParts } from './scratch.ts';
-import { APPENDED_HEADER_MAX, APPENDED_SUFFIX, appendedParts, concatStreams, keepsBase, parseAppendedHeader } from './appended-blob.ts';
+import {
+  APPENDED_HEADER_MAX,
+  APPENDED_SUFFIX,
+  appendedParts,
+  concatStreams,
+  keepsBase,
+  parseAppendedHeader,
+} from './appended-blob.ts';
 
 /** Not zero-filled (every byte is read over) and never from the shared pool (a view of it would expose its neighbours). */
 function newBuffer(size: number): Uint8Array {
@@ -56,7 +63,9 @@ export function createFsBlobStore(root: string): BlobStore {
       const base = await openPieces(header.baseKey);
       if (base.reduce((n, piece) => n + piece.size, 0) !== header.baseSize) {
         await Promise.all(base.map((piece) => piece.handle.close()));
-        throw new Error(`blob ${key} is kept over ${header.baseKey}, whose size is not the ${header.baseSize} bytes it was kept over`);
+        throw new Error(
+          `blob ${key} is kept over ${header.baseKey}, whose size is not the ${header.baseSize} bytes it was kept over`,
+        );
       }
       return [...base, { handle, start: header.headerLength, size }];
     } catch (error) {
@@ -117,7 +126,12 @@ export function createFsBlobStore(root: string): BlobStore {
         for (const piece of pieces) {
           let filled = 0;
           while (filled < piece.size) {
-            const { bytesRead } = await piece.handle.read(bytes, at + filled, piece.size - filled, piece.start + filled);
+            const { bytesRead } = await piece.handle.read(
+              bytes,
+              at + filled,
+              piece.size - filled,
+              piece.start + filled,
+            );
             if (bytesRead === 0) throw new Error(`blob ${key} ended after ${at + filled} of ${size} bytes`);
             filled += bytesRead;
           }

@@ -8,7 +8,11 @@ import { APPENDED_SUFFIX, appendedParts, concatStreams, keepsBase, parseAppended
 /** A 404 from the bucket: the SDK's NotFound or NoSuchKey (each a 404), or any other error it answers with that status. */
 function isMissing(error: unknown): boolean {
   const named = (error as { name?: string }).name;
-  return named === 'NotFound' || named === 'NoSuchKey' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+  return (
+    named === 'NotFound' ||
+    named === 'NoSuchKey' ||
+    (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+  );
 }
 
 export type S3Settings = {
@@ -72,7 +76,9 @@ export async function createS3BlobStore(settings: S3Settings, scratchDir: string
       if (!isMissing(error)) throw error;
       let appended: Uint8Array;
       try {
-        const response = await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) + APPENDED_SUFFIX }));
+        const response = await client.send(
+          new GetObjectCommand({ Bucket: settings.bucket, Key: objectKey(key) + APPENDED_SUFFIX }),
+        );
         if (!response.Body) throw new Error(`blob ${key} has no body`);
         appended = await response.Body.transformToByteArray();
       } catch (other) {
@@ -82,10 +88,15 @@ export async function createS3BlobStore(settings: S3Settings, scratchDir: string
       const base = await openStream(header.baseKey);
       if (base.size !== header.baseSize) {
         base.stream.destroy();
-        throw new Error(`blob ${key} is kept over ${header.baseKey}, whose size is not the ${header.baseSize} bytes it was kept over`);
+        throw new Error(
+          `blob ${key} is kept over ${header.baseKey}, whose size is not the ${header.baseSize} bytes it was kept over`,
+        );
       }
       const rest = appended.subarray(header.headerLength);
-      return { stream: concatStreams(base.stream, Readable.from([Buffer.from(rest.buffer, rest.byteOffset, rest.byteLength)])), size: base.size + rest.byteLength };
+      return {
+        stream: concatStreams(base.stream, Readable.from([Buffer.from(rest.buffer, rest.byteOffset, rest.byteLength)])),
+        size: base.size + rest.byteLength,
+      };
     }
   }
 
@@ -106,13 +117,15 @@ export async function createS3BlobStore(settings: S3Settings, scratchDir: string
     if (!scratch.owns(staged)) throw new Error('not a staged blob of this store');
     try {
       if (!(await has(staged.key))) {
-        await client.send(new PutObjectCommand({
-          Bucket: settings.bucket,
-          Key: objectKey(staged.key),
-          Body: fs.createReadStream(staged.path),
-          ContentLength: staged.size,
-          ContentType: 'application/octet-stream',
-        }));
+        await client.send(
+          new PutObjectCommand({
+            Bucket: settings.bucket,
+            Key: objectKey(staged.key),
+            Body: fs.createReadStream(staged.path),
+            ContentLength: staged.size,
+            ContentType: 'application/octet-stream',
+          }),
+        );
       }
     } finally {
       await fsp.rm(staged.path, { force: true });
@@ -135,9 +148,15 @@ export async function createS3BlobStore(settings: S3Settings, scratchDir: string
       const overBase = keepsBase(whole) && (await has(whole.base.key));
       const parts = overBase ? appendedParts(whole) : whole.parts;
       const body = parts.length === 1 ? parts[0] : Buffer.concat(parts);
-      await client.send(new PutObjectCommand({
-        Bucket: settings.bucket, Key: objectKey(key) + (overBase ? APPENDED_SUFFIX : ''), Body: body, ContentLength: body.byteLength, ContentType: 'application/octet-stream',
-      }));
+      await client.send(
+        new PutObjectCommand({
+          Bucket: settings.bucket,
+          Key: objectKey(key) + (overBase ? APPENDED_SUFFIX : ''),
+          Body: body,
+          ContentLength: body.byteLength,
+          ContentType: 'application/octet-stream',
+        }),
+      );
       return { key, size };
     },
 

@@ -52,7 +52,11 @@ export function DocumentsPanel({ workflowId, documents, tracker, onChanged, onDo
     setRowError(null);
     setReplacing({ id: doc.id, progress: { name: file.name, position: 1, total: 1, fraction: 0 } });
     try {
-      await tracker.track(replaceDocument(doc.id, file, (fraction) => setReplacing({ id: doc.id, progress: { name: file.name, position: 1, total: 1, fraction } })));
+      await tracker.track(
+        replaceDocument(doc.id, file, (fraction) =>
+          setReplacing({ id: doc.id, progress: { name: file.name, position: 1, total: 1, fraction } }),
+        ),
+      );
       forgetPdf(documentUrl(workflowId, doc.id));
       await onChanged();
       announce(text.documentReplaced(doc.documentName));
@@ -97,39 +101,100 @@ export function DocumentsPanel({ workflowId, documents, tracker, onChanged, onDo
             <div className="ed-row-actions">
               {documents.length > 1 && (
                 <>
-                  <button type="button" className="ws-button ws-button--small" disabled={index === 0}
-                    ref={(el) => { if (el) buttons.current.set(`${doc.id}:-1`, el); }}
-                    onClick={() => void move(index, -1)} aria-label={text.documentMoveUp(doc.documentName)}>↑</button>
-                  <button type="button" className="ws-button ws-button--small" disabled={index === documents.length - 1}
-                    ref={(el) => { if (el) buttons.current.set(`${doc.id}:1`, el); }}
-                    onClick={() => void move(index, 1)} aria-label={text.documentMoveDown(doc.documentName)}>↓</button>
+                  <button
+                    type="button"
+                    className="ws-button ws-button--small"
+                    disabled={index === 0}
+                    ref={(el) => {
+                      if (el) buttons.current.set(`${doc.id}:-1`, el);
+                    }}
+                    onClick={() => void move(index, -1)}
+                    aria-label={text.documentMoveUp(doc.documentName)}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    className="ws-button ws-button--small"
+                    disabled={index === documents.length - 1}
+                    ref={(el) => {
+                      if (el) buttons.current.set(`${doc.id}:1`, el);
+                    }}
+                    onClick={() => void move(index, 1)}
+                    aria-label={text.documentMoveDown(doc.documentName)}
+                  >
+                    ↓
+                  </button>
                 </>
               )}
-              <button type="button" className="ws-button ws-button--small" disabled={replacing !== null}
+              <button
+                type="button"
+                className="ws-button ws-button--small"
+                disabled={replacing !== null}
                 onClick={() => {
                   replaceTarget.current = doc;
                   picker.current?.click();
-                }} aria-describedby="ed-replace-hint">{text.documentReplace(doc.documentName)}</button>
+                }}
+                aria-describedby="ed-replace-hint"
+              >
+                {text.documentReplace(doc.documentName)}
+              </button>
               {documents.length > 1 && (
-                <button type="button" className="ws-button ws-button--small ws-button--quiet" onClick={() => setRemoving(doc)}>{text.documentRemove(doc.documentName)}</button>
+                <button
+                  type="button"
+                  className="ws-button ws-button--small ws-button--quiet"
+                  onClick={() => setRemoving(doc)}
+                >
+                  {text.documentRemove(doc.documentName)}
+                </button>
               )}
             </div>
             {replacing?.id === doc.id && <Progress progress={replacing.progress} />}
-            {rowError?.id === doc.id && <p className="ws-field-error" role="alert">{rowError.text}</p>}
+            {rowError?.id === doc.id && (
+              <p className="ws-field-error" role="alert">
+                {rowError.text}
+              </p>
+            )}
           </li>
         ))}
       </ol>
-      <p id="ed-replace-hint" className="hint">{text.documentReplaceHint}</p>
-      <input ref={picker} type="file" accept=".pdf,application/pdf" hidden tabIndex={-1} aria-hidden="true"
+      <p id="ed-replace-hint" className="hint">
+        {text.documentReplaceHint}
+      </p>
+      <input
+        ref={picker}
+        type="file"
+        accept=".pdf,application/pdf"
+        hidden
+        tabIndex={-1}
+        aria-hidden="true"
         onChange={(event) => {
           const file = event.target.files?.[0];
           event.target.value = '';
           if (file && replaceTarget.current) void replace(replaceTarget.current, file);
-        }} />
-      <DropZone heading={text.chooseMoreFiles} level={4} hint={text.dropHintMore} buttonLabel={text.chooseMoreFiles} accept={DOCUMENT_TYPES} multiple
-        progress={uploader.progress} error={uploader.error} onFiles={(files) => void add(files)} />
-      <ConfirmDialog open={removing !== null} title={text.documentRemoveTitle} confirmLabel={text.remove} cancelLabel={text.cancel} danger busy={busy}
-        onConfirm={() => void confirmRemove()} onCancel={() => setRemoving(null)}>
+        }}
+      />
+      <DropZone
+        heading={text.chooseMoreFiles}
+        level={4}
+        hint={text.dropHintMore}
+        buttonLabel={text.chooseMoreFiles}
+        accept={DOCUMENT_TYPES}
+        multiple
+        progress={uploader.progress}
+        error={uploader.error}
+        onFiles={(files) => void add(files)}
+      />
+      <ConfirmDialog
+        open={removing !== null}
+        title={text.documentRemoveTitle}
+        confirmLabel={text.remove}
+        cancelLabel={text.cancel}
+        danger
+        busy={busy}
+        onConfirm={() => void confirmRemove()}
+        onCancel={() => setRemoving(null)}
+      >
         <p>{removing ? text.documentRemoveText(removing.documentName) : ''}</p>
       </ConfirmDialog>
     </section>

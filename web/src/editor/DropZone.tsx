@@ -54,10 +54,19 @@ export function DropZone({ heading, level = 2, hint, buttonLabel, accept, multip
       }}
       onDrop={drop}
     >
-      <Heading id={headingId} className="ed-dropzone-heading">{heading}</Heading>
-      <p id={hintId} className="ed-dropzone-hint">{over ? text.dropActive : hint}</p>
-      <button type="button" className="ws-button ws-button--primary" onClick={() => input.current?.click()} disabled={busy}
-        aria-describedby={[hintId, error ? errorId : ''].filter(Boolean).join(' ')}>
+      <Heading id={headingId} className="ed-dropzone-heading">
+        {heading}
+      </Heading>
+      <p id={hintId} className="ed-dropzone-hint">
+        {over ? text.dropActive : hint}
+      </p>
+      <button
+        type="button"
+        className="ws-button ws-button--primary"
+        onClick={() => input.current?.click()}
+        disabled={busy}
+        aria-describedby={[hintId, error ? errorId : ''].filter(Boolean).join(' ')}
+      >
         {buttonLabel}
       </button>
       <input
@@ -75,7 +84,11 @@ export function DropZone({ heading, level = 2, hint, buttonLabel, accept, multip
         }}
       />
       {progress && <Progress progress={progress} />}
-      {error && <p id={errorId} className="ws-field-error" role="alert">{error}</p>}
+      {error && (
+        <p id={errorId} className="ws-field-error" role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }
@@ -87,11 +100,19 @@ export function Progress({ progress }: { progress: UploadProgress }) {
   const percent = Math.round(progress.fraction * 100);
   return (
     <div className="ed-progress" role="status">
-      <span id={id}>{sent ? text.converting(progress.name) : text.uploading(progress.name, progress.position, progress.total)}</span>
-      <progress aria-labelledby={id} max={100} value={sent ? undefined : percent} aria-valuetext={sent ? undefined : `${percent}%`} />
+      <span id={id}>
+        {sent ? text.converting(progress.name) : text.uploading(progress.name, progress.position, progress.total)}
+      </span>
+      <progress
+        aria-labelledby={id}
+        max={100}
+        value={sent ? undefined : percent}
+        aria-valuetext={sent ? undefined : `${percent}%`}
+      />
     </div>
   );
 }
 
-export const DOCUMENT_TYPES = '.pdf,.doc,.docx,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+export const DOCUMENT_TYPES =
+  '.pdf,.doc,.docx,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;

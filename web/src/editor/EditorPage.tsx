@@ -21,10 +21,18 @@ import type { EnvelopeDocument, Field, PageSize, Recipient, Sequence } from './t
 import './editor.css';
 
 type Loaded = { documents: EnvelopeDocument[]; recipients: Recipient[]; fields: Field[] };
-type Phase = { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed'; error: unknown } | { kind: 'ready'; data: Loaded };
+type Phase =
+  | { kind: 'loading' }
+  | { kind: 'missing' }
+  | { kind: 'failed'; error: unknown }
+  | { kind: 'ready'; data: Loaded };
 
 async function loadAll(workflowId: number): Promise<Loaded> {
-  const [documents, recipients, fields] = await Promise.all([loadDocuments(workflowId), loadRecipients(workflowId), loadFields(workflowId)]);
+  const [documents, recipients, fields] = await Promise.all([
+    loadDocuments(workflowId),
+    loadRecipients(workflowId),
+    loadFields(workflowId),
+  ]);
   return { documents, recipients, fields };
 }
 
@@ -41,20 +49,32 @@ export function EditorPage({ params }: PageProps) {
     let live = true;
     loadAll(workflowId).then(
       (data) => live && setPhase(data.documents.length === 0 ? { kind: 'missing' } : { kind: 'ready', data }),
-      (error: unknown) => live && setPhase(error instanceof ApiError && error.status === 404 ? { kind: 'missing' } : { kind: 'failed', error }),
+      (error: unknown) =>
+        live &&
+        setPhase(error instanceof ApiError && error.status === 404 ? { kind: 'missing' } : { kind: 'failed', error }),
     );
     return () => {
       live = false;
     };
   }, [workflowId]);
 
-  if (phase.kind === 'loading') return <div className="ws-page"><h1>{text.editTitle}</h1><p className="ws-loading" role="status">{text.loadingEnvelope}</p></div>;
+  if (phase.kind === 'loading')
+    return (
+      <div className="ws-page">
+        <h1>{text.editTitle}</h1>
+        <p className="ws-loading" role="status">
+          {text.loadingEnvelope}
+        </p>
+      </div>
+    );
   if (phase.kind === 'missing') {
     return (
       <div className="ws-page">
         <h1>{text.notFoundTitle}</h1>
         <p>{text.notFoundText}</p>
-        <p><Link to="/">{text.backToDocuments}</Link></p>
+        <p>
+          <Link to="/">{text.backToDocuments}</Link>
+        </p>
       </div>
     );
   }
@@ -62,8 +82,14 @@ export function EditorPage({ params }: PageProps) {
     return (
       <div className="ws-page">
         <h1>{text.editTitle}</h1>
-        <div className="ws-error" role="alert"><p>{text.loadFailed} {errorText(phase.error)}</p></div>
-        <button type="button" className="ws-button" onClick={() => window.location.reload()}>{text.reload}</button>
+        <div className="ws-error" role="alert">
+          <p>
+            {text.loadFailed} {errorText(phase.error)}
+          </p>
+        </div>
+        <button type="button" className="ws-button" onClick={() => window.location.reload()}>
+          {text.reload}
+        </button>
       </div>
     );
   }
@@ -73,7 +99,9 @@ export function EditorPage({ params }: PageProps) {
       <div className="ws-page">
         <h1>{text.notDraftTitle}</h1>
         <p>{text.notDraftText(status)}</p>
-        <p><Link to={`/envelopes/${workflowId}`}>{text.openEnvelope}</Link></p>
+        <p>
+          <Link to={`/envelopes/${workflowId}`}>{text.openEnvelope}</Link>
+        </p>
       </div>
     );
   }
@@ -105,13 +133,19 @@ function Editor({ workflowId, initial }: { workflowId: number; initial: Loaded }
   const requested = search.get('step');
   const step: Step = requested === 'fields' || requested === 'send' ? requested : 'prepare';
   const self = sequence === 'SELF';
-  const stepNames: [Step, string][] = [['prepare', text.steps.prepare], ['fields', text.steps.fields], ['send', self ? text.steps.sign : text.steps.send]];
+  const stepNames: [Step, string][] = [
+    ['prepare', text.steps.prepare],
+    ['fields', text.steps.fields],
+    ['send', self ? text.steps.sign : text.steps.send],
+  ];
 
   const announce = useCallback((message: string) => setAnnouncement(message), []);
   const onSize = useCallback((documentId: number, pageNo: number, size: PageSize) => {
     setSizes((current) => {
       const known = current[pageKey(documentId, pageNo)];
-      return known && known.width === size.width && known.height === size.height ? current : { ...current, [pageKey(documentId, pageNo)]: size };
+      return known && known.width === size.width && known.height === size.height
+        ? current
+        : { ...current, [pageKey(documentId, pageNo)]: size };
     });
   }, []);
 
@@ -134,18 +168,28 @@ function Editor({ workflowId, initial }: { workflowId: number; initial: Loaded }
     store.replaceAll(await loadFields(workflowId));
   }, [store, workflowId]);
 
-  const nameOf = useCallback((field: Field) => {
-    const owner = recipients.find((r) => r.id === field.recipientId);
-    return text.fieldName(text.fieldTypes[field.fieldType] ?? field.fieldType, owner?.name ?? text.unassigned, field.label?.trim() || null);
-  }, [recipients]);
+  const nameOf = useCallback(
+    (field: Field) => {
+      const owner = recipients.find((r) => r.id === field.recipientId);
+      return text.fieldName(
+        text.fieldTypes[field.fieldType] ?? field.fieldType,
+        owner?.name ?? text.unassigned,
+        field.label?.trim() || null,
+      );
+    },
+    [recipients],
+  );
 
-  const goTo = useCallback(async (next: Step) => {
-    await store.flush();
-    const query = next === 'prepare' ? '' : `?step=${next}`;
-    navigate(`/envelopes/${workflowId}/edit${query}`);
-    // The new step's heading takes the focus (a screen reader starts reading there).
-    window.setTimeout(() => document.getElementById('ed-step-heading')?.focus(), 0);
-  }, [store, workflowId]);
+  const goTo = useCallback(
+    async (next: Step) => {
+      await store.flush();
+      const query = next === 'prepare' ? '' : `?step=${next}`;
+      navigate(`/envelopes/${workflowId}/edit${query}`);
+      // The new step's heading takes the focus (a screen reader starts reading there).
+      window.setTimeout(() => document.getElementById('ed-step-heading')?.focus(), 0);
+    },
+    [store, workflowId],
+  );
 
   // Unsaved moves are written before the tab closes (a debounced save would otherwise be lost).
   const flushRef = useRef(store.flush);
@@ -171,39 +215,102 @@ function Editor({ workflowId, initial }: { workflowId: number; initial: Loaded }
         <ol>
           {stepNames.map(([key, label], index) => (
             <li key={key}>
-              <button type="button" className="ed-step" aria-current={key === step ? 'step' : undefined} onClick={() => void goTo(key)}>
+              <button
+                type="button"
+                className="ed-step"
+                aria-current={key === step ? 'step' : undefined}
+                onClick={() => void goTo(key)}
+              >
                 {text.stepLabel(index + 1, label)}
               </button>
             </li>
           ))}
         </ol>
       </nav>
-      <div role="status" className="visually-hidden">{announcement}</div>
-      <h2 id="ed-step-heading" className="visually-hidden" tabIndex={-1}>{text.stepLabel(stepIndex + 1, stepNames[stepIndex][1])}</h2>
+      <div role="status" className="visually-hidden">
+        {announcement}
+      </div>
+      <h2 id="ed-step-heading" className="visually-hidden" tabIndex={-1}>
+        {text.stepLabel(stepIndex + 1, stepNames[stepIndex][1])}
+      </h2>
 
       {step === 'prepare' && (
         <div className="ed-prepare">
-          <DocumentsPanel workflowId={workflowId} documents={documents} tracker={tracker} onChanged={reloadDocuments} onDocuments={setDocuments} announce={announce} />
-          <RecipientsPanel workflowId={workflowId} sequence={sequence} recipients={recipients} me={me} tracker={tracker}
-            onRecipients={setRecipients} reload={reloadRecipientsAndFields} onSequence={setSequence} announce={announce} />
+          <DocumentsPanel
+            workflowId={workflowId}
+            documents={documents}
+            tracker={tracker}
+            onChanged={reloadDocuments}
+            onDocuments={setDocuments}
+            announce={announce}
+          />
+          <RecipientsPanel
+            workflowId={workflowId}
+            sequence={sequence}
+            recipients={recipients}
+            me={me}
+            tracker={tracker}
+            onRecipients={setRecipients}
+            reload={reloadRecipientsAndFields}
+            onSequence={setSequence}
+            announce={announce}
+          />
         </div>
       )}
       {step === 'fields' && (
-        <FieldsStep workflowId={workflowId} documents={documents} revision={revision} recipients={recipients} store={store} sizes={sizes} onSize={onSize}
-          nameOf={nameOf} announce={announce} goToRecipients={() => void goTo('prepare')} />
+        <FieldsStep
+          workflowId={workflowId}
+          documents={documents}
+          revision={revision}
+          recipients={recipients}
+          store={store}
+          sizes={sizes}
+          onSize={onSize}
+          nameOf={nameOf}
+          announce={announce}
+          goToRecipients={() => void goTo('prepare')}
+        />
       )}
       {step === 'send' && !self && (
-        <SendStep workflowId={workflowId} name={name} sequence={sequence} recipients={recipients} fields={store.fields} tracker={tracker}
-          flush={store.flush} goToFields={() => void goTo('fields')} />
+        <SendStep
+          workflowId={workflowId}
+          name={name}
+          sequence={sequence}
+          recipients={recipients}
+          fields={store.fields}
+          tracker={tracker}
+          flush={store.flush}
+          goToFields={() => void goTo('fields')}
+        />
       )}
       {step === 'send' && self && (
-        <SelfSignStep workflowId={workflowId} documents={documents} revision={revision} recipients={recipients} fields={store.fields} sizes={sizes} onSize={onSize}
-          me={me} tracker={tracker} flush={store.flush} nameOf={nameOf} goToFields={() => void goTo('fields')} />
+        <SelfSignStep
+          workflowId={workflowId}
+          documents={documents}
+          revision={revision}
+          recipients={recipients}
+          fields={store.fields}
+          sizes={sizes}
+          onSize={onSize}
+          me={me}
+          tracker={tracker}
+          flush={store.flush}
+          nameOf={nameOf}
+          goToFields={() => void goTo('fields')}
+        />
       )}
 
       <div className="ed-step-buttons">
-        {previousStep && <button type="button" className="ws-button" onClick={() => void goTo(previousStep[0])}>{text.back(previousStep[1])}</button>}
-        {nextStep && <button type="button" className="ws-button ws-button--primary" onClick={() => void goTo(nextStep[0])}>{text.next(nextStep[1])}</button>}
+        {previousStep && (
+          <button type="button" className="ws-button" onClick={() => void goTo(previousStep[0])}>
+            {text.back(previousStep[1])}
+          </button>
+        )}
+        {nextStep && (
+          <button type="button" className="ws-button ws-button--primary" onClick={() => void goTo(nextStep[0])}>
+            {text.next(nextStep[1])}
+          </button>
+        )}
       </div>
     </div>
   );
@@ -213,13 +320,27 @@ function SaveIndicator({ state, retry }: { state: SaveState; retry(): void }) {
   return (
     <p className={`ed-save ed-save--${state}`} role="status">
       <span>{text.saveState[state]}</span>
-      {state === 'failed' && <button type="button" className="ws-link-button" onClick={retry}>{text.retrySave}</button>}
+      {state === 'failed' && (
+        <button type="button" className="ws-link-button" onClick={retry}>
+          {text.retrySave}
+        </button>
+      )}
     </p>
   );
 }
 
 /** The envelope's name (what recipients see), renamed when the input is left. */
-function EnvelopeName({ workflowId, name, onName, tracker }: { workflowId: number; name: string; onName(name: string): void; tracker: ReturnType<typeof useSaveTracker> }) {
+function EnvelopeName({
+  workflowId,
+  name,
+  onName,
+  tracker,
+}: {
+  workflowId: number;
+  name: string;
+  onName(name: string): void;
+  tracker: ReturnType<typeof useSaveTracker>;
+}) {
   const [value, setValue] = useState(name);
   const [error, setError] = useState<string | null>(null);
   const id = useMemo(() => `ed-name-${workflowId}`, [workflowId]);
@@ -244,11 +365,27 @@ function EnvelopeName({ workflowId, name, onName, tracker }: { workflowId: numbe
   return (
     <div className="ed-name">
       <label htmlFor={id}>{text.envelopeName}</label>
-      <input id={id} type="text" value={value} maxLength={50} aria-invalid={error ? true : undefined} aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-        onChange={(e) => setValue(e.target.value)} onBlur={() => void save()}
-        onKeyDown={(e) => { if (e.key === 'Enter') void save(); }} />
-      <p className="hint" id={`${id}-hint`}>{text.envelopeNameHint}</p>
-      {error && <p className="ws-field-error" role="alert" id={`${id}-error`}>{error}</p>}
+      <input
+        id={id}
+        type="text"
+        value={value}
+        maxLength={50}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        onChange={(e) => setValue(e.target.value)}
+        onBlur={() => void save()}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void save();
+        }}
+      />
+      <p className="hint" id={`${id}-hint`}>
+        {text.envelopeNameHint}
+      </p>
+      {error && (
+        <p className="ws-field-error" role="alert" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
     </div>
   );
 }

@@ -3,7 +3,14 @@
  * button: the pointer moves it (drag the box) and resizes it (drag the corner), the keyboard does both (arrows,
  * Shift for 10 pt, Alt or Ctrl to resize). In `fill` mode (self-signing) the fields show the values being filled.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
 import { documentUrl, openPdf, renderPage, type PdfDocument } from '../signing/pdf.ts';
 import { displayValue, isImageType } from '../signing/field-rules.ts';
 import type { Draft } from '../signing/types.ts';
@@ -64,13 +71,18 @@ export function EditorPages(props: PagesProps) {
   }, []);
 
   return (
-    <div className="ed-pages" ref={areaRef} onPointerDown={(event) => {
-      // A press on the page itself (not on a field) lets go of the selected field.
-      if (!(event.target as HTMLElement).closest('.ed-field')) props.onSelect(null);
-    }}>
-      {pageWidth > 0 && props.documents.map((doc, index) => (
-        <DocumentPages key={`${doc.id}:${props.revision}`} {...props} doc={doc} index={index} pageWidth={pageWidth} />
-      ))}
+    <div
+      className="ed-pages"
+      ref={areaRef}
+      onPointerDown={(event) => {
+        // A press on the page itself (not on a field) lets go of the selected field.
+        if (!(event.target as HTMLElement).closest('.ed-field')) props.onSelect(null);
+      }}
+    >
+      {pageWidth > 0 &&
+        props.documents.map((doc, index) => (
+          <DocumentPages key={`${doc.id}:${props.revision}`} {...props} doc={doc} index={index} pageWidth={pageWidth} />
+        ))}
     </div>
   );
 }
@@ -99,17 +111,45 @@ function DocumentPages(props: PagesProps & { doc: EnvelopeDocument; index: numbe
   const many = props.documents.length > 1;
   const pageCount = pdf?.numPages ?? doc.pages;
   return (
-    <section className="ed-document-pages" aria-label={text.documentHeading(doc.documentName, props.index + 1, props.documents.length)}>
-      {many && <h3 className="ed-document-title">{text.documentHeading(doc.documentName, props.index + 1, props.documents.length)}</h3>}
-      {failed && <p role="alert" className="ws-field-error">{text.pageFailed}</p>}
-      {pdf && Array.from({ length: pageCount }, (_, i) => (
-        <PageView key={i} {...props} pdf={pdf} pageNo={i + 1} pageCount={pageCount} documentLabel={many ? doc.documentName : null} />
-      ))}
+    <section
+      className="ed-document-pages"
+      aria-label={text.documentHeading(doc.documentName, props.index + 1, props.documents.length)}
+    >
+      {many && (
+        <h3 className="ed-document-title">
+          {text.documentHeading(doc.documentName, props.index + 1, props.documents.length)}
+        </h3>
+      )}
+      {failed && (
+        <p role="alert" className="ws-field-error">
+          {text.pageFailed}
+        </p>
+      )}
+      {pdf &&
+        Array.from({ length: pageCount }, (_, i) => (
+          <PageView
+            key={i}
+            {...props}
+            pdf={pdf}
+            pageNo={i + 1}
+            pageCount={pageCount}
+            documentLabel={many ? doc.documentName : null}
+          />
+        ))}
     </section>
   );
 }
 
-function PageView(props: PagesProps & { doc: EnvelopeDocument; pdf: PdfDocument; pageNo: number; pageCount: number; pageWidth: number; documentLabel: string | null }) {
+function PageView(
+  props: PagesProps & {
+    doc: EnvelopeDocument;
+    pdf: PdfDocument;
+    pageNo: number;
+    pageCount: number;
+    pageWidth: number;
+    documentLabel: string | null;
+  },
+) {
   const { pdf, pageNo, pageWidth, doc } = props;
   const pageRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -122,19 +162,29 @@ function PageView(props: PagesProps & { doc: EnvelopeDocument; pdf: PdfDocument;
     if (!near) return;
     let cancelled = false;
     let task: { cancel(): void } | null = null;
-    const timer = window.setTimeout(() => {
-      pdf.getPage(pageNo).then((page) => {
-        if (cancelled || !canvasRef.current || !textRef.current) return;
-        const base = page.getViewport({ scale: 1 });
-        const measured = props.sizes[pageKey(doc.id, pageNo)];
-        if (!measured || measured.width !== base.width || measured.height !== base.height) props.onSize(doc.id, pageNo, { width: base.width, height: base.height });
-        const drawing = renderPage(page, pageWidth, canvasRef.current, textRef.current);
-        task = drawing;
-        drawing.done.then(() => !cancelled && setRendered('yes')).catch((error: unknown) => {
-          if (!cancelled && (error as { name?: string })?.name !== 'RenderingCancelledException') setRendered('failed');
-        });
-      }).catch(() => !cancelled && setRendered('failed'));
-    }, rendered === 'no' ? 0 : 120);
+    const timer = window.setTimeout(
+      () => {
+        pdf
+          .getPage(pageNo)
+          .then((page) => {
+            if (cancelled || !canvasRef.current || !textRef.current) return;
+            const base = page.getViewport({ scale: 1 });
+            const measured = props.sizes[pageKey(doc.id, pageNo)];
+            if (!measured || measured.width !== base.width || measured.height !== base.height)
+              props.onSize(doc.id, pageNo, { width: base.width, height: base.height });
+            const drawing = renderPage(page, pageWidth, canvasRef.current, textRef.current);
+            task = drawing;
+            drawing.done
+              .then(() => !cancelled && setRendered('yes'))
+              .catch((error: unknown) => {
+                if (!cancelled && (error as { name?: string })?.name !== 'RenderingCancelledException')
+                  setRendered('failed');
+              });
+          })
+          .catch(() => !cancelled && setRendered('failed'));
+      },
+      rendered === 'no' ? 0 : 120,
+    );
     return () => {
       cancelled = true;
       window.clearTimeout(timer);
@@ -146,15 +196,31 @@ function PageView(props: PagesProps & { doc: EnvelopeDocument; pdf: PdfDocument;
   const height = Math.round(pageWidth * (size.height / size.width));
   const pageFields = props.fields.filter((f) => f.documentId === doc.id && f.pageNo === pageNo);
   return (
-    <div className="page ed-page" ref={pageRef} role="group" aria-label={text.pageGroup(props.documentLabel, pageNo, props.pageCount)}
-      data-document-id={doc.id} data-page-no={pageNo} data-rendered={rendered === 'yes' ? 'true' : undefined} style={{ width: pageWidth, height }}>
+    <div
+      className="page ed-page"
+      ref={pageRef}
+      role="group"
+      aria-label={text.pageGroup(props.documentLabel, pageNo, props.pageCount)}
+      data-document-id={doc.id}
+      data-page-no={pageNo}
+      data-rendered={rendered === 'yes' ? 'true' : undefined}
+      style={{ width: pageWidth, height }}
+    >
       <canvas ref={canvasRef} className="page-canvas" aria-hidden="true" style={{ width: pageWidth, height }} />
       <div ref={textRef} className="textLayer" />
       {rendered === 'no' && <p className="page-status">{text.pageLoading}</p>}
-      {rendered === 'failed' && <p className="page-status" role="alert">{text.pageFailed}</p>}
-      {pageFields.map((field) => props.mode === 'edit'
-        ? <EditableField key={field.id} {...props} field={field} size={size} scale={pageWidth / size.width} />
-        : <FilledField key={field.id} {...props} field={field} size={size} />)}
+      {rendered === 'failed' && (
+        <p className="page-status" role="alert">
+          {text.pageFailed}
+        </p>
+      )}
+      {pageFields.map((field) =>
+        props.mode === 'edit' ? (
+          <EditableField key={field.id} {...props} field={field} size={size} scale={pageWidth / size.width} />
+        ) : (
+          <FilledField key={field.id} {...props} field={field} size={size} />
+        ),
+      )}
     </div>
   );
 }
@@ -189,7 +255,14 @@ function EditableField(props: PagesProps & { field: Field; size: PageSize; scale
     element.focus({ preventScroll: true });
     props.onSelect(field.id);
     element.setPointerCapture(event.pointerId);
-    gesture.current = { kind, pointerId: event.pointerId, x: event.clientX, y: event.clientY, box: field.box, moved: false };
+    gesture.current = {
+      kind,
+      pointerId: event.pointerId,
+      x: event.clientX,
+      y: event.clientY,
+      box: field.box,
+      moved: false,
+    };
   }
 
   function track(event: ReactPointerEvent<HTMLElement>) {
@@ -199,9 +272,10 @@ function EditableField(props: PagesProps & { field: Field; size: PageSize; scale
     const dy = (event.clientY - g.y) / scale;
     if (!g.moved && Math.abs(event.clientX - g.x) + Math.abs(event.clientY - g.y) < 3) return;
     g.moved = true;
-    const box = g.kind === 'move'
-      ? { ...g.box, x: g.box.x + dx, y: g.box.y + dy }
-      : { ...g.box, width: g.box.width + dx, height: g.box.height + dy };
+    const box =
+      g.kind === 'move'
+        ? { ...g.box, x: g.box.x + dx, y: g.box.y + dy }
+        : { ...g.box, width: g.box.width + dx, height: g.box.height + dy };
     props.onChange?.(field.id, { box: clampBox(box, size) });
   }
 
@@ -209,21 +283,39 @@ function EditableField(props: PagesProps & { field: Field; size: PageSize; scale
     const g = gesture.current;
     if (!g || g.pointerId !== event.pointerId) return;
     gesture.current = null;
-    if (g.moved) props.announce?.(text.moved(name, Math.round(field.box.x), Math.round(field.box.y), Math.round(field.box.width), Math.round(field.box.height)));
+    if (g.moved)
+      props.announce?.(
+        text.moved(
+          name,
+          Math.round(field.box.x),
+          Math.round(field.box.y),
+          Math.round(field.box.width),
+          Math.round(field.box.height),
+        ),
+      );
   }
 
   function key(event: KeyboardEvent<HTMLElement>) {
     const step = event.shiftKey ? 10 : 1;
     const resize = event.altKey || event.ctrlKey || event.metaKey;
-    const deltas: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+    const deltas: Record<string, [number, number]> = {
+      ArrowLeft: [-step, 0],
+      ArrowRight: [step, 0],
+      ArrowUp: [0, -step],
+      ArrowDown: [0, step],
+    };
     const delta = deltas[event.key];
     if (delta) {
       event.preventDefault();
       const [dx, dy] = delta;
-      const box = resize ? { ...field.box, width: field.box.width + dx, height: field.box.height + dy } : { ...field.box, x: field.box.x + dx, y: field.box.y + dy };
+      const box = resize
+        ? { ...field.box, width: field.box.width + dx, height: field.box.height + dy }
+        : { ...field.box, x: field.box.x + dx, y: field.box.y + dy };
       const next = clampBox(box, size);
       props.onChange?.(field.id, { box: next });
-      props.announce?.(text.moved(name, Math.round(next.x), Math.round(next.y), Math.round(next.width), Math.round(next.height)));
+      props.announce?.(
+        text.moved(name, Math.round(next.x), Math.round(next.y), Math.round(next.width), Math.round(next.height)),
+      );
       return;
     }
     if (event.key === 'Delete' || event.key === 'Backspace') {
@@ -248,10 +340,14 @@ function EditableField(props: PagesProps & { field: Field; size: PageSize; scale
       onPointerDown={(event) => begin(event, 'move')}
       onPointerMove={track}
       onPointerUp={end}
-      onPointerCancel={() => { gesture.current = null; }}
+      onPointerCancel={() => {
+        gesture.current = null;
+      }}
       onKeyDown={key}
     >
-      <span className="ed-field-label" aria-hidden="true">{label}</span>
+      <span className="ed-field-label" aria-hidden="true">
+        {label}
+      </span>
       <span className="ed-field-handle" aria-hidden="true" onPointerDown={(event) => begin(event, 'resize')} />
     </button>
   );
@@ -263,12 +359,21 @@ function FilledField(props: PagesProps & { field: Field; size: PageSize }) {
   const owner = props.recipients.find((r) => r.id === field.recipientId);
   const value = props.drafts?.[field.id]?.value ?? field.value;
   const signingField = field as unknown as import('../signing/types.ts').Field;
-  const content = isImageType(field.fieldType) && typeof value === 'string' && value.startsWith('data:image/')
-    ? <img src={value} alt="" className="field-image" />
-    : <span className="field-text">{displayValue(signingField, value) || field.label || text.fieldTypes[field.fieldType]}</span>;
+  const content =
+    isImageType(field.fieldType) && typeof value === 'string' && value.startsWith('data:image/') ? (
+      <img src={value} alt="" className="field-image" />
+    ) : (
+      <span className="field-text">
+        {displayValue(signingField, value) || field.label || text.fieldTypes[field.fieldType]}
+      </span>
+    );
   return (
-    <div className={`ed-field ed-field--fill${props.selectedId === field.id ? ' ed-field--selected' : ''}`} style={placement(field.box, size, owner?.recipientColor ?? '#555555')}
-      aria-hidden="true" onClick={() => props.onSelect(field.id)}>
+    <div
+      className={`ed-field ed-field--fill${props.selectedId === field.id ? ' ed-field--selected' : ''}`}
+      style={placement(field.box, size, owner?.recipientColor ?? '#555555')}
+      aria-hidden="true"
+      onClick={() => props.onSelect(field.id)}
+    >
       {content}
     </div>
   );

@@ -9,7 +9,14 @@ import { FieldProperties } from './FieldProperties.tsx';
 import { DEFAULT_SIZE, clampBox, fillers, freeSpot } from './field-kinds.ts';
 import { editorText as text } from './messages.ts';
 import type { FieldStore } from './saving.ts';
-import { FIELD_TYPES, type EnvelopeDocument, type Field, type FieldType, type PageSize, type Recipient } from './types.ts';
+import {
+  FIELD_TYPES,
+  type EnvelopeDocument,
+  type Field,
+  type FieldType,
+  type PageSize,
+  type Recipient,
+} from './types.ts';
 
 type Props = {
   workflowId: number;
@@ -50,9 +57,18 @@ export function FieldsStep(props: Props) {
   }, [candidates, recipientId]);
 
   // The page list for "Place on": every page of every document.
-  const pages = useMemo(() => documents.flatMap((doc) => Array.from({ length: doc.pages }, (_, i) => ({
-    key: pageKey(doc.id, i + 1), documentId: doc.id, pageNo: i + 1, label: text.placeOnPage(documents.length > 1 ? doc.documentName : null, i + 1),
-  }))), [documents]);
+  const pages = useMemo(
+    () =>
+      documents.flatMap((doc) =>
+        Array.from({ length: doc.pages }, (_, i) => ({
+          key: pageKey(doc.id, i + 1),
+          documentId: doc.id,
+          pageNo: i + 1,
+          label: text.placeOnPage(documents.length > 1 ? doc.documentName : null, i + 1),
+        })),
+      ),
+    [documents],
+  );
   useEffect(() => {
     if (!pages.some((p) => p.key === target) && pages[0]) setTarget(pages[0].key);
   }, [pages, target]);
@@ -65,8 +81,14 @@ export function FieldsStep(props: Props) {
 
   function inputFor(type: FieldType, pageNo: number, box: FieldInput['box']): FieldInput {
     return {
-      recipientId: owner!.id, pageNo, box, fieldType: type, fieldRequired: type === 'SIGNATURE' || type === 'INITIALS',
-      label: null, styling: null, options: type === 'DROPDOWN' ? STARTER_OPTIONS : null,
+      recipientId: owner!.id,
+      pageNo,
+      box,
+      fieldType: type,
+      fieldRequired: type === 'SIGNATURE' || type === 'INITIALS',
+      label: null,
+      styling: null,
+      options: type === 'DROPDOWN' ? STARTER_OPTIONS : null,
     };
   }
 
@@ -92,7 +114,9 @@ export function FieldsStep(props: Props) {
     const page = pages.find((p) => p.key === target);
     if (!page || !owner) return;
     const size = sizeOf(sizes, page.documentId, page.pageNo);
-    const others = store.fields.filter((f) => f.documentId === page.documentId && f.pageNo === page.pageNo).map((f) => f.box);
+    const others = store.fields
+      .filter((f) => f.documentId === page.documentId && f.pageNo === page.pageNo)
+      .map((f) => f.box);
     void place(type, page.documentId, page.pageNo, freeSpot(DEFAULT_SIZE[type], size, others));
   }
 
@@ -123,8 +147,11 @@ export function FieldsStep(props: Props) {
       setDrag(null);
       if (!current.active) return;
       suppressClick.current = true;
-      window.setTimeout(() => { suppressClick.current = false; }, 0);
-      const page = document.elementsFromPoint(event.clientX, event.clientY)
+      window.setTimeout(() => {
+        suppressClick.current = false;
+      }, 0);
+      const page = document
+        .elementsFromPoint(event.clientX, event.clientY)
         .map((element) => element.closest<HTMLElement>('[data-page-no]'))
         .find((element): element is HTMLElement => element !== null);
       if (!page) return;
@@ -135,7 +162,14 @@ export function FieldsStep(props: Props) {
       const scale = rect.width / size.width;
       const dimensions = DEFAULT_SIZE[current.type];
       // The drop point is the field's centre, as the preview under the pointer shows it.
-      const box = clampBox({ x: (event.clientX - rect.left) / scale - dimensions.width / 2, y: (event.clientY - rect.top) / scale - dimensions.height / 2, ...dimensions }, size);
+      const box = clampBox(
+        {
+          x: (event.clientX - rect.left) / scale - dimensions.width / 2,
+          y: (event.clientY - rect.top) / scale - dimensions.height / 2,
+          ...dimensions,
+        },
+        size,
+      );
       void place(current.type, documentId, pageNo, box);
     };
     const cancel = () => {
@@ -156,14 +190,18 @@ export function FieldsStep(props: Props) {
   async function remove(id: number) {
     const field = store.fields.find((f) => f.id === id);
     if (!field) return;
-    const siblings = store.fields.filter((f) => f.documentId === field.documentId && f.pageNo === field.pageNo && f.id !== id);
+    const siblings = store.fields.filter(
+      (f) => f.documentId === field.documentId && f.pageNo === field.pageNo && f.id !== id,
+    );
     try {
       await store.remove(id);
       setSelectedId(null);
       announce(text.fieldRemoved(props.nameOf(field)));
       // The focus goes to a neighbour on the same page, else back to the palette.
       window.setTimeout(() => {
-        const next = siblings[0] ? document.getElementById(`ed-field-${siblings[0].id}`) : document.getElementById('ed-palette-heading');
+        const next = siblings[0]
+          ? document.getElementById(`ed-field-${siblings[0].id}`)
+          : document.getElementById('ed-palette-heading');
         next?.focus();
       }, 0);
     } catch (error) {
@@ -178,7 +216,9 @@ export function FieldsStep(props: Props) {
       <div className="ws-card">
         <h3>{text.fieldsHeading}</h3>
         <p>{text.noSigners}</p>
-        <button type="button" className="ws-button" onClick={props.goToRecipients}>{text.goToRecipients}</button>
+        <button type="button" className="ws-button" onClick={props.goToRecipients}>
+          {text.goToRecipients}
+        </button>
       </div>
     );
   }
@@ -186,33 +226,58 @@ export function FieldsStep(props: Props) {
   return (
     <div className={`ed-fields${drag?.active ? ' ed-fields--dragging' : ''}`}>
       <aside className="ed-palette" aria-labelledby="ed-palette-heading">
-        <h3 id="ed-palette-heading" tabIndex={-1}>{text.paletteHeading}</h3>
+        <h3 id="ed-palette-heading" tabIndex={-1}>
+          {text.paletteHeading}
+        </h3>
         <label htmlFor="ed-palette-recipient">{text.paletteFor}</label>
         <select id="ed-palette-recipient" value={owner.id} onChange={(e) => setRecipientId(Number(e.target.value))}>
-          {candidates.map((r) => <option key={r.id} value={r.id}>{r.name}</option>)}
+          {candidates.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.name}
+            </option>
+          ))}
         </select>
         <label htmlFor="ed-palette-page">{text.placeOn}</label>
         <select id="ed-palette-page" value={target} onChange={(e) => setTarget(e.target.value)}>
-          {pages.map((p) => <option key={p.key} value={p.key}>{p.label}</option>)}
+          {pages.map((p) => (
+            <option key={p.key} value={p.key}>
+              {p.label}
+            </option>
+          ))}
         </select>
-        <p className="hint" id="ed-palette-hint">{text.paletteHint}</p>
+        <p className="hint" id="ed-palette-hint">
+          {text.paletteHint}
+        </p>
         <ul className="ed-palette-list" style={{ ['--field-color' as string]: owner.recipientColor }}>
           {FIELD_TYPES.map((type) => (
             <li key={type}>
-              <button type="button" className="ed-palette-item" aria-describedby="ed-palette-hint"
+              <button
+                type="button"
+                className="ed-palette-item"
+                aria-describedby="ed-palette-hint"
                 onPointerDown={(event) => startDrag(event, type)}
                 onClick={() => {
                   if (!suppressClick.current) placeOnTarget(type);
-                }}>
-                <span className="ed-palette-swatch" aria-hidden="true" />{text.fieldTypes[type]}
+                }}
+              >
+                <span className="ed-palette-swatch" aria-hidden="true" />
+                {text.fieldTypes[type]}
               </button>
             </li>
           ))}
         </ul>
-        {paletteError && <p className="ws-field-error" role="alert">{paletteError}</p>}
+        {paletteError && (
+          <p className="ws-field-error" role="alert">
+            {paletteError}
+          </p>
+        )}
         <div className="ed-keys" id="ed-keys-help">
           <h4>{text.keysHeading}</h4>
-          <ul>{text.keys.map((line) => <li key={line}>{line}</li>)}</ul>
+          <ul>
+            {text.keys.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
         </div>
       </aside>
       <div className="ed-pages-column">
@@ -232,18 +297,37 @@ export function FieldsStep(props: Props) {
           onDelete={(id) => void remove(id)}
           onOpenProperties={(id) => {
             setSelectedId(id);
-            window.setTimeout(() => document.getElementById('ed-properties')?.querySelector<HTMLElement>('select, input, textarea')?.focus(), 0);
+            window.setTimeout(
+              () =>
+                document
+                  .getElementById('ed-properties')
+                  ?.querySelector<HTMLElement>('select, input, textarea')
+                  ?.focus(),
+              0,
+            );
           }}
           announce={announce}
           erroredIds={erroredIds}
         />
       </div>
       <aside className="ed-properties" id="ed-properties" aria-labelledby="ed-properties-heading">
-        <h3 id="ed-properties-heading" ref={propertiesHeading}>{selected ? text.propertiesOf(props.nameOf(selected)) : text.propertiesHeading}</h3>
-        {selected
-          ? <FieldProperties key={selected.id} field={selected} documents={documents} candidates={candidates} sizes={sizes} error={store.errors[selected.id] ?? null}
-              onChange={(patch) => store.change(selected.id, patch)} onDelete={() => void remove(selected.id)} />
-          : <p>{text.noFieldSelected}</p>}
+        <h3 id="ed-properties-heading" ref={propertiesHeading}>
+          {selected ? text.propertiesOf(props.nameOf(selected)) : text.propertiesHeading}
+        </h3>
+        {selected ? (
+          <FieldProperties
+            key={selected.id}
+            field={selected}
+            documents={documents}
+            candidates={candidates}
+            sizes={sizes}
+            error={store.errors[selected.id] ?? null}
+            onChange={(patch) => store.change(selected.id, patch)}
+            onDelete={() => void remove(selected.id)}
+          />
+        ) : (
+          <p>{text.noFieldSelected}</p>
+        )}
       </aside>
       {drag?.active && <Ghost label={text.fieldTypes[drag.type]} colour={owner.recipientColor} start={drag} />}
     </div>
@@ -258,5 +342,9 @@ function Ghost({ label, colour, start }: { label: string; colour: string; start:
     window.addEventListener('pointermove', move);
     return () => window.removeEventListener('pointermove', move);
   }, []);
-  return <div className="ed-ghost" aria-hidden="true" style={{ left: at.x, top: at.y, ['--field-color' as string]: colour }}>{label}</div>;
+  return (
+    <div className="ed-ghost" aria-hidden="true" style={{ left: at.x, top: at.y, ['--field-color' as string]: colour }}>
+      {label}
+    </div>
+  );
 }

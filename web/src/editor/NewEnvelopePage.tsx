@@ -33,17 +33,38 @@ export function NewEnvelopePage(_props: PageProps) {
         <legend>{text.whoSigns}</legend>
         {(['UNORDERED', 'SELF'] as const).map((value) => (
           <label key={value} className="ed-choice-option">
-            <input type="radio" name={name} value={value} checked={who === value} onChange={() => setWho(value)} aria-describedby={`${name}-${value}-hint`} />
+            <input
+              type="radio"
+              name={name}
+              value={value}
+              checked={who === value}
+              onChange={() => setWho(value)}
+              aria-describedby={`${name}-${value}-hint`}
+            />
             <span>
               <span className="ed-choice-title">{value === 'SELF' ? text.whoSelf : text.whoOthers}</span>
-              <span className="hint ed-choice-hint" id={`${name}-${value}-hint`}>{value === 'SELF' ? text.whoSelfHint : text.whoOthersHint}</span>
+              <span className="hint ed-choice-hint" id={`${name}-${value}-hint`}>
+                {value === 'SELF' ? text.whoSelfHint : text.whoOthersHint}
+              </span>
             </span>
           </label>
         ))}
       </fieldset>
-      <DropZone heading={text.dropHeading} hint={text.dropHint} buttonLabel={text.chooseFiles} accept={DOCUMENT_TYPES} multiple
-        progress={uploader.progress} error={uploader.error} onFiles={(files) => void start(files)} />
-      {partial !== null && <p><Link to={`/envelopes/${partial}/edit`}>{text.uploadedContinue}</Link></p>}
+      <DropZone
+        heading={text.dropHeading}
+        hint={text.dropHint}
+        buttonLabel={text.chooseFiles}
+        accept={DOCUMENT_TYPES}
+        multiple
+        progress={uploader.progress}
+        error={uploader.error}
+        onFiles={(files) => void start(files)}
+      />
+      {partial !== null && (
+        <p>
+          <Link to={`/envelopes/${partial}/edit`}>{text.uploadedContinue}</Link>
+        </p>
+      )}
     </div>
   );
 }

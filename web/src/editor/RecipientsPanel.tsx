@@ -7,7 +7,14 @@ import { useId, useRef, useState, type FormEvent, type PointerEvent as ReactPoin
 import type { Me } from '../workspace/session-api.ts';
 import { ConfirmDialog } from '../workspace/ui.tsx';
 import {
-  addRecipients, changeSequence, errorCode, errorPlace, errorText, removeRecipient, updateRecipients, type RecipientInput,
+  addRecipients,
+  changeSequence,
+  errorCode,
+  errorPlace,
+  errorText,
+  removeRecipient,
+  updateRecipients,
+  type RecipientInput,
 } from './editor-api.ts';
 import { nextColour, validEmail, validName } from './field-kinds.ts';
 import { editorText as text } from './messages.ts';
@@ -28,10 +35,24 @@ type Props = {
 };
 
 /** Input names as the service names them in `responseBody.field` / schema paths. */
-type ErrorKey = 'name' | 'emailAddress' | 'recipientRole' | 'recipientColor' | 'recipientOrder' | 'recipientPassword' | 'form';
+type ErrorKey =
+  | 'name'
+  | 'emailAddress'
+  | 'recipientRole'
+  | 'recipientColor'
+  | 'recipientOrder'
+  | 'recipientPassword'
+  | 'form';
 type Errors = Partial<Record<ErrorKey, string>>;
 
-const KEYS: ErrorKey[] = ['name', 'emailAddress', 'recipientRole', 'recipientColor', 'recipientOrder', 'recipientPassword'];
+const KEYS: ErrorKey[] = [
+  'name',
+  'emailAddress',
+  'recipientRole',
+  'recipientColor',
+  'recipientOrder',
+  'recipientPassword',
+];
 
 /** Maps a refusal onto the input that caused it; anything else goes to the form as a whole. */
 function errorsOf(error: unknown): Errors {
@@ -42,15 +63,33 @@ function errorsOf(error: unknown): Errors {
   return key ? { [key]: message } : { form: message };
 }
 
-type Draft = { name: string; emailAddress: string; recipientRole: Role; recipientColor: string; enforceIdentity: boolean; useDigitalCert: boolean };
+type Draft = {
+  name: string;
+  emailAddress: string;
+  recipientRole: Role;
+  recipientColor: string;
+  enforceIdentity: boolean;
+  useDigitalCert: boolean;
+};
 
 function draftOf(r: Recipient): Draft {
-  return { name: r.name, emailAddress: r.emailAddress, recipientRole: r.recipientRole, recipientColor: r.recipientColor, enforceIdentity: r.enforceIdentity, useDigitalCert: r.useDigitalCert };
+  return {
+    name: r.name,
+    emailAddress: r.emailAddress,
+    recipientRole: r.recipientRole,
+    recipientColor: r.recipientColor,
+    enforceIdentity: r.enforceIdentity,
+    useDigitalCert: r.useDigitalCert,
+  };
 }
 
 /** The options' summary line names those switched on, so a closed section hides nothing that matters. */
 function moreSummary(draft: Draft, password = false): string {
-  const on = [draft.enforceIdentity ? text.optionIdentity : '', draft.useDigitalCert ? text.optionCertificate : '', password ? text.optionPassword : ''].filter(Boolean);
+  const on = [
+    draft.enforceIdentity ? text.optionIdentity : '',
+    draft.useDigitalCert ? text.optionCertificate : '',
+    password ? text.optionPassword : '',
+  ].filter(Boolean);
   return on.length > 0 ? `${text.moreOptions} (${on.join(', ')})` : text.moreOptions;
 }
 
@@ -175,67 +214,129 @@ export function RecipientsPanel(props: Props) {
   return (
     <section className="ws-card ed-recipients" aria-labelledby="ed-recipients-heading">
       <h3 id="ed-recipients-heading">{text.recipientsHeading}</h3>
-      {sequence === 'SURVEY' ? <p>{text.surveyNotEditable}</p> : (
-        <fieldset className="ed-choice" disabled={sequenceBusy} aria-describedby={sequenceError ? `${sequenceName}-error` : undefined}>
+      {sequence === 'SURVEY' ? (
+        <p>{text.surveyNotEditable}</p>
+      ) : (
+        <fieldset
+          className="ed-choice"
+          disabled={sequenceBusy}
+          aria-describedby={sequenceError ? `${sequenceName}-error` : undefined}
+        >
           <legend>{text.sequenceLegend}</legend>
           {(['SELF', 'UNORDERED', 'ORDERED'] as const).map((value) => (
             <label key={value} className="ed-choice-option ed-choice-option--inline">
-              <input type="radio" name={sequenceName} value={value} checked={(pendingSequence ?? sequence) === value} onChange={() => void pickSequence(value)} />
+              <input
+                type="radio"
+                name={sequenceName}
+                value={value}
+                checked={(pendingSequence ?? sequence) === value}
+                onChange={() => void pickSequence(value)}
+              />
               <span>{text.sequence[value]}</span>
             </label>
           ))}
-          {sequenceError && <p id={`${sequenceName}-error`} className="ws-field-error" role="alert">{sequenceError}</p>}
+          {sequenceError && (
+            <p id={`${sequenceName}-error`} className="ws-field-error" role="alert">
+              {sequenceError}
+            </p>
+          )}
         </fieldset>
       )}
 
       {sequence === 'SELF' ? (
         <p>{me ? text.selfOnly(me.name, me.email) : ''}</p>
-      ) : sequence !== 'SURVEY' && (
-        <>
-          {visible.length === 0 && <p>{text.noRecipients}</p>}
-          <ol className={`ed-list ed-recipient-list${drag ? ' ed-dragging' : ''}`} ref={listRef}>
-            {visible.map((recipient, index) => (
-              <li key={recipient.id}
-                className={`ed-recipient${drag?.id === recipient.id ? ' ed-recipient--dragged' : ''}${drag && drag.over === index && drag.from !== index ? (drag.over < drag.from ? ' ed-drop-before' : ' ed-drop-after') : ''}`}>
-                {ordered && visible.length > 1 && (
-                  <div className="ed-handle" aria-hidden="true" title={text.dragToReorder}
-                    onPointerDown={(event) => startDrag(event, recipient.id, index)} onPointerMove={dragMove} onPointerUp={endDrag} onPointerCancel={() => setDrag(null)}>
-                    <span className="ed-handle-grip">⋮⋮</span>
-                  </div>
-                )}
-                <RecipientCard
-                  key={`${recipient.id}:${recipient.recipientOrder}`}
-                  workflowId={workflowId}
-                  recipient={recipient}
-                  position={index + 1}
-                  ordered={ordered}
-                  tracker={tracker}
-                  serverErrors={rowErrors[recipient.id] ?? {}}
-                  onSaved={(saved) => props.onRecipients(recipients.map((r) => (r.id === saved.id ? saved : r)))}
-                  onRemove={() => setRemoving(recipient)}
-                  announce={announce}
-                  moveControls={ordered && visible.length > 1 ? (
-                    <div className="ed-row-actions">
-                      <span className="ws-muted">{text.orderNumber(index + 1)}</span>
-                      <button type="button" className="ws-button ws-button--small" disabled={index === 0} aria-label={text.moveUp(recipient.name)}
-                        ref={(el) => { if (el) moveButtons.current.set(`${recipient.id}:-1`, el); }} onClick={() => move(index, -1)}>↑</button>
-                      <button type="button" className="ws-button ws-button--small" disabled={index === visible.length - 1} aria-label={text.moveDown(recipient.name)}
-                        ref={(el) => { if (el) moveButtons.current.set(`${recipient.id}:1`, el); }} onClick={() => move(index, 1)}>↓</button>
+      ) : (
+        sequence !== 'SURVEY' && (
+          <>
+            {visible.length === 0 && <p>{text.noRecipients}</p>}
+            <ol className={`ed-list ed-recipient-list${drag ? ' ed-dragging' : ''}`} ref={listRef}>
+              {visible.map((recipient, index) => (
+                <li
+                  key={recipient.id}
+                  className={`ed-recipient${drag?.id === recipient.id ? ' ed-recipient--dragged' : ''}${drag && drag.over === index && drag.from !== index ? (drag.over < drag.from ? ' ed-drop-before' : ' ed-drop-after') : ''}`}
+                >
+                  {ordered && visible.length > 1 && (
+                    <div
+                      className="ed-handle"
+                      aria-hidden="true"
+                      title={text.dragToReorder}
+                      onPointerDown={(event) => startDrag(event, recipient.id, index)}
+                      onPointerMove={dragMove}
+                      onPointerUp={endDrag}
+                      onPointerCancel={() => setDrag(null)}
+                    >
+                      <span className="ed-handle-grip">⋮⋮</span>
                     </div>
-                  ) : null}
-                />
-              </li>
-            ))}
-          </ol>
-          <NewRecipientForm workflowId={workflowId} recipients={visible} ordered={ordered} tracker={tracker}
-            onAdded={(added) => {
-              props.onRecipients([...recipients, ...added]);
-              announce(text.recipientAdded(added[0].name));
-            }} />
-        </>
+                  )}
+                  <RecipientCard
+                    key={`${recipient.id}:${recipient.recipientOrder}`}
+                    workflowId={workflowId}
+                    recipient={recipient}
+                    position={index + 1}
+                    ordered={ordered}
+                    tracker={tracker}
+                    serverErrors={rowErrors[recipient.id] ?? {}}
+                    onSaved={(saved) => props.onRecipients(recipients.map((r) => (r.id === saved.id ? saved : r)))}
+                    onRemove={() => setRemoving(recipient)}
+                    announce={announce}
+                    moveControls={
+                      ordered && visible.length > 1 ? (
+                        <div className="ed-row-actions">
+                          <span className="ws-muted">{text.orderNumber(index + 1)}</span>
+                          <button
+                            type="button"
+                            className="ws-button ws-button--small"
+                            disabled={index === 0}
+                            aria-label={text.moveUp(recipient.name)}
+                            ref={(el) => {
+                              if (el) moveButtons.current.set(`${recipient.id}:-1`, el);
+                            }}
+                            onClick={() => move(index, -1)}
+                          >
+                            ↑
+                          </button>
+                          <button
+                            type="button"
+                            className="ws-button ws-button--small"
+                            disabled={index === visible.length - 1}
+                            aria-label={text.moveDown(recipient.name)}
+                            ref={(el) => {
+                              if (el) moveButtons.current.set(`${recipient.id}:1`, el);
+                            }}
+                            onClick={() => move(index, 1)}
+                          >
+                            ↓
+                          </button>
+                        </div>
+                      ) : null
+                    }
+                  />
+                </li>
+              ))}
+            </ol>
+            <NewRecipientForm
+              workflowId={workflowId}
+              recipients={visible}
+              ordered={ordered}
+              tracker={tracker}
+              onAdded={(added) => {
+                props.onRecipients([...recipients, ...added]);
+                announce(text.recipientAdded(added[0].name));
+              }}
+            />
+          </>
+        )
       )}
-      <ConfirmDialog open={removing !== null} title={text.removeRecipientTitle} confirmLabel={text.remove} cancelLabel={text.cancel} danger busy={removeBusy}
-        onConfirm={() => void confirmRemove()} onCancel={() => setRemoving(null)}>
+      <ConfirmDialog
+        open={removing !== null}
+        title={text.removeRecipientTitle}
+        confirmLabel={text.remove}
+        cancelLabel={text.cancel}
+        danger
+        busy={removeBusy}
+        onConfirm={() => void confirmRemove()}
+        onCancel={() => setRemoving(null)}
+      >
         <p>{removing ? text.removeRecipientText(removing.name) : ''}</p>
       </ConfirmDialog>
     </section>
@@ -256,7 +357,18 @@ type CardProps = {
 };
 
 /** One recipient, saved as it is edited: text inputs when left, choices at once. */
-function RecipientCard({ workflowId, recipient, position, ordered, tracker, serverErrors, moveControls, onSaved, onRemove, announce }: CardProps) {
+function RecipientCard({
+  workflowId,
+  recipient,
+  position,
+  ordered,
+  tracker,
+  serverErrors,
+  moveControls,
+  onSaved,
+  onRemove,
+  announce,
+}: CardProps) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(recipient));
   const [errors, setErrors] = useState<Errors>({});
   const [password, setPassword] = useState('');
@@ -270,8 +382,14 @@ function RecipientCard({ workflowId, recipient, position, ordered, tracker, serv
     setErrors(problems);
     if (Object.keys(problems).length > 0) return false;
     try {
-      const order = ordered ? Number(recipient.recipientOrder ?? position) : recipient.recipientOrder ? Number(recipient.recipientOrder) : null;
-      const [saved] = await tracker.track(updateRecipients(workflowId, [{ id: recipient.id, ...inputOf(next, order), ...extra }]));
+      const order = ordered
+        ? Number(recipient.recipientOrder ?? position)
+        : recipient.recipientOrder
+          ? Number(recipient.recipientOrder)
+          : null;
+      const [saved] = await tracker.track(
+        updateRecipients(workflowId, [{ id: recipient.id, ...inputOf(next, order), ...extra }]),
+      );
       onSaved(saved);
       setErrors({});
       return true;
@@ -294,57 +412,116 @@ function RecipientCard({ workflowId, recipient, position, ordered, tracker, serv
 
   const changed = (key: keyof Draft) => draft[key] !== draftOf(recipient)[key];
   const errorId = (key: ErrorKey) => `${id}-${key}-error`;
-  const described = (key: ErrorKey, hint?: string) => [hint, shown[key] ? errorId(key) : ''].filter(Boolean).join(' ') || undefined;
+  const described = (key: ErrorKey, hint?: string) =>
+    [hint, shown[key] ? errorId(key) : ''].filter(Boolean).join(' ') || undefined;
 
   return (
     <fieldset className="ed-recipient-card" style={{ ['--recipient-color' as string]: recipient.recipientColor }}>
-      <legend><span className="ed-swatch" aria-hidden="true" />{text.recipientCard(position, recipient.name)}</legend>
+      <legend>
+        <span className="ed-swatch" aria-hidden="true" />
+        {text.recipientCard(position, recipient.name)}
+      </legend>
       {moveControls}
       <div className="ed-grid">
         <div>
           <label htmlFor={`${id}-name`}>{text.name}</label>
-          <input id={`${id}-name`} type="text" autoComplete="off" value={draft.name} aria-invalid={shown.name ? true : undefined} aria-describedby={described('name')}
-            onChange={(e) => set('name', e.target.value, false)} onBlur={() => changed('name') && void save(draft)} />
-          {shown.name && <p id={errorId('name')} className="ws-field-error" role="alert">{shown.name}</p>}
+          <input
+            id={`${id}-name`}
+            type="text"
+            autoComplete="off"
+            value={draft.name}
+            aria-invalid={shown.name ? true : undefined}
+            aria-describedby={described('name')}
+            onChange={(e) => set('name', e.target.value, false)}
+            onBlur={() => changed('name') && void save(draft)}
+          />
+          {shown.name && (
+            <p id={errorId('name')} className="ws-field-error" role="alert">
+              {shown.name}
+            </p>
+          )}
         </div>
         <div>
           <label htmlFor={`${id}-email`}>{text.email}</label>
-          <input id={`${id}-email`} type="email" autoComplete="off" value={draft.emailAddress} aria-invalid={shown.emailAddress ? true : undefined} aria-describedby={described('emailAddress')}
-            onChange={(e) => set('emailAddress', e.target.value, false)} onBlur={() => changed('emailAddress') && void save(draft)} />
-          {shown.emailAddress && <p id={errorId('emailAddress')} className="ws-field-error" role="alert">{shown.emailAddress}</p>}
+          <input
+            id={`${id}-email`}
+            type="email"
+            autoComplete="off"
+            value={draft.emailAddress}
+            aria-invalid={shown.emailAddress ? true : undefined}
+            aria-describedby={described('emailAddress')}
+            onChange={(e) => set('emailAddress', e.target.value, false)}
+            onBlur={() => changed('emailAddress') && void save(draft)}
+          />
+          {shown.emailAddress && (
+            <p id={errorId('emailAddress')} className="ws-field-error" role="alert">
+              {shown.emailAddress}
+            </p>
+          )}
         </div>
         <div>
           <label htmlFor={`${id}-role`}>{text.role}</label>
-          <select id={`${id}-role`} value={draft.recipientRole} aria-invalid={shown.recipientRole ? true : undefined} aria-describedby={described('recipientRole')}
-            onChange={(e) => set('recipientRole', e.target.value as Role, true)}>
-            {ROLES.map((role) => <option key={role} value={role}>{text.roles[role]}</option>)}
+          <select
+            id={`${id}-role`}
+            value={draft.recipientRole}
+            aria-invalid={shown.recipientRole ? true : undefined}
+            aria-describedby={described('recipientRole')}
+            onChange={(e) => set('recipientRole', e.target.value as Role, true)}
+          >
+            {ROLES.map((role) => (
+              <option key={role} value={role}>
+                {text.roles[role]}
+              </option>
+            ))}
           </select>
-          {shown.recipientRole && <p id={errorId('recipientRole')} className="ws-field-error" role="alert">{shown.recipientRole}</p>}
+          {shown.recipientRole && (
+            <p id={errorId('recipientRole')} className="ws-field-error" role="alert">
+              {shown.recipientRole}
+            </p>
+          )}
         </div>
         <div>
           <label htmlFor={`${id}-colour`}>{text.colour}</label>
-          <input id={`${id}-colour`} type="color" className="ed-colour" value={draft.recipientColor}
+          <input
+            id={`${id}-colour`}
+            type="color"
+            className="ed-colour"
+            value={draft.recipientColor}
             onChange={(e) => {
               const value = e.target.value.toUpperCase();
               setDraft((current) => ({ ...current, recipientColor: value }));
               window.clearTimeout(colourTimer.current);
               colourTimer.current = window.setTimeout(() => void save({ ...draft, recipientColor: value }), 500);
-            }} />
+            }}
+          />
         </div>
       </div>
       <details className="ed-more">
         <summary>{moreSummary(draft)}</summary>
         <label className="checkbox">
-          <input type="checkbox" checked={draft.enforceIdentity} onChange={(e) => set('enforceIdentity', e.target.checked, true)} />
+          <input
+            type="checkbox"
+            checked={draft.enforceIdentity}
+            onChange={(e) => set('enforceIdentity', e.target.checked, true)}
+          />
           {text.enforceIdentity}
         </label>
         <label className="checkbox">
-          <input type="checkbox" checked={draft.useDigitalCert} onChange={(e) => set('useDigitalCert', e.target.checked, true)} />
+          <input
+            type="checkbox"
+            checked={draft.useDigitalCert}
+            onChange={(e) => set('useDigitalCert', e.target.checked, true)}
+          />
           {text.useDigitalCert}
         </label>
         <div>
           <label htmlFor={`${id}-password`}>{text.accessPassword}</label>
-          <input id={`${id}-password`} type="password" autoComplete="new-password" value={password} maxLength={128}
+          <input
+            id={`${id}-password`}
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            maxLength={128}
             aria-describedby={`${id}-password-hint${shown.recipientPassword ? ` ${errorId('recipientPassword')}` : ''}`}
             onChange={(e) => setPassword(e.target.value)}
             onBlur={async () => {
@@ -354,33 +531,72 @@ function RecipientCard({ workflowId, recipient, position, ordered, tracker, serv
                 setPasswordNote(text.accessPasswordSaved);
                 announce(text.accessPasswordSaved);
               }
-            }} />
-          <p className="hint" id={`${id}-password-hint`}>{text.accessPasswordHint} {text.accessPasswordKeep}</p>
-          {shown.recipientPassword && <p id={errorId('recipientPassword')} className="ws-field-error" role="alert">{shown.recipientPassword}</p>}
+            }}
+          />
+          <p className="hint" id={`${id}-password-hint`}>
+            {text.accessPasswordHint} {text.accessPasswordKeep}
+          </p>
+          {shown.recipientPassword && (
+            <p id={errorId('recipientPassword')} className="ws-field-error" role="alert">
+              {shown.recipientPassword}
+            </p>
+          )}
           {passwordNote && <p className="ws-muted">{passwordNote}</p>}
         </div>
-        <button type="button" className="ws-button ws-button--small ws-button--quiet"
+        <button
+          type="button"
+          className="ws-button ws-button--small ws-button--quiet"
           onClick={async () => {
             if (await save(draft, { recipientPassword: '' })) {
               setPasswordNote(text.accessPasswordRemoved);
               announce(text.accessPasswordRemoved);
             }
-          }}>{text.removeAccessPassword}</button>
+          }}
+        >
+          {text.removeAccessPassword}
+        </button>
       </details>
       <div className="ed-row-actions">
-        <button type="button" className="ws-button ws-button--small ws-button--danger" onClick={onRemove}>{text.removeRecipient(recipient.name)}</button>
+        <button type="button" className="ws-button ws-button--small ws-button--danger" onClick={onRemove}>
+          {text.removeRecipient(recipient.name)}
+        </button>
       </div>
-      {shown.form && <p className="ws-field-error" role="alert">{shown.form}</p>}
-      {shown.recipientOrder && <p className="ws-field-error" role="alert">{shown.recipientOrder}</p>}
+      {shown.form && (
+        <p className="ws-field-error" role="alert">
+          {shown.form}
+        </p>
+      )}
+      {shown.recipientOrder && (
+        <p className="ws-field-error" role="alert">
+          {shown.recipientOrder}
+        </p>
+      )}
     </fieldset>
   );
 }
 
 /** The form that adds one recipient at a time; it stays, emptied, for the next one. */
-function NewRecipientForm({ workflowId, recipients, ordered, tracker, onAdded }: {
-  workflowId: number; recipients: Recipient[]; ordered: boolean; tracker: SaveTracker; onAdded(added: Recipient[]): void;
+function NewRecipientForm({
+  workflowId,
+  recipients,
+  ordered,
+  tracker,
+  onAdded,
+}: {
+  workflowId: number;
+  recipients: Recipient[];
+  ordered: boolean;
+  tracker: SaveTracker;
+  onAdded(added: Recipient[]): void;
 }) {
-  const blank = (): Draft => ({ name: '', emailAddress: '', recipientRole: 'SIGNER', recipientColor: nextColour(recipients.map((r) => r.recipientColor)), enforceIdentity: false, useDigitalCert: false });
+  const blank = (): Draft => ({
+    name: '',
+    emailAddress: '',
+    recipientRole: 'SIGNER',
+    recipientColor: nextColour(recipients.map((r) => r.recipientColor)),
+    enforceIdentity: false,
+    useDigitalCert: false,
+  });
   const [draft, setDraft] = useState<Draft>(blank);
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});
@@ -390,7 +606,9 @@ function NewRecipientForm({ workflowId, recipients, ordered, tracker, onAdded }:
   const id = useId();
   const headingId = `${id}-heading`;
   // A colour already taken by a recipient added meanwhile moves on to a free one.
-  const colour = recipients.some((r) => r.recipientColor.toUpperCase() === draft.recipientColor.toUpperCase()) ? nextColour(recipients.map((r) => r.recipientColor)) : draft.recipientColor;
+  const colour = recipients.some((r) => r.recipientColor.toUpperCase() === draft.recipientColor.toUpperCase())
+    ? nextColour(recipients.map((r) => r.recipientColor))
+    : draft.recipientColor;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -403,7 +621,9 @@ function NewRecipientForm({ workflowId, recipients, ordered, tracker, onAdded }:
     try {
       const orders = recipients.map((r) => Number(r.recipientOrder ?? 0));
       const order = ordered ? Math.max(0, ...orders) + 1 : null;
-      const added = await tracker.track(addRecipients(workflowId, [{ ...inputOf(next, order), ...(password ? { recipientPassword: password } : {}) }]));
+      const added = await tracker.track(
+        addRecipients(workflowId, [{ ...inputOf(next, order), ...(password ? { recipientPassword: password } : {}) }]),
+      );
       onAdded(added);
       setDraft({ ...blank(), recipientColor: nextColour([...recipients, ...added].map((r) => r.recipientColor)) });
       setPassword('');
@@ -420,58 +640,137 @@ function NewRecipientForm({ workflowId, recipients, ordered, tracker, onAdded }:
   }
 
   const errorId = (key: ErrorKey) => `${id}-${key}-error`;
-  const described = (key: ErrorKey, hint?: string) => [hint, errors[key] ? errorId(key) : ''].filter(Boolean).join(' ') || undefined;
+  const described = (key: ErrorKey, hint?: string) =>
+    [hint, errors[key] ? errorId(key) : ''].filter(Boolean).join(' ') || undefined;
 
   return (
-    <form className="ed-recipient-card ed-new-recipient" aria-labelledby={headingId} onSubmit={submit} noValidate style={{ ['--recipient-color' as string]: colour }}>
+    <form
+      className="ed-recipient-card ed-new-recipient"
+      aria-labelledby={headingId}
+      onSubmit={submit}
+      noValidate
+      style={{ ['--recipient-color' as string]: colour }}
+    >
       <h4 id={headingId}>{recipients.length === 0 ? text.newRecipientHeading : text.addAnother}</h4>
       <div className="ed-grid">
         <div>
           <label htmlFor={`${id}-name`}>{text.name}</label>
-          <input id={`${id}-name`} ref={nameInput} type="text" autoComplete="off" value={draft.name} aria-invalid={errors.name ? true : undefined}
-            aria-describedby={described('name', `${id}-name-hint`)} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
-          <p className="hint" id={`${id}-name-hint`}>{text.nameHint}</p>
-          {errors.name && <p id={errorId('name')} className="ws-field-error" role="alert">{errors.name}</p>}
+          <input
+            id={`${id}-name`}
+            ref={nameInput}
+            type="text"
+            autoComplete="off"
+            value={draft.name}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={described('name', `${id}-name-hint`)}
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          />
+          <p className="hint" id={`${id}-name-hint`}>
+            {text.nameHint}
+          </p>
+          {errors.name && (
+            <p id={errorId('name')} className="ws-field-error" role="alert">
+              {errors.name}
+            </p>
+          )}
         </div>
         <div>
           <label htmlFor={`${id}-email`}>{text.email}</label>
-          <input id={`${id}-email`} ref={emailInput} type="email" autoComplete="off" value={draft.emailAddress} aria-invalid={errors.emailAddress ? true : undefined}
-            aria-describedby={described('emailAddress')} onChange={(e) => setDraft({ ...draft, emailAddress: e.target.value })} />
-          {errors.emailAddress && <p id={errorId('emailAddress')} className="ws-field-error" role="alert">{errors.emailAddress}</p>}
+          <input
+            id={`${id}-email`}
+            ref={emailInput}
+            type="email"
+            autoComplete="off"
+            value={draft.emailAddress}
+            aria-invalid={errors.emailAddress ? true : undefined}
+            aria-describedby={described('emailAddress')}
+            onChange={(e) => setDraft({ ...draft, emailAddress: e.target.value })}
+          />
+          {errors.emailAddress && (
+            <p id={errorId('emailAddress')} className="ws-field-error" role="alert">
+              {errors.emailAddress}
+            </p>
+          )}
         </div>
         <div>
           <label htmlFor={`${id}-role`}>{text.role}</label>
-          <select id={`${id}-role`} value={draft.recipientRole} onChange={(e) => setDraft({ ...draft, recipientRole: e.target.value as Role })} aria-describedby={described('recipientRole')}>
-            {ROLES.map((role) => <option key={role} value={role}>{text.roles[role]}</option>)}
+          <select
+            id={`${id}-role`}
+            value={draft.recipientRole}
+            onChange={(e) => setDraft({ ...draft, recipientRole: e.target.value as Role })}
+            aria-describedby={described('recipientRole')}
+          >
+            {ROLES.map((role) => (
+              <option key={role} value={role}>
+                {text.roles[role]}
+              </option>
+            ))}
           </select>
-          {errors.recipientRole && <p id={errorId('recipientRole')} className="ws-field-error" role="alert">{errors.recipientRole}</p>}
+          {errors.recipientRole && (
+            <p id={errorId('recipientRole')} className="ws-field-error" role="alert">
+              {errors.recipientRole}
+            </p>
+          )}
         </div>
         <div>
           <label htmlFor={`${id}-colour`}>{text.colour}</label>
-          <input id={`${id}-colour`} type="color" className="ed-colour" value={colour} onChange={(e) => setDraft({ ...draft, recipientColor: e.target.value.toUpperCase() })} />
+          <input
+            id={`${id}-colour`}
+            type="color"
+            className="ed-colour"
+            value={colour}
+            onChange={(e) => setDraft({ ...draft, recipientColor: e.target.value.toUpperCase() })}
+          />
         </div>
       </div>
       <details className="ed-more">
         <summary>{moreSummary(draft, password !== '')}</summary>
         <label className="checkbox">
-          <input type="checkbox" checked={draft.enforceIdentity} onChange={(e) => setDraft({ ...draft, enforceIdentity: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={draft.enforceIdentity}
+            onChange={(e) => setDraft({ ...draft, enforceIdentity: e.target.checked })}
+          />
           {text.enforceIdentity}
         </label>
         <label className="checkbox">
-          <input type="checkbox" checked={draft.useDigitalCert} onChange={(e) => setDraft({ ...draft, useDigitalCert: e.target.checked })} />
+          <input
+            type="checkbox"
+            checked={draft.useDigitalCert}
+            onChange={(e) => setDraft({ ...draft, useDigitalCert: e.target.checked })}
+          />
           {text.useDigitalCert}
         </label>
         <div>
           <label htmlFor={`${id}-password`}>{text.accessPassword}</label>
-          <input id={`${id}-password`} type="password" autoComplete="new-password" value={password} maxLength={128} aria-describedby={`${id}-password-hint`}
-            onChange={(e) => setPassword(e.target.value)} />
-          <p className="hint" id={`${id}-password-hint`}>{text.accessPasswordHint}</p>
+          <input
+            id={`${id}-password`}
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            maxLength={128}
+            aria-describedby={`${id}-password-hint`}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <p className="hint" id={`${id}-password-hint`}>
+            {text.accessPasswordHint}
+          </p>
         </div>
       </details>
-      {errors.form && <p className="ws-field-error" role="alert">{errors.form}</p>}
-      {errors.recipientOrder && <p className="ws-field-error" role="alert">{errors.recipientOrder}</p>}
+      {errors.form && (
+        <p className="ws-field-error" role="alert">
+          {errors.form}
+        </p>
+      )}
+      {errors.recipientOrder && (
+        <p className="ws-field-error" role="alert">
+          {errors.recipientOrder}
+        </p>
+      )}
       <div className="ws-actions">
-        <button type="submit" className="ws-button ws-button--primary" disabled={busy}>{text.addRecipient}</button>
+        <button type="submit" className="ws-button ws-button--primary" disabled={busy}>
+          {text.addRecipient}
+        </button>
       </div>
     </form>
   );

@@ -18,7 +18,15 @@ import type { EnvelopeDocument, Field, PageSize, Recipient } from './types.ts';
 
 /** Stands in for the owner's row while there is none (the library hook then does nothing). */
 const NOBODY: Recipient = {
-  id: 0, name: '', emailAddress: '', recipientRole: 'SIGNER', recipientOrder: null, recipientColor: '#000000', useDigitalCert: false, enforceIdentity: false, status: 'PENDING',
+  id: 0,
+  name: '',
+  emailAddress: '',
+  recipientRole: 'SIGNER',
+  recipientOrder: null,
+  recipientColor: '#000000',
+  useDigitalCert: false,
+  enforceIdentity: false,
+  status: 'PENDING',
 };
 
 type Props = {
@@ -39,9 +47,20 @@ type Props = {
 export function SelfSignStep(props: Props) {
   const { workflowId, documents, recipients, fields, me, tracker } = props;
   // The owner's own row: the one with the session's email (a SELF workflow has only that one).
-  const mine = recipients.find((r) => me && r.emailAddress.toLowerCase() === me.email.toLowerCase()) ?? recipients[0] ?? null;
-  const own = useMemo(() => (mine ? fields.filter((f) => f.recipientId === mine.id) as unknown as SigningField[] : []), [fields, mine]);
-  const walk = useMemo(() => walkOrder(own, documents.map((d) => d.id)), [own, documents]);
+  const mine =
+    recipients.find((r) => me && r.emailAddress.toLowerCase() === me.email.toLowerCase()) ?? recipients[0] ?? null;
+  const own = useMemo(
+    () => (mine ? (fields.filter((f) => f.recipientId === mine.id) as unknown as SigningField[]) : []),
+    [fields, mine],
+  );
+  const walk = useMemo(
+    () =>
+      walkOrder(
+        own,
+        documents.map((d) => d.id),
+      ),
+    [own, documents],
+  );
   const [drafts, setDrafts] = useState<Record<number, Draft>>(() => {
     const initial: Record<number, Draft> = {};
     for (const field of own) {
@@ -63,7 +82,10 @@ export function SelfSignStep(props: Props) {
   useEffect(() => {
     loadDisclosure().then(setDisclosure, (error: unknown) => setFailure(errorText(error)));
     // Whether a DIGITAL_SIGNATURE is signed with the owner's personal certificate (then it takes the signing password).
-    loadSigningKey(workflowId).then((signingKey) => setContext({ signingKey }), () => {});
+    loadSigningKey(workflowId).then(
+      (signingKey) => setContext({ signingKey }),
+      () => {},
+    );
   }, [workflowId]);
 
   function update(field: SigningField, draft: Draft) {
@@ -83,7 +105,9 @@ export function SelfSignStep(props: Props) {
     setBusy(true);
     try {
       await props.flush();
-      const entries = walk.filter((f) => drafts[f.id] && (isFilled(f, drafts[f.id].value) || !mustFill(f))).map((f) => saveEntry(f, drafts[f.id]));
+      const entries = walk
+        .filter((f) => drafts[f.id] && (isFilled(f, drafts[f.id].value) || !mustFill(f)))
+        .map((f) => saveEntry(f, drafts[f.id]));
       const result = await tracker.track(saveValues(documents[0].id, entries));
       if (result.workflowStatus === 'COMPLETED') {
         navigate(`/envelopes/${workflowId}`);
@@ -101,45 +125,87 @@ export function SelfSignStep(props: Props) {
   return (
     <div className="ed-sign">
       <div className="ed-pages-column">
-        <EditorPages workflowId={workflowId} documents={documents} revision={props.revision} fields={fields} recipients={recipients} sizes={props.sizes}
-          onSize={props.onSize} mode="fill" selectedId={selectedId} nameOf={props.nameOf} drafts={drafts}
+        <EditorPages
+          workflowId={workflowId}
+          documents={documents}
+          revision={props.revision}
+          fields={fields}
+          recipients={recipients}
+          sizes={props.sizes}
+          onSize={props.onSize}
+          mode="fill"
+          selectedId={selectedId}
+          nameOf={props.nameOf}
+          drafts={drafts}
           onSelect={(id) => {
             setSelectedId(id);
             if (id !== null) window.setTimeout(() => document.getElementById(`field-input-${id}`)?.focus(), 0);
-          }} />
+          }}
+        />
       </div>
       <section className="ed-sign-panel" aria-labelledby="ed-sign-heading">
         <h3 id="ed-sign-heading">{text.yourFields}</h3>
         {!hasSignature ? (
           <>
             <p>{text.noOwnFields}</p>
-            <button type="button" className="ws-button" onClick={props.goToFields}>{text.back(text.steps.fields)}</button>
+            <button type="button" className="ws-button" onClick={props.goToFields}>
+              {text.back(text.steps.fields)}
+            </button>
           </>
         ) : (
           <>
             <p>{text.signIntro}</p>
             <ol className="ed-sign-fields">
-              {walk.filter((f) => f.fieldType !== 'NOTE').map((field) => (
-                <li key={field.id} className={selectedId === field.id ? 'ed-sign-field--current' : undefined} onFocus={() => setSelectedId(field.id)}>
-                  <FieldEditor field={field} draft={drafts[field.id]} me={mine!} error={errors[field.id] ?? null} context={context} library={library ?? []}
-                    onChange={(draft) => update(field, draft)} onAdopted={(draft) => update(field, draft)} />
-                </li>
-              ))}
+              {walk
+                .filter((f) => f.fieldType !== 'NOTE')
+                .map((field) => (
+                  <li
+                    key={field.id}
+                    className={selectedId === field.id ? 'ed-sign-field--current' : undefined}
+                    onFocus={() => setSelectedId(field.id)}
+                  >
+                    <FieldEditor
+                      field={field}
+                      draft={drafts[field.id]}
+                      me={mine!}
+                      error={errors[field.id] ?? null}
+                      context={context}
+                      library={library ?? []}
+                      onChange={(draft) => update(field, draft)}
+                      onAdopted={(draft) => update(field, draft)}
+                    />
+                  </li>
+                ))}
             </ol>
             {disclosure && (
               <section aria-labelledby="ed-disclosure-heading">
                 <h4 id="ed-disclosure-heading">{text.disclosureHeading}</h4>
-                <blockquote className="disclosure" data-sha256={disclosure.textHash}>{disclosure.text}</blockquote>
+                <blockquote className="disclosure" data-sha256={disclosure.textHash}>
+                  {disclosure.text}
+                </blockquote>
                 <p>{text.disclosureAgree}</p>
               </section>
             )}
-            {count > 0 && <p className="ws-field-error" role="alert">{text.fixFields(count)}</p>}
+            {count > 0 && (
+              <p className="ws-field-error" role="alert">
+                {text.fixFields(count)}
+              </p>
+            )}
             <div className="ws-actions">
-              <button type="button" className="ws-button ws-button--primary" disabled={busy || !disclosure} onClick={() => void finish()}>
+              <button
+                type="button"
+                className="ws-button ws-button--primary"
+                disabled={busy || !disclosure}
+                onClick={() => void finish()}
+              >
                 {busy ? text.signing : text.signAndComplete}
               </button>
             </div>
-            {failure && <p className="ws-field-error" role="alert">{failure}</p>}
+            {failure && (
+              <p className="ws-field-error" role="alert">
+                {failure}
+              </p>
+            )}
           </>
         )}
       </section>

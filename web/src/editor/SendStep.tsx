@@ -53,13 +53,30 @@ export function SendStep({ workflowId, name, sequence, recipients, fields, track
       <section className="ws-card" aria-labelledby={`${id}-summary`}>
         <h3 id={`${id}-summary`}>{text.summaryHeading}</h3>
         <p className="ws-muted">{sequence === 'ORDERED' ? text.orderedNote : text.unorderedNote}</p>
-        {sequence === 'ORDERED' ? <ol className="ed-summary">{visible.map((r) => <SummaryLine key={r.id} recipient={r} fields={fields} />)}</ol>
-          : <ul className="ed-summary">{visible.map((r) => <SummaryLine key={r.id} recipient={r} fields={fields} />)}</ul>}
+        {sequence === 'ORDERED' ? (
+          <ol className="ed-summary">
+            {visible.map((r) => (
+              <SummaryLine key={r.id} recipient={r} fields={fields} />
+            ))}
+          </ol>
+        ) : (
+          <ul className="ed-summary">
+            {visible.map((r) => (
+              <SummaryLine key={r.id} recipient={r} fields={fields} />
+            ))}
+          </ul>
+        )}
         {actors.length === 0 && <p className="ws-field-error">{text.noActionRecipient}</p>}
         {missing.length > 0 && (
           <div className="ed-warning">
-            <ul>{missing.map((r) => <li key={r.id}>{text.noSignatureField(r.name)}</li>)}</ul>
-            <button type="button" className="ws-button ws-button--small" onClick={goToFields}>{text.back(text.steps.fields)}</button>
+            <ul>
+              {missing.map((r) => (
+                <li key={r.id}>{text.noSignatureField(r.name)}</li>
+              ))}
+            </ul>
+            <button type="button" className="ws-button ws-button--small" onClick={goToFields}>
+              {text.back(text.steps.fields)}
+            </button>
           </div>
         )}
       </section>
@@ -67,22 +84,46 @@ export function SendStep({ workflowId, name, sequence, recipients, fields, track
       <section className="ws-card" aria-labelledby={`${id}-mail`}>
         <h3 id={`${id}-mail`}>{text.mailHeading}</h3>
         <label htmlFor={`${id}-title`}>{text.subject}</label>
-        <input id={`${id}-title`} type="text" maxLength={200} value={title} aria-describedby={`${id}-title-hint`} onChange={(e) => setTitle(e.target.value)} />
-        <p className="hint" id={`${id}-title-hint`}>{text.subjectHint}</p>
+        <input
+          id={`${id}-title`}
+          type="text"
+          maxLength={200}
+          value={title}
+          aria-describedby={`${id}-title-hint`}
+          onChange={(e) => setTitle(e.target.value)}
+        />
+        <p className="hint" id={`${id}-title-hint`}>
+          {text.subjectHint}
+        </p>
         <label htmlFor={`${id}-message`}>{text.message}</label>
-        <textarea id={`${id}-message`} rows={5} maxLength={5000} value={message} aria-describedby={`${id}-message-hint`} onChange={(e) => setMessage(e.target.value)} />
-        <p className="hint" id={`${id}-message-hint`}>{text.messageHint}</p>
+        <textarea
+          id={`${id}-message`}
+          rows={5}
+          maxLength={5000}
+          value={message}
+          aria-describedby={`${id}-message-hint`}
+          onChange={(e) => setMessage(e.target.value)}
+        />
+        <p className="hint" id={`${id}-message-hint`}>
+          {text.messageHint}
+        </p>
       </section>
       {unverified && <VerifyToSend email={address.email} recheck={address.recheck} />}
       <div className="ws-actions">
-        <button type="submit" className="ws-button ws-button--primary" disabled={sending || unverified}
-          aria-describedby={sendError ? `${id}-send-error` : unverified ? 'verify-to-send-heading' : undefined}>
+        <button
+          type="submit"
+          className="ws-button ws-button--primary"
+          disabled={sending || unverified}
+          aria-describedby={sendError ? `${id}-send-error` : unverified ? 'verify-to-send-heading' : undefined}
+        >
           {sending ? text.sending : text.send}
         </button>
       </div>
       {sendError && (
         <div className="ws-error" role="alert" id={`${id}-send-error`}>
-          <p>{text.sendFailed} {sendError}</p>
+          <p>
+            {text.sendFailed} {sendError}
+          </p>
         </div>
       )}
     </form>
@@ -94,13 +135,26 @@ function SummaryLine({ recipient, fields }: { recipient: Recipient; fields: Fiel
   return (
     <li style={{ ['--recipient-color' as string]: recipient.recipientColor }}>
       <span className="ed-swatch" aria-hidden="true" />
-      {text.summaryLine(recipient.name, recipient.emailAddress, text.roles[recipient.recipientRole] ?? recipient.recipientRole, count)}
+      {text.summaryLine(
+        recipient.name,
+        recipient.emailAddress,
+        text.roles[recipient.recipientRole] ?? recipient.recipientRole,
+        count,
+      )}
     </li>
   );
 }
 
 /** SPEC.md's reminder settings: off, every N days after a recipient's turn begins, or N minutes after they received it. */
-function Reminders({ workflowId, sequence, tracker }: { workflowId: number; sequence: Sequence; tracker: SaveTracker }) {
+function Reminders({
+  workflowId,
+  sequence,
+  tracker,
+}: {
+  workflowId: number;
+  sequence: Sequence;
+  tracker: SaveTracker;
+}) {
   const [stored, setStored] = useState<Reminder | null>(null);
   const [enabled, setEnabled] = useState(false);
   const [mode, setMode] = useState<'days' | 'minutes'>('days');
@@ -113,18 +167,21 @@ function Reminders({ workflowId, sequence, tracker }: { workflowId: number; sequ
 
   useEffect(() => {
     let live = true;
-    loadSettings(workflowId, sequence).then((settings) => {
-      if (!live) return;
-      const reminder = settings.reminder;
-      setStored(reminder);
-      setEnabled(reminder.enabled);
-      if (reminder.offsetMinutes !== null) {
-        setMode('minutes');
-        setMinutes(String(reminder.offsetMinutes));
-      } else if (reminder.intervalDays !== null) {
-        setDays(String(reminder.intervalDays));
-      }
-    }, (failure: unknown) => live && setError({ key: 'form', text: errorText(failure) }));
+    loadSettings(workflowId, sequence).then(
+      (settings) => {
+        if (!live) return;
+        const reminder = settings.reminder;
+        setStored(reminder);
+        setEnabled(reminder.enabled);
+        if (reminder.offsetMinutes !== null) {
+          setMode('minutes');
+          setMinutes(String(reminder.offsetMinutes));
+        } else if (reminder.intervalDays !== null) {
+          setDays(String(reminder.intervalDays));
+        }
+      },
+      (failure: unknown) => live && setError({ key: 'form', text: errorText(failure) }),
+    );
     return () => {
       live = false;
     };
@@ -141,15 +198,21 @@ function Reminders({ workflowId, sequence, tracker }: { workflowId: number; sequ
         return;
       }
     }
-    const body = !next.enabled ? { enabled: false }
-      : next.mode === 'days' ? { enabled: true, intervalDays: Number(next.days), offsetMinutes: null } : { enabled: true, offsetMinutes: Number(next.minutes), intervalDays: null };
+    const body = !next.enabled
+      ? { enabled: false }
+      : next.mode === 'days'
+        ? { enabled: true, intervalDays: Number(next.days), offsetMinutes: null }
+        : { enabled: true, offsetMinutes: Number(next.minutes), intervalDays: null };
     try {
       const saved = lastSave.current.then(() => configureReminder(workflowId, body));
       lastSave.current = saved.catch(() => undefined);
       setStored(await tracker.track(saved));
     } catch (failure) {
       const field = errorPlace(failure).field;
-      setError({ key: field === 'intervalDays' ? 'days' : field === 'offsetMinutes' ? 'minutes' : 'form', text: errorText(failure) });
+      setError({
+        key: field === 'intervalDays' ? 'days' : field === 'offsetMinutes' ? 'minutes' : 'form',
+        text: errorText(failure),
+      });
     }
   }
 
@@ -159,11 +222,15 @@ function Reminders({ workflowId, sequence, tracker }: { workflowId: number; sequ
     <section className="ws-card" aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`}>{text.remindersHeading}</h3>
       <label className="checkbox">
-        <input type="checkbox" checked={enabled} disabled={stored === null && error === null}
+        <input
+          type="checkbox"
+          checked={enabled}
+          disabled={stored === null && error === null}
           onChange={(e) => {
             setEnabled(e.target.checked);
             void save({ ...current, enabled: e.target.checked });
-          }} />
+          }}
+        />
         {text.remindersEnabled}
       </label>
       {enabled && (
@@ -171,29 +238,83 @@ function Reminders({ workflowId, sequence, tracker }: { workflowId: number; sequ
           <legend>{text.reminderWhen}</legend>
           <div className="ed-reminder-option">
             <label className="checkbox">
-              <input type="radio" name={`${id}-mode`} checked={mode === 'days'} onChange={() => { setMode('days'); void save({ ...current, mode: 'days' }); }} />
+              <input
+                type="radio"
+                name={`${id}-mode`}
+                checked={mode === 'days'}
+                onChange={() => {
+                  setMode('days');
+                  void save({ ...current, mode: 'days' });
+                }}
+              />
               {text.reminderDays}
             </label>
-            <label htmlFor={`${id}-days`} className="ed-inline-label">{text.intervalDays}</label>
-            <input id={`${id}-days`} type="number" min={1} max={30} step={1} className="ed-number" value={days} disabled={mode !== 'days'}
-              aria-invalid={error?.key === 'days' ? true : undefined} aria-describedby={error?.key === 'days' ? `${id}-days-error` : undefined}
-              onChange={(e) => setDays(e.target.value)} onBlur={() => void save(current)} />
-            {error?.key === 'days' && <p className="ws-field-error" role="alert" id={`${id}-days-error`}>{error.text}</p>}
+            <label htmlFor={`${id}-days`} className="ed-inline-label">
+              {text.intervalDays}
+            </label>
+            <input
+              id={`${id}-days`}
+              type="number"
+              min={1}
+              max={30}
+              step={1}
+              className="ed-number"
+              value={days}
+              disabled={mode !== 'days'}
+              aria-invalid={error?.key === 'days' ? true : undefined}
+              aria-describedby={error?.key === 'days' ? `${id}-days-error` : undefined}
+              onChange={(e) => setDays(e.target.value)}
+              onBlur={() => void save(current)}
+            />
+            {error?.key === 'days' && (
+              <p className="ws-field-error" role="alert" id={`${id}-days-error`}>
+                {error.text}
+              </p>
+            )}
           </div>
           <div className="ed-reminder-option">
             <label className="checkbox">
-              <input type="radio" name={`${id}-mode`} checked={mode === 'minutes'} onChange={() => { setMode('minutes'); void save({ ...current, mode: 'minutes' }); }} />
+              <input
+                type="radio"
+                name={`${id}-mode`}
+                checked={mode === 'minutes'}
+                onChange={() => {
+                  setMode('minutes');
+                  void save({ ...current, mode: 'minutes' });
+                }}
+              />
               {text.reminderMinutes}
             </label>
-            <label htmlFor={`${id}-minutes`} className="ed-inline-label">{text.offsetMinutes}</label>
-            <input id={`${id}-minutes`} type="number" min={1} max={1439} step={1} className="ed-number" value={minutes} disabled={mode !== 'minutes'}
-              aria-invalid={error?.key === 'minutes' ? true : undefined} aria-describedby={error?.key === 'minutes' ? `${id}-minutes-error` : undefined}
-              onChange={(e) => setMinutes(e.target.value)} onBlur={() => void save(current)} />
-            {error?.key === 'minutes' && <p className="ws-field-error" role="alert" id={`${id}-minutes-error`}>{error.text}</p>}
+            <label htmlFor={`${id}-minutes`} className="ed-inline-label">
+              {text.offsetMinutes}
+            </label>
+            <input
+              id={`${id}-minutes`}
+              type="number"
+              min={1}
+              max={1439}
+              step={1}
+              className="ed-number"
+              value={minutes}
+              disabled={mode !== 'minutes'}
+              aria-invalid={error?.key === 'minutes' ? true : undefined}
+              aria-describedby={error?.key === 'minutes' ? `${id}-minutes-error` : undefined}
+              onChange={(e) => setMinutes(e.target.value)}
+              onBlur={() => void save(current)}
+            />
+            {error?.key === 'minutes' && (
+              <p className="ws-field-error" role="alert" id={`${id}-minutes-error`}>
+                {error.text}
+              </p>
+            )}
           </div>
         </fieldset>
       )}
-      {error?.key === 'form' && <p className="ws-field-error" role="alert">{error.text}</p>}
+      {error?.key === 'form' && (
+        <p className="ws-field-error" role="alert">
+          {error.text}
+        </p>
+      )}
     </section>
   );
 }

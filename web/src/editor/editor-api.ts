@@ -4,7 +4,18 @@
  */
 import { api, ApiError } from '../workspace/session-api.ts';
 import type { CeremonyResult, Disclosure, SigningKeyStatus } from '../signing/types.ts';
-import type { Box, EnvelopeDocument, Field, FieldType, Recipient, Reminder, Role, Sequence, Styling, WorkflowSettings } from './types.ts';
+import type {
+  Box,
+  EnvelopeDocument,
+  Field,
+  FieldType,
+  Recipient,
+  Reminder,
+  Role,
+  Sequence,
+  Styling,
+  WorkflowSettings,
+} from './types.ts';
 
 export type UploadAnswer = { id: number; workflowId: number; thumbnailBase64: string };
 
@@ -18,7 +29,11 @@ export async function loadDocuments(workflowId: number): Promise<EnvelopeDocumen
  * POST /document/v1: a new DRAFT workflow (no workflowId; `sequence` decides SELF or not) or one more document
  * appended to a draft. The browser's time zone names the workflow's (history times).
  */
-export function uploadDocument(file: File, target: { workflowId?: number; sequence?: Sequence }, onProgress: (fraction: number) => void): Promise<UploadAnswer> {
+export function uploadDocument(
+  file: File,
+  target: { workflowId?: number; sequence?: Sequence },
+  onProgress: (fraction: number) => void,
+): Promise<UploadAnswer> {
   const query = new URLSearchParams();
   if (target.workflowId !== undefined) query.set('workflowId', String(target.workflowId));
   else if (target.sequence) query.set('sequence', target.sequence);
@@ -31,20 +46,29 @@ export function uploadDocument(file: File, target: { workflowId?: number; sequen
 }
 
 /** PUT /document/v1/{docId} multipart: the document's PDF replaced (DRAFT, PDF only); name, position and fields stay. */
-export function replaceDocument(documentId: number, file: File, onProgress: (fraction: number) => void): Promise<unknown> {
+export function replaceDocument(
+  documentId: number,
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<unknown> {
   const form = new FormData();
   form.append('file', file, file.name);
   return api.upload(`/document/v1/${documentId}`, form, onProgress, 'PUT');
 }
 
 /** DELETE /document/v1 {ids}: the document and its fields; a draft left without documents is deleted with it. */
-export function removeDocument(documentId: number): Promise<{ deletedDocumentIds: number[]; deletedWorkflowIds: number[] }> {
+export function removeDocument(
+  documentId: number,
+): Promise<{ deletedDocumentIds: number[]; deletedWorkflowIds: number[] }> {
   return api.delete(`/document/v1`, { ids: [documentId] });
 }
 
 /** PUT /document/v1/{workflowId}/change-sequence: every document named once, in the new order. */
 export async function reorderDocuments(workflowId: number, documentIds: number[]): Promise<EnvelopeDocument[]> {
-  const list = await api.put<EnvelopeDocument[]>(`/document/v1/${workflowId}/change-sequence`, documentIds.map((documentId, order) => ({ documentId, order })));
+  const list = await api.put<EnvelopeDocument[]>(
+    `/document/v1/${workflowId}/change-sequence`,
+    documentIds.map((documentId, order) => ({ documentId, order })),
+  );
   return list.slice().sort((a, b) => a.position - b.position);
 }
 
@@ -65,7 +89,10 @@ export function renameWorkflow(workflowId: number, name: string): Promise<Workfl
   return api.put<WorkflowSettings>(`/workflow/v1/rename/${workflowId}`, { name });
 }
 
-export function configureReminder(workflowId: number, reminder: { enabled: boolean; intervalDays?: number | null; offsetMinutes?: number | null }): Promise<Reminder> {
+export function configureReminder(
+  workflowId: number,
+  reminder: { enabled: boolean; intervalDays?: number | null; offsetMinutes?: number | null },
+): Promise<Reminder> {
   return api.put<Reminder>(`/workflow/v1/${workflowId}/reminder`, reminder);
 }
 
@@ -89,7 +116,10 @@ export function addRecipients(workflowId: number, entries: RecipientInput[]): Pr
   return api.post<Recipient[]>(`/workflow/v1/${workflowId}/recipients`, entries);
 }
 
-export function updateRecipients(workflowId: number, entries: (RecipientInput & { id: number })[]): Promise<Recipient[]> {
+export function updateRecipients(
+  workflowId: number,
+  entries: (RecipientInput & { id: number })[],
+): Promise<Recipient[]> {
   return api.put<Recipient[]>(`/workflow/v1/${workflowId}/recipients`, entries);
 }
 
@@ -177,7 +207,9 @@ export function errorPlace(error: unknown): ErrorPlace {
   if (!(error instanceof ApiError)) return none;
   const body = error.responseBody as unknown;
   if (Array.isArray(body)) {
-    const issue = body.find((item) => item && typeof item === 'object' && typeof (item as { path?: unknown }).path === 'string') as { path: string } | undefined;
+    const issue = body.find(
+      (item) => item && typeof item === 'object' && typeof (item as { path?: unknown }).path === 'string',
+    ) as { path: string } | undefined;
     if (!issue) return none;
     const segments = issue.path.split('/').filter(Boolean);
     const index = segments.length > 0 && /^\d+$/.test(segments[0]) ? Number(segments.shift()) : null;

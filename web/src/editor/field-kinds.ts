@@ -21,7 +21,16 @@ export const DEFAULT_SIZE: Record<FieldType, { width: number; height: number }> 
 };
 
 /** Types whose text styling (font, size, colours) means something. */
-export const TEXT_TYPES: readonly string[] = ['NAME', 'EMAIL', 'DATE', 'TEXT', 'TEXTAREA', 'NUMBER', 'DROPDOWN', 'NOTE'];
+export const TEXT_TYPES: readonly string[] = [
+  'NAME',
+  'EMAIL',
+  'DATE',
+  'TEXT',
+  'TEXTAREA',
+  'NUMBER',
+  'DROPDOWN',
+  'NOTE',
+];
 export const PLACEHOLDER_TYPES: readonly string[] = ['TEXT', 'TEXTAREA', 'NUMBER', 'EMAIL', 'NAME'];
 /** The service finishes a signer only when these are filled, required flag or not (RUNTIME.md, the signing ceremony). */
 export const ALWAYS_REQUIRED: readonly string[] = ['SIGNATURE', 'INITIALS'];
@@ -31,7 +40,16 @@ export const FONT_SIZE = { min: 4, max: 72 } as const;
 export const DROPDOWN_OPTIONS = { min: 1, max: 100 } as const;
 
 /** Distinct colours for recipients, each dark enough for a 3:1 border against white (WCAG 1.4.11). */
-export const RECIPIENT_COLOURS = ['#1A56DB', '#C2410C', '#047857', '#7E22CE', '#B91C1C', '#0E7490', '#A16207', '#BE185D'];
+export const RECIPIENT_COLOURS = [
+  '#1A56DB',
+  '#C2410C',
+  '#047857',
+  '#7E22CE',
+  '#B91C1C',
+  '#0E7490',
+  '#A16207',
+  '#BE185D',
+];
 
 export function nextColour(taken: string[]): string {
   const used = new Set(taken.map((c) => c.toUpperCase()));
@@ -51,7 +69,10 @@ export function clampBox(box: Box, page: PageSize): Box {
 /** Where a field placed by keyboard goes: the first spot near the top left that no other field on that page covers. */
 export function freeSpot(size: { width: number; height: number }, page: PageSize, others: Box[]): Box {
   const margin = 36;
-  const overlaps = (box: Box) => others.some((o) => box.x < o.x + o.width && o.x < box.x + box.width && box.y < o.y + o.height && o.y < box.y + box.height);
+  const overlaps = (box: Box) =>
+    others.some(
+      (o) => box.x < o.x + o.width && o.x < box.x + box.width && box.y < o.y + o.height && o.y < box.y + box.height,
+    );
   for (let y = margin; y + size.height <= page.height - 12; y += 12) {
     for (let x = margin; x + size.width <= page.width - 12; x += 24) {
       const box = { x, y, ...size };
@@ -73,7 +94,8 @@ export function tint(hex: string, alpha: number): string {
   return `rgba(${parseInt(match[1], 16)}, ${parseInt(match[2], 16)}, ${parseInt(match[3], 16)}, ${alpha})`;
 }
 
-const EMAIL_PATTERN = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+const EMAIL_PATTERN =
+  /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
 export function validName(raw: string): boolean {
   const name = raw.trim().normalize('NFC');
@@ -88,6 +110,10 @@ export function validEmail(raw: string): boolean {
 
 /** Signers who have nothing the service counts as a signature (commence refuses them). */
 export function signersWithoutSignature(recipients: Recipient[], fields: Field[]): Recipient[] {
-  return recipients.filter((r) => r.recipientRole === 'SIGNER' && r.status !== 'DELEGATED'
-    && !fields.some((f) => f.recipientId === r.id && ALWAYS_REQUIRED.includes(f.fieldType)));
+  return recipients.filter(
+    (r) =>
+      r.recipientRole === 'SIGNER' &&
+      r.status !== 'DELEGATED' &&
+      !fields.some((f) => f.recipientId === r.id && ALWAYS_REQUIRED.includes(f.fieldType)),
+  );
 }

@@ -17,7 +17,8 @@ export const editorText = {
   dropActive: 'Release to upload',
   chooseFiles: 'Choose files',
   chooseMoreFiles: 'Add documents',
-  uploading: (name: string, position: number, total: number) => total > 1 ? `Uploading ${name} (${position} of ${total})` : `Uploading ${name}`,
+  uploading: (name: string, position: number, total: number) =>
+    total > 1 ? `Uploading ${name} (${position} of ${total})` : `Uploading ${name}`,
   converting: (name: string) => `Preparing ${name}…`,
   tooLarge: (name: string) => `${name} is larger than 25 MB, the most a document may be.`,
   uploadFailed: (name: string, reason: string) => `${name} was not uploaded: ${reason}`,
@@ -29,7 +30,8 @@ export const editorText = {
   notFoundText: 'There is no draft envelope at this address, or it is not yours.',
   backToDocuments: 'Back to your documents',
   notDraftTitle: 'This envelope can no longer be edited',
-  notDraftText: (status: string) => `It is ${status.toLowerCase()}: recipients, fields and documents are fixed once an envelope is sent.`,
+  notDraftText: (status: string) =>
+    `It is ${status.toLowerCase()}: recipients, fields and documents are fixed once an envelope is sent.`,
   openEnvelope: 'Open the envelope',
   loadFailed: 'The envelope could not be loaded.',
   reload: 'Reload',
@@ -37,11 +39,19 @@ export const editorText = {
   envelopeNameHint: '1 to 50 characters. Recipients see it.',
   envelopeNameInvalid: 'Enter a name of 1 to 50 characters.',
   stepsNav: 'Steps',
-  steps: { prepare: 'Documents and recipients', fields: 'Fields', send: 'Review and send', sign: 'Fill in and sign' } as Record<string, string>,
+  steps: {
+    prepare: 'Documents and recipients',
+    fields: 'Fields',
+    send: 'Review and send',
+    sign: 'Fill in and sign',
+  } as Record<string, string>,
   stepLabel: (position: number, name: string) => `${position}. ${name}`,
   next: (name: string) => `Next: ${name}`,
   back: (name: string) => `Back: ${name}`,
-  saveState: { saved: 'All changes saved', saving: 'Saving…', failed: 'Some changes are not saved' } as Record<string, string>,
+  saveState: { saved: 'All changes saved', saving: 'Saving…', failed: 'Some changes are not saved' } as Record<
+    string,
+    string
+  >,
   retrySave: 'Try again',
 
   // Documents
@@ -101,7 +111,8 @@ export const editorText = {
   dragToReorder: 'Drag to change the order',
   orderNumber: (n: number) => `Signs as number ${n}`,
   orderSaved: (name: string, position: number) => `${name} is now number ${position}.`,
-  nameRequired: 'Enter the name: letters (hyphens and apostrophes between letters) and single spaces, 2 to 50 characters.',
+  nameRequired:
+    'Enter the name: letters (hyphens and apostrophes between letters) and single spaces, 2 to 50 characters.',
   emailInvalid: 'Enter a valid email address, like name@example.com.',
   duplicateEmail: 'This person is already a recipient.',
 
@@ -111,15 +122,29 @@ export const editorText = {
   paletteFor: 'Fields for',
   paletteHint: 'Drag a field onto a page, or press it to place it on the page chosen in "Place on".',
   placeOn: 'Place on',
-  placeOnPage: (document: string | null, page: number) => document ? `${document}, page ${page}` : `Page ${page}`,
+  placeOnPage: (document: string | null, page: number) => (document ? `${document}, page ${page}` : `Page ${page}`),
   noSigners: 'Add a recipient who signs or approves first: fields belong to a recipient.',
   goToRecipients: 'Go to recipients',
   fieldTypes: {
-    SIGNATURE: 'Signature', INITIALS: 'Initials', NAME: 'Name', EMAIL: 'Email', DATE: 'Date', TEXT: 'Text', TEXTAREA: 'Multi-line text',
-    NUMBER: 'Number', CHECKBOX: 'Checkbox', DROPDOWN: 'Dropdown', IMAGE: 'Image', STAMP: 'Stamp', NOTE: 'Note', DIGITAL_SIGNATURE: 'Digital signature',
+    SIGNATURE: 'Signature',
+    INITIALS: 'Initials',
+    NAME: 'Name',
+    EMAIL: 'Email',
+    DATE: 'Date',
+    TEXT: 'Text',
+    TEXTAREA: 'Multi-line text',
+    NUMBER: 'Number',
+    CHECKBOX: 'Checkbox',
+    DROPDOWN: 'Dropdown',
+    IMAGE: 'Image',
+    STAMP: 'Stamp',
+    NOTE: 'Note',
+    DIGITAL_SIGNATURE: 'Digital signature',
   } as Record<string, string>,
-  fieldName: (type: string, recipient: string, label: string | null) => `${label ? `${label} (${type})` : type} for ${recipient}`,
-  fieldNameOnPage: (name: string, page: number, required: boolean) => `${name}, page ${page}${required ? ', required' : ''}`,
+  fieldName: (type: string, recipient: string, label: string | null) =>
+    `${label ? `${label} (${type})` : type} for ${recipient}`,
+  fieldNameOnPage: (name: string, page: number, required: boolean) =>
+    `${name}, page ${page}${required ? ', required' : ''}`,
   unassigned: 'nobody',
   keysHeading: 'Keyboard',
   keys: [
@@ -128,13 +153,16 @@ export const editorText = {
     'Alt or Ctrl with an arrow key resizes it; with Shift, by 10 pt.',
     'Enter opens its properties; Delete removes it.',
   ],
-  moved: (name: string, x: number, y: number, width: number, height: number) => `${name}: at ${x}, ${y}; ${width} by ${height} pt`,
+  moved: (name: string, x: number, y: number, width: number, height: number) =>
+    `${name}: at ${x}, ${y}; ${width} by ${height} pt`,
   fieldAdded: (name: string, page: number) => `${name} added on page ${page}.`,
   fieldRemoved: (name: string) => `${name} removed.`,
-  pageGroup: (document: string | null, page: number, pages: number) => document ? `${document}, page ${page} of ${pages}` : `Page ${page} of ${pages}`,
+  pageGroup: (document: string | null, page: number, pages: number) =>
+    document ? `${document}, page ${page} of ${pages}` : `Page ${page} of ${pages}`,
   pageLoading: 'Loading page…',
   pageFailed: 'This page could not be shown.',
-  documentHeading: (name: string, position: number, total: number) => total > 1 ? `${name} (document ${position} of ${total})` : name,
+  documentHeading: (name: string, position: number, total: number) =>
+    total > 1 ? `${name} (document ${position} of ${total})` : name,
   noFieldSelected: 'Select a field on a page, or add one, to change its properties.',
   propertiesHeading: 'Properties',
   propertiesOf: (name: string) => `Properties of ${name}`,
@@ -151,10 +179,24 @@ export const editorText = {
   optionsInvalid: 'Give 1 to 100 choices, none of them empty.',
   dateLang: 'Date format',
   dateExample: (example: string) => `Shown as: ${example}`,
-  dateLanguages: { en: 'English (March 14, 2026)', 'en-GB': 'English, UK (14 March 2026)', de: 'German', fr: 'French', es: 'Spanish', it: 'Italian', nl: 'Dutch', pt: 'Portuguese', ja: 'Japanese' } as Record<string, string>,
+  dateLanguages: {
+    en: 'English (March 14, 2026)',
+    'en-GB': 'English, UK (14 March 2026)',
+    de: 'German',
+    fr: 'French',
+    es: 'Spanish',
+    it: 'Italian',
+    nl: 'Dutch',
+    pt: 'Portuguese',
+    ja: 'Japanese',
+  } as Record<string, string>,
   styleHeading: 'Text style',
   fontFamily: 'Font',
-  fontFamilies: { Helvetica: 'Sans serif (Helvetica)', 'Times-Roman': 'Serif (Times)', Courier: 'Monospace (Courier)' } as Record<string, string>,
+  fontFamilies: {
+    Helvetica: 'Sans serif (Helvetica)',
+    'Times-Roman': 'Serif (Times)',
+    Courier: 'Monospace (Courier)',
+  } as Record<string, string>,
   fontSize: 'Font size (pt)',
   fontSizeInvalid: 'Enter a size from 4 to 72 pt.',
   bold: 'Bold',
@@ -190,10 +232,12 @@ export const editorText = {
 
   // Send
   summaryHeading: 'Who gets it',
-  summaryLine: (name: string, email: string, role: string, fields: number) => `${name} (${email}), ${role.toLowerCase()}: ${fields} ${fields === 1 ? 'field' : 'fields'}`,
+  summaryLine: (name: string, email: string, role: string, fields: number) =>
+    `${name} (${email}), ${role.toLowerCase()}: ${fields} ${fields === 1 ? 'field' : 'fields'}`,
   orderedNote: 'They receive it one after another, in this order.',
   unorderedNote: 'They all receive it at the same time.',
-  noSignatureField: (name: string) => `${name} has no signature or initials field yet: they would finish by filling their fields, without signing. Place one in the Fields step.`,
+  noSignatureField: (name: string) =>
+    `${name} has no signature or initials field yet: they would finish by filling their fields, without signing. Place one in the Fields step.`,
   noActionRecipient: 'Add at least one recipient who signs or approves.',
   mailHeading: 'The email they receive',
   subject: 'Email subject',

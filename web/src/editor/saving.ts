@@ -18,7 +18,7 @@ export type SaveTracker = {
 export function useSaveTracker(): SaveTracker {
   const [pending, setPending] = useState(0);
   const [failed, setFailed] = useState(false);
-  const track = useCallback(<T,>(call: Promise<T>): Promise<T> => {
+  const track = useCallback(<T>(call: Promise<T>): Promise<T> => {
     setPending((n) => n + 1);
     return call.then(
       (value) => {
@@ -89,47 +89,62 @@ export function useFieldStore(workflowId: number, initial: Field[], tracker: Sav
     return next;
   }, []);
 
-  const saveNow = useCallback((id: number): Promise<void> => {
-    timers.current.delete(id);
-    setWaiting(timers.current.size > 0);
-    return enqueue(id, async () => {
-      const field = latest.current.find((f) => f.id === id);
-      if (!field) return;
-      try {
-        await tracker.track(updateField(field.documentId, field.id, fieldInput(field)));
-        setError(id, null);
-      } catch (error) {
-        setError(id, error);
-      }
-    });
-  }, [enqueue, setError, tracker]);
+  const saveNow = useCallback(
+    (id: number): Promise<void> => {
+      timers.current.delete(id);
+      setWaiting(timers.current.size > 0);
+      return enqueue(id, async () => {
+        const field = latest.current.find((f) => f.id === id);
+        if (!field) return;
+        try {
+          await tracker.track(updateField(field.documentId, field.id, fieldInput(field)));
+          setError(id, null);
+        } catch (error) {
+          setError(id, error);
+        }
+      });
+    },
+    [enqueue, setError, tracker],
+  );
 
-  const change = useCallback((id: number, patch: Partial<Field>) => {
-    apply(latest.current.map((f) => (f.id === id ? { ...f, ...patch } : f)));
-    const timer = timers.current.get(id);
-    if (timer !== undefined) window.clearTimeout(timer);
-    timers.current.set(id, window.setTimeout(() => void saveNow(id), SAVE_DELAY_MS));
-    setWaiting(true);
-  }, [apply, saveNow]);
+  const change = useCallback(
+    (id: number, patch: Partial<Field>) => {
+      apply(latest.current.map((f) => (f.id === id ? { ...f, ...patch } : f)));
+      const timer = timers.current.get(id);
+      if (timer !== undefined) window.clearTimeout(timer);
+      timers.current.set(
+        id,
+        window.setTimeout(() => void saveNow(id), SAVE_DELAY_MS),
+      );
+      setWaiting(true);
+    },
+    [apply, saveNow],
+  );
 
-  const create = useCallback(async (documentId: number, input: FieldInput) => {
-    const created = await tracker.track(createField(documentId, input));
-    apply([...latest.current, created]);
-    return created;
-  }, [apply, tracker]);
+  const create = useCallback(
+    async (documentId: number, input: FieldInput) => {
+      const created = await tracker.track(createField(documentId, input));
+      apply([...latest.current, created]);
+      return created;
+    },
+    [apply, tracker],
+  );
 
-  const remove = useCallback(async (id: number) => {
-    const timer = timers.current.get(id);
-    if (timer !== undefined) window.clearTimeout(timer);
-    timers.current.delete(id);
-    setWaiting(timers.current.size > 0);
-    await enqueue(id, async () => {
-      await tracker.track(deleteField(workflowId, id));
-    });
-    chains.current.delete(id);
-    setError(id, null);
-    apply(latest.current.filter((f) => f.id !== id));
-  }, [apply, enqueue, setError, tracker, workflowId]);
+  const remove = useCallback(
+    async (id: number) => {
+      const timer = timers.current.get(id);
+      if (timer !== undefined) window.clearTimeout(timer);
+      timers.current.delete(id);
+      setWaiting(timers.current.size > 0);
+      await enqueue(id, async () => {
+        await tracker.track(deleteField(workflowId, id));
+      });
+      chains.current.delete(id);
+      setError(id, null);
+      apply(latest.current.filter((f) => f.id !== id));
+    },
+    [apply, enqueue, setError, tracker, workflowId],
+  );
 
   const flush = useCallback(async () => {
     for (const [id, timer] of [...timers.current]) {
@@ -141,5 +156,8 @@ export function useFieldStore(workflowId: number, initial: Field[], tracker: Sav
 
   const replaceAll = useCallback((next: Field[]) => apply(next), [apply]);
 
-  return useMemo(() => ({ fields, waiting, errors, create, change, remove, flush, replaceAll }), [fields, waiting, errors, create, change, remove, flush, replaceAll]);
+  return useMemo(
+    () => ({ fields, waiting, errors, create, change, remove, flush, replaceAll }),
+    [fields, waiting, errors, create, change, remove, flush, replaceAll],
+  );
 }

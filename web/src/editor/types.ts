@@ -24,7 +24,20 @@ export type EnvelopeDocument = {
 export type Recipient = SigningRecipient;
 
 export const FIELD_TYPES = [
-  'SIGNATURE', 'INITIALS', 'NAME', 'EMAIL', 'DATE', 'TEXT', 'TEXTAREA', 'NUMBER', 'CHECKBOX', 'DROPDOWN', 'IMAGE', 'STAMP', 'NOTE', 'DIGITAL_SIGNATURE',
+  'SIGNATURE',
+  'INITIALS',
+  'NAME',
+  'EMAIL',
+  'DATE',
+  'TEXT',
+  'TEXTAREA',
+  'NUMBER',
+  'CHECKBOX',
+  'DROPDOWN',
+  'IMAGE',
+  'STAMP',
+  'NOTE',
+  'DIGITAL_SIGNATURE',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -51,7 +64,14 @@ export type Field = Omit<SigningField, 'styling'> & { styling: Styling | null };
 /** PUT /workflow/v1/{id}/reminder and the settings answers. */
 export type Reminder = { enabled: boolean; intervalDays: number | null; offsetMinutes: number | null };
 
-export type WorkflowSettings = { workflowId: number; name: string; sequence: Sequence; signType: string; status: string; reminder: Reminder };
+export type WorkflowSettings = {
+  workflowId: number;
+  name: string;
+  sequence: Sequence;
+  signType: string;
+  status: string;
+  reminder: Reminder;
+};
 
 /** The page size in points, as displayed (origin top-left): what field boxes are measured in. */
 export type PageSize = { width: number; height: number };

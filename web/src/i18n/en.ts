@@ -10,8 +10,10 @@ export const en = {
 
   // Link problems
   linkExpiredTitle: 'This link no longer works',
-  linkExpiredText: 'The signing link has expired, or the task it gave was handed to someone else. Links cannot be extended.',
-  linkExpiredWhatToDo: 'Ask the sender to send the document again. If you handed the task to someone else, they have received their own link.',
+  linkExpiredText:
+    'The signing link has expired, or the task it gave was handed to someone else. Links cannot be extended.',
+  linkExpiredWhatToDo:
+    'Ask the sender to send the document again. If you handed the task to someone else, they have received their own link.',
   genericErrorTitle: 'Something went wrong',
   genericErrorText: 'The page could not load the document. Check your connection and reload the page.',
   reload: 'Reload',
@@ -27,8 +29,14 @@ export const en = {
   you: 'you',
   role: { SIGNER: 'Signs', APPROVER: 'Approves', CC: 'Receives a copy' } as Record<string, string>,
   recipientStatus: {
-    PENDING: 'Waiting for their turn', SENT: 'Invited', VIEWED: 'Opened the document', SIGNED: 'Signed', APPROVED: 'Approved',
-    DECLINED: 'Declined', SKIPPED: 'Received a copy', DELEGATED: 'Handed the task to someone else',
+    PENDING: 'Waiting for their turn',
+    SENT: 'Invited',
+    VIEWED: 'Opened the document',
+    SIGNED: 'Signed',
+    APPROVED: 'Approved',
+    DECLINED: 'Declined',
+    SKIPPED: 'Received a copy',
+    DELEGATED: 'Handed the task to someone else',
   } as Record<string, string>,
 
   // Consent
@@ -55,16 +63,18 @@ export const en = {
   otpVerify: 'Confirm code',
   otpResend: 'Send a new code',
   otpResendIn: (seconds: number) => `You can ask for a new code in ${seconds} s.`,
-  otpWrong: (attemptsLeft: number) => attemptsLeft > 0
-    ? `That code is not right. ${attemptsLeft} ${attemptsLeft === 1 ? 'attempt' : 'attempts'} left.`
-    : 'That code no longer works. Ask for a new code.',
+  otpWrong: (attemptsLeft: number) =>
+    attemptsLeft > 0
+      ? `That code is not right. ${attemptsLeft} ${attemptsLeft === 1 ? 'attempt' : 'attempts'} left.`
+      : 'That code no longer works. Ask for a new code.',
   otpFormat: 'Enter the 6 digits from the email.',
   otpTooSoon: (seconds: number) => `Please wait ${seconds} s before asking for a new code.`,
   otpVerified: 'Thank you, your identity is confirmed.',
 
   // Document view
   documentsHeading: 'Document',
-  documentOf: (name: string, index: number, total: number) => total > 1 ? `${name} (document ${index} of ${total})` : name,
+  documentOf: (name: string, index: number, total: number) =>
+    total > 1 ? `${name} (document ${index} of ${total})` : name,
   pageOf: (page: number, total: number) => `Page ${page} of ${total}`,
   zoomOut: 'Zoom out',
   zoomIn: 'Zoom in',
@@ -75,14 +85,27 @@ export const en = {
 
   // Fields
   fieldType: {
-    SIGNATURE: 'Signature', INITIALS: 'Initials', TEXT: 'Text', TEXTAREA: 'Text', NUMBER: 'Number', EMAIL: 'Email', DATE: 'Date',
-    CHECKBOX: 'Checkbox', DROPDOWN: 'Choice', NAME: 'Name', NOTE: 'Note', IMAGE: 'Image', STAMP: 'Stamp', DIGITAL_SIGNATURE: 'Digital signature',
+    SIGNATURE: 'Signature',
+    INITIALS: 'Initials',
+    TEXT: 'Text',
+    TEXTAREA: 'Text',
+    NUMBER: 'Number',
+    EMAIL: 'Email',
+    DATE: 'Date',
+    CHECKBOX: 'Checkbox',
+    DROPDOWN: 'Choice',
+    NAME: 'Name',
+    NOTE: 'Note',
+    IMAGE: 'Image',
+    STAMP: 'Stamp',
+    DIGITAL_SIGNATURE: 'Digital signature',
   } as Record<string, string>,
   required: 'required',
   optional: 'optional',
   filled: 'filled',
   empty: 'empty',
-  fieldButton: (label: string, required: boolean, filled: boolean) => `${label}, ${required ? 'required' : 'optional'}, ${filled ? 'filled' : 'empty'}`,
+  fieldButton: (label: string, required: boolean, filled: boolean) =>
+    `${label}, ${required ? 'required' : 'optional'}, ${filled ? 'filled' : 'empty'}`,
   progress: (done: number, total: number) => `${done} of ${total} required fields done`,
   nextField: 'Next field',
   previousField: 'Previous field',
@@ -123,24 +146,31 @@ export const en = {
   typeLabel: (what: string) => `Type your ${what}`,
   typePreviewAlt: (what: string) => `Preview of your typed ${what}`,
   typeEmpty: 'Type your name first.',
-  adoptSignature: (what: string) => what === 'initials' ? 'Use these initials' : `Use this ${what}`,
+  adoptSignature: (what: string) => (what === 'initials' ? 'Use these initials' : `Use this ${what}`),
   signatureWord: 'signature',
   initialsWord: 'initials',
   signaturePreviewAlt: (what: string) => `Your ${what}`,
   changeSignature: 'Change',
   signingPasswordMissing: 'Enter your signing password.',
   signingPasswordCreateLabel: 'Create a signing password',
-  signingPasswordCreateHint: (min: number) => `This is your first signature with a personal signing certificate. The password creates your signing key and protects it: nobody can sign with it without this password, not even the service. Use at least ${min} characters and keep it safe; you will need it for every later signature.`,
+  signingPasswordCreateHint: (min: number) =>
+    `This is your first signature with a personal signing certificate. The password creates your signing key and protects it: nobody can sign with it without this password, not even the service. Use at least ${min} characters and keep it safe; you will need it for every later signature.`,
   signingPasswordConfirmLabel: 'Confirm the signing password',
   signingPasswordEnterLabel: 'Enter your signing password',
-  signingPasswordEnterHint: 'The password you chose when you first signed with your signing certificate. It unlocks your signing key for this signature.',
+  signingPasswordEnterHint:
+    'The password you chose when you first signed with your signing certificate. It unlocks your signing key for this signature.',
   signingPasswordTooShort: (min: number) => `Use at least ${min} characters.`,
   signingPasswordMismatch: 'The two passwords are not the same.',
-  signingPasswordWrong: (attemptsLeft: number | null) => attemptsLeft === null ? 'The signing password is wrong.' : `The signing password is wrong. ${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left.`,
+  signingPasswordWrong: (attemptsLeft: number | null) =>
+    attemptsLeft === null
+      ? 'The signing password is wrong.'
+      : `The signing password is wrong. ${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left.`,
   signingPasswordLocked: 'Too many wrong signing passwords. Try again in 15 minutes, or get a new signing key below.',
-  signingKeyNotCertifiable: 'Your address must be confirmed before a signing certificate can be made for it. Open the confirmation link we mailed when you created your account, or sign from the link in the signing request mail.',
+  signingKeyNotCertifiable:
+    'Your address must be confirmed before a signing certificate can be made for it. Open the confirmation link we mailed when you created your account, or sign from the link in the signing request mail.',
   signingKeyForgot: 'Forgot your signing password?',
-  signingKeyResetIntro: 'We mail a code to your address. With it you choose a new signing password: it creates a new signing key and certificate. Your earlier signatures stay valid.',
+  signingKeyResetIntro:
+    'We mail a code to your address. With it you choose a new signing password: it creates a new signing key and certificate. Your earlier signatures stay valid.',
   signingKeyResetSend: 'Mail me a code',
   signingKeyResetSending: 'Sending…',
   signingKeyResetSent: 'We mailed you a code. It works for 10 minutes.',
@@ -175,7 +205,8 @@ export const en = {
   delegateName: 'Their name',
   delegateEmail: 'Their email',
   delegateConfirm: 'Hand over',
-  delegateNameInvalid: 'Enter their name: 2 to 50 characters, letters (a hyphen or apostrophe between two), single spaces between words.',
+  delegateNameInvalid:
+    'Enter their name: 2 to 50 characters, letters (a hyphen or apostrophe between two), single spaces between words.',
   delegateEmailInvalid: 'Enter their email address.',
   cancel: 'Cancel',
   close: 'Close',
@@ -183,17 +214,21 @@ export const en = {
   // Outcomes
   doneSignedTitle: 'Thank you, you have signed',
   doneApprovedTitle: 'Thank you, you have approved',
-  doneWaiting: 'The others still have to act. You will get an email with the completed document when everyone has finished.',
-  doneCompleted: 'Everyone has finished. The document is being sealed; the download appears here in a moment, and you will also get it by email.',
+  doneWaiting:
+    'The others still have to act. You will get an email with the completed document when everyone has finished.',
+  doneCompleted:
+    'Everyone has finished. The document is being sealed; the download appears here in a moment, and you will also get it by email.',
   doneSealed: 'Everyone has finished. The document is sealed and ready.',
   declinedTitle: 'You declined',
   declinedText: 'The sender has been told, with your reason. Nobody can sign this document any more.',
   delegatedTitle: 'Task handed over',
-  delegatedText: (name: string, email: string) => `${name} (${email}) will get an email with their own link. Your link no longer works.`,
+  delegatedText: (name: string, email: string) =>
+    `${name} (${email}) will get an email with their own link. Your link no longer works.`,
   voidTitle: 'This document was cancelled',
   voidText: 'Someone declined or the sender cancelled it. Nothing more can be signed.',
   notYourTurnTitle: 'Not your turn yet',
-  notYourTurnText: 'Others act before you. We will email you when it is your turn; until then you can read the document.',
+  notYourTurnText:
+    'Others act before you. We will email you when it is your turn; until then you can read the document.',
   ccTitle: 'You receive a copy',
   ccText: 'You do not need to do anything. You can read the document here.',
   alreadyFinished: 'You have already finished. You can read the document here.',
@@ -222,18 +257,24 @@ export const en = {
 
   // Remote (CSC) signing on the signing page
   cscHeading: 'Remote signing',
-  cscIntro: 'Your signing service signs with your own certificate: you confirm the signature on its page and come back here.',
+  cscIntro:
+    'Your signing service signs with your own certificate: you confirm the signature on its page and come back here.',
   cscLoading: 'Looking up your certificates at your signing service…',
   cscCredentialLabel: 'Certificate',
   cscCredentialOption: (name: string, kind: string) => `${name}, ${kind}`,
-  cscQualifier: { SES: 'electronic signature', AES: 'advanced electronic signature', QES: 'qualified electronic signature' } as Record<string, string>,
+  cscQualifier: {
+    SES: 'electronic signature',
+    AES: 'advanced electronic signature',
+    QES: 'qualified electronic signature',
+  } as Record<string, string>,
   cscSignButton: 'Sign with your remote signing provider',
   cscRedirecting: 'Taking you to your signing service…',
   cscNoCredentials: 'Your signing service holds no certificate for a kind of signature this document accepts.',
   cscUnavailable: 'Your signing service cannot be reached right now. Try again in a moment.',
   cscCompleting: 'Completing your remote signature…',
   cscRefused: 'Your signing service did not authorize the signature. Nothing was signed; you can try again.',
-  cscFailed: (reason: string) => `The remote signature could not be completed: ${reason} Nothing was signed; you can try again.`,
+  cscFailed: (reason: string) =>
+    `The remote signature could not be completed: ${reason} Nothing was signed; you can try again.`,
   cscSigned: 'Your remote signature was added to the document.',
 
   notFoundTitle: 'Page not found',

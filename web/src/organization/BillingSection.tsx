@@ -33,24 +33,42 @@ export function BillingSection() {
         <div className="ws-card">
           <h3>{text.currentPackage(current.package.name)}</h3>
           <dl className="ws-dl">
-            <dt>{text.plan}</dt><dd>{current.package.servicePlan}</dd>
-            <dt>{text.creditsLeft}</dt><dd>{text.creditsOf(current.credits, current.package.credits)}</dd>
-            <dt>{text.cycleStarted}</dt><dd>{formatDateTime(current.packageStartedAt)}</dd>
+            <dt>{text.plan}</dt>
+            <dd>{current.package.servicePlan}</dd>
+            <dt>{text.creditsLeft}</dt>
+            <dd>{text.creditsOf(current.credits, current.package.credits)}</dd>
+            <dt>{text.cycleStarted}</dt>
+            <dd>{formatDateTime(current.packageStartedAt)}</dd>
             <dt>{text.expires}</dt>
-            <dd>{formatDateTime(current.packageExpiresAt)}{current.expired && <strong className="st-danger-text"> {text.expired}</strong>}</dd>
+            <dd>
+              {formatDateTime(current.packageExpiresAt)}
+              {current.expired && <strong className="st-danger-text"> {text.expired}</strong>}
+            </dd>
           </dl>
           {!current.servicePlanActive && <p className="st-danger-text">{text.planInactive}</p>}
-          <meter className="st-meter" min={0} max={Math.max(1, current.package.credits)} value={current.credits} aria-label={text.creditsMeter}>
+          <meter
+            className="st-meter"
+            min={0}
+            max={Math.max(1, current.package.credits)}
+            value={current.credits}
+            aria-label={text.creditsMeter}
+          >
             {text.creditsOf(current.credits, current.package.credits)}
           </meter>
-          {!mayChoose(current.package) ? <p className="st-hint">{text.operatorRenews(current.package.name)}</p>
-            // Without self-service a free package's cycle is its allowance: it starts again once the running one has ended.
-            : !current.selfService && !current.expired ? <p className="st-hint">{text.renewsWhenEnded(current.package.name, formatDateTime(current.packageExpiresAt))}</p>
-              : (
-                <div className="ws-actions">
-                  <button type="button" className="ws-button" onClick={() => setConfirm({ kind: 'renew' })}>{text.renewPackage}</button>
-                </div>
-              )}
+          {!mayChoose(current.package) ? (
+            <p className="st-hint">{text.operatorRenews(current.package.name)}</p>
+          ) : // Without self-service a free package's cycle is its allowance: it starts again once the running one has ended.
+          !current.selfService && !current.expired ? (
+            <p className="st-hint">
+              {text.renewsWhenEnded(current.package.name, formatDateTime(current.packageExpiresAt))}
+            </p>
+          ) : (
+            <div className="ws-actions">
+              <button type="button" className="ws-button" onClick={() => setConfirm({ kind: 'renew' })}>
+                {text.renewPackage}
+              </button>
+            </div>
+          )}
         </div>
       )}
       <h3>{text.packagesTitle}</h3>
@@ -62,28 +80,58 @@ export function BillingSection() {
             const isCurrent = current?.package.id === pkg.id;
             return (
               <li key={pkg.id} className={isCurrent ? 'ws-card st-package st-package--current' : 'ws-card st-package'}>
-                <h4>{pkg.name}{isCurrent && <span className="st-badge">{text.currentBadge}</span>}</h4>
+                <h4>
+                  {pkg.name}
+                  {isCurrent && <span className="st-badge">{text.currentBadge}</span>}
+                </h4>
                 <p>{pkg.description}</p>
                 <dl className="ws-dl">
-                  <dt>{text.credits}</dt><dd>{pkg.credits}</dd>
-                  <dt>{text.duration}</dt><dd>{text.days(pkg.duration)}</dd>
-                  <dt>{text.pricePerCredit}</dt><dd>{`${pkg.currencySymbol}${pkg.creditsPrice}`}{pkg.discount > 0 ? ` (${text.discount(pkg.discount)})` : ''}</dd>
+                  <dt>{text.credits}</dt>
+                  <dd>{pkg.credits}</dd>
+                  <dt>{text.duration}</dt>
+                  <dd>{text.days(pkg.duration)}</dd>
+                  <dt>{text.pricePerCredit}</dt>
+                  <dd>
+                    {`${pkg.currencySymbol}${pkg.creditsPrice}`}
+                    {pkg.discount > 0 ? ` (${text.discount(pkg.discount)})` : ''}
+                  </dd>
                 </dl>
-                {!isCurrent && pkg.status === 'ACTIVE' && current && (mayChoose(pkg)
-                  ? <button type="button" className="ws-button" onClick={() => setConfirm({ kind: 'change', pkg })}>{text.switchToNamed(pkg.name)}</button>
-                  : <p className="st-hint">{text.operatorGrants(pkg.name)}</p>)}
+                {!isCurrent &&
+                  pkg.status === 'ACTIVE' &&
+                  current &&
+                  (mayChoose(pkg) ? (
+                    <button type="button" className="ws-button" onClick={() => setConfirm({ kind: 'change', pkg })}>
+                      {text.switchToNamed(pkg.name)}
+                    </button>
+                  ) : (
+                    <p className="st-hint">{text.operatorGrants(pkg.name)}</p>
+                  ))}
               </li>
             );
           })}
         </ul>
       )}
       {confirm?.kind === 'renew' && current && (
-        <ConfirmAction title={text.renewTitle(current.package.name)} description={text.cycleText} submitLabel={text.renewPackage}
-          run={async () => finished(await orgApi.renewPackage(current.orgId), text.renewed(current.package.name))} onClose={() => setConfirm(null)} onDone={() => {}} />
+        <ConfirmAction
+          title={text.renewTitle(current.package.name)}
+          description={text.cycleText}
+          submitLabel={text.renewPackage}
+          run={async () => finished(await orgApi.renewPackage(current.orgId), text.renewed(current.package.name))}
+          onClose={() => setConfirm(null)}
+          onDone={() => {}}
+        />
       )}
       {confirm?.kind === 'change' && current && (
-        <ConfirmAction title={text.switchTitle(confirm.pkg.name)} description={text.cycleText} submitLabel={text.switchTo}
-          run={async () => finished(await orgApi.changePackage(current.orgId, confirm.pkg.id), text.switched(confirm.pkg.name))} onClose={() => setConfirm(null)} onDone={() => {}} />
+        <ConfirmAction
+          title={text.switchTitle(confirm.pkg.name)}
+          description={text.cycleText}
+          submitLabel={text.switchTo}
+          run={async () =>
+            finished(await orgApi.changePackage(current.orgId, confirm.pkg.id), text.switched(confirm.pkg.name))
+          }
+          onClose={() => setConfirm(null)}
+          onDone={() => {}}
+        />
       )}
     </section>
   );

@@ -24,15 +24,44 @@ export function BrandingSection({ isOwner }: { isOwner: boolean }) {
   const branding = useResource(() => orgApi.branding(), []);
   // A reset starts the form again from the platform's look; a save keeps what is typed (and its status line).
   const [generation, setGeneration] = useState(0);
-  if (branding.error) return <section aria-labelledby="st-section-title"><h2 id="st-section-title">{text.sectionTitles.branding}</h2><ApiErrorText error={branding.error} /></section>;
-  if (!branding.data) return <p role="status" className="ws-loading">{text.loading}</p>;
+  if (branding.error)
+    return (
+      <section aria-labelledby="st-section-title">
+        <h2 id="st-section-title">{text.sectionTitles.branding}</h2>
+        <ApiErrorText error={branding.error} />
+      </section>
+    );
+  if (!branding.data)
+    return (
+      <p role="status" className="ws-loading">
+        {text.loading}
+      </p>
+    );
   return (
-    <BrandingForm key={generation} saved={branding.data} isOwner={isOwner} onSaved={(b) => branding.setData(b)}
-      onReset={(b) => { branding.setData(b); setGeneration((n) => n + 1); }} />
+    <BrandingForm
+      key={generation}
+      saved={branding.data}
+      isOwner={isOwner}
+      onSaved={(b) => branding.setData(b)}
+      onReset={(b) => {
+        branding.setData(b);
+        setGeneration((n) => n + 1);
+      }}
+    />
   );
 }
 
-function BrandingForm({ saved, isOwner, onSaved, onReset }: { saved: Branding; isOwner: boolean; onSaved: (branding: Branding) => void; onReset: (branding: Branding) => void }) {
+function BrandingForm({
+  saved,
+  isOwner,
+  onSaved,
+  onReset,
+}: {
+  saved: Branding;
+  isOwner: boolean;
+  onSaved: (branding: Branding) => void;
+  onReset: (branding: Branding) => void;
+}) {
   const [colour, setColour] = useState(saved.primaryColor ?? '');
   const [senderName, setSenderName] = useState(saved.senderName ?? '');
   const [logo, setLogo] = useState<File | null>(null);
@@ -50,8 +79,13 @@ function BrandingForm({ saved, isOwner, onSaved, onReset }: { saved: Branding; i
   const validColour = HEX.test(colour) ? colour : null;
   const colourError = colour && !validColour ? text.colourRule : null;
   const newLogoUrl = useMemo(() => (logo ? URL.createObjectURL(logo) : null), [logo]);
-  useEffect(() => () => { if (newLogoUrl) URL.revokeObjectURL(newLogoUrl); }, [newLogoUrl]);
-  const previewLogo = removeLogo ? null : newLogoUrl ?? saved.logoUrl;
+  useEffect(
+    () => () => {
+      if (newLogoUrl) URL.revokeObjectURL(newLogoUrl);
+    },
+    [newLogoUrl],
+  );
+  const previewLogo = removeLogo ? null : (newLogoUrl ?? saved.logoUrl);
 
   function chooseLogo(file: File | null) {
     setLogoError(null);
@@ -74,7 +108,14 @@ function BrandingForm({ saved, isOwner, onSaved, onReset }: { saved: Branding; i
     setError(null);
     setDone(null);
     try {
-      await orgApi.saveBranding({ primaryColor: validColour, senderName: senderName.trim() || null, ...(removeLogo ? { removeLogo: true } : {}) }, removeLogo ? null : logo);
+      await orgApi.saveBranding(
+        {
+          primaryColor: validColour,
+          senderName: senderName.trim() || null,
+          ...(removeLogo ? { removeLogo: true } : {}),
+        },
+        removeLogo ? null : logo,
+      );
       onSaved(await orgApi.branding());
       setLogo(null);
       setRemoveLogo(false);
@@ -90,36 +131,95 @@ function BrandingForm({ saved, isOwner, onSaved, onReset }: { saved: Branding; i
   return (
     <section aria-labelledby="st-section-title">
       <h2 id="st-section-title">{text.sectionTitles.branding}</h2>
-      <p className="ws-muted">{saved.isDefault ? text.brandingDefault : text.brandingUpdated(formatDateTime(saved.updatedAt))}</p>
+      <p className="ws-muted">
+        {saved.isDefault ? text.brandingDefault : text.brandingUpdated(formatDateTime(saved.updatedAt))}
+      </p>
       {!isOwner && <p className="ws-muted">{text.ownerOnlyBranding}</p>}
       <div className="st-branding">
-        <form className="st-branding-form" onSubmit={(e) => { e.preventDefault(); void save(); }} noValidate>
+        <form
+          className="st-branding-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+          noValidate
+        >
           <fieldset disabled={!isOwner || busy} className="st-fieldset st-plain">
             <legend className="visually-hidden">{text.brandingFormLegend}</legend>
             <div className="st-colour-row">
-              <TextField label={text.colourLabel} value={colour} onChange={setColour} hint={text.colourHint} maxLength={7} error={colourError} />
+              <TextField
+                label={text.colourLabel}
+                value={colour}
+                onChange={setColour}
+                hint={text.colourHint}
+                maxLength={7}
+                error={colourError}
+              />
               <div className="st-field">
-                <label htmlFor="st-colour-picker" className="st-label">{text.colourPicker}</label>
-                <input id="st-colour-picker" type="color" className="st-colour-picker" value={(validColour ?? PLATFORM_PAGE_COLOUR).toLowerCase()} onChange={(e) => setColour(e.target.value)} />
+                <label htmlFor="st-colour-picker" className="st-label">
+                  {text.colourPicker}
+                </label>
+                <input
+                  id="st-colour-picker"
+                  type="color"
+                  className="st-colour-picker"
+                  value={(validColour ?? PLATFORM_PAGE_COLOUR).toLowerCase()}
+                  onChange={(e) => setColour(e.target.value)}
+                />
               </div>
             </div>
-            <TextField label={text.senderNameLabel} value={senderName} onChange={setSenderName} hint={text.senderNameHint} maxLength={60} />
+            <TextField
+              label={text.senderNameLabel}
+              value={senderName}
+              onChange={setSenderName}
+              hint={text.senderNameHint}
+              maxLength={60}
+            />
             <div className="st-field">
-              <label htmlFor={logoInput} className="st-label">{text.logoLabel}</label>
-              <input key={fileKey} id={logoInput} type="file" accept="image/png,image/jpeg" aria-describedby={`${logoHint}${logoError ? ` ${logoErrorId}` : ''}`}
-                aria-invalid={logoError ? true : undefined} onChange={(e) => chooseLogo(e.target.files?.[0] ?? null)} />
-              <p id={logoHint} className="st-hint">{text.logoHint}</p>
-              {logoError && <p id={logoErrorId} className="ws-field-error" role="alert">{logoError}</p>}
+              <label htmlFor={logoInput} className="st-label">
+                {text.logoLabel}
+              </label>
+              <input
+                key={fileKey}
+                id={logoInput}
+                type="file"
+                accept="image/png,image/jpeg"
+                aria-describedby={`${logoHint}${logoError ? ` ${logoErrorId}` : ''}`}
+                aria-invalid={logoError ? true : undefined}
+                onChange={(e) => chooseLogo(e.target.files?.[0] ?? null)}
+              />
+              <p id={logoHint} className="st-hint">
+                {text.logoHint}
+              </p>
+              {logoError && (
+                <p id={logoErrorId} className="ws-field-error" role="alert">
+                  {logoError}
+                </p>
+              )}
             </div>
             {saved.logoUrl && (
               <label className="checkbox">
-                <input type="checkbox" checked={removeLogo} onChange={(e) => { setRemoveLogo(e.target.checked); if (e.target.checked) setLogo(null); }} /> {text.removeLogo}
+                <input
+                  type="checkbox"
+                  checked={removeLogo}
+                  onChange={(e) => {
+                    setRemoveLogo(e.target.checked);
+                    if (e.target.checked) setLogo(null);
+                  }}
+                />{' '}
+                {text.removeLogo}
               </label>
             )}
             {error ? <ApiErrorText error={error} /> : null}
             <div className="ws-actions">
-              <button type="submit" className="ws-button ws-button--primary">{busy ? text.saving : text.saveBranding}</button>
-              {!saved.isDefault && <button type="button" className="ws-button" onClick={() => setResetting(true)}>{text.resetBranding}</button>}
+              <button type="submit" className="ws-button ws-button--primary">
+                {busy ? text.saving : text.saveBranding}
+              </button>
+              {!saved.isDefault && (
+                <button type="button" className="ws-button" onClick={() => setResetting(true)}>
+                  {text.resetBranding}
+                </button>
+              )}
             </div>
           </fieldset>
           <StatusLine message={done} />
@@ -127,8 +227,17 @@ function BrandingForm({ saved, isOwner, onSaved, onReset }: { saved: Branding; i
         <BrandingPreview colour={validColour} senderName={senderName.trim() || null} logoUrl={previewLogo} />
       </div>
       {resetting && (
-        <ConfirmAction title={text.resetTitle} description={text.resetText} submitLabel={text.resetBranding} run={() => orgApi.resetBranding()}
-          onClose={() => setResetting(false)} onDone={() => { setResetting(false); void orgApi.branding().then(onReset); }} />
+        <ConfirmAction
+          title={text.resetTitle}
+          description={text.resetText}
+          submitLabel={text.resetBranding}
+          run={() => orgApi.resetBranding()}
+          onClose={() => setResetting(false)}
+          onDone={() => {
+            setResetting(false);
+            void orgApi.branding().then(onReset);
+          }}
+        />
       )}
     </section>
   );
@@ -136,11 +245,21 @@ function BrandingForm({ saved, isOwner, onSaved, onReset }: { saved: Branding; i
 
 /** WCAG contrast of white text on a colour. */
 function contrastWithWhite(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 1.05 / (0.2126 * r + 0.7152 * g + 0.0722 * b + 0.05);
 }
 
-export function BrandingPreview({ colour, senderName, logoUrl }: { colour: string | null; senderName: string | null; logoUrl: string | null }) {
+export function BrandingPreview({
+  colour,
+  senderName,
+  logoUrl,
+}: {
+  colour: string | null;
+  senderName: string | null;
+  logoUrl: string | null;
+}) {
   const pageColour = accessibleBrandColour(colour) ?? PLATFORM_PAGE_COLOUR;
   const mailColour = colour ?? PLATFORM_MAIL_COLOUR;
   const mailName = senderName ?? PLATFORM_MAIL_NAME;
@@ -150,9 +269,19 @@ export function BrandingPreview({ colour, senderName, logoUrl }: { colour: strin
       <h3 id="st-preview-title">{text.previewTitle}</h3>
       <figure className="st-preview-figure">
         <figcaption>{text.previewSigning}</figcaption>
-        <div className="st-preview-signing" data-testid="signing-preview" style={{ ['--brand-color' as string]: pageColour }}>
+        <div
+          className="st-preview-signing"
+          data-testid="signing-preview"
+          style={{ ['--brand-color' as string]: pageColour }}
+        >
           <div className="brand-bar">
-            {logoUrl && <img className="brand-logo" src={logoUrl} alt={signingText.brandLogoAlt(senderName ?? signingText.appName)} />}
+            {logoUrl && (
+              <img
+                className="brand-logo"
+                src={logoUrl}
+                alt={signingText.brandLogoAlt(senderName ?? signingText.appName)}
+              />
+            )}
             <span className="brand-name">{signingText.appName}</span>
             {senderName && <span className="brand-sender">{signingText.from(senderName)}</span>}
           </div>
@@ -161,7 +290,9 @@ export function BrandingPreview({ colour, senderName, logoUrl }: { colour: strin
             <span className="st-preview-button">{text.previewFinish}</span>
           </div>
         </div>
-        {colour && pageColour.toLowerCase() !== colour.toLowerCase() && <p className="st-hint">{text.previewDarkened(pageColour)}</p>}
+        {colour && pageColour.toLowerCase() !== colour.toLowerCase() && (
+          <p className="st-hint">{text.previewDarkened(pageColour)}</p>
+        )}
       </figure>
       <figure className="st-preview-figure">
         <figcaption>{text.previewMail}</figcaption>
@@ -169,10 +300,14 @@ export function BrandingPreview({ colour, senderName, logoUrl }: { colour: strin
           {logoUrl && <img className="st-preview-mail-logo" src={logoUrl} alt={mailName} />}
           <p>{text.previewGreeting}</p>
           <p>{text.previewMailText}</p>
-          <span className="st-preview-mail-button" style={{ background: mailColour }}>{text.previewMailButton}</span>
+          <span className="st-preview-mail-button" style={{ background: mailColour }}>
+            {text.previewMailButton}
+          </span>
           <p className="st-preview-signoff">{mailName}</p>
         </div>
-        {weakMailButton && <p className="ws-field-error">{text.previewWeakContrast(contrastWithWhite(colour!).toFixed(1))}</p>}
+        {weakMailButton && (
+          <p className="ws-field-error">{text.previewWeakContrast(contrastWithWhite(colour!).toFixed(1))}</p>
+        )}
       </figure>
     </div>
   );

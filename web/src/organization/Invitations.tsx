@@ -17,7 +17,11 @@ export function Invitations() {
     setError(null);
     try {
       await orgApi.answerInvitation(invitation, status);
-      setDone(status === 'ACCEPTED' ? text.invitationAccepted(invitation.orgName) : text.invitationDeclined(invitation.orgName));
+      setDone(
+        status === 'ACCEPTED'
+          ? text.invitationAccepted(invitation.orgName)
+          : text.invitationDeclined(invitation.orgName),
+      );
       invitations.reload();
     } catch (failure) {
       setError(failure);
@@ -33,13 +37,32 @@ export function Invitations() {
       <ul className="ws-list-plain">
         {pending.map((invitation) => (
           <li key={invitation.organizationId}>
-            <p>{text.invitationLine(invitation.orgName, invitation.invitedBy, invitation.roleName, invitation.invitedByEmail)}</p>
-            {invitation.expiresAt && <p className="ws-muted">{text.invitationExpires(formatDateTime(invitation.expiresAt))}</p>}
+            <p>
+              {text.invitationLine(
+                invitation.orgName,
+                invitation.invitedBy,
+                invitation.roleName,
+                invitation.invitedByEmail,
+              )}
+            </p>
+            {invitation.expiresAt && (
+              <p className="ws-muted">{text.invitationExpires(formatDateTime(invitation.expiresAt))}</p>
+            )}
             <div className="ws-actions">
-              <button type="button" className="ws-button ws-button--primary" disabled={busy !== null} onClick={() => answer(invitation, 'ACCEPTED')}>
+              <button
+                type="button"
+                className="ws-button ws-button--primary"
+                disabled={busy !== null}
+                onClick={() => answer(invitation, 'ACCEPTED')}
+              >
                 {text.acceptInvitation(invitation.orgName)}
               </button>
-              <button type="button" className="ws-button" disabled={busy !== null} onClick={() => answer(invitation, 'DECLINED')}>
+              <button
+                type="button"
+                className="ws-button"
+                disabled={busy !== null}
+                onClick={() => answer(invitation, 'DECLINED')}
+              >
                 {text.declineInvitation(invitation.orgName)}
               </button>
             </div>

@@ -12,27 +12,61 @@ import { ApiErrorText, Pager, StatusLine, TextField, useResource } from './kit.t
 import { orgText as text } from './messages.ts';
 import { MAIL_PROVIDERS, orgApi, type EmailSettings, type MailProvider, type MailTestResult } from './org-api.ts';
 
-type FieldSpec = { key: string; kind: 'text' | 'number' | 'secret' | 'email' | 'select' | 'toggle'; options?: string[] };
+type FieldSpec = {
+  key: string;
+  kind: 'text' | 'number' | 'secret' | 'email' | 'select' | 'toggle';
+  options?: string[];
+};
 
 /** The keys each provider needs (SPEC.md "Email settings"), in the order a person fills them. */
 const FORMS: Record<MailProvider, FieldSpec[]> = {
   SMTP: [
-    { key: 'SMTP_SERVER', kind: 'text' }, { key: 'SMTP_PORT', kind: 'number' }, { key: 'SSL_TLS', kind: 'select', options: ['STARTTLS', 'SSL', 'NONE'] },
-    { key: 'AUTHENTICATION', kind: 'toggle' }, { key: 'USER_ID', kind: 'text' }, { key: 'PASSWORD', kind: 'secret' }, { key: 'EMAIL_FROM', kind: 'email' },
+    { key: 'SMTP_SERVER', kind: 'text' },
+    { key: 'SMTP_PORT', kind: 'number' },
+    { key: 'SSL_TLS', kind: 'select', options: ['STARTTLS', 'SSL', 'NONE'] },
+    { key: 'AUTHENTICATION', kind: 'toggle' },
+    { key: 'USER_ID', kind: 'text' },
+    { key: 'PASSWORD', kind: 'secret' },
+    { key: 'EMAIL_FROM', kind: 'email' },
   ],
-  EMAIL_API: [{ key: 'API_KEY', kind: 'secret' }, { key: 'EMAIL_FROM', kind: 'email' }],
-  CLOUD_MAIL: [{ key: 'ACCESS_KEY', kind: 'text' }, { key: 'API_KEY', kind: 'secret' }, { key: 'REGION', kind: 'text' }, { key: 'EMAIL_FROM', kind: 'email' }],
+  EMAIL_API: [
+    { key: 'API_KEY', kind: 'secret' },
+    { key: 'EMAIL_FROM', kind: 'email' },
+  ],
+  CLOUD_MAIL: [
+    { key: 'ACCESS_KEY', kind: 'text' },
+    { key: 'API_KEY', kind: 'secret' },
+    { key: 'REGION', kind: 'text' },
+    { key: 'EMAIL_FROM', kind: 'email' },
+  ],
   OAUTH2_MAIL: [
-    { key: 'TENANT_ID', kind: 'text' }, { key: 'CLIENT_ID', kind: 'text' }, { key: 'CLIENT_SECRET', kind: 'secret' },
-    { key: 'OAUTH_SCOPE', kind: 'text' }, { key: 'EMAIL_FROM', kind: 'email' },
+    { key: 'TENANT_ID', kind: 'text' },
+    { key: 'CLIENT_ID', kind: 'text' },
+    { key: 'CLIENT_SECRET', kind: 'secret' },
+    { key: 'OAUTH_SCOPE', kind: 'text' },
+    { key: 'EMAIL_FROM', kind: 'email' },
   ],
 };
 
 const DEFAULTS: Record<MailProvider, Record<string, string>> = {
-  SMTP: { SMTP_SERVER: '', SMTP_PORT: '587', SSL_TLS: 'STARTTLS', AUTHENTICATION: 'TRUE', USER_ID: '', PASSWORD: '', EMAIL_FROM: '' },
+  SMTP: {
+    SMTP_SERVER: '',
+    SMTP_PORT: '587',
+    SSL_TLS: 'STARTTLS',
+    AUTHENTICATION: 'TRUE',
+    USER_ID: '',
+    PASSWORD: '',
+    EMAIL_FROM: '',
+  },
   EMAIL_API: { API_KEY: '', EMAIL_FROM: '' },
   CLOUD_MAIL: { ACCESS_KEY: '', API_KEY: '', REGION: 'eu-west-1', EMAIL_FROM: '' },
-  OAUTH2_MAIL: { TENANT_ID: '', CLIENT_ID: '', CLIENT_SECRET: '', OAUTH_SCOPE: 'https://graph.microsoft.com/.default', EMAIL_FROM: '' },
+  OAUTH2_MAIL: {
+    TENANT_ID: '',
+    CLIENT_ID: '',
+    CLIENT_SECRET: '',
+    OAUTH_SCOPE: 'https://graph.microsoft.com/.default',
+    EMAIL_FROM: '',
+  },
 };
 
 const MASK = /^\*+$/;
@@ -43,7 +77,11 @@ export function MailSection() {
     <section aria-labelledby="st-section-title">
       <h2 id="st-section-title">{text.sectionTitles.mail}</h2>
       {settings.error ? <ApiErrorText error={settings.error} /> : null}
-      {!settings.data && !settings.error && <p role="status" className="ws-loading">{text.loading}</p>}
+      {!settings.data && !settings.error && (
+        <p role="status" className="ws-loading">
+          {text.loading}
+        </p>
+      )}
       {settings.data && <MailForm saved={settings.data} onSaved={(s) => settings.setData(s)} />}
       {settings.data && <DeliveryLog />}
     </section>
@@ -56,7 +94,8 @@ function MailForm({ saved, onSaved }: { saved: EmailSettings; onSaved: (settings
   const [values, setValues] = useState<Record<MailProvider, Record<string, string>>>(() => {
     const start = structuredClone(DEFAULTS);
     if (saved.provider) {
-      for (const [key, value] of Object.entries(saved.configurations)) start[saved.provider][key] = MASK.test(value) ? '' : value;
+      for (const [key, value] of Object.entries(saved.configurations))
+        start[saved.provider][key] = MASK.test(value) ? '' : value;
     }
     return start;
   });
@@ -69,7 +108,8 @@ function MailForm({ saved, onSaved }: { saved: EmailSettings; onSaved: (settings
   const [done, setDone] = useState<string | null>(null);
 
   const current = values[provider];
-  const setValue = (key: string, value: string) => setValues((all) => ({ ...all, [provider]: { ...all[provider], [key]: value } }));
+  const setValue = (key: string, value: string) =>
+    setValues((all) => ({ ...all, [provider]: { ...all[provider], [key]: value } }));
   const storedSecret = (key: string) => saved.provider === provider && MASK.test(saved.configurations[key] ?? '');
   const keyErrors = keysAtFault(error) ?? keysAtFault(testError) ?? {};
   const authOff = provider === 'SMTP' && current.AUTHENTICATION === 'FALSE';
@@ -79,7 +119,10 @@ function MailForm({ saved, onSaved }: { saved: EmailSettings; onSaved: (settings
     setError(null);
     setDone(null);
     try {
-      const body = mode === 'GLOBAL' ? { emailMode: mode } : { emailMode: mode, source: 'CUSTOM' as const, provider, configurations: { ...current } };
+      const body =
+        mode === 'GLOBAL'
+          ? { emailMode: mode }
+          : { emailMode: mode, source: 'CUSTOM' as const, provider, configurations: { ...current } };
       onSaved(await orgApi.saveEmailSettings(body));
       setDone(mode === 'GLOBAL' ? text.mailSavedGlobal : text.mailSavedOwn(text.providers[provider]));
     } catch (failure) {
@@ -96,7 +139,13 @@ function MailForm({ saved, onSaved }: { saved: EmailSettings; onSaved: (settings
     setTestError(null);
     setTestResult(null);
     try {
-      setTestResult(await orgApi.testEmailSettings({ provider, configurations: { ...current }, testRecipient: testRecipient.trim() }));
+      setTestResult(
+        await orgApi.testEmailSettings({
+          provider,
+          configurations: { ...current },
+          testRecipient: testRecipient.trim(),
+        }),
+      );
     } catch (failure) {
       setTestError(failure);
     } finally {
@@ -107,17 +156,37 @@ function MailForm({ saved, onSaved }: { saved: EmailSettings; onSaved: (settings
   return (
     <div className="ws-card">
       <h3>{text.mailSettingsTitle}</h3>
-      <p>{saved.emailMode === 'GLOBAL' ? text.mailNowGlobal : text.mailNowOwn(text.providers[saved.provider ?? 'SMTP'])}</p>
+      <p>
+        {saved.emailMode === 'GLOBAL' ? text.mailNowGlobal : text.mailNowOwn(text.providers[saved.provider ?? 'SMTP'])}
+      </p>
       <p className="ws-muted">{text.mailRouteRule}</p>
       {!saved.planAllowCustomSmtp && (
-        <p className="st-notice">{text.mailPlanNotAllowed} <Link to="/organization/billing">{text.mailSeePackages}</Link></p>
+        <p className="st-notice">
+          {text.mailPlanNotAllowed} <Link to="/organization/billing">{text.mailSeePackages}</Link>
+        </p>
       )}
-      <form onSubmit={(e) => { e.preventDefault(); void save(); }} noValidate>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        noValidate
+      >
         <fieldset className="st-fieldset st-radio-row">
           <legend>{text.mailModeLegend}</legend>
-          <label className="checkbox"><input type="radio" name="st-mail-mode" checked={mode === 'GLOBAL'} onChange={() => setMode('GLOBAL')} /> {text.mailModeGlobal}</label>
           <label className="checkbox">
-            <input type="radio" name="st-mail-mode" checked={mode === 'ORG_MANAGED'} onChange={() => setMode('ORG_MANAGED')} disabled={!saved.planAllowCustomSmtp} /> {text.mailModeOwn}
+            <input type="radio" name="st-mail-mode" checked={mode === 'GLOBAL'} onChange={() => setMode('GLOBAL')} />{' '}
+            {text.mailModeGlobal}
+          </label>
+          <label className="checkbox">
+            <input
+              type="radio"
+              name="st-mail-mode"
+              checked={mode === 'ORG_MANAGED'}
+              onChange={() => setMode('ORG_MANAGED')}
+              disabled={!saved.planAllowCustomSmtp}
+            />{' '}
+            {text.mailModeOwn}
           </label>
         </fieldset>
         {mode === 'ORG_MANAGED' && (
@@ -126,8 +195,18 @@ function MailForm({ saved, onSaved }: { saved: EmailSettings; onSaved: (settings
               <legend>{text.providerLegend}</legend>
               {MAIL_PROVIDERS.map((p) => (
                 <label key={p} className="checkbox">
-                  <input type="radio" name="st-mail-provider" checked={provider === p} onChange={() => { setProvider(p); setTestResult(null); setTestError(null); setError(null); }} />
-                  {' '}{text.providers[p]}
+                  <input
+                    type="radio"
+                    name="st-mail-provider"
+                    checked={provider === p}
+                    onChange={() => {
+                      setProvider(p);
+                      setTestResult(null);
+                      setTestError(null);
+                      setError(null);
+                    }}
+                  />{' '}
+                  {text.providers[p]}
                 </label>
               ))}
             </fieldset>
@@ -139,46 +218,87 @@ function MailForm({ saved, onSaved }: { saved: EmailSettings; onSaved: (settings
                 if (field.kind === 'toggle') {
                   return (
                     <label key={field.key} className="checkbox">
-                      <input type="checkbox" checked={current[field.key] !== 'FALSE'} onChange={(e) => setValue(field.key, e.target.checked ? 'TRUE' : 'FALSE')} /> {label}
+                      <input
+                        type="checkbox"
+                        checked={current[field.key] !== 'FALSE'}
+                        onChange={(e) => setValue(field.key, e.target.checked ? 'TRUE' : 'FALSE')}
+                      />{' '}
+                      {label}
                     </label>
                   );
                 }
                 if (field.kind === 'select') {
                   return (
                     <div key={field.key} className="st-field">
-                      <label htmlFor={`st-mail-${field.key}`} className="st-label">{label}</label>
-                      <select id={`st-mail-${field.key}`} value={current[field.key]} onChange={(e) => setValue(field.key, e.target.value)}>
-                        {field.options!.map((o) => <option key={o} value={o}>{text.tlsModes[o] ?? o}</option>)}
+                      <label htmlFor={`st-mail-${field.key}`} className="st-label">
+                        {label}
+                      </label>
+                      <select
+                        id={`st-mail-${field.key}`}
+                        value={current[field.key]}
+                        onChange={(e) => setValue(field.key, e.target.value)}
+                      >
+                        {field.options!.map((o) => (
+                          <option key={o} value={o}>
+                            {text.tlsModes[o] ?? o}
+                          </option>
+                        ))}
                       </select>
                     </div>
                   );
                 }
                 const optional = authOff && (field.key === 'USER_ID' || field.key === 'PASSWORD');
                 return (
-                  <TextField key={field.key} label={label} value={current[field.key] ?? ''} onChange={(v) => setValue(field.key, v)}
+                  <TextField
+                    key={field.key}
+                    label={label}
+                    value={current[field.key] ?? ''}
+                    onChange={(v) => setValue(field.key, v)}
                     type={field.kind === 'secret' ? 'password' : field.kind === 'email' ? 'email' : 'text'}
-                    inputMode={field.kind === 'number' ? 'numeric' : undefined} required={!optional}
+                    inputMode={field.kind === 'number' ? 'numeric' : undefined}
+                    required={!optional}
                     autoComplete={field.kind === 'secret' ? 'new-password' : 'off'}
-                    hint={field.kind === 'secret' && storedSecret(field.key) ? text.secretStored : text.mailHints[field.key]}
-                    error={fault} />
+                    hint={
+                      field.kind === 'secret' && storedSecret(field.key) ? text.secretStored : text.mailHints[field.key]
+                    }
+                    error={fault}
+                  />
                 );
               })}
             </fieldset>
             <div className="st-test">
-              <TextField label={text.testRecipient} type="email" value={testRecipient} onChange={setTestRecipient} hint={text.testRecipientHint} error={testRecipientError} autoComplete="email" />
-              <button type="button" className="ws-button" onClick={test} disabled={busy !== null}>{busy === 'test' ? text.testing : text.sendTest}</button>
-              {testResult && (
-                testResult.success
-                  ? <p role="status" className="ws-success">{text.testSucceeded(testResult.message)}</p>
-                  : <div role="alert" className="ws-error"><p>{text.testFailed(text.steps[testResult.step ?? 'SEND'])}</p><p>{testResult.message}</p></div>
-              )}
+              <TextField
+                label={text.testRecipient}
+                type="email"
+                value={testRecipient}
+                onChange={setTestRecipient}
+                hint={text.testRecipientHint}
+                error={testRecipientError}
+                autoComplete="email"
+              />
+              <button type="button" className="ws-button" onClick={test} disabled={busy !== null}>
+                {busy === 'test' ? text.testing : text.sendTest}
+              </button>
+              {testResult &&
+                (testResult.success ? (
+                  <p role="status" className="ws-success">
+                    {text.testSucceeded(testResult.message)}
+                  </p>
+                ) : (
+                  <div role="alert" className="ws-error">
+                    <p>{text.testFailed(text.steps[testResult.step ?? 'SEND'])}</p>
+                    <p>{testResult.message}</p>
+                  </div>
+                ))}
               {testError ? <ApiErrorText error={testError} /> : null}
             </div>
           </>
         )}
         {error ? <ApiErrorText error={error} /> : null}
         <div className="ws-actions">
-          <button type="submit" className="ws-button ws-button--primary" disabled={busy !== null}>{busy === 'save' ? text.saving : text.saveMailSettings}</button>
+          <button type="submit" className="ws-button ws-button--primary" disabled={busy !== null}>
+            {busy === 'save' ? text.saving : text.saveMailSettings}
+          </button>
         </div>
         <StatusLine message={done} />
       </form>
@@ -200,18 +320,30 @@ const LOG_SIZE = 10;
 function DeliveryLog() {
   const [page, setPage] = useState(0);
   const [status, setStatus] = useState('');
-  const log = useResource(() => orgApi.mailDeliveries({ page, size: LOG_SIZE, status: status || undefined }), [page, status]);
+  const log = useResource(
+    () => orgApi.mailDeliveries({ page, size: LOG_SIZE, status: status || undefined }),
+    [page, status],
+  );
   return (
     <div className="ws-card">
       <div className="ws-page-head">
         <h3>{text.deliveryLogTitle}</h3>
-        <button type="button" className="ws-button ws-button--small" onClick={log.reload}>{text.refresh}</button>
+        <button type="button" className="ws-button ws-button--small" onClick={log.reload}>
+          {text.refresh}
+        </button>
       </div>
       <p className="ws-muted">{text.deliveryLogText}</p>
       <div className="ws-toolbar">
         <div>
           <label htmlFor="st-delivery-status">{text.statusFilter}</label>
-          <select id="st-delivery-status" value={status} onChange={(e) => { setPage(0); setStatus(e.target.value); }}>
+          <select
+            id="st-delivery-status"
+            value={status}
+            onChange={(e) => {
+              setPage(0);
+              setStatus(e.target.value);
+            }}
+          >
             <option value="">{text.allStatuses}</option>
             <option value="PENDING">{text.mailStatus.PENDING}</option>
             <option value="SENT">{text.mailStatus.SENT}</option>
@@ -241,7 +373,13 @@ function DeliveryLog() {
                     <td>{formatDateTime(d.createdAt)}</td>
                     <td className="st-wrap">{d.to}</td>
                     <td className="st-wrap">{d.subject}</td>
-                    <td><span className={`ws-status ws-status--${d.status === 'SENT' ? 'COMPLETED' : d.status === 'FAILED' ? 'DECLINED' : 'SENT'}`}>{text.mailStatus[d.status]}</span></td>
+                    <td>
+                      <span
+                        className={`ws-status ws-status--${d.status === 'SENT' ? 'COMPLETED' : d.status === 'FAILED' ? 'DECLINED' : 'SENT'}`}
+                      >
+                        {text.mailStatus[d.status]}
+                      </span>
+                    </td>
                     <td className="st-numbers">{d.attempts}</td>
                     <td className="st-wrap">{d.lastError ?? ''}</td>
                   </tr>
@@ -250,7 +388,13 @@ function DeliveryLog() {
             </table>
           </div>
           {log.data.content.length === 0 && <p className="ws-empty">{text.noDeliveries}</p>}
-          <Pager page={page} size={LOG_SIZE} total={log.data.totalElements} onPage={setPage} label={text.deliveriesPages} />
+          <Pager
+            page={page}
+            size={LOG_SIZE}
+            total={log.data.totalElements}
+            onPage={setPage}
+            label={text.deliveriesPages}
+          />
         </>
       )}
     </div>

@@ -2,7 +2,16 @@
 import { useState } from 'react';
 import { formatDateTime } from '../workspace/ui.tsx';
 import { useMe } from '../workspace/session-api.ts';
-import { ApiErrorText, FormDialog, Pager, SearchForm, StatusLine, TextField, fieldIssues, useResource } from './kit.tsx';
+import {
+  ApiErrorText,
+  FormDialog,
+  Pager,
+  SearchForm,
+  StatusLine,
+  TextField,
+  fieldIssues,
+  useResource,
+} from './kit.tsx';
 import { orgText as text } from './messages.ts';
 import { orgApi, type Member } from './org-api.ts';
 import { isPersonName } from '../shared/person-name.ts';
@@ -20,7 +29,10 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
-  const members = useResource(() => orgApi.members({ page, size: PAGE_SIZE, searchValue: search || undefined, status: status || undefined }), [page, search, status]);
+  const members = useResource(
+    () => orgApi.members({ page, size: PAGE_SIZE, searchValue: search || undefined, status: status || undefined }),
+    [page, search, status],
+  );
   const [action, setAction] = useState<Action | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
@@ -38,13 +50,24 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
     <section aria-labelledby="st-section-title">
       <div className="ws-page-head">
         <h2 id="st-section-title">{text.sectionTitles.members}</h2>
-        {isOwner && <button type="button" className="ws-button ws-button--primary" onClick={() => setAction({ kind: 'invite' })}>{text.inviteMember}</button>}
+        {isOwner && (
+          <button type="button" className="ws-button ws-button--primary" onClick={() => setAction({ kind: 'invite' })}>
+            {text.inviteMember}
+          </button>
+        )}
       </div>
       <div className="ws-toolbar">
         <SearchForm id="st-member-search" label={text.searchMembers} buttonLabel={text.search} onSearch={onSearch} />
         <div>
           <label htmlFor="st-member-status">{text.statusFilter}</label>
-          <select id="st-member-status" value={status} onChange={(e) => { setPage(0); setStatus(e.target.value); }}>
+          <select
+            id="st-member-status"
+            value={status}
+            onChange={(e) => {
+              setPage(0);
+              setStatus(e.target.value);
+            }}
+          >
             <option value="">{text.allStatuses}</option>
             <option value="ACTIVE">{text.memberStatus.ACTIVE}</option>
             <option value="INVITED">{text.memberStatus.INVITED}</option>
@@ -54,7 +77,11 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
       </div>
       <StatusLine message={done} />
       {members.error ? <ApiErrorText error={members.error} /> : null}
-      {members.loading && !members.data && <p role="status" className="ws-loading">{text.loading}</p>}
+      {members.loading && !members.data && (
+        <p role="status" className="ws-loading">
+          {text.loading}
+        </p>
+      )}
       {members.data && (
         <>
           <div className="ws-table-wrap">
@@ -66,71 +93,163 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
                   <th scope="col">{text.email}</th>
                   <th scope="col">{text.role}</th>
                   <th scope="col">{text.status}</th>
-                  <th scope="col"><abbr title={text.quotaUsedLong}>{text.quotaUsed}</abbr></th>
+                  <th scope="col">
+                    <abbr title={text.quotaUsedLong}>{text.quotaUsed}</abbr>
+                  </th>
                   {isOwner && <th scope="col">{text.actions}</th>}
                 </tr>
               </thead>
               <tbody>
                 {members.data.content.map((member) => (
                   <tr key={member.userId}>
-                    <th scope="row">{member.name}{member.isOwner && <span className="st-badge">{text.owner}</span>}</th>
+                    <th scope="row">
+                      {member.name}
+                      {member.isOwner && <span className="st-badge">{text.owner}</span>}
+                    </th>
                     <td className="st-wrap">{member.emailAddress}</td>
-                    <td>{member.isOwner ? text.ownerRole : member.roleName ?? text.noRole}</td>
+                    <td>{member.isOwner ? text.ownerRole : (member.roleName ?? text.noRole)}</td>
                     <td>
-                      <span className={`ws-status ws-status--${member.status === 'ACTIVE' ? 'COMPLETED' : member.status === 'INVITED' ? 'SENT' : 'DECLINED'}`}>{text.memberStatus[member.status]}</span>
-                      {member.status === 'INVITED' && member.invitedAt && <span className="ws-muted st-block">{text.invitedOn(formatDateTime(member.invitedAt))}</span>}
-                    </td>
-                    <td className="st-numbers">{member.usedElectronic} / {member.usedAdvanced} / {member.usedQualified}</td>
-                    {/* Every change to a member is the owner's (the service answers 403 to anyone else): others get no actions column. */}
-                    {isOwner && <td>
-                      {!member.isOwner && (
-                        <div className="st-row-actions">
-                          <button type="button" className="ws-button ws-button--small" aria-label={text.changeRoleOf(member.name)} onClick={() => setAction({ kind: 'role', member })}>{text.changeRole}</button>
-                          {member.status === 'ACTIVE' && (
-                            <button type="button" className="ws-button ws-button--small" aria-label={text.renewQuotaOf(member.name)} onClick={() => setAction({ kind: 'renew', member })}>{text.renewQuota}</button>
-                          )}
-                          <button type="button" className="ws-button ws-button--small ws-button--quiet" aria-label={(member.status === 'ACTIVE' ? text.removeOf : text.withdrawOf)(member.name)}
-                            onClick={() => setAction({ kind: 'remove', member })}>
-                            {member.status === 'ACTIVE' ? text.remove : text.withdraw}
-                          </button>
-                          {member.status === 'ACTIVE' && member.hasAccount && (
-                            <button type="button" className="ws-button ws-button--small ws-button--quiet" aria-label={text.makeOwnerOf(member.name)} onClick={() => setAction({ kind: 'transfer', member })}>{text.makeOwner}</button>
-                          )}
-                        </div>
+                      <span
+                        className={`ws-status ws-status--${member.status === 'ACTIVE' ? 'COMPLETED' : member.status === 'INVITED' ? 'SENT' : 'DECLINED'}`}
+                      >
+                        {text.memberStatus[member.status]}
+                      </span>
+                      {member.status === 'INVITED' && member.invitedAt && (
+                        <span className="ws-muted st-block">{text.invitedOn(formatDateTime(member.invitedAt))}</span>
                       )}
-                    </td>}
+                    </td>
+                    <td className="st-numbers">
+                      {member.usedElectronic} / {member.usedAdvanced} / {member.usedQualified}
+                    </td>
+                    {/* Every change to a member is the owner's (the service answers 403 to anyone else): others get no actions column. */}
+                    {isOwner && (
+                      <td>
+                        {!member.isOwner && (
+                          <div className="st-row-actions">
+                            <button
+                              type="button"
+                              className="ws-button ws-button--small"
+                              aria-label={text.changeRoleOf(member.name)}
+                              onClick={() => setAction({ kind: 'role', member })}
+                            >
+                              {text.changeRole}
+                            </button>
+                            {member.status === 'ACTIVE' && (
+                              <button
+                                type="button"
+                                className="ws-button ws-button--small"
+                                aria-label={text.renewQuotaOf(member.name)}
+                                onClick={() => setAction({ kind: 'renew', member })}
+                              >
+                                {text.renewQuota}
+                              </button>
+                            )}
+                            <button
+                              type="button"
+                              className="ws-button ws-button--small ws-button--quiet"
+                              aria-label={(member.status === 'ACTIVE' ? text.removeOf : text.withdrawOf)(member.name)}
+                              onClick={() => setAction({ kind: 'remove', member })}
+                            >
+                              {member.status === 'ACTIVE' ? text.remove : text.withdraw}
+                            </button>
+                            {member.status === 'ACTIVE' && member.hasAccount && (
+                              <button
+                                type="button"
+                                className="ws-button ws-button--small ws-button--quiet"
+                                aria-label={text.makeOwnerOf(member.name)}
+                                onClick={() => setAction({ kind: 'transfer', member })}
+                              >
+                                {text.makeOwner}
+                              </button>
+                            )}
+                          </div>
+                        )}
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
-          {members.data.content.length === 0 && <p className="ws-empty">{search || status ? text.noMembersMatch : text.noMembers}</p>}
-          <Pager page={page} size={PAGE_SIZE} total={members.data.totalElements} onPage={setPage} label={text.membersPages} />
+          {members.data.content.length === 0 && (
+            <p className="ws-empty">{search || status ? text.noMembersMatch : text.noMembers}</p>
+          )}
+          <Pager
+            page={page}
+            size={PAGE_SIZE}
+            total={members.data.totalElements}
+            onPage={setPage}
+            label={text.membersPages}
+          />
         </>
       )}
-      {action?.kind === 'invite' && <InviteDialog onClose={() => setAction(null)} onDone={(m) => finished(text.invited(m.emailAddress))} />}
-      {action?.kind === 'role' && <RoleDialog member={action.member} onClose={() => setAction(null)} onDone={(m) => finished(text.roleChanged(m.name, m.roleName ?? text.noRole))} />}
+      {action?.kind === 'invite' && (
+        <InviteDialog onClose={() => setAction(null)} onDone={(m) => finished(text.invited(m.emailAddress))} />
+      )}
+      {action?.kind === 'role' && (
+        <RoleDialog
+          member={action.member}
+          onClose={() => setAction(null)}
+          onDone={(m) => finished(text.roleChanged(m.name, m.roleName ?? text.noRole))}
+        />
+      )}
       {action?.kind === 'renew' && (
-        <ConfirmAction title={text.renewQuotaTitle(action.member.name)} description={text.renewQuotaText} submitLabel={text.renewQuota}
-          run={() => orgApi.renewQuota(action.member.userId)} onClose={() => setAction(null)} onDone={() => finished(text.quotaRenewed(action.member.name))} />
+        <ConfirmAction
+          title={text.renewQuotaTitle(action.member.name)}
+          description={text.renewQuotaText}
+          submitLabel={text.renewQuota}
+          run={() => orgApi.renewQuota(action.member.userId)}
+          onClose={() => setAction(null)}
+          onDone={() => finished(text.quotaRenewed(action.member.name))}
+        />
       )}
       {action?.kind === 'remove' && (
         <ConfirmAction
-          title={action.member.status === 'ACTIVE' ? text.removeTitle(action.member.name) : text.withdrawTitle(action.member.name)}
+          title={
+            action.member.status === 'ACTIVE'
+              ? text.removeTitle(action.member.name)
+              : text.withdrawTitle(action.member.name)
+          }
           description={action.member.status === 'ACTIVE' ? text.removeText : text.withdrawText}
           submitLabel={action.member.status === 'ACTIVE' ? text.remove : text.withdraw}
           run={() => orgApi.removeMembers([action.member.userId], action.member.status === 'ACTIVE')}
           onClose={() => setAction(null)}
-          onDone={() => finished(action.member.status === 'ACTIVE' ? text.removed(action.member.name) : text.withdrawn(action.member.name))} />
+          onDone={() =>
+            finished(
+              action.member.status === 'ACTIVE' ? text.removed(action.member.name) : text.withdrawn(action.member.name),
+            )
+          }
+        />
       )}
-      {action?.kind === 'transfer' && <TransferDialog member={action.member} onClose={() => setAction(null)} onDone={() => { setAction(null); window.location.assign('/organization'); }} />}
+      {action?.kind === 'transfer' && (
+        <TransferDialog
+          member={action.member}
+          onClose={() => setAction(null)}
+          onDone={() => {
+            setAction(null);
+            window.location.assign('/organization');
+          }}
+        />
+      )}
     </section>
   );
 }
 
 /** A confirmation whose refusal (403, 400) is shown inside it, next to the button that caused it. */
-export function ConfirmAction({ title, description, submitLabel, run, onClose, onDone }: {
-  title: string; description: string; submitLabel: string; run: () => Promise<unknown>; onClose: () => void; onDone: () => void;
+export function ConfirmAction({
+  title,
+  description,
+  submitLabel,
+  run,
+  onClose,
+  onDone,
+}: {
+  title: string;
+  description: string;
+  submitLabel: string;
+  run: () => Promise<unknown>;
+  onClose: () => void;
+  onDone: () => void;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -146,7 +265,16 @@ export function ConfirmAction({ title, description, submitLabel, run, onClose, o
     }
   }
   return (
-    <FormDialog open title={title} description={<p>{description}</p>} submitLabel={submitLabel} busy={busy} error={error} onSubmit={submit} onClose={onClose}>
+    <FormDialog
+      open
+      title={title}
+      description={<p>{description}</p>}
+      submitLabel={submitLabel}
+      busy={busy}
+      error={error}
+      onSubmit={submit}
+      onClose={onClose}
+    >
       {null}
     </FormDialog>
   );
@@ -164,7 +292,8 @@ function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: (membe
 
   async function submit() {
     const problems: Record<string, string> = {};
-    if (!isPersonName(name.trim()) || name.trim().length < 3 || name.trim().length > 20) problems.name = text.inviteNameRule;
+    if (!isPersonName(name.trim()) || name.trim().length < 3 || name.trim().length > 20)
+      problems.name = text.inviteNameRule;
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) problems.emailAddress = text.emailRule;
     setLocal(problems);
     if (Object.keys(problems).length > 0) return;
@@ -179,14 +308,58 @@ function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: (membe
   }
 
   return (
-    <FormDialog open title={text.inviteTitle} description={<p>{text.inviteText}</p>} submitLabel={text.sendInvitation} busy={busy} error={error} onSubmit={submit} onClose={onClose}>
-      <TextField label={text.name} value={name} onChange={(v) => { setName(v); setLocal((l) => ({ ...l, name: '' })); }} required autoComplete="name" maxLength={20} hint={text.inviteNameRule} error={issues.name} />
-      <TextField label={text.email} type="email" value={email} onChange={(v) => { setEmail(v); setLocal((l) => ({ ...l, emailAddress: '' })); }} required autoComplete="email" maxLength={255} error={issues.emailAddress} />
+    <FormDialog
+      open
+      title={text.inviteTitle}
+      description={<p>{text.inviteText}</p>}
+      submitLabel={text.sendInvitation}
+      busy={busy}
+      error={error}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <TextField
+        label={text.name}
+        value={name}
+        onChange={(v) => {
+          setName(v);
+          setLocal((l) => ({ ...l, name: '' }));
+        }}
+        required
+        autoComplete="name"
+        maxLength={20}
+        hint={text.inviteNameRule}
+        error={issues.name}
+      />
+      <TextField
+        label={text.email}
+        type="email"
+        value={email}
+        onChange={(v) => {
+          setEmail(v);
+          setLocal((l) => ({ ...l, emailAddress: '' }));
+        }}
+        required
+        autoComplete="email"
+        maxLength={255}
+        error={issues.emailAddress}
+      />
       <div className="st-field">
-        <label htmlFor="st-invite-role" className="st-label">{text.role}</label>
-        <select id="st-invite-role" value={role} onChange={(e) => setRole(e.target.value)} aria-describedby={roles.error ? 'st-invite-role-error' : undefined}>
+        <label htmlFor="st-invite-role" className="st-label">
+          {text.role}
+        </label>
+        <select
+          id="st-invite-role"
+          value={role}
+          onChange={(e) => setRole(e.target.value)}
+          aria-describedby={roles.error ? 'st-invite-role-error' : undefined}
+        >
           <option value="">{text.noRole}</option>
-          {(roles.data ?? []).map((r) => <option key={r.roleId} value={r.roleId}>{r.roleName}</option>)}
+          {(roles.data ?? []).map((r) => (
+            <option key={r.roleId} value={r.roleId}>
+              {r.roleName}
+            </option>
+          ))}
         </select>
         {roles.error ? <ApiErrorText error={roles.error} id="st-invite-role-error" /> : null}
       </div>
@@ -194,7 +367,15 @@ function InviteDialog({ onClose, onDone }: { onClose: () => void; onDone: (membe
   );
 }
 
-function RoleDialog({ member, onClose, onDone }: { member: Member; onClose: () => void; onDone: (member: Member) => void }) {
+function RoleDialog({
+  member,
+  onClose,
+  onDone,
+}: {
+  member: Member;
+  onClose: () => void;
+  onDone: (member: Member) => void;
+}) {
   const roles = useResource(() => orgApi.availableRoles(), []);
   const [role, setRole] = useState(member.roleId === null ? '' : String(member.roleId));
   const [busy, setBusy] = useState(false);
@@ -210,12 +391,26 @@ function RoleDialog({ member, onClose, onDone }: { member: Member; onClose: () =
     }
   }
   return (
-    <FormDialog open title={text.changeRoleTitle(member.name)} submitLabel={text.saveRole} busy={busy} error={error ?? roles.error} onSubmit={submit} onClose={onClose}>
+    <FormDialog
+      open
+      title={text.changeRoleTitle(member.name)}
+      submitLabel={text.saveRole}
+      busy={busy}
+      error={error ?? roles.error}
+      onSubmit={submit}
+      onClose={onClose}
+    >
       <div className="st-field">
-        <label htmlFor="st-member-role" className="st-label">{text.role}</label>
+        <label htmlFor="st-member-role" className="st-label">
+          {text.role}
+        </label>
         <select id="st-member-role" value={role} onChange={(e) => setRole(e.target.value)}>
           <option value="">{text.noRole}</option>
-          {(roles.data ?? []).map((r) => <option key={r.roleId} value={r.roleId}>{r.roleName}</option>)}
+          {(roles.data ?? []).map((r) => (
+            <option key={r.roleId} value={r.roleId}>
+              {r.roleName}
+            </option>
+          ))}
         </select>
       </div>
     </FormDialog>
@@ -246,10 +441,27 @@ function TransferDialog({ member, onClose, onDone }: { member: Member; onClose: 
     }
   }
   return (
-    <FormDialog open title={text.transferTitle(member.name)} description={<p>{text.transferText(member.name)}</p>} submitLabel={text.transferSubmit}
-      busy={busy} error={error} onSubmit={submit} onClose={onClose}>
-      <TextField label={text.orgNameLabel} value={orgName} onChange={(v) => { setOrgName(v); setLocal(null); }} required error={local}
-        hint={me ? text.orgNameHint(`${me.name}'s organization`) : undefined} />
+    <FormDialog
+      open
+      title={text.transferTitle(member.name)}
+      description={<p>{text.transferText(member.name)}</p>}
+      submitLabel={text.transferSubmit}
+      busy={busy}
+      error={error}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <TextField
+        label={text.orgNameLabel}
+        value={orgName}
+        onChange={(v) => {
+          setOrgName(v);
+          setLocal(null);
+        }}
+        required
+        error={local}
+        hint={me ? text.orgNameHint(`${me.name}'s organization`) : undefined}
+      />
     </FormDialog>
   );
 }

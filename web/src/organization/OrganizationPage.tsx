@@ -41,22 +41,28 @@ const PROBES: Record<Section, string> = {
 export type Access = Record<Section, 'allowed' | ApiError | 'unknown'>;
 
 async function probeAccess(): Promise<Access> {
-  const entries = await Promise.all(SECTIONS.map(async (section) => {
-    try {
-      await api.get(PROBES[section]);
-      return [section, 'allowed'] as const;
-    } catch (error) {
-      return [section, isForbidden(error) ? error as ApiError : 'unknown'] as const;
-    }
-  }));
+  const entries = await Promise.all(
+    SECTIONS.map(async (section) => {
+      try {
+        await api.get(PROBES[section]);
+        return [section, 'allowed'] as const;
+      } catch (error) {
+        return [section, isForbidden(error) ? (error as ApiError) : 'unknown'] as const;
+      }
+    }),
+  );
   return Object.fromEntries(entries) as Access;
 }
 
 export function OrganizationPage({ params }: PageProps) {
   const requested = params.section as Section | undefined;
   const [access, setAccess] = useState<Access | null>(null);
-  const section: Section | null = requested && (SECTIONS as readonly string[]).includes(requested) ? requested
-    : access ? SECTIONS.find((s) => !(access[s] instanceof ApiError)) ?? null : null;
+  const section: Section | null =
+    requested && (SECTIONS as readonly string[]).includes(requested)
+      ? requested
+      : access
+        ? (SECTIONS.find((s) => !(access[s] instanceof ApiError)) ?? null)
+        : null;
   useTitle(section ? `${text.sectionTitles[section]} – ${text.title}` : text.title);
 
   useEffect(() => {
@@ -84,7 +90,7 @@ export function OrganizationPage({ params }: PageProps) {
   const isOwner = access?.mail === 'allowed';
   // A section that failed for another reason than 403 stays: opening it shows that failure.
   const visible = access ? SECTIONS.filter((s) => !(access[s] instanceof ApiError) || s === section) : [];
-  const denied = section && access && access[section] instanceof ApiError ? access[section] as ApiError : null;
+  const denied = section && access && access[section] instanceof ApiError ? (access[section] as ApiError) : null;
 
   return (
     <div className="ws-page st-layout">
@@ -93,10 +99,17 @@ export function OrganizationPage({ params }: PageProps) {
         <Invitations />
       </div>
       {access && visible.length > 0 && (
-        <SectionNav label={text.sectionsNav} items={visible.map((s) => ({ to: `/organization/${s}`, label: text.sectionTitles[s] }))} />
+        <SectionNav
+          label={text.sectionsNav}
+          items={visible.map((s) => ({ to: `/organization/${s}`, label: text.sectionTitles[s] }))}
+        />
       )}
       <div className="st-layout-body">
-        {!access && <p role="status" className="ws-loading">{text.loading}</p>}
+        {!access && (
+          <p role="status" className="ws-loading">
+            {text.loading}
+          </p>
+        )}
         {access && !section && <ErrorNotice error={new Error(text.noAccess)} />}
         {access && section && denied && (
           <section aria-labelledby="st-section-title">
@@ -112,12 +125,19 @@ export function OrganizationPage({ params }: PageProps) {
 
 function SectionBody({ section, isOwner }: { section: Section; isOwner: boolean }) {
   switch (section) {
-    case 'members': return <MembersSection isOwner={isOwner} />;
-    case 'roles': return <RolesSection />;
-    case 'billing': return <BillingSection />;
-    case 'branding': return <BrandingSection isOwner={isOwner} />;
-    case 'mail': return <MailSection />;
-    case 'apps': return <AppsSection isOwner={isOwner} />;
-    case 'webhooks': return <WebhooksSection />;
+    case 'members':
+      return <MembersSection isOwner={isOwner} />;
+    case 'roles':
+      return <RolesSection />;
+    case 'billing':
+      return <BillingSection />;
+    case 'branding':
+      return <BrandingSection isOwner={isOwner} />;
+    case 'mail':
+      return <MailSection />;
+    case 'apps':
+      return <AppsSection isOwner={isOwner} />;
+    case 'webhooks':
+      return <WebhooksSection />;
   }
 }

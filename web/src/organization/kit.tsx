@@ -22,7 +22,11 @@ export type Resource<T> = {
  * never overwrites a newer one.
  */
 export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resource<T> {
-  const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({ data: null, error: null, loading: true });
+  const [state, setState] = useState<{ data: T | null; error: unknown; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   const serial = useRef(0);
   useEffect(() => {
@@ -35,7 +39,10 @@ export function useResource<T>(load: () => Promise<T>, deps: unknown[]): Resourc
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((n) => n + 1), []);
   const setData = useCallback((update: T | ((current: T | null) => T)) => {
-    setState((current) => ({ ...current, data: typeof update === 'function' ? (update as (c: T | null) => T)(current.data) : update }));
+    setState((current) => ({
+      ...current,
+      data: typeof update === 'function' ? (update as (c: T | null) => T)(current.data) : update,
+    }));
   }, []);
   return { ...state, reload, setData };
 }
@@ -64,7 +71,19 @@ export function fieldIssues(error: unknown): Record<string, string> {
  * A modal form in the native <dialog> (focus kept inside, Escape closes, focus back on the opener). The
  * submit button is the form's; `error` shows under the fields, announced.
  */
-export function FormDialog({ open, title, description, submitLabel, busy, error, onSubmit, onClose, children, wide, noCancel }: {
+export function FormDialog({
+  open,
+  title,
+  description,
+  submitLabel,
+  busy,
+  error,
+  onSubmit,
+  onClose,
+  children,
+  wide,
+  noCancel,
+}: {
   open: boolean;
   title: string;
   description?: ReactNode;
@@ -94,26 +113,47 @@ export function FormDialog({ open, title, description, submitLabel, busy, error,
     }
   }, [open]);
   // Most screens unmount the dialog rather than close it: focus still goes back to what opened it.
-  useEffect(() => () => {
-    const back = opener.current;
-    if (back instanceof HTMLElement && back.isConnected) setTimeout(() => back.focus(), 0);
-  }, []);
+  useEffect(
+    () => () => {
+      const back = opener.current;
+      if (back instanceof HTMLElement && back.isConnected) setTimeout(() => back.focus(), 0);
+    },
+    [],
+  );
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!busy) onSubmit();
   }
   return (
-    <dialog ref={dialog} className={wide ? 'ws-dialog st-dialog st-dialog--wide' : 'ws-dialog st-dialog'} aria-labelledby={titleId}
-      aria-describedby={description ? descriptionId : undefined} onCancel={(event) => { event.preventDefault(); if (!busy) onClose(); }}>
+    <dialog
+      ref={dialog}
+      className={wide ? 'ws-dialog st-dialog st-dialog--wide' : 'ws-dialog st-dialog'}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!busy) onClose();
+      }}
+    >
       {open && (
         <form onSubmit={submit} noValidate>
           <h2 id={titleId}>{title}</h2>
-          {description && <div id={descriptionId} className="st-hint">{description}</div>}
+          {description && (
+            <div id={descriptionId} className="st-hint">
+              {description}
+            </div>
+          )}
           {children}
           {error ? <ApiErrorText error={error} /> : null}
           <div className="ws-actions st-actions">
-            {!noCancel && <button type="button" className="ws-button" onClick={onClose} disabled={busy}>{kitText.cancel}</button>}
-            <button type="submit" className="ws-button ws-button--primary" disabled={busy} aria-disabled={busy}>{busy ? kitText.working : submitLabel}</button>
+            {!noCancel && (
+              <button type="button" className="ws-button" onClick={onClose} disabled={busy}>
+                {kitText.cancel}
+              </button>
+            )}
+            <button type="submit" className="ws-button ws-button--primary" disabled={busy} aria-disabled={busy}>
+              {busy ? kitText.working : submitLabel}
+            </button>
           </div>
         </form>
       )}
@@ -135,11 +175,27 @@ export function ApiErrorText({ error, id }: { error: unknown; id?: string }) {
 
 /** A polite announcement of what just happened ("Role saved."); renders an empty live region otherwise, so it is announced when it fills. */
 export function StatusLine({ message }: { message: string | null }) {
-  return <p role="status" className="st-status">{message ?? ''}</p>;
+  return (
+    <p role="status" className="st-status">
+      {message ?? ''}
+    </p>
+  );
 }
 
 /** A list's search box: the term is applied (trimmed) when submitted, not on every keystroke. */
-export function SearchForm({ id, label, buttonLabel, toolbar = false, onSearch }: { id: string; label: string; buttonLabel: string; toolbar?: boolean; onSearch: (term: string) => void }) {
+export function SearchForm({
+  id,
+  label,
+  buttonLabel,
+  toolbar = false,
+  onSearch,
+}: {
+  id: string;
+  label: string;
+  buttonLabel: string;
+  toolbar?: boolean;
+  onSearch: (term: string) => void;
+}) {
   const [value, setValue] = useState('');
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -151,7 +207,9 @@ export function SearchForm({ id, label, buttonLabel, toolbar = false, onSearch }
         <label htmlFor={id}>{label}</label>
         <input id={id} type="search" value={value} onChange={(event) => setValue(event.target.value)} />
       </div>
-      <button type="submit" className="ws-button">{buttonLabel}</button>
+      <button type="submit" className="ws-button">
+        {buttonLabel}
+      </button>
     </form>
   );
 }
@@ -168,7 +226,9 @@ export function SectionNav({ label, items }: { label: string; items: { to: strin
       <ul>
         {items.map((item) => (
           <li key={item.to}>
-            <Link to={item.to} aria-current={current === item.to ? 'page' : undefined}>{item.label}</Link>
+            <Link to={item.to} aria-current={current === item.to ? 'page' : undefined}>
+              {item.label}
+            </Link>
           </li>
         ))}
       </ul>
@@ -195,18 +255,48 @@ export function SecretField({ label, value }: { label: string; value: string }) 
   }
   return (
     <div className="st-secret">
-      <label htmlFor={id} className="st-label">{label}</label>
+      <label htmlFor={id} className="st-label">
+        {label}
+      </label>
       <div className="st-secret-row">
-        <input id={id} ref={input} type="text" readOnly value={value} className="st-mono" spellCheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" className="ws-button" onClick={copy}>{kitText.copy(label)}</button>
+        <input
+          id={id}
+          ref={input}
+          type="text"
+          readOnly
+          value={value}
+          className="st-mono"
+          spellCheck={false}
+          autoComplete="off"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <button type="button" className="ws-button" onClick={copy}>
+          {kitText.copy(label)}
+        </button>
       </div>
-      <p role="status" className="st-hint">{copied === 'yes' ? kitText.copied(label) : copied === 'select' ? kitText.copySelect : ''}</p>
+      <p role="status" className="st-hint">
+        {copied === 'yes' ? kitText.copied(label) : copied === 'select' ? kitText.copySelect : ''}
+      </p>
     </div>
   );
 }
 
 /** A labelled text input with its hint and error wired to it (aria-describedby, aria-invalid). */
-export function TextField({ label, value, onChange, error, hint, type = 'text', required, autoComplete, maxLength, inputMode, name, disabled, list }: {
+export function TextField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  type = 'text',
+  required,
+  autoComplete,
+  maxLength,
+  inputMode,
+  name,
+  disabled,
+  list,
+}: {
   label: string;
   value: string;
   onChange: (value: string) => void;
@@ -227,25 +317,65 @@ export function TextField({ label, value, onChange, error, hint, type = 'text', 
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="st-field">
-      <label htmlFor={id} className="st-label">{label}{required && <span aria-hidden="true"> *</span>}</label>
-      <input id={id} name={name} type={type} value={value} onChange={(e) => onChange(e.target.value)} required={required} aria-required={required || undefined}
-        autoComplete={autoComplete ?? 'off'} maxLength={maxLength} inputMode={inputMode} disabled={disabled} list={list}
-        aria-invalid={error ? true : undefined} aria-describedby={describedBy} />
-      {hint && <p id={hintId} className="st-hint">{hint}</p>}
-      {error && <p id={errorId} className="ws-field-error">{error}</p>}
+      <label htmlFor={id} className="st-label">
+        {label}
+        {required && <span aria-hidden="true"> *</span>}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        required={required}
+        aria-required={required || undefined}
+        autoComplete={autoComplete ?? 'off'}
+        maxLength={maxLength}
+        inputMode={inputMode}
+        disabled={disabled}
+        list={list}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+      />
+      {hint && (
+        <p id={hintId} className="st-hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="ws-field-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
 
 /** A page size's worth of rows and the controls to move through pages (zero-based, as the API counts). */
-export function Pager({ page, size, total, onPage, label }: { page: number; size: number; total: number; onPage: (page: number) => void; label: string }) {
+export function Pager({
+  page,
+  size,
+  total,
+  onPage,
+  label,
+}: {
+  page: number;
+  size: number;
+  total: number;
+  onPage: (page: number) => void;
+  label: string;
+}) {
   const pages = Math.max(1, Math.ceil(total / size));
   if (pages <= 1) return null;
   return (
     <nav aria-label={label} className="ws-pager">
-      <button type="button" className="ws-button" disabled={page <= 0} onClick={() => onPage(page - 1)}>{kitText.previous}</button>
+      <button type="button" className="ws-button" disabled={page <= 0} onClick={() => onPage(page - 1)}>
+        {kitText.previous}
+      </button>
       <span>{kitText.pageOf(page + 1, pages)}</span>
-      <button type="button" className="ws-button" disabled={page >= pages - 1} onClick={() => onPage(page + 1)}>{kitText.next}</button>
+      <button type="button" className="ws-button" disabled={page >= pages - 1} onClick={() => onPage(page + 1)}>
+        {kitText.next}
+      </button>
     </nav>
   );
 }

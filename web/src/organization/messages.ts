@@ -28,7 +28,8 @@ export const orgText = {
     webhooks: 'Webhook deliveries',
   },
   unknownSection: 'There is no such section of the organization settings.',
-  noAccess: 'Your role in this organization gives you no access to its settings. Ask the organization owner if you need it.',
+  noAccess:
+    'Your role in this organization gives you no access to its settings. Ask the organization owner if you need it.',
   sectionDenied: 'Your role does not give you access to this section.',
 
   // Shared words
@@ -65,7 +66,10 @@ export const orgText = {
   // Members
   inviteMember: 'Invite member',
   searchMembers: 'Search members by name or email',
-  memberStatus: { ACTIVE: 'Active', INVITED: 'Invited', DECLINED: 'Declined' } as Record<'ACTIVE' | 'INVITED' | 'DECLINED', string>,
+  memberStatus: { ACTIVE: 'Active', INVITED: 'Invited', DECLINED: 'Declined' } as Record<
+    'ACTIVE' | 'INVITED' | 'DECLINED',
+    string
+  >,
   membersCaption: (n: number) => `${plural(n, 'member or invitation', 'members and invitations')}`,
   membersPages: 'Member pages',
   quotaUsed: 'Signatures used',
@@ -87,15 +91,18 @@ export const orgText = {
   noMembers: 'Nobody but you yet. Invite the people you work with.',
   noMembersMatch: 'No member matches this search.',
   inviteTitle: 'Invite a member',
-  inviteText: 'We email the invitation. Someone with an account accepts it in the app; someone without one gets a link to sign up straight into the organization.',
-  inviteNameRule: '3 to 20 characters: letters, a hyphen or apostrophe between two letters, single spaces between words.',
+  inviteText:
+    'We email the invitation. Someone with an account accepts it in the app; someone without one gets a link to sign up straight into the organization.',
+  inviteNameRule:
+    '3 to 20 characters: letters, a hyphen or apostrophe between two letters, single spaces between words.',
   sendInvitation: 'Send invitation',
   invited: (email: string) => `Invitation sent to ${email}.`,
   changeRoleTitle: (name: string) => `Change the role of ${name}`,
   saveRole: 'Save role',
   roleChanged: (name: string, role: string) => `${name} now has the role ${role}.`,
   renewQuotaTitle: (name: string) => `Renew the signature quota of ${name}?`,
-  renewQuotaText: 'The counts of electronic, advanced and qualified signatures this member made go back to zero, so their role\'s quotas apply afresh.',
+  renewQuotaText:
+    "The counts of electronic, advanced and qualified signatures this member made go back to zero, so their role's quotas apply afresh.",
   quotaRenewed: (name: string) => `The quota of ${name} was renewed.`,
   removeTitle: (name: string) => `Remove ${name} from the organization?`,
   removeText: 'They lose access at once. Their account stays, in their own organization.',
@@ -106,9 +113,10 @@ export const orgText = {
   transferTitle: (name: string) => `Make ${name} the owner?`,
   transferText: (name: string) =>
     `${name} becomes the owner, with every right. You stay a member without a role, so you lose the owner's rights at once. Only the new owner can give them back.`,
-  orgNameLabel: 'Type the organization\'s name to confirm',
-  orgNameHint: (example: string) => `As your invitations show it; an organization made at sign-up is called “${example}”.`,
-  orgNameRequired: 'Type the organization\'s name.',
+  orgNameLabel: "Type the organization's name to confirm",
+  orgNameHint: (example: string) =>
+    `As your invitations show it; an organization made at sign-up is called “${example}”.`,
+  orgNameRequired: "Type the organization's name.",
   transferSubmit: 'Transfer ownership',
 
   // Roles
@@ -121,7 +129,10 @@ export const orgText = {
   noPermissions: 'None',
   noRoles: 'No roles yet. A role says what its members may see and do.',
   noRolesMatch: 'No role matches this search.',
-  roleStatus: { ACTIVE: 'Active', INACTIVE: 'Inactive', DISABLED: 'Disabled' } as Record<'ACTIVE' | 'INACTIVE' | 'DISABLED', string>,
+  roleStatus: { ACTIVE: 'Active', INACTIVE: 'Inactive', DISABLED: 'Disabled' } as Record<
+    'ACTIVE' | 'INACTIVE' | 'DISABLED',
+    string
+  >,
   roleStatusHint: 'Only an active role grants its rights and can be given to members.',
   editRoleOf: (name: string) => `Edit role ${name}`,
   deleteRoleOf: (name: string) => `Delete role ${name}`,
@@ -132,17 +143,24 @@ export const orgText = {
   roleNameRequired: 'Give the role a name.',
   signingRights: 'Sending and signing',
   allowDocSend: 'May send envelopes',
-  allowDocUseTemplates: 'May use the organization\'s templates',
+  allowDocUseTemplates: "May use the organization's templates",
   allowSignElectronic: 'May sign with electronic signatures',
   allowSignAdvanced: 'May sign with advanced signatures',
   allowSignQualified: 'May sign with qualified signatures',
   quotaElectronic: 'Electronic signatures until renewed',
   quotaAdvanced: 'Advanced signatures until renewed',
   quotaQualified: 'Qualified signatures until renewed',
-  permissionsHint: 'What members with this role may do in each part of the organization. Adding, editing or deleting includes viewing.',
+  permissionsHint:
+    'What members with this role may do in each part of the organization. Adding, editing or deleting includes viewing.',
   module: 'Part',
   modules: {
-    USERS: 'Members', ROLES: 'Roles', TEMPLATES: 'Templates', BRANDING: 'Branding', BILLING_DETAILS: 'Billing', BUSINESS_APPS: 'Business apps', ORGANIZATIONS: 'Organization',
+    USERS: 'Members',
+    ROLES: 'Roles',
+    TEMPLATES: 'Templates',
+    BRANDING: 'Branding',
+    BILLING_DETAILS: 'Billing',
+    BUSINESS_APPS: 'Business apps',
+    ORGANIZATIONS: 'Organization',
   } as Record<string, string>,
   rights: { canView: 'View', canAdd: 'Add', canEdit: 'Edit', canDelete: 'Delete' } as Record<string, string>,
   rightOn: (right: string, module: string) => `${right} ${module}`,
@@ -172,18 +190,22 @@ export const orgText = {
   discount: (n: number) => `${n}% off`,
   switchTo: 'Switch to this package',
   switchToNamed: (name: string) => `Switch to ${name}`,
-  cycleText: 'A new cycle starts now: the credits become the package\'s credits and the expiry moves to one cycle from today. Unused credits and days of the current cycle lapse.',
+  cycleText:
+    "A new cycle starts now: the credits become the package's credits and the expiry moves to one cycle from today. Unused credits and days of the current cycle lapse.",
   renewTitle: (name: string) => `Renew ${name} now?`,
   switchTitle: (name: string) => `Switch to ${name}?`,
   renewed: (name: string) => `${name} renewed: a new cycle started.`,
   switched: (name: string) => `Your organization is now on ${name}.`,
-  pricedByOperator: 'Free packages can be chosen here. Priced packages are granted and renewed by the operator of this service.',
-  operatorGrants: (name: string) => `${name} is granted by the operator of this service: ask them to put your organization on it.`,
+  pricedByOperator:
+    'Free packages can be chosen here. Priced packages are granted and renewed by the operator of this service.',
+  operatorGrants: (name: string) =>
+    `${name} is granted by the operator of this service: ask them to put your organization on it.`,
   operatorRenews: (name: string) => `${name} is renewed by the operator of this service: ask them for a new cycle.`,
-  renewsWhenEnded: (name: string, when: string) => `${name} starts a new cycle with fresh credits once this one ends (${when}).`,
+  renewsWhenEnded: (name: string, when: string) =>
+    `${name} starts a new cycle with fresh credits once this one ends (${when}).`,
 
   // Branding
-  brandingDefault: 'Your organization uses the platform\'s look.',
+  brandingDefault: "Your organization uses the platform's look.",
   brandingUpdated: (when: string) => `Last changed ${when}.`,
   ownerOnlyBranding: 'Only the organization owner can change the branding.',
   brandingFormLegend: 'Branding',
@@ -200,31 +222,34 @@ export const orgText = {
   removeLogo: 'Remove the logo',
   saveBranding: 'Save branding',
   brandingSaved: 'Branding saved. New mail and signing pages use it.',
-  resetBranding: 'Reset to the platform\'s look',
+  resetBranding: "Reset to the platform's look",
   resetTitle: 'Reset the branding?',
-  resetText: 'The colour, sender name and logo are removed; mail and signing pages use the platform\'s look again.',
+  resetText: "The colour, sender name and logo are removed; mail and signing pages use the platform's look again.",
   previewTitle: 'Preview',
   previewSigning: 'The signing page, as recipients see it',
-  previewMail: 'The top of your organization\'s mail',
+  previewMail: "The top of your organization's mail",
   previewDocument: 'Service agreement',
   previewFinish: 'Finish',
   previewGreeting: 'Hello Alex Example,',
   previewMailText: 'You are invited to review and sign “Service agreement”.',
   previewMailButton: 'Review and sign',
-  previewDarkened: (colour: string) => `The signing page darkens the colour to ${colour} so that its white text stays readable.`,
-  previewWeakContrast: (ratio: string) => `White text on this colour has a contrast of ${ratio}:1 (at least 4.5:1 is readable for everyone). Mail uses the colour as it is: choose a darker one.`,
+  previewDarkened: (colour: string) =>
+    `The signing page darkens the colour to ${colour} so that its white text stays readable.`,
+  previewWeakContrast: (ratio: string) =>
+    `White text on this colour has a contrast of ${ratio}:1 (at least 4.5:1 is readable for everyone). Mail uses the colour as it is: choose a darker one.`,
 
   // Mail settings
-  mailSettingsTitle: 'How your organization\'s mail is sent',
-  mailNowGlobal: 'Now: the platform sends your organization\'s mail.',
+  mailSettingsTitle: "How your organization's mail is sent",
+  mailNowGlobal: "Now: the platform sends your organization's mail.",
   mailNowOwn: (provider: string) => `Now: your own provider sends your organization's mail (${provider}).`,
-  mailRouteRule: 'Mail that proves who someone is always goes through the platform\'s mail, whatever you choose here: invitations to your organization, '
-    + 'one-time identity codes, and the signing links of recipients who sign with a platform certificate. Everything else (other signing links, '
-    + 'reminders, completion and comment mail) goes the way chosen below.',
+  mailRouteRule:
+    "Mail that proves who someone is always goes through the platform's mail, whatever you choose here: invitations to your organization, " +
+    'one-time identity codes, and the signing links of recipients who sign with a platform certificate. Everything else (other signing links, ' +
+    'reminders, completion and comment mail) goes the way chosen below.',
   mailPlanNotAllowed: 'Your package does not include sending through your own mail provider.',
   mailSeePackages: 'See the packages that do',
   mailModeLegend: 'Send mail through',
-  mailModeGlobal: 'The platform\'s mail service',
+  mailModeGlobal: "The platform's mail service",
   mailModeOwn: 'Our own mail provider',
   providerLegend: 'Provider',
   providers: {
@@ -235,9 +260,20 @@ export const orgText = {
   } as Record<string, string>,
   providerSettings: (provider: string) => `${provider} settings`,
   mailKeys: {
-    SMTP_SERVER: 'Server host name', SMTP_PORT: 'Port', SSL_TLS: 'Encryption', AUTHENTICATION: 'The server needs a user name and password',
-    USER_ID: 'User name', PASSWORD: 'Password', EMAIL_FROM: 'Sender address', API_KEY: 'API key', ACCESS_KEY: 'Access key ID', REGION: 'Region',
-    TENANT_ID: 'Tenant ID', CLIENT_ID: 'Application (client) ID', CLIENT_SECRET: 'Client secret', OAUTH_SCOPE: 'Scope',
+    SMTP_SERVER: 'Server host name',
+    SMTP_PORT: 'Port',
+    SSL_TLS: 'Encryption',
+    AUTHENTICATION: 'The server needs a user name and password',
+    USER_ID: 'User name',
+    PASSWORD: 'Password',
+    EMAIL_FROM: 'Sender address',
+    API_KEY: 'API key',
+    ACCESS_KEY: 'Access key ID',
+    REGION: 'Region',
+    TENANT_ID: 'Tenant ID',
+    CLIENT_ID: 'Application (client) ID',
+    CLIENT_SECRET: 'Client secret',
+    OAUTH_SCOPE: 'Scope',
   } as Record<string, string>,
   mailHints: {
     SMTP_SERVER: 'For example smtp.example.com.',
@@ -247,7 +283,11 @@ export const orgText = {
     ACCESS_KEY: 'The AWS access key ID; its secret access key goes in the API key field.',
     OAUTH_SCOPE: 'Usually https://graph.microsoft.com/.default.',
   } as Record<string, string | undefined>,
-  tlsModes: { STARTTLS: 'STARTTLS (required)', SSL: 'SSL/TLS from the start', NONE: 'None (only on a trusted network)' } as Record<string, string>,
+  tlsModes: {
+    STARTTLS: 'STARTTLS (required)',
+    SSL: 'SSL/TLS from the start',
+    NONE: 'None (only on a trusted network)',
+  } as Record<string, string>,
   secretStored: 'A value is saved, but it is never shown back. Type it again to save or test these settings.',
   testRecipient: 'Send a test mail to',
   testRecipientHint: 'The test uses the settings above as they are now, even before you save them.',
@@ -263,10 +303,11 @@ export const orgText = {
     SEND: 'the provider refused the message.',
   } as Record<string, string>,
   saveMailSettings: 'Save mail settings',
-  mailSavedGlobal: 'Saved: the platform sends your organization\'s mail.',
+  mailSavedGlobal: "Saved: the platform sends your organization's mail.",
   mailSavedOwn: (provider: string) => `Saved: your organization's mail now goes through ${provider}.`,
   deliveryLogTitle: 'Delivery log',
-  deliveryLogText: 'Mail your own provider sent or tried to send, newest first. Failed attempts are retried; the last error says why.',
+  deliveryLogText:
+    'Mail your own provider sent or tried to send, newest first. Failed attempts are retried; the last error says why.',
   deliveriesCaption: (n: number) => plural(n, 'delivery', 'deliveries'),
   deliveriesPages: 'Delivery log pages',
   mailTo: 'To',
@@ -277,7 +318,8 @@ export const orgText = {
 
   // Business apps
   registerApp: 'Register app',
-  appsIntro: 'Business apps let your own systems send envelopes from templates (client credentials) and receive signed webhooks about your envelopes.',
+  appsIntro:
+    'Business apps let your own systems send envelopes from templates (client credentials) and receive signed webhooks about your envelopes.',
   secretsTitle: (app: string) => `Secrets of ${app}`,
   newSecretsTitle: (app: string) => `New secrets of ${app}`,
   secretsOnce: 'Copy these secrets now and keep them safe: they are shown only this once.',
@@ -302,12 +344,14 @@ export const orgText = {
   rotate: 'New secrets',
   rotateOf: (app: string) => `New secrets for ${app}`,
   rotateTitle: (app: string) => `Replace the secrets of ${app}?`,
-  rotateText: 'The client secret and the webhook secret are replaced at once. The app must use the new ones from now on.',
+  rotateText:
+    'The client secret and the webhook secret are replaced at once. The app must use the new ones from now on.',
   noApps: 'No business apps yet.',
   registerTitle: 'Register a business app',
   registerText: 'The client secret and the webhook secret are shown once, right after registering.',
   register: 'Register',
-  clientIdRule: '3 to 100 letters, digits, dots, dashes, underscores or tildes, starting with a letter or digit; unique across the service.',
+  clientIdRule:
+    '3 to 100 letters, digits, dots, dashes, underscores or tildes, starting with a letter or digit; unique across the service.',
   appNameRequired: 'Give the app a name.',
   callbackRule: 'An https address that receives the webhooks; not a private or local address.',
   enableNow: 'Enable the app now',
@@ -315,34 +359,46 @@ export const orgText = {
   webhooksPaused: 'Webhooks paused',
   failingSince: (when: string) => `Failing since ${when}`,
   pausedTitle: (app: string) => `Webhooks to ${app} are paused`,
-  pausedText: (since: string) => `Every delivery to its webhook URL has failed since ${since}, so its deliveries are held and new events are kept, `
-    + 'but nothing is sent until you resume. Make the receiver answer again, then resume here (edit the webhook URL first if it moved), '
-    + 'or redeliver one of its deliveries.',
+  pausedText: (since: string) =>
+    `Every delivery to its webhook URL has failed since ${since}, so its deliveries are held and new events are kept, ` +
+    'but nothing is sent until you resume. Make the receiver answer again, then resume here (edit the webhook URL first if it moved), ' +
+    'or redeliver one of its deliveries.',
   seeDeliveries: 'See the webhook deliveries',
   resumeOf: (app: string) => `Resume webhooks to ${app}`,
   resumed: (app: string) => `Webhooks to ${app} resumed: the held deliveries are being sent.`,
   editOf: (app: string) => `Edit ${app}`,
   editTitle: (app: string) => `Edit ${app}`,
-  editText: 'The secrets stay as they are. Saving also resumes the app\'s webhooks if they are paused.',
+  editText: "The secrets stay as they are. Saving also resumes the app's webhooks if they are paused.",
   save: 'Save',
   appSaved: (app: string) => `${app} is saved.`,
 
   // Webhooks
-  webhooksIntro: 'Each row is one event sent to one app. Failed deliveries are retried for 24 hours; you can send a finished one again. '
-    + 'An app whose webhook URL fails for 24 hours in a row is paused: its deliveries are held until you resume it.',
+  webhooksIntro:
+    'Each row is one event sent to one app. Failed deliveries are retried for 24 hours; you can send a finished one again. ' +
+    'An app whose webhook URL fails for 24 hours in a row is paused: its deliveries are held until you resume it.',
   appFilter: 'App',
   allApps: 'All apps',
-  hookStatus: { PENDING: 'Pending', DELIVERED: 'Delivered', DEAD: 'Failed', PAUSED: 'Paused' } as Record<string, string>,
-  heldHint: 'Held: the app\'s webhooks are paused',
-  pausedApps: (apps: string) => `Webhooks paused for ${apps}. Redeliver one of its deliveries, or resume it under Business apps.`,
+  hookStatus: { PENDING: 'Pending', DELIVERED: 'Delivered', DEAD: 'Failed', PAUSED: 'Paused' } as Record<
+    string,
+    string
+  >,
+  heldHint: "Held: the app's webhooks are paused",
+  pausedApps: (apps: string) =>
+    `Webhooks paused for ${apps}. Redeliver one of its deliveries, or resume it under Business apps.`,
   hooksCaption: (n: number) => plural(n, 'webhook delivery', 'webhook deliveries'),
   hooksPages: 'Webhook delivery pages',
   event: 'Event',
   envelope: 'Envelope',
   lastAnswer: 'Last answer',
   eventTypes: {
-    'workflow.sent': 'Sent', 'workflow.opened': 'Opened', 'workflow.signed': 'Signed', 'workflow.approved': 'Approved',
-    'workflow.declined': 'Declined', 'workflow.delegated': 'Delegated', 'workflow.completed': 'Completed', 'workflow.voided': 'Voided',
+    'workflow.sent': 'Sent',
+    'workflow.opened': 'Opened',
+    'workflow.signed': 'Signed',
+    'workflow.approved': 'Approved',
+    'workflow.declined': 'Declined',
+    'workflow.delegated': 'Delegated',
+    'workflow.completed': 'Completed',
+    'workflow.voided': 'Voided',
   } as Record<string, string>,
   replayOf: (id: number) => `Redelivery of ${id}`,
   nextAttempt: (when: string) => `Next attempt ${when}`,

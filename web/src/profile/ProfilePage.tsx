@@ -19,12 +19,24 @@ export function ProfilePage({ params }: PageProps) {
   return (
     <div className="ws-page st-narrow">
       <h1>{text.title}</h1>
-      <SectionNav label={text.sectionsNav} items={SECTIONS.map((s) => ({ to: s === 'account' ? '/profile' : `/profile/${s}`, label: text.sectionTitles[s] }))} />
+      <SectionNav
+        label={text.sectionsNav}
+        items={SECTIONS.map((s) => ({
+          to: s === 'account' ? '/profile' : `/profile/${s}`,
+          label: text.sectionTitles[s],
+        }))}
+      />
       {!known && <ErrorNotice error={new Error(text.unknownSection)} />}
       {profile.error ? <ApiErrorText error={profile.error} /> : null}
-      {known && !profile.data && !profile.error && <p role="status" className="ws-loading">{text.loading}</p>}
+      {known && !profile.data && !profile.error && (
+        <p role="status" className="ws-loading">
+          {text.loading}
+        </p>
+      )}
       {profile.data && section === 'account' && <AccountSection profile={profile.data} />}
-      {profile.data && section === 'security' && <SecuritySection profile={profile.data} onChange={(p) => profile.setData(p)} />}
+      {profile.data && section === 'security' && (
+        <SecuritySection profile={profile.data} onChange={(p) => profile.setData(p)} />
+      )}
       {profile.data && section === 'signatures' && <SignaturesSection profile={profile.data} />}
     </div>
   );
@@ -36,8 +48,10 @@ function AccountSection({ profile }: { profile: Profile }) {
       <section className="ws-card" aria-labelledby="st-account-title">
         <h2 id="st-account-title">{text.accountTitle}</h2>
         <dl className="ws-dl">
-          <dt>{text.name}</dt><dd>{profile.name}</dd>
-          <dt>{text.email}</dt><dd>{profile.email}</dd>
+          <dt>{text.name}</dt>
+          <dd>{profile.name}</dd>
+          <dt>{text.email}</dt>
+          <dd>{profile.email}</dd>
         </dl>
         <p className="ws-muted">{text.accountReadOnly}</p>
         <p className="ws-muted">{text.passwordNote}</p>
@@ -71,16 +85,36 @@ function LocaleCard({ current }: { current: string }) {
   return (
     <section className="ws-card" aria-labelledby="st-locale-title">
       <h2 id="st-locale-title">{text.languageTitle}</h2>
-      <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
         <div className="st-field">
-          <label htmlFor="st-locale" className="st-label">{text.locale}</label>
-          <select id="st-locale" value={locale} onChange={(e) => setLocale(e.target.value)} aria-describedby="st-locale-hint">
-            {Object.entries(options).map(([tag, name]) => <option key={tag} value={tag} lang={tag}>{name}</option>)}
+          <label htmlFor="st-locale" className="st-label">
+            {text.locale}
+          </label>
+          <select
+            id="st-locale"
+            value={locale}
+            onChange={(e) => setLocale(e.target.value)}
+            aria-describedby="st-locale-hint"
+          >
+            {Object.entries(options).map(([tag, name]) => (
+              <option key={tag} value={tag} lang={tag}>
+                {name}
+              </option>
+            ))}
           </select>
-          <p id="st-locale-hint" className="st-hint">{text.localeHint}</p>
+          <p id="st-locale-hint" className="st-hint">
+            {text.localeHint}
+          </p>
         </div>
         {error ? <ApiErrorText error={error} /> : null}
-        <button type="submit" className="ws-button" disabled={busy}>{busy ? text.saving : text.saveLocale}</button>
+        <button type="submit" className="ws-button" disabled={busy}>
+          {busy ? text.saving : text.saveLocale}
+        </button>
         <StatusLine message={done} />
       </form>
     </section>
@@ -113,18 +147,32 @@ function NotificationsCard() {
       <h2 id="st-notifications-title">{text.notificationsTitle}</h2>
       {loaded.error ? <ApiErrorText error={loaded.error} /> : null}
       {values && (
-        <form onSubmit={(e) => { e.preventDefault(); void save(); }}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
           <fieldset className="st-fieldset st-plain" aria-describedby="st-notifications-hint">
             <legend className="st-label">{text.notificationsLegend}</legend>
             {NOTIFICATIONS.map((name) => (
               <label key={name} className="checkbox">
-                <input type="checkbox" checked={values[name]} onChange={(e) => setChanges((c) => ({ ...c, [name]: e.target.checked }))} /> {text.notifications[name]}
+                <input
+                  type="checkbox"
+                  checked={values[name]}
+                  onChange={(e) => setChanges((c) => ({ ...c, [name]: e.target.checked }))}
+                />{' '}
+                {text.notifications[name]}
               </label>
             ))}
           </fieldset>
-          <p id="st-notifications-hint" className="st-hint">{text.notificationsHint}</p>
+          <p id="st-notifications-hint" className="st-hint">
+            {text.notificationsHint}
+          </p>
           {error ? <ApiErrorText error={error} /> : null}
-          <button type="submit" className="ws-button" disabled={busy}>{busy ? text.saving : text.saveNotifications}</button>
+          <button type="submit" className="ws-button" disabled={busy}>
+            {busy ? text.saving : text.saveNotifications}
+          </button>
           <StatusLine message={done} />
         </form>
       )}

@@ -9,7 +9,16 @@ import { DrawPad, type DrawPadHandle } from '../signing/SignatureCapture.tsx';
 import { ApiErrorText, StatusLine, TextField, fieldIssues, useResource } from '../organization/kit.tsx';
 import { ConfirmAction } from '../organization/MembersSection.tsx';
 import { profileText as text } from './messages.ts';
-import { ASSET_KINDS, SIGNATURE_FONTS, profileApi, type AssetKind, type CaptureMode, type LibraryEntry, type Profile, type SignatureFont } from './profile-api.ts';
+import {
+  ASSET_KINDS,
+  SIGNATURE_FONTS,
+  profileApi,
+  type AssetKind,
+  type CaptureMode,
+  type LibraryEntry,
+  type Profile,
+  type SignatureFont,
+} from './profile-api.ts';
 
 const IMAGE_MAX_BYTES = 1024 * 1024;
 
@@ -41,43 +50,78 @@ export function SignaturesSection({ profile }: { profile: Profile }) {
         <p className="ws-muted">{text.libraryIntro}</p>
         <StatusLine message={done} />
         {library.error ? <ApiErrorText error={library.error} /> : null}
-        {library.data && ASSET_KINDS.map((kind) => {
-          const entries = library.data!.filter((e) => e.kind === kind);
-          return (
-            <div key={kind} className="st-library-kind">
-              <h3>{text.kinds[kind]}</h3>
-              {entries.length === 0 ? <p className="ws-muted">{text.noEntries(text.kinds[kind])}</p> : (
-                <ul className="st-library">
-                  {entries.map((entry) => (
-                    <li key={entry.id} className={entry.isDefault ? 'st-entry st-entry--default' : 'st-entry'}>
-                      <img src={entry.image} alt={text.entryAlt(text.kindOne[kind], entry.name)} className="st-entry-image" />
-                      <p className="st-entry-name">
-                        {entry.name}
-                        {entry.isDefault && <span className="st-badge">{text.defaultBadge}</span>}
-                      </p>
-                      <p className="ws-muted">{text.captureModes[entry.captureMode]}</p>
-                      <div className="st-row-actions">
-                        {!entry.isDefault && (
-                          <button type="button" className="ws-button ws-button--small" disabled={busy === entry.id} aria-label={text.makeDefaultOf(entry.name)} onClick={() => makeDefault(entry)}>
-                            {text.makeDefault}
+        {library.data &&
+          ASSET_KINDS.map((kind) => {
+            const entries = library.data!.filter((e) => e.kind === kind);
+            return (
+              <div key={kind} className="st-library-kind">
+                <h3>{text.kinds[kind]}</h3>
+                {entries.length === 0 ? (
+                  <p className="ws-muted">{text.noEntries(text.kinds[kind])}</p>
+                ) : (
+                  <ul className="st-library">
+                    {entries.map((entry) => (
+                      <li key={entry.id} className={entry.isDefault ? 'st-entry st-entry--default' : 'st-entry'}>
+                        <img
+                          src={entry.image}
+                          alt={text.entryAlt(text.kindOne[kind], entry.name)}
+                          className="st-entry-image"
+                        />
+                        <p className="st-entry-name">
+                          {entry.name}
+                          {entry.isDefault && <span className="st-badge">{text.defaultBadge}</span>}
+                        </p>
+                        <p className="ws-muted">{text.captureModes[entry.captureMode]}</p>
+                        <div className="st-row-actions">
+                          {!entry.isDefault && (
+                            <button
+                              type="button"
+                              className="ws-button ws-button--small"
+                              disabled={busy === entry.id}
+                              aria-label={text.makeDefaultOf(entry.name)}
+                              onClick={() => makeDefault(entry)}
+                            >
+                              {text.makeDefault}
+                            </button>
+                          )}
+                          <button
+                            type="button"
+                            className="ws-button ws-button--small ws-button--quiet"
+                            aria-label={text.deleteEntryOf(entry.name)}
+                            onClick={() => setDeleting(entry)}
+                          >
+                            {text.delete}
                           </button>
-                        )}
-                        <button type="button" className="ws-button ws-button--small ws-button--quiet" aria-label={text.deleteEntryOf(entry.name)} onClick={() => setDeleting(entry)}>{text.delete}</button>
-                      </div>
-                      {rowError?.id === entry.id && <ApiErrorText error={rowError.error} />}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
-          );
-        })}
+                        </div>
+                        {rowError?.id === entry.id && <ApiErrorText error={rowError.error} />}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+            );
+          })}
       </section>
-      <AddEntry suggestion={profile.name} onAdded={(entry) => { setDone(text.entryAdded(text.kindOne[entry.kind], entry.name)); library.reload(); }} />
+      <AddEntry
+        suggestion={profile.name}
+        onAdded={(entry) => {
+          setDone(text.entryAdded(text.kindOne[entry.kind], entry.name));
+          library.reload();
+        }}
+      />
       {deleting && (
-        <ConfirmAction title={text.deleteEntryTitle(deleting.name)} description={text.deleteEntryText} submitLabel={text.delete}
-          run={() => profileApi.deleteEntry(deleting.id)} onClose={() => setDeleting(null)}
-          onDone={() => { setDone(text.entryDeleted(deleting.name)); setDeleting(null); library.reload(); }} />
+        <ConfirmAction
+          title={text.deleteEntryTitle(deleting.name)}
+          description={text.deleteEntryText}
+          submitLabel={text.delete}
+          run={() => profileApi.deleteEntry(deleting.id)}
+          onClose={() => setDeleting(null)}
+          onDone={() => {
+            setDone(text.entryDeleted(deleting.name));
+            setDeleting(null);
+            library.reload();
+          }}
+        />
       )}
     </>
   );
@@ -85,7 +129,12 @@ export function SignaturesSection({ profile }: { profile: Profile }) {
 
 /** Initials of a name: "Ada Lovelace" → "AL". */
 function initialsOf(name: string): string {
-  return name.split(/\s+/).filter(Boolean).map((part) => part[0]!.toUpperCase()).join('').slice(0, 4);
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase())
+    .join('')
+    .slice(0, 4);
 }
 
 function AddEntry({ suggestion, onAdded }: { suggestion: string; onAdded: (entry: LibraryEntry) => void }) {
@@ -137,9 +186,12 @@ function AddEntry({ suggestion, onAdded }: { suggestion: string; onAdded: (entry
     setBusy(true);
     setError(null);
     try {
-      const body = mode === 'DRAW' ? { kind, name: name.trim(), captureMode: mode, image: pad.current.toDataUrl() }
-        : mode === 'TYPE' ? { kind, name: name.trim(), captureMode: mode, font }
-          : { kind, name: name.trim(), captureMode: mode, image: image!.dataUrl };
+      const body =
+        mode === 'DRAW'
+          ? { kind, name: name.trim(), captureMode: mode, image: pad.current.toDataUrl() }
+          : mode === 'TYPE'
+            ? { kind, name: name.trim(), captureMode: mode, font }
+            : { kind, name: name.trim(), captureMode: mode, image: image!.dataUrl };
       const added = await profileApi.addEntry(body);
       pad.current.clear();
       setImage(null);
@@ -156,50 +208,114 @@ function AddEntry({ suggestion, onAdded }: { suggestion: string; onAdded: (entry
   return (
     <section className="ws-card" aria-labelledby="st-add-entry-title">
       <h2 id="st-add-entry-title">{text.addTitle}</h2>
-      <form onSubmit={(e) => { e.preventDefault(); void save(); }} noValidate>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        noValidate
+      >
         <div className="st-field">
-          <label htmlFor="st-entry-kind" className="st-label">{text.kind}</label>
+          <label htmlFor="st-entry-kind" className="st-label">
+            {text.kind}
+          </label>
           <select id="st-entry-kind" value={kind} onChange={(e) => changeKind(e.target.value as AssetKind)}>
-            {ASSET_KINDS.map((k) => <option key={k} value={k}>{text.kindOne[k]}</option>)}
+            {ASSET_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {text.kindOne[k]}
+              </option>
+            ))}
           </select>
         </div>
-        <TextField label={text.entryName} value={name} onChange={(v) => { setName(v); setLocal((l) => ({ ...l, name: '' })); }} maxLength={100} hint={text.entryNameHint} error={issues.name} required />
+        <TextField
+          label={text.entryName}
+          value={name}
+          onChange={(v) => {
+            setName(v);
+            setLocal((l) => ({ ...l, name: '' }));
+          }}
+          maxLength={100}
+          hint={text.entryNameHint}
+          error={issues.name}
+          required
+        />
         <fieldset className="segmented">
           <legend>{text.how}</legend>
-          <label><input type="radio" name={modeName} checked={mode === 'DRAW'} onChange={() => setMode('DRAW')} /> {text.draw}</label>
-          <label><input type="radio" name={modeName} checked={mode === 'TYPE'} onChange={() => setMode('TYPE')} /> {text.type}</label>
-          {kind === 'STAMP' && <label><input type="radio" name={modeName} checked={mode === 'UPLOAD'} onChange={() => setMode('UPLOAD')} /> {text.upload}</label>}
+          <label>
+            <input type="radio" name={modeName} checked={mode === 'DRAW'} onChange={() => setMode('DRAW')} />{' '}
+            {text.draw}
+          </label>
+          <label>
+            <input type="radio" name={modeName} checked={mode === 'TYPE'} onChange={() => setMode('TYPE')} />{' '}
+            {text.type}
+          </label>
+          {kind === 'STAMP' && (
+            <label>
+              <input type="radio" name={modeName} checked={mode === 'UPLOAD'} onChange={() => setMode('UPLOAD')} />{' '}
+              {text.upload}
+            </label>
+          )}
         </fieldset>
         {mode === 'DRAW' && (
           <div>
             <DrawPad handle={pad} label={text.drawLabel(text.kindOne[kind])} onStroke={onStroke} />
             <p className="st-hint">{text.drawHint}</p>
-            {issues.draw && <p className="ws-field-error" role="alert">{issues.draw}</p>}
-            <button type="button" className="ws-button ws-button--small" onClick={() => pad.current.clear()}>{text.clear}</button>
+            {issues.draw && (
+              <p className="ws-field-error" role="alert">
+                {issues.draw}
+              </p>
+            )}
+            <button type="button" className="ws-button ws-button--small" onClick={() => pad.current.clear()}>
+              {text.clear}
+            </button>
           </div>
         )}
         {mode === 'TYPE' && (
           <div className="st-field">
-            <label htmlFor="st-entry-font" className="st-label">{text.font}</label>
+            <label htmlFor="st-entry-font" className="st-label">
+              {text.font}
+            </label>
             <select id="st-entry-font" value={font} onChange={(e) => setFont(e.target.value as SignatureFont)}>
-              {SIGNATURE_FONTS.map((f) => <option key={f} value={f}>{text.fonts[f]}</option>)}
+              {SIGNATURE_FONTS.map((f) => (
+                <option key={f} value={f}>
+                  {text.fonts[f]}
+                </option>
+              ))}
             </select>
             <p className="st-hint">{text.typedPreview}:</p>
-            <p className={`st-typed st-typed--${font}`} aria-hidden="true">{name.trim()}</p>
+            <p className={`st-typed st-typed--${font}`} aria-hidden="true">
+              {name.trim()}
+            </p>
           </div>
         )}
         {mode === 'UPLOAD' && (
           <div className="st-field">
-            <label htmlFor={fileId} className="st-label">{text.image}</label>
-            <input id={fileId} type="file" accept="image/png,image/jpeg" aria-describedby={`${fileHint}${issues.image ? ` ${fileError}` : ''}`}
-              aria-invalid={issues.image ? true : undefined} onChange={(e) => void chooseFile(e.target.files?.[0] ?? null)} />
-            <p id={fileHint} className="st-hint">{text.imageHint}</p>
-            {issues.image && <p id={fileError} className="ws-field-error">{issues.image}</p>}
+            <label htmlFor={fileId} className="st-label">
+              {text.image}
+            </label>
+            <input
+              id={fileId}
+              type="file"
+              accept="image/png,image/jpeg"
+              aria-describedby={`${fileHint}${issues.image ? ` ${fileError}` : ''}`}
+              aria-invalid={issues.image ? true : undefined}
+              onChange={(e) => void chooseFile(e.target.files?.[0] ?? null)}
+            />
+            <p id={fileHint} className="st-hint">
+              {text.imageHint}
+            </p>
+            {issues.image && (
+              <p id={fileError} className="ws-field-error">
+                {issues.image}
+              </p>
+            )}
             {image && <img src={image.dataUrl} alt={text.imagePreviewAlt} className="st-entry-image" />}
           </div>
         )}
         {error ? <ApiErrorText error={error} /> : null}
-        <button type="submit" className="ws-button ws-button--primary" disabled={busy}>{busy ? text.saving : text.save}</button>
+        <button type="submit" className="ws-button ws-button--primary" disabled={busy}>
+          {busy ? text.saving : text.save}
+        </button>
       </form>
     </section>
   );

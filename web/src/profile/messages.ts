@@ -3,7 +3,10 @@ export const profileText = {
   title: 'Profile',
   loading: 'Loading…',
   sectionsNav: 'Profile sections',
-  sectionTitles: { account: 'Account', security: 'Sign-in and security', signatures: 'Signatures' } as Record<'account' | 'security' | 'signatures', string>,
+  sectionTitles: { account: 'Account', security: 'Sign-in and security', signatures: 'Signatures' } as Record<
+    'account' | 'security' | 'signatures',
+    string
+  >,
   unknownSection: 'There is no such section of your profile.',
   saving: 'Saving…',
   cancel: 'Cancel',
@@ -19,8 +22,16 @@ export const profileText = {
   locale: 'Preferred language',
   localeHint: 'Saved with your account for mail and documents that support it; this web app is in English for now.',
   locales: {
-    en: 'English', 'en-GB': 'English (United Kingdom)', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano', nl: 'Nederlands',
-    'pt-BR': 'Português (Brasil)', pl: 'Polski', sv: 'Svenska',
+    en: 'English',
+    'en-GB': 'English (United Kingdom)',
+    de: 'Deutsch',
+    fr: 'Français',
+    es: 'Español',
+    it: 'Italiano',
+    nl: 'Nederlands',
+    'pt-BR': 'Português (Brasil)',
+    pl: 'Polski',
+    sv: 'Svenska',
   } as Record<string, string>,
   saveLocale: 'Save language',
   localeSaved: (name: string) => `Preferred language saved: ${name}.`,
@@ -44,7 +55,8 @@ export const profileText = {
   twoFactorOff: 'Off: your password alone signs you in.',
   twoFactorStart: 'Set up two-factor sign-in',
   twoFactorStarting: 'Preparing…',
-  twoFactorScan: 'Scan this QR code with your authenticator app (for example Google Authenticator, Microsoft Authenticator, 1Password).',
+  twoFactorScan:
+    'Scan this QR code with your authenticator app (for example Google Authenticator, Microsoft Authenticator, 1Password).',
   qrAlt: 'QR code for your authenticator app',
   manualKey: 'Or type this key into the app',
   code: 'Code from the app',
@@ -62,7 +74,7 @@ export const profileText = {
 
   // Passkeys
   passkeysTitle: 'Passkeys',
-  passkeysIntro: 'A passkey signs you in with this device\'s screen lock or a security key, without a password.',
+  passkeysIntro: "A passkey signs you in with this device's screen lock or a security key, without a password.",
   passkeysUnsupported: 'This browser cannot create passkeys.',
   passkeyName: 'Name of the new passkey',
   passkeyNameHint: 'For example “Work laptop”, so you can tell your passkeys apart.',
@@ -87,7 +99,8 @@ export const profileText = {
 
   // Signature library
   libraryTitle: 'Signature library',
-  libraryIntro: 'Saved signatures, initials and stamps you can apply when you sign. The default of each kind is offered first.',
+  libraryIntro:
+    'Saved signatures, initials and stamps you can apply when you sign. The default of each kind is offered first.',
   kinds: { SIGNATURE: 'Signatures', INITIALS: 'Initials', STAMP: 'Stamps' } as Record<string, string>,
   kindOne: { SIGNATURE: 'Signature', INITIALS: 'Initials', STAMP: 'Stamp' } as Record<string, string>,
   noEntries: (kind: string) => `No ${kind.toLowerCase()} saved yet.`,
@@ -116,7 +129,11 @@ export const profileText = {
   clear: 'Clear the drawing',
   drawEmpty: 'Draw something first, or choose Type.',
   font: 'Font',
-  fonts: { DANCING_SCRIPT: 'Handwriting (Dancing Script)', LIBERATION_SANS: 'Plain (Liberation Sans)', LIBERATION_SANS_ITALIC: 'Italic (Liberation Sans)' } as Record<string, string>,
+  fonts: {
+    DANCING_SCRIPT: 'Handwriting (Dancing Script)',
+    LIBERATION_SANS: 'Plain (Liberation Sans)',
+    LIBERATION_SANS_ITALIC: 'Italic (Liberation Sans)',
+  } as Record<string, string>,
   typedPreview: 'Preview',
   image: 'Image file',
   imageHint: 'PNG or JPEG, at most 1 MB.',

@@ -3,23 +3,58 @@ import { fromBase64url, toBase64url } from '../signin/other-methods-api.ts';
 import { api } from '../workspace/session-api.ts';
 
 export type Profile = {
-  id: number; name: string; email: string; organizationId: number; twoFactorEnabled: boolean; locale: string;
-  driveClientId: string | null; driveApiKey: string | null; boxAppKey: string | null;
+  id: number;
+  name: string;
+  email: string;
+  organizationId: number;
+  twoFactorEnabled: boolean;
+  locale: string;
+  driveClientId: string | null;
+  driveApiKey: string | null;
+  boxAppKey: string | null;
 };
 
-export const NOTIFICATIONS = ['workflowCompleted', 'workflowDeclined', 'workflowDelegated', 'workflowVoided', 'commentAdded', 'documentOpened'] as const;
+export const NOTIFICATIONS = [
+  'workflowCompleted',
+  'workflowDeclined',
+  'workflowDelegated',
+  'workflowVoided',
+  'commentAdded',
+  'documentOpened',
+] as const;
 export type NotificationName = (typeof NOTIFICATIONS)[number];
 export type Notifications = Record<NotificationName, boolean>;
 
-export type Passkey = { id: number; name: string; createdAt: string; lastUsedAt: string | null; deviceType: string; backedUp: boolean };
+export type Passkey = {
+  id: number;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  deviceType: string;
+  backedUp: boolean;
+};
 
 export const ASSET_KINDS = ['SIGNATURE', 'INITIALS', 'STAMP'] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
 export type CaptureMode = 'DRAW' | 'TYPE' | 'UPLOAD';
 export const SIGNATURE_FONTS = ['DANCING_SCRIPT', 'LIBERATION_SANS', 'LIBERATION_SANS_ITALIC'] as const;
 export type SignatureFont = (typeof SIGNATURE_FONTS)[number];
-export type LibraryEntry = { id: number; kind: AssetKind; name: string; image: string; captureMode: CaptureMode; isDefault: boolean; createdAt: string };
-export type NewLibraryEntry = { kind: AssetKind; name: string; captureMode: CaptureMode; image?: string; font?: SignatureFont };
+export type LibraryEntry = {
+  id: number;
+  kind: AssetKind;
+  name: string;
+  image: string;
+  captureMode: CaptureMode;
+  isDefault: boolean;
+  createdAt: string;
+};
+export type NewLibraryEntry = {
+  kind: AssetKind;
+  name: string;
+  captureMode: CaptureMode;
+  image?: string;
+  font?: SignatureFont;
+};
 
 type CreationOptionsJSON = {
   rp: { name: string; id: string };
@@ -41,7 +76,8 @@ export const profileApi = {
 
   /** A new (not yet active) authenticator secret: its otpauth URI and the same as a PNG QR code. */
   startTwoFactor: () => api.get<{ otpauthUrl: string; qrCodeDataUrl: string }>('/user/v1/settings/generateQR'),
-  setTwoFactor: (body: { twoFactorEnabled: boolean; tOtp: string; password?: string }) => api.put<{ twoFactorEnabled: boolean }>('/user/v1/settings/security', body),
+  setTwoFactor: (body: { twoFactorEnabled: boolean; tOtp: string; password?: string }) =>
+    api.put<{ twoFactorEnabled: boolean }>('/user/v1/settings/security', body),
 
   passkeys: () => api.get<Passkey[]>('/user/v1/settings/passkeys'),
   deletePasskey: (id: number) => api.delete<void>(`/user/v1/settings/passkeys/${id}`),
@@ -51,9 +87,14 @@ export const profileApi = {
    */
   async registerPasskey(name: string): Promise<Passkey> {
     const options = await api.post<CreationOptionsJSON>('/user/v1/settings/passkeys/options', {});
-    const credential = await navigator.credentials.create({ publicKey: toCreationOptions(options) }) as PublicKeyCredential | null;
+    const credential = (await navigator.credentials.create({
+      publicKey: toCreationOptions(options),
+    })) as PublicKeyCredential | null;
     if (!credential) throw new DOMException('No passkey was created', 'NotAllowedError');
-    return api.post<Passkey>('/user/v1/settings/passkeys', { ...toRegistrationJSON(credential), ...(name ? { name } : {}) });
+    return api.post<Passkey>('/user/v1/settings/passkeys', {
+      ...toRegistrationJSON(credential),
+      ...(name ? { name } : {}),
+    });
   },
 
   library: () => api.get<LibraryEntry[]>('/user/v1/settings/signatures/library'),
@@ -71,7 +112,9 @@ function toCreationOptions(options: CreationOptionsJSON): PublicKeyCredentialCre
     pubKeyCredParams: options.pubKeyCredParams,
     timeout: options.timeout,
     excludeCredentials: options.excludeCredentials.map((c) => ({
-      id: fromBase64url(c.id), type: c.type, ...(c.transports ? { transports: c.transports as AuthenticatorTransport[] } : {}),
+      id: fromBase64url(c.id),
+      type: c.type,
+      ...(c.transports ? { transports: c.transports as AuthenticatorTransport[] } : {}),
     })),
     authenticatorSelection: {
       residentKey: options.authenticatorSelection.residentKey as ResidentKeyRequirement,

@@ -50,9 +50,21 @@ async function failure(response: Response): Promise<ApiError> {
     // not JSON
   }
   if (body && typeof body.message === 'string') {
-    return new ApiError(response.status, body.message, body.errorDescription ?? body.message, body.responseBody, body.requestId);
+    return new ApiError(
+      response.status,
+      body.message,
+      body.errorDescription ?? body.message,
+      body.responseBody,
+      body.requestId,
+    );
   }
-  return new ApiError(response.status, `HTTP_${response.status}`, response.statusText || 'Request failed', undefined, response.headers.get('x-request-id') ?? undefined);
+  return new ApiError(
+    response.status,
+    `HTTP_${response.status}`,
+    response.statusText || 'Request failed',
+    undefined,
+    response.headers.get('x-request-id') ?? undefined,
+  );
 }
 
 export class Api {
@@ -60,10 +72,23 @@ export class Api {
 
   /** Exchanges the mailed code for a guest session (records Opened on the first redemption). */
   async redeem(code: string): Promise<GuestSession> {
-    const response = await fetch(`/auth/v1/getGuestToken/${encodeURIComponent(code)}`, { headers: { accept: 'application/json' }, cache: 'no-store' });
+    const response = await fetch(`/auth/v1/getGuestToken/${encodeURIComponent(code)}`, {
+      headers: { accept: 'application/json' },
+      cache: 'no-store',
+    });
     if (!response.ok) throw await failure(response);
-    const body = await response.json() as { accessToken: string; workflowId: number; recipientId: number; expiry: number };
-    const session = { accessToken: body.accessToken, workflowId: body.workflowId, recipientId: body.recipientId, expiresAt: Date.now() + body.expiry * 1000 };
+    const body = (await response.json()) as {
+      accessToken: string;
+      workflowId: number;
+      recipientId: number;
+      expiry: number;
+    };
+    const session = {
+      accessToken: body.accessToken,
+      workflowId: body.workflowId,
+      recipientId: body.recipientId,
+      expiresAt: Date.now() + body.expiry * 1000,
+    };
     storeSession(code, session);
     this.token = session.accessToken;
     return session;
@@ -82,7 +107,10 @@ export class Api {
   }
 
   async post<T>(path: string, body?: unknown): Promise<T> {
-    const init: RequestInit = { method: 'POST', headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const init: RequestInit = {
+      method: 'POST',
+      headers: this.headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+    };
     if (body !== undefined) init.body = JSON.stringify(body);
     const response = await fetch(path, init);
     if (!response.ok) throw await failure(response);
@@ -103,7 +131,12 @@ export class Api {
   /** Fire and forget, surviving the page being closed: telemetry must never block or fail the signer. */
   beacon(path: string, body: unknown): void {
     try {
-      void fetch(path, { method: 'POST', keepalive: true, headers: this.headers({ 'content-type': 'application/json' }), body: JSON.stringify(body) }).catch(() => {});
+      void fetch(path, {
+        method: 'POST',
+        keepalive: true,
+        headers: this.headers({ 'content-type': 'application/json' }),
+        body: JSON.stringify(body),
+      }).catch(() => {});
     } catch {
       // keepalive bodies are capped at 64 kB; a lost batch is acceptable
     }

@@ -9,9 +9,12 @@ export function useNearScreen(ref: RefObject<HTMLElement | null>, initially: boo
   useEffect(() => {
     const element = ref.current;
     if (!element || near) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
-    }, { rootMargin: '150% 0px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '150% 0px' },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [near, ref]);

@@ -2,7 +2,13 @@ import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'r
 import { signinText as text } from './messages.ts';
 import type { Credentials } from './signin-api.ts';
 import {
-  passkeySignIn, passkeysSupported, readCertificateFile, smartCardHash, smartCardVerify, type CardChallenge, type StepResult,
+  passkeySignIn,
+  passkeysSupported,
+  readCertificateFile,
+  smartCardHash,
+  smartCardVerify,
+  type CardChallenge,
+  type StepResult,
 } from './other-methods-api.ts';
 import './signin.css';
 
@@ -35,17 +41,25 @@ export function OtherMethods(props: OtherMethodProps) {
 }
 
 function Alert({ message }: { message: string | null }) {
-  return message ? <div role="alert" className="error"><p>{message}</p></div> : null;
+  return message ? (
+    <div role="alert" className="error">
+      <p>{message}</p>
+    </div>
+  ) : null;
 }
 
 /** The message for a failed step that the two methods share (limits, network). */
 function common(result: Extract<StepResult<unknown>, { ok: false }>): string | null {
   const minutes = Math.max(1, Math.ceil((result.retryAfterSeconds ?? 900) / 60));
   switch (result.code) {
-    case 'ACCOUNT_TEMPORARILY_LOCKED': return text.locked(minutes);
-    case 'CHALLENGE_RATE_LIMITED': return text.tooManyChallenges(minutes);
-    case 'NETWORK': return text.failed;
-    default: return null;
+    case 'ACCOUNT_TEMPORARILY_LOCKED':
+      return text.locked(minutes);
+    case 'CHALLENGE_RATE_LIMITED':
+      return text.tooManyChallenges(minutes);
+    case 'NETWORK':
+      return text.failed;
+    default:
+      return null;
   }
 }
 
@@ -63,9 +77,16 @@ function PasskeySignIn({ complete, busy, email, rememberMe, onStart, attempt }: 
     const result = await passkeySignIn(email.trim(), rememberMe);
     setWorking(false);
     if (result.ok) return complete({ grant_type: 'REFRESH_TOKEN', refreshToken: result.value.refreshToken });
-    setError(common(result) ?? (result.code === 'CANCELLED' ? text.passkeyCancelled
-      : result.code === 'PASSKEY_REJECTED' ? text.passkeyRejected
-        : result.code === 'PASSKEY_UNAVAILABLE' ? text.passkeyUnsupported : text.failed));
+    setError(
+      common(result) ??
+        (result.code === 'CANCELLED'
+          ? text.passkeyCancelled
+          : result.code === 'PASSKEY_REJECTED'
+            ? text.passkeyRejected
+            : result.code === 'PASSKEY_UNAVAILABLE'
+              ? text.passkeyUnsupported
+              : text.failed),
+    );
   }
 
   return (
@@ -112,11 +133,16 @@ function SmartCardSignIn({ complete, busy, rememberMe, onStart, attempt }: Other
     const shared = common(result);
     if (shared) return shared;
     switch (result.code) {
-      case 'SMART_CARD_CERTIFICATE_INVALID': return text.cardUnreadable;
-      case 'OPERATION_IS_NOT_ALLOWED': return text.cardOff;
-      case 'SMART_CARD_REJECTED': return result.reason === 'CHALLENGE' ? text.cardExpiredChallenge : text.cardRejected(result.reason ?? '');
-      case 'BAD_REQUEST_BODY': return challenge ? text.cardNeedsSignature : text.cardUnreadable;
-      default: return text.failed;
+      case 'SMART_CARD_CERTIFICATE_INVALID':
+        return text.cardUnreadable;
+      case 'OPERATION_IS_NOT_ALLOWED':
+        return text.cardOff;
+      case 'SMART_CARD_REJECTED':
+        return result.reason === 'CHALLENGE' ? text.cardExpiredChallenge : text.cardRejected(result.reason ?? '');
+      case 'BAD_REQUEST_BODY':
+        return challenge ? text.cardNeedsSignature : text.cardUnreadable;
+      default:
+        return text.failed;
     }
   }
 
@@ -179,44 +205,94 @@ function SmartCardSignIn({ complete, busy, rememberMe, onStart, attempt }: Other
       <Alert message={error} />
       {!challenge || !commands ? (
         <form onSubmit={getHash} noValidate>
-          <label className="stacked">{text.cardCertificate}
-            <textarea name="certificate" rows={6} spellCheck={false} autoCapitalize="off" value={certificate} onChange={(e) => setCertificate(e.target.value)} />
+          <label className="stacked">
+            {text.cardCertificate}
+            <textarea
+              name="certificate"
+              rows={6}
+              spellCheck={false}
+              autoCapitalize="off"
+              value={certificate}
+              onChange={(e) => setCertificate(e.target.value)}
+            />
           </label>
-          <label className="stacked">{text.cardCertificateFile}
-            <input type="file" accept=".pem,.crt,.cer,.der,application/x-pem-file,application/pkix-cert" onChange={(e) => void onFile(e)} />
+          <label className="stacked">
+            {text.cardCertificateFile}
+            <input
+              type="file"
+              accept=".pem,.crt,.cer,.der,application/x-pem-file,application/pkix-cert"
+              onChange={(e) => void onFile(e)}
+            />
           </label>
           <div className="actions">
-            <button type="submit" className="secondary" disabled={disabled}>{working ? text.cardGettingHash : text.cardGetHash}</button>
+            <button type="submit" className="secondary" disabled={disabled}>
+              {working ? text.cardGettingHash : text.cardGetHash}
+            </button>
           </div>
         </form>
       ) : (
         <form onSubmit={verify} noValidate>
-          <h4 ref={stepHeading} tabIndex={-1}>{text.cardHashStep}</h4>
+          <h4 ref={stepHeading} tabIndex={-1}>
+            {text.cardHashStep}
+          </h4>
           <p>{text.cardHashExpires}</p>
-          <label className="stacked">{text.cardHash}
+          <label className="stacked">
+            {text.cardHash}
             <input type="text" readOnly value={challenge.hash} onFocus={(e) => e.target.select()} spellCheck={false} />
           </label>
           <div className="actions">
-            <button type="button" className="secondary" onClick={() => void copy()}>{text.cardCopy}</button>
+            <button type="button" className="secondary" onClick={() => void copy()}>
+              {text.cardCopy}
+            </button>
           </div>
-          <p role="status" className="status">{copied}</p>
+          <p role="status" className="status">
+            {copied}
+          </p>
           <details>
             <summary>{text.cardHowTo}</summary>
             <p>{text.cardHowToIntro}</p>
-            <pre className="command"><code>{commands.prepare}</code></pre>
+            <pre className="command">
+              <code>{commands.prepare}</code>
+            </pre>
             <p>{text.cardHowToRsa}</p>
-            <pre className="command"><code>{commands.rsa}</code></pre>
+            <pre className="command">
+              <code>{commands.rsa}</code>
+            </pre>
             <p>{text.cardHowToEc}</p>
-            <pre className="command"><code>{commands.ec}</code></pre>
+            <pre className="command">
+              <code>{commands.ec}</code>
+            </pre>
             <p>{text.cardHowToLast}</p>
-            <pre className="command"><code>{commands.print}</code></pre>
+            <pre className="command">
+              <code>{commands.print}</code>
+            </pre>
           </details>
-          <label className="stacked">{text.cardSignature}
-            <textarea name="signature" rows={4} spellCheck={false} autoCapitalize="off" value={signature} onChange={(e) => setSignature(e.target.value)} />
+          <label className="stacked">
+            {text.cardSignature}
+            <textarea
+              name="signature"
+              rows={4}
+              spellCheck={false}
+              autoCapitalize="off"
+              value={signature}
+              onChange={(e) => setSignature(e.target.value)}
+            />
           </label>
           <div className="actions">
-            <button type="submit" className="primary" disabled={disabled}>{working ? text.submitting : text.cardSubmit}</button>
-            <button type="button" className="secondary" disabled={disabled} onClick={() => { setChallenge(null); setError(null); }}>{text.cardRestart}</button>
+            <button type="submit" className="primary" disabled={disabled}>
+              {working ? text.submitting : text.cardSubmit}
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              disabled={disabled}
+              onClick={() => {
+                setChallenge(null);
+                setError(null);
+              }}
+            >
+              {text.cardRestart}
+            </button>
           </div>
         </form>
       )}

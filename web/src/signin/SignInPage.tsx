@@ -67,45 +67,102 @@ export function SignInPage() {
 
   return (
     <main id="main" className="message signin">
-      <h1 ref={heading} tabIndex={-1}>{step === 'totp' ? text.totpTitle : text.title}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {step === 'totp' ? text.totpTitle : text.title}
+      </h1>
       {error && (
         <div role="alert" className="error">
           <p>{error.message}</p>
-          {error.restart && <p><a href={START_SIGNIN_URL}>{text.startAgain}</a></p>}
+          {error.restart && (
+            <p>
+              <a href={START_SIGNIN_URL}>{text.startAgain}</a>
+            </p>
+          )}
         </div>
       )}
       {step === 'password' ? (
         <>
           <p>{text.intro}</p>
           <form onSubmit={onPassword} noValidate>
-            <label className="stacked">{text.email}
-              <input type="email" name="username" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+            <label className="stacked">
+              {text.email}
+              <input
+                type="email"
+                name="username"
+                autoComplete="username"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+              />
             </label>
-            <label className="stacked">{text.password}
-              <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+            <label className="stacked">
+              {text.password}
+              <input
+                type="password"
+                name="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
             </label>
             <label className="checkbox">
               <input type="checkbox" checked={rememberMe} onChange={(e) => setRememberMe(e.target.checked)} />
               {text.rememberMe}
             </label>
             <div className="actions">
-              <button type="submit" className="primary" disabled={busy}>{busy ? text.submitting : text.submit}</button>
+              <button type="submit" className="primary" disabled={busy}>
+                {busy ? text.submitting : text.submit}
+              </button>
             </div>
           </form>
-          <OtherMethods complete={(credentials) => void submit(credentials)} busy={busy} email={email} rememberMe={rememberMe}
-            onStart={() => setError(null)} attempt={attempt} />
-          {signupOpen && <p className="signup-link">{text.noAccount} <a href="/signup">{text.signUp}</a></p>}
+          <OtherMethods
+            complete={(credentials) => void submit(credentials)}
+            busy={busy}
+            email={email}
+            rememberMe={rememberMe}
+            onStart={() => setError(null)}
+            attempt={attempt}
+          />
+          {signupOpen && (
+            <p className="signup-link">
+              {text.noAccount} <a href="/signup">{text.signUp}</a>
+            </p>
+          )}
         </>
       ) : (
         <form onSubmit={onCode} noValidate>
           <p>{text.totpIntro}</p>
-          <label className="stacked">{text.totpLabel}
-            <input type="text" name="totp" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} />
+          <label className="stacked">
+            {text.totpLabel}
+            <input
+              type="text"
+              name="totp"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+            />
           </label>
           <div className="actions">
-            <button type="submit" className="primary" disabled={busy}>{busy ? text.submitting : text.totpSubmit}</button>
-            <button type="button" className="secondary" disabled={busy} onClick={() => { setStep('password'); setCode(''); setError(null); }}>{text.back}</button>
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? text.submitting : text.totpSubmit}
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              disabled={busy}
+              onClick={() => {
+                setStep('password');
+                setCode('');
+                setError(null);
+              }}
+            >
+              {text.back}
+            </button>
           </div>
         </form>
       )}
@@ -120,7 +177,10 @@ function useSignupOpen(): boolean {
     let live = true;
     fetch('/auth/v1/app_settings', { headers: { accept: 'application/json' } })
       .then((response) => (response.ok ? response.json() : null))
-      .then((settings: { signupEnabled?: boolean } | null) => live && setOpen(settings?.signupEnabled === true), () => {});
+      .then(
+        (settings: { signupEnabled?: boolean } | null) => live && setOpen(settings?.signupEnabled === true),
+        () => {},
+      );
     return () => {
       live = false;
     };
@@ -130,10 +190,15 @@ function useSignupOpen(): boolean {
 
 function describe(outcome: Extract<SigninOutcome, { kind: 'error' }>): { message: string; restart?: boolean } {
   switch (outcome.code) {
-    case 'INVALID_CREDENTIALS': return { message: text.wrongCredentials };
-    case 'INVALID_TOTP': return { message: text.wrongCode };
-    case 'ACCOUNT_TEMPORARILY_LOCKED': return { message: text.locked(Math.max(1, Math.ceil((outcome.retryAfterSeconds ?? 900) / 60))) };
-    case 'LOGIN_STATE_INVALID': return { message: text.expired, restart: true };
-    default: return { message: text.failed };
+    case 'INVALID_CREDENTIALS':
+      return { message: text.wrongCredentials };
+    case 'INVALID_TOTP':
+      return { message: text.wrongCode };
+    case 'ACCOUNT_TEMPORARILY_LOCKED':
+      return { message: text.locked(Math.max(1, Math.ceil((outcome.retryAfterSeconds ?? 900) / 60))) };
+    case 'LOGIN_STATE_INVALID':
+      return { message: text.expired, restart: true };
+    default:
+      return { message: text.failed };
   }
 }

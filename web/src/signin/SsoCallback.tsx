@@ -2,7 +2,12 @@ import { useEffect, useState } from 'react';
 import { t } from '../i18n/i18n.ts';
 
 /** The message the page posts to the window that opened it. */
-export type SsoCallbackMessage = { type: 'sso-callback'; code: string | null; state: string | null; error: string | null };
+export type SsoCallbackMessage = {
+  type: 'sso-callback';
+  code: string | null;
+  state: string | null;
+  error: string | null;
+};
 
 /**
  * $PUBLIC_URL/auth/sso/callback: where GET /auth/v1/signin without a redirectUri returns (RUNTIME.md "Request shapes"). It

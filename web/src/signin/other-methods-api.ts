@@ -3,7 +3,9 @@
  * refresh token, which it hands straight to POST /auth/v1/signin/authorize (grant REFRESH_TOKEN).
  */
 
-export type StepResult<T> = { ok: true; value: T } | { ok: false; code: string; reason?: string; retryAfterSeconds?: number };
+export type StepResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; code: string; reason?: string; retryAfterSeconds?: number };
 
 async function post<T>(url: string, body: unknown): Promise<StepResult<T>> {
   let response: Response;
@@ -17,7 +19,7 @@ async function post<T>(url: string, body: unknown): Promise<StepResult<T>> {
   } catch {
     return { ok: false, code: 'NETWORK' };
   }
-  const json = await response.json().catch(() => null) as Record<string, any> | null;
+  const json = (await response.json().catch(() => null)) as Record<string, any> | null;
   if (response.ok && json) return { ok: true, value: json as T };
   const retryAfter = Number(response.headers.get('retry-after'));
   return {
@@ -33,7 +35,10 @@ type Session = { refreshToken: string };
 // ---- Passkeys -------------------------------------------------------------------------------------------------
 
 type RequestOptionsJSON = {
-  challenge: string; timeout: number; rpId: string; userVerification: string;
+  challenge: string;
+  timeout: number;
+  rpId: string;
+  userVerification: string;
   allowCredentials: { id: string; type: 'public-key'; transports?: string[] }[];
 };
 
@@ -50,7 +55,10 @@ export function toBase64url(buffer: ArrayBuffer | ArrayBufferView): string {
 }
 
 export function toBase64(buffer: ArrayBuffer | ArrayBufferView): string {
-  const bytes = buffer instanceof ArrayBuffer ? new Uint8Array(buffer) : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  const bytes =
+    buffer instanceof ArrayBuffer
+      ? new Uint8Array(buffer)
+      : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
@@ -68,7 +76,9 @@ function toPublicKeyRequest(options: RequestOptionsJSON): PublicKeyCredentialReq
     rpId: options.rpId,
     userVerification: options.userVerification as UserVerificationRequirement,
     allowCredentials: options.allowCredentials.map((c) => ({
-      id: fromBase64url(c.id), type: c.type, ...(c.transports ? { transports: c.transports as AuthenticatorTransport[] } : {}),
+      id: fromBase64url(c.id),
+      type: c.type,
+      ...(c.transports ? { transports: c.transports as AuthenticatorTransport[] } : {}),
     })),
   };
 }
@@ -104,7 +114,10 @@ export async function passkeySignIn(username: string, rememberMe: boolean): Prom
     credential = await navigator.credentials.get({ publicKey: toPublicKeyRequest(options.value) });
   } catch (error) {
     const name = (error as { name?: string })?.name;
-    return { ok: false, code: name === 'NotAllowedError' || name === 'AbortError' ? 'CANCELLED' : 'PASSKEY_UNAVAILABLE' };
+    return {
+      ok: false,
+      code: name === 'NotAllowedError' || name === 'AbortError' ? 'CANCELLED' : 'PASSKEY_UNAVAILABLE',
+    };
   }
   if (!credential) return { ok: false, code: 'CANCELLED' };
   query.set('rememberMe', String(rememberMe));
@@ -119,7 +132,11 @@ export function smartCardHash(certificate: string): Promise<StepResult<CardChall
   return post<CardChallenge>('/auth/v1/smart_card/hash', { certificate });
 }
 
-export function smartCardVerify(challengeId: string, signature: string, rememberMe: boolean): Promise<StepResult<Session>> {
+export function smartCardVerify(
+  challengeId: string,
+  signature: string,
+  rememberMe: boolean,
+): Promise<StepResult<Session>> {
   return post<Session>('/auth/v1/smart_card/signature/verify', { challengeId, signature, rememberMe });
 }
 

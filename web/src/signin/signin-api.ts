@@ -26,11 +26,15 @@ export async function authorize(state: string, credentials: Credentials, remembe
   } catch {
     return { kind: 'error', code: 'NETWORK' };
   }
-  const body = await response.json().catch(() => null) as Record<string, any> | null;
+  const body = (await response.json().catch(() => null)) as Record<string, any> | null;
   if (response.status === 202) return { kind: 'totp-required' };
   if (response.ok && typeof body?.redirectUrl === 'string') return { kind: 'redirect', redirectUrl: body.redirectUrl };
   const retryAfter = Number(response.headers.get('retry-after'));
-  return { kind: 'error', code: typeof body?.message === 'string' ? body.message : `HTTP_${response.status}`, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined };
+  return {
+    kind: 'error',
+    code: typeof body?.message === 'string' ? body.message : `HTTP_${response.status}`,
+    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+  };
 }
 
 /** Where a browser starts a new sign-in (a fresh state). */

@@ -16,8 +16,11 @@ export function CscCallback() {
   useEffect(() => {
     const query = new URLSearchParams(window.location.search);
     const returnTo = sessionStorage.getItem(CSC_RETURN_KEY);
-    sessionStorage.setItem(CSC_RESULT_KEY, JSON.stringify({ code: query.get('code'), state: query.get('state'), error: query.get('error') }));
-    if (returnTo && returnTo.startsWith('/sign/')) window.location.replace(returnTo);
+    sessionStorage.setItem(
+      CSC_RESULT_KEY,
+      JSON.stringify({ code: query.get('code'), state: query.get('state'), error: query.get('error') }),
+    );
+    if (returnTo?.startsWith('/sign/')) window.location.replace(returnTo);
     else setLost(true);
   }, []);
   return (

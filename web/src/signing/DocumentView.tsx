@@ -53,18 +53,31 @@ export function DocumentView(props: ViewProps) {
   return (
     <section className="documents" aria-labelledby="documents-heading">
       <div className="documents-bar">
-        <h2 id="documents-heading" className="visually-hidden">{t.documentsHeading}</h2>
+        <h2 id="documents-heading" className="visually-hidden">
+          {t.documentsHeading}
+        </h2>
         <div role="group" aria-label={t.zoomLevel(Math.round(zoom * 100))} className="zoom">
-          <button type="button" onClick={() => setZoomIndex((i) => Math.max(0, i - 1))} disabled={zoomIndex === 0}>{t.zoomOut}</button>
-          <button type="button" onClick={() => setZoomIndex(ZOOM_STEPS.indexOf(1))} aria-pressed={zoom === 1}>{t.zoomFit}</button>
-          <button type="button" onClick={() => setZoomIndex((i) => Math.min(ZOOM_STEPS.length - 1, i + 1))} disabled={zoomIndex === ZOOM_STEPS.length - 1}>{t.zoomIn}</button>
+          <button type="button" onClick={() => setZoomIndex((i) => Math.max(0, i - 1))} disabled={zoomIndex === 0}>
+            {t.zoomOut}
+          </button>
+          <button type="button" onClick={() => setZoomIndex(ZOOM_STEPS.indexOf(1))} aria-pressed={zoom === 1}>
+            {t.zoomFit}
+          </button>
+          <button
+            type="button"
+            onClick={() => setZoomIndex((i) => Math.min(ZOOM_STEPS.length - 1, i + 1))}
+            disabled={zoomIndex === ZOOM_STEPS.length - 1}
+          >
+            {t.zoomIn}
+          </button>
           <output aria-live="polite">{Math.round(zoom * 100)}%</output>
         </div>
       </div>
       <div className="documents-area" ref={areaRef} id="document" tabIndex={-1}>
-        {fitWidth > 0 && props.documents.map((doc, index) => (
-          <PdfDocumentView key={doc.id} {...props} doc={doc} index={index} pageWidth={pageWidth} />
-        ))}
+        {fitWidth > 0 &&
+          props.documents.map((doc, index) => (
+            <PdfDocumentView key={doc.id} {...props} doc={doc} index={index} pageWidth={pageWidth} />
+          ))}
       </div>
     </section>
   );
@@ -82,11 +95,14 @@ function PdfDocumentView(props: ViewProps & { doc: DocumentItem; index: number; 
   // The first page's picture from the server (start.ts), when it is there before pdf.js: its shape stands for the page's.
   useEffect(() => {
     let cancelled = false;
-    firstPicture(doc.id).then((found) => {
-      if (cancelled || !found) return;
-      setPicture(found);
-      setSizes((current) => current.length > 0 ? current : [{ width: found.width, height: found.height }]);
-    }, () => {});
+    firstPicture(doc.id).then(
+      (found) => {
+        if (cancelled || !found) return;
+        setPicture(found);
+        setSizes((current) => (current.length > 0 ? current : [{ width: found.width, height: found.height }]));
+      },
+      () => {},
+    );
     return () => {
       cancelled = true;
     };
@@ -117,29 +133,44 @@ function PdfDocumentView(props: ViewProps & { doc: DocumentItem; index: number; 
     <article className="pdf-document" aria-label={title}>
       <h3 className="document-title">{title}</h3>
       {failed && <p role="alert">{t.pageFailed}</p>}
-      {(pdf || picture) && Array.from({ length: pageCount }, (_, i) => (
-        <PageView
-          key={i}
-          {...props}
-          pdf={pdf}
-          picture={i === 0 ? picture : null}
-          pageNo={i + 1}
-          pageCount={pageCount}
-          size={sizes[i] ?? null}
-          fallback={fallback}
-          onSize={(size) => setSizes((current) => {
-            if (current[i]?.width === size.width && current[i]?.height === size.height) return current;
-            const next = current.slice();
-            next[i] = size;
-            return next;
-          })}
-        />
-      ))}
+      {(pdf || picture) &&
+        Array.from({ length: pageCount }, (_, i) => (
+          <PageView
+            key={i}
+            {...props}
+            pdf={pdf}
+            picture={i === 0 ? picture : null}
+            pageNo={i + 1}
+            pageCount={pageCount}
+            size={sizes[i] ?? null}
+            fallback={fallback}
+            onSize={(size) =>
+              setSizes((current) => {
+                if (current[i]?.width === size.width && current[i]?.height === size.height) return current;
+                const next = current.slice();
+                next[i] = size;
+                return next;
+              })
+            }
+          />
+        ))}
     </article>
   );
 }
 
-function PageView(props: ViewProps & { doc: DocumentItem; pdf: PdfDocument | null; picture: PagePicture | null; pageNo: number; pageCount: number; size: Size | null; fallback: Size; pageWidth: number; onSize(size: Size): void }) {
+function PageView(
+  props: ViewProps & {
+    doc: DocumentItem;
+    pdf: PdfDocument | null;
+    picture: PagePicture | null;
+    pageNo: number;
+    pageCount: number;
+    size: Size | null;
+    fallback: Size;
+    pageWidth: number;
+    onSize(size: Size): void;
+  },
+) {
   const { pdf, pageNo, pageWidth } = props;
   const pageRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -153,19 +184,27 @@ function PageView(props: ViewProps & { doc: DocumentItem; pdf: PdfDocument | nul
     let cancelled = false;
     let current: { cancel(): void } | null = null;
     // Rendering again on every zoom step would stutter; wait until the zoom settles.
-    const timer = setTimeout(() => {
-      Promise.all([pdf.getPage(pageNo), import('./pdf.ts')]).then(([page, { renderPage }]) => {
-        if (cancelled || !canvasRef.current || !textRef.current) return;
-        const base = page.getViewport({ scale: 1 });
-        props.onSize({ width: base.width, height: base.height });
-        const width = pageWidth;
-        const task = renderPage(page, width, canvasRef.current, textRef.current);
-        current = task;
-        task.done.then(() => !cancelled && setRendered('yes')).catch((error: unknown) => {
-          if (!cancelled && (error as { name?: string })?.name !== 'RenderingCancelledException') setRendered('failed');
-        });
-      }).catch(() => !cancelled && setRendered('failed'));
-    }, rendered === 'no' ? 0 : 120);
+    const timer = setTimeout(
+      () => {
+        Promise.all([pdf.getPage(pageNo), import('./pdf.ts')])
+          .then(([page, { renderPage }]) => {
+            if (cancelled || !canvasRef.current || !textRef.current) return;
+            const base = page.getViewport({ scale: 1 });
+            props.onSize({ width: base.width, height: base.height });
+            const width = pageWidth;
+            const task = renderPage(page, width, canvasRef.current, textRef.current);
+            current = task;
+            task.done
+              .then(() => !cancelled && setRendered('yes'))
+              .catch((error: unknown) => {
+                if (!cancelled && (error as { name?: string })?.name !== 'RenderingCancelledException')
+                  setRendered('failed');
+              });
+          })
+          .catch(() => !cancelled && setRendered('failed'));
+      },
+      rendered === 'no' ? 0 : 120,
+    );
     return () => {
       cancelled = true;
       clearTimeout(timer);
@@ -179,13 +218,27 @@ function PageView(props: ViewProps & { doc: DocumentItem; pdf: PdfDocument | nul
   const pageFields = props.fields.filter((f) => f.documentId === props.doc.id && f.pageNo === pageNo);
   const label = t.pageOf(pageNo, props.pageCount);
   return (
-    <div className="page" id={`page-${props.doc.id}-${pageNo}`} ref={pageRef} role="region" aria-label={label} data-rendered={rendered === 'yes' || showPicture ? 'true' : undefined} style={{ width: pageWidth, height }}>
+    <div
+      className="page"
+      id={`page-${props.doc.id}-${pageNo}`}
+      ref={pageRef}
+      role="region"
+      aria-label={label}
+      data-rendered={rendered === 'yes' || showPicture ? 'true' : undefined}
+      style={{ width: pageWidth, height }}
+    >
       <canvas ref={canvasRef} className="page-canvas" aria-hidden="true" style={{ width: pageWidth, height }} />
       {/* The server's picture of the page until pdf.js has drawn it (the text layer comes with pdf.js). */}
-      {showPicture && <img className="page-canvas" src={props.picture!.url} alt="" style={{ width: pageWidth, height }} />}
+      {showPicture && (
+        <img className="page-canvas" src={props.picture!.url} alt="" style={{ width: pageWidth, height }} />
+      )}
       <div ref={textRef} className="textLayer" />
       {rendered === 'no' && !showPicture && <p className="page-status">{t.pageLoading}</p>}
-      {rendered === 'failed' && <p className="page-status" role="alert">{t.pageFailed}</p>}
+      {rendered === 'failed' && (
+        <p className="page-status" role="alert">
+          {t.pageFailed}
+        </p>
+      )}
       {pageFields.map((field) => (
         <FieldBox key={field.id} {...props} field={field} size={size} />
       ))}
@@ -214,16 +267,33 @@ function FieldBox(props: ViewProps & { field: Field; size: Size }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [mine, field.id, props.interactive]);
 
-  const content = isImageType(field.fieldType) && typeof value === 'string' && value.startsWith('data:image/')
-    ? <img src={value} alt="" className="field-image" />
-    : <span className="field-text">{displayValue(field, value) || fieldLabel(field)}</span>;
+  const content =
+    isImageType(field.fieldType) && typeof value === 'string' && value.startsWith('data:image/') ? (
+      <img src={value} alt="" className="field-image" />
+    ) : (
+      <span className="field-text">{displayValue(field, value) || fieldLabel(field)}</span>
+    );
 
   if (field.fieldType === 'NOTE') {
-    return <div className="field note" id={`field-${field.id}`} style={style} role="note" aria-label={t.notePrefix}>{field.value ?? field.label ?? ''}</div>;
+    return (
+      <div className="field note" id={`field-${field.id}`} style={style} role="note" aria-label={t.notePrefix}>
+        {field.value ?? field.label ?? ''}
+      </div>
+    );
   }
   if (!mine || !props.interactive) {
     // The signer's own fields are observed (viewed, glanced) also before the signer may fill them.
-    return <div className="field other" ref={mine ? (ref as React.RefObject<HTMLDivElement>) : undefined} id={`field-${field.id}`} style={style} aria-hidden="true">{value !== null && value !== '' ? content : null}</div>;
+    return (
+      <div
+        className="field other"
+        ref={mine ? (ref as React.RefObject<HTMLDivElement>) : undefined}
+        id={`field-${field.id}`}
+        style={style}
+        aria-hidden="true"
+      >
+        {value !== null && value !== '' ? content : null}
+      </div>
+    );
   }
   const filled = value !== null && value !== '' && value !== false;
   // A shortcut for pointer and touch: clicking a field on the page opens it in the guide. Not a control of its

@@ -1,6 +1,13 @@
 import { useId, useState } from 'react';
 import { t } from '../i18n/i18n.ts';
-import { displayValue, fieldLabel, isCertificateSignature, MAX_IMAGE_BYTES, MAX_IMAGE_DIMENSION, TEXT_LIMITS } from './field-rules.ts';
+import {
+  displayValue,
+  fieldLabel,
+  isCertificateSignature,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_DIMENSION,
+  TEXT_LIMITS,
+} from './field-rules.ts';
 import { SignatureCapture } from './SignatureCapture.tsx';
 import { SigningPassword } from './SigningPassword.tsx';
 import { LibraryChoices, librarySignInHref } from './SignatureLibrary.tsx';
@@ -22,7 +29,11 @@ type Props = {
 };
 
 function initials(name: string): string {
-  return name.split(/\s+/).filter(Boolean).map((part) => part[0]!.toUpperCase()).join('');
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase())
+    .join('');
 }
 
 /** The input of one field, by its type, with its label and its inline error tied to it. */
@@ -35,7 +46,11 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
   const text = typeof value === 'string' ? value : '';
   const invalid = error ? true : undefined;
   const describedBy = [error ? errorId : '', hintId].filter(Boolean).join(' ') || undefined;
-  const errorLine = error ? <p className="error" id={errorId} role="alert">{error}</p> : null;
+  const errorLine = error ? (
+    <p className="error" id={errorId} role="alert">
+      {error}
+    </p>
+  ) : null;
   const set = (next: Draft['value']) => onChange({ ...draft, value: next });
 
   switch (field.fieldType) {
@@ -45,21 +60,54 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
       const kind = field.fieldType === 'INITIALS' ? 'initials' : 'signature';
       const image = typeof value === 'string' && value.startsWith('data:image/') ? value : null;
       const certificate = isCertificateSignature(field, context);
-      const saved = field.fieldType === 'DIGITAL_SIGNATURE' ? [] : (library ?? []).filter((entry) => entry.kind === field.fieldType);
+      const saved =
+        field.fieldType === 'DIGITAL_SIGNATURE'
+          ? []
+          : (library ?? []).filter((entry) => entry.kind === field.fieldType);
       const what = kind === 'initials' ? t.initialsWord : t.signatureWord;
       return (
         <div className="field-editor">
-          {image ? <AdoptedImage image={image} alt={t.signaturePreviewAlt(what)} onChange={() => onChange({ ...draft, value: null, signatureAssetId: undefined })} />
-            : (
-              <>
-                <LibraryChoices entries={saved} what={what} onChoose={(entry) => onAdopted({ ...draft, value: entry.image, signatureAssetId: entry.id })} />
-                <SignatureCapture kind={kind} suggestion={kind === 'initials' ? initials(me.name) : me.name}
-                  onAdopt={(dataUrl) => (field.fieldType === 'DIGITAL_SIGNATURE' ? onChange : onAdopted)({ ...draft, value: dataUrl, signatureAssetId: undefined })} />
-                {field.fieldType !== 'DIGITAL_SIGNATURE' && library === null && <p className="hint"><a href={librarySignInHref()}>{t.librarySignIn}</a></p>}
-              </>
-            )}
+          {image ? (
+            <AdoptedImage
+              image={image}
+              alt={t.signaturePreviewAlt(what)}
+              onChange={() => onChange({ ...draft, value: null, signatureAssetId: undefined })}
+            />
+          ) : (
+            <>
+              <LibraryChoices
+                entries={saved}
+                what={what}
+                onChoose={(entry) => onAdopted({ ...draft, value: entry.image, signatureAssetId: entry.id })}
+              />
+              <SignatureCapture
+                kind={kind}
+                suggestion={kind === 'initials' ? initials(me.name) : me.name}
+                onAdopt={(dataUrl) =>
+                  (field.fieldType === 'DIGITAL_SIGNATURE' ? onChange : onAdopted)({
+                    ...draft,
+                    value: dataUrl,
+                    signatureAssetId: undefined,
+                  })
+                }
+              />
+              {field.fieldType !== 'DIGITAL_SIGNATURE' && library === null && (
+                <p className="hint">
+                  <a href={librarySignInHref()}>{t.librarySignIn}</a>
+                </p>
+              )}
+            </>
+          )}
           {certificate && (
-            <SigningPassword inputId={inputId} signingKey={context!.signingKey!} keyReset={context!.keyReset} draft={draft} invalid={invalid} errorId={error ? errorId : undefined} onChange={onChange} />
+            <SigningPassword
+              inputId={inputId}
+              signingKey={context!.signingKey!}
+              keyReset={context!.keyReset}
+              draft={draft}
+              invalid={invalid}
+              errorId={error ? errorId : undefined}
+              onChange={onChange}
+            />
           )}
           {errorLine}
         </div>
@@ -70,12 +118,28 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
       return (
         <div className="field-editor">
           {field.fieldType === 'STAMP' && (
-            <LibraryChoices entries={(library ?? []).filter((entry) => entry.kind === 'STAMP')} what={t.fieldType.STAMP.toLowerCase()}
-              onChoose={(entry) => onAdopted({ ...draft, value: entry.image, signatureAssetId: entry.id })} />
+            <LibraryChoices
+              entries={(library ?? []).filter((entry) => entry.kind === 'STAMP')}
+              what={t.fieldType.STAMP.toLowerCase()}
+              onChoose={(entry) => onAdopted({ ...draft, value: entry.image, signatureAssetId: entry.id })}
+            />
           )}
-          {field.fieldType === 'STAMP' && <p className="hint" id={hintId}>{t.stampFromFile}</p>}
-          {typeof value === 'string' && value.startsWith('data:image/') && <img className="image-preview" src={value} alt={t.imagePreviewAlt} />}
-          <ImageInput id={inputId} label={label} describedBy={describedBy} invalid={invalid} onImage={(dataUrl) => onAdopted({ ...draft, value: dataUrl, signatureAssetId: undefined })} onError={(message) => onChange({ ...draft, value: null, error: message } as Draft)} />
+          {field.fieldType === 'STAMP' && (
+            <p className="hint" id={hintId}>
+              {t.stampFromFile}
+            </p>
+          )}
+          {typeof value === 'string' && value.startsWith('data:image/') && (
+            <img className="image-preview" src={value} alt={t.imagePreviewAlt} />
+          )}
+          <ImageInput
+            id={inputId}
+            label={label}
+            describedBy={describedBy}
+            invalid={invalid}
+            onImage={(dataUrl) => onAdopted({ ...draft, value: dataUrl, signatureAssetId: undefined })}
+            onError={(message) => onChange({ ...draft, value: null, error: message } as Draft)}
+          />
           {errorLine}
         </div>
       );
@@ -83,7 +147,14 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
       return (
         <div className="field-editor">
           <label className="checkbox" htmlFor={inputId}>
-            <input id={inputId} type="checkbox" checked={value === true || value === 'true'} onChange={(e) => set(e.target.checked)} aria-invalid={invalid} aria-describedby={error ? errorId : undefined} />
+            <input
+              id={inputId}
+              type="checkbox"
+              checked={value === true || value === 'true'}
+              onChange={(e) => set(e.target.checked)}
+              aria-invalid={invalid}
+              aria-describedby={error ? errorId : undefined}
+            />
             {label}
           </label>
           {errorLine}
@@ -92,10 +163,22 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
     case 'DROPDOWN':
       return (
         <div className="field-editor">
-          <label className="stacked" htmlFor={inputId}>{label}</label>
-          <select id={inputId} value={text} onChange={(e) => set(e.target.value)} aria-invalid={invalid} aria-describedby={error ? errorId : undefined}>
+          <label className="stacked" htmlFor={inputId}>
+            {label}
+          </label>
+          <select
+            id={inputId}
+            value={text}
+            onChange={(e) => set(e.target.value)}
+            aria-invalid={invalid}
+            aria-describedby={error ? errorId : undefined}
+          >
             <option value="">{t.choosePlaceholder}</option>
-            {(field.options ?? []).map((option) => <option key={option} value={option}>{option}</option>)}
+            {(field.options ?? []).map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
           </select>
           {errorLine}
         </div>
@@ -103,8 +186,19 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
     case 'TEXTAREA':
       return (
         <div className="field-editor">
-          <label className="stacked" htmlFor={inputId}>{label}</label>
-          <textarea id={inputId} value={text} rows={4} maxLength={TEXT_LIMITS.TEXTAREA} placeholder={field.styling?.placeholder} onChange={(e) => set(e.target.value)} aria-invalid={invalid} aria-describedby={error ? errorId : undefined} />
+          <label className="stacked" htmlFor={inputId}>
+            {label}
+          </label>
+          <textarea
+            id={inputId}
+            value={text}
+            rows={4}
+            maxLength={TEXT_LIMITS.TEXTAREA}
+            placeholder={field.styling?.placeholder}
+            onChange={(e) => set(e.target.value)}
+            aria-invalid={invalid}
+            aria-describedby={error ? errorId : undefined}
+          />
           {errorLine}
         </div>
       );
@@ -112,9 +206,21 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
       const language = field.styling?.dateLang;
       return (
         <div className="field-editor">
-          <label className="stacked" htmlFor={inputId}>{label}</label>
-          <input id={inputId} type="date" lang={language} value={text} onChange={(e) => set(e.target.value)} aria-invalid={invalid} aria-describedby={describedBy} />
-          <p className="hint" id={hintId} aria-live="polite">{text ? t.dateShownAs(displayValue(field, text)) : ''}</p>
+          <label className="stacked" htmlFor={inputId}>
+            {label}
+          </label>
+          <input
+            id={inputId}
+            type="date"
+            lang={language}
+            value={text}
+            onChange={(e) => set(e.target.value)}
+            aria-invalid={invalid}
+            aria-describedby={describedBy}
+          />
+          <p className="hint" id={hintId} aria-live="polite">
+            {text ? t.dateShownAs(displayValue(field, text)) : ''}
+          </p>
           {errorLine}
         </div>
       );
@@ -125,9 +231,21 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
       const autoComplete = field.fieldType === 'NAME' ? 'name' : field.fieldType === 'EMAIL' ? 'email' : 'off';
       return (
         <div className="field-editor">
-          <label className="stacked" htmlFor={inputId}>{label}</label>
-          <input id={inputId} type={type} value={text} autoComplete={autoComplete} inputMode={field.fieldType === 'NUMBER' ? 'decimal' : undefined}
-            maxLength={TEXT_LIMITS[field.fieldType]} placeholder={field.styling?.placeholder} onChange={(e) => set(e.target.value)} aria-invalid={invalid} aria-describedby={error ? errorId : undefined} />
+          <label className="stacked" htmlFor={inputId}>
+            {label}
+          </label>
+          <input
+            id={inputId}
+            type={type}
+            value={text}
+            autoComplete={autoComplete}
+            inputMode={field.fieldType === 'NUMBER' ? 'decimal' : undefined}
+            maxLength={TEXT_LIMITS[field.fieldType]}
+            placeholder={field.styling?.placeholder}
+            onChange={(e) => set(e.target.value)}
+            aria-invalid={invalid}
+            aria-describedby={error ? errorId : undefined}
+          />
           {errorLine}
         </div>
       );
@@ -139,25 +257,48 @@ function AdoptedImage({ image, alt, onChange }: { image: string; alt: string; on
   return (
     <div className="adopted">
       <img src={image} alt={alt} className="signature-preview" />
-      <button type="button" className="secondary" onClick={onChange}>{t.changeSignature}</button>
+      <button type="button" className="secondary" onClick={onChange}>
+        {t.changeSignature}
+      </button>
     </div>
   );
 }
 
 /** A picture file, turned into a PNG (the only image type the service stores) within the service's limits. */
-function ImageInput({ id, label, describedBy, invalid, onImage, onError }: { id: string; label: string; describedBy?: string; invalid?: boolean; onImage(dataUrl: string): void; onError(message: string): void }) {
+function ImageInput({
+  id,
+  label,
+  describedBy,
+  invalid,
+  onImage,
+  onError,
+}: {
+  id: string;
+  label: string;
+  describedBy?: string;
+  invalid?: boolean;
+  onImage(dataUrl: string): void;
+  onError(message: string): void;
+}) {
   const [busy, setBusy] = useState(false);
   return (
     <label className="stacked" htmlFor={id}>
       {t.imageChoose}: {label}
-      <input id={id} type="file" accept="image/png,image/jpeg,image/webp" disabled={busy} aria-invalid={invalid} aria-describedby={describedBy}
+      <input
+        id={id}
+        type="file"
+        accept="image/png,image/jpeg,image/webp"
+        disabled={busy}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
         onChange={async (event) => {
           const file = event.target.files?.[0];
           if (!file) return;
           setBusy(true);
           try {
             const bitmap = await createImageBitmap(file);
-            if (bitmap.width > MAX_IMAGE_DIMENSION || bitmap.height > MAX_IMAGE_DIMENSION) return onError(t.imageTooLarge);
+            if (bitmap.width > MAX_IMAGE_DIMENSION || bitmap.height > MAX_IMAGE_DIMENSION)
+              return onError(t.imageTooLarge);
             const canvas = document.createElement('canvas');
             canvas.width = bitmap.width;
             canvas.height = bitmap.height;
@@ -170,7 +311,8 @@ function ImageInput({ id, label, describedBy, invalid, onImage, onError }: { id:
           } finally {
             setBusy(false);
           }
-        }} />
+        }}
+      />
     </label>
   );
 }

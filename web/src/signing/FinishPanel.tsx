@@ -37,7 +37,8 @@ function signingPasswordProblem(failure: unknown): string | null {
     return t.signingPasswordWrong(typeof attemptsLeft === 'number' ? attemptsLeft : null);
   }
   if (failure.code === 'ACCOUNT_TEMPORARILY_LOCKED') return t.signingPasswordLocked;
-  if (failure.code === 'SIGNING_PASSWORD_TOO_SHORT' || failure.code === 'SIGNING_PASSWORD_REQUIRED') return failure.message;
+  if (failure.code === 'SIGNING_PASSWORD_TOO_SHORT' || failure.code === 'SIGNING_PASSWORD_REQUIRED')
+    return failure.message;
   return null;
 }
 
@@ -67,11 +68,16 @@ export function FinishPanel(props: Props) {
     setBusy(true);
     try {
       // Every value the signer left, and for optional fields also the ones cleared or skipped (null clears a saved value).
-      const entries = walk.filter((f) => drafts[f.id] && (isFilled(f, drafts[f.id].value) || !mustFill(f))).map((f) => saveEntry(f, drafts[f.id]));
+      const entries = walk
+        .filter((f) => drafts[f.id] && (isFilled(f, drafts[f.id].value) || !mustFill(f)))
+        .map((f) => saveEntry(f, drafts[f.id]));
       const documentId = props.documents[0].id;
       // One save with every value: the service checks them all and, for a signer, finishes in the same call.
       let result = await api.post<CeremonyResult>(`/workflow/v1/${documentId}/fields/save`, entries);
-      if (approver) result = await api.post<CeremonyResult>(`/workflow/v1/${session.workflowId}/approve`, { comment: comment.trim() || null });
+      if (approver)
+        result = await api.post<CeremonyResult>(`/workflow/v1/${session.workflowId}/approve`, {
+          comment: comment.trim() || null,
+        });
       if (result.recipientStatus === 'SIGNED' || result.recipientStatus === 'APPROVED') {
         props.onFinished({ kind: approver ? 'approved' : 'signed' }, result);
       } else {
@@ -85,7 +91,12 @@ export function FinishPanel(props: Props) {
         props.onSigningPasswordRejected?.(passwordProblem);
         return;
       }
-      if (failure instanceof ApiError && (failure.code === 'INVALID_FIELD_VALUE' || failure.code === 'REQUIRED_FIELD_EMPTY' || failure.code === 'SIGNED_FIELD_LOCKED')) {
+      if (
+        failure instanceof ApiError &&
+        (failure.code === 'INVALID_FIELD_VALUE' ||
+          failure.code === 'REQUIRED_FIELD_EMPTY' ||
+          failure.code === 'SIGNED_FIELD_LOCKED')
+      ) {
         const match = /Field (\d+)/.exec(failure.message);
         if (match) props.onSaveErrors({ [Number(match[1])]: failure.message });
       }
@@ -97,31 +108,74 @@ export function FinishPanel(props: Props) {
 
   return (
     <section className="finish" aria-labelledby="finish-heading">
-      <h2 id="finish-heading" tabIndex={-1} className="visually-hidden">{t.finishHeading}</h2>
+      <h2 id="finish-heading" tabIndex={-1} className="visually-hidden">
+        {t.finishHeading}
+      </h2>
       {ready && approver && (
         <label className="stacked" htmlFor="approve-comment">
           {t.approveCommentLabel}
-          <textarea id="approve-comment" rows={2} maxLength={3000} value={comment} onChange={(e) => setComment(e.target.value)} />
+          <textarea
+            id="approve-comment"
+            rows={2}
+            maxLength={3000}
+            value={comment}
+            onChange={(e) => setComment(e.target.value)}
+          />
         </label>
       )}
       <div className="finish-buttons">
         {ready && (
-          <button type="button" className="primary finish-button" disabled={busy || remaining > 0} aria-describedby={remaining > 0 ? errorId : undefined} onClick={finish}>
+          <button
+            type="button"
+            className="primary finish-button"
+            disabled={busy || remaining > 0}
+            aria-describedby={remaining > 0 ? errorId : undefined}
+            onClick={finish}
+          >
             {approver ? t.finishApprove : t.finishSign}
           </button>
         )}
-        <button type="button" id="open-decline" className="secondary" onClick={() => declineRef.current?.showModal()}>{t.decline}</button>
-        <button type="button" className="secondary" onClick={() => delegateRef.current?.showModal()}>{t.delegate}</button>
+        <button type="button" id="open-decline" className="secondary" onClick={() => declineRef.current?.showModal()}>
+          {t.decline}
+        </button>
+        <button type="button" className="secondary" onClick={() => delegateRef.current?.showModal()}>
+          {t.delegate}
+        </button>
       </div>
-      {ready && remaining > 0 && <p className="hint" id={errorId}>{t.finishBlocked(remaining)}</p>}
-      {error && <p className="error" role="alert">{error}</p>}
-      <DeclineDialog dialogRef={declineRef} api={api} session={session} onDone={() => props.onFinished({ kind: 'declined' })} onIdentityLost={props.onIdentityLost} />
-      <DelegateDialog dialogRef={delegateRef} api={api} session={session} onDone={(name, email) => props.onFinished({ kind: 'delegated', name, email })} onIdentityLost={props.onIdentityLost} />
+      {ready && remaining > 0 && (
+        <p className="hint" id={errorId}>
+          {t.finishBlocked(remaining)}
+        </p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <DeclineDialog
+        dialogRef={declineRef}
+        api={api}
+        session={session}
+        onDone={() => props.onFinished({ kind: 'declined' })}
+        onIdentityLost={props.onIdentityLost}
+      />
+      <DelegateDialog
+        dialogRef={delegateRef}
+        api={api}
+        session={session}
+        onDone={(name, email) => props.onFinished({ kind: 'delegated', name, email })}
+        onIdentityLost={props.onIdentityLost}
+      />
     </section>
   );
 }
 
-type DialogProps = { dialogRef: React.RefObject<HTMLDialogElement | null>; api: Api; session: GuestSession; onIdentityLost(): void };
+type DialogProps = {
+  dialogRef: React.RefObject<HTMLDialogElement | null>;
+  api: Api;
+  session: GuestSession;
+  onIdentityLost(): void;
+};
 
 function DeclineDialog({ dialogRef, api, session, onDone, onIdentityLost }: DialogProps & { onDone(): void }) {
   const [reason, setReason] = useState('');
@@ -130,85 +184,154 @@ function DeclineDialog({ dialogRef, api, session, onDone, onIdentityLost }: Dial
   const errorId = useId();
   return (
     <dialog ref={dialogRef} aria-labelledby="decline-heading" className="dialog">
-      <form method="dialog" onSubmit={async (event) => {
-        event.preventDefault();
-        if (!reason.trim()) return setError(t.declineReasonMissing);
-        setBusy(true);
-        try {
-          await api.post(`/workflow/v1/${session.workflowId}/decline`, { reason: reason.trim() });
-          dialogRef.current?.close();
-          onDone();
-        } catch (failure) {
-          if (failure instanceof ApiError && failure.code === 'IDENTITY_NOT_VERIFIED') {
+      <form
+        method="dialog"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          if (!reason.trim()) return setError(t.declineReasonMissing);
+          setBusy(true);
+          try {
+            await api.post(`/workflow/v1/${session.workflowId}/decline`, { reason: reason.trim() });
             dialogRef.current?.close();
-            onIdentityLost();
-            return;
+            onDone();
+          } catch (failure) {
+            if (failure instanceof ApiError && failure.code === 'IDENTITY_NOT_VERIFIED') {
+              dialogRef.current?.close();
+              onIdentityLost();
+              return;
+            }
+            setError(failure instanceof ApiError ? failure.message : t.genericErrorText);
+          } finally {
+            setBusy(false);
           }
-          setError(failure instanceof ApiError ? failure.message : t.genericErrorText);
-        } finally {
-          setBusy(false);
-        }
-      }}>
+        }}
+      >
         <h2 id="decline-heading">{t.declineHeading}</h2>
-        <label className="stacked" htmlFor="decline-reason">{t.declineReasonLabel}</label>
-        <textarea id="decline-reason" rows={4} maxLength={1000} value={reason} onChange={(e) => setReason(e.target.value)}
-          aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} />
-        {error && <p className="error" id={errorId} role="alert">{error}</p>}
+        <label className="stacked" htmlFor="decline-reason">
+          {t.declineReasonLabel}
+        </label>
+        <textarea
+          id="decline-reason"
+          rows={4}
+          maxLength={1000}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        />
+        {error && (
+          <p className="error" id={errorId} role="alert">
+            {error}
+          </p>
+        )}
         <div className="actions">
-          <button type="submit" className="danger" disabled={busy}>{t.declineConfirm}</button>
-          <button type="button" className="secondary" onClick={() => dialogRef.current?.close()}>{t.cancel}</button>
+          <button type="submit" className="danger" disabled={busy}>
+            {t.declineConfirm}
+          </button>
+          <button type="button" className="secondary" onClick={() => dialogRef.current?.close()}>
+            {t.cancel}
+          </button>
         </div>
       </form>
     </dialog>
   );
 }
 
-function DelegateDialog({ dialogRef, api, session, onDone, onIdentityLost }: DialogProps & { onDone(name: string, email: string): void }) {
+function DelegateDialog({
+  dialogRef,
+  api,
+  session,
+  onDone,
+  onIdentityLost,
+}: DialogProps & { onDone(name: string, email: string): void }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [errors, setErrors] = useState<{ name?: string; email?: string; other?: string }>({});
   const [busy, setBusy] = useState(false);
   return (
     <dialog ref={dialogRef} aria-labelledby="delegate-heading" className="dialog">
-      <form method="dialog" noValidate onSubmit={async (event) => {
-        event.preventDefault();
-        const found: typeof errors = {};
-        const trimmed = name.trim().replace(/\s+/g, ' ');
-        if (trimmed.length < 2 || trimmed.length > 50 || !isPersonName(trimmed.normalize('NFC'))) found.name = t.delegateNameInvalid;
-        if (!EMAIL.test(email.trim())) found.email = t.delegateEmailInvalid;
-        setErrors(found);
-        if (found.name || found.email) return;
-        setBusy(true);
-        try {
-          await api.post(`/workflow/v1/${session.workflowId}/recipients/${session.recipientId}/delegate`, { name: trimmed, emailAddress: email.trim() });
-          dialogRef.current?.close();
-          onDone(trimmed, email.trim());
-        } catch (failure) {
-          if (failure instanceof ApiError && failure.code === 'IDENTITY_NOT_VERIFIED') {
+      <form
+        method="dialog"
+        noValidate
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const found: typeof errors = {};
+          const trimmed = name.trim().replace(/\s+/g, ' ');
+          if (trimmed.length < 2 || trimmed.length > 50 || !isPersonName(trimmed.normalize('NFC')))
+            found.name = t.delegateNameInvalid;
+          if (!EMAIL.test(email.trim())) found.email = t.delegateEmailInvalid;
+          setErrors(found);
+          if (found.name || found.email) return;
+          setBusy(true);
+          try {
+            await api.post(`/workflow/v1/${session.workflowId}/recipients/${session.recipientId}/delegate`, {
+              name: trimmed,
+              emailAddress: email.trim(),
+            });
             dialogRef.current?.close();
-            onIdentityLost();
-            return;
+            onDone(trimmed, email.trim());
+          } catch (failure) {
+            if (failure instanceof ApiError && failure.code === 'IDENTITY_NOT_VERIFIED') {
+              dialogRef.current?.close();
+              onIdentityLost();
+              return;
+            }
+            if (failure instanceof ApiError && failure.code === 'RECIPIENT_NAME_INVALID')
+              setErrors({ name: t.delegateNameInvalid });
+            else setErrors({ other: failure instanceof ApiError ? failure.message : t.genericErrorText });
+          } finally {
+            setBusy(false);
           }
-          if (failure instanceof ApiError && failure.code === 'RECIPIENT_NAME_INVALID') setErrors({ name: t.delegateNameInvalid });
-          else setErrors({ other: failure instanceof ApiError ? failure.message : t.genericErrorText });
-        } finally {
-          setBusy(false);
-        }
-      }}>
+        }}
+      >
         <h2 id="delegate-heading">{t.delegateHeading}</h2>
         <p>{t.delegateIntro}</p>
-        <label className="stacked" htmlFor="delegate-name">{t.delegateName}</label>
-        <input id="delegate-name" type="text" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)}
-          aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? 'delegate-name-error' : undefined} />
-        {errors.name && <p className="error" id="delegate-name-error" role="alert">{errors.name}</p>}
-        <label className="stacked" htmlFor="delegate-email">{t.delegateEmail}</label>
-        <input id="delegate-email" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)}
-          aria-invalid={errors.email ? true : undefined} aria-describedby={errors.email ? 'delegate-email-error' : undefined} />
-        {errors.email && <p className="error" id="delegate-email-error" role="alert">{errors.email}</p>}
-        {errors.other && <p className="error" role="alert">{errors.other}</p>}
+        <label className="stacked" htmlFor="delegate-name">
+          {t.delegateName}
+        </label>
+        <input
+          id="delegate-name"
+          type="text"
+          autoComplete="off"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={errors.name ? 'delegate-name-error' : undefined}
+        />
+        {errors.name && (
+          <p className="error" id="delegate-name-error" role="alert">
+            {errors.name}
+          </p>
+        )}
+        <label className="stacked" htmlFor="delegate-email">
+          {t.delegateEmail}
+        </label>
+        <input
+          id="delegate-email"
+          type="email"
+          autoComplete="off"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? 'delegate-email-error' : undefined}
+        />
+        {errors.email && (
+          <p className="error" id="delegate-email-error" role="alert">
+            {errors.email}
+          </p>
+        )}
+        {errors.other && (
+          <p className="error" role="alert">
+            {errors.other}
+          </p>
+        )}
         <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>{t.delegateConfirm}</button>
-          <button type="button" className="secondary" onClick={() => dialogRef.current?.close()}>{t.cancel}</button>
+          <button type="submit" className="primary" disabled={busy}>
+            {t.delegateConfirm}
+          </button>
+          <button type="button" className="secondary" onClick={() => dialogRef.current?.close()}>
+            {t.cancel}
+          </button>
         </div>
       </form>
     </dialog>

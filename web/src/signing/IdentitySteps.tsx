@@ -12,16 +12,32 @@ export function useFocusOnMount<T extends HTMLElement>() {
   return ref;
 }
 
-export function ConsentStep({ disclosure, onAgree, onDecline }: { disclosure: Disclosure; onAgree(): void; onDecline(): void }) {
+export function ConsentStep({
+  disclosure,
+  onAgree,
+  onDecline,
+}: {
+  disclosure: Disclosure;
+  onAgree(): void;
+  onDecline(): void;
+}) {
   const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
     <section className="step" aria-labelledby="consent-heading">
-      <h2 id="consent-heading" ref={heading} tabIndex={-1}>{t.consentHeading}</h2>
+      <h2 id="consent-heading" ref={heading} tabIndex={-1}>
+        {t.consentHeading}
+      </h2>
       <p>{t.consentIntro}</p>
-      <blockquote className="disclosure" data-sha256={disclosure.textHash}>{disclosure.text}</blockquote>
+      <blockquote className="disclosure" data-sha256={disclosure.textHash}>
+        {disclosure.text}
+      </blockquote>
       <div className="actions">
-        <button type="button" className="primary" onClick={onAgree}>{t.consentAgree}</button>
-        <button type="button" className="secondary" onClick={onDecline}>{t.consentDecline}</button>
+        <button type="button" className="primary" onClick={onAgree}>
+          {t.consentAgree}
+        </button>
+        <button type="button" className="secondary" onClick={onDecline}>
+          {t.consentDecline}
+        </button>
       </div>
     </section>
   );
@@ -35,31 +51,61 @@ export function PasswordStep({ api, workflowId, onVerified }: { api: Api; workfl
   const errorId = useId();
   return (
     <section className="step narrow" aria-labelledby="password-heading">
-      <h1 id="password-heading" ref={heading} tabIndex={-1}>{t.passwordHeading}</h1>
+      <h1 id="password-heading" ref={heading} tabIndex={-1}>
+        {t.passwordHeading}
+      </h1>
       <p>{t.passwordIntro}</p>
-      <form onSubmit={async (event) => {
-        event.preventDefault();
-        setBusy(true);
-        try {
-          await api.post(`/workflow/v1/${workflowId}/identity/verify-password`, { password });
-          onVerified();
-        } catch (failure) {
-          setError(failure instanceof ApiError && failure.status === 400 ? t.passwordWrong : t.passwordLocked);
-        } finally {
-          setBusy(false);
-        }
-      }}>
-        <label className="stacked" htmlFor="recipient-password">{t.passwordLabel}</label>
-        <input id="recipient-password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)}
-          aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} />
-        {error && <p className="error" id={errorId} role="alert">{error}</p>}
-        <button type="submit" className="primary" disabled={busy}>{t.passwordSubmit}</button>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setBusy(true);
+          try {
+            await api.post(`/workflow/v1/${workflowId}/identity/verify-password`, { password });
+            onVerified();
+          } catch (failure) {
+            setError(failure instanceof ApiError && failure.status === 400 ? t.passwordWrong : t.passwordLocked);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <label className="stacked" htmlFor="recipient-password">
+          {t.passwordLabel}
+        </label>
+        <input
+          id="recipient-password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        />
+        {error && (
+          <p className="error" id={errorId} role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={busy}>
+          {t.passwordSubmit}
+        </button>
       </form>
     </section>
   );
 }
 
-export function OtpStep({ api, workflowId, email, onVerified }: { api: Api; workflowId: number; email: string; onVerified(): void }) {
+export function OtpStep({
+  api,
+  workflowId,
+  email,
+  onVerified,
+}: {
+  api: Api;
+  workflowId: number;
+  email: string;
+  onVerified(): void;
+}) {
   const heading = useFocusOnMount<HTMLHeadingElement>();
   const [sent, setSent] = useState<{ expiresAt: string; resendAt: number } | null>(null);
   const [now, setNow] = useState(Date.now());
@@ -80,14 +126,18 @@ export function OtpStep({ api, workflowId, email, onVerified }: { api: Api; work
     setBusy(true);
     setError(null);
     try {
-      const answer = await api.post<{ expiresAt: string; resendAfterSeconds: number }>(`/workflow/v1/${workflowId}/identity/send-otp`);
+      const answer = await api.post<{ expiresAt: string; resendAfterSeconds: number }>(
+        `/workflow/v1/${workflowId}/identity/send-otp`,
+      );
       setSent({ expiresAt: answer.expiresAt, resendAt: Date.now() + answer.resendAfterSeconds * 1000 });
       setNow(Date.now());
       setCode('');
       setTimeout(() => codeRef.current?.focus(), 0);
     } catch (failure) {
       if (failure instanceof ApiError && failure.code === 'OTP_RESEND_TOO_SOON') {
-        const seconds = Number((failure.responseBody as { resendAfterSeconds?: number } | undefined)?.resendAfterSeconds ?? 30);
+        const seconds = Number(
+          (failure.responseBody as { resendAfterSeconds?: number } | undefined)?.resendAfterSeconds ?? 30,
+        );
         setError(t.otpTooSoon(seconds));
       } else {
         setError(t.genericErrorText);
@@ -121,24 +171,53 @@ export function OtpStep({ api, workflowId, email, onVerified }: { api: Api; work
   const until = sent ? new Date(sent.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '';
   return (
     <section className="step" aria-labelledby="otp-heading">
-      <h2 id="otp-heading" ref={heading} tabIndex={-1}>{t.otpHeading}</h2>
+      <h2 id="otp-heading" ref={heading} tabIndex={-1}>
+        {t.otpHeading}
+      </h2>
       <p>{t.otpIntro(email)}</p>
       {!sent ? (
         <>
-          {error && <p className="error" role="alert">{error}</p>}
-          <button type="button" className="primary" onClick={send} disabled={busy}>{t.otpSend}</button>
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <button type="button" className="primary" onClick={send} disabled={busy}>
+            {t.otpSend}
+          </button>
         </>
       ) : (
         <form onSubmit={verify}>
           <p role="status">{t.otpSent(until)}</p>
-          <label className="stacked" htmlFor="otp-code">{t.otpLabel}</label>
-          <input id="otp-code" ref={codeRef} inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)}
-            aria-invalid={error ? true : undefined} aria-describedby={[error ? errorId : '', hintId].filter(Boolean).join(' ')} />
-          <span className="hint" id={hintId}>{t.otpHint}</span>
-          {error && <p className="error" id={errorId} role="alert">{error}</p>}
+          <label className="stacked" htmlFor="otp-code">
+            {t.otpLabel}
+          </label>
+          <input
+            id="otp-code"
+            ref={codeRef}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={[error ? errorId : '', hintId].filter(Boolean).join(' ')}
+          />
+          <span className="hint" id={hintId}>
+            {t.otpHint}
+          </span>
+          {error && (
+            <p className="error" id={errorId} role="alert">
+              {error}
+            </p>
+          )}
           <div className="actions">
-            <button type="submit" className="primary" disabled={busy}>{t.otpVerify}</button>
-            <button type="button" className="secondary" onClick={send} disabled={busy || wait > 0}>{t.otpResend}</button>
+            <button type="submit" className="primary" disabled={busy}>
+              {t.otpVerify}
+            </button>
+            <button type="button" className="secondary" onClick={send} disabled={busy || wait > 0}>
+              {t.otpResend}
+            </button>
           </div>
           {wait > 0 && <p className="hint">{t.otpResendIn(wait)}</p>}
         </form>

@@ -7,21 +7,31 @@ import type { CeremonyResult, Field } from './types.ts';
 /** What the page keeps, in this tab, about the remote signature it sent the signer off to authorize. */
 export const CSC_PENDING_KEY = 'csc:pending';
 
-type Pending = { workflowId: number; recipientId: number; fieldId: number; hash: string; credentialID: string; qualifier: string; state: string | null };
-type Key = { credentialID: string; description: string | null; keyAlgorithm: string; certificate: { subject: string; issuer: string; notBefore: string; notAfter: string }; qualifiers: string[] };
+type Pending = {
+  workflowId: number;
+  recipientId: number;
+  fieldId: number;
+  hash: string;
+  credentialID: string;
+  qualifier: string;
+  state: string | null;
+};
+type Key = {
+  credentialID: string;
+  description: string | null;
+  keyAlgorithm: string;
+  certificate: { subject: string; issuer: string; notBefore: string; notAfter: string };
+  qualifiers: string[];
+};
 type Usable = { key: Key; qualifier: string };
 type Prepared = { hash: string; credentialID: string; authorizeUrl: string };
 
-type State =
-  | { kind: 'loading' }
-  | { kind: 'off' }
-  | { kind: 'unavailable' }
-  | { kind: 'ready'; usable: Usable[] };
+type State = { kind: 'loading' } | { kind: 'off' } | { kind: 'unavailable' } | { kind: 'ready'; usable: Usable[] };
 
 function readJson<T>(key: string): T | null {
   try {
     const raw = sessionStorage.getItem(key);
-    return raw ? JSON.parse(raw) as T : null;
+    return raw ? (JSON.parse(raw) as T) : null;
   } catch {
     return null;
   }
@@ -39,7 +49,17 @@ function commonName(subject: string): string {
  * to come back to and what was prepared, and sends the browser to the provider's authorization page. The provider
  * returns through /csc/callback, which hands the code to CscReturn below.
  */
-export function RemoteSigning({ api, workflowId, recipientId, field }: { api: Api; workflowId: number; recipientId: number; field: Field }) {
+export function RemoteSigning({
+  api,
+  workflowId,
+  recipientId,
+  field,
+}: {
+  api: Api;
+  workflowId: number;
+  recipientId: number;
+  field: Field;
+}) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [choice, setChoice] = useState('');
   const [busy, setBusy] = useState(false);
@@ -53,18 +73,26 @@ export function RemoteSigning({ api, workflowId, recipientId, field }: { api: Ap
     Promise.all([
       api.get<Key[]>('/workflow/v1/list/user/keys?connectorName=CSC_2'),
       api.get<{ qualifiers: string[] }>('/workflow/v1/service-plan-qualifier'),
-    ]).then(([keys, plan]) => {
-      // Each credential makes one kind of signature; only those the plan offers can be used here.
-      const usable = keys.flatMap((key) => {
-        const qualifier = key.qualifiers.find((q) => plan.qualifiers.includes(q));
-        return qualifier ? [{ key, qualifier }] : [];
-      });
-      if (!live) return;
-      setState({ kind: 'ready', usable });
-      setChoice(usable[0]?.key.credentialID ?? '');
-    }, (failure) => {
-      if (live) setState(failure instanceof ApiError && failure.code === 'CSC_NOT_CONFIGURED' ? { kind: 'off' } : { kind: 'unavailable' });
-    });
+    ]).then(
+      ([keys, plan]) => {
+        // Each credential makes one kind of signature; only those the plan offers can be used here.
+        const usable = keys.flatMap((key) => {
+          const qualifier = key.qualifiers.find((q) => plan.qualifiers.includes(q));
+          return qualifier ? [{ key, qualifier }] : [];
+        });
+        if (!live) return;
+        setState({ kind: 'ready', usable });
+        setChoice(usable[0]?.key.credentialID ?? '');
+      },
+      (failure) => {
+        if (live)
+          setState(
+            failure instanceof ApiError && failure.code === 'CSC_NOT_CONFIGURED'
+              ? { kind: 'off' }
+              : { kind: 'unavailable' },
+          );
+      },
+    );
     return () => {
       live = false;
     };
@@ -79,9 +107,19 @@ export function RemoteSigning({ api, workflowId, recipientId, field }: { api: Ap
     setBusy(true);
     setError(null);
     try {
-      const prepared = await api.post<Prepared>(`/workflow/v1/${workflowId}/sign/csc`, { id: field.id, connectorName: 'CSC_2', qualifier: chosen.qualifier, credentialID: chosen.key.credentialID });
+      const prepared = await api.post<Prepared>(`/workflow/v1/${workflowId}/sign/csc`, {
+        id: field.id,
+        connectorName: 'CSC_2',
+        qualifier: chosen.qualifier,
+        credentialID: chosen.key.credentialID,
+      });
       const pending: Pending = {
-        workflowId, recipientId, fieldId: field.id, hash: prepared.hash, credentialID: prepared.credentialID, qualifier: chosen.qualifier,
+        workflowId,
+        recipientId,
+        fieldId: field.id,
+        hash: prepared.hash,
+        credentialID: prepared.credentialID,
+        qualifier: chosen.qualifier,
         state: new URL(prepared.authorizeUrl).searchParams.get('state'),
       };
       sessionStorage.setItem(CSC_RETURN_KEY, window.location.pathname);
@@ -99,23 +137,44 @@ export function RemoteSigning({ api, workflowId, recipientId, field }: { api: Ap
       <h3 id={headingId}>{t.cscHeading}</h3>
       <p className="hint">{t.cscIntro}</p>
       {state.kind === 'loading' && <p role="status">{t.cscLoading}</p>}
-      {state.kind === 'unavailable' && <p className="error" role="alert">{t.cscUnavailable}</p>}
+      {state.kind === 'unavailable' && (
+        <p className="error" role="alert">
+          {t.cscUnavailable}
+        </p>
+      )}
       {state.kind === 'ready' && state.usable.length === 0 && <p className="hint">{t.cscNoCredentials}</p>}
       {state.kind === 'ready' && state.usable.length > 0 && (
         <>
-          <label className="stacked" htmlFor={selectId}>{t.cscCredentialLabel}</label>
+          <label className="stacked" htmlFor={selectId}>
+            {t.cscCredentialLabel}
+          </label>
           <select id={selectId} value={choice} onChange={(e) => setChoice(e.target.value)} disabled={busy}>
             {state.usable.map(({ key, qualifier }) => (
               <option key={key.credentialID} value={key.credentialID}>
-                {t.cscCredentialOption(key.description ?? commonName(key.certificate.subject), t.cscQualifier[qualifier] ?? qualifier)}
+                {t.cscCredentialOption(
+                  key.description ?? commonName(key.certificate.subject),
+                  t.cscQualifier[qualifier] ?? qualifier,
+                )}
               </option>
             ))}
           </select>
-          <button type="button" className="primary" disabled={busy} aria-describedby={error ? errorId : undefined} onClick={() => void start()}>{t.cscSignButton}</button>
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            aria-describedby={error ? errorId : undefined}
+            onClick={() => void start()}
+          >
+            {t.cscSignButton}
+          </button>
           {busy && !error && <p role="status">{t.cscRedirecting}</p>}
         </>
       )}
-      {error && <p className="error" id={errorId} role="alert">{error}</p>}
+      {error && (
+        <p className="error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }
@@ -125,7 +184,17 @@ export function RemoteSigning({ api, workflowId, recipientId, field }: { api: Ap
  * signature and the provider's answer carries the same state, completes it (POST .../signature/csc) and reports the
  * field save's answer; a refusal or failure is shown, and nothing was signed.
  */
-export function CscReturn({ api, workflowId, recipientId, onSigned }: { api: Api; workflowId: number; recipientId: number; onSigned(result: CeremonyResult): void }) {
+export function CscReturn({
+  api,
+  workflowId,
+  recipientId,
+  onSigned,
+}: {
+  api: Api;
+  workflowId: number;
+  recipientId: number;
+  onSigned(result: CeremonyResult): void;
+}) {
   const [status, setStatus] = useState<{ kind: 'working' } | { kind: 'failed'; message: string } | null>(null);
 
   useEffect(() => {
@@ -140,17 +209,35 @@ export function CscReturn({ api, workflowId, recipientId, onSigned }: { api: Api
       return;
     }
     setStatus({ kind: 'working' });
-    api.post<CeremonyResult>(`/workflow/v1/${workflowId}/signature/csc`, {
-      hash: pending.hash, code: result.code, connectorName: 'CSC_2', qualifier: pending.qualifier, credentialID: pending.credentialID,
-    }).then((answer) => {
-      setStatus(null);
-      onSigned(answer);
-    }, (failure) => setStatus({ kind: 'failed', message: t.cscFailed(failure instanceof ApiError ? failure.message : t.cscUnavailable) }));
+    api
+      .post<CeremonyResult>(`/workflow/v1/${workflowId}/signature/csc`, {
+        hash: pending.hash,
+        code: result.code,
+        connectorName: 'CSC_2',
+        qualifier: pending.qualifier,
+        credentialID: pending.credentialID,
+      })
+      .then(
+        (answer) => {
+          setStatus(null);
+          onSigned(answer);
+        },
+        (failure) =>
+          setStatus({
+            kind: 'failed',
+            message: t.cscFailed(failure instanceof ApiError ? failure.message : t.cscUnavailable),
+          }),
+      );
     // Once, when the page opens.
   }, []);
 
   if (!status) return null;
-  if (status.kind === 'working') return <p className="banner" role="status">{t.cscCompleting}</p>;
+  if (status.kind === 'working')
+    return (
+      <p className="banner" role="status">
+        {t.cscCompleting}
+      </p>
+    );
   return (
     <section className="banner" aria-labelledby="csc-failed-heading">
       <h2 id="csc-failed-heading">{t.cscHeading}</h2>

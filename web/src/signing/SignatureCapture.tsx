@@ -53,27 +53,67 @@ export function SignatureCapture({ kind, suggestion, onAdopt }: Props) {
     <div className="signature-capture">
       <fieldset className="segmented">
         <legend>{t.signatureHow}</legend>
-        <label><input type="radio" name={name} checked={mode === 'draw'} onChange={() => { setMode('draw'); setError(null); }} /> {t.signatureDraw}</label>
-        <label><input type="radio" name={name} checked={mode === 'type'} onChange={() => { setMode('type'); setError(null); }} /> {t.signatureType}</label>
+        <label>
+          <input
+            type="radio"
+            name={name}
+            checked={mode === 'draw'}
+            onChange={() => {
+              setMode('draw');
+              setError(null);
+            }}
+          />{' '}
+          {t.signatureDraw}
+        </label>
+        <label>
+          <input
+            type="radio"
+            name={name}
+            checked={mode === 'type'}
+            onChange={() => {
+              setMode('type');
+              setError(null);
+            }}
+          />{' '}
+          {t.signatureType}
+        </label>
       </fieldset>
       {mode === 'draw' ? (
         <div className="draw">
           <DrawPad handle={drawRef} label={t.drawAreaLabel(what)} onStroke={clearError} />
           <p className="hint">{t.drawHint}</p>
-          <button type="button" className="secondary" onClick={() => drawRef.current.clear()}>{t.clearValue}</button>
+          <button type="button" className="secondary" onClick={() => drawRef.current.clear()}>
+            {t.clearValue}
+          </button>
         </div>
       ) : (
         <div className="type">
           <label className="stacked">
             {t.typeLabel(what)}
-            <input type="text" value={typed} maxLength={kind === 'signature' ? 60 : 8} autoComplete="name" onChange={(e) => { setTyped(e.target.value); setError(null); }}
-              aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} />
+            <input
+              type="text"
+              value={typed}
+              maxLength={kind === 'signature' ? 60 : 8}
+              autoComplete="name"
+              onChange={(e) => {
+                setTyped(e.target.value);
+                setError(null);
+              }}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? errorId : undefined}
+            />
           </label>
           {typedImage && <img className="typed-preview" src={typedImage} alt={t.typePreviewAlt(what)} />}
         </div>
       )}
-      {error && <p className="error" id={errorId} role="alert">{error}</p>}
-      <button type="button" className="primary" onClick={adopt}>{t.adoptSignature(what)}</button>
+      {error && (
+        <p className="error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
+      <button type="button" className="primary" onClick={adopt}>
+        {t.adoptSignature(what)}
+      </button>
     </div>
   );
 }
@@ -81,7 +121,15 @@ export function SignatureCapture({ kind, suggestion, onAdopt }: Props) {
 /** Also the profile's signature library's drawing area (web/src/profile). */
 export type DrawPadHandle = { isEmpty(): boolean; toDataUrl(): string; clear(): void };
 
-export function DrawPad({ handle, label, onStroke }: { handle: React.RefObject<DrawPadHandle>; label: string; onStroke(): void }) {
+export function DrawPad({
+  handle,
+  label,
+  onStroke,
+}: {
+  handle: React.RefObject<DrawPadHandle>;
+  label: string;
+  onStroke(): void;
+}) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const strokes = useRef(0);
 
@@ -95,7 +143,10 @@ export function DrawPad({ handle, label, onStroke }: { handle: React.RefObject<D
     let drawing = false;
     const point = (event: PointerEvent) => {
       const rect = canvas.getBoundingClientRect();
-      return { x: ((event.clientX - rect.left) / rect.width) * DRAW_WIDTH, y: ((event.clientY - rect.top) / rect.height) * DRAW_HEIGHT };
+      return {
+        x: ((event.clientX - rect.left) / rect.width) * DRAW_WIDTH,
+        y: ((event.clientY - rect.top) / rect.height) * DRAW_HEIGHT,
+      };
     };
     const down = (event: PointerEvent) => {
       event.preventDefault();
@@ -139,7 +190,16 @@ export function DrawPad({ handle, label, onStroke }: { handle: React.RefObject<D
     };
   }, [handle, onStroke]);
 
-  return <canvas ref={canvasRef} className="draw-pad" width={DRAW_WIDTH} height={DRAW_HEIGHT} role="img" aria-label={label} />;
+  return (
+    <canvas
+      ref={canvasRef}
+      className="draw-pad"
+      width={DRAW_WIDTH}
+      height={DRAW_HEIGHT}
+      role="img"
+      aria-label={label}
+    />
+  );
 }
 
 /** The typed text in the handwriting font, as a PNG sized to the text. */

@@ -14,24 +14,42 @@ export function useSignatureLibrary(me: Recipient, enabled: boolean): LibraryEnt
     if (!enabled) return;
     let cancelled = false;
     (async () => {
-      const session = await fetch('/bff/auth/me', { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
+      const session = await fetch('/bff/auth/me', {
+        headers: { accept: 'application/json' },
+        credentials: 'same-origin',
+        cache: 'no-store',
+      });
       if (!session.ok) return;
-      const identity = await session.json() as { email: string };
+      const identity = (await session.json()) as { email: string };
       if (identity.email.trim().toLowerCase() !== me.emailAddress.trim().toLowerCase()) return;
-      const library = await fetch('/user/v1/settings/signatures/library', { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
+      const library = await fetch('/user/v1/settings/signatures/library', {
+        headers: { accept: 'application/json' },
+        credentials: 'same-origin',
+        cache: 'no-store',
+      });
       if (!library.ok) return;
-      const list = await library.json() as LibraryEntry[];
+      const list = (await library.json()) as LibraryEntry[];
       if (!cancelled) setEntries(list);
     })().catch(() => {
       // The library is a convenience: without it the signer draws or types.
     });
-    return () => { cancelled = true; };
+    return () => {
+      cancelled = true;
+    };
   }, [enabled, me.emailAddress]);
   return entries;
 }
 
 /** The saved entries of one kind, each adoptable with one button (its image and name shown). */
-export function LibraryChoices({ entries, what, onChoose }: { entries: LibraryEntry[]; what: string; onChoose(entry: LibraryEntry): void }) {
+export function LibraryChoices({
+  entries,
+  what,
+  onChoose,
+}: {
+  entries: LibraryEntry[];
+  what: string;
+  onChoose(entry: LibraryEntry): void;
+}) {
   if (entries.length === 0) return null;
   const headingId = `library-${what}`;
   return (
@@ -41,7 +59,9 @@ export function LibraryChoices({ entries, what, onChoose }: { entries: LibraryEn
         {entries.map((entry) => (
           <li key={entry.id}>
             <img src={entry.image} alt={t.libraryImageAlt(entry.name)} className="signature-preview" />
-            <button type="button" className="secondary" onClick={() => onChoose(entry)}>{t.libraryUse(entry.name)}</button>
+            <button type="button" className="secondary" onClick={() => onChoose(entry)}>
+              {t.libraryUse(entry.name)}
+            </button>
           </li>
         ))}
       </ul>

@@ -1,16 +1,24 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { t } from '../i18n/i18n.ts';
-import { Api, ApiError, saveFile, type GuestSession } from '../shared/api.ts';
+import { type Api, ApiError, saveFile, type GuestSession } from '../shared/api.ts';
 import { loadAll, startSigning, type Loaded } from './start.ts';
 import { DocumentView } from './DocumentView.tsx';
 import { FieldEditor } from './FieldEditor.tsx';
-import { fieldLabel, isCertificateSignature, isFilled, mustFill, saveEntry, validate, walkOrder } from './field-rules.ts';
+import {
+  fieldLabel,
+  isCertificateSignature,
+  isFilled,
+  mustFill,
+  saveEntry,
+  validate,
+  walkOrder,
+} from './field-rules.ts';
 import { useSignatureLibrary } from './SignatureLibrary.tsx';
 import { ConsentStep, OtpStep, PasswordStep, useFocusOnMount } from './IdentitySteps.tsx';
 import { createTelemetry, type Telemetry } from './telemetry.ts';
 import { Comments } from './Comments.tsx';
 import { FinishPanel, type Outcome } from './FinishPanel.tsx';
-import type { CeremonyResult, Comment, Disclosure, DocumentItem, Draft, Field, Overview, Recipient, SignerContext, SigningKeyStatus } from './types.ts';
+import type { CeremonyResult, DocumentItem, Draft, Field, Overview, SignerContext, SigningKeyStatus } from './types.ts';
 import { BrandingContext, accessibleBrandColour, useSenderBranding, type SenderBranding } from './branding.ts';
 import { CscReturn, RemoteSigning } from './RemoteSigning.tsx';
 
@@ -57,15 +65,19 @@ export function SigningPage({ code }: { code: string }) {
     else document.documentElement.style.removeProperty('--brand-color');
   }, [branding]);
 
-  const load = useCallback(async (session: GuestSession, loaded?: Promise<Loaded>) => {
-    try {
-      setPhase({ kind: 'ready', data: await (loaded ?? loadAll(api, session)) });
-    } catch (error) {
-      // A recipient password blocks every read until it is verified (RUNTIME.md): ask for it.
-      if (error instanceof ApiError && error.code === 'IDENTITY_NOT_VERIFIED') return setPhase({ kind: 'password', session });
-      setPhase({ kind: 'failed', requestId: error instanceof ApiError ? error.requestId : undefined });
-    }
-  }, [api]);
+  const load = useCallback(
+    async (session: GuestSession, loaded?: Promise<Loaded>) => {
+      try {
+        setPhase({ kind: 'ready', data: await (loaded ?? loadAll(api, session)) });
+      } catch (error) {
+        // A recipient password blocks every read until it is verified (RUNTIME.md): ask for it.
+        if (error instanceof ApiError && error.code === 'IDENTITY_NOT_VERIFIED')
+          return setPhase({ kind: 'password', session });
+        setPhase({ kind: 'failed', requestId: error instanceof ApiError ? error.requestId : undefined });
+      }
+    },
+    [api],
+  );
 
   useEffect(() => {
     start.session
@@ -75,24 +87,50 @@ export function SigningPage({ code }: { code: string }) {
         return load(s, start.loaded);
       })
       .catch((error) => {
-        if (error instanceof ApiError && (error.code === 'LINK_EXPIRED' || error.status === 400 || error.status === 404)) setPhase({ kind: 'expired' });
+        if (
+          error instanceof ApiError &&
+          (error.code === 'LINK_EXPIRED' || error.status === 400 || error.status === 404)
+        )
+          setPhase({ kind: 'expired' });
         else setPhase({ kind: 'failed', requestId: error instanceof ApiError ? error.requestId : undefined });
       });
   }, [api, start, load]);
 
   function page(phase: Phase) {
-    if (phase.kind === 'loading') return <Shell><p role="status" className="centered">{t.opening}</p></Shell>;
-    if (phase.kind === 'expired') return <Shell><Message title={t.linkExpiredTitle} lines={[t.linkExpiredText, t.linkExpiredWhatToDo]} /></Shell>;
+    if (phase.kind === 'loading')
+      return (
+        <Shell>
+          <p role="status" className="centered">
+            {t.opening}
+          </p>
+        </Shell>
+      );
+    if (phase.kind === 'expired')
+      return (
+        <Shell>
+          <Message title={t.linkExpiredTitle} lines={[t.linkExpiredText, t.linkExpiredWhatToDo]} />
+        </Shell>
+      );
     if (phase.kind === 'failed') {
       return (
         <Shell>
-          <Message title={t.genericErrorTitle} lines={[t.genericErrorText, ...(phase.requestId ? [t.requestReference(phase.requestId)] : [])]}>
-            <button type="button" className="primary" onClick={() => window.location.reload()}>{t.reload}</button>
+          <Message
+            title={t.genericErrorTitle}
+            lines={[t.genericErrorText, ...(phase.requestId ? [t.requestReference(phase.requestId)] : [])]}
+          >
+            <button type="button" className="primary" onClick={() => window.location.reload()}>
+              {t.reload}
+            </button>
           </Message>
         </Shell>
       );
     }
-    if (phase.kind === 'password') return <Shell><PasswordStep api={api} workflowId={phase.session.workflowId} onVerified={() => load(phase.session)} /></Shell>;
+    if (phase.kind === 'password')
+      return (
+        <Shell>
+          <PasswordStep api={api} workflowId={phase.session.workflowId} onVerified={() => load(phase.session)} />
+        </Shell>
+      );
     return <Ceremony api={api} data={phase.data} reload={() => load(phase.data.session)} />;
   }
 
@@ -100,18 +138,33 @@ export function SigningPage({ code }: { code: string }) {
 }
 
 /** The frame of every state: the sender's branding bar and the main landmark. */
-function Shell({ children, organization, footer }: { children: React.ReactNode; organization?: string; footer?: React.ReactNode }) {
+function Shell({
+  children,
+  organization,
+  footer,
+}: {
+  children: React.ReactNode;
+  organization?: string;
+  footer?: React.ReactNode;
+}) {
   // The sender organization's logo and name (its colour is the page's --brand-color, set by SigningPage).
   const branding = useSenderBranding();
   const sender = branding?.senderName ?? organization;
   return (
     <>
-      <a className="skip-link" href="#main">{t.skipToDocument}</a>
+      <a className="skip-link" href="#main">
+        {t.skipToDocument}
+      </a>
       <header className="brand-bar">
-        {branding?.logoUrl && <img className="brand-logo" src={branding.logoUrl} alt={t.brandLogoAlt(sender ?? t.appName)} />}
-        <span className="brand-name">{t.appName}</span>{sender && <span className="brand-sender">{t.from(sender)}</span>}
+        {branding?.logoUrl && (
+          <img className="brand-logo" src={branding.logoUrl} alt={t.brandLogoAlt(sender ?? t.appName)} />
+        )}
+        <span className="brand-name">{t.appName}</span>
+        {sender && <span className="brand-sender">{t.from(sender)}</span>}
       </header>
-      <main id="main" tabIndex={-1}>{children}</main>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
       {/* Beside the main area, not over it: nothing the signer needs is ever hidden under the action bar. */}
       {footer}
     </>
@@ -122,8 +175,12 @@ function Message({ title, lines, children }: { title: string; lines: string[]; c
   const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
     <section className="message" aria-labelledby="message-heading">
-      <h1 id="message-heading" ref={heading} tabIndex={-1}>{title}</h1>
-      {lines.map((line) => <p key={line}>{line}</p>)}
+      <h1 id="message-heading" ref={heading} tabIndex={-1}>
+        {title}
+      </h1>
+      {lines.map((line) => (
+        <p key={line}>{line}</p>
+      ))}
       {children}
     </section>
   );
@@ -143,9 +200,23 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   const telemetry = useRef<Telemetry | null>(null);
 
   // A DIGITAL_SIGNATURE the service holds a value for is signed into the document (remotely): nothing more to fill there.
-  const myFields = useMemo(() => fields.filter((f) => f.recipientId === me.id && !(f.fieldType === 'DIGITAL_SIGNATURE' && f.value !== null)), [fields, me.id]);
-  const walk = useMemo(() => walkOrder(myFields, documents.map((d) => d.id)), [myFields, documents]);
-  const canAct = workflowStatus === 'SENT' && me.recipientRole !== 'CC' && (me.status === 'SENT' || me.status === 'VIEWED') && !outcome;
+  const myFields = useMemo(
+    () => fields.filter((f) => f.recipientId === me.id && !(f.fieldType === 'DIGITAL_SIGNATURE' && f.value !== null)),
+    [fields, me.id],
+  );
+  const walk = useMemo(
+    () =>
+      walkOrder(
+        myFields,
+        documents.map((d) => d.id),
+      ),
+    [myFields, documents],
+  );
+  const canAct =
+    workflowStatus === 'SENT' &&
+    me.recipientRole !== 'CC' &&
+    (me.status === 'SENT' || me.status === 'VIEWED') &&
+    !outcome;
 
   // A useDigitalCert signer signs its DIGITAL_SIGNATURE fields with its personal certificate: the page asks the
   // service whether the key exists (create a signing password, or enter it). Until it knows, it asks to enter one.
@@ -155,24 +226,34 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
     if (!certificateFields || !canAct) return;
     api.get<SigningKeyStatus>(`/workflow/v1/${session.workflowId}/signing-key`).then(setSigningKey, () => {});
   }, [api, session.workflowId, certificateFields, canAct]);
-  const context = useMemo<SignerContext>(() => ({
-    signingKey: signingKey ?? (me.useDigitalCert ? { useDigitalCert: true, provisioned: true, minPasswordLength: 8 } : null),
-    keyReset: {
-      requestCode: async () => {
-        await api.post(`/workflow/v1/${session.workflowId}/signing-key/reset-code`);
+  const context = useMemo<SignerContext>(
+    () => ({
+      signingKey:
+        signingKey ?? (me.useDigitalCert ? { useDigitalCert: true, provisioned: true, minPasswordLength: 8 } : null),
+      keyReset: {
+        requestCode: async () => {
+          await api.post(`/workflow/v1/${session.workflowId}/signing-key/reset-code`);
+        },
+        reset: async (code, password) => {
+          setSigningKey(
+            await api.post<SigningKeyStatus>(`/workflow/v1/${session.workflowId}/signing-key/reset`, {
+              code,
+              password,
+            }),
+          );
+        },
       },
-      reset: async (code, password) => {
-        setSigningKey(await api.post<SigningKeyStatus>(`/workflow/v1/${session.workflowId}/signing-key/reset`, { code, password }));
-      },
-    },
-  }), [api, session.workflowId, signingKey, me.useDigitalCert]);
+    }),
+    [api, session.workflowId, signingKey, me.useDigitalCert],
+  );
 
   // Drafts: what the signer entered, kept in this tab until saved so a reload loses nothing.
   const draftsKey = flag('drafts', session);
   const [drafts, setDrafts] = useState<Record<number, Draft>>(() => {
     const initial: Record<number, Draft> = {};
     for (const field of data.fields.filter((f) => f.recipientId === me.id)) {
-      if (field.value !== null) initial[field.id] = { value: field.fieldType === 'CHECKBOX' ? field.value === 'true' : field.value };
+      if (field.value !== null)
+        initial[field.id] = { value: field.fieldType === 'CHECKBOX' ? field.value === 'true' : field.value };
       else if (field.fieldType === 'NAME') initial[field.id] = { value: me.name };
       else if (field.fieldType === 'EMAIL') initial[field.id] = { value: me.emailAddress };
     }
@@ -183,7 +264,13 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
     }
     return initial;
   });
-  const [saved, setSaved] = useState<Record<number, string>>(() => Object.fromEntries(data.fields.filter((f) => f.recipientId === me.id && f.value !== null).map((f) => [f.id, JSON.stringify(saveEntry(f, { value: f.value }).value)])));
+  const [saved, setSaved] = useState<Record<number, string>>(() =>
+    Object.fromEntries(
+      data.fields
+        .filter((f) => f.recipientId === me.id && f.value !== null)
+        .map((f) => [f.id, JSON.stringify(saveEntry(f, { value: f.value }).value)]),
+    ),
+  );
   useEffect(() => {
     try {
       // Passwords never go to storage.
@@ -219,8 +306,11 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   // The signed-in signer's saved signatures, initials and stamps (web session only; see SignatureLibrary.tsx), asked for
   // once the guide first reaches a field that takes one, so a signer with none never waits for (or probes) it.
   const [libraryWanted, setLibraryWanted] = useState(false);
-  const takesLibraryEntry = canAct && current !== null && ['SIGNATURE', 'INITIALS', 'STAMP'].includes(current.fieldType);
-  useEffect(() => { if (takesLibraryEntry) setLibraryWanted(true); }, [takesLibraryEntry]);
+  const takesLibraryEntry =
+    canAct && current !== null && ['SIGNATURE', 'INITIALS', 'STAMP'].includes(current.fieldType);
+  useEffect(() => {
+    if (takesLibraryEntry) setLibraryWanted(true);
+  }, [takesLibraryEntry]);
   const library = useSignatureLibrary(me, libraryWanted);
   const remaining = walk.filter((f) => mustFill(f) && !isFilled(f, drafts[f.id]?.value));
   const requiredCount = walk.filter(mustFill).length;
@@ -246,7 +336,11 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
     telemetry.current?.record(field.documentId, field.id, 'FIELD_FOCUSED');
     // The editor takes focus so that keyboard and screen-reader users land in it.
     setTimeout(() => {
-      const input = document.getElementById(`field-input-${field.id}`) ?? document.querySelector<HTMLElement>('.field-panel input, .field-panel select, .field-panel textarea, .field-panel button');
+      const input =
+        document.getElementById(`field-input-${field.id}`) ??
+        document.querySelector<HTMLElement>(
+          '.field-panel input, .field-panel select, .field-panel textarea, .field-panel button',
+        );
       input?.focus({ preventScroll: true });
     }, 50);
   };
@@ -255,7 +349,8 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   const persist = async (field: Field, draft: Draft, allDrafts: Record<number, Draft>) => {
     const entry = saveEntry(field, draft);
     if (saved[field.id] === JSON.stringify(entry.value)) return;
-    const wouldFinish = me.recipientRole === 'SIGNER' && walk.filter(mustFill).every((f) => isFilled(f, allDrafts[f.id]?.value));
+    const wouldFinish =
+      me.recipientRole === 'SIGNER' && walk.filter(mustFill).every((f) => isFilled(f, allDrafts[f.id]?.value));
     if (wouldFinish || field.fieldType === 'DIGITAL_SIGNATURE') {
       setSaveState('local');
       return;
@@ -271,7 +366,10 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
         writeFlag('otp', session, false);
         setVerified(false);
       }
-      if (error instanceof ApiError && (error.code === 'INVALID_FIELD_VALUE' || error.code === 'REQUIRED_FIELD_EMPTY')) {
+      if (
+        error instanceof ApiError &&
+        (error.code === 'INVALID_FIELD_VALUE' || error.code === 'REQUIRED_FIELD_EMPTY')
+      ) {
         setErrors((e) => ({ ...e, [field.id]: error.message }));
       }
       setSaveState('failed');
@@ -301,7 +399,7 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
       // From the start (or a reload): the first required field still empty. Then field after field, each
       // shown once (prefilled ones too, to be confirmed), and finally any required field left empty.
       const emptyRequired = (f: Field) => mustFill(f) && !isFilled(f, nextDrafts[f.id]?.value) && f.id !== current?.id;
-      target = current ? walk[index + 1] ?? walk.find(emptyRequired) : walk.find(emptyRequired) ?? walk[0];
+      target = current ? (walk[index + 1] ?? walk.find(emptyRequired)) : (walk.find(emptyRequired) ?? walk[0]);
     } else {
       target = walk[Math.max(0, index - 1)];
     }
@@ -355,7 +453,10 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
 
   const organization = overview.ownerName;
   const ordered = overview.sequence === 'ORDERED';
-  const people = recipients.filter((r) => r.status !== 'DELEGATED').slice().sort((a, b) => ordered ? Number(a.recipientOrder ?? 0) - Number(b.recipientOrder ?? 0) : 0);
+  const people = recipients
+    .filter((r) => r.status !== 'DELEGATED')
+    .slice()
+    .sort((a, b) => (ordered ? Number(a.recipientOrder ?? 0) - Number(b.recipientOrder ?? 0) : 0));
   const showGuide = canAct && consented && verified;
 
   let banner: React.ReactNode = null;
@@ -364,52 +465,105 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   else if (me.recipientRole === 'CC') banner = <Banner title={t.ccTitle} text={t.ccText} />;
   else if (me.status === 'PENDING') banner = <Banner title={t.notYourTurnTitle} text={t.notYourTurnText} />;
   else if (!canAct && workflowStatus !== 'COMPLETED') banner = <Banner title={t.alreadyFinished} text="" />;
-  else if (workflowStatus === 'COMPLETED') banner = <OutcomeBanner outcome={null} workflowStatus={workflowStatus} sealStatus={sealStatus} />;
+  else if (workflowStatus === 'COMPLETED')
+    banner = <OutcomeBanner outcome={null} workflowStatus={workflowStatus} sealStatus={sealStatus} />;
 
   return (
-    <Shell organization={organization} footer={canAct && (
-        <div className="action-bar" role="region" aria-label={t.actionsRegion}>
-          {showGuide && current && (
-            <div className="field-panel">
-              <h2 className="field-panel-heading">{t.fieldPanelHeading(fieldLabel(current), walk.indexOf(current) + 1, walk.length)}</h2>
-              <FieldEditor field={current} draft={drafts[current.id]} me={me} error={errors[current.id] ?? null} context={context} library={library}
-                onChange={(draft) => updateDraft(current, draft)}
-                onAdopted={(draft) => { updateDraft(current, draft); void move(1, { draftOverride: draft }); }} />
-              {current.fieldType === 'DIGITAL_SIGNATURE' && <RemoteSigning api={api} workflowId={session.workflowId} recipientId={me.id} field={current} />}
-            </div>
-          )}
-          <div className="guide">
-            {showGuide && (
-              <>
-                <p className="progress" aria-live="polite">
-                  {requiredCount > 0 ? t.progress(requiredCount - remaining.length, requiredCount) : walk.length === 0 ? t.noFieldsForYou : ''}
-                  {saveState === 'saving' && <span className="save-state"> · {t.saving}</span>}
-                  {saveState === 'saved' && <span className="save-state"> · {t.saved}</span>}
-                  {saveState === 'local' && <span className="save-state"> · {t.savedLocally}</span>}
-                  {saveState === 'failed' && <span className="save-state error"> · {t.saveFailed}</span>}
-                </p>
-                {walk.length > 0 && (
-                  <div className="guide-buttons">
-                    {current && walk.indexOf(current) > 0 && <button type="button" className="secondary" onClick={() => void move(-1, { skip: true })}>{t.previousField}</button>}
-                    {current && !mustFill(current) && <button type="button" className="secondary" onClick={() => void move(1, { skip: true })}>{t.skipField}</button>}
-                    <button type="button" className="primary next" onClick={() => void move(1)}>{current ? t.nextField : remaining.length === 0 && requiredCount > 0 ? t.reviewFields : t.startFilling}</button>
-                  </div>
+    <Shell
+      organization={organization}
+      footer={
+        canAct && (
+          <div className="action-bar" role="region" aria-label={t.actionsRegion}>
+            {showGuide && current && (
+              <div className="field-panel">
+                <h2 className="field-panel-heading">
+                  {t.fieldPanelHeading(fieldLabel(current), walk.indexOf(current) + 1, walk.length)}
+                </h2>
+                <FieldEditor
+                  field={current}
+                  draft={drafts[current.id]}
+                  me={me}
+                  error={errors[current.id] ?? null}
+                  context={context}
+                  library={library}
+                  onChange={(draft) => updateDraft(current, draft)}
+                  onAdopted={(draft) => {
+                    updateDraft(current, draft);
+                    void move(1, { draftOverride: draft });
+                  }}
+                />
+                {current.fieldType === 'DIGITAL_SIGNATURE' && (
+                  <RemoteSigning api={api} workflowId={session.workflowId} recipientId={me.id} field={current} />
                 )}
-              </>
+              </div>
             )}
+            <div className="guide">
+              {showGuide && (
+                <>
+                  <p className="progress" aria-live="polite">
+                    {requiredCount > 0
+                      ? t.progress(requiredCount - remaining.length, requiredCount)
+                      : walk.length === 0
+                        ? t.noFieldsForYou
+                        : ''}
+                    {saveState === 'saving' && <span className="save-state"> · {t.saving}</span>}
+                    {saveState === 'saved' && <span className="save-state"> · {t.saved}</span>}
+                    {saveState === 'local' && <span className="save-state"> · {t.savedLocally}</span>}
+                    {saveState === 'failed' && <span className="save-state error"> · {t.saveFailed}</span>}
+                  </p>
+                  {walk.length > 0 && (
+                    <div className="guide-buttons">
+                      {current && walk.indexOf(current) > 0 && (
+                        <button type="button" className="secondary" onClick={() => void move(-1, { skip: true })}>
+                          {t.previousField}
+                        </button>
+                      )}
+                      {current && !mustFill(current) && (
+                        <button type="button" className="secondary" onClick={() => void move(1, { skip: true })}>
+                          {t.skipField}
+                        </button>
+                      )}
+                      <button type="button" className="primary next" onClick={() => void move(1)}>
+                        {current
+                          ? t.nextField
+                          : remaining.length === 0 && requiredCount > 0
+                            ? t.reviewFields
+                            : t.startFilling}
+                      </button>
+                    </div>
+                  )}
+                </>
+              )}
+            </div>
+            <FinishPanel
+              api={api}
+              session={session}
+              me={me}
+              walk={walk}
+              drafts={drafts}
+              ready={showGuide}
+              remaining={remaining.length}
+              documents={documents}
+              onFinished={finished}
+              onIdentityLost={identityLost}
+              onSaveErrors={(list) => setErrors((e) => ({ ...e, ...list }))}
+              reload={reload}
+              onSigningPasswordRejected={(message) => {
+                const field = walk.find((f) => isCertificateSignature(f, context));
+                if (!field) return;
+                // The refused password is cleared, so the signer types it again rather than resubmitting it.
+                setDrafts((d) => ({
+                  ...d,
+                  [field.id]: { ...d[field.id], value: d[field.id]?.value ?? null, password: '', passwordConfirm: '' },
+                }));
+                setErrors((e) => ({ ...e, [field.id]: message }));
+                select(field);
+              }}
+            />
           </div>
-          <FinishPanel api={api} session={session} me={me} walk={walk} drafts={drafts} ready={showGuide} remaining={remaining.length}
-            documents={documents} onFinished={finished} onIdentityLost={identityLost} onSaveErrors={(list) => setErrors((e) => ({ ...e, ...list }))} reload={reload}
-            onSigningPasswordRejected={(message) => {
-              const field = walk.find((f) => isCertificateSignature(f, context));
-              if (!field) return;
-              // The refused password is cleared, so the signer types it again rather than resubmitting it.
-              setDrafts((d) => ({ ...d, [field.id]: { ...d[field.id], value: d[field.id]?.value ?? null, password: '', passwordConfirm: '' } }));
-              setErrors((e) => ({ ...e, [field.id]: message }));
-              select(field);
-            }} />
-        </div>
-      )}>
+        )
+      }
+    >
       <div className="layout">
         <div className="intro">
           <h1 id="workflow-heading">{overview.title ?? overview.name}</h1>
@@ -422,20 +576,51 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
           )}
         </div>
         <div className="content">
-          <div role="status" className="visually-hidden">{announcement}</div>
+          <div role="status" className="visually-hidden">
+            {announcement}
+          </div>
           {banner}
           <CscReturn api={api} workflowId={session.workflowId} recipientId={me.id} onSigned={remoteSigned} />
-          {(workflowStatus === 'COMPLETED' && sealStatus === 'SEALED') && <Downloads api={api} workflowId={session.workflowId} documents={documents} />}
+          {workflowStatus === 'COMPLETED' && sealStatus === 'SEALED' && (
+            <Downloads api={api} workflowId={session.workflowId} documents={documents} />
+          )}
           {canAct && !consented && (
-            <ConsentStep disclosure={disclosure} onAgree={() => { writeFlag('consent', session, true); setConsented(true); }}
-              onDecline={() => document.getElementById('open-decline')?.click()} />
+            <ConsentStep
+              disclosure={disclosure}
+              onAgree={() => {
+                writeFlag('consent', session, true);
+                setConsented(true);
+              }}
+              onDecline={() => document.getElementById('open-decline')?.click()}
+            />
           )}
           {canAct && consented && !verified && (
-            <OtpStep api={api} workflowId={session.workflowId} email={me.emailAddress} onVerified={() => { writeFlag('otp', session, true); setVerified(true); setAnnouncement(t.otpVerified); }} />
+            <OtpStep
+              api={api}
+              workflowId={session.workflowId}
+              email={me.emailAddress}
+              onVerified={() => {
+                writeFlag('otp', session, true);
+                setVerified(true);
+                setAnnouncement(t.otpVerified);
+              }}
+            />
           )}
-          <DocumentView documents={documents} token={api.token} workflowId={session.workflowId} fields={fields} recipients={recipients} myRecipientId={me.id}
-            drafts={drafts} currentFieldId={currentId} interactive={showGuide} onSelectField={(field) => showGuide && select(field)}
-            observeField={(element, field) => telemetry.current?.observe(element, field.documentId, field.id) ?? (() => {})} />
+          <DocumentView
+            documents={documents}
+            token={api.token}
+            workflowId={session.workflowId}
+            fields={fields}
+            recipients={recipients}
+            myRecipientId={me.id}
+            drafts={drafts}
+            currentFieldId={currentId}
+            interactive={showGuide}
+            onSelectField={(field) => showGuide && select(field)}
+            observeField={(element, field) =>
+              telemetry.current?.observe(element, field.documentId, field.id) ?? (() => {})
+            }
+          />
         </div>
         <aside className="summary">
           <section aria-labelledby="involved-heading">
@@ -446,20 +631,30 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
                 <li key={person.id} className="person">
                   <span className="swatch" style={{ background: person.recipientColor }} aria-hidden="true" />
                   <span>
-                    <strong>{person.name}</strong>{person.id === me.id ? ` (${t.you})` : ''}
-                    <br /><span className="hint">{t.role[person.recipientRole] ?? person.recipientRole} · {t.recipientStatus[person.status] ?? person.status}</span>
+                    <strong>{person.name}</strong>
+                    {person.id === me.id ? ` (${t.you})` : ''}
+                    <br />
+                    <span className="hint">
+                      {t.role[person.recipientRole] ?? person.recipientRole} ·{' '}
+                      {t.recipientStatus[person.status] ?? person.status}
+                    </span>
                   </span>
                 </li>
               ));
               return ordered ? <ol className="people">{items}</ol> : <ul className="people">{items}</ul>;
             })()}
           </section>
-          <Comments api={api} workflowId={session.workflowId} comments={comments} fields={fields} currentField={current} readOnly={workflowStatus === 'VOID'}
-            onAdded={(comment) => setComments((list) => [...list, comment])} />
+          <Comments
+            api={api}
+            workflowId={session.workflowId}
+            comments={comments}
+            fields={fields}
+            currentField={current}
+            readOnly={workflowStatus === 'VOID'}
+            onAdded={(comment) => setComments((list) => [...list, comment])}
+          />
         </aside>
-
       </div>
-
     </Shell>
   );
 }
@@ -473,7 +668,15 @@ function Banner({ title, text }: { title: string; text: string }) {
   );
 }
 
-function OutcomeBanner({ outcome, workflowStatus, sealStatus }: { outcome: Outcome | null; workflowStatus: string; sealStatus: string }) {
+function OutcomeBanner({
+  outcome,
+  workflowStatus,
+  sealStatus,
+}: {
+  outcome: Outcome | null;
+  workflowStatus: string;
+  sealStatus: string;
+}) {
   const heading = useFocusOnMount<HTMLHeadingElement>();
   let title = t.doneSignedTitle;
   let lines: string[] = [];
@@ -493,8 +696,14 @@ function OutcomeBanner({ outcome, workflowStatus, sealStatus }: { outcome: Outco
   }
   return (
     <section className="banner success" aria-labelledby="outcome-heading">
-      <h2 id="outcome-heading" ref={heading} tabIndex={-1}>{title}</h2>
-      {lines.map((line) => <p key={line} role="status">{line}</p>)}
+      <h2 id="outcome-heading" ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
+      {lines.map((line) => (
+        <p key={line} role="status">
+          {line}
+        </p>
+      ))}
     </section>
   );
 }
@@ -515,11 +724,27 @@ function Downloads({ api, workflowId, documents }: { api: Api; workflowId: numbe
       <h2 id="downloads-heading">{t.downloadsHeading}</h2>
       <ul>
         {documents.map((doc) => (
-          <li key={doc.id}><button type="button" className="secondary" onClick={() => get(`selectedOption=downloadDocument&documentId=${doc.id}`)}>{t.downloadDocument(doc.documentName)}</button></li>
+          <li key={doc.id}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => get(`selectedOption=downloadDocument&documentId=${doc.id}`)}
+            >
+              {t.downloadDocument(doc.documentName)}
+            </button>
+          </li>
         ))}
-        <li><button type="button" className="secondary" onClick={() => get('selectedOption=downloadCoc')}>{t.downloadCertificate}</button></li>
+        <li>
+          <button type="button" className="secondary" onClick={() => get('selectedOption=downloadCoc')}>
+            {t.downloadCertificate}
+          </button>
+        </li>
       </ul>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

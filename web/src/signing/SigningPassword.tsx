@@ -28,24 +28,58 @@ export function SigningPassword({ inputId, signingKey, keyReset, draft, invalid,
   if (signingKey.provisioned) {
     return (
       <div className="signing-password">
-        <label className="stacked" htmlFor={inputId}>{t.signingPasswordEnterLabel}</label>
-        <input id={inputId} type="password" autoComplete="current-password" value={draft?.password ?? ''}
-          onChange={(e) => update({ password: e.target.value })} aria-invalid={invalid} aria-describedby={describedBy} />
-        <p className="hint" id={hintId}>{t.signingPasswordEnterHint}</p>
-        {keyReset && <KeyReset reset={keyReset} minLength={signingKey.minPasswordLength} onDone={() => update({ password: '' })} />}
+        <label className="stacked" htmlFor={inputId}>
+          {t.signingPasswordEnterLabel}
+        </label>
+        <input
+          id={inputId}
+          type="password"
+          autoComplete="current-password"
+          value={draft?.password ?? ''}
+          onChange={(e) => update({ password: e.target.value })}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+        />
+        <p className="hint" id={hintId}>
+          {t.signingPasswordEnterHint}
+        </p>
+        {keyReset && (
+          <KeyReset reset={keyReset} minLength={signingKey.minPasswordLength} onDone={() => update({ password: '' })} />
+        )}
       </div>
     );
   }
   const confirmId = `${inputId}-confirm`;
   return (
     <div className="signing-password">
-      <p className="hint" id={hintId}>{t.signingPasswordCreateHint(signingKey.minPasswordLength)}</p>
-      <label className="stacked" htmlFor={inputId}>{t.signingPasswordCreateLabel}</label>
-      <input id={inputId} type="password" autoComplete="new-password" minLength={signingKey.minPasswordLength} value={draft?.password ?? ''}
-        onChange={(e) => update({ password: e.target.value })} aria-invalid={invalid} aria-describedby={describedBy} />
-      <label className="stacked" htmlFor={confirmId}>{t.signingPasswordConfirmLabel}</label>
-      <input id={confirmId} type="password" autoComplete="new-password" value={draft?.passwordConfirm ?? ''}
-        onChange={(e) => update({ passwordConfirm: e.target.value })} aria-invalid={invalid} aria-describedby={errorId} />
+      <p className="hint" id={hintId}>
+        {t.signingPasswordCreateHint(signingKey.minPasswordLength)}
+      </p>
+      <label className="stacked" htmlFor={inputId}>
+        {t.signingPasswordCreateLabel}
+      </label>
+      <input
+        id={inputId}
+        type="password"
+        autoComplete="new-password"
+        minLength={signingKey.minPasswordLength}
+        value={draft?.password ?? ''}
+        onChange={(e) => update({ password: e.target.value })}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+      />
+      <label className="stacked" htmlFor={confirmId}>
+        {t.signingPasswordConfirmLabel}
+      </label>
+      <input
+        id={confirmId}
+        type="password"
+        autoComplete="new-password"
+        value={draft?.passwordConfirm ?? ''}
+        onChange={(e) => update({ passwordConfirm: e.target.value })}
+        aria-invalid={invalid}
+        aria-describedby={errorId}
+      />
     </div>
   );
 }
@@ -93,12 +127,20 @@ function KeyReset({ reset, minLength, onDone }: { reset: SigningKeyReset; minLen
   }
 
   if (!open) {
-    return <button type="button" className="secondary key-reset-open" onClick={() => setOpen(true)}>{t.signingKeyForgot}</button>;
+    return (
+      <button type="button" className="secondary key-reset-open" onClick={() => setOpen(true)}>
+        {t.signingKeyForgot}
+      </button>
+    );
   }
   return (
     <section className="key-reset" aria-labelledby={`${id}-heading`}>
-      <p className="key-reset-title" id={`${id}-heading`}>{t.signingKeyForgot}</p>
-      {stage === 'done' ? <p role="status">{t.signingKeyResetDone}</p> : (
+      <p className="key-reset-title" id={`${id}-heading`}>
+        {t.signingKeyForgot}
+      </p>
+      {stage === 'done' ? (
+        <p role="status">{t.signingKeyResetDone}</p>
+      ) : (
         <>
           <p className="hint">{t.signingKeyResetIntro}</p>
           {(stage === 'ask' || stage === 'sending') && (
@@ -109,18 +151,50 @@ function KeyReset({ reset, minLength, onDone }: { reset: SigningKeyReset; minLen
           {(stage === 'sent' || stage === 'saving') && (
             <form onSubmit={(e) => void submit(e)} noValidate>
               <p role="status">{t.signingKeyResetSent}</p>
-              <label className="stacked" htmlFor={`${id}-code`}>{t.signingKeyResetCode}</label>
-              <input id={`${id}-code`} inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={code} onChange={(e) => setCode(e.target.value)} />
-              <label className="stacked" htmlFor={`${id}-password`}>{t.signingKeyResetPassword}</label>
-              <input id={`${id}-password`} type="password" autoComplete="new-password" minLength={minLength} value={password} onChange={(e) => setPassword(e.target.value)} />
-              <label className="stacked" htmlFor={`${id}-confirm`}>{t.signingKeyResetConfirm}</label>
-              <input id={`${id}-confirm`} type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-              <button type="submit" disabled={stage === 'saving'}>{t.signingKeyResetSubmit}</button>
+              <label className="stacked" htmlFor={`${id}-code`}>
+                {t.signingKeyResetCode}
+              </label>
+              <input
+                id={`${id}-code`}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+              />
+              <label className="stacked" htmlFor={`${id}-password`}>
+                {t.signingKeyResetPassword}
+              </label>
+              <input
+                id={`${id}-password`}
+                type="password"
+                autoComplete="new-password"
+                minLength={minLength}
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+              <label className="stacked" htmlFor={`${id}-confirm`}>
+                {t.signingKeyResetConfirm}
+              </label>
+              <input
+                id={`${id}-confirm`}
+                type="password"
+                autoComplete="new-password"
+                value={confirm}
+                onChange={(e) => setConfirm(e.target.value)}
+              />
+              <button type="submit" disabled={stage === 'saving'}>
+                {t.signingKeyResetSubmit}
+              </button>
             </form>
           )}
         </>
       )}
-      {problem && <p className="error" role="alert">{problem}</p>}
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
     </section>
   );
 }

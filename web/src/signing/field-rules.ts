@@ -2,17 +2,28 @@ import { t } from '../i18n/i18n.ts';
 import type { Draft, Field, SignerContext } from './types.ts';
 
 /** The service's caps (src/modules/signing/field-values.ts), checked here first so errors show as the signer types. */
-export const TEXT_LIMITS: Record<string, number> = { TEXT: 255, NAME: 255, EMAIL: 255, DIGITAL_SIGNATURE: 255, NUMBER: 64, DROPDOWN: 255, TEXTAREA: 5000 };
+export const TEXT_LIMITS: Record<string, number> = {
+  TEXT: 255,
+  NAME: 255,
+  EMAIL: 255,
+  DIGITAL_SIGNATURE: 255,
+  NUMBER: 64,
+  DROPDOWN: 255,
+  TEXTAREA: 5000,
+};
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 export const MAX_IMAGE_DIMENSION = 8000;
 
-const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 const NUMERAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Types whose value is a PNG data URL. */
 export function isImageType(type: string): boolean {
-  return type === 'SIGNATURE' || type === 'INITIALS' || type === 'STAMP' || type === 'IMAGE' || type === 'DIGITAL_SIGNATURE';
+  return (
+    type === 'SIGNATURE' || type === 'INITIALS' || type === 'STAMP' || type === 'IMAGE' || type === 'DIGITAL_SIGNATURE'
+  );
 }
 
 /** Types that the service requires before a signer has finished, required flag or not. */
@@ -41,7 +52,9 @@ export function formatDate(iso: string, language: string | undefined): string {
   if (!ISO_DATE.test(iso)) return iso;
   const [year, month, day] = iso.split('-').map(Number);
   try {
-    return new Intl.DateTimeFormat(language || 'en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, day)));
+    return new Intl.DateTimeFormat(language || 'en', { dateStyle: 'long', timeZone: 'UTC' }).format(
+      new Date(Date.UTC(year, month - 1, day)),
+    );
   } catch {
     return iso;
   }
@@ -112,6 +125,7 @@ export function saveEntry(field: Field, draft: Draft): Record<string, unknown> {
   const entry: Record<string, unknown> = { id: field.id, type: field.fieldType, value: value === '' ? null : value };
   // Only a certificate signature carries the password (validate asks for it); the service refuses one elsewhere.
   if (field.fieldType === 'DIGITAL_SIGNATURE' && draft.password) entry.password = draft.password;
-  if (draft.signatureAssetId !== undefined && typeof value === 'string' && value.startsWith('data:image/')) entry.signatureAssetId = draft.signatureAssetId;
+  if (draft.signatureAssetId !== undefined && typeof value === 'string' && value.startsWith('data:image/'))
+    entry.signatureAssetId = draft.signatureAssetId;
   return entry;
 }

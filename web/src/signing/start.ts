@@ -69,7 +69,15 @@ export async function loadAll(api: Api, session: GuestSession): Promise<Loaded> 
     api.get<Comment[]>(`/workflow/v1/${id}/comments`),
     api.get<Disclosure>('/workflow/v1/signing/disclosure'),
   ]);
-  return { session, overview, documents: documents.slice().sort((a, b) => a.position - b.position), recipients, fields, comments, disclosure };
+  return {
+    session,
+    overview,
+    documents: documents.slice().sort((a, b) => a.position - b.position),
+    recipients,
+    fields,
+    comments,
+    disclosure,
+  };
 }
 
 /** A picture of a page (an object URL) and the page's size in points. */
@@ -88,7 +96,9 @@ function fetchFirstPicture(workflowId: number, token: string): void {
   const wanted = Math.min(800, Math.round(window.innerWidth * (window.devicePixelRatio || 1)));
   picture = (async () => {
     try {
-      const response = await fetch(`/document/v1/page-image/${workflowId}?page=1&width=${wanted}`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(`/document/v1/page-image/${workflowId}?page=1&width=${wanted}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const documentId = Number(response.headers.get('x-document-id'));
       // The page in points: the space the fields' boxes are in (the picture's pixels are not).
       const width = Number(response.headers.get('x-page-width'));
@@ -137,7 +147,10 @@ export function fetchDocument(url: string, token: string | null): Promise<Uint8A
   let pending = downloads.get(url);
   if (!pending) {
     pending = (async () => {
-      const response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, cache: 'no-store' });
+      const response = await fetch(url, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        cache: 'no-store',
+      });
       if (!response.ok) throw new Error(`document download answered ${response.status}`);
       return new Uint8Array(await response.arrayBuffer());
     })();

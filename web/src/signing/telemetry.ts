@@ -1,6 +1,12 @@
 import type { Api } from '../shared/api.ts';
 
-export type FieldEventType = 'SESSION_START' | 'FIELD_VIEWED' | 'FIELD_FOCUSED' | 'FIELD_GLANCED' | 'FIELD_FILLED' | 'SUBMITTED';
+export type FieldEventType =
+  | 'SESSION_START'
+  | 'FIELD_VIEWED'
+  | 'FIELD_FOCUSED'
+  | 'FIELD_GLANCED'
+  | 'FIELD_FILLED'
+  | 'SUBMITTED';
 type FieldEvent = { fieldId: number | null; type: FieldEventType; at: string };
 
 /** A field on screen for at least this long was viewed; shorter was a glance. */
@@ -41,24 +47,27 @@ export function createTelemetry(api: Api, workflowId: number) {
     // out → entering (half or more on screen) → viewed after a second; leaving while entering is a glance.
     let state: 'out' | 'entering' | 'viewed' = 'out';
     let viewedTimer: ReturnType<typeof setTimeout> | undefined;
-    const observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) {
-        const inView = entry.isIntersecting && entry.intersectionRatio >= 0.5;
-        if (inView && state === 'out') {
-          state = 'entering';
-          viewedTimer = setTimeout(() => {
-            record(documentId, fieldId, 'FIELD_VIEWED');
-            state = 'viewed';
-          }, VIEWED_AFTER_MS);
-        } else if (!inView) {
-          if (state === 'entering') {
-            clearTimeout(viewedTimer);
-            record(documentId, fieldId, 'FIELD_GLANCED');
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const inView = entry.isIntersecting && entry.intersectionRatio >= 0.5;
+          if (inView && state === 'out') {
+            state = 'entering';
+            viewedTimer = setTimeout(() => {
+              record(documentId, fieldId, 'FIELD_VIEWED');
+              state = 'viewed';
+            }, VIEWED_AFTER_MS);
+          } else if (!inView) {
+            if (state === 'entering') {
+              clearTimeout(viewedTimer);
+              record(documentId, fieldId, 'FIELD_GLANCED');
+            }
+            state = 'out';
           }
-          state = 'out';
         }
-      }
-    }, { threshold: 0.5 });
+      },
+      { threshold: 0.5 },
+    );
     observer.observe(element);
     return () => {
       clearTimeout(viewedTimer);

@@ -27,7 +27,12 @@ export type Recipient = {
   status: string;
 };
 
-export type FieldStyling = { dateLang?: string; placeholder?: string; backgroundColor?: string; textColor?: string } | null;
+export type FieldStyling = {
+  dateLang?: string;
+  placeholder?: string;
+  backgroundColor?: string;
+  textColor?: string;
+} | null;
 
 export type Field = {
   id: number;
@@ -60,7 +65,14 @@ export type Overview = {
 
 export type Disclosure = { text: string; textHash: string };
 
-export type CeremonyResult = { workflowId: number; recipientId: number; recipientStatus: string; workflowStatus: string; sealStatus: string; savedFieldIds: number[] };
+export type CeremonyResult = {
+  workflowId: number;
+  recipientId: number;
+  recipientStatus: string;
+  workflowStatus: string;
+  sealStatus: string;
+  savedFieldIds: number[];
+};
 
 /** What the page holds for one of the signer's fields before it is saved: the value, and for DIGITAL_SIGNATURE the password. */
 export type Draft = {
@@ -90,7 +102,13 @@ export type SigningKeyReset = {
 };
 
 /** An entry of the signed-in user's signature library (GET /user/v1/settings/signatures/library, web session). */
-export type LibraryEntry = { id: number; kind: 'SIGNATURE' | 'INITIALS' | 'STAMP'; name: string; image: string; isDefault: boolean };
+export type LibraryEntry = {
+  id: number;
+  kind: 'SIGNATURE' | 'INITIALS' | 'STAMP';
+  name: string;
+  image: string;
+  isDefault: boolean;
+};
 
 /** What the field rules need to know about the signer beyond the field itself. */
 export type SignerContext = { signingKey: SigningKeyStatus | null; keyReset?: SigningKeyReset };

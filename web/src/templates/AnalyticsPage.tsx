@@ -19,10 +19,16 @@ export function AnalyticsPage({ params }: PageProps) {
   useTitle(name ? text.analyticsTitle(name) : text.analytics);
   return (
     <div className="ws-page">
-      <p><Link to="/templates">{text.backToTemplates}</Link></p>
+      <p>
+        <Link to="/templates">{text.backToTemplates}</Link>
+      </p>
       <h1>{name ? text.analyticsTitle(name) : text.analytics}</h1>
       {analytics.error ? <ApiErrorText error={analytics.error} /> : null}
-      {!analytics.data && !analytics.error && <p role="status" className="ws-loading">{text.loading}</p>}
+      {!analytics.data && !analytics.error && (
+        <p role="status" className="ws-loading">
+          {text.loading}
+        </p>
+      )}
       <div className="tp-analytics">
         {analytics.data && <CompletionCard data={analytics.data} />}
         {analytics.data && <TimeCard data={analytics.data.timeToSign} />}
@@ -40,20 +46,38 @@ function CompletionCard({ data }: { data: FullAnalytics }) {
     <section className="ws-card" aria-labelledby="tp-completion-title">
       <h2 id="tp-completion-title">{text.completionTitle}</h2>
       <p className="tp-big">{text.percent(data.completionRate)}</p>
-      <p>{text.completionRate(text.percent(data.completionRate))} {text.completionSummary(total)}</p>
-      <BarChart title={text.completionChart}
-        bars={COUNT_KEYS.map((key) => ({ label: text.countLabels[key], value: data.counts[key], display: String(data.counts[key]) }))}
-        table={(
+      <p>
+        {text.completionRate(text.percent(data.completionRate))} {text.completionSummary(total)}
+      </p>
+      <BarChart
+        title={text.completionChart}
+        bars={COUNT_KEYS.map((key) => ({
+          label: text.countLabels[key],
+          value: data.counts[key],
+          display: String(data.counts[key]),
+        }))}
+        table={
           <table className="ws-table">
             <caption>{text.completionChart}</caption>
-            <thead><tr><th scope="col">{text.status}</th><th scope="col">{text.envelopes}</th><th scope="col">{text.share}</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{text.status}</th>
+                <th scope="col">{text.envelopes}</th>
+                <th scope="col">{text.share}</th>
+              </tr>
+            </thead>
             <tbody>
               {COUNT_KEYS.map((key) => (
-                <tr key={key}><th scope="row">{text.countLabels[key]}</th><td>{data.counts[key]}</td><td>{share(data.counts[key])}</td></tr>
+                <tr key={key}>
+                  <th scope="row">{text.countLabels[key]}</th>
+                  <td>{data.counts[key]}</td>
+                  <td>{share(data.counts[key])}</td>
+                </tr>
               ))}
             </tbody>
           </table>
-        )} />
+        }
+      />
     </section>
   );
 }
@@ -62,20 +86,46 @@ function TimeCard({ data }: { data: FullAnalytics['timeToSign'] }) {
   return (
     <section className="ws-card" aria-labelledby="tp-time-title">
       <h2 id="tp-time-title">{text.timeTitle}</h2>
-      {data.sampleSize === 0 || data.avgHours === null || data.medianHours === null || data.p90Hours === null
-        ? <p>{text.timeNone}</p>
-        : <p>{text.timeSummary(data.sampleSize, text.hours(data.avgHours), text.hours(data.medianHours), text.hours(data.p90Hours))}</p>}
-      <BarChart title={text.timeChart} colourByIndex={false}
-        bars={BUCKETS.map((key) => ({ label: text.buckets[key], value: data.distribution[key], display: String(data.distribution[key]) }))}
-        table={(
+      {data.sampleSize === 0 || data.avgHours === null || data.medianHours === null || data.p90Hours === null ? (
+        <p>{text.timeNone}</p>
+      ) : (
+        <p>
+          {text.timeSummary(
+            data.sampleSize,
+            text.hours(data.avgHours),
+            text.hours(data.medianHours),
+            text.hours(data.p90Hours),
+          )}
+        </p>
+      )}
+      <BarChart
+        title={text.timeChart}
+        colourByIndex={false}
+        bars={BUCKETS.map((key) => ({
+          label: text.buckets[key],
+          value: data.distribution[key],
+          display: String(data.distribution[key]),
+        }))}
+        table={
           <table className="ws-table">
             <caption>{text.timeChart}</caption>
-            <thead><tr><th scope="col">{text.time}</th><th scope="col">{text.envelopes}</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{text.time}</th>
+                <th scope="col">{text.envelopes}</th>
+              </tr>
+            </thead>
             <tbody>
-              {BUCKETS.map((key) => <tr key={key}><th scope="row">{text.buckets[key]}</th><td>{data.distribution[key]}</td></tr>)}
+              {BUCKETS.map((key) => (
+                <tr key={key}>
+                  <th scope="row">{text.buckets[key]}</th>
+                  <td>{data.distribution[key]}</td>
+                </tr>
+              ))}
             </tbody>
           </table>
-        )} />
+        }
+      />
     </section>
   );
 }
@@ -95,32 +145,45 @@ function DropOffCard({ data }: { data: DropOff }) {
       <p>{text.dropOffSummary(data.totalSessions, formatDateTime(data.collectingSince))}</p>
       {data.totalSessions === 0 && <p className="ws-muted">{text.dropOffNone}</p>}
       {data.fields.length > 0 && (
-        <BarChart title={text.dropOffChart} max={1} colourByIndex={false}
+        <BarChart
+          title={text.dropOffChart}
+          max={1}
+          colourByIndex={false}
           bars={data.fields.map((f, i) => ({
-            label: labels[i], value: f.dropOffRate, display: text.percent(f.dropOffRate),
+            label: labels[i],
+            value: f.dropOffRate,
+            display: text.percent(f.dropOffRate),
             ...(f.lowSample ? { note: text.lowSample } : {}),
           }))}
-          table={(
+          table={
             <table className="ws-table">
               <caption>{text.dropOffChart}</caption>
               <thead>
                 <tr>
-                  <th scope="col">{text.field}</th><th scope="col">{text.reached}</th><th scope="col">{text.filled}</th>
-                  <th scope="col">{text.dropOff}</th><th scope="col">{text.recoveries}</th>
+                  <th scope="col">{text.field}</th>
+                  <th scope="col">{text.reached}</th>
+                  <th scope="col">{text.filled}</th>
+                  <th scope="col">{text.dropOff}</th>
+                  <th scope="col">{text.recoveries}</th>
                 </tr>
               </thead>
               <tbody>
                 {data.fields.map((f, i) => (
                   <tr key={f.placeholderKey}>
                     <th scope="row">{labels[i]}</th>
-                    <td>{f.reached}</td><td>{f.completed}</td>
-                    <td>{text.percent(f.dropOffRate)}{f.lowSample ? ` (${text.lowSample})` : ''}</td>
+                    <td>{f.reached}</td>
+                    <td>{f.completed}</td>
+                    <td>
+                      {text.percent(f.dropOffRate)}
+                      {f.lowSample ? ` (${text.lowSample})` : ''}
+                    </td>
                     <td>{f.confusionRecoveries}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          )} />
+          }
+        />
       )}
     </section>
   );

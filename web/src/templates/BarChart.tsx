@@ -20,7 +20,13 @@ function shorten(label: string, max = 30): string {
   return label.length > max ? `${label.slice(0, max - 1)}…` : label;
 }
 
-export function BarChart({ title, bars, max, table, colourByIndex = true }: {
+export function BarChart({
+  title,
+  bars,
+  max,
+  table,
+  colourByIndex = true,
+}: {
   title: string;
   bars: Bar[];
   /** The value of a full-width bar (default: the largest value). */
@@ -36,19 +42,50 @@ export function BarChart({ title, bars, max, table, colourByIndex = true }: {
   const area = WIDTH - LABEL_WIDTH - VALUE_WIDTH;
   return (
     <figure className="tp-chart" aria-labelledby={titleId}>
-      <figcaption id={titleId} className="tp-chart-title">{title}</figcaption>
-      <svg role="img" aria-labelledby={titleId} aria-describedby={descId} viewBox={`0 0 ${WIDTH} ${height}`} className="tp-chart-svg" preserveAspectRatio="xMinYMin meet">
-        <desc id={descId}>{bars.map((b) => text.chartValue(b.label, `${b.display}${b.note ? ` (${b.note})` : ''}`)).join('; ')}</desc>
+      <figcaption id={titleId} className="tp-chart-title">
+        {title}
+      </figcaption>
+      <svg
+        role="img"
+        aria-labelledby={titleId}
+        aria-describedby={descId}
+        viewBox={`0 0 ${WIDTH} ${height}`}
+        className="tp-chart-svg"
+        preserveAspectRatio="xMinYMin meet"
+      >
+        <desc id={descId}>
+          {bars.map((b) => text.chartValue(b.label, `${b.display}${b.note ? ` (${b.note})` : ''}`)).join('; ')}
+        </desc>
         <line x1={LABEL_WIDTH} x2={LABEL_WIDTH} y1={0} y2={height} stroke="#6b7280" strokeWidth={1} />
         {bars.map((bar, i) => {
           const y = 4 + i * ROW;
           const width = bar.value > 0 ? Math.max(2, (bar.value / top) * area) : 0;
           return (
             <g key={`${bar.label}-${i}`}>
-              <text x={LABEL_WIDTH - 8} y={y + BAR / 2} textAnchor="end" dominantBaseline="middle" className="tp-chart-label">{shorten(bar.label)}</text>
-              <rect x={LABEL_WIDTH} y={y} width={width} height={BAR} rx={3} fill={colourByIndex ? COLOURS[i % COLOURS.length] : COLOURS[0]}
-                fillOpacity={bar.note ? 0.55 : 1} stroke={bar.note ? COLOURS[0] : 'none'} strokeDasharray={bar.note ? '4 3' : undefined} />
-              <text x={LABEL_WIDTH + width + 6} y={y + BAR / 2} dominantBaseline="middle" className="tp-chart-value">{bar.display}{bar.note ? ' *' : ''}</text>
+              <text
+                x={LABEL_WIDTH - 8}
+                y={y + BAR / 2}
+                textAnchor="end"
+                dominantBaseline="middle"
+                className="tp-chart-label"
+              >
+                {shorten(bar.label)}
+              </text>
+              <rect
+                x={LABEL_WIDTH}
+                y={y}
+                width={width}
+                height={BAR}
+                rx={3}
+                fill={colourByIndex ? COLOURS[i % COLOURS.length] : COLOURS[0]}
+                fillOpacity={bar.note ? 0.55 : 1}
+                stroke={bar.note ? COLOURS[0] : 'none'}
+                strokeDasharray={bar.note ? '4 3' : undefined}
+              />
+              <text x={LABEL_WIDTH + width + 6} y={y + BAR / 2} dominantBaseline="middle" className="tp-chart-value">
+                {bar.display}
+                {bar.note ? ' *' : ''}
+              </text>
             </g>
           );
         })}

@@ -27,10 +27,16 @@ export function DispatchPage({ params }: PageProps) {
   useTitle(loaded.data ? text.dispatchTitle(loaded.data.template.name) : text.send);
   return (
     <div className="ws-page">
-      <p><Link to="/templates">{text.backToTemplates}</Link></p>
+      <p>
+        <Link to="/templates">{text.backToTemplates}</Link>
+      </p>
       <h1>{loaded.data ? text.dispatchTitle(loaded.data.template.name) : text.send}</h1>
       {loaded.error ? <ApiErrorText error={loaded.error} /> : null}
-      {!loaded.data && !loaded.error && <p role="status" className="ws-loading">{text.loading}</p>}
+      {!loaded.data && !loaded.error && (
+        <p role="status" className="ws-loading">
+          {text.loading}
+        </p>
+      )}
       {loaded.data && <DispatchForm template={loaded.data.template} slots={loaded.data.slots} />}
     </div>
   );
@@ -39,7 +45,9 @@ export function DispatchPage({ params }: PageProps) {
 type Entry = { name: string; email: string };
 
 function DispatchForm({ template, slots }: { template: Template; slots: Slot[] }) {
-  const [entries, setEntries] = useState<Entry[]>(() => slots.map((s) => (s.label ? { name: '', email: '' } : { name: s.name, email: s.emailAddress })));
+  const [entries, setEntries] = useState<Entry[]>(() =>
+    slots.map((s) => (s.label ? { name: '', email: '' } : { name: s.name, email: s.emailAddress })),
+  );
   const [busy, setBusy] = useState<'dispatch' | 'apply' | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [local, setLocal] = useState<Record<string, string>>({});
@@ -60,8 +68,10 @@ function DispatchForm({ template, slots }: { template: Template; slots: Slot[] }
       const changed = slot.label || entry.name.trim() !== slot.name || entry.email.trim() !== slot.emailAddress;
       if (!changed) return;
       const name = entry.name.trim().replace(/\s+/g, ' ');
-      if (name.length < 3 || name.length > 50 || !isPersonName(name)) problems[`${slot.order}.name`] = text.nameRuleError;
-      if (!EMAIL.test(entry.email.trim()) || entry.email.trim().length > 255) problems[`${slot.order}.emailAddress`] = text.emailRuleError;
+      if (name.length < 3 || name.length > 50 || !isPersonName(name))
+        problems[`${slot.order}.name`] = text.nameRuleError;
+      if (!EMAIL.test(entry.email.trim()) || entry.email.trim().length > 255)
+        problems[`${slot.order}.emailAddress`] = text.emailRuleError;
     });
     return problems;
   }
@@ -70,7 +80,9 @@ function DispatchForm({ template, slots }: { template: Template; slots: Slot[] }
     return slots.flatMap((slot, i) => {
       const entry = entries[i];
       if (!slot.label && entry.name.trim() === slot.name && entry.email.trim() === slot.emailAddress) return [];
-      return [{ recipientIndex: slot.order, name: entry.name.trim().replace(/\s+/g, ' '), emailAddress: entry.email.trim() }];
+      return [
+        { recipientIndex: slot.order, name: entry.name.trim().replace(/\s+/g, ' '), emailAddress: entry.email.trim() },
+      ];
     });
   }
 
@@ -81,7 +93,10 @@ function DispatchForm({ template, slots }: { template: Template; slots: Slot[] }
     setBusy(mode);
     setError(null);
     try {
-      const created = mode === 'dispatch' ? await templatesApi.dispatch(template.id, overrides()) : await templatesApi.apply(template.id, overrides());
+      const created =
+        mode === 'dispatch'
+          ? await templatesApi.dispatch(template.id, overrides())
+          : await templatesApi.apply(template.id, overrides());
       navigate(mode === 'dispatch' ? `/envelopes/${created.id}` : `/envelopes/${created.id}/edit`);
     } catch (failure) {
       setError(failure);
@@ -90,12 +105,23 @@ function DispatchForm({ template, slots }: { template: Template; slots: Slot[] }
   }
 
   // A refusal naming one recipient's field is shown there; any other in the form's error line.
-  const named = error instanceof ApiError ? error.responseBody as { recipientIndex?: number; field?: string } | undefined : undefined;
-  const namedKey = named?.recipientIndex ? `${named.recipientIndex}.${named.field === 'emailAddress' ? 'emailAddress' : 'name'}` : null;
+  const named =
+    error instanceof ApiError
+      ? (error.responseBody as { recipientIndex?: number; field?: string } | undefined)
+      : undefined;
+  const namedKey = named?.recipientIndex
+    ? `${named.recipientIndex}.${named.field === 'emailAddress' ? 'emailAddress' : 'name'}`
+    : null;
   const issues = { ...local, ...(namedKey && error instanceof ApiError ? { [namedKey]: error.message } : {}) };
 
   return (
-    <form onSubmit={(e) => { e.preventDefault(); void submit('dispatch'); }} noValidate>
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit('dispatch');
+      }}
+      noValidate
+    >
       <p>{text.dispatchIntro}</p>
       {template.description && <p className="ws-muted">{template.description}</p>}
       {slots.map((slot, i) => (
@@ -103,20 +129,48 @@ function DispatchForm({ template, slots }: { template: Template; slots: Slot[] }
           <legend>{text.recipientLegend(slot.order, text.roles[slot.role] ?? slot.role, slot.label)}</legend>
           {slot.label && <p className="tp-placeholder">{text.placeholder}</p>}
           <div className="tp-slot-fields">
-            <TextField label={text.recipientName} value={entries[i].name} onChange={(v) => set(i, 'name', v)} required={Boolean(slot.label)} autoComplete="off"
-              maxLength={50} hint={text.recipientNameRule} error={issues[`${slot.order}.name`]} />
-            <TextField label={text.recipientEmail} type="email" value={entries[i].email} onChange={(v) => set(i, 'email', v)} required={Boolean(slot.label)}
-              autoComplete="off" maxLength={255} error={issues[`${slot.order}.emailAddress`]} />
+            <TextField
+              label={text.recipientName}
+              value={entries[i].name}
+              onChange={(v) => set(i, 'name', v)}
+              required={Boolean(slot.label)}
+              autoComplete="off"
+              maxLength={50}
+              hint={text.recipientNameRule}
+              error={issues[`${slot.order}.name`]}
+            />
+            <TextField
+              label={text.recipientEmail}
+              type="email"
+              value={entries[i].email}
+              onChange={(v) => set(i, 'email', v)}
+              required={Boolean(slot.label)}
+              autoComplete="off"
+              maxLength={255}
+              error={issues[`${slot.order}.emailAddress`]}
+            />
           </div>
         </fieldset>
       ))}
       {error && !namedKey ? <ApiErrorText error={error} /> : null}
-      {error && namedKey ? <p role="alert" className="visually-hidden">{(error as Error).message}</p> : null}
+      {error && namedKey ? (
+        <p role="alert" className="visually-hidden">
+          {(error as Error).message}
+        </p>
+      ) : null}
       {unverified && <VerifyToSend email={address.email} recheck={address.recheck} />}
       <div className="ws-actions">
-        <button type="submit" className="ws-button ws-button--primary" disabled={busy !== null || unverified}
-          aria-describedby={unverified ? 'verify-to-send-heading' : undefined}>{busy === 'dispatch' ? text.sending : text.sendNow}</button>
-        <button type="button" className="ws-button" disabled={busy !== null} onClick={() => void submit('apply')}>{busy === 'apply' ? text.saving : text.makeDraft}</button>
+        <button
+          type="submit"
+          className="ws-button ws-button--primary"
+          disabled={busy !== null || unverified}
+          aria-describedby={unverified ? 'verify-to-send-heading' : undefined}
+        >
+          {busy === 'dispatch' ? text.sending : text.sendNow}
+        </button>
+        <button type="button" className="ws-button" disabled={busy !== null} onClick={() => void submit('apply')}>
+          {busy === 'apply' ? text.saving : text.makeDraft}
+        </button>
       </div>
     </form>
   );

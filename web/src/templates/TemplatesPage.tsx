@@ -9,7 +9,16 @@ import { Link, navigate, useSearchParams } from '../workspace/router.tsx';
 import type { PageProps } from '../workspace/routes.tsx';
 import { useMe } from '../workspace/session-api.ts';
 import { formatDateTime, useTitle } from '../workspace/ui.tsx';
-import { ApiErrorText, FormDialog, Pager, SearchForm, StatusLine, TextField, fieldIssues, useResource } from '../organization/kit.tsx';
+import {
+  ApiErrorText,
+  FormDialog,
+  Pager,
+  SearchForm,
+  StatusLine,
+  TextField,
+  fieldIssues,
+  useResource,
+} from '../organization/kit.tsx';
 import { ConfirmAction } from '../organization/MembersSection.tsx';
 import { orgApi } from '../organization/org-api.ts';
 import { templatesText as text } from './messages.ts';
@@ -45,16 +54,21 @@ export function TemplatesPage(_props: PageProps) {
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState('');
   const tree = useResource(() => templatesApi.tree(), []);
-  const list = useResource(() => templatesApi.list({ page, size: PAGE_SIZE, folderId: selected ?? undefined, searchValue: search || undefined }), [page, selected, search]);
+  const list = useResource(
+    () =>
+      templatesApi.list({ page, size: PAGE_SIZE, folderId: selected ?? undefined, searchValue: search || undefined }),
+    [page, selected, search],
+  );
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [rowError, setRowError] = useState<{ id: number; error: unknown } | null>(null);
   const [using, setUsing] = useState<number | null>(null);
 
   const flat = flatten(tree.data ?? []);
-  const current = selected ? flat.find((f) => f.folder.id === selected) ?? null : null;
-  const where = selected === null ? text.allTemplates : selected === 0 ? text.rootFolder : current?.path ?? '';
-  const folderPath = (id: number | null) => (id === null ? text.rootFolder : flat.find((f) => f.folder.id === id)?.path ?? '');
+  const current = selected ? (flat.find((f) => f.folder.id === selected) ?? null) : null;
+  const where = selected === null ? text.allTemplates : selected === 0 ? text.rootFolder : (current?.path ?? '');
+  const folderPath = (id: number | null) =>
+    id === null ? text.rootFolder : (flat.find((f) => f.folder.id === id)?.path ?? '');
 
   function openFolder(id: number | null) {
     setPage(0);
@@ -97,24 +111,49 @@ export function TemplatesPage(_props: PageProps) {
     <div className="ws-page">
       <div className="ws-page-head">
         <h1>{text.title}</h1>
-        <button type="button" className="ws-button ws-button--primary" onClick={() => setDialog({ kind: 'create' })}>{text.newTemplate}</button>
+        <button type="button" className="ws-button ws-button--primary" onClick={() => setDialog({ kind: 'create' })}>
+          {text.newTemplate}
+        </button>
       </div>
       <div className="tp-layout">
         <aside className="tp-sidebar" aria-labelledby="tp-folders-title">
           <h2 id="tp-folders-title">{text.foldersTitle}</h2>
           <nav aria-label={text.foldersNav}>
             <ul className="tp-folders">
-              <li><FolderLink label={text.allTemplates} active={selected === null} onOpen={() => openFolder(null)} href="/templates" /></li>
-              <li><FolderLink label={text.rootFolder} active={selected === 0} onOpen={() => openFolder(0)} href="/templates?folder=0" /></li>
+              <li>
+                <FolderLink
+                  label={text.allTemplates}
+                  active={selected === null}
+                  onOpen={() => openFolder(null)}
+                  href="/templates"
+                />
+              </li>
+              <li>
+                <FolderLink
+                  label={text.rootFolder}
+                  active={selected === 0}
+                  onOpen={() => openFolder(0)}
+                  href="/templates?folder=0"
+                />
+              </li>
               {flat.map(({ folder, depth }) => (
                 <li key={folder.id} style={{ paddingLeft: `${depth * 1}rem` }}>
-                  <FolderLink label={folder.name} active={selected === folder.id} onOpen={() => openFolder(folder.id)} href={`/templates?folder=${folder.id}`} />
+                  <FolderLink
+                    label={folder.name}
+                    active={selected === folder.id}
+                    onOpen={() => openFolder(folder.id)}
+                    href={`/templates?folder=${folder.id}`}
+                  />
                 </li>
               ))}
             </ul>
           </nav>
           {tree.error ? <ApiErrorText error={tree.error} /> : null}
-          <button type="button" className="ws-button ws-button--small" onClick={() => setDialog({ kind: 'newFolder', parent: current?.folder ?? null })}>
+          <button
+            type="button"
+            className="ws-button ws-button--small"
+            onClick={() => setDialog({ kind: 'newFolder', parent: current?.folder ?? null })}
+          >
             {current ? text.newSubfolder : text.newFolder}
           </button>
         </aside>
@@ -123,16 +162,47 @@ export function TemplatesPage(_props: PageProps) {
             <div className="tp-folder-head">
               <h2>{current.path}</h2>
               <div className="st-row-actions">
-                <button type="button" className="ws-button ws-button--small" aria-label={text.renameFolderOf(current.folder.name)} onClick={() => setDialog({ kind: 'renameFolder', folder: current.folder })}>{text.rename}</button>
-                <button type="button" className="ws-button ws-button--small" aria-label={text.accessOf(current.folder.name)} onClick={() => setDialog({ kind: 'access', folder: current.folder })}>{text.access}</button>
-                <button type="button" className="ws-button ws-button--small ws-button--quiet" aria-label={text.deleteFolderOf(current.folder.name)} onClick={() => setDialog({ kind: 'deleteFolder', folder: current.folder })}>{text.delete}</button>
+                <button
+                  type="button"
+                  className="ws-button ws-button--small"
+                  aria-label={text.renameFolderOf(current.folder.name)}
+                  onClick={() => setDialog({ kind: 'renameFolder', folder: current.folder })}
+                >
+                  {text.rename}
+                </button>
+                <button
+                  type="button"
+                  className="ws-button ws-button--small"
+                  aria-label={text.accessOf(current.folder.name)}
+                  onClick={() => setDialog({ kind: 'access', folder: current.folder })}
+                >
+                  {text.access}
+                </button>
+                <button
+                  type="button"
+                  className="ws-button ws-button--small ws-button--quiet"
+                  aria-label={text.deleteFolderOf(current.folder.name)}
+                  onClick={() => setDialog({ kind: 'deleteFolder', folder: current.folder })}
+                >
+                  {text.delete}
+                </button>
               </div>
             </div>
           )}
-          <SearchForm id="tp-search" label={text.searchTemplates} buttonLabel={text.search} toolbar onSearch={onSearch} />
+          <SearchForm
+            id="tp-search"
+            label={text.searchTemplates}
+            buttonLabel={text.search}
+            toolbar
+            onSearch={onSearch}
+          />
           <StatusLine message={done} />
           {list.error ? <ApiErrorText error={list.error} /> : null}
-          {list.loading && !list.data && <p role="status" className="ws-loading">{text.loading}</p>}
+          {list.loading && !list.data && (
+            <p role="status" className="ws-loading">
+              {text.loading}
+            </p>
+          )}
           {list.data && (
             <>
               <div className="ws-table-wrap">
@@ -154,23 +224,76 @@ export function TemplatesPage(_props: PageProps) {
                           {template.name}
                           {template.description && <span className="ws-muted st-block">{template.description}</span>}
                         </th>
-                        <td>{template.recipientLabels.length === 0 ? text.noPlaceholders : template.recipientLabels.map((l) => l.label).join(', ')}</td>
+                        <td>
+                          {template.recipientLabels.length === 0
+                            ? text.noPlaceholders
+                            : template.recipientLabels.map((l) => l.label).join(', ')}
+                        </td>
                         <td>{folderPath(template.folderId)}</td>
                         <td>{formatDateTime(template.updatedAt)}</td>
                         <td>
                           <div className="st-row-actions">
-                            <button type="button" className="ws-button ws-button--small ws-button--primary" disabled={using !== null} aria-label={text.useOf(template.name)} onClick={() => use(template)}>
+                            <button
+                              type="button"
+                              className="ws-button ws-button--small ws-button--primary"
+                              disabled={using !== null}
+                              aria-label={text.useOf(template.name)}
+                              onClick={() => use(template)}
+                            >
                               {using === template.id ? text.using : text.use}
                             </button>
-                            <Link to={`/templates/${template.id}/dispatch`} className="ws-button ws-button--small" aria-label={text.sendOf(template.name)}>{text.send}</Link>
-                            <Link to={`/templates/${template.id}/analytics`} className="ws-button ws-button--small" aria-label={text.analyticsOf(template.name)}>{text.analytics}</Link>
+                            <Link
+                              to={`/templates/${template.id}/dispatch`}
+                              className="ws-button ws-button--small"
+                              aria-label={text.sendOf(template.name)}
+                            >
+                              {text.send}
+                            </Link>
+                            <Link
+                              to={`/templates/${template.id}/analytics`}
+                              className="ws-button ws-button--small"
+                              aria-label={text.analyticsOf(template.name)}
+                            >
+                              {text.analytics}
+                            </Link>
                             <details className="tp-more">
-                              <summary className="ws-button ws-button--small ws-button--quiet">{text.more}<span className="visually-hidden">{text.moreFor(template.name)}</span></summary>
+                              <summary className="ws-button ws-button--small ws-button--quiet">
+                                {text.more}
+                                <span className="visually-hidden">{text.moreFor(template.name)}</span>
+                              </summary>
                               <div className="tp-more-menu">
-                                <button type="button" className="ws-button ws-button--small" aria-label={text.renameOf(template.name)} onClick={() => setDialog({ kind: 'rename', template })}>{text.rename}</button>
-                                <button type="button" className="ws-button ws-button--small" aria-label={text.moveOf(template.name)} onClick={() => setDialog({ kind: 'move', template })}>{text.move}</button>
-                                <button type="button" className="ws-button ws-button--small" aria-label={text.copyOf(template.name)} onClick={() => copy(template)}>{text.copy}</button>
-                                <button type="button" className="ws-button ws-button--small ws-button--quiet" aria-label={text.deleteOf(template.name)} onClick={() => setDialog({ kind: 'delete', template })}>{text.delete}</button>
+                                <button
+                                  type="button"
+                                  className="ws-button ws-button--small"
+                                  aria-label={text.renameOf(template.name)}
+                                  onClick={() => setDialog({ kind: 'rename', template })}
+                                >
+                                  {text.rename}
+                                </button>
+                                <button
+                                  type="button"
+                                  className="ws-button ws-button--small"
+                                  aria-label={text.moveOf(template.name)}
+                                  onClick={() => setDialog({ kind: 'move', template })}
+                                >
+                                  {text.move}
+                                </button>
+                                <button
+                                  type="button"
+                                  className="ws-button ws-button--small"
+                                  aria-label={text.copyOf(template.name)}
+                                  onClick={() => copy(template)}
+                                >
+                                  {text.copy}
+                                </button>
+                                <button
+                                  type="button"
+                                  className="ws-button ws-button--small ws-button--quiet"
+                                  aria-label={text.deleteOf(template.name)}
+                                  onClick={() => setDialog({ kind: 'delete', template })}
+                                >
+                                  {text.delete}
+                                </button>
                               </div>
                             </details>
                           </div>
@@ -181,57 +304,156 @@ export function TemplatesPage(_props: PageProps) {
                   </tbody>
                 </table>
               </div>
-              {list.data.content.length === 0 && <p className="ws-empty">{search ? text.noTemplatesMatch : text.noTemplates}</p>}
-              <Pager page={page} size={PAGE_SIZE} total={list.data.totalElements} onPage={setPage} label={text.templatesPages} />
+              {list.data.content.length === 0 && (
+                <p className="ws-empty">{search ? text.noTemplatesMatch : text.noTemplates}</p>
+              )}
+              <Pager
+                page={page}
+                size={PAGE_SIZE}
+                total={list.data.totalElements}
+                onPage={setPage}
+                label={text.templatesPages}
+              />
             </>
           )}
         </div>
       </div>
 
       {dialog?.kind === 'create' && (
-        <CreateTemplateDialog folders={flat} initialFolder={selected && selected > 0 ? selected : null} onClose={() => setDialog(null)}
-          onDone={(t) => finished(text.created(t.name))} />
+        <CreateTemplateDialog
+          folders={flat}
+          initialFolder={selected && selected > 0 ? selected : null}
+          onClose={() => setDialog(null)}
+          onDone={(t) => finished(text.created(t.name))}
+        />
       )}
       {dialog?.kind === 'newFolder' && (
-        <NameDialog title={text.newFolderTitle(dialog.parent?.name ?? null)} label={text.folderName} hint={text.folderNameRule} initial="" submitLabel={text.createFolder}
-          run={(name) => templatesApi.createFolder(name, dialog.parent?.id ?? null)} onClose={() => setDialog(null)}
-          onDone={(folder) => { finished(text.folderCreated(folder.name), true); openFolder(folder.id); }} />
+        <NameDialog
+          title={text.newFolderTitle(dialog.parent?.name ?? null)}
+          label={text.folderName}
+          hint={text.folderNameRule}
+          initial=""
+          submitLabel={text.createFolder}
+          run={(name) => templatesApi.createFolder(name, dialog.parent?.id ?? null)}
+          onClose={() => setDialog(null)}
+          onDone={(folder) => {
+            finished(text.folderCreated(folder.name), true);
+            openFolder(folder.id);
+          }}
+        />
       )}
       {dialog?.kind === 'renameFolder' && (
-        <NameDialog title={text.renameFolderTitle(dialog.folder.name)} label={text.folderName} hint={text.folderNameRule} initial={dialog.folder.name} submitLabel={text.rename}
-          run={(name) => templatesApi.renameFolder(dialog.folder.id, name)} onClose={() => setDialog(null)} onDone={(folder) => finished(text.folderRenamed(folder.name), true)} />
+        <NameDialog
+          title={text.renameFolderTitle(dialog.folder.name)}
+          label={text.folderName}
+          hint={text.folderNameRule}
+          initial={dialog.folder.name}
+          submitLabel={text.rename}
+          run={(name) => templatesApi.renameFolder(dialog.folder.id, name)}
+          onClose={() => setDialog(null)}
+          onDone={(folder) => finished(text.folderRenamed(folder.name), true)}
+        />
       )}
       {dialog?.kind === 'deleteFolder' && (
-        <ConfirmAction title={text.deleteFolderTitle(dialog.folder.name)} description={text.deleteFolderText} submitLabel={text.delete}
-          run={() => templatesApi.deleteFolder(dialog.folder.id)} onClose={() => setDialog(null)}
-          onDone={() => { finished(text.folderDeleted(dialog.folder.name), true); openFolder(dialog.folder.parentFolderId); }} />
+        <ConfirmAction
+          title={text.deleteFolderTitle(dialog.folder.name)}
+          description={text.deleteFolderText}
+          submitLabel={text.delete}
+          run={() => templatesApi.deleteFolder(dialog.folder.id)}
+          onClose={() => setDialog(null)}
+          onDone={() => {
+            finished(text.folderDeleted(dialog.folder.name), true);
+            openFolder(dialog.folder.parentFolderId);
+          }}
+        />
       )}
-      {dialog?.kind === 'access' && <AccessDialog folder={dialog.folder} onClose={() => setDialog(null)} onDone={() => finished(text.accessSaved(dialog.folder.name), true)} />}
+      {dialog?.kind === 'access' && (
+        <AccessDialog
+          folder={dialog.folder}
+          onClose={() => setDialog(null)}
+          onDone={() => finished(text.accessSaved(dialog.folder.name), true)}
+        />
+      )}
       {dialog?.kind === 'rename' && (
-        <NameDialog title={text.renameTitle(dialog.template.name)} label={text.templateName} hint={text.templateNameRule} initial={dialog.template.name} submitLabel={text.rename}
-          run={(name) => templatesApi.rename(dialog.template.id, name)} onClose={() => setDialog(null)} onDone={(t) => finished(text.renamed(t.name))} />
+        <NameDialog
+          title={text.renameTitle(dialog.template.name)}
+          label={text.templateName}
+          hint={text.templateNameRule}
+          initial={dialog.template.name}
+          submitLabel={text.rename}
+          run={(name) => templatesApi.rename(dialog.template.id, name)}
+          onClose={() => setDialog(null)}
+          onDone={(t) => finished(text.renamed(t.name))}
+        />
       )}
-      {dialog?.kind === 'move' && <MoveDialog template={dialog.template} folders={flat} onClose={() => setDialog(null)} onDone={(folderId) => finished(text.moved(dialog.template.name, folderPath(folderId)))} />}
+      {dialog?.kind === 'move' && (
+        <MoveDialog
+          template={dialog.template}
+          folders={flat}
+          onClose={() => setDialog(null)}
+          onDone={(folderId) => finished(text.moved(dialog.template.name, folderPath(folderId)))}
+        />
+      )}
       {dialog?.kind === 'delete' && (
-        <ConfirmAction title={text.deleteTitle(dialog.template.name)} description={text.deleteText} submitLabel={text.delete}
-          run={() => templatesApi.remove([dialog.template.id])} onClose={() => setDialog(null)} onDone={() => finished(text.deleted(dialog.template.name))} />
+        <ConfirmAction
+          title={text.deleteTitle(dialog.template.name)}
+          description={text.deleteText}
+          submitLabel={text.delete}
+          run={() => templatesApi.remove([dialog.template.id])}
+          onClose={() => setDialog(null)}
+          onDone={() => finished(text.deleted(dialog.template.name))}
+        />
       )}
     </div>
   );
 }
 
-function FolderLink({ label, active, onOpen, href }: { label: string; active: boolean; onOpen: () => void; href: string }) {
+function FolderLink({
+  label,
+  active,
+  onOpen,
+  href,
+}: {
+  label: string;
+  active: boolean;
+  onOpen: () => void;
+  href: string;
+}) {
   return (
-    <a href={href} className="tp-folder" aria-current={active ? 'page' : undefined}
-      onClick={(e) => { if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; e.preventDefault(); onOpen(); }}>
+    <a
+      href={href}
+      className="tp-folder"
+      aria-current={active ? 'page' : undefined}
+      onClick={(e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        onOpen();
+      }}
+    >
       {label}
     </a>
   );
 }
 
 /** One name, typed and submitted; the API's refusal (409 name taken, 400 rule) is shown on the field. */
-function NameDialog<T>({ title, label, hint, initial, submitLabel, run, onClose, onDone }: {
-  title: string; label: string; hint: string; initial: string; submitLabel: string; run: (name: string) => Promise<T>; onClose: () => void; onDone: (result: T) => void;
+function NameDialog<T>({
+  title,
+  label,
+  hint,
+  initial,
+  submitLabel,
+  run,
+  onClose,
+  onDone,
+}: {
+  title: string;
+  label: string;
+  hint: string;
+  initial: string;
+  submitLabel: string;
+  run: (name: string) => Promise<T>;
+  onClose: () => void;
+  onDone: (result: T) => void;
 }) {
   const [name, setName] = useState(initial);
   const [busy, setBusy] = useState(false);
@@ -251,14 +473,38 @@ function NameDialog<T>({ title, label, hint, initial, submitLabel, run, onClose,
   }
   return (
     <FormDialog open title={title} submitLabel={submitLabel} busy={busy} onSubmit={submit} onClose={onClose}>
-      <TextField label={label} value={name} onChange={(v) => { setName(v); setLocal(null); }} required maxLength={50} hint={hint}
-        error={local ?? (error ? (error as Error).message : null)} />
-      {error ? <p role="alert" className="visually-hidden">{(error as Error).message}</p> : null}
+      <TextField
+        label={label}
+        value={name}
+        onChange={(v) => {
+          setName(v);
+          setLocal(null);
+        }}
+        required
+        maxLength={50}
+        hint={hint}
+        error={local ?? (error ? (error as Error).message : null)}
+      />
+      {error ? (
+        <p role="alert" className="visually-hidden">
+          {(error as Error).message}
+        </p>
+      ) : null}
     </FormDialog>
   );
 }
 
-function MoveDialog({ template, folders, onClose, onDone }: { template: Template; folders: FlatFolder[]; onClose: () => void; onDone: (folderId: number | null) => void }) {
+function MoveDialog({
+  template,
+  folders,
+  onClose,
+  onDone,
+}: {
+  template: Template;
+  folders: FlatFolder[];
+  onClose: () => void;
+  onDone: (folderId: number | null) => void;
+}) {
   const [target, setTarget] = useState(template.folderId === null ? '' : String(template.folderId));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -275,19 +521,45 @@ function MoveDialog({ template, folders, onClose, onDone }: { template: Template
     }
   }
   return (
-    <FormDialog open title={text.moveTitle(template.name)} submitLabel={text.move} busy={busy} error={error} onSubmit={submit} onClose={onClose}>
+    <FormDialog
+      open
+      title={text.moveTitle(template.name)}
+      submitLabel={text.move}
+      busy={busy}
+      error={error}
+      onSubmit={submit}
+      onClose={onClose}
+    >
       <FolderSelect id="tp-move-folder" label={text.moveTo} value={target} onChange={setTarget} folders={folders} />
     </FormDialog>
   );
 }
 
-function FolderSelect({ id, label, value, onChange, folders }: { id: string; label: string; value: string; onChange: (value: string) => void; folders: FlatFolder[] }) {
+function FolderSelect({
+  id,
+  label,
+  value,
+  onChange,
+  folders,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  folders: FlatFolder[];
+}) {
   return (
     <div className="st-field">
-      <label htmlFor={id} className="st-label">{label}</label>
+      <label htmlFor={id} className="st-label">
+        {label}
+      </label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">{text.rootFolder}</option>
-        {folders.map(({ folder, path }) => <option key={folder.id} value={folder.id}>{path}</option>)}
+        {folders.map(({ folder, path }) => (
+          <option key={folder.id} value={folder.id}>
+            {path}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -318,19 +590,40 @@ function AccessDialog({ folder, onClose, onDone }: { folder: Folder; onClose: ()
     }
   }
   return (
-    <FormDialog open title={text.accessTitle(folder.name)} description={<p>{text.accessText}</p>} submitLabel={text.saveAccess} busy={busy}
-      error={error ?? loaded.error} onSubmit={submit} onClose={onClose}>
-      {!loaded.data && !loaded.error && <p role="status" className="ws-loading">{text.loading}</p>}
+    <FormDialog
+      open
+      title={text.accessTitle(folder.name)}
+      description={<p>{text.accessText}</p>}
+      submitLabel={text.saveAccess}
+      busy={busy}
+      error={error ?? loaded.error}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      {!loaded.data && !loaded.error && (
+        <p role="status" className="ws-loading">
+          {text.loading}
+        </p>
+      )}
       {loaded.data && (
         <>
-          <label className="checkbox"><input type="checkbox" checked={restricted} onChange={(e) => setOverride(e.target.checked)} /> {text.restrict}</label>
+          <label className="checkbox">
+            <input type="checkbox" checked={restricted} onChange={(e) => setOverride(e.target.checked)} />{' '}
+            {text.restrict}
+          </label>
           <fieldset className="st-fieldset" disabled={!restricted}>
             <legend>{text.rolesLegend}</legend>
             {loaded.data.roles.length === 0 && <p className="ws-muted">{text.noRolesYet}</p>}
             {loaded.data.roles.map((role) => (
               <label key={role.roleId} className="checkbox">
-                <input type="checkbox" checked={chosen.includes(role.roleId)}
-                  onChange={(e) => setRoleIds(e.target.checked ? [...chosen, role.roleId] : chosen.filter((id) => id !== role.roleId))} /> {role.roleName}
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(role.roleId)}
+                  onChange={(e) =>
+                    setRoleIds(e.target.checked ? [...chosen, role.roleId] : chosen.filter((id) => id !== role.roleId))
+                  }
+                />{' '}
+                {role.roleName}
               </label>
             ))}
           </fieldset>
@@ -344,18 +637,32 @@ function AccessDialog({ folder, onClose, onDone }: { folder: Folder; onClose: ()
 function slotOrder(recipients: WorkflowRecipient[]): WorkflowRecipient[] {
   return recipients
     .filter((r) => (r as { status?: string }).status !== 'DELEGATED')
-    .sort((a, b) => (a.recipientOrder ?? Number.MAX_SAFE_INTEGER) - (b.recipientOrder ?? Number.MAX_SAFE_INTEGER) || a.id - b.id);
+    .sort(
+      (a, b) =>
+        (a.recipientOrder ?? Number.MAX_SAFE_INTEGER) - (b.recipientOrder ?? Number.MAX_SAFE_INTEGER) || a.id - b.id,
+    );
 }
 
-function CreateTemplateDialog({ folders, initialFolder, onClose, onDone }: {
-  folders: FlatFolder[]; initialFolder: number | null; onClose: () => void; onDone: (template: Template) => void;
+function CreateTemplateDialog({
+  folders,
+  initialFolder,
+  onClose,
+  onDone,
+}: {
+  folders: FlatFolder[];
+  initialFolder: number | null;
+  onClose: () => void;
+  onDone: (template: Template) => void;
 }) {
   const { me } = useMe();
   const [sourceSearch, setSourceSearch] = useState('');
   const [sourceQuery, setSourceQuery] = useState('');
   const sources = useResource(() => templatesApi.workflows(sourceQuery), [sourceQuery]);
   const [workflowId, setWorkflowId] = useState('');
-  const recipients = useResource(() => (workflowId ? templatesApi.workflowRecipients(Number(workflowId)).then(slotOrder) : Promise.resolve([])), [workflowId]);
+  const recipients = useResource(
+    () => (workflowId ? templatesApi.workflowRecipients(Number(workflowId)).then(slotOrder) : Promise.resolve([])),
+    [workflowId],
+  );
   const [labels, setLabels] = useState<Record<number, string>>({});
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -367,8 +674,16 @@ function CreateTemplateDialog({ folders, initialFolder, onClose, onDone }: {
   const [local, setLocal] = useState<Record<string, string>>({});
   const issues = { ...fieldIssues(error), ...local };
 
-  const usable = (sources.data?.content ?? []).filter((w) => (!me || w.ownerUserId === me.userId) && w.sequence !== 'SELF' && w.sequence !== 'SURVEY'
-    && !w.isPowerSurvey && !w.isPowerSurveyChild && w.recipientCount > 0 && w.documentCount > 0);
+  const usable = (sources.data?.content ?? []).filter(
+    (w) =>
+      (!me || w.ownerUserId === me.userId) &&
+      w.sequence !== 'SELF' &&
+      w.sequence !== 'SURVEY' &&
+      !w.isPowerSurvey &&
+      !w.isPowerSurveyChild &&
+      w.recipientCount > 0 &&
+      w.documentCount > 0,
+  );
 
   function pick(value: string) {
     setWorkflowId(value);
@@ -382,18 +697,27 @@ function CreateTemplateDialog({ folders, initialFolder, onClose, onDone }: {
     if (!workflowId) problems.workflowId = text.sourceRequired;
     if (!name.trim()) problems.name = text.nameRequired;
     const interval = Number(days);
-    if (reminders && !(Number.isInteger(interval) && interval >= 1 && interval <= 30)) problems.reminderIntervalDays = text.reminderDaysRule;
+    if (reminders && !(Number.isInteger(interval) && interval >= 1 && interval <= 30))
+      problems.reminderIntervalDays = text.reminderDaysRule;
     setLocal(problems);
     if (Object.keys(problems).length > 0) return;
     setBusy(true);
     setError(null);
     try {
       const order = recipients.data ?? [];
-      onDone(await templatesApi.create({
-        name: name.trim(), description: description.trim(), workflowId: Number(workflowId), folderId: folder ? Number(folder) : null,
-        recipientLabels: order.map((r, i) => ({ order: i + 1, label: (labels[r.id] ?? '').trim() })).filter((l) => l.label),
-        reminderEnabled: reminders, reminderIntervalDays: reminders ? interval : null,
-      }));
+      onDone(
+        await templatesApi.create({
+          name: name.trim(),
+          description: description.trim(),
+          workflowId: Number(workflowId),
+          folderId: folder ? Number(folder) : null,
+          recipientLabels: order
+            .map((r, i) => ({ order: i + 1, label: (labels[r.id] ?? '').trim() }))
+            .filter((l) => l.label),
+          reminderEnabled: reminders,
+          reminderIntervalDays: reminders ? interval : null,
+        }),
+      );
     } catch (failure) {
       setError(failure);
       setBusy(false);
@@ -401,42 +725,113 @@ function CreateTemplateDialog({ folders, initialFolder, onClose, onDone }: {
   }
 
   return (
-    <FormDialog open wide title={text.createTitle} description={<p>{text.createText}</p>} submitLabel={text.create} busy={busy} error={error} onSubmit={submit} onClose={onClose}>
+    <FormDialog
+      open
+      wide
+      title={text.createTitle}
+      description={<p>{text.createText}</p>}
+      submitLabel={text.create}
+      busy={busy}
+      error={error}
+      onSubmit={submit}
+      onClose={onClose}
+    >
       <div className="tp-source-search">
         <TextField label={text.sourceSearch} type="search" value={sourceSearch} onChange={setSourceSearch} />
-        <button type="button" className="ws-button" onClick={() => setSourceQuery(sourceSearch.trim())}>{text.search}</button>
+        <button type="button" className="ws-button" onClick={() => setSourceQuery(sourceSearch.trim())}>
+          {text.search}
+        </button>
       </div>
       {sources.error ? <ApiErrorText error={sources.error} /> : null}
       <div className="st-field">
-        <label htmlFor="tp-source" className="st-label">{text.source}<span aria-hidden="true"> *</span></label>
-        <select id="tp-source" value={workflowId} onChange={(e) => { pick(e.target.value); setLocal((l) => ({ ...l, workflowId: '' })); }} aria-required="true" aria-invalid={issues.workflowId ? true : undefined}
-          aria-describedby={`tp-source-hint${issues.workflowId ? ' tp-source-error' : ''}`}>
+        <label htmlFor="tp-source" className="st-label">
+          {text.source}
+          <span aria-hidden="true"> *</span>
+        </label>
+        <select
+          id="tp-source"
+          value={workflowId}
+          onChange={(e) => {
+            pick(e.target.value);
+            setLocal((l) => ({ ...l, workflowId: '' }));
+          }}
+          aria-required="true"
+          aria-invalid={issues.workflowId ? true : undefined}
+          aria-describedby={`tp-source-hint${issues.workflowId ? ' tp-source-error' : ''}`}
+        >
           <option value="">{text.sourceNone}</option>
-          {usable.map((w) => <option key={w.workflowId} value={w.workflowId}>{text.sourceOption(w.name, w.status, w.recipientCount)}</option>)}
+          {usable.map((w) => (
+            <option key={w.workflowId} value={w.workflowId}>
+              {text.sourceOption(w.name, w.status, w.recipientCount)}
+            </option>
+          ))}
         </select>
-        <p id="tp-source-hint" className="st-hint">{sources.data && usable.length === 0 ? text.noSources : text.sourceHint}</p>
-        {issues.workflowId && <p id="tp-source-error" className="ws-field-error">{issues.workflowId}</p>}
+        <p id="tp-source-hint" className="st-hint">
+          {sources.data && usable.length === 0 ? text.noSources : text.sourceHint}
+        </p>
+        {issues.workflowId && (
+          <p id="tp-source-error" className="ws-field-error">
+            {issues.workflowId}
+          </p>
+        )}
       </div>
       {workflowId && recipients.data && recipients.data.length > 0 && (
         <fieldset className="st-fieldset">
           <legend>{text.slotsLegend}</legend>
           <p className="st-hint">{text.slotsHint}</p>
           {recipients.data.map((r, i) => (
-            <TextField key={r.id} label={text.slotLabel(i + 1, r.name, text.roles[r.recipientRole] ?? r.recipientRole)} value={labels[r.id] ?? ''}
-              onChange={(v) => setLabels((all) => ({ ...all, [r.id]: v }))} maxLength={50} />
+            <TextField
+              key={r.id}
+              label={text.slotLabel(i + 1, r.name, text.roles[r.recipientRole] ?? r.recipientRole)}
+              value={labels[r.id] ?? ''}
+              onChange={(v) => setLabels((all) => ({ ...all, [r.id]: v }))}
+              maxLength={50}
+            />
           ))}
         </fieldset>
       )}
       {recipients.error ? <ApiErrorText error={recipients.error} /> : null}
-      <TextField label={text.templateName} value={name} onChange={(v) => { setName(v); setLocal((l) => ({ ...l, name: '' })); }} required maxLength={50} hint={text.templateNameRule} error={issues.name} />
+      <TextField
+        label={text.templateName}
+        value={name}
+        onChange={(v) => {
+          setName(v);
+          setLocal((l) => ({ ...l, name: '' }));
+        }}
+        required
+        maxLength={50}
+        hint={text.templateNameRule}
+        error={issues.name}
+      />
       <div className="st-field">
-        <label htmlFor="tp-description" className="st-label">{text.description}</label>
-        <textarea id="tp-description" value={description} maxLength={500} rows={2} onChange={(e) => setDescription(e.target.value)} />
+        <label htmlFor="tp-description" className="st-label">
+          {text.description}
+        </label>
+        <textarea
+          id="tp-description"
+          value={description}
+          maxLength={500}
+          rows={2}
+          onChange={(e) => setDescription(e.target.value)}
+        />
       </div>
       <FolderSelect id="tp-create-folder" label={text.folder} value={folder} onChange={setFolder} folders={folders} />
-      <label className="checkbox"><input type="checkbox" checked={reminders} onChange={(e) => setReminders(e.target.checked)} /> {text.reminders}</label>
+      <label className="checkbox">
+        <input type="checkbox" checked={reminders} onChange={(e) => setReminders(e.target.checked)} /> {text.reminders}
+      </label>
       {reminders && (
-        <TextField label={text.reminderDays} type="number" inputMode="numeric" value={days} onChange={(v) => { setDays(v); setLocal((l) => ({ ...l, reminderIntervalDays: '' })); }} hint={text.reminderDaysRule} error={issues.reminderIntervalDays} />
+        <TextField
+          label={text.reminderDays}
+          type="number"
+          inputMode="numeric"
+          value={days}
+          onChange={(v) => {
+            setDays(v);
+            setLocal((l) => ({ ...l, reminderIntervalDays: '' }));
+          }}
+          hint={text.reminderDaysRule}
+          error={issues.reminderIntervalDays}
+        />
       )}
     </FormDialog>
   );

@@ -37,7 +37,8 @@ export const templatesText = {
   accessOf: (name: string) => `Access to folder ${name}`,
   access: 'Access',
   accessTitle: (name: string) => `Who sees the folder ${name}`,
-  accessText: 'By default everyone with the Templates permission sees a folder. Restrict it to some roles: the owner always sees it, and the restriction holds for its subfolders too.',
+  accessText:
+    'By default everyone with the Templates permission sees a folder. Restrict it to some roles: the owner always sees it, and the restriction holds for its subfolders too.',
   restrict: 'Only members with the roles chosen below see this folder',
   rolesLegend: 'Roles that see it',
   noRolesYet: 'Your organization has no active roles yet.',
@@ -82,16 +83,19 @@ export const templatesText = {
 
   // Create from an envelope
   createTitle: 'New template from an envelope',
-  createText: 'The template copies the envelope\'s documents, recipients and fields. Later changes to the envelope do not change the template.',
+  createText:
+    "The template copies the envelope's documents, recipients and fields. Later changes to the envelope do not change the template.",
   source: 'Envelope to copy',
   sourceSearch: 'Find an envelope by name',
   sourceHint: 'Your own envelopes with documents and recipients (not self-signing or Power Survey).',
   sourceNone: 'Choose an envelope',
   sourceRequired: 'Choose the envelope to copy.',
   noSources: 'No envelope of yours can become a template yet: prepare one with documents and recipients first.',
-  sourceOption: (name: string, status: string, recipients: number) => `${name} (${status.toLowerCase()}, ${plural(recipients, 'recipient', 'recipients')})`,
+  sourceOption: (name: string, status: string, recipients: number) =>
+    `${name} (${status.toLowerCase()}, ${plural(recipients, 'recipient', 'recipients')})`,
   slotsLegend: 'Recipients: which are placeholders?',
-  slotsHint: 'Give a recipient a label (for example “Client”) to make it a placeholder: whoever sends the template fills in its name and email. Without a label the recipient stays as it is.',
+  slotsHint:
+    'Give a recipient a label (for example “Client”) to make it a placeholder: whoever sends the template fills in its name and email. Without a label the recipient stays as it is.',
   slotLabel: (order: number, name: string, role: string) => `Label for recipient ${order}: ${name} (${role})`,
   folder: 'Folder',
   reminders: 'Remind recipients who have not acted',
@@ -106,8 +110,10 @@ export const templatesText = {
   // Dispatch
   dispatchTitle: (name: string) => `Send ${name}`,
   backToTemplates: 'Back to templates',
-  dispatchIntro: 'Fill in who receives the envelope. Placeholders must be filled; the other recipients can be changed or kept.',
-  recipientLegend: (order: number, role: string, label: string | null) => `Recipient ${order}: ${role}${label ? ` (${label})` : ''}`,
+  dispatchIntro:
+    'Fill in who receives the envelope. Placeholders must be filled; the other recipients can be changed or kept.',
+  recipientLegend: (order: number, role: string, label: string | null) =>
+    `Recipient ${order}: ${role}${label ? ` (${label})` : ''}`,
   placeholder: 'Placeholder: fill in',
   recipientName: 'Name',
   recipientNameRule: '3 to 50 characters: letters, hyphens or apostrophes between letters, and spaces.',
@@ -124,20 +130,36 @@ export const templatesText = {
   completionTitle: 'Completion',
   completionRate: (rate: string) => `${rate} of the envelopes made from this template are completed.`,
   completionSummary: (total: number) => `${plural(total, 'envelope', 'envelopes')} made from this template.`,
-  countLabels: { completed: 'Completed', inProgress: 'In progress', draft: 'Draft', void: 'Voided', other: 'Other' } as Record<string, string>,
+  countLabels: {
+    completed: 'Completed',
+    inProgress: 'In progress',
+    draft: 'Draft',
+    void: 'Voided',
+    other: 'Other',
+  } as Record<string, string>,
   completionChart: 'Envelopes by status',
   timeTitle: 'Time to sign',
-  timeSummary: (n: number, avg: string, median: string, p90: string) => `Over ${plural(n, 'completed envelope', 'completed envelopes')}: average ${avg}, median ${median}, 90% within ${p90}.`,
+  timeSummary: (n: number, avg: string, median: string, p90: string) =>
+    `Over ${plural(n, 'completed envelope', 'completed envelopes')}: average ${avg}, median ${median}, 90% within ${p90}.`,
   timeNone: 'No envelope made from this template is completed yet.',
   timeChart: 'Completed envelopes by time from sending to completion',
-  buckets: { under1h: 'Under 1 hour', under1d: '1 to 24 hours', under3d: '1 to 3 days', under7d: '3 to 7 days', over7d: '7 days or more' } as Record<string, string>,
-  hours: (h: number) => (h < 1 ? `${Math.round(h * 60)} min` : h < 48 ? `${h.toFixed(1)} h` : `${(h / 24).toFixed(1)} days`),
+  buckets: {
+    under1h: 'Under 1 hour',
+    under1d: '1 to 24 hours',
+    under3d: '1 to 3 days',
+    under7d: '3 to 7 days',
+    over7d: '7 days or more',
+  } as Record<string, string>,
+  hours: (h: number) =>
+    h < 1 ? `${Math.round(h * 60)} min` : h < 48 ? `${h.toFixed(1)} h` : `${(h / 24).toFixed(1)} days`,
   dropOffTitle: 'Field drop-off',
-  dropOffSummary: (sessions: number, since: string) => `${plural(sessions, 'signing session', 'signing sessions')} since ${since}. The share of signers who reached a field but left it empty.`,
+  dropOffSummary: (sessions: number, since: string) =>
+    `${plural(sessions, 'signing session', 'signing sessions')} since ${since}. The share of signers who reached a field but left it empty.`,
   dropOffNone: 'No signing sessions yet.',
   dropOffChart: 'Drop-off rate per field',
   lowSample: 'fewer than 20 sessions: not yet meaningful',
-  fieldLabel: (label: string | null, type: string, page: number) => `${label || type.charAt(0) + type.slice(1).toLowerCase().replace(/_/g, ' ')} (page ${page})`,
+  fieldLabel: (label: string | null, type: string, page: number) =>
+    `${label || type.charAt(0) + type.slice(1).toLowerCase().replace(/_/g, ' ')} (page ${page})`,
   /** Fields that would read the same (two unlabelled signatures on a page) are numbered in document order. */
   numbered: (label: string, n: number) => label.replace(/ \(page/, ` ${n} (page`),
   showTable: 'Show the numbers as a table',

@@ -14,7 +14,17 @@ import { api, onBeforeSignIn } from './session-api.ts';
 import type { DispatchProgress, Folder, ListItem, ListPage, StatusCounts, SurveyChildren } from './types.ts';
 import { ConfirmDialog, ErrorNotice, formatDateTime, useTitle } from './ui.tsx';
 
-export const FILTERS = ['All', 'Draft', 'Pending', 'Sent', 'Signed', 'Completed', 'Voided', 'Approved', 'Viewed'] as const;
+export const FILTERS = [
+  'All',
+  'Draft',
+  'Pending',
+  'Sent',
+  'Signed',
+  'Completed',
+  'Voided',
+  'Approved',
+  'Viewed',
+] as const;
 type Filter = (typeof FILTERS)[number];
 const PAGE_SIZES = [10, 20, 50];
 const SEARCH_DRAFT_KEY = 'workspace:dashboard-search';
@@ -52,13 +62,20 @@ export function viewHref(view: Partial<View>): string {
 function countOf(counts: StatusCounts | null, filter: Filter): number | undefined {
   if (!counts) return undefined;
   switch (filter) {
-    case 'Draft': return counts.draftDocCount;
-    case 'Pending': return counts.pendingDocCount;
-    case 'Sent': return counts.sentDocCount;
-    case 'Signed': return counts.signedDocCount;
-    case 'Completed': return counts.completedDocCount;
-    case 'Voided': return counts.voidDocCount;
-    default: return undefined;
+    case 'Draft':
+      return counts.draftDocCount;
+    case 'Pending':
+      return counts.pendingDocCount;
+    case 'Sent':
+      return counts.sentDocCount;
+    case 'Signed':
+      return counts.signedDocCount;
+    case 'Completed':
+      return counts.completedDocCount;
+    case 'Voided':
+      return counts.voidDocCount;
+    default:
+      return undefined;
   }
 }
 
@@ -94,7 +111,8 @@ export function DashboardPage(_props: PageProps) {
         if (!live) return;
         setList(page);
         // The unfiltered All list's total is the All count; no extra call needed for it.
-        if (view.status === 'All' && !view.folderId && !view.q) setExtraCounts((c) => ({ ...c, All: page.totalElements }));
+        if (view.status === 'All' && !view.folderId && !view.q)
+          setExtraCounts((c) => ({ ...c, All: page.totalElements }));
       },
       (error: unknown) => live && setListError(error),
     );
@@ -128,7 +146,10 @@ export function DashboardPage(_props: PageProps) {
     if (view.status !== 'All' || view.folderId || view.q || reloadKey > 0) wanted.push('All');
     for (const filter of wanted) {
       const query = filter === 'All' ? 'size=1' : `status=${filter}&size=1`;
-      api.get<ListPage>(`/document/v1?${query}`).then((page) => live && setExtraCounts((c) => ({ ...c, [filter]: page.totalElements })), () => {});
+      api.get<ListPage>(`/document/v1?${query}`).then(
+        (page) => live && setExtraCounts((c) => ({ ...c, [filter]: page.totalElements })),
+        () => {},
+      );
     }
     return () => {
       live = false;
@@ -136,12 +157,15 @@ export function DashboardPage(_props: PageProps) {
     // Once after the first paint and after each change made here (not per view: a filter's own list does not move these counts).
   }, [firstPainted, reloadKey]);
 
-  const changed = useCallback((message: string) => {
-    setNotice(message);
-    setSelected(new Set());
-    setReloadKey((k) => k + 1);
-    refreshFolders();
-  }, [refreshFolders]);
+  const changed = useCallback(
+    (message: string) => {
+      setNotice(message);
+      setSelected(new Set());
+      setReloadKey((k) => k + 1);
+      refreshFolders();
+    },
+    [refreshFolders],
+  );
 
   const total = list?.totalElements ?? 0;
   const pages = Math.max(1, Math.ceil(total / view.size));
@@ -152,28 +176,44 @@ export function DashboardPage(_props: PageProps) {
     <div className="ws-page">
       <div className="ws-page-head">
         <h1>{heading}</h1>
-        <Link to="/envelopes/new" className="ws-button ws-button--primary">{text.newEnvelope}</Link>
+        <Link to="/envelopes/new" className="ws-button ws-button--primary">
+          {text.newEnvelope}
+        </Link>
       </div>
       <div className="ws-dashboard">
         <div className="ws-sidebar">
           <StatusFilters view={view} counts={counts} extra={extraCounts} />
-          <FolderList folders={folders} current={view.folderId} hrefOf={(folderId) => viewHref({ ...view, folderId, page: 1 })} onChanged={changed} />
+          <FolderList
+            folders={folders}
+            current={view.folderId}
+            hrefOf={(folderId) => viewHref({ ...view, folderId, page: 1 })}
+            onChanged={changed}
+          />
         </div>
         <div>
           {folder && <FolderActions folder={folder} onChanged={changed} />}
           <SearchForm view={view} />
-          <p role="status" className="ws-success-line">{notice ?? ''}</p>
+          <p role="status" className="ws-success-line">
+            {notice ?? ''}
+          </p>
           {listError !== null ? (
             <ErrorNotice error={listError}>
-              {text.loadFailed} <button type="button" className="ws-link-button" onClick={() => setReloadKey((k) => k + 1)}>{text.retry}</button>
+              {text.loadFailed}{' '}
+              <button type="button" className="ws-link-button" onClick={() => setReloadKey((k) => k + 1)}>
+                {text.retry}
+              </button>
             </ErrorNotice>
           ) : list === null ? (
-            <p className="ws-loading" role="status">{shellText.loading}</p>
+            <p className="ws-loading" role="status">
+              {shellText.loading}
+            </p>
           ) : everythingEmpty ? (
             <div className="ws-empty">
               <h2>{text.emptyTitle}</h2>
               <p>{text.emptyText}</p>
-              <Link to="/envelopes/new" className="ws-button ws-button--primary">{text.newEnvelope}</Link>
+              <Link to="/envelopes/new" className="ws-button ws-button--primary">
+                {text.newEnvelope}
+              </Link>
             </div>
           ) : (
             <>
@@ -193,7 +233,15 @@ export function DashboardPage(_props: PageProps) {
   );
 }
 
-function StatusFilters({ view, counts, extra }: { view: View; counts: StatusCounts | null; extra: Partial<Record<Filter, number>> }) {
+function StatusFilters({
+  view,
+  counts,
+  extra,
+}: {
+  view: View;
+  counts: StatusCounts | null;
+  extra: Partial<Record<Filter, number>>;
+}) {
   return (
     <nav aria-label={text.filtersNav}>
       <h2>{text.filtersHeading}</h2>
@@ -209,7 +257,10 @@ function StatusFilters({ view, counts, extra }: { view: View; counts: StatusCoun
                 className="ws-filter"
                 aria-current={view.status === filter ? 'true' : undefined}
               >
-                <span className="ws-filter-label">{label}{hint && <span className="visually-hidden"> ({hint})</span>}</span>{' '}
+                <span className="ws-filter-label">
+                  {label}
+                  {hint && <span className="visually-hidden"> ({hint})</span>}
+                </span>{' '}
                 <span className="ws-count">{count ?? ''}</span>
               </Link>
             </li>
@@ -239,9 +290,13 @@ function SearchForm({ view }: { view: View }) {
   }, []);
   const latest = useRef(value);
   latest.current = value;
-  useEffect(() => onBeforeSignIn(() => {
-    if (latest.current && latest.current !== view.q) sessionStorage.setItem(SEARCH_DRAFT_KEY, latest.current);
-  }), [view.q]);
+  useEffect(
+    () =>
+      onBeforeSignIn(() => {
+        if (latest.current && latest.current !== view.q) sessionStorage.setItem(SEARCH_DRAFT_KEY, latest.current);
+      }),
+    [view.q],
+  );
   // A search made elsewhere (Back, a link) shows its words; the first run keeps a restored draft.
   const mounted = useRef(false);
   useEffect(() => {
@@ -257,17 +312,41 @@ function SearchForm({ view }: { view: View }) {
     <form role="search" className="ws-search" onSubmit={submit}>
       <div>
         <label htmlFor="ws-search">{text.searchLabel}</label>
-        <input id="ws-search" type="search" value={value} maxLength={255} onChange={(event) => setValue(event.target.value)} />
+        <input
+          id="ws-search"
+          type="search"
+          value={value}
+          maxLength={255}
+          onChange={(event) => setValue(event.target.value)}
+        />
       </div>
-      <button type="submit" className="ws-button">{text.search}</button>
+      <button type="submit" className="ws-button">
+        {text.search}
+      </button>
       {view.q && (
-        <Link to={viewHref({ ...view, q: '', page: 1 })} className="ws-button ws-button--quiet" onClick={() => setValue('')}>{text.clearSearch}</Link>
+        <Link
+          to={viewHref({ ...view, q: '', page: 1 })}
+          className="ws-button ws-button--quiet"
+          onClick={() => setValue('')}
+        >
+          {text.clearSearch}
+        </Link>
       )}
     </form>
   );
 }
 
-function DocumentTable({ view, list, selected, onSelect }: { view: View; list: ListPage; selected: Set<number>; onSelect: (next: Set<number>) => void }) {
+function DocumentTable({
+  view,
+  list,
+  selected,
+  onSelect,
+}: {
+  view: View;
+  list: ListPage;
+  selected: Set<number>;
+  onSelect: (next: Set<number>) => void;
+}) {
   const ids = list.content.map((item) => item.workflowId);
   const all = ids.length > 0 && ids.every((id) => selected.has(id));
   const some = ids.some((id) => selected.has(id));
@@ -275,12 +354,15 @@ function DocumentTable({ view, list, selected, onSelect }: { view: View; list: L
   useEffect(() => {
     if (selectAll.current) selectAll.current.indeterminate = some && !all;
   }, [some, all]);
-  const caption = (view.q ? `${text.resultsFor(view.q)}. ` : '') + text.tableCaption(text.filters[view.status], list.totalElements);
+  const caption =
+    (view.q ? `${text.resultsFor(view.q)}. ` : '') + text.tableCaption(text.filters[view.status], list.totalElements);
 
   if (list.content.length === 0) {
     return (
       <>
-        <p className="ws-muted" role="status">{caption}</p>
+        <p className="ws-muted" role="status">
+          {caption}
+        </p>
         <p className="ws-empty">{text.noMatches}</p>
       </>
     );
@@ -294,13 +376,21 @@ function DocumentTable({ view, list, selected, onSelect }: { view: View; list: L
   return (
     <div className="ws-table-wrap">
       {/* Said when a filter, search or page changes (the focus stays on the control that changed it). */}
-      <p className="visually-hidden" role="status">{caption}</p>
+      <p className="visually-hidden" role="status">
+        {caption}
+      </p>
       <table className="ws-table">
         <caption>{caption}</caption>
         <thead>
           <tr>
             <th scope="col" className="ws-check">
-              <input ref={selectAll} type="checkbox" aria-label={text.selectAll} checked={all} onChange={(event) => onSelect(event.target.checked ? new Set(ids) : new Set())} />
+              <input
+                ref={selectAll}
+                type="checkbox"
+                aria-label={text.selectAll}
+                checked={all}
+                onChange={(event) => onSelect(event.target.checked ? new Set(ids) : new Set())}
+              />
             </th>
             <th scope="col">{text.columns.name}</th>
             <th scope="col">{text.columns.status}</th>
@@ -311,14 +401,20 @@ function DocumentTable({ view, list, selected, onSelect }: { view: View; list: L
           {list.content.map((item) => (
             <tr key={item.workflowId}>
               <td className="ws-check">
-                <input type="checkbox" aria-label={text.selectRow(item.name)} checked={selected.has(item.workflowId)} onChange={(event) => toggle(item.workflowId, event.target.checked)} />
+                <input
+                  type="checkbox"
+                  aria-label={text.selectRow(item.name)}
+                  checked={selected.has(item.workflowId)}
+                  onChange={(event) => toggle(item.workflowId, event.target.checked)}
+                />
               </td>
               <th scope="row">
                 <Link to={envelopeHref(item)}>{item.name}</Link>
                 <div className="ws-muted ws-row-meta">
                   {item.isPowerSurvey && <>{text.survey} · </>}
                   {item.isPowerSurveyChild && <>{text.surveyResponse} · </>}
-                  {text.documents(item.documentCount)} · {text.recipients(item.recipientCount)} · {text.from(item.ownerName)}
+                  {text.documents(item.documentCount)} · {text.recipients(item.recipientCount)} ·{' '}
+                  {text.from(item.ownerName)}
                 </div>
               </th>
               <td>
@@ -342,9 +438,17 @@ function SurveyProgress({ workflowId }: { workflowId: number }) {
     Promise.all([
       api.get<SurveyChildren>(`/document/v1/power-survey/${workflowId}/workflows?page=0&size=1`),
       api.get<DispatchProgress>(`/document/v1/power-survey/${workflowId}/dispatch-progress`),
-    ]).then(([children, progress]) => {
-      if (live) setState({ responded: children.respondedCount, total: progress.totalRecipients, dispatched: progress.dispatchedCount });
-    }, () => {});
+    ]).then(
+      ([children, progress]) => {
+        if (live)
+          setState({
+            responded: children.respondedCount,
+            total: progress.totalRecipients,
+            dispatched: progress.dispatchedCount,
+          });
+      },
+      () => {},
+    );
     return () => {
       live = false;
     };
@@ -354,12 +458,25 @@ function SurveyProgress({ workflowId }: { workflowId: number }) {
   return (
     <div className="ws-progress">
       <progress max={Math.max(1, state.total)} value={state.responded} aria-label={label} />
-      <span className="ws-muted">{label}{state.dispatched < state.total ? ` (${text.surveyDispatching(state.dispatched, state.total)})` : ''}</span>
+      <span className="ws-muted">
+        {label}
+        {state.dispatched < state.total ? ` (${text.surveyDispatching(state.dispatched, state.total)})` : ''}
+      </span>
     </div>
   );
 }
 
-function BulkBar({ items, folders, onClear, onChanged }: { items: ListItem[]; folders: Folder[]; onClear: () => void; onChanged: (message: string) => void }) {
+function BulkBar({
+  items,
+  folders,
+  onClear,
+  onChanged,
+}: {
+  items: ListItem[];
+  folders: Folder[];
+  onClear: () => void;
+  onChanged: (message: string) => void;
+}) {
   const [target, setTarget] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -401,16 +518,33 @@ function BulkBar({ items, folders, onClear, onChanged }: { items: ListItem[]; fo
       <strong>{text.selected(items.length)}</strong>
       {folders.length > 0 && (
         <>
-          <label htmlFor="ws-move-target" className="visually-hidden">{text.moveTo}</label>
-          <select id="ws-move-target" value={target} onChange={(event) => setTarget(event.target.value)} className="ws-select">
+          <label htmlFor="ws-move-target" className="visually-hidden">
+            {text.moveTo}
+          </label>
+          <select
+            id="ws-move-target"
+            value={target}
+            onChange={(event) => setTarget(event.target.value)}
+            className="ws-select"
+          >
             <option value="">{text.chooseFolder}</option>
-            {folders.map((f) => <option key={f.id} value={f.id}>{f.folderName}</option>)}
+            {folders.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.folderName}
+              </option>
+            ))}
           </select>
-          <button type="button" className="ws-button" onClick={move} disabled={busy || !target}>{text.move}</button>
+          <button type="button" className="ws-button" onClick={move} disabled={busy || !target}>
+            {text.move}
+          </button>
         </>
       )}
-      <button type="button" className="ws-button ws-button--danger" onClick={() => setConfirming(true)} disabled={busy}>{text.deleteSelected}</button>
-      <button type="button" className="ws-link-button" onClick={onClear}>{text.clearSelection}</button>
+      <button type="button" className="ws-button ws-button--danger" onClick={() => setConfirming(true)} disabled={busy}>
+        {text.deleteSelected}
+      </button>
+      <button type="button" className="ws-link-button" onClick={onClear}>
+        {text.clearSelection}
+      </button>
       {error !== null && <ErrorNotice error={error} />}
       <ConfirmDialog
         open={confirming}
@@ -452,10 +586,22 @@ function FolderActions({ folder, onChanged }: { folder: Folder; onChanged: (mess
   }
   return (
     <div className="ws-actions">
-      <button type="button" className="ws-button ws-button--small" onClick={() => setRenaming(true)}>{text.renameFolder}</button>
-      <button type="button" className="ws-button ws-button--small ws-button--danger" onClick={() => setDeleting(true)}>{text.deleteFolder}</button>
+      <button type="button" className="ws-button ws-button--small" onClick={() => setRenaming(true)}>
+        {text.renameFolder}
+      </button>
+      <button type="button" className="ws-button ws-button--small ws-button--danger" onClick={() => setDeleting(true)}>
+        {text.deleteFolder}
+      </button>
       {error !== null && <ErrorNotice error={error} />}
-      <FolderDialog open={renaming} folder={folder} onClose={() => setRenaming(false)} onSaved={() => { setRenaming(false); onChanged(''); }} />
+      <FolderDialog
+        open={renaming}
+        folder={folder}
+        onClose={() => setRenaming(false)}
+        onSaved={() => {
+          setRenaming(false);
+          onChanged('');
+        }}
+      />
       <ConfirmDialog
         open={deleting}
         title={text.deleteFolderTitle(folder.folderName)}
@@ -475,13 +621,28 @@ function FolderActions({ folder, onChanged }: { folder: Folder; onChanged: (mess
 function Pager({ view, pages }: { view: View; pages: number }) {
   return (
     <nav aria-label={text.pagination} className="ws-pager">
-      {view.page > 1 && <Link to={viewHref({ ...view, page: view.page - 1 })} className="ws-button ws-button--small">{text.previous}</Link>}
+      {view.page > 1 && (
+        <Link to={viewHref({ ...view, page: view.page - 1 })} className="ws-button ws-button--small">
+          {text.previous}
+        </Link>
+      )}
       <span>{text.pageOf(Math.min(view.page, pages), pages)}</span>
-      {view.page < pages && <Link to={viewHref({ ...view, page: view.page + 1 })} className="ws-button ws-button--small">{text.next}</Link>}
+      {view.page < pages && (
+        <Link to={viewHref({ ...view, page: view.page + 1 })} className="ws-button ws-button--small">
+          {text.next}
+        </Link>
+      )}
       <label className="ws-inline-label">
         {text.rowsPerPage}{' '}
-        <select value={view.size} onChange={(event) => navigate(viewHref({ ...view, size: Number(event.target.value), page: 1 }))}>
-          {PAGE_SIZES.map((size) => <option key={size} value={size}>{size}</option>)}
+        <select
+          value={view.size}
+          onChange={(event) => navigate(viewHref({ ...view, size: Number(event.target.value), page: 1 }))}
+        >
+          {PAGE_SIZES.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
         </select>
       </label>
     </nav>

@@ -68,7 +68,9 @@ export function EnvelopePage({ params }: PageProps) {
       <div className="ws-page">
         <h1>{shellText.notFoundTitle}</h1>
         <p>{text.notFound}</p>
-        <p><Link to="/">{text.backToDocuments}</Link></p>
+        <p>
+          <Link to="/">{text.backToDocuments}</Link>
+        </p>
       </div>
     );
   }
@@ -77,7 +79,9 @@ export function EnvelopePage({ params }: PageProps) {
       <div className="ws-page">
         <h1>{shellText.pageFailedTitle}</h1>
         <ErrorNotice error={error}>{text.loadFailed}</ErrorNotice>
-        <button type="button" className="ws-button" onClick={() => void reload()}>{shellText.reload}</button>
+        <button type="button" className="ws-button" onClick={() => void reload()}>
+          {shellText.reload}
+        </button>
       </div>
     );
   }
@@ -101,7 +105,9 @@ export function EnvelopePage({ params }: PageProps) {
 
   return (
     <div className="ws-page">
-      <p><Link to="/">{text.backToDocuments}</Link></p>
+      <p>
+        <Link to="/">{text.backToDocuments}</Link>
+      </p>
       <div className="ws-page-head">
         <div>
           <h1>{meta.workFlowName}</h1>
@@ -113,18 +119,29 @@ export function EnvelopePage({ params }: PageProps) {
           <p className="ws-muted">
             {text.created(meta.dateCreated)}
             {meta.dateSent && <> · {text.sent(meta.dateSent)}</>}
-            {meta.statusDate && <> · {text.statusSince(meta.statusDate)}</>}
-            {' '}({text.timeZone(meta.timeZone)})
+            {meta.statusDate && <> · {text.statusSince(meta.statusDate)}</>} ({text.timeZone(meta.timeZone)})
           </p>
           {status === 'SENT' && meta.holder && <p>{text.waitingFor(meta.holder)}</p>}
         </div>
-        {isOwner && status === 'DRAFT' && <Link to={`/envelopes/${id}/edit`} className="ws-button ws-button--primary">{text.edit}</Link>}
+        {isOwner && status === 'DRAFT' && (
+          <Link to={`/envelopes/${id}/edit`} className="ws-button ws-button--primary">
+            {text.edit}
+          </Link>
+        )}
       </div>
-      <p role="status" className="ws-success-line">{notice ?? ''}</p>
+      <p role="status" className="ws-success-line">
+        {notice ?? ''}
+      </p>
       {error !== null && <ErrorNotice error={error}>{text.loadFailed}</ErrorNotice>}
       <div className="ws-envelope">
         <div>
-          <Recipients envelope={envelope} workflowId={id} isOwner={isOwner} myRowId={myRow?.id ?? null} onChanged={changed} />
+          <Recipients
+            envelope={envelope}
+            workflowId={id}
+            isOwner={isOwner}
+            myRowId={myRow?.id ?? null}
+            onChanged={changed}
+          />
           {item?.isPowerSurvey && isOwner && <SurveyChildrenCard workflowId={id} />}
           {envelope.declines.length > 0 && <Declines declines={envelope.declines} />}
           <Comments workflowId={id} comments={envelope.comments} canPost={status !== 'VOID'} onChanged={changed} />
@@ -132,21 +149,44 @@ export function EnvelopePage({ params }: PageProps) {
         </div>
         <div>
           <Downloads workflowId={id} envelope={envelope} />
-          <Actions workflowId={id} status={status} isOwner={isOwner} myRow={myRow} isSurveyChild={item?.isPowerSurveyChild ?? false} onChanged={changed} />
+          <Actions
+            workflowId={id}
+            status={status}
+            isOwner={isOwner}
+            myRow={myRow}
+            isSurveyChild={item?.isPowerSurveyChild ?? false}
+            onChanged={changed}
+          />
         </div>
       </div>
     </div>
   );
 }
 
-function Recipients({ envelope, workflowId, isOwner, myRowId, onChanged }: {
-  envelope: Envelope; workflowId: number; isOwner: boolean; myRowId: number | null; onChanged: (message: string) => void;
+function Recipients({
+  envelope,
+  workflowId,
+  isOwner,
+  myRowId,
+  onChanged,
+}: {
+  envelope: Envelope;
+  workflowId: number;
+  isOwner: boolean;
+  myRowId: number | null;
+  onChanged: (message: string) => void;
 }) {
   const [delegating, setDelegating] = useState<Recipient | null>(null);
   const status = envelope.history.metadata.status;
-  const canDelegate = (r: Recipient) => status === 'SENT' && envelope.history.metadata.flowType !== 'SELF'
-    && (r.recipientRole === 'SIGNER' || r.recipientRole === 'APPROVER') && !FINISHED.has(r.status) && (isOwner || r.id === myRowId);
-  const ordered = [...envelope.recipients].sort((a, b) => Number(a.recipientOrder ?? 0) - Number(b.recipientOrder ?? 0) || a.id - b.id);
+  const canDelegate = (r: Recipient) =>
+    status === 'SENT' &&
+    envelope.history.metadata.flowType !== 'SELF' &&
+    (r.recipientRole === 'SIGNER' || r.recipientRole === 'APPROVER') &&
+    !FINISHED.has(r.status) &&
+    (isOwner || r.id === myRowId);
+  const ordered = [...envelope.recipients].sort(
+    (a, b) => Number(a.recipientOrder ?? 0) - Number(b.recipientOrder ?? 0) || a.id - b.id,
+  );
   return (
     <section className="ws-card" aria-labelledby="ws-recipients-heading">
       <h2 id="ws-recipients-heading">{text.recipientsHeading}</h2>
@@ -155,27 +195,53 @@ function Recipients({ envelope, workflowId, isOwner, myRowId, onChanged }: {
           <li key={r.id} className="ws-recipient">
             <span className="ws-swatch" style={{ background: r.recipientColor }} aria-hidden="true" />
             <div className="ws-recipient-main">
-              <strong>{r.name}</strong>{' '}
-              <span className="ws-muted">{r.emailAddress}</span>
+              <strong>{r.name}</strong> <span className="ws-muted">{r.emailAddress}</span>
               <div className="ws-muted">
-                {envelope.history.metadata.flowType === 'ORDERED' && r.recipientOrder && <>{text.order(String(r.recipientOrder))} · </>}
+                {envelope.history.metadata.flowType === 'ORDERED' && r.recipientOrder && (
+                  <>{text.order(String(r.recipientOrder))} · </>
+                )}
                 {roleText[r.recipientRole] ?? r.recipientRole}
               </div>
             </div>
             <span className={`ws-status ws-status--${r.status}`}>{statusText[r.status] ?? r.status}</span>
             {canDelegate(r) && (
-              <button type="button" className="ws-button ws-button--small" aria-label={text.delegateLabel(r.name)} onClick={() => setDelegating(r)}>{text.delegate}</button>
+              <button
+                type="button"
+                className="ws-button ws-button--small"
+                aria-label={text.delegateLabel(r.name)}
+                onClick={() => setDelegating(r)}
+              >
+                {text.delegate}
+              </button>
             )}
           </li>
         ))}
       </ul>
       {envelope.recipients.some((r) => r.status === 'DELEGATED') && <p className="ws-muted">{text.delegationsNote}</p>}
-      <DelegateDialog workflowId={workflowId} recipient={delegating} onClose={() => setDelegating(null)} onDone={(message) => { setDelegating(null); onChanged(message); }} />
+      <DelegateDialog
+        workflowId={workflowId}
+        recipient={delegating}
+        onClose={() => setDelegating(null)}
+        onDone={(message) => {
+          setDelegating(null);
+          onChanged(message);
+        }}
+      />
     </section>
   );
 }
 
-function DelegateDialog({ workflowId, recipient, onClose, onDone }: { workflowId: number; recipient: Recipient | null; onClose: () => void; onDone: (message: string) => void }) {
+function DelegateDialog({
+  workflowId,
+  recipient,
+  onClose,
+  onDone,
+}: {
+  workflowId: number;
+  recipient: Recipient | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
   const id = useId();
@@ -205,7 +271,10 @@ function DelegateDialog({ workflowId, recipient, onClose, onDone }: { workflowId
     setBusy(true);
     setError(null);
     try {
-      const created = await api.post<Recipient>(`/workflow/v1/${workflowId}/recipients/${recipient.id}/delegate`, { name: name.trim(), emailAddress: email.trim() });
+      const created = await api.post<Recipient>(`/workflow/v1/${workflowId}/recipients/${recipient.id}/delegate`, {
+        name: name.trim(),
+        emailAddress: email.trim(),
+      });
       onDone(text.delegated(recipient.name, created.name));
     } catch (failure) {
       setError(failure);
@@ -214,18 +283,44 @@ function DelegateDialog({ workflowId, recipient, onClose, onDone }: { workflowId
     }
   }
   return (
-    <dialog ref={dialog} className="ws-dialog" aria-labelledby={`${id}-title`} onCancel={(event) => { event.preventDefault(); if (!busy) onClose(); }}>
+    <dialog
+      ref={dialog}
+      className="ws-dialog"
+      aria-labelledby={`${id}-title`}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!busy) onClose();
+      }}
+    >
       <h2 id={`${id}-title`}>{recipient ? text.delegateTitle(recipient.name) : text.delegate}</h2>
       <p>{text.delegateText}</p>
       <form className="ws-form" onSubmit={submit}>
         <label htmlFor={`${id}-name`}>{text.delegateName}</label>
-        <input id={`${id}-name`} type="text" autoComplete="off" required value={name} onChange={(event) => setName(event.target.value)} />
+        <input
+          id={`${id}-name`}
+          type="text"
+          autoComplete="off"
+          required
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
         <label htmlFor={`${id}-email`}>{text.delegateEmail}</label>
-        <input id={`${id}-email`} type="email" autoComplete="off" required value={email} onChange={(event) => setEmail(event.target.value)} />
+        <input
+          id={`${id}-email`}
+          type="email"
+          autoComplete="off"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
         {error !== null && <ErrorNotice error={error} />}
         <div className="ws-actions">
-          <button type="button" className="ws-button" onClick={onClose} disabled={busy}>{text.cancel}</button>
-          <button type="submit" className="ws-button ws-button--primary" disabled={busy}>{text.delegateSubmit}</button>
+          <button type="button" className="ws-button" onClick={onClose} disabled={busy}>
+            {text.cancel}
+          </button>
+          <button type="submit" className="ws-button ws-button--primary" disabled={busy}>
+            {text.delegateSubmit}
+          </button>
         </div>
       </form>
     </dialog>
@@ -239,7 +334,9 @@ function Declines({ declines }: { declines: RejectionDetail[] }) {
       <ul className="ws-list-plain">
         {declines.map((d) => (
           <li key={`${d.recipientId}-${d.rejectedAt}`}>
-            <p className="ws-muted">{text.declinedBy(d.name, roleText[d.role] ?? d.role, formatDateTime(d.rejectedAt))}</p>
+            <p className="ws-muted">
+              {text.declinedBy(d.name, roleText[d.role] ?? d.role, formatDateTime(d.rejectedAt))}
+            </p>
             <blockquote className="ws-quote">{d.reason}</blockquote>
           </li>
         ))}
@@ -248,7 +345,17 @@ function Declines({ declines }: { declines: RejectionDetail[] }) {
   );
 }
 
-function Comments({ workflowId, comments, canPost, onChanged }: { workflowId: number; comments: Comment[]; canPost: boolean; onChanged: (message: string) => void }) {
+function Comments({
+  workflowId,
+  comments,
+  canPost,
+  onChanged,
+}: {
+  workflowId: number;
+  comments: Comment[];
+  canPost: boolean;
+  onChanged: (message: string) => void;
+}) {
   const id = useId();
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -271,7 +378,9 @@ function Comments({ workflowId, comments, canPost, onChanged }: { workflowId: nu
   return (
     <section className="ws-card" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{text.commentsHeading}</h2>
-      {comments.length === 0 ? <p className="ws-muted">{text.noComments}</p> : (
+      {comments.length === 0 ? (
+        <p className="ws-muted">{text.noComments}</p>
+      ) : (
         <ul className="ws-list-plain">
           {comments.map((c) => (
             <li key={c.id}>
@@ -293,10 +402,18 @@ function Comments({ workflowId, comments, canPost, onChanged }: { workflowId: nu
             aria-invalid={error ? true : undefined}
             onChange={(event) => setBody(event.target.value)}
           />
-          <p id={`${id}-hint`} className="hint">{text.commentHint}</p>
-          {error && <p id={`${id}-error`} className="ws-field-error" role="alert">{error}</p>}
+          <p id={`${id}-hint`} className="hint">
+            {text.commentHint}
+          </p>
+          {error && (
+            <p id={`${id}-error`} className="ws-field-error" role="alert">
+              {error}
+            </p>
+          )}
           <div className="ws-actions">
-            <button type="submit" className="ws-button" disabled={busy}>{text.commentSubmit}</button>
+            <button type="submit" className="ws-button" disabled={busy}>
+              {text.commentSubmit}
+            </button>
           </div>
         </form>
       )}
@@ -309,7 +426,9 @@ function Timeline({ history }: { history: History }) {
     <section className="ws-card" aria-labelledby="ws-history-heading">
       <h2 id="ws-history-heading">{text.historyHeading}</h2>
       <p className="ws-muted">{text.timeZone(history.metadata.timeZone)}</p>
-      {history.activities.length === 0 ? <p className="ws-muted">{text.noHistory}</p> : (
+      {history.activities.length === 0 ? (
+        <p className="ws-muted">{text.noHistory}</p>
+      ) : (
         <ol className="ws-timeline">
           {history.activities.map((a, index) => (
             <li key={index}>
@@ -324,7 +443,11 @@ function Timeline({ history }: { history: History }) {
 }
 
 function Downloads({ workflowId, envelope }: { workflowId: number; envelope: Envelope }) {
-  const [state, setState] = useState<{ busy: boolean; message: string | null; error: unknown }>({ busy: false, message: null, error: null });
+  const [state, setState] = useState<{ busy: boolean; message: string | null; error: unknown }>({
+    busy: false,
+    message: null,
+    error: null,
+  });
   const status = envelope.history.metadata.status;
   const completed = status === 'COMPLETED';
   async function download(query: string) {
@@ -344,18 +467,37 @@ function Downloads({ workflowId, envelope }: { workflowId: number; envelope: Env
       <ul className="ws-list-plain">
         {envelope.documents.map((d) => (
           <li key={d.id}>
-            <button type="button" className="ws-link-button" disabled={state.busy} onClick={() => download(`selectedOption=downloadDocument&documentId=${d.id}`)}>
+            <button
+              type="button"
+              className="ws-link-button"
+              disabled={state.busy}
+              onClick={() => download(`selectedOption=downloadDocument&documentId=${d.id}`)}
+            >
               {text.downloadDocument(d.documentName)}
             </button>
           </li>
         ))}
         <li>
-          <button type="button" className="ws-link-button" disabled={state.busy} onClick={() => download('selectedOption=downloadAll')}>{text.downloadAll}</button>
+          <button
+            type="button"
+            className="ws-link-button"
+            disabled={state.busy}
+            onClick={() => download('selectedOption=downloadAll')}
+          >
+            {text.downloadAll}
+          </button>
         </li>
         {completed && (
           <>
             <li>
-              <button type="button" className="ws-link-button" disabled={state.busy} onClick={() => download('selectedOption=downloadCoc')}>{text.downloadCertificate}</button>
+              <button
+                type="button"
+                className="ws-link-button"
+                disabled={state.busy}
+                onClick={() => download('selectedOption=downloadCoc')}
+              >
+                {text.downloadCertificate}
+              </button>
             </li>
             <li>
               {/* A plain link: the report is an HTML page the session cookie opens, in its own tab. */}
@@ -366,14 +508,28 @@ function Downloads({ workflowId, envelope }: { workflowId: number; envelope: Env
           </>
         )}
       </ul>
-      <p role="status" className="ws-muted">{state.message ?? ''}</p>
+      <p role="status" className="ws-muted">
+        {state.message ?? ''}
+      </p>
       {state.error !== null && <ErrorNotice error={state.error} />}
     </section>
   );
 }
 
-function Actions({ workflowId, status, isOwner, myRow, isSurveyChild, onChanged }: {
-  workflowId: number; status: string; isOwner: boolean; myRow: Recipient | null; isSurveyChild: boolean; onChanged: (message: string) => void;
+function Actions({
+  workflowId,
+  status,
+  isOwner,
+  myRow,
+  isSurveyChild,
+  onChanged,
+}: {
+  workflowId: number;
+  status: string;
+  isOwner: boolean;
+  myRow: Recipient | null;
+  isSurveyChild: boolean;
+  onChanged: (message: string) => void;
 }) {
   const id = useId();
   const [dialog, setDialog] = useState<'void' | 'delete' | null>(null);
@@ -381,8 +537,11 @@ function Actions({ workflowId, status, isOwner, myRow, isSurveyChild, onChanged 
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const canVoid = status === 'SENT' && myRow !== null && (myRow.recipientRole === 'SIGNER' || myRow.recipientRole === 'APPROVER')
-    && (myRow.status === 'SENT' || myRow.status === 'VIEWED');
+  const canVoid =
+    status === 'SENT' &&
+    myRow !== null &&
+    (myRow.recipientRole === 'SIGNER' || myRow.recipientRole === 'APPROVER') &&
+    (myRow.status === 'SENT' || myRow.status === 'VIEWED');
   const canDelete = isOwner && DELETABLE.has(status) && !isSurveyChild;
   if (!canVoid && !canDelete && !(isOwner && status === 'SENT')) return null;
 
@@ -422,12 +581,37 @@ function Actions({ workflowId, status, isOwner, myRow, isSurveyChild, onChanged 
     <section className="ws-card" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{text.actionsHeading}</h2>
       <div className="ws-actions">
-        {canVoid && <button type="button" className="ws-button ws-button--danger" onClick={() => { setReason(''); setReasonError(null); setDialog('void'); }}>{text.void}</button>}
-        {canDelete && <button type="button" className="ws-button ws-button--danger" onClick={() => setDialog('delete')}>{text.delete}</button>}
+        {canVoid && (
+          <button
+            type="button"
+            className="ws-button ws-button--danger"
+            onClick={() => {
+              setReason('');
+              setReasonError(null);
+              setDialog('void');
+            }}
+          >
+            {text.void}
+          </button>
+        )}
+        {canDelete && (
+          <button type="button" className="ws-button ws-button--danger" onClick={() => setDialog('delete')}>
+            {text.delete}
+          </button>
+        )}
       </div>
       {!canVoid && isOwner && status === 'SENT' && <p className="ws-muted">{text.voidUnavailable}</p>}
       {error !== null && <ErrorNotice error={error} />}
-      <ConfirmDialog open={dialog === 'void'} title={text.voidTitle} confirmLabel={text.void} cancelLabel={text.cancel} danger busy={busy} onConfirm={voidIt} onCancel={() => setDialog(null)}>
+      <ConfirmDialog
+        open={dialog === 'void'}
+        title={text.voidTitle}
+        confirmLabel={text.void}
+        cancelLabel={text.cancel}
+        danger
+        busy={busy}
+        onConfirm={voidIt}
+        onCancel={() => setDialog(null)}
+      >
         <p>{text.voidText}</p>
         <div className="ws-form">
           <label htmlFor={`${id}-reason`}>{text.voidReason}</label>
@@ -440,10 +624,23 @@ function Actions({ workflowId, status, isOwner, myRow, isSurveyChild, onChanged 
             aria-describedby={reasonError ? `${id}-reason-error` : undefined}
             onChange={(event) => setReason(event.target.value)}
           />
-          {reasonError && <p id={`${id}-reason-error`} className="ws-field-error" role="alert">{reasonError}</p>}
+          {reasonError && (
+            <p id={`${id}-reason-error`} className="ws-field-error" role="alert">
+              {reasonError}
+            </p>
+          )}
         </div>
       </ConfirmDialog>
-      <ConfirmDialog open={dialog === 'delete'} title={text.deleteTitle} confirmLabel={text.delete} cancelLabel={text.cancel} danger busy={busy} onConfirm={deleteIt} onCancel={() => setDialog(null)}>
+      <ConfirmDialog
+        open={dialog === 'delete'}
+        title={text.deleteTitle}
+        confirmLabel={text.delete}
+        cancelLabel={text.cancel}
+        danger
+        busy={busy}
+        onConfirm={deleteIt}
+        onCancel={() => setDialog(null)}
+      >
         <p>{text.deleteText}</p>
       </ConfirmDialog>
     </section>
@@ -459,8 +656,14 @@ function SurveyChildrenCard({ workflowId }: { workflowId: number }) {
   const size = 20;
   useEffect(() => {
     let live = true;
-    api.get<SurveyChildren>(`/document/v1/power-survey/${workflowId}/workflows?page=${page}&size=${size}`).then((d) => live && setData(d), (e: unknown) => live && setError(e));
-    api.get<{ totalRecipients: number }>(`/document/v1/power-survey/${workflowId}/dispatch-progress`).then((p) => live && setTotal(p.totalRecipients), () => {});
+    api.get<SurveyChildren>(`/document/v1/power-survey/${workflowId}/workflows?page=${page}&size=${size}`).then(
+      (d) => live && setData(d),
+      (e: unknown) => live && setError(e),
+    );
+    api.get<{ totalRecipients: number }>(`/document/v1/power-survey/${workflowId}/dispatch-progress`).then(
+      (p) => live && setTotal(p.totalRecipients),
+      () => {},
+    );
     return () => {
       live = false;
     };
@@ -469,7 +672,9 @@ function SurveyChildrenCard({ workflowId }: { workflowId: number }) {
     setBusy(true);
     setError(null);
     try {
-      const file = await api.download(`/document/v1/power-survey/${workflowId}/export.csv?includeFields=${includeFields}`);
+      const file = await api.download(
+        `/document/v1/power-survey/${workflowId}/export.csv?includeFields=${includeFields}`,
+      );
       saveFile(file.blob, file.filename === 'download' ? `survey-${workflowId}.csv` : file.filename);
     } catch (failure) {
       setError(failure);
@@ -484,17 +689,33 @@ function SurveyChildrenCard({ workflowId }: { workflowId: number }) {
       {data && (
         <>
           <p>{text.surveySummary(data.respondedCount, data.completedCount, total ?? data.dispatchedCount)}</p>
-          <progress max={Math.max(1, total ?? data.dispatchedCount)} value={data.respondedCount} aria-label={text.surveySummary(data.respondedCount, data.completedCount, total ?? data.dispatchedCount)} />
+          <progress
+            max={Math.max(1, total ?? data.dispatchedCount)}
+            value={data.respondedCount}
+            aria-label={text.surveySummary(data.respondedCount, data.completedCount, total ?? data.dispatchedCount)}
+          />
           <div className="ws-table-wrap">
             <table className="ws-table">
               <caption>{text.surveyCaption}</caption>
-              <thead><tr><th scope="col">{text.surveyColumns.name}</th><th scope="col">{text.surveyColumns.email}</th><th scope="col">{text.surveyColumns.status}</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">{text.surveyColumns.name}</th>
+                  <th scope="col">{text.surveyColumns.email}</th>
+                  <th scope="col">{text.surveyColumns.status}</th>
+                </tr>
+              </thead>
               <tbody>
                 {data.content.map((child) => (
                   <tr key={child.workflowId}>
-                    <td><Link to={`/envelopes/${child.workflowId}`}>{child.recipientName}</Link></td>
+                    <td>
+                      <Link to={`/envelopes/${child.workflowId}`}>{child.recipientName}</Link>
+                    </td>
                     <td>{child.recipientEmail}</td>
-                    <td><span className={`ws-status ws-status--${child.status}`}>{statusText[child.status] ?? child.status}</span></td>
+                    <td>
+                      <span className={`ws-status ws-status--${child.status}`}>
+                        {statusText[child.status] ?? child.status}
+                      </span>
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -502,16 +723,28 @@ function SurveyChildrenCard({ workflowId }: { workflowId: number }) {
           </div>
           {pages > 1 && (
             <nav aria-label={text.surveyPages} className="ws-pager">
-              {page > 0 && <button type="button" className="ws-button ws-button--small" onClick={() => setPage(page - 1)}>{text.previous}</button>}
+              {page > 0 && (
+                <button type="button" className="ws-button ws-button--small" onClick={() => setPage(page - 1)}>
+                  {text.previous}
+                </button>
+              )}
               <span>{text.pageOf(page + 1, pages)}</span>
-              {page + 1 < pages && <button type="button" className="ws-button ws-button--small" onClick={() => setPage(page + 1)}>{text.next}</button>}
+              {page + 1 < pages && (
+                <button type="button" className="ws-button ws-button--small" onClick={() => setPage(page + 1)}>
+                  {text.next}
+                </button>
+              )}
             </nav>
           )}
         </>
       )}
       <div className="ws-actions">
-        <button type="button" className="ws-button ws-button--small" disabled={busy} onClick={() => exportCsv(false)}>{text.exportCsv}</button>
-        <button type="button" className="ws-button ws-button--small" disabled={busy} onClick={() => exportCsv(true)}>{text.exportCsvFields}</button>
+        <button type="button" className="ws-button ws-button--small" disabled={busy} onClick={() => exportCsv(false)}>
+          {text.exportCsv}
+        </button>
+        <button type="button" className="ws-button ws-button--small" disabled={busy} onClick={() => exportCsv(true)}>
+          {text.exportCsvFields}
+        </button>
       </div>
       {error !== null && <ErrorNotice error={error} />}
     </section>

@@ -6,7 +6,12 @@ import { Link } from './router.tsx';
 import { api } from './session-api.ts';
 import type { Folder } from './types.ts';
 
-export function FolderList({ folders, current, hrefOf, onChanged }: {
+export function FolderList({
+  folders,
+  current,
+  hrefOf,
+  onChanged,
+}: {
   folders: Folder[] | null;
   current: number | null;
   hrefOf: (folderId: number | null) => string;
@@ -24,21 +29,45 @@ export function FolderList({ folders, current, hrefOf, onChanged }: {
         </li>
         {(folders ?? []).map((folder) => (
           <li key={folder.id}>
-            <Link to={hrefOf(folder.id)} className="ws-filter" aria-current={current === folder.id ? 'true' : undefined}>
+            <Link
+              to={hrefOf(folder.id)}
+              className="ws-filter"
+              aria-current={current === folder.id ? 'true' : undefined}
+            >
               <span className="ws-filter-label">{folder.folderName}</span>{' '}
               <span className="ws-count">{folder.documentsCount}</span>
             </Link>
           </li>
         ))}
       </ul>
-      <button type="button" className="ws-button ws-button--small" onClick={() => setCreating(true)}>{text.newFolder}</button>
-      <FolderDialog open={creating} folder={null} onClose={() => setCreating(false)} onSaved={() => { setCreating(false); onChanged(''); }} />
+      <button type="button" className="ws-button ws-button--small" onClick={() => setCreating(true)}>
+        {text.newFolder}
+      </button>
+      <FolderDialog
+        open={creating}
+        folder={null}
+        onClose={() => setCreating(false)}
+        onSaved={() => {
+          setCreating(false);
+          onChanged('');
+        }}
+      />
     </nav>
   );
 }
 
 /** Create (folder null) or rename a folder, in a modal dialog; errors (empty, taken) shown at the field. */
-export function FolderDialog({ open, folder, onClose, onSaved }: { open: boolean; folder: Folder | null; onClose: () => void; onSaved: (saved: Folder) => void }) {
+export function FolderDialog({
+  open,
+  folder,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  folder: Folder | null;
+  onClose: () => void;
+  onSaved: (saved: Folder) => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
   const [name, setName] = useState('');
@@ -73,14 +102,28 @@ export function FolderDialog({ open, folder, onClose, onSaved }: { open: boolean
         : await api.post<Folder>('/workflow/v1/user/folders', { folderName });
       onSaved(saved);
     } catch (failure) {
-      setError(failure instanceof ApiError && failure.status === 409 ? text.folderTaken : failure instanceof Error ? failure.message : String(failure));
+      setError(
+        failure instanceof ApiError && failure.status === 409
+          ? text.folderTaken
+          : failure instanceof Error
+            ? failure.message
+            : String(failure),
+      );
     } finally {
       setBusy(false);
     }
   }
   const title = folder ? text.renameFolder : text.newFolder;
   return (
-    <dialog ref={dialog} className="ws-dialog" aria-labelledby={`${id}-title`} onCancel={(event) => { event.preventDefault(); onClose(); }}>
+    <dialog
+      ref={dialog}
+      className="ws-dialog"
+      aria-labelledby={`${id}-title`}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
       <h2 id={`${id}-title`}>{title}</h2>
       <form className="ws-form" onSubmit={submit} noValidate>
         <label htmlFor={`${id}-name`}>{text.folderName}</label>
@@ -94,11 +137,21 @@ export function FolderDialog({ open, folder, onClose, onSaved }: { open: boolean
           aria-invalid={error ? true : undefined}
           onChange={(event) => setName(event.target.value)}
         />
-        <p id={`${id}-hint`} className="hint">{text.folderNameHint}</p>
-        {error && <p id={`${id}-error`} className="ws-field-error" role="alert">{error}</p>}
+        <p id={`${id}-hint`} className="hint">
+          {text.folderNameHint}
+        </p>
+        {error && (
+          <p id={`${id}-error`} className="ws-field-error" role="alert">
+            {error}
+          </p>
+        )}
         <div className="ws-actions">
-          <button type="button" className="ws-button" onClick={onClose} disabled={busy}>{text.cancel}</button>
-          <button type="submit" className="ws-button ws-button--primary" disabled={busy}>{folder ? text.save : text.create}</button>
+          <button type="button" className="ws-button" onClick={onClose} disabled={busy}>
+            {text.cancel}
+          </button>
+          <button type="submit" className="ws-button ws-button--primary" disabled={busy}>
+            {folder ? text.save : text.create}
+          </button>
         </div>
       </form>
     </dialog>

@@ -33,12 +33,19 @@ export function SignUpPage(_props: PageProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  const inputs = { name: useRef<HTMLInputElement>(null), email: useRef<HTMLInputElement>(null), password: useRef<HTMLInputElement>(null) };
+  const inputs = {
+    name: useRef<HTMLInputElement>(null),
+    email: useRef<HTMLInputElement>(null),
+    password: useRef<HTMLInputElement>(null),
+  };
   const doneHeading = useRef<HTMLHeadingElement>(null);
   const [closed, setClosed] = useState(false);
   useEffect(() => {
     let live = true;
-    publicRequest<{ signupEnabled?: boolean }>('GET', '/auth/v1/app_settings').then((settings) => live && setClosed(settings.signupEnabled === false), () => {});
+    publicRequest<{ signupEnabled?: boolean }>('GET', '/auth/v1/app_settings').then(
+      (settings) => live && setClosed(settings.signupEnabled === false),
+      () => {},
+    );
     return () => {
       live = false;
     };
@@ -56,7 +63,11 @@ export function SignUpPage(_props: PageProps) {
     }
     setBusy(true);
     try {
-      await publicRequest('POST', '/auth/v1/signup', { name: values.name.trim(), email: values.email.trim(), password: values.password });
+      await publicRequest('POST', '/auth/v1/signup', {
+        name: values.name.trim(),
+        email: values.email.trim(),
+        password: values.password,
+      });
       setDone(values.email.trim());
       setTimeout(() => doneHeading.current?.focus(), 0);
     } catch (failure) {
@@ -79,9 +90,15 @@ export function SignUpPage(_props: PageProps) {
   if (done) {
     return (
       <div className="ws-page">
-        <h1 ref={doneHeading} tabIndex={-1}>{text.doneTitle}</h1>
+        <h1 ref={doneHeading} tabIndex={-1}>
+          {text.doneTitle}
+        </h1>
         <p>{text.doneText(done)}</p>
-        <p><a className="ws-button ws-button--primary" href={signInUrl('/')}>{text.continueToSignIn}</a></p>
+        <p>
+          <a className="ws-button ws-button--primary" href={signInUrl('/')}>
+            {text.continueToSignIn}
+          </a>
+        </p>
       </div>
     );
   }
@@ -91,7 +108,9 @@ export function SignUpPage(_props: PageProps) {
       <div className="ws-page">
         <h1>{text.title}</h1>
         <p>{text.disabled}</p>
-        <p><a href={signInUrl('/')}>{text.signIn}</a></p>
+        <p>
+          <a href={signInUrl('/')}>{text.signIn}</a>
+        </p>
       </div>
     );
   }
@@ -114,8 +133,16 @@ export function SignUpPage(_props: PageProps) {
           aria-describedby={describedBy}
           onChange={(event) => setValues((v) => ({ ...v, [name]: event.target.value }))}
         />
-        {hint && <p id={hintId} className="hint">{hint}</p>}
-        {errors[name] && <p id={errorId} className="ws-field-error">{errors[name]}</p>}
+        {hint && (
+          <p id={hintId} className="hint">
+            {hint}
+          </p>
+        )}
+        {errors[name] && (
+          <p id={errorId} className="ws-field-error">
+            {errors[name]}
+          </p>
+        )}
       </>
     );
   }
@@ -124,16 +151,24 @@ export function SignUpPage(_props: PageProps) {
     <div className="ws-page">
       <h1>{text.title}</h1>
       <p>{text.intro}</p>
-      {formError && <div role="alert" className="ws-error"><p>{formError}</p></div>}
+      {formError && (
+        <div role="alert" className="ws-error">
+          <p>{formError}</p>
+        </div>
+      )}
       <form className="ws-form" onSubmit={submit} noValidate>
         {field('name', text.name, 'text', 'name', text.nameHint)}
         {field('email', text.email, 'email', 'email')}
         {field('password', text.password, 'password', 'new-password', text.passwordHint)}
         <div className="ws-actions">
-          <button type="submit" className="ws-button ws-button--primary" disabled={busy}>{busy ? text.submitting : text.submit}</button>
+          <button type="submit" className="ws-button ws-button--primary" disabled={busy}>
+            {busy ? text.submitting : text.submit}
+          </button>
         </div>
       </form>
-      <p>{text.haveAccount} <a href={signInUrl('/')}>{text.signIn}</a></p>
+      <p>
+        {text.haveAccount} <a href={signInUrl('/')}>{text.signIn}</a>
+      </p>
     </div>
   );
 }

@@ -17,7 +17,11 @@ type Outcome = 'ready' | 'checking' | 'verified' | 'expired' | 'failed';
 export function VerifyEmailPage({ params }: PageProps) {
   const [outcome, setOutcome] = useState<Outcome>('ready');
   const [me, setMe] = useState<Me | null>(null);
-  const [resend, setResend] = useState<{ busy: boolean; message: string | null; error: boolean }>({ busy: false, message: null, error: false });
+  const [resend, setResend] = useState<{ busy: boolean; message: string | null; error: boolean }>({
+    busy: false,
+    message: null,
+    error: false,
+  });
   const heading = useRef<HTMLHeadingElement>(null);
   useTitle(outcome === 'verified' ? text.verifiedTitle : outcome === 'expired' ? text.expiredTitle : text.title);
 
@@ -46,11 +50,20 @@ export function VerifyEmailPage({ params }: PageProps) {
     if (!me) return;
     setResend({ busy: true, message: null, error: false });
     try {
-      const answer = await publicRequest<{ verified: boolean; mailed: boolean }>('POST', '/auth/v1/verify-email/resend', undefined, me.csrfToken);
+      const answer = await publicRequest<{ verified: boolean; mailed: boolean }>(
+        'POST',
+        '/auth/v1/verify-email/resend',
+        undefined,
+        me.csrfToken,
+      );
       setResend({ busy: false, message: answer.verified ? text.alreadyVerified : text.resent(me.email), error: false });
     } catch (failure) {
       const limited = failure instanceof ApiError && failure.code === 'OPERATION_IS_NOT_ALLOWED';
-      setResend({ busy: false, message: limited ? text.resendLimited : failure instanceof Error ? failure.message : String(failure), error: true });
+      setResend({
+        busy: false,
+        message: limited ? text.resendLimited : failure instanceof Error ? failure.message : String(failure),
+        error: true,
+      });
     }
   }
 
@@ -60,7 +73,9 @@ export function VerifyEmailPage({ params }: PageProps) {
         <h1>{text.title}</h1>
         <p>{text.confirmText}</p>
         <div className="ws-actions">
-          <button type="button" className="ws-button ws-button--primary" onClick={() => void confirm()}>{text.confirm}</button>
+          <button type="button" className="ws-button ws-button--primary" onClick={() => void confirm()}>
+            {text.confirm}
+          </button>
         </div>
       </div>
     );
@@ -76,24 +91,47 @@ export function VerifyEmailPage({ params }: PageProps) {
   if (outcome === 'verified') {
     return (
       <div className="ws-page">
-        <h1 ref={heading} tabIndex={-1}>{text.verifiedTitle}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {text.verifiedTitle}
+        </h1>
         <p>{text.verifiedText}</p>
-        <p>{me ? <Link to="/" className="ws-button ws-button--primary">{text.goToDocuments}</Link> : <a href={signInUrl('/')} className="ws-button ws-button--primary">{text.goToDocuments}</a>}</p>
+        <p>
+          {me ? (
+            <Link to="/" className="ws-button ws-button--primary">
+              {text.goToDocuments}
+            </Link>
+          ) : (
+            <a href={signInUrl('/')} className="ws-button ws-button--primary">
+              {text.goToDocuments}
+            </a>
+          )}
+        </p>
       </div>
     );
   }
   return (
     <div className="ws-page">
-      <h1 ref={heading} tabIndex={-1}>{outcome === 'expired' ? text.expiredTitle : text.title}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {outcome === 'expired' ? text.expiredTitle : text.title}
+      </h1>
       <p>{outcome === 'expired' ? text.expiredText : text.failed}</p>
-      {outcome === 'expired' && (me ? (
-        <div className="ws-actions">
-          <button type="button" className="ws-button ws-button--primary" onClick={sendAgain} disabled={resend.busy}>{resend.busy ? text.resending : text.resend}</button>
-        </div>
-      ) : (
-        <p><a href={signInUrl()} className="ws-button ws-button--primary">{text.signInToResend}</a></p>
-      ))}
-      <div role="status">{resend.message && <p className={resend.error ? 'ws-field-error' : 'ws-success'}>{resend.message}</p>}</div>
+      {outcome === 'expired' &&
+        (me ? (
+          <div className="ws-actions">
+            <button type="button" className="ws-button ws-button--primary" onClick={sendAgain} disabled={resend.busy}>
+              {resend.busy ? text.resending : text.resend}
+            </button>
+          </div>
+        ) : (
+          <p>
+            <a href={signInUrl()} className="ws-button ws-button--primary">
+              {text.signInToResend}
+            </a>
+          </p>
+        ))}
+      <div role="status">
+        {resend.message && <p className={resend.error ? 'ws-field-error' : 'ws-success'}>{resend.message}</p>}
+      </div>
     </div>
   );
 }

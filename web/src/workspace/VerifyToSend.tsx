@@ -29,14 +29,19 @@ export function VerifyToSend({ email, recheck }: { email: string; recheck(): voi
       if (answer.verified) recheck();
     } catch (failure) {
       const limited = failure instanceof ApiError && failure.code === 'OPERATION_IS_NOT_ALLOWED';
-      setState({ busy: false, message: limited ? text.resendLimited : failure instanceof Error ? failure.message : String(failure) });
+      setState({
+        busy: false,
+        message: limited ? text.resendLimited : failure instanceof Error ? failure.message : String(failure),
+      });
     }
   }
   return (
     <section className="ws-card ed-warning" aria-labelledby="verify-to-send-heading">
       <h3 id="verify-to-send-heading">{text.heading}</h3>
       <p>{text.body(email)}</p>
-      <button type="button" className="ws-button ws-button--small" disabled={state.busy} onClick={() => void resend()}>{state.busy ? text.resending : text.resend}</button>
+      <button type="button" className="ws-button ws-button--small" disabled={state.busy} onClick={() => void resend()}>
+        {state.busy ? text.resending : text.resend}
+      </button>
       {state.message && <p role="status">{state.message}</p>}
     </section>
   );

@@ -46,38 +46,52 @@ export function WorkspaceApp() {
     return () => window.clearTimeout(timer);
   }, [pathname]);
 
-  const content = found
-    ? <RoutePage key={found.route.path + pathname} route={found.route} params={found.params} />
-    : <NotFound />;
+  const content = found ? (
+    <RoutePage key={found.route.path + pathname} route={found.route} params={found.params} />
+  ) : (
+    <NotFound />
+  );
 
   if (found?.route.public) {
     return (
       <>
-        <a className="skip-link" href="#main">{text.skipToContent}</a>
+        <a className="skip-link" href="#main">
+          {text.skipToContent}
+        </a>
         <header className="ws-header ws-header--public">
           <span className="ws-app-name">{text.appName}</span>
         </header>
-        <main id="main" ref={main} className="ws-main ws-main--narrow" tabIndex={-1}>{content}</main>
+        <main id="main" ref={main} className="ws-main ws-main--narrow" tabIndex={-1}>
+          {content}
+        </main>
       </>
     );
   }
   return (
     <>
-      <a className="skip-link" href="#main">{text.skipToContent}</a>
+      <a className="skip-link" href="#main">
+        {text.skipToContent}
+      </a>
       <header className="ws-header">
-        <Link to="/" className="ws-app-name">{text.appName}</Link>
+        <Link to="/" className="ws-app-name">
+          {text.appName}
+        </Link>
         <nav aria-label={text.mainNav} className="ws-nav">
           <ul>
             {NAV.map((item) => (
               <li key={item.to}>
-                <Link to={item.to} aria-current={currentArea(pathname) === item.to ? 'page' : undefined}>{item.label}</Link>
+                <Link to={item.to} aria-current={currentArea(pathname) === item.to ? 'page' : undefined}>
+                  {item.label}
+                </Link>
               </li>
             ))}
           </ul>
         </nav>
         <AccountMenu />
       </header>
-      <main id="main" ref={main} className="ws-main" tabIndex={-1}>{content}</main>
+      <main id="main" ref={main} className="ws-main" tabIndex={-1}>
+        {content}
+      </main>
     </>
   );
 }
@@ -102,7 +116,11 @@ function AccountMenu() {
       <button type="button" className="ws-button ws-button--quiet" onClick={leave} disabled={busy} aria-disabled={busy}>
         {busy ? text.signingOut : text.signOut}
       </button>
-      {failed && <p role="alert" className="ws-error-inline">{text.signOutFailed}</p>}
+      {failed && (
+        <p role="alert" className="ws-error-inline">
+          {text.signOutFailed}
+        </p>
+      )}
     </nav>
   );
 }
@@ -111,7 +129,13 @@ function RoutePage({ route, params }: { route: WorkspaceRoute; params: Record<st
   const Page = route.component;
   return (
     <PageBoundary>
-      <Suspense fallback={<p className="ws-loading" role="status">{text.loading}</p>}>
+      <Suspense
+        fallback={
+          <p className="ws-loading" role="status">
+            {text.loading}
+          </p>
+        }
+      >
         <Page params={params} />
       </Suspense>
     </PageBoundary>
@@ -130,7 +154,9 @@ class PageBoundary extends Component<{ children: ReactNode }, { failed: boolean 
       <div className="ws-page">
         <h1>{text.pageFailedTitle}</h1>
         <p>{text.pageFailedText}</p>
-        <button type="button" className="ws-button" onClick={() => window.location.reload()}>{text.reload}</button>
+        <button type="button" className="ws-button" onClick={() => window.location.reload()}>
+          {text.reload}
+        </button>
       </div>
     );
   }
@@ -144,7 +170,9 @@ function NotFound() {
     <div className="ws-page">
       <h1>{text.notFoundTitle}</h1>
       <p>{text.notFoundText}</p>
-      <p><Link to="/">{text.backToDocuments}</Link></p>
+      <p>
+        <Link to="/">{text.backToDocuments}</Link>
+      </p>
     </div>
   );
 }

@@ -24,8 +24,17 @@ export const shellText = {
 
 /** Statuses as people read them (workflow statuses and recipient statuses). */
 export const statusText: Record<string, string> = {
-  DRAFT: 'Draft', SENT: 'Sent', COMPLETED: 'Completed', VOID: 'Voided', APPROVED: 'Approved',
-  PENDING: 'Waiting', VIEWED: 'Viewed', SIGNED: 'Signed', DECLINED: 'Declined', DELEGATED: 'Delegated', SKIPPED: 'Copy sent',
+  DRAFT: 'Draft',
+  SENT: 'Sent',
+  COMPLETED: 'Completed',
+  VOID: 'Voided',
+  APPROVED: 'Approved',
+  PENDING: 'Waiting',
+  VIEWED: 'Viewed',
+  SIGNED: 'Signed',
+  DECLINED: 'Declined',
+  DELEGATED: 'Delegated',
+  SKIPPED: 'Copy sent',
 };
 
 export const roleText: Record<string, string> = { SIGNER: 'Signer', APPROVER: 'Approver', CC: 'Receives a copy' };
@@ -36,10 +45,20 @@ export const dashboardText = {
   filtersHeading: 'Status',
   filtersNav: 'Status filters',
   filters: {
-    All: 'All', Draft: 'Draft', Pending: 'Pending', Sent: 'Sent', Signed: 'Signed', Completed: 'Completed', Voided: 'Voided', Approved: 'Approved', Viewed: 'Viewed',
+    All: 'All',
+    Draft: 'Draft',
+    Pending: 'Pending',
+    Sent: 'Sent',
+    Signed: 'Signed',
+    Completed: 'Completed',
+    Voided: 'Voided',
+    Approved: 'Approved',
+    Viewed: 'Viewed',
   } as Record<string, string>,
   filterHints: {
-    Pending: 'waiting for you', Signed: 'waiting for others', Viewed: 'opened, not yet acted on',
+    Pending: 'waiting for you',
+    Signed: 'waiting for others',
+    Viewed: 'opened, not yet acted on',
   } as Record<string, string>,
   countLabel: (label: string, count: number | undefined) => (count === undefined ? label : `${label}, ${count}`),
   foldersHeading: 'Folders',
@@ -83,7 +102,8 @@ export const dashboardText = {
   deleteSelected: 'Delete',
   deleteTitle: (n: number) => `Delete ${n} envelope${n === 1 ? '' : 's'}?`,
   deleteText: 'They disappear for you and for every recipient. This cannot be undone.',
-  deleteSentBlocked: (n: number) => `${n} of them ${n === 1 ? 'is' : 'are'} out for signature (Sent) and cannot be deleted. Unselect ${n === 1 ? 'it' : 'them'} first.`,
+  deleteSentBlocked: (n: number) =>
+    `${n} of them ${n === 1 ? 'is' : 'are'} out for signature (Sent) and cannot be deleted. Unselect ${n === 1 ? 'it' : 'them'} first.`,
   deleted: (n: number) => `Deleted ${n} envelope${n === 1 ? '' : 's'}.`,
   clearSelection: 'Clear selection',
   emptyTitle: 'No envelopes yet',
@@ -103,7 +123,8 @@ export const signupText = {
   intro: 'Send documents for signature and sign what others send you.',
   name: 'Your name',
   nameHint: '3 to 20 characters: letters, hyphens or apostrophes between letters, single spaces between words.',
-  nameInvalid: 'Use 3 to 20 characters: letters, a hyphen or apostrophe between two letters, single spaces between words (no digits or other punctuation).',
+  nameInvalid:
+    'Use 3 to 20 characters: letters, a hyphen or apostrophe between two letters, single spaces between words (no digits or other punctuation).',
   email: 'Email',
   emailInvalid: 'Enter an email address like name@example.com.',
   emailTaken: 'An account with this email already exists. Sign in instead, or use another email.',
@@ -117,14 +138,16 @@ export const signupText = {
   haveAccount: 'Already have an account?',
   signIn: 'Sign in',
   doneTitle: 'Check your mail',
-  doneText: (email: string) => `We sent a confirmation link to ${email}. Your account works already; confirming the address lets documents others send to it appear in your account too.`,
+  doneText: (email: string) =>
+    `We sent a confirmation link to ${email}. Your account works already; confirming the address lets documents others send to it appear in your account too.`,
   continueToSignIn: 'Continue to sign in',
 };
 
 export const verifyText = {
   title: 'Confirm your email address',
   checking: 'Confirming your address…',
-  confirmText: 'Press the button to confirm that this address is yours. If you did not create an account with it, do not confirm: close this page, and the account will not reach anything sent to you.',
+  confirmText:
+    'Press the button to confirm that this address is yours. If you did not create an account with it, do not confirm: close this page, and the account will not reach anything sent to you.',
   confirm: 'Confirm my address',
   verifiedTitle: 'Email address confirmed',
   verifiedText: 'Thank you. Documents sent to this address now also appear in your account.',
@@ -143,7 +166,8 @@ export const verifyText = {
 /** The notice where an unverified sender would send to others (RUNTIME.md round three: 403 EMAIL_NOT_VERIFIED). */
 export const sendVerifyText = {
   heading: 'Verify your address to send',
-  body: (email: string) => `Sending to others needs a confirmed address. Open the link we mailed to ${email}; until then you can prepare envelopes and sign your own.`,
+  body: (email: string) =>
+    `Sending to others needs a confirmed address. Open the link we mailed to ${email}; until then you can prepare envelopes and sign your own.`,
   resend: 'Send me a new link',
   resending: 'Sending…',
   resent: (email: string) => `A new link is on its way to ${email}. Open the most recent mail, then send.`,
@@ -162,7 +186,12 @@ export const envelopeText = {
   statusSince: (date: string) => `Status since ${date}`,
   waitingFor: (who: string) => `Waiting for ${who}`,
   timeZone: (zone: string) => `Times in ${zone}.`,
-  sequence: { SELF: 'Signed by the sender only', ORDERED: 'Recipients act in order', UNORDERED: 'Recipients act in any order', SURVEY: 'Power Survey' } as Record<string, string>,
+  sequence: {
+    SELF: 'Signed by the sender only',
+    ORDERED: 'Recipients act in order',
+    UNORDERED: 'Recipients act in any order',
+    SURVEY: 'Power Survey',
+  } as Record<string, string>,
   edit: 'Continue editing',
   actionsHeading: 'Actions',
   downloadsHeading: 'Downloads',
@@ -179,7 +208,8 @@ export const envelopeText = {
   delegate: 'Delegate',
   delegateLabel: (name: string) => `Delegate ${name}'s task`,
   delegateTitle: (name: string) => `Hand ${name}'s task to someone else`,
-  delegateText: 'The new person takes over the same place, role and fields, and gets the mail when it is their turn. The original link stops working.',
+  delegateText:
+    'The new person takes over the same place, role and fields, and gets the mail when it is their turn. The original link stops working.',
   delegateName: 'Name',
   delegateEmail: 'Email',
   delegateSubmit: 'Delegate',
@@ -197,18 +227,21 @@ export const envelopeText = {
   historyHeading: 'History',
   noHistory: 'Nothing recorded yet.',
   surveyHeading: 'Survey responses',
-  surveySummary: (responded: number, completed: number, total: number) => `${responded} of ${total} responded, ${completed} completed`,
+  surveySummary: (responded: number, completed: number, total: number) =>
+    `${responded} of ${total} responded, ${completed} completed`,
   surveyCaption: 'Survey recipients',
   surveyColumns: { name: 'Recipient', email: 'Email', status: 'Status' },
   exportCsv: 'Export responses (CSV)',
   exportCsvFields: 'Export with field values (CSV)',
   void: 'Decline and void',
   voidTitle: 'Decline and void this envelope?',
-  voidText: 'You are a recipient whose turn it is: declining voids the envelope for everyone. Recipients already reached are told by mail. This cannot be undone.',
+  voidText:
+    'You are a recipient whose turn it is: declining voids the envelope for everyone. Recipients already reached are told by mail. This cannot be undone.',
   voidReason: 'Reason (shown to the sender and recipients)',
   voidReasonRequired: 'Give a reason.',
   voided: 'The envelope is voided.',
-  voidUnavailable: 'Only a recipient whose turn it is can decline; the sender cannot void an envelope that is out for signature.',
+  voidUnavailable:
+    'Only a recipient whose turn it is can decline; the sender cannot void an envelope that is out for signature.',
   delete: 'Delete envelope',
   deleteTitle: 'Delete this envelope?',
   deleteText: 'It disappears for you and for every recipient. This cannot be undone.',

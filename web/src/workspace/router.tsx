@@ -31,7 +31,7 @@ function subscribe(onChange: () => void): () => void {
 
 /** The current path and query, re-rendering on navigation. */
 export function useLocation(): { pathname: string; search: string } {
-  const href = useSyncExternalStore(subscribe, () => window.location.pathname + '\n' + window.location.search);
+  const href = useSyncExternalStore(subscribe, () => `${window.location.pathname}\n${window.location.search}`);
   const [pathname, search] = href.split('\n');
   return { pathname, search };
 }
@@ -41,18 +41,34 @@ export function useSearchParams(): URLSearchParams {
   return new URLSearchParams(useLocation().search);
 }
 
-type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { to: string; replace?: boolean; children?: ReactNode };
+type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & {
+  to: string;
+  replace?: boolean;
+  children?: ReactNode;
+};
 
 /** An <a href> that navigates in place (a modified click, or a middle click, still opens a new tab as a link should). */
 export function Link({ to, replace, onClick, children, ...rest }: LinkProps) {
   function click(event: MouseEvent<HTMLAnchorElement>) {
     onClick?.(event);
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     if (rest.target && rest.target !== '_self') return;
     event.preventDefault();
     navigate(to, { replace });
   }
-  return <a href={to} onClick={click} {...rest}>{children}</a>;
+  return (
+    <a href={to} onClick={click} {...rest}>
+      {children}
+    </a>
+  );
 }
 
 /** Matches `/envelopes/:id/edit` style patterns (a trailing `/*` matches any rest); answers the decoded parameters. */

@@ -20,7 +20,10 @@ export type WorkspaceRoute = {
 };
 
 /** A page loaded on first use: `page(() => import('./X.tsx'), 'X')` for `export function X(props: PageProps)`. */
-export function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): LazyExoticComponent<ComponentType<PageProps>> {
+export function page<M extends Record<string, unknown>>(
+  load: () => Promise<M>,
+  name: keyof M & string,
+): LazyExoticComponent<ComponentType<PageProps>> {
   return lazy(async () => ({ default: (await load())[name] as ComponentType<PageProps> }));
 }
 
@@ -32,13 +35,20 @@ const profilePage = page(() => import('../profile/ProfilePage.tsx'), 'ProfilePag
 export const routes: WorkspaceRoute[] = [
   { path: '/', component: page(() => import('./DashboardPage.tsx'), 'DashboardPage') },
   { path: '/signup', public: true, component: page(() => import('./SignUpPage.tsx'), 'SignUpPage') },
-  { path: '/verify-email/:code', public: true, component: page(() => import('./VerifyEmailPage.tsx'), 'VerifyEmailPage') },
+  {
+    path: '/verify-email/:code',
+    public: true,
+    component: page(() => import('./VerifyEmailPage.tsx'), 'VerifyEmailPage'),
+  },
   { path: '/envelopes/:id', component: page(() => import('./EnvelopePage.tsx'), 'EnvelopePage') },
   { path: '/envelopes/new', component: page(() => import('../editor/NewEnvelopePage.tsx'), 'NewEnvelopePage') },
   { path: '/envelopes/:id/edit', component: page(() => import('../editor/EditorPage.tsx'), 'EditorPage') },
   { path: '/templates', component: page(() => import('../templates/TemplatesPage.tsx'), 'TemplatesPage') },
   { path: '/templates/:id/dispatch', component: page(() => import('../templates/DispatchPage.tsx'), 'DispatchPage') },
-  { path: '/templates/:id/analytics', component: page(() => import('../templates/AnalyticsPage.tsx'), 'AnalyticsPage') },
+  {
+    path: '/templates/:id/analytics',
+    component: page(() => import('../templates/AnalyticsPage.tsx'), 'AnalyticsPage'),
+  },
   { path: '/organization', component: organizationPage },
   { path: '/organization/:section', component: organizationPage },
   { path: '/profile', component: profilePage },
@@ -69,5 +79,8 @@ export const WORKSPACE_PREFIXES = ['/envelopes', '/templates', '/organization', 
 
 /** Whether the web app should show this path inside the workspace (a known page, or an unknown path of a workspace area). */
 export function isWorkspacePath(pathname: string): boolean {
-  return findRoute(pathname) !== null || WORKSPACE_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+  return (
+    findRoute(pathname) !== null ||
+    WORKSPACE_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+  );
 }

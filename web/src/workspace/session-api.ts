@@ -65,10 +65,23 @@ async function failure(response: Response): Promise<ApiError> {
   }
   const requestId = body?.requestId ?? response.headers.get('x-request-id') ?? undefined;
   if (body && typeof body.message === 'string') {
-    return new ApiError(response.status, body.message, body.errorDescription ?? body.message, body.responseBody, requestId);
+    return new ApiError(
+      response.status,
+      body.message,
+      body.errorDescription ?? body.message,
+      body.responseBody,
+      requestId,
+    );
   }
-  if (body && typeof body.code === 'string') return new ApiError(response.status, body.code, body.error ?? body.code, undefined, requestId);
-  return new ApiError(response.status, `HTTP_${response.status}`, response.statusText || 'Request failed', undefined, requestId);
+  if (body && typeof body.code === 'string')
+    return new ApiError(response.status, body.code, body.error ?? body.code, undefined, requestId);
+  return new ApiError(
+    response.status,
+    `HTTP_${response.status}`,
+    response.statusText || 'Request failed',
+    undefined,
+    requestId,
+  );
 }
 
 /** The 401s that mean "there is no session" (a wrong password on some form is a 401 too, and must not sign the user out). */
@@ -82,7 +95,11 @@ let mePromise: Promise<Me> | null = null;
 export function loadMe(): Promise<Me> {
   if (!mePromise) {
     mePromise = (async () => {
-      const response = await fetch('/bff/auth/me', { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' });
+      const response = await fetch('/bff/auth/me', {
+        headers: { accept: 'application/json' },
+        cache: 'no-store',
+        credentials: 'same-origin',
+      });
       if (!response.ok) throw await failure(response);
       return response.json() as Promise<Me>;
     })();
@@ -94,8 +111,18 @@ export function loadMe(): Promise<Me> {
   return mePromise;
 }
 
-async function send(method: string, path: string, body?: BodyInit, headers: Record<string, string> = {}, retried = false): Promise<Response> {
-  const all: Record<string, string> = { accept: 'application/json', ...headers, 'x-csrf-token': (await loadMe()).csrfToken };
+async function send(
+  method: string,
+  path: string,
+  body?: BodyInit,
+  headers: Record<string, string> = {},
+  retried = false,
+): Promise<Response> {
+  const all: Record<string, string> = {
+    accept: 'application/json',
+    ...headers,
+    'x-csrf-token': (await loadMe()).csrfToken,
+  };
   const response = await fetch(path, { method, headers: all, body, cache: 'no-store', credentials: 'same-origin' });
   if (!response.ok) {
     const error = await failure(response);
@@ -132,7 +159,13 @@ function filenameOf(response: Response, fallback: string): string {
 }
 
 /** XMLHttpRequest, because fetch reports no upload progress. */
-function uploadWithProgress<T>(path: string, form: FormData, csrfToken: string, onProgress: (fraction: number) => void, method = 'POST'): Promise<T> {
+function uploadWithProgress<T>(
+  path: string,
+  form: FormData,
+  csrfToken: string,
+  onProgress: (fraction: number) => void,
+  method = 'POST',
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open(method, path);
@@ -145,7 +178,10 @@ function uploadWithProgress<T>(path: string, form: FormData, csrfToken: string, 
     request.onload = () => {
       const response = new Response(request.responseText || null, {
         status: request.status,
-        headers: { 'content-type': request.getResponseHeader('content-type') ?? 'application/json', 'x-request-id': request.getResponseHeader('x-request-id') ?? '' },
+        headers: {
+          'content-type': request.getResponseHeader('content-type') ?? 'application/json',
+          'x-request-id': request.getResponseHeader('x-request-id') ?? '',
+        },
       });
       if (response.ok) {
         onProgress(1);
@@ -178,7 +214,12 @@ export const api = {
    * multipart/form-data POST (the browser sets the boundary); onProgress gets 0..1 as the body is sent. `method`
    * PUT for the endpoints that replace a file (a document's PDF).
    */
-  async upload<T>(path: string, form: FormData, onProgress?: (fraction: number) => void, method: 'POST' | 'PUT' = 'POST'): Promise<T> {
+  async upload<T>(
+    path: string,
+    form: FormData,
+    onProgress?: (fraction: number) => void,
+    method: 'POST' | 'PUT' = 'POST',
+  ): Promise<T> {
     if (onProgress) return uploadWithProgress<T>(path, form, (await loadMe()).csrfToken, onProgress, method);
     return json<T>(await send(method, path, form));
   },
@@ -196,7 +237,12 @@ export function useMe(): { me: Me | null; error: ApiError | null } {
     let live = true;
     loadMe().then(
       (me) => live && setState({ me, error: null }),
-      (error: unknown) => live && setState({ me: null, error: error instanceof ApiError ? error : new ApiError(0, 'NETWORK_ERROR', String(error)) }),
+      (error: unknown) =>
+        live &&
+        setState({
+          me: null,
+          error: error instanceof ApiError ? error : new ApiError(0, 'NETWORK_ERROR', String(error)),
+        }),
     );
     return () => {
       live = false;
@@ -213,7 +259,13 @@ export async function publicRequest<T>(method: string, path: string, body?: unkn
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (csrfToken) headers['x-csrf-token'] = csrfToken;
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store', credentials: 'same-origin' });
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: 'no-store',
+    credentials: 'same-origin',
+  });
   if (!response.ok) throw await failure(response);
   return json<T>(response);
 }

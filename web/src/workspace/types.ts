@@ -33,7 +33,14 @@ export type StatusCounts = {
 
 export type Folder = { id: number; folderName: string; documentsCount: number };
 
-export type DocumentDetail = ListItem & { id: number; documentName: string; position: number; size: number; pages: number; isViewed: boolean };
+export type DocumentDetail = ListItem & {
+  id: number;
+  documentName: string;
+  position: number;
+  size: number;
+  pages: number;
+  isViewed: boolean;
+};
 
 export type Recipient = {
   id: number;
@@ -60,12 +67,36 @@ export type History = {
     holder: string;
     flowType: string;
   };
-  activities: { time: string; userName: string; ipAddress: string; accessChannel: string; action: string; activity: string; status: string; consent: unknown }[];
+  activities: {
+    time: string;
+    userName: string;
+    ipAddress: string;
+    accessChannel: string;
+    action: string;
+    activity: string;
+    status: string;
+    consent: unknown;
+  }[];
 };
 
-export type Comment = { id: number; workflowId: number; fieldId: number | null; authorUserId: number; authorName: string; body: string; createdAt: string };
+export type Comment = {
+  id: number;
+  workflowId: number;
+  fieldId: number | null;
+  authorUserId: number;
+  authorName: string;
+  body: string;
+  createdAt: string;
+};
 
-export type RejectionDetail = { recipientId: number; name: string; email: string; role: string; reason: string; rejectedAt: string };
+export type RejectionDetail = {
+  recipientId: number;
+  name: string;
+  email: string;
+  role: string;
+  reason: string;
+  rejectedAt: string;
+};
 
 export type SurveyChildren = {
   content: { workflowId: number; recipientName: string; recipientEmail: string; status: string }[];

@@ -27,7 +27,18 @@ export function ErrorNotice({ error, children }: { error: unknown; children?: Re
  * A modal confirmation (the native <dialog>: focus is trapped inside and Escape cancels; focus returns to
  * what opened it when it closes).
  */
-export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel, danger, busy, confirmDisabled, onConfirm, onCancel }: {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel,
+  danger,
+  busy,
+  confirmDisabled,
+  onConfirm,
+  onCancel,
+}: {
   open: boolean;
   title: string;
   children?: ReactNode;
@@ -55,12 +66,27 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
   }, [open]);
   const titleId = useId();
   return (
-    <dialog ref={dialog} className="ws-dialog" aria-labelledby={titleId} onCancel={(event) => { event.preventDefault(); if (!busy) onCancel(); }}>
+    <dialog
+      ref={dialog}
+      className="ws-dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!busy) onCancel();
+      }}
+    >
       <h2 id={titleId}>{title}</h2>
       {children}
       <div className="ws-actions">
-        <button type="button" className="ws-button" onClick={onCancel} disabled={busy}>{cancelLabel}</button>
-        <button type="button" className={danger ? 'ws-button ws-button--danger' : 'ws-button ws-button--primary'} onClick={onConfirm} disabled={busy || confirmDisabled}>
+        <button type="button" className="ws-button" onClick={onCancel} disabled={busy}>
+          {cancelLabel}
+        </button>
+        <button
+          type="button"
+          className={danger ? 'ws-button ws-button--danger' : 'ws-button ws-button--primary'}
+          onClick={onConfirm}
+          disabled={busy || confirmDisabled}
+        >
           {confirmLabel}
         </button>
       </div>

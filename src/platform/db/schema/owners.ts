@@ -6,13 +6,20 @@
  */
 type Owners = { owners: readonly string[]; why?: string };
 
-const ENVELOPE = 'an envelope table: written by the modules of the envelope, each its part, under the workflow row lock (signing: statuses, values, sealed files)';
+const ENVELOPE =
+  'an envelope table: written by the modules of the envelope, each its part, under the workflow row lock (signing: statuses, values, sealed files)';
 
 export const TABLE_OWNERS = {
   users: { owners: ['users'] },
   userSettings: { owners: ['users'] },
-  organizations: { owners: ['organizations', 'billing', 'mail-settings'], why: 'billing writes the plan columns (package, credits, cycle), mail-settings email_settings' },
-  memberships: { owners: ['organizations', 'billing'], why: 'billing counts the signatures of each qualifier against the role\'s quota (used_*)' },
+  organizations: {
+    owners: ['organizations', 'billing', 'mail-settings'],
+    why: 'billing writes the plan columns (package, credits, cycle), mail-settings email_settings',
+  },
+  memberships: {
+    owners: ['organizations', 'billing'],
+    why: "billing counts the signatures of each qualifier against the role's quota (used_*)",
+  },
   roles: { owners: ['roles'] },
   packages: { owners: ['billing'] },
   packageChanges: { owners: ['billing'] },
@@ -23,7 +30,10 @@ export const TABLE_OWNERS = {
   attemptEvents: { owners: ['platform/limits'] },
   webSessions: { owners: ['web-session'] },
   passkeys: { owners: ['passkeys'] },
-  businessApps: { owners: ['business-apps', 'webhooks'], why: 'webhooks writes the callback state (callback_failing_since, callback_paused_at)' },
+  businessApps: {
+    owners: ['business-apps', 'webhooks'],
+    why: 'webhooks writes the callback state (callback_failing_since, callback_paused_at)',
+  },
   webhookDeliveries: { owners: ['webhooks'] },
   organizationBranding: { owners: ['branding'] },
   mailOutbox: { owners: ['platform/mail'] },
@@ -46,6 +56,9 @@ export const TABLE_OWNERS = {
   recipientPasswordPasses: { owners: ['signing'] },
   signerRevisions: { owners: ['signing'] },
   reminderDeliveries: { owners: ['reminders'] },
-  workflowListEntries: { owners: [], why: 'the document list\'s read model, kept by triggers on the envelope tables (migrations 0020, 0022, 0026)' },
+  workflowListEntries: {
+    owners: [],
+    why: "the document list's read model, kept by triggers on the envelope tables (migrations 0020, 0022, 0026)",
+  },
   workflowListCounts: { owners: [], why: 'the counts of the document list, kept by the same triggers' },
 } satisfies Record<string, Owners>;

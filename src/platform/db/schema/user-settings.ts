@@ -3,7 +3,9 @@ import { users } from './accounts.ts';
 
 /** A user's notification preferences (modules/users); no row: the defaults. */
 export const userSettings = pgTable('user_settings', {
-  userId: integer().primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  userId: integer()
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
   /** NotificationPreferences (users.schemas.ts): which optional mails the user wants. */
   notifications: jsonb().notNull(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -14,7 +16,9 @@ export const userSettings = pgTable('user_settings', {
  * where the user's certificate-based signatures come from, and the CSC account name (RUNTIME.md "CSC identity").
  */
 export const signatureSettings = pgTable('signature_settings', {
-  userId: integer().primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  userId: integer()
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
   /** CSC_2 or LOCAL */
   source: text().notNull(),
   cscUserName: text(),

@@ -5,7 +5,9 @@ import type { EmailApiSettings } from './provider-settings.ts';
 function sendGridErrors(text: string): string {
   try {
     const parsed = JSON.parse(text) as { errors?: { message?: string; field?: string | null }[] };
-    const messages = (parsed.errors ?? []).map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).filter(Boolean);
+    const messages = (parsed.errors ?? [])
+      .map((e) => (e.field ? `${e.field}: ${e.message}` : e.message))
+      .filter(Boolean);
     if (messages.length > 0) return excerpt(messages.join('; '));
   } catch {
     // Not JSON: the raw text below.
@@ -21,9 +23,15 @@ export function createEmailApiSender(settings: EmailApiSettings, baseUrl: string
   const url = new URL('/v3/mail/send', baseUrl).toString();
   return {
     async send(message) {
-      const content = [{ type: 'text/plain', value: message.text }, ...(message.html ? [{ type: 'text/html', value: message.html }] : [])];
+      const content = [
+        { type: 'text/plain', value: message.text },
+        ...(message.html ? [{ type: 'text/html', value: message.html }] : []),
+      ];
       const attachments = message.attachments?.map((a) => ({
-        content: Buffer.from(a.content).toString('base64'), filename: a.filename, type: a.contentType, disposition: 'attachment',
+        content: Buffer.from(a.content).toString('base64'),
+        filename: a.filename,
+        type: a.contentType,
+        disposition: 'attachment',
       }));
       const body = {
         personalizations: [{ to: [{ email: message.to }] }],
@@ -39,7 +47,8 @@ export function createEmailApiSender(settings: EmailApiSettings, baseUrl: string
       });
       if (response.status >= 200 && response.status < 300) return;
       const detail = `${response.status} ${sendGridErrors(response.text)}`;
-      if (response.status === 401 || response.status === 403) throw new MailSendError('AUTH', `SendGrid refused the API key: ${detail}`);
+      if (response.status === 401 || response.status === 403)
+        throw new MailSendError('AUTH', `SendGrid refused the API key: ${detail}`);
       throw new MailSendError('SEND', `SendGrid refused the message: ${detail}`);
     },
     close() {},

@@ -66,13 +66,19 @@ export function excerpt(text: string, max = 300): string {
  * One HTTP exchange with a provider: a network failure or timeout is CONNECT; the answer is returned whatever its
  * status, with at most 64 KB of its body read.
  */
-export async function providerRequest(url: string, init: { method: 'POST'; headers: Record<string, string>; body: string }): Promise<{ status: number; headers: Headers; text: string }> {
+export async function providerRequest(
+  url: string,
+  init: { method: 'POST'; headers: Record<string, string>; body: string },
+): Promise<{ status: number; headers: Headers; text: string }> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new MailSendError('CONNECT', `${new URL(url).host} could not be reached: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+    throw new MailSendError(
+      'CONNECT',
+      `${new URL(url).host} could not be reached: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+    );
   }
   const reader = response.body?.getReader();
   const chunks: Uint8Array[] = [];

@@ -19,8 +19,14 @@ function parseJson(text: string): Record<string, any> | null {
  * `https://graph.microsoft.com/.default`), then `POST /v1.0/users/<EMAIL_FROM>/sendMail` with it; 202 means accepted.
  * A refused token request is TOKEN; Graph refusing the token (401) or the mailbox (403, no Mail.Send right) is AUTH.
  */
-export function createOAuth2MailSender(settings: OAuth2MailSettings, endpoints: { loginUrl: string; apiUrl: string }): MailSender {
-  const tokenUrl = new URL(`/${encodeURIComponent(settings.tenantId)}/oauth2/v2.0/token`, endpoints.loginUrl).toString();
+export function createOAuth2MailSender(
+  settings: OAuth2MailSettings,
+  endpoints: { loginUrl: string; apiUrl: string },
+): MailSender {
+  const tokenUrl = new URL(
+    `/${encodeURIComponent(settings.tenantId)}/oauth2/v2.0/token`,
+    endpoints.loginUrl,
+  ).toString();
   const sendUrl = new URL(`/v1.0/users/${encodeURIComponent(settings.from)}/sendMail`, endpoints.apiUrl).toString();
   let cached: { token: string; expiresAt: number } | null = null;
 
@@ -29,15 +35,28 @@ export function createOAuth2MailSender(settings: OAuth2MailSettings, endpoints: 
     const response = await providerRequest(tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: settings.clientId, client_secret: settings.clientSecret, scope: settings.scope }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: settings.clientId,
+        client_secret: settings.clientSecret,
+        scope: settings.scope,
+      }).toString(),
     });
     const body = parseJson(response.text);
     if (response.status !== 200 || typeof body?.access_token !== 'string') {
-      const reason = body?.error ? `${body.error}${body.error_description ? `: ${body.error_description}` : ''}` : response.text || 'no details';
-      throw new MailSendError('TOKEN', `The identity platform refused the token request: ${response.status} ${excerpt(reason)}`);
+      const reason = body?.error
+        ? `${body.error}${body.error_description ? `: ${body.error_description}` : ''}`
+        : response.text || 'no details';
+      throw new MailSendError(
+        'TOKEN',
+        `The identity platform refused the token request: ${response.status} ${excerpt(reason)}`,
+      );
     }
     const lifetime = Number(body.expires_in);
-    cached = { token: body.access_token, expiresAt: Date.now() + (Number.isFinite(lifetime) && lifetime > 0 ? lifetime * 1000 : 300_000) };
+    cached = {
+      token: body.access_token,
+      expiresAt: Date.now() + (Number.isFinite(lifetime) && lifetime > 0 ? lifetime * 1000 : 300_000),
+    };
     return cached.token;
   }
 
@@ -46,13 +65,20 @@ export function createOAuth2MailSender(settings: OAuth2MailSettings, endpoints: 
       const token = await accessToken();
       const graphMessage = {
         subject: message.subject,
-        body: message.html ? { contentType: 'HTML', content: message.html } : { contentType: 'Text', content: message.text },
+        body: message.html
+          ? { contentType: 'HTML', content: message.html }
+          : { contentType: 'Text', content: message.text },
         toRecipients: [{ emailAddress: { address: message.to } }],
-        ...(message.attachments && message.attachments.length > 0 ? {
-          attachments: message.attachments.map((a) => ({
-            '@odata.type': '#microsoft.graph.fileAttachment', name: a.filename, contentType: a.contentType, contentBytes: Buffer.from(a.content).toString('base64'),
-          })),
-        } : {}),
+        ...(message.attachments && message.attachments.length > 0
+          ? {
+              attachments: message.attachments.map((a) => ({
+                '@odata.type': '#microsoft.graph.fileAttachment',
+                name: a.filename,
+                contentType: a.contentType,
+                contentBytes: Buffer.from(a.content).toString('base64'),
+              })),
+            }
+          : {}),
       };
       const response = await providerRequest(sendUrl, {
         method: 'POST',

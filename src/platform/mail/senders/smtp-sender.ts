@@ -6,7 +6,19 @@ import { toNodemailer } from '../transport.ts';
 import { MailSendError, PROVIDER_TIMEOUT_MS, excerpt, type MailSender, type SenderEnvironment } from './mail-sender.ts';
 import type { SmtpSettings } from './provider-settings.ts';
 
-const CONNECT_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ETLS', 'EREQUIRETLS', 'EPROXY', 'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH']);
+const CONNECT_CODES = new Set([
+  'ECONNECTION',
+  'ETIMEDOUT',
+  'ESOCKET',
+  'EDNS',
+  'ETLS',
+  'EREQUIRETLS',
+  'EPROXY',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 const AUTH_CODES = new Set(['EAUTH', 'ENOAUTH']);
 
 /** A nodemailer failure as the step it happened at. */
@@ -27,7 +39,9 @@ async function checkedAddress(host: string, environment: SenderEnvironment): Pro
   let addresses: string[];
   if (net.isIP(host)) addresses = [host];
   else {
-    const resolve = environment.resolve ?? (async (name: string) => (await dns.promises.lookup(name, { all: true, verbatim: true })).map((a) => a.address));
+    const resolve =
+      environment.resolve ??
+      (async (name: string) => (await dns.promises.lookup(name, { all: true, verbatim: true })).map((a) => a.address));
     try {
       addresses = await resolve(host);
     } catch {
@@ -37,7 +51,8 @@ async function checkedAddress(host: string, environment: SenderEnvironment): Pro
   if (addresses.length === 0) throw new MailSendError('CONNECT', `${host} has no address`);
   for (const address of addresses) {
     const verdict = checkAddress(address, environment.allowPrivate);
-    if (!verdict.allowed) throw new MailSendError('CONFIG', `SMTP_SERVER ${host} leads to a refused address (${verdict.reason})`);
+    if (!verdict.allowed)
+      throw new MailSendError('CONFIG', `SMTP_SERVER ${host} leads to a refused address (${verdict.reason})`);
   }
   return addresses[0];
 }
@@ -47,7 +62,11 @@ async function checkedAddress(host: string, environment: SenderEnvironment): Pro
  * send opens and closes one (the settings test). The address check runs once per sender: the resolver rebuilds
  * its senders periodically, so a changed DNS answer is checked again.
  */
-export function createSmtpSender(settings: SmtpSettings, environment: SenderEnvironment, options: { pooled: boolean }): MailSender {
+export function createSmtpSender(
+  settings: SmtpSettings,
+  environment: SenderEnvironment,
+  options: { pooled: boolean },
+): MailSender {
   let transporter: ReturnType<typeof nodemailer.createTransport> | null = null;
   let connecting: Promise<ReturnType<typeof nodemailer.createTransport>> | null = null;
 

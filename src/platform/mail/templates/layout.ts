@@ -43,15 +43,12 @@ export function renderMail(template: MailTemplate, branding?: MailBranding): Ren
 function renderIn(template: MailTemplate, branding: MailBranding): RenderedMail {
   const blocks = template.blocks.filter((b): b is Exclude<MailBlock, null | false | undefined> => Boolean(b));
   const signOff = oneLine(branding.senderName ?? '') || PLATFORM_NAME;
-  const text = [
-    `Hello ${template.greeting},`,
-    ...blocks.map(blockText),
-    `-- \n${signOff}`,
-  ].join('\n\n');
+  const text = [`Hello ${template.greeting},`, ...blocks.map(blockText), `-- \n${signOff}`].join('\n\n');
   const colour = branding.colour && /^#[0-9a-fA-F]{3,8}$/.test(branding.colour) ? branding.colour : DEFAULT_COLOUR;
-  const logo = branding.logoUrl && /^https?:\/\//.test(branding.logoUrl)
-    ? `<p><img src="${escapeHtml(branding.logoUrl)}" alt="${escapeHtml(signOff)}" style="max-height:48px"></p>`
-    : '';
+  const logo =
+    branding.logoUrl && /^https?:\/\//.test(branding.logoUrl)
+      ? `<p><img src="${escapeHtml(branding.logoUrl)}" alt="${escapeHtml(signOff)}" style="max-height:48px"></p>`
+      : '';
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5;color:#222">',
     `<div style="max-width:600px;border-top:4px solid ${colour};padding-top:8px">`,
@@ -83,4 +80,3 @@ function blockHtml(block: Exclude<MailBlock, null | false | undefined>, colour: 
 function paragraph(text: string): string {
   return escapeHtml(text).replace(/\n/g, '<br>');
 }
-

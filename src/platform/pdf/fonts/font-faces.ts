@@ -51,7 +51,10 @@ export function createFontFaces(doc: PDF): { face(style: FaceStyle, text: string
       if (isWinAnsi(text)) return { face: standardFace(fontFamily(style?.fontFamily), bold, italic), text };
       const font = liberation(bold, italic);
       const missing = new Set(font.getUnencodableCharacters(text));
-      return { face: embeddedFace(font), text: missing.size === 0 ? text : Array.from(text, (c) => (missing.has(c) ? '?' : c)).join('') };
+      return {
+        face: embeddedFace(font),
+        text: missing.size === 0 ? text : Array.from(text, (c) => (missing.has(c) ? '?' : c)).join(''),
+      };
     },
   };
 }
@@ -73,7 +76,10 @@ function embeddedFace(font: EmbeddedFont): Face {
     encode: (text) => {
       const gids = font.encodeTextToGids(text);
       const bytes = new Uint8Array(gids.length * 2);
-      gids.forEach((gid, i) => { bytes[i * 2] = gid >> 8; bytes[i * 2 + 1] = gid & 0xff; });
+      gids.forEach((gid, i) => {
+        bytes[i * 2] = gid >> 8;
+        bytes[i * 2 + 1] = gid & 0xff;
+      });
       return PdfString.fromBytes(bytes);
     },
     width: (text, size) => measureText(text, font, size),
@@ -99,16 +105,42 @@ function fontFamily(requested: string | undefined): Family {
 }
 
 function standardFontName(family: Family, bold: boolean, italic: boolean): Standard14FontName {
-  if (family === 'Times') return bold && italic ? 'Times-BoldItalic' : bold ? 'Times-Bold' : italic ? 'Times-Italic' : 'Times-Roman';
-  return (bold && italic ? `${family}-BoldOblique` : bold ? `${family}-Bold` : italic ? `${family}-Oblique` : family) as Standard14FontName;
+  if (family === 'Times')
+    return bold && italic ? 'Times-BoldItalic' : bold ? 'Times-Bold' : italic ? 'Times-Italic' : 'Times-Roman';
+  return (
+    bold && italic ? `${family}-BoldOblique` : bold ? `${family}-Bold` : italic ? `${family}-Oblique` : family
+  ) as Standard14FontName;
 }
 
 /** Windows-1252 positions 0x80-0x9F that differ from Latin-1 (the standard fonts' WinAnsiEncoding). */
 const WIN_ANSI_EXTRA: Record<number, number> = {
-  0x20ac: 0x80, 0x201a: 0x82, 0x0192: 0x83, 0x201e: 0x84, 0x2026: 0x85, 0x2020: 0x86, 0x2021: 0x87, 0x02c6: 0x88,
-  0x2030: 0x89, 0x0160: 0x8a, 0x2039: 0x8b, 0x0152: 0x8c, 0x017d: 0x8e, 0x2018: 0x91, 0x2019: 0x92, 0x201c: 0x93,
-  0x201d: 0x94, 0x2022: 0x95, 0x2013: 0x96, 0x2014: 0x97, 0x02dc: 0x98, 0x2122: 0x99, 0x0161: 0x9a, 0x203a: 0x9b,
-  0x0153: 0x9c, 0x017e: 0x9e, 0x0178: 0x9f,
+  0x20ac: 0x80,
+  0x201a: 0x82,
+  0x0192: 0x83,
+  0x201e: 0x84,
+  0x2026: 0x85,
+  0x2020: 0x86,
+  0x2021: 0x87,
+  0x02c6: 0x88,
+  0x2030: 0x89,
+  0x0160: 0x8a,
+  0x2039: 0x8b,
+  0x0152: 0x8c,
+  0x017d: 0x8e,
+  0x2018: 0x91,
+  0x2019: 0x92,
+  0x201c: 0x93,
+  0x201d: 0x94,
+  0x2022: 0x95,
+  0x2013: 0x96,
+  0x2014: 0x97,
+  0x02dc: 0x98,
+  0x2122: 0x99,
+  0x0161: 0x9a,
+  0x203a: 0x9b,
+  0x0153: 0x9c,
+  0x017e: 0x9e,
+  0x0178: 0x9f,
 };
 
 function winAnsiCode(codePoint: number): number | undefined {
