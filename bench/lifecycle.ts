@@ -14,7 +14,7 @@
 // BENCH_TIME_STATEMENTS=1 (embedded database) ranks statement texts by PGlite's own time per envelope instead.
 // BENCH_SAMPLE_WAITS=1 (PostgreSQL) samples pg_stat_activity every 50 ms over the measured phase and prints what
 // the scratch database's connections were waiting for (a lock, I/O, the client) with their statement, most often
-// first (BENCH_TOP_STATEMENTS rows): how the lock queue behind each send was found (docs/decisions.md).
+// first (BENCH_TOP_STATEMENTS rows): how the lock queue behind each send was found (bench/README.md "Lifecycle throughput").
 import { fork, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';

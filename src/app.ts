@@ -187,7 +187,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
 
   // 2. Services, each given only the adapters it uses.
   const billing = createBillingService({ db: platform.db, selfService: config.billingSelfService });
-  // Logos are decoded by pure-JS decoders in a worker thread (see docs/decisions.md, "Billing and branding").
+  // Logos are decoded by pure-JS decoders in a worker thread (docs/organizations.md "Branding").
   const branding = createBrandingService({ db: platform.db, blobs: platform.blobs, images: createImageNormalizer() });
   const auth = createAuthService({
     db: platform.db,

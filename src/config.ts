@@ -42,7 +42,7 @@ export type Config = {
    * socket's address), a hop count, or addresses/CIDRs (and proxy-addr's names loopback, linklocal, uniquelocal).
    */
   trustProxy: TrustProxy;
-  /** Uploads and replacements per account per rolling minute before 503 UPLOAD_RATE_LIMITED. */
+  /** Uploads and replacements per account per rolling minute before 429 UPLOAD_RATE_LIMITED. */
   uploadsPerMinute: number;
   /** Hosts (`name`, `*.domain`, optionally `:port`) that GET /document/v1/cloud-import/box may fetch from. */
   cloudImportAllowedHosts: string[];
@@ -123,7 +123,7 @@ export const EnvSchema = Type.Object({
     maximum: 1000,
     default: 20,
     description:
-      'with DATABASE_URL: connections to PostgreSQL at most, shared by requests and jobs (docs/decisions.md "Database pool size")',
+      'with DATABASE_URL: connections to PostgreSQL at most, shared by requests and jobs (docs/operations.md "The database")',
   }),
   SMTP_URL: Type.Optional(
     Type.String({ description: 'outbound mail; unset: mails are written as .eml files under DATA_DIR/outbox' }),

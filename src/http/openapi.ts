@@ -11,7 +11,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'Signature service API',
         version: '1.0.0',
         description:
-          'Envelopes, recipients, fields, signing and sealed documents. Errors use the standard error body (ErrorResponse). Decisions on points the interface leaves open are in docs/decisions.md.',
+          'Envelopes, recipients, fields, signing and sealed documents. Errors use the standard error body (ErrorResponse). Decisions on points the interface leaves open are in docs/README.md.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],

@@ -69,6 +69,17 @@ export function pageOffset(query: { page: number; size: number }): { limit: numb
   return { limit: query.size, offset: query.page * query.size };
 }
 
+/** A NumberedPage's value: `content`, the list's `total`, and where the page sits in it. */
+export function toNumberedPage<T>(content: T[], total: number, query: { page: number; size: number }) {
+  return {
+    content,
+    totalElements: total,
+    totalPages: Math.ceil(total / query.size),
+    number: query.page,
+    size: query.size,
+  };
+}
+
 /** One page of a paged list that also says where it is: the items, the totals, this page's number and size. */
 export function NumberedPage<T extends TSchema>(item: T) {
   return Type.Object({

@@ -10,7 +10,7 @@ import { documents, folders, recipients, users } from '../../src/platform/db/sch
 
 /*
  * The document list and its status counts are kept per process per user until migration 0026's triggers announce a
- * change to what that user's list shows (docs/decisions.md "Lists and analytics are cached per process"). Every read
+ * change to what that user's list shows (docs/lists-and-search.md "Caches kept per process"). Every read
  * below follows a warm read of the same page, so a change the triggers missed would show as a stale answer.
  */
 

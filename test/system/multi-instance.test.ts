@@ -28,7 +28,7 @@ import {
  * come from the environment instead). An envelope's steps are spread over them, one is killed (SIGKILL) while it
  * seals and another while it dispatches a Power Survey, and nothing is lost or done twice.
  *
- * PostgreSQL only: the embedded database belongs to one process (docs/decisions.md, "Several instances").
+ * PostgreSQL only: the embedded database belongs to one process (docs/operations.md "Several instances").
  */
 const postgres = Boolean(process.env.DATABASE_URL);
 const UPLOADS_PER_MINUTE = 4;

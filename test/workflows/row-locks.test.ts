@@ -17,7 +17,7 @@ import { mailOutbox, recipients } from '../../src/platform/db/schema/index.ts';
  * The row locks that serialize a send (the organization's plan) and every action on a workflow are FOR NO KEY UPDATE:
  * they exclude each other as FOR UPDATE does, but another transaction writing a row that refers to the locked row (its
  * foreign key checked at commit with FOR KEY SHARE) commits without waiting for the lock's holder. Under FOR UPDATE the
- * whole organization's writes queued behind each send (docs/decisions.md "Lifecycle throughput"). A workflow read with
+ * whole organization's writes queued behind each send (bench/README.md "Lifecycle throughput"). A workflow read with
  * one of its recipient rows in one statement locks both, so that it sees the row as the lock's holder left it. Only
  * PostgreSQL has concurrent transactions; the embedded database runs one at a time.
  */

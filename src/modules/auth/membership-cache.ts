@@ -13,7 +13,7 @@ export type MembershipCache = {
  * Every USER/CLIENT request checks that its account still stands (auth.repo.ts findActiveMembership). That check is
  * one of the two or three statements of a list request, so this process keeps the memberships it found, and forgets
  * all of them when the database announces a change to a membership, role, user or business app (migration 0023's
- * triggers on the channel access_changed; see docs/decisions.md "The membership check is cached per process").
+ * triggers on the channel access_changed; see docs/accounts.md "Tokens and sessions").
  *
  * Why a revocation still takes effect at once: a change committed through this process is announced to the
  * committing connection before its COMMIT returns, so no later request of this process can find the old entry; a

@@ -126,19 +126,26 @@ export async function countSignature(
 ): Promise<void> {
   const row = await findSignatureQuota(tx, signer.organizationId, signer.userId, qualifier);
   if (!row) return;
-  if (!roleSettingAllows(row.roleSettings, ROLE_SIGN_FLAGS[qualifier])) {
-    throw new AppError(
-      'ROLE_SIGNATURE_NOT_ALLOWED',
-      `Your role in this organization does not allow ${QUALIFIER_NAMES[qualifier].toLowerCase()} signatures`,
-      { qualifier },
-    );
-  }
+  if (!roleSettingAllows(row.roleSettings, ROLE_SIGN_FLAGS[qualifier])) throw roleRefusal(qualifier);
   const quota = quotaOf(row, qualifier);
   if ((await countOneSignature(tx, row.membershipId, qualifier, quota)) !== null) return;
-  throw new AppError(
+  throw quotaRefusal(qualifier, quota, row.used);
+}
+
+function roleRefusal(qualifier: SignatureQualifier): AppError {
+  return new AppError(
+    'ROLE_SIGNATURE_NOT_ALLOWED',
+    `Your role in this organization does not allow ${QUALIFIER_NAMES[qualifier].toLowerCase()} signatures`,
+    { qualifier },
+  );
+}
+
+/** SIGNATURE_QUOTA_EXCEEDED, whose description SPEC.md fixes, so responseBody names the qualifier. */
+function quotaRefusal(qualifier: SignatureQualifier, quota: number, used: number): AppError {
+  return new AppError(
     'SIGNATURE_QUOTA_EXCEEDED',
-    `${QUALIFIER_NAMES[qualifier]} signature quota exceeded: ${row.used} of ${quota} used`,
-    { qualifier, quota, used: row.used },
+    `${QUALIFIER_NAMES[qualifier]} signature quota exceeded: ${used} of ${quota} used`,
+    { qualifier, quota, used },
   );
 }
 
@@ -168,20 +175,9 @@ export async function assertSignatureAllowed(
 ): Promise<void> {
   const row = await findSignatureQuota(db, signer.organizationId, signer.userId, qualifier);
   if (!row) return;
-  if (!roleSettingAllows(row.roleSettings, ROLE_SIGN_FLAGS[qualifier])) {
-    throw new AppError(
-      'ROLE_SIGNATURE_NOT_ALLOWED',
-      `Your role in this organization does not allow ${QUALIFIER_NAMES[qualifier].toLowerCase()} signatures`,
-      { qualifier },
-    );
-  }
+  if (!roleSettingAllows(row.roleSettings, ROLE_SIGN_FLAGS[qualifier])) throw roleRefusal(qualifier);
   const quota = quotaOf(row, qualifier);
-  if (row.used >= quota)
-    throw new AppError(
-      'SIGNATURE_QUOTA_EXCEEDED',
-      `${QUALIFIER_NAMES[qualifier]} signature quota exceeded: ${row.used} of ${quota} used`,
-      { qualifier, quota, used: row.used },
-    );
+  if (row.used >= quota) throw quotaRefusal(qualifier, quota, row.used);
 }
 
 /**

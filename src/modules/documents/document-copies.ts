@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { findDocumentsInPositionOrder, insertDocuments, type NewDocument } from './documents.repo.ts';
+import { documentCopy, findDocumentsInPositionOrder, insertDocuments, type NewDocument } from './documents.repo.ts';
 
 /**
  * The documents of one workflow copied into many at once (Power Survey: one copy per child), in multi-row
@@ -14,17 +14,7 @@ export async function copyDocumentsToMany(
 ): Promise<Map<number, Map<number, number>>> {
   const sources = await findDocumentsInPositionOrder(tx, fromWorkflowId);
   const values: NewDocument[] = toWorkflowIds.flatMap((workflowId) =>
-    sources.map((source) => ({
-      workflowId,
-      name: source.name,
-      position: source.position,
-      blobKey: source.blobKey,
-      size: source.size,
-      pages: source.pages,
-      pageSizes: source.pageSizes,
-      thumbnailBase64: source.thumbnailBase64,
-      pictureBlobKey: source.pictureBlobKey,
-    })),
+    sources.map((source) => documentCopy(source, workflowId)),
   );
   const inserted = await insertDocuments(tx, values);
   const copies = new Map<number, Map<number, number>>();

@@ -19,7 +19,7 @@ type Entry = { snapshot: string; verified: boolean; total: number; pages: Map<st
  * or finding the 20 newest when the matches are old, reads them all. Paging through a search asks the same question
  * again and again, so a search's total and pages are kept with the database snapshot they were read in, and reused
  * while the caller's list has not changed since that snapshot: one look at the caller's few ledger rows instead of
- * the search (docs/decisions.md "Document list at 100,000 workflows"). Exact across instances: the check is the
+ * the search (docs/lists-and-search.md "Search"). Exact across instances: the check is the
  * database's, not this process's memory. Only workflow ids are kept; the items are read fresh every time (with the
  * search itself when it runs anew).
  */

@@ -76,7 +76,7 @@ const ACTION_COLUMN: Record<ListAction, SQL> = {
  * A business app's token lists only its organization's workflows (workflow-access.ts isWithinReach). The read model
  * keeps no organization, so such a list tests each of the caller's entries against its workflow row (a primary-key
  * probe) and counts them by walking them instead of summing the ledger: linear in the user's entries, and only for
- * partner tokens; people's lists keep the ledger (docs/decisions.md "Document list at 100,000 workflows").
+ * partner tokens; people's lists keep the ledger (docs/lists-and-search.md "The read model").
  */
 function inOrganization(organizationId: number): SQL {
   return sql`exists (select 1 from workflows o where o.id = e.workflow_id and o.organization_id = ${organizationId})`;

@@ -99,7 +99,7 @@ function asSeenBy(caller: UserCaller, item: ListItem): ListItem {
 
 /**
  * `lists` keeps each user's list pages and status counts, as answered, until the database announces a change to what
- * that user's list shows (migration 0026; docs/decisions.md "The document list is cached per process too").
+ * that user's list shows (migration 0026; docs/lists-and-search.md "Caches kept per process").
  */
 export function createDocumentListService({ db, lists }: { db: Db; lists: NotifiedCache }) {
   const listSearch = createListSearch(db);

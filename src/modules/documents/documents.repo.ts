@@ -106,20 +106,7 @@ export async function copyDocumentRows(
     .orderBy(asc(documents.position), asc(documents.id));
   const ids = new Map<number, number>();
   for (const source of sources) {
-    const [row] = await db
-      .insert(documents)
-      .values({
-        workflowId: toWorkflowId,
-        name: source.name,
-        position: source.position,
-        blobKey: source.blobKey,
-        size: source.size,
-        pages: source.pages,
-        pageSizes: source.pageSizes,
-        thumbnailBase64: source.thumbnailBase64,
-        pictureBlobKey: source.pictureBlobKey,
-      })
-      .returning({ id: documents.id });
+    const [row] = await db.insert(documents).values(documentCopy(source, toWorkflowId)).returning({ id: documents.id });
     ids.set(source.id, row.id);
   }
   return ids;
@@ -149,4 +136,19 @@ export async function insertDocuments(db: DbOrTx, values: NewDocument[]): Promis
     );
   }
   return rows;
+}
+
+/** The row of a copy of `source` in another workflow: the same file (blob), name, place and pictures. */
+export function documentCopy(source: DocumentRow, workflowId: number): typeof documents.$inferInsert {
+  return {
+    workflowId,
+    name: source.name,
+    position: source.position,
+    blobKey: source.blobKey,
+    size: source.size,
+    pages: source.pages,
+    pageSizes: source.pageSizes,
+    thumbnailBase64: source.thumbnailBase64,
+    pictureBlobKey: source.pictureBlobKey,
+  };
 }

@@ -123,7 +123,7 @@ export function createDownloadService(deps: {
    * Page 1 of a document's uploaded file, PICTURE_WIDTH wide, drawn (once per file in this process when asked for
    * together), stored, and recorded on the document row; returns its storage key. Drawn on demand rather than at
    * upload: a document no one looks at (an envelope sent and signed through the API) never pays for it
-   * (docs/decisions.md "The signing page's first paint").
+   * (docs/documents-and-files.md "Thumbnails and page pictures").
    */
   async function drawDocumentPicture(
     document: DocumentRow,

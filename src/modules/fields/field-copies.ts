@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { findFields, insertFieldRows, type FieldValues } from './fields.repo.ts';
+import { fieldCopy, findFields, insertFieldRows, type FieldValues } from './fields.repo.ts';
 
 /** One target of a copy: its workflow, and the old → new ids of documents and recipients. */
 export type FieldCopyTarget = {
@@ -29,18 +29,7 @@ export async function copyFieldsToMany(
       const recipientId =
         source.recipientId === null ? (target.unassignedTo ?? null) : target.recipientIds.get(source.recipientId);
       if (documentId === undefined || recipientId === undefined) continue;
-      values.push({
-        workflowId: target.workflowId,
-        documentId,
-        recipientId,
-        pageNo: source.pageNo,
-        box: source.box,
-        fieldType: source.fieldType,
-        fieldRequired: source.fieldRequired,
-        label: source.label,
-        styling: source.styling,
-        options: source.options,
-      });
+      values.push(fieldCopy(source, { workflowId: target.workflowId, documentId, recipientId }));
     }
   }
   await insertFieldRows(tx, values);

@@ -104,18 +104,7 @@ export async function copyFieldRows(
     if (documentId === undefined || recipientId === undefined) continue;
     const [row] = await db
       .insert(fields)
-      .values({
-        workflowId: toWorkflowId,
-        documentId,
-        recipientId,
-        pageNo: source.pageNo,
-        box: source.box,
-        fieldType: source.fieldType,
-        fieldRequired: source.fieldRequired,
-        label: source.label,
-        styling: source.styling,
-        options: source.options,
-      })
+      .values(fieldCopy(source, { workflowId: toWorkflowId, documentId, recipientId }))
       .returning({ id: fields.id });
     ids.set(source.id, row.id);
   }
@@ -135,4 +124,21 @@ export async function insertFieldRows(db: DbOrTx, values: FieldValues[]): Promis
 /** Removes the fields placed on these documents (a DRAFT's documents being deleted). */
 export async function deleteFieldsOfDocuments(db: DbOrTx, documentIds: number[]): Promise<void> {
   await db.delete(fields).where(inArray(fields.documentId, documentIds));
+}
+
+/** The row of a copy of `source` placed in another workflow, on its copy of the document, for `recipientId`. */
+export function fieldCopy(
+  source: FieldRow,
+  target: { workflowId: number; documentId: number; recipientId: number | null },
+): typeof fields.$inferInsert {
+  return {
+    ...target,
+    pageNo: source.pageNo,
+    box: source.box,
+    fieldType: source.fieldType,
+    fieldRequired: source.fieldRequired,
+    label: source.label,
+    styling: source.styling,
+    options: source.options,
+  };
 }

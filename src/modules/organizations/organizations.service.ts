@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.ts';
+import { pageOffset, toNumberedPage } from '../../http/schemas.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import { hashPassword } from '../../platform/auth/passwords.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
@@ -95,21 +96,12 @@ export function createOrganizationService({ db, outbox, billing, publicUrl, list
       caller.organizationId,
       key,
       async () => {
-        const { rows, total } = await findMembers(db, caller.organizationId, filter, {
-          limit: query.size,
-          offset: query.page * query.size,
-        });
+        const { rows, total } = await findMembers(db, caller.organizationId, filter, pageOffset(query));
         return { content: rows.map(toMemberResponse), total };
       },
       (page) => page.content.length,
     );
-    return {
-      content,
-      totalElements: total,
-      totalPages: Math.ceil(total / query.size),
-      number: query.page,
-      size: query.size,
-    };
+    return toNumberedPage(content, total, query);
   }
 
   async function getMember(caller: UserCaller, userId: number): Promise<MemberRow> {

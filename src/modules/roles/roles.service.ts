@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.ts';
+import { pageOffset, toNumberedPage } from '../../http/schemas.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import { ORGANIZATION_MODULES } from '../../http/authorize.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
@@ -59,21 +60,12 @@ export function createRoleService({ db, lists }: { db: Db; lists: NotifiedCache 
       caller.organizationId,
       key,
       async () => {
-        const { rows, total } = await findRoles(db, caller.organizationId, filter, {
-          limit: query.size,
-          offset: query.page * query.size,
-        });
+        const { rows, total } = await findRoles(db, caller.organizationId, filter, pageOffset(query));
         return { content: rows.map(toRoleResponse), total };
       },
       (page) => page.content.length,
     );
-    return {
-      content,
-      totalElements: total,
-      totalPages: Math.ceil(total / query.size),
-      number: query.page,
-      size: query.size,
-    };
+    return toNumberedPage(content, total, query);
   }
 
   async function get(caller: UserCaller, roleId: number): Promise<RoleWithCount> {

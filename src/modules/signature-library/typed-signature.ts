@@ -8,7 +8,7 @@ export type SignatureFont = (typeof SIGNATURE_FONTS)[number];
 
 const require = createRequire(import.meta.url);
 const FONT_FILES: Record<SignatureFont, { family: string; path: () => string }> = {
-  // The signing page's typed signatures use Dancing Script too (docs/decisions.md "The signing page").
+  // The signing page's typed signatures use Dancing Script too (docs/web-app.md "The signing page").
   DANCING_SCRIPT: {
     family: 'SigLibDancingScript',
     path: () => require.resolve('@fontsource/dancing-script/files/dancing-script-latin-400-normal.woff2'),

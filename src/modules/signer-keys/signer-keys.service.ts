@@ -237,6 +237,24 @@ export function createSignerKeyService(deps: {
     };
   }
 
+  /** The caller's recipient row, its certified subject and the key a reset replaces, locked; refused when there is none. */
+  async function keyToReset(tx: Tx, caller: Caller, workflowId: number) {
+    const { access, recipient } = await keyRecipient(tx, caller, workflowId, { lock: true });
+    if (!recipient.useDigitalCert)
+      throw new AppError(
+        'OPERATION_IS_NOT_ALLOWED',
+        'This recipient does not sign with a personal certificate (useDigitalCert is false)',
+      );
+    const subject = await certifiedSubject(tx, { caller, recipient });
+    const key = await lockSignerKey(tx, subject.email);
+    if (!key)
+      throw new AppError(
+        'OPERATION_IS_NOT_ALLOWED',
+        'There is no signing key to replace yet: the first signing password creates it',
+      );
+    return { access, recipient, subject, key };
+  }
+
   /**
    * POST /workflow/v1/{workflowId}/signing-key/reset-code: mails a code for a new key to the key's address, through the
    * platform's own mail (it proves the address). For a recipient row with useDigitalCert whose holder is certifiable
@@ -249,19 +267,7 @@ export function createSignerKeyService(deps: {
     now = new Date(),
   ): Promise<{ expiresAt: Date; resendAfterSeconds: number }> {
     const sent = await deps.db.transaction(async (tx) => {
-      const { access, recipient } = await keyRecipient(tx, caller, workflowId, { lock: true });
-      if (!recipient.useDigitalCert)
-        throw new AppError(
-          'OPERATION_IS_NOT_ALLOWED',
-          'This recipient does not sign with a personal certificate (useDigitalCert is false)',
-        );
-      const subject = await certifiedSubject(tx, { caller, recipient });
-      const key = await lockSignerKey(tx, subject.email);
-      if (!key)
-        throw new AppError(
-          'OPERATION_IS_NOT_ALLOWED',
-          'There is no signing key to replace yet: the first signing password creates it',
-        );
+      const { access, recipient, subject, key } = await keyToReset(tx, caller, workflowId);
       await assertUnderResetLimits(tx, subject.email, now, true);
       assertResendAllowed(key.resetCodeSentAt, now);
       const code = newOneTimeCode();
@@ -299,19 +305,7 @@ export function createSignerKeyService(deps: {
     now = new Date(),
   ): Promise<SigningKeyStatus> {
     const outcome = await deps.db.transaction(async (tx) => {
-      const { recipient } = await keyRecipient(tx, caller, workflowId, { lock: true });
-      if (!recipient.useDigitalCert)
-        throw new AppError(
-          'OPERATION_IS_NOT_ALLOWED',
-          'This recipient does not sign with a personal certificate (useDigitalCert is false)',
-        );
-      const subject = await certifiedSubject(tx, { caller, recipient });
-      const key = await lockSignerKey(tx, subject.email);
-      if (!key)
-        throw new AppError(
-          'OPERATION_IS_NOT_ALLOWED',
-          'There is no signing key to replace yet: the first signing password creates it',
-        );
+      const { recipient, subject, key } = await keyToReset(tx, caller, workflowId);
       await assertUnderResetLimits(tx, subject.email, now, false);
       const code =
         typeof body.code === 'number' ? String(body.code).padStart(RESET_CODE_RULES.digits, '0') : body.code.trim();

@@ -46,7 +46,7 @@ export function createGuestAccessService(deps: { db: Db; tokens: TokenSigner; co
           context,
         });
       }
-      // The session ends with the link at the latest (RUNTIME.md, sessions: docs/decisions.md).
+      // The session ends with the link at the latest (docs/accounts.md "Tokens and sessions").
       const session = await issueSession(tx, tokens, {
         userId: recipient.userId,
         type: 'GUEST',

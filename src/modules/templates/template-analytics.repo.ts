@@ -4,7 +4,7 @@ import { documents, fieldEvents, fields, templateInstanceFields, workflows } fro
 
 /**
  * Counts of a template's workflows by status, one index-only pass over workflows_template_idx. APPROVED counts as
- * completed (it is finished like COMPLETED, see decisions.md "Workflow status machine and APPROVED").
+ * completed (it is finished like COMPLETED, see docs/envelopes.md "Statuses").
  */
 export async function countByStatus(db: DbOrTx, templateId: number) {
   const [row] = await db

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.ts';
+import { pageOffset, toNumberedPage } from '../../http/schemas.ts';
 import type { UserCaller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
@@ -119,21 +120,12 @@ export function createTemplateService(deps: TemplateServiceDeps) {
       key,
       async () => {
         const hidden = [...(await hiddenFoldersFor(db, caller))];
-        const { rows, total } = await findTemplatePage(db, caller.organizationId, hidden, filter, {
-          limit: query.size,
-          offset: query.page * query.size,
-        });
+        const { rows, total } = await findTemplatePage(db, caller.organizationId, hidden, filter, pageOffset(query));
         return { content: rows.map(toTemplateResponse), total };
       },
       (page) => page.content.length,
     );
-    return {
-      content,
-      totalElements: total,
-      totalPages: Math.ceil(total / query.size),
-      number: query.page,
-      size: query.size,
-    };
+    return toNumberedPage(content, total, query);
   }
 
   async function names(caller: UserCaller, folderId: number | undefined) {

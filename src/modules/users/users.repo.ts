@@ -121,16 +121,7 @@ export async function findUserByVerificationCode(
  * finds the user already verified and changes nothing. Null when no user holds the code or it has expired.
  */
 export async function verifyEmailByCode(db: DbOrTx, codeHash: string, now: Date = new Date()): Promise<UserRow | null> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(
-      and(
-        eq(users.emailVerificationHash, codeHash),
-        gt(users.emailVerificationExpiresAt, now),
-        eq(users.isGuest, false),
-      ),
-    );
+  const row = await findUserByVerificationCode(db, codeHash, now);
   if (!row) return null;
   if (row.emailVerifiedAt) return row;
   const [updated] = await db

@@ -230,7 +230,7 @@ function preferenceOf(mailKind: string): NotificationName | undefined {
  * address wants a mail of that kind. Only the optional kinds (NOTIFICATION_KINDS: completed copies, declined and voided
  * notices...) are ever held back, and only for a registered user whose address is verified: a guest has no settings,
  * and an account someone opened with another person's address must not silence that person's mail. Mails a person
- * needs in order to act (signing requests, reminders, one-time codes) are not optional (docs/decisions.md).
+ * needs in order to act (signing requests, reminders, one-time codes) are not optional (docs/mail-and-webhooks.md "Notification preferences").
  * One query for all the addresses asked about (a completion's copies go to everyone at once), none when no kind asked
  * is optional.
  */

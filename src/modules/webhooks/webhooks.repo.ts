@@ -20,18 +20,18 @@ const audienceColumns = {
   paused: sql<boolean>`${businessApps.callbackPausedAt} is not null`,
 };
 
+/** The apps of the workflow's organization that take webhooks: enabled, with a secret. */
+const takesWebhooks = and(
+  eq(businessApps.organizationId, workflows.organizationId),
+  eq(businessApps.status, true),
+  sql`${businessApps.webhookSecret} is not null`,
+);
+
 const eventAudience = preparedStatement('webhook_event_audience', (db) =>
   db
     .select(audienceColumns)
     .from(workflows)
-    .leftJoin(
-      businessApps,
-      and(
-        eq(businessApps.organizationId, workflows.organizationId),
-        eq(businessApps.status, true),
-        sql`${businessApps.webhookSecret} is not null`,
-      ),
-    )
+    .leftJoin(businessApps, takesWebhooks)
     .where(eq(workflows.id, sql.placeholder('workflowId'))),
 );
 
@@ -56,14 +56,7 @@ export async function findEventAudiences(db: DbOrTx, workflowIds: number[]): Pro
   const rows = await db
     .select(audienceColumns)
     .from(workflows)
-    .leftJoin(
-      businessApps,
-      and(
-        eq(businessApps.organizationId, workflows.organizationId),
-        eq(businessApps.status, true),
-        sql`${businessApps.webhookSecret} is not null`,
-      ),
-    )
+    .leftJoin(businessApps, takesWebhooks)
     .where(inArray(workflows.id, [...new Set(workflowIds)]));
   for (const { appId, paused, ...workflow } of rows) {
     const audience = audiences.get(workflow.workflowId) ?? { workflow, apps: [] };

@@ -5,7 +5,7 @@ import { AppError } from '../../errors.ts';
  * Every status write goes through `nextStatus`, so a transition SPEC.md does not list is a programming error that
  * fails loudly instead of a silently corrupt envelope.
  *
- * APPROVED (SPEC.md leaves its trigger open; docs/decisions.md): a workflow whose action-required recipients are
+ * APPROVED (the API specification leaves its trigger open; docs/envelopes.md "Statuses"): a workflow whose action-required recipients are
  * all APPROVERs (no SIGNER ever had a task) ends APPROVED instead of COMPLETED when the last approver approves.
  * It is terminal and finished exactly like COMPLETED: sealed, evidence report, certificate, downloads.
  */

@@ -17,7 +17,7 @@ const liveWorkflowRead = preparedStatement('workflow_live', liveWorkflow);
 // FOR NO KEY UPDATE, not FOR UPDATE, throughout: it serializes the lockers alike, but does not block the foreign-key
 // checks (FOR KEY SHARE, at commit: the keys are deferred) of other transactions writing rows that refer to the row.
 // Under FOR UPDATE every transaction that wrote a child of a locked organization waited at its commit for the send
-// holding it (docs/decisions.md "Lifecycle throughput").
+// holding it (bench/README.md "Lifecycle throughput").
 const liveWorkflowLocked = preparedStatement('workflow_live_locked', (db) => liveWorkflow(db).for('no key update'));
 
 /** A workflow that is not deleted; `lock` takes its row lock for the rest of the transaction. */

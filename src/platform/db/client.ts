@@ -173,7 +173,7 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
  * Drizzle hands PGlite its own parsers for a few types (timestamps, dates, intervals and their arrays: the raw text,
  * which its columns then map) with every query, and PGlite merges them into a copy of its table of parsers, one per
  * type and array type (379 entries here), on every query: 0.27 ms of the embedded database's 0.3-0.6 ms per query
- * (measured, docs/decisions.md "Lifecycle throughput"). So the instance's table holds Drizzle's parsers once, and
+ * (measured, bench/README.md "Lifecycle throughput"). So the instance's table holds Drizzle's parsers once, and
  * Drizzle gets the instance and its transactions through a view that leaves the option out whenever it asks for
  * exactly those. What does not go through Drizzle (pg-boss's raw SQL) gets those types' values as PGlite's own
  * parsers make them (`asDriver`), as before.
@@ -257,7 +257,7 @@ function sessionClient(tx: Tx): any {
 /**
  * A statement PostgreSQL prepares and plans once per connection (a generic plan: the pool sets plan_cache_mode) and
  * then only executes: for the hot reads of list pages, whose
- * planning costs several times their execution (docs/decisions.md "Document list at 100,000 workflows"). The name is
+ * planning costs several times their execution (docs/operations.md "The database"). The name is
  * a digest of the text, so each distinct text is its own statement; use it only for texts drawn from a small set
  * (values as parameters, never spliced in). PGlite names it by its text as it does every statement with parameters,
  * with PostgreSQL's default choice of plan (pglite-query.ts). Rows as `db.execute` gives them.

@@ -23,7 +23,7 @@ type Group = { answers: Map<string, Entry>; weight: number };
  * `channel` (a trigger's NOTIFY with the group's id as the payload, or several ids comma-separated; an empty payload,
  * or a notification possibly missed, forgets every group). For reads far more frequent than the writes that change
  * them: an organization's member, role and template lists, a template's analytics, a user's document list
- * (docs/decisions.md "Lists and analytics are cached per process", "The document list is cached per process too").
+ * (docs/lists-and-search.md "Caches kept per process").
  *
  * Exact for this process: a change committed through it is announced to the committing connection before its COMMIT
  * returns, so a later request never sees the old answer; another instance's change, one network delivery after its

@@ -11,7 +11,7 @@ type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
  * the protocol parser); this sends them all at once with the values as text of unspecified type, which PostgreSQL
  * types from the statement exactly as it does for the node-postgres driver on a server. Measured on the 2-core
  * machine: a one-row select by key 0.32-0.40 ms → 0.22-0.28 ms, an update 0.30-0.33 → 0.19-0.21 ms
- * (docs/decisions.md "Lifecycle throughput").
+ * (bench/README.md "Lifecycle throughput").
  *
  * Values are written as PGlite's own serializers write them whatever the type (text as is, numbers and bigints by
  * toString, dates as ISO 8601, booleans as true/false, which both boolean and JSON read), arrays of those as array
@@ -26,7 +26,7 @@ type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
  * statement (plan_cache_mode auto, the default: a custom plan for the first five executions, then the generic plan
  * when it is not costlier, so a statement whose best plan depends on its values keeps custom plans). Measured alone
  * on the 2-core machine: a select by key of a 32-column row 0.35-0.48 ms unnamed, 0.21-0.22 ms named; the lifecycle
- * bench's PGlite time per envelope 106 → 47-60 ms (docs/decisions.md "Lifecycle throughput"). The most recently used
+ * bench's PGlite time per envelope 106 → 47-60 ms (bench/README.md "Lifecycle throughput"). The most recently used
  * STATEMENTS_KEPT texts keep their statements; the others are closed. Statements without parameters (migrations'
  * DDL, one-off texts) stay unnamed, and so do texts longer than NAMED_TEXT_LIMIT (a many-row insert: one text per
  * row count, whose kept plan would hold memory in proportion, for a parse that is small beside its execution).

@@ -5,7 +5,7 @@ import type { DbOrTx } from './client.ts';
  * A named prepared statement for a statement that runs on most requests (the caller's membership, a workflow and its
  * recipients, the audit trail's append, the lists): Drizzle builds its SQL once per process and driver instead of on
  * every call, and PostgreSQL parses and plans it once per connection. Measured on the 2-core machine through Drizzle
- * and node-postgres: 0.6-1.0 ms per unnamed query, 0.13 ms prepared (docs/decisions.md "Prepared statements").
+ * and node-postgres: 0.6-1.0 ms per unnamed query, 0.13 ms prepared (docs/operations.md "The database").
  * Values go in as `sql.placeholder(...)`.
  *
  * The Drizzle-builder counterpart of `executePrepared` (client.ts), which prepares raw SQL texts by a digest of the text.

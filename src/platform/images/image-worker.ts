@@ -11,7 +11,7 @@ type Rgba = { width: number; height: number; data: Uint8Array };
 
 /**
  * Both decoders are plain JavaScript (pngjs, jpeg-js): a damaged or hostile file makes them throw, never
- * crash the process, as @napi-rs/canvas's JPEG decoder did (see docs/decisions.md). pngjs inflates at most the
+ * crash the process, as @napi-rs/canvas's JPEG decoder did (docs/signing.md "Image values"). pngjs inflates at most the
  * size the checked header promises; jpeg-js refuses more than maxPixels and more memory than the worker has.
  */
 function decode(request: ImageRequest): Rgba {

@@ -5,8 +5,7 @@ import { bigint, boolean, customType, index, integer, pgTable, primaryKey, text 
 const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
 
 /*
- * The document list's read model (RUNTIME.md "Document list", docs/decisions.md "Document list at 100,000
- * workflows"). Neither table is written by application code: database triggers on `workflows` and `recipients`
+ * The document list's read model (docs/lists-and-search.md "The read model"). Neither table is written by application code: database triggers on `workflows` and `recipients`
  * (migration 0020_document_list_triggers.sql) keep them, in the same statement as every write to those tables,
  * whichever module or test makes it.
  */

@@ -16,7 +16,7 @@ import { organizations, users } from './accounts.ts';
 /**
  * Template folders of an organization (SPEC.md "Template folders"): a tree by parentFolderId. With
  * overrideEnabled, only the owner and members whose role is in roleIds see the folder and what it holds
- * (decisions.md "Templates": the restriction accumulates down the tree).
+ * (docs/templates-and-surveys.md "Template folders and their access": the restriction accumulates down the tree).
  */
 export const templateFolders = pgTable(
   'template_folders',

@@ -23,7 +23,7 @@ export const folders = pgTable(
   },
   (t) => [
     index('folders_user_idx').on(t.userId),
-    // Folder names are unique per user ignoring case (decisions.md); the service's 409 relies on it under races.
+    // Folder names are unique per user ignoring case (docs/lists-and-search.md "Personal folders"); the service's 409 relies on it under races.
     uniqueIndex('folders_user_name_key').on(t.userId, sql`lower(${t.name})`),
   ],
 );
