@@ -33,6 +33,7 @@
  * `useDigitalCert` recipients) uses `appendLocalSignerRevision`, which does both steps in memory.
  */
 import crypto from 'node:crypto';
+import { displayedDate } from './field-dates.ts';
 import type { webcrypto } from 'node:crypto';
 import { AppError } from '../../errors.ts';
 import type { DbOrTx, Tx } from '../../platform/db/client.ts';
@@ -279,7 +280,11 @@ export function stampsFor(fields: FieldRow[], drawn: Set<number>): StampField[] 
       pageNo: f.pageNo,
       box: f.box as StampField['box'],
       fieldType: f.fieldType,
-      value: f.value!,
+      // A date is drawn as the signer saw it on the page: in the field's language (field-dates.ts).
+      value:
+        f.fieldType === 'DATE'
+          ? displayedDate(f.value!, (f.styling as { dateLang?: string } | null)?.dateLang)
+          : f.value!,
       ...(f.styling ? { styling: f.styling as StampField['styling'] } : {}),
     }));
 }
