@@ -180,8 +180,18 @@ function Editor({ workflowId, initial }: { workflowId: number; initial: Loaded }
     [recipients],
   );
 
+  // What a step asks before it is left (the new-recipient form adds what was typed); one refusal keeps the step.
+  const leaveGuards = useRef(new Set<() => Promise<boolean>>());
+  const onBeforeLeave = useCallback((guard: () => Promise<boolean>) => {
+    leaveGuards.current.add(guard);
+    return () => {
+      leaveGuards.current.delete(guard);
+    };
+  }, []);
+
   const goTo = useCallback(
     async (next: Step) => {
+      for (const guard of leaveGuards.current) if (!(await guard())) return;
       await store.flush();
       const query = next === 'prepare' ? '' : `?step=${next}`;
       navigate(`/envelopes/${workflowId}/edit${query}`);
@@ -254,6 +264,7 @@ function Editor({ workflowId, initial }: { workflowId: number; initial: Loaded }
             reload={reloadRecipientsAndFields}
             onSequence={setSequence}
             announce={announce}
+            onBeforeLeave={onBeforeLeave}
           />
         </div>
       )}

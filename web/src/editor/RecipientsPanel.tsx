@@ -3,7 +3,7 @@
  * colour, order, identity step-up, access password and digital certificate. Existing recipients save as they are
  * edited; a new one is added with its form's button. The service's refusals show beside the input they concern.
  */
-import { useId, useRef, useState, type FormEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import type { Me } from '../workspace/session-api.ts';
 import { ConfirmDialog } from '../workspace/ui.tsx';
 import {
@@ -32,6 +32,11 @@ type Props = {
   reload(): Promise<void>;
   onSequence(sequence: Sequence): void;
   announce(message: string): void;
+  /**
+   * Registers what must happen before the step is left: a recipient typed into the new-recipient form but not
+   * added is added (or, incomplete, its errors shown and the step kept). Answers the unregister function.
+   */
+  onBeforeLeave(guard: () => Promise<boolean>): () => void;
 };
 
 /** Input names as the service names them in `responseBody.field` / schema paths. */
@@ -323,6 +328,7 @@ export function RecipientsPanel(props: Props) {
                 props.onRecipients([...recipients, ...added]);
                 announce(text.recipientAdded(added[0].name));
               }}
+              onBeforeLeave={props.onBeforeLeave}
             />
           </>
         )
@@ -582,12 +588,14 @@ function NewRecipientForm({
   ordered,
   tracker,
   onAdded,
+  onBeforeLeave,
 }: {
   workflowId: number;
   recipients: Recipient[];
   ordered: boolean;
   tracker: SaveTracker;
   onAdded(added: Recipient[]): void;
+  onBeforeLeave(guard: () => Promise<boolean>): () => void;
 }) {
   const blank = (): Draft => ({
     name: '',
@@ -610,13 +618,19 @@ function NewRecipientForm({
     ? nextColour(recipients.map((r) => r.recipientColor))
     : draft.recipientColor;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  /** Adds the typed recipient; answers whether it was added (false: the form shows why, focus on the first error). */
+  async function add(): Promise<boolean> {
     const next = { ...draft, recipientColor: colour };
     const problems = checkDraft(next);
     setErrors(problems);
-    if (problems.name) return nameInput.current?.focus();
-    if (problems.emailAddress) return emailInput.current?.focus();
+    if (problems.name) {
+      nameInput.current?.focus();
+      return false;
+    }
+    if (problems.emailAddress) {
+      emailInput.current?.focus();
+      return false;
+    }
     setBusy(true);
     try {
       const orders = recipients.map((r) => Number(r.recipientOrder ?? 0));
@@ -629,15 +643,29 @@ function NewRecipientForm({
       setPassword('');
       setErrors({});
       nameInput.current?.focus();
+      return true;
     } catch (error) {
       const mapped = errorsOf(error);
       setErrors(mapped);
       if (mapped.name) nameInput.current?.focus();
       else if (mapped.emailAddress) emailInput.current?.focus();
+      return false;
     } finally {
       setBusy(false);
     }
   }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    await add();
+  }
+
+  // Leaving the step with a recipient typed but not added adds it (what a person typed counts); an empty form lets
+  // the step go.
+  const typed = draft.name.trim() !== '' || draft.emailAddress.trim() !== '';
+  const leaveRef = useRef<() => Promise<boolean>>(async () => true);
+  leaveRef.current = typed ? add : async () => true;
+  useEffect(() => onBeforeLeave(() => leaveRef.current()), [onBeforeLeave]);
 
   const errorId = (key: ErrorKey) => `${id}-${key}-error`;
   const described = (key: ErrorKey, hint?: string) =>
