@@ -198,6 +198,9 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   const [verified, setVerified] = useState(() => !me.enforceIdentity || readFlag('otp', session));
   const [announcement, setAnnouncement] = useState('');
   const telemetry = useRef<Telemetry | null>(null);
+  // After the consent (or the one-time code) the guide appears: the focus goes to its first button, not nowhere.
+  const guideNext = useRef<HTMLButtonElement>(null);
+  const [focusGuide, setFocusGuide] = useState(false);
 
   // A DIGITAL_SIGNATURE the service holds a value for is signed into the document (remotely): nothing more to fill there.
   const myFields = useMemo(
@@ -458,6 +461,11 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
     .slice()
     .sort((a, b) => (ordered ? Number(a.recipientOrder ?? 0) - Number(b.recipientOrder ?? 0) : 0));
   const showGuide = canAct && consented && verified;
+  useEffect(() => {
+    if (!focusGuide || !showGuide) return;
+    setFocusGuide(false);
+    guideNext.current?.focus();
+  }, [focusGuide, showGuide]);
 
   let banner: React.ReactNode = null;
   if (outcome) banner = <OutcomeBanner outcome={outcome} workflowStatus={workflowStatus} sealStatus={sealStatus} />;
@@ -523,7 +531,7 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
                           {t.skipField}
                         </button>
                       )}
-                      <button type="button" className="primary next" onClick={() => void move(1)}>
+                      <button type="button" className="primary next" ref={guideNext} onClick={() => void move(1)}>
                         {current
                           ? t.nextField
                           : remaining.length === 0 && requiredCount > 0
@@ -590,6 +598,7 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
               onAgree={() => {
                 writeFlag('consent', session, true);
                 setConsented(true);
+                setFocusGuide(true);
               }}
               onDecline={() => document.getElementById('open-decline')?.click()}
             />
@@ -602,6 +611,7 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
               onVerified={() => {
                 writeFlag('otp', session, true);
                 setVerified(true);
+                setFocusGuide(true);
                 setAnnouncement(t.otpVerified);
               }}
             />
