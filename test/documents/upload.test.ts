@@ -107,7 +107,7 @@ describe('POST /document/v1: PDF into a new workflow', () => {
     }
   });
 
-  test('trims the name taken from the file name to 50 characters and drops any directory part', async ({
+  test('cuts a name taken from a long file name at a word, with an ellipsis, within 50 characters, and drops any directory part', async ({
     app: t,
     owner,
   }) => {
@@ -115,7 +115,18 @@ describe('POST /document/v1: PDF into a new workflow', () => {
     const res = await uploadFile(t, owner.token, `C:\\Users\\me\\${long}`, await makePdf(1));
     expect(res.status).toBe(201);
     const workflow = await workflowRow(t, res.body.workflowId);
-    expect(workflow.name).toBe(`${'A'.repeat(45)} and`);
+    expect(workflow.name).toBe(`${'A'.repeat(45)} and…`);
+    const company = await uploadFile(
+      t,
+      owner.token,
+      'Master services agreement between Acme Holdings Incorporated and Beta.pdf',
+      await makePdf(1),
+    );
+    expect((await workflowRow(t, company.body.workflowId)).name).toBe(
+      'Master services agreement between Acme Holdings…',
+    );
+    const oneWord = await uploadFile(t, owner.token, `${'B'.repeat(70)}.pdf`, await makePdf(1));
+    expect((await workflowRow(t, oneWord.body.workflowId)).name).toBe(`${'B'.repeat(49)}…`);
     expect((await documentRow(t, res.body.id)).name).toBe(workflow.name);
     expect((await activitiesOf(t, workflow.id))[0].sentence).toBe(`Olivia Owner uploaded ${long}`);
   });

@@ -37,15 +37,26 @@ export function displayName(fileName: string): string {
 
 /**
  * A document or workflow name from a file name: no directory part (browsers on Windows may send one), no
- * extension, no control characters, trimmed and cut to 50 characters.
+ * extension, no control characters, trimmed; a name longer than 50 characters is cut at the end of a word and
+ * ends with "…" (the mail subject and the list show it, so it must not end mid-word: "…Acme Holdings In").
  */
 export function nameOf(fileName: string): string {
   const cleaned = displayName(fileName)
     .replace(/\.[A-Za-z]+$/, '')
     .replace(/\s+/g, ' ')
     .trim();
-  const cut = Array.from(cleaned).slice(0, NAME_MAX).join('').trim();
-  return cut.length > 0 ? cut : 'Untitled document';
+  const characters = Array.from(cleaned);
+  if (characters.length === 0) return 'Untitled document';
+  if (characters.length <= NAME_MAX) return cleaned;
+  return `${shortened(characters, NAME_MAX - 1)}…`;
+}
+
+/** At most `max` characters, ending at a word's end when one falls in the last half; else cut where it stands. */
+function shortened(characters: string[], max: number): string {
+  const head = characters.slice(0, max + 1).join('');
+  const lastSpace = head.lastIndexOf(' ');
+  const atWord = lastSpace >= max / 2 ? head.slice(0, lastSpace) : characters.slice(0, max).join('');
+  return atWord.replace(/[\s,;:.-]+$/, '');
 }
 
 /**
