@@ -111,6 +111,7 @@ export const en = {
   previousField: 'Previous field',
   skipField: 'Skip this field',
   startFilling: 'Go to the first field',
+  today: 'Today',
   reviewFields: 'Review your fields',
   allRequiredDone: 'All required fields are done.',
   fieldPanelHeading: (label: string, position: number, total: number) => `${label} (field ${position} of ${total})`,

@@ -209,15 +209,20 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
           <label className="stacked" htmlFor={inputId}>
             {label}
           </label>
-          <input
-            id={inputId}
-            type="date"
-            lang={language}
-            value={text}
-            onChange={(e) => set(e.target.value)}
-            aria-invalid={invalid}
-            aria-describedby={describedBy}
-          />
+          <div className="date-input">
+            <input
+              id={inputId}
+              type="date"
+              lang={language}
+              value={text}
+              onChange={(e) => set(e.target.value)}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+            />
+            <button type="button" className="secondary" onClick={() => set(localToday())}>
+              {t.today}
+            </button>
+          </div>
           <p className="hint" id={hintId} aria-live="polite">
             {text ? t.dateShownAs(displayValue(field, text)) : ''}
           </p>
@@ -315,4 +320,10 @@ function ImageInput({
       />
     </label>
   );
+}
+
+/** Today on the signer's own calendar (not UTC's), as the date input writes it: YYYY-MM-DD. */
+function localToday(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 }
