@@ -63,7 +63,7 @@ function findBrowser(): Promise<BrowserChoice> {
  * at a directory of this version's own under node_modules/.cache: another version's browser is never reused, and
  * two runs at once do not share a half-written file (each unpacks apart, the first to finish is kept).
  */
-async function bundledChromium(): Promise<BrowserChoice> {
+export async function bundledChromium(): Promise<BrowserChoice> {
   const require = createRequire(import.meta.url);
   const root = path.dirname(path.dirname(require.resolve('@sparticuz/chromium')));
   const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };

@@ -1,6 +1,10 @@
-/** A date field has a "Today" button that fills the signer's own date, shown as the document will show it. */
+/**
+ * The signing page's guide: after "I agree, continue" the focus goes to "Go to the first field" (a keyboard or
+ * screen-reader user goes on with one key instead of Tabbing through zoom and comments), and a date field has a
+ * "Today" button that fills the signer's own date, shown as the document will show it. Desktop and phone.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContextOptions } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/test-app.ts';
 import type { TestUser } from '../helpers/factories.ts';
 import { fieldRow } from '../helpers/ceremony.ts';
@@ -33,11 +37,51 @@ afterAll(async () => {
 
 const SCREENS: [string, BrowserContextOptions][] = [
   ['desktop', DESKTOP],
+  ['phone', PHONE],
+];
+/** The date step on a common phone size (390 × 844); the focus checks above use the narrowest (320 px). */
+const DATE_SCREENS: [string, BrowserContextOptions][] = [
+  ['desktop', DESKTOP],
   ['phone', { ...PHONE, viewport: { width: 390, height: 844 } }],
 ];
 
-describe('a date field on the signing page', () => {
+const focusedText = (page: Page) =>
+  page.evaluate(
+    'document.activeElement && document.activeElement.tagName + " " + document.activeElement.textContent.trim()',
+  );
+
+describe('the signing page after the consent', () => {
   for (const [screen, options] of SCREENS) {
+    it(`on ${screen}: the focus moves to "Go to the first field", and Enter goes there`, async () => {
+      const email = `consent.focus.${screen}@example.com`;
+      await sendEnvelope(t, owner, {
+        title: `Focus after consent (${screen})`,
+        recipients: [{ name: 'Fiona Focus', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }],
+      });
+      const { page, problems, close } = await openPage(browser, options);
+      try {
+        await page.goto(await mailedLink(t, email));
+        const agree = page.getByRole('button', { name: 'I agree, continue' });
+        await agree.focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => focusedText(page)).toBe('BUTTON Go to the first field');
+        await screenshot(page, `signing-consent-focus-${screen}`);
+        await expectNoAxeViolations(page, `after the consent (${screen})`);
+        await page.keyboard.press('Enter');
+        await page
+          .getByRole('heading', { name: /Signature/ })
+          .first()
+          .waitFor();
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+  }
+});
+
+describe('a date field on the signing page', () => {
+  for (const [screen, options] of DATE_SCREENS) {
     it(`on ${screen}: "Today" fills today's date, saved and shown as the document will show it`, async () => {
       const email = `today.${screen}@example.com`;
       const { fieldIds } = await sendEnvelope(t, owner, {
