@@ -84,6 +84,8 @@ import { createIdentityService } from './modules/signing/identity.service.ts';
 import { identityRoutes } from './modules/signing/identity.routes.ts';
 import { createDeclineService } from './modules/signing/decline.service.ts';
 import { declineRoutes } from './modules/signing/decline.routes.ts';
+import { createVoidService } from './modules/signing/void.service.ts';
+import { voidRoutes } from './modules/signing/void.routes.ts';
 import { createDelegateService } from './modules/signing/delegate.service.ts';
 import { delegateRoutes } from './modules/signing/delegate.routes.ts';
 import { createCeremonyService } from './modules/signing/ceremony.service.ts';
@@ -283,6 +285,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   const guestAccess = createGuestAccessService({ db: platform.db, tokens: platform.tokens, codes: signingCodes });
   const identity = createIdentityService({ db: platform.db, outbox: platform.outbox });
   const declines = createDeclineService({ db: platform.db, outbox: platform.outbox, surveys });
+  const voids = createVoidService({ db: platform.db, outbox: platform.outbox, surveys });
   const delegations = createDelegateService({ db: platform.db, routing });
   // Personal signing keys of useDigitalCert signers, certified by the platform CA.
   const signerKeys = createSignerKeyService({ db: platform.db, outbox: platform.outbox, ca: platform.seal.ca });
@@ -397,6 +400,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(guestAccessRoutes(guestAccess));
   await app.register(identityRoutes(identity));
   await app.register(declineRoutes(declines));
+  await app.register(voidRoutes(voids));
   await app.register(delegateRoutes(delegations));
   await app.register(signingOverviewRoutes(createSigningOverviewService({ db: platform.db })));
   await app.register(surveyRoutes(surveys));

@@ -187,6 +187,27 @@ describe('events', () => {
     expect(bodies[2].id).not.toBe(bodies[1].id);
   });
 
+  it("the owner's void is one event, voided, with the reason in its sentence", async () => {
+    const draft = await draftWithRecipients(t, owner, {
+      sequence: 'UNORDERED',
+      recipients: [{ name: 'Vic Voided', fields: [{ fieldType: 'SIGNATURE' }] }],
+    });
+    await commence(t, owner, draft.workflow.id);
+    const voided = await t.request('POST', `/workflow/v1/${draft.workflow.id}/void`, {
+      token: owner.token,
+      body: { reason: 'Sent to the wrong person' },
+    });
+    expect(voided.status, JSON.stringify(voided.body)).toBe(200);
+    const events = await waitFor(async () => {
+      const got = receivedFor(draft.workflow.id);
+      return got.length >= 2 ? got : null;
+    }, 'two webhooks');
+    const bodies = events.map((e) => JSON.parse(e.body));
+    expect(bodies.map((b) => b.type)).toEqual(['workflow.sent', 'workflow.voided']);
+    expect(bodies[1].data).toMatchObject({ workflowStatus: 'VOID', recipientId: null, action: 'Voided' });
+    expect(bodies[1].data.sentence).toContain('Sent to the wrong person');
+  });
+
   it('a slow receiver does not slow signing: the change commits at once and the attempt times out in the job', async () => {
     modes.set('/a', 'hang');
     try {

@@ -19,7 +19,7 @@ export type DeclineResult = { workflowId: number; recipientId: number; reason: s
 export function createDeclineService(deps: {
   db: Db;
   outbox: Outbox;
-  surveys: Pick<SurveyService, 'declineParent' | 'afterChildSettled'>;
+  surveys: Pick<SurveyService, 'endParent' | 'afterChildSettled'>;
 }) {
   const { db, outbox, surveys } = deps;
   return { decline, rejectDetails };
@@ -42,7 +42,10 @@ export function createDeclineService(deps: {
       throw new AppError('INVALID_REQUEST_BODY', `reason is longer than ${DECLINE_REASON_MAX} characters`);
     const result = await db.transaction(async (tx) => {
       const access = await findWorkflowForCaller(tx, caller, workflowId, { lock: true });
-      if (isSurveyParent(access.workflow)) return surveys.declineParent(tx, caller, access, reason, context);
+      if (isSurveyParent(access.workflow)) {
+        const ended = await surveys.endParent(tx, caller, access, 'DECLINED', reason, context);
+        return { workflowId: ended.workflowId, recipientId: 0, reason, rejectedAt: ended.endedAt };
+      }
       const recipient = actingRecipient(access);
       const { workflow } = access;
       const now = new Date();
@@ -79,7 +82,10 @@ export function createDeclineService(deps: {
       for (const other of others) {
         if (!other.dispatchedAt || other.status === 'DELEGATED' || told.has(other.email.toLowerCase())) continue;
         told.add(other.email.toLowerCase());
-        await outbox.enqueue(tx, voidedMail({ workflow: voided, recipient: other, decliner: declined }));
+        await outbox.enqueue(
+          tx,
+          voidedMail({ workflow: voided, recipient: other, why: `${declined.name} declined "${workflow.name}".` }),
+        );
       }
       return { workflowId: workflow.id, recipientId: declined.id, reason, rejectedAt: now };
     });

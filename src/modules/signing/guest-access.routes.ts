@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { requestContext } from '../../http/request-context.ts';
-import type { GuestAccessService } from './guest-access.service.ts';
+import { type GuestAccessService, VOIDED_LINK, VOIDED_TEXT } from './guest-access.service.ts';
 import { CodeParams, GuestTokenResponse, SignLinkResponse, toGuestTokenResponse } from './guest-access.schemas.ts';
 import { SIGNING_LINK_DAYS } from './signing-codes.ts';
 import { WEB_PAGE_HEADERS, webShellWithNotice } from '../webapp/webapp-shell.ts';
@@ -41,7 +41,7 @@ export function guestAccessRoutes(guests: GuestAccessService): FastifyPluginAsyn
             `Public. The code is the last path segment of the mailed link $PUBLIC_URL/sign/<code>; it can be redeemed again and again for ${SIGNING_LINK_DAYS} days after the mail. ` +
             'The token acts as that one recipient row of that one workflow (any other workflow: 404). The first redemption records an Opened activity ' +
             'and moves the recipient from SENT to VIEWED; later ones record nothing. Once the recipient has finished, the token still reads and downloads but cannot act. ' +
-            'Garbage, tampered or expired code, deleted workflow, or a recipient row that was delegated away: 400 LINK_EXPIRED (links cannot be extended; the sender re-dispatches).',
+            'Garbage, tampered or expired code, deleted workflow, a recipient row that was delegated away, or a VOID workflow whose recipient had not finished: 400 LINK_EXPIRED (links cannot be extended; the sender re-dispatches).',
           params: CodeParams,
           response: { 200: GuestTokenResponse, 400: Type.Ref('ErrorResponse') },
         },
@@ -84,17 +84,22 @@ export function guestAccessRoutes(guests: GuestAccessService): FastifyPluginAsyn
       },
       async (request, reply) => {
         const { code } = request.params;
-        const valid = await guests.inspect(code);
+        const inspected = await guests.inspect(code);
+        const valid = inspected === 'VOIDED' ? null : inspected;
         const redeemPath = `/auth/v1/getGuestToken/${encodeURIComponent(code)}`;
         if (wantsJson(request.headers.accept)) {
+          if (inspected === 'VOIDED') throw new AppError('LINK_EXPIRED', VOIDED_TEXT, VOIDED_LINK);
           if (!valid) throw new AppError('LINK_EXPIRED', 'Link or code expired');
           reply.header('cache-control', 'no-store');
           return reply.type('application/json').send({ redeemPath, expiresAt: valid.expiresAt.toISOString() });
         }
-        const expired = {
-          title: 'This link has expired',
-          text: 'This signing link is no longer valid. Links cannot be extended: ask the sender to send the document again.',
-        };
+        const expired =
+          inspected === 'VOIDED'
+            ? { title: 'This envelope was voided', text: VOIDED_TEXT }
+            : {
+                title: 'This link has expired',
+                text: 'This signing link is no longer valid. Links cannot be extended: ask the sender to send the document again.',
+              };
         const shell = webShellWithNotice(
           valid
             ? {
@@ -113,14 +118,7 @@ export function guestAccessRoutes(guests: GuestAccessService): FastifyPluginAsyn
         // The web app is not built (the service was started without `npm start`): the plain page of before.
         reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8');
         if (!valid) {
-          return reply
-            .status(400)
-            .send(
-              page(
-                'This link has expired',
-                '<p>This signing link is no longer valid. Links cannot be extended: ask the sender to send the document again.</p>',
-              ),
-            );
+          return reply.status(400).send(page(expired.title, `<p>${expired.text}</p>`));
         }
         // A valid code is base64url, so it is safe inside the page as it is.
         return reply.send(

@@ -6,7 +6,13 @@ import { updateRecipient } from './signing.repo.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { issueSession, type SessionTokens } from '../auth/sessions.ts';
 import { findLiveWorkflowWithRecipient, type RecipientRow, type WorkflowRow } from '../workflows/workflow-access.ts';
+import { isFinished } from './acting-recipient.ts';
 import type { SigningCodes } from './signing-codes.ts';
+
+/** LINK_EXPIRED for the link of a recipient who had not finished when the envelope was voided. */
+export const VOIDED_LINK = { workflowStatus: 'VOID' } as const;
+export const VOIDED_TEXT =
+  'The sender voided this envelope, so its signing link no longer works. There is nothing more to do.';
 
 export type GuestSession = SessionTokens & { userId: number; workflowId: number; recipientId: number };
 
@@ -30,6 +36,7 @@ export function createGuestAccessService(deps: { db: Db; tokens: TokenSigner; co
     return db.transaction(async (tx) => {
       const found = await findLinkTarget(tx, opened.workflowId, opened.recipientId, true);
       if (!found) throw linkExpired();
+      if (found === 'VOIDED') throw linkOfVoidedEnvelope();
       const { workflow, recipient } = found;
       if (!recipient.viewedAt) {
         const status = recipient.status === 'SENT' ? 'VIEWED' : recipient.status;
@@ -58,12 +65,12 @@ export function createGuestAccessService(deps: { db: Db; tokens: TokenSigner; co
   }
 
   /** Whether a code would redeem, without redeeming it (the /sign page must not count a mail scanner's visit as an open). */
-  async function inspect(code: string): Promise<{ expiresAt: Date } | null> {
+  async function inspect(code: string): Promise<{ expiresAt: Date } | 'VOIDED' | null> {
     const opened = codes.open(code);
     if (!opened) return null;
-    return (await findLinkTarget(db, opened.workflowId, opened.recipientId, false))
-      ? { expiresAt: opened.expiresAt }
-      : null;
+    const found = await findLinkTarget(db, opened.workflowId, opened.recipientId, false);
+    if (found === 'VOIDED') return found;
+    return found ? { expiresAt: opened.expiresAt } : null;
   }
 }
 
@@ -72,11 +79,17 @@ async function findLinkTarget(
   workflowId: number,
   recipientId: number,
   lock: boolean,
-): Promise<{ workflow: WorkflowRow; recipient: RecipientRow } | null> {
-  // The workflow lock serializes a redemption with a concurrent delegation or decline of the same workflow.
+): Promise<{ workflow: WorkflowRow; recipient: RecipientRow } | 'VOIDED' | null> {
+  // The workflow lock serializes a redemption with a concurrent delegation, decline or void of the same workflow.
   const found = await findLiveWorkflowWithRecipient(db, workflowId, recipientId, lock);
   if (!found || found.recipient.status === 'DELEGATED') return null;
+  // RUNTIME.md "Voiding a sent envelope": the links of those who had not finished stop; a finished one still reads.
+  if (found.workflow.status === 'VOID' && !isFinished(found.recipient)) return 'VOIDED';
   return found;
+}
+
+function linkOfVoidedEnvelope(): AppError {
+  return new AppError('LINK_EXPIRED', VOIDED_TEXT, VOIDED_LINK);
 }
 
 function linkExpired(): AppError {

@@ -171,10 +171,11 @@ export function declinedMail(input: {
 export function voidedMail(input: {
   workflow: WorkflowRow;
   recipient: RecipientRow;
-  decliner: RecipientRow;
+  /** What happened, in a sentence: who declined, or who voided it and why. */
+  why: string;
   branding?: MailBranding;
 }): OutgoingMail {
-  const { workflow, recipient, decliner } = input;
+  const { workflow, recipient, why } = input;
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
@@ -182,9 +183,7 @@ export function voidedMail(input: {
       {
         subject: `Voided: ${workflowTitle(workflow)}`,
         greeting: recipient.name,
-        blocks: [
-          `${decliner.name} declined "${workflow.name}", so the envelope has been voided. You do not need to do anything more.`,
-        ],
+        blocks: [why, 'The envelope has been voided. You do not need to do anything more.'],
       },
       input.branding,
     ),

@@ -37,6 +37,12 @@ export async function findWorkflowRow(db: DbOrTx, workflowId: number): Promise<W
 }
 
 /** The row under FOR NO KEY UPDATE (workflows.repo.ts says why not FOR UPDATE): every action on one workflow is serialized by this lock. */
+/** Workflow rows by id, in id order (a voided survey's children). */
+export async function findWorkflowRows(db: DbOrTx, workflowIds: number[]): Promise<WorkflowRow[]> {
+  if (workflowIds.length === 0) return [];
+  return db.select().from(workflows).where(inArray(workflows.id, workflowIds)).orderBy(asc(workflows.id));
+}
+
 export async function lockWorkflowRow(tx: DbOrTx, workflowId: number): Promise<WorkflowRow | null> {
   const [row] = await tx.select().from(workflows).where(eq(workflows.id, workflowId)).for('no key update');
   return row ?? null;

@@ -50,7 +50,7 @@ export type ChildrenPage = { rows: ChildRow[]; counts: SurveyCounts };
 /** SPEC.md "Power Survey": commence, dispatch progress, the children, the CSV export, and the parent's decline. */
 export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: RoutingDeps }) {
   const { db, jobs } = deps;
-  return { commence, notify, progress, children, exportCsv, declineParent, afterChildSettled };
+  return { commence, notify, progress, children, exportCsv, endParent, afterChildSettled };
 
   /** Wakes the dispatch worker after a commence committed. */
   function notify(): void {
@@ -227,36 +227,39 @@ export function createSurveyService(deps: { db: Db; jobs: JobQueue; routing: Rou
   }
 
   /**
-   * The owner's decline of a SENT survey (POST decline on the parent), in decline's transaction with the parent
-   * locked: the parent becomes VOID and so does every child still SENT; completed children keep their signature.
-   * The reason is recorded in the parent's Declined activity (the parent's reject-details lists the children's
-   * declines, as SPEC.md says). Another caller who can see the parent: INVALID_WORKFLOW_OWNER.
+   * The owner's decline (POST decline on the parent) or void (POST void) of a SENT survey, in that transaction
+   * with the parent locked: the parent becomes VOID and so does every child still SENT; completed children keep
+   * their signature. The reason is recorded in the parent's Declined or Voided activity (the parent's
+   * reject-details lists the children's declines, as SPEC.md says). Another caller who can see the parent:
+   * INVALID_WORKFLOW_OWNER. Answers the children it voided, whose recipients the caller tells.
    */
-  async function declineParent(
+  async function endParent(
     tx: Tx,
     caller: Caller,
     access: WorkflowAccess,
+    how: 'DECLINED' | 'VOIDED',
     reason: string,
     context: RequestContext,
-  ): Promise<{ workflowId: number; recipientId: number; reason: string; rejectedAt: Date }> {
+  ): Promise<{ workflowId: number; endedAt: Date; voidedChildIds: number[] }> {
     assertOwner(access);
     const parent = access.workflow;
     const status = nextStatus(parent.status, 'VOID');
     const now = new Date();
     await updateSurveyParent(tx, parent.id, { status, statusAt: now });
-    const voided = await setSurveyChildrenStatus(tx, parent.id, status, now);
+    const voidedChildIds = await setSurveyChildrenStatus(tx, parent.id, status, now);
     const ownerName = await userDisplayName(tx, caller.userId, 'The owner');
+    const verb = how === 'DECLINED' ? 'declined' : 'voided';
     await recordActivity(tx, {
       workflowId: parent.id,
-      kind: 'DECLINED',
-      action: 'Declined',
-      sentence: `${ownerName} declined the survey (${voided} pending responses voided): ${reason}`,
+      kind: how,
+      action: how === 'DECLINED' ? 'Declined' : 'Voided',
+      sentence: `${ownerName} ${verb} the survey (${voidedChildIds.length} pending responses voided): ${reason}`,
       userId: caller.userId,
       userName: ownerName,
       status,
       context,
     });
-    return { workflowId: parent.id, recipientId: 0, reason, rejectedAt: now };
+    return { workflowId: parent.id, endedAt: now, voidedChildIds };
   }
 
   async function afterChildSettled(tx: Tx, workflow: WorkflowRow): Promise<void> {

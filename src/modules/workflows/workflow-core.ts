@@ -102,7 +102,7 @@ export function updateSurveyParent(
   return updateWorkflow(tx, workflowId, values);
 }
 
-/** A declined Power Survey's SENT children take the parent's status; answers how many. */
-export function setSurveyChildrenStatus(tx: Tx, parentId: number, status: string, at: Date): Promise<number> {
+/** A declined or voided Power Survey's SENT children take the parent's status; answers their ids. */
+export function setSurveyChildrenStatus(tx: Tx, parentId: number, status: string, at: Date): Promise<number[]> {
   return setSentChildrenStatus(tx, parentId, status, at);
 }

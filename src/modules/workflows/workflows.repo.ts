@@ -221,13 +221,13 @@ export async function unfileFolder(db: DbOrTx, folderId: number): Promise<void> 
 }
 
 /** Every SENT child of a Power Survey becomes `status` (the parent's decline); answers how many. */
-export async function setSentChildrenStatus(tx: DbOrTx, parentId: number, status: string, at: Date): Promise<number> {
+export async function setSentChildrenStatus(tx: DbOrTx, parentId: number, status: string, at: Date): Promise<number[]> {
   const rows = await tx
     .update(workflows)
     .set({ status, statusAt: at })
     .where(and(eq(workflows.parentWorkflowId, parentId), eq(workflows.status, 'SENT')))
     .returning({ id: workflows.id });
-  return rows.length;
+  return rows.map((row) => row.id);
 }
 
 /** Whether this session entered the recipient's password (signing records the pass; the gate reads it). */
