@@ -32,6 +32,7 @@ const OWNER_ONLY = [
   'PATCH /workflow/v1/:documentId/fields/:fieldId/required',
   'DELETE /workflow/v1/:workflowId/fields/:fieldId',
   'POST /workflow/v1/:workflowId/commence',
+  'POST /workflow/v1/:workflowId/void',
 ];
 
 /**

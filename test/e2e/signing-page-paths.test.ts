@@ -89,6 +89,32 @@ describe('the signing page: the ways out and the ways in', () => {
     }
   });
 
+  it('a link of an envelope the sender voided says it was cancelled, on a phone', async () => {
+    const email = 'vera.voided@example.com';
+    const env = await sendEnvelope(t, owner, {
+      title: 'Void me',
+      recipients: [{ name: 'Vera Voided', email, fields: [{ fieldType: 'SIGNATURE', label: 'Signature' }] }],
+    });
+    const link = await mailedLink(t, email);
+    const voided = await t.request('POST', `/workflow/v1/${env.workflowId}/void`, {
+      token: owner.token,
+      body: { reason: 'Replaced by a new version' },
+    });
+    expect(voided.status, voided.raw).toBe(200);
+    const { page, problems, close } = await openPage(browser, PHONE);
+    try {
+      const response = await page.goto(link);
+      expect(response!.status()).toBe(400);
+      await page.getByRole('heading', { name: 'This document was cancelled' }).waitFor();
+      await page.getByText('The sender cancelled this envelope', { exact: false }).waitFor();
+      await screenshot(page, '20b-voided-link');
+      await expectNoAxeViolations(page, 'voided link');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('the CSC return address hands the code back to the signing page that sent the signer away', async () => {
     const email = 'carl.csc@example.com';
     await sendEnvelope(t, owner, {

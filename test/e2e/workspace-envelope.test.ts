@@ -185,12 +185,11 @@ describe('the envelope page', () => {
     }
   });
 
-  it('a sender who is not a recipient cannot void a sent envelope and is told why; a survey lists its responses; unknown ids are not found', async () => {
+  it('the sender voids a sent envelope with a reason, and the signer is told; a survey lists its responses; unknown ids are not found', async () => {
+    const eveEmail = `eve-${Date.now()}@example.com`;
     const sent = await sendEnvelope(t, owner, {
       title: 'NDA',
-      recipients: [
-        { name: 'Eve Signer', email: `eve-${Date.now()}@example.com`, fields: [{ fieldType: 'SIGNATURE' }] },
-      ],
+      recipients: [{ name: 'Eve Signer', email: eveEmail, fields: [{ fieldType: 'SIGNATURE' }] }],
     });
     await setSurveyLimit(t, owner, 10);
     const survey = await draftSurvey(t, owner, { recipients: ['Fay Person', 'Gus Person'], name: 'Team survey' });
@@ -201,9 +200,23 @@ describe('the envelope page', () => {
     const { page, problems, close } = await openPage(browser, DESKTOP);
     try {
       await signInThrough(page, baseUrl, owner, `/envelopes/${sent.workflowId}`);
-      await page.getByText('Only a recipient whose turn it is can decline').waitFor();
+      // Not a recipient: no decline, but the owner may void it (RUNTIME.md "Voiding a sent envelope").
       expect(await page.getByRole('button', { name: 'Decline and void' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Delete envelope' }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Void envelope' }).click();
+      const voidDialog = page.getByRole('dialog', { name: 'Void this envelope?' });
+      await voidDialog.getByRole('button', { name: 'Void envelope' }).click();
+      await voidDialog.getByText('Give a reason.').waitFor();
+      await voidDialog.getByLabel('Reason (mailed to the recipients)').fill('The wrong NDA was attached.');
+      await expectNoAxeViolations(page, 'owner void dialog');
+      await screenshot(page, 'workspace-envelope-05-owner-void');
+      await voidDialog.getByRole('button', { name: 'Void envelope' }).click();
+      await page.getByRole('status').filter({ hasText: 'The envelope is voided.' }).waitFor();
+      await page.getByRole('main').getByText('Voided', { exact: true }).first().waitFor();
+      await expect.poll(() => page.getByRole('button', { name: 'Void envelope' }).count(), POLL).toBe(0);
+      const voidedMails = await t.mails({ to: eveEmail, kind: 'VOIDED' });
+      expect(voidedMails).toHaveLength(1);
+      expect(voidedMails[0].textBody).toContain('The wrong NDA was attached.');
 
       await page.goto(`${baseUrl}/envelopes/${survey.workflowId}`);
       const responses = page.getByRole('region', { name: 'Survey responses' });
@@ -218,7 +231,7 @@ describe('the envelope page', () => {
       ]);
       expect((await bytesOf(csv)).toString()).toContain('Gus Person');
       await expectNoAxeViolations(page, 'survey envelope');
-      await screenshot(page, 'workspace-envelope-05-survey');
+      await screenshot(page, 'workspace-envelope-06-survey');
 
       await page.goto(`${baseUrl}/envelopes/999999`);
       await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();

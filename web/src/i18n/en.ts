@@ -14,6 +14,8 @@ export const en = {
     'The signing link has expired, or the task it gave was handed to someone else. Links cannot be extended.',
   linkExpiredWhatToDo:
     'Ask the sender to send the document again. If you handed the task to someone else, they have received their own link.',
+  linkVoidedText:
+    'The sender cancelled this envelope, so there is nothing left to sign. You were sent their reason by mail.',
   genericErrorTitle: 'Something went wrong',
   genericErrorText: 'The page could not load the document. Check your connection and reload the page.',
   reload: 'Reload',

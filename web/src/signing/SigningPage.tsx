@@ -24,7 +24,7 @@ import { CscReturn, RemoteSigning } from './RemoteSigning.tsx';
 
 type Phase =
   | { kind: 'loading' }
-  | { kind: 'expired' }
+  | { kind: 'expired'; voided: boolean }
   | { kind: 'failed'; requestId?: string }
   | { kind: 'password'; session: GuestSession }
   | { kind: 'ready'; data: Loaded };
@@ -91,7 +91,7 @@ export function SigningPage({ code }: { code: string }) {
           error instanceof ApiError &&
           (error.code === 'LINK_EXPIRED' || error.status === 400 || error.status === 404)
         )
-          setPhase({ kind: 'expired' });
+          setPhase({ kind: 'expired', voided: isVoidedLink(error.responseBody) });
         else setPhase({ kind: 'failed', requestId: error instanceof ApiError ? error.requestId : undefined });
       });
   }, [api, start, load]);
@@ -108,7 +108,11 @@ export function SigningPage({ code }: { code: string }) {
     if (phase.kind === 'expired')
       return (
         <Shell>
-          <Message title={t.linkExpiredTitle} lines={[t.linkExpiredText, t.linkExpiredWhatToDo]} />
+          {phase.voided ? (
+            <Message title={t.voidTitle} lines={[t.linkVoidedText]} />
+          ) : (
+            <Message title={t.linkExpiredTitle} lines={[t.linkExpiredText, t.linkExpiredWhatToDo]} />
+          )}
         </Shell>
       );
     if (phase.kind === 'failed') {
@@ -757,4 +761,9 @@ function Downloads({ api, workflowId, documents }: { api: Api; workflowId: numbe
       )}
     </section>
   );
+}
+
+/** The service answers LINK_EXPIRED with `{workflowStatus: 'VOID'}` for the link of an envelope voided before this recipient finished. */
+function isVoidedLink(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { workflowStatus?: unknown }).workflowStatus === 'VOID';
 }

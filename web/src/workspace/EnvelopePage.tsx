@@ -532,7 +532,8 @@ function Actions({
   onChanged: (message: string) => void;
 }) {
   const id = useId();
-  const [dialog, setDialog] = useState<'void' | 'delete' | null>(null);
+  // 'decline': a recipient whose turn it is declines, which voids it; 'cancel': the owner voids it.
+  const [dialog, setDialog] = useState<'decline' | 'cancel' | 'delete' | null>(null);
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -542,9 +543,15 @@ function Actions({
     myRow !== null &&
     (myRow.recipientRole === 'SIGNER' || myRow.recipientRole === 'APPROVER') &&
     (myRow.status === 'SENT' || myRow.status === 'VIEWED');
+  const canCancel = isOwner && status === 'SENT';
   const canDelete = isOwner && DELETABLE.has(status) && !isSurveyChild;
-  if (!canVoid && !canDelete && !(isOwner && status === 'SENT')) return null;
+  if (!canVoid && !canDelete && !canCancel) return null;
 
+  function openReasonDialog(kind: 'decline' | 'cancel') {
+    setReason('');
+    setReasonError(null);
+    setDialog(kind);
+  }
   async function voidIt() {
     if (!reason.trim()) {
       setReasonError(text.voidReasonRequired);
@@ -553,7 +560,8 @@ function Actions({
     setBusy(true);
     setError(null);
     try {
-      await api.post(`/workflow/v1/${workflowId}/decline`, { reason: reason.trim() });
+      const action = dialog === 'cancel' ? 'void' : 'decline';
+      await api.post(`/workflow/v1/${workflowId}/${action}`, { reason: reason.trim() });
       setDialog(null);
       onChanged(text.voided);
     } catch (failure) {
@@ -581,16 +589,13 @@ function Actions({
     <section className="ws-card" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{text.actionsHeading}</h2>
       <div className="ws-actions">
+        {canCancel && (
+          <button type="button" className="ws-button ws-button--danger" onClick={() => openReasonDialog('cancel')}>
+            {text.cancelEnvelope}
+          </button>
+        )}
         {canVoid && (
-          <button
-            type="button"
-            className="ws-button ws-button--danger"
-            onClick={() => {
-              setReason('');
-              setReasonError(null);
-              setDialog('void');
-            }}
-          >
+          <button type="button" className="ws-button ws-button--danger" onClick={() => openReasonDialog('decline')}>
             {text.void}
           </button>
         )}
@@ -600,29 +605,31 @@ function Actions({
           </button>
         )}
       </div>
-      {!canVoid && isOwner && status === 'SENT' && <p className="ws-muted">{text.voidUnavailable}</p>}
       {error !== null && <ErrorNotice error={error} />}
       <ConfirmDialog
-        open={dialog === 'void'}
-        title={text.voidTitle}
-        confirmLabel={text.void}
+        open={dialog === 'decline' || dialog === 'cancel'}
+        title={dialog === 'cancel' ? text.cancelEnvelopeTitle : text.voidTitle}
+        confirmLabel={dialog === 'cancel' ? text.cancelEnvelope : text.void}
         cancelLabel={text.cancel}
         danger
         busy={busy}
         onConfirm={voidIt}
         onCancel={() => setDialog(null)}
       >
-        <p>{text.voidText}</p>
+        <p>{dialog === 'cancel' ? text.cancelEnvelopeText : text.voidText}</p>
         <div className="ws-form">
-          <label htmlFor={`${id}-reason`}>{text.voidReason}</label>
+          <label htmlFor={`${id}-reason`}>{dialog === 'cancel' ? text.cancelEnvelopeReason : text.voidReason}</label>
           <textarea
             id={`${id}-reason`}
             rows={3}
-            maxLength={1000}
+            maxLength={dialog === 'cancel' ? 500 : 1000}
             value={reason}
             aria-invalid={reasonError ? true : undefined}
             aria-describedby={reasonError ? `${id}-reason-error` : undefined}
-            onChange={(event) => setReason(event.target.value)}
+            onChange={(event) => {
+              setReason(event.target.value);
+              if (reasonError && event.target.value.trim()) setReasonError(null);
+            }}
           />
           {reasonError && (
             <p id={`${id}-reason-error`} className="ws-field-error" role="alert">

@@ -240,8 +240,11 @@ export const envelopeText = {
   voidReason: 'Reason (shown to the sender and recipients)',
   voidReasonRequired: 'Give a reason.',
   voided: 'The envelope is voided.',
-  voidUnavailable:
-    'Only a recipient whose turn it is can decline; the sender cannot void an envelope that is out for signature.',
+  cancelEnvelope: 'Void envelope',
+  cancelEnvelopeTitle: 'Void this envelope?',
+  cancelEnvelopeText:
+    'Everyone who has not finished is mailed your reason, and their signing links stop working. What was already signed stays in the history. This cannot be undone.',
+  cancelEnvelopeReason: 'Reason (mailed to the recipients)',
   delete: 'Delete envelope',
   deleteTitle: 'Delete this envelope?',
   deleteText: 'It disappears for you and for every recipient. This cannot be undone.',
