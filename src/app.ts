@@ -132,9 +132,10 @@ export type App = {
   /**
    * The graceful shutdown: stops accepting requests and fetching jobs, lets the requests in flight and the jobs
    * running finish within `timeoutMs` (default SHUTDOWN_TIMEOUT_MS; jobs still running then go back to the queue),
-   * then stops the workers and closes the database, last, when nothing uses it any more.
+   * then stops the workers and closes the database, last, when nothing uses it any more. Before all that, for
+   * `drainMs` (default SHUTDOWN_DRAIN_MS) the instance keeps serving while its readiness probe answers 503.
    */
-  close(options?: { timeoutMs?: number }): Promise<void>;
+  close(options?: { timeoutMs?: number; drainMs?: number }): Promise<void>;
 };
 
 /**
@@ -333,9 +334,14 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   });
 
   // 3. Routes, module by module.
+  // Set when the shutdown begins: the readiness probe answers 503 from then on.
+  let shuttingDown = false;
   await app.register(
     systemRoutes({
+      shuttingDown: () => shuttingDown,
       database: platform.database,
+      blobs: platform.blobs,
+      storage: config.s3 ? 's3' : 'filesystem',
       billing,
       signupEnabled: config.signupEnabled,
       idpEnabled: sso.idpEnabled,
@@ -475,6 +481,9 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
     platform,
     routes,
     async close(options = {}) {
+      shuttingDown = true;
+      const drainMs = options.drainMs ?? config.shutdownDrainMs;
+      if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
       const timeoutMs = options.timeoutMs ?? config.shutdownTimeoutMs;
       const deadline = Date.now() + timeoutMs;
       // Requests and jobs drain together: a request may wait for a job of this process (a download for its seal).

@@ -37,6 +37,7 @@ export type Config = {
   surveyTestDelayMs: number;
   /** SIGTERM/SIGINT: how long in-flight requests and running jobs get to finish before the rest is cut off (and the jobs requeued). */
   shutdownTimeoutMs: number;
+  shutdownDrainMs: number;
   /**
    * Which peers may set X-Forwarded-For (the client address the audit trail records): false (no proxy, the
    * socket's address), a hop count, or addresses/CIDRs (and proxy-addr's names loopback, linklocal, uniquelocal).
@@ -182,6 +183,14 @@ export const EnvSchema = Type.Object({
     maximum: 600000,
     default: 20000,
     description: 'on SIGTERM/SIGINT, how long in-flight requests and running jobs get to finish',
+  }),
+  SHUTDOWN_DRAIN_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60000,
+    default: 0,
+    description:
+      'on SIGTERM/SIGINT, how long the instance keeps serving with /admin/internal/ready answering 503 (so a load ' +
+      'balancer stops sending to it) before the port closes',
   }),
   TRUST_PROXY: Type.Optional(
     Type.String({ description: 'which peers may set X-Forwarded-For: a hop count or addresses/CIDRs; unset: none' }),
@@ -485,6 +494,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sealTestDelayMs: values.SEAL_TEST_DELAY_MS,
     surveyTestDelayMs: values.SURVEY_TEST_DELAY_MS,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: values.SHUTDOWN_DRAIN_MS,
     trustProxy,
     uploadsPerMinute: values.UPLOADS_PER_MINUTE,
     cloudImportAllowedHosts: values.CLOUD_IMPORT_ALLOWED_HOSTS

@@ -37,13 +37,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     }
     stopping = true;
     const started = Date.now();
-    app.log.info({ timeoutMs: config.shutdownTimeoutMs }, `${signal}: shutting down`);
+    app.log.info({ drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs }, `${signal}: shutting down`);
+    const boundMs = config.shutdownDrainMs + config.shutdownTimeoutMs + SHUTDOWN_SLACK_MS;
     const overrun = setTimeout(() => {
-      app.log.error(
-        `shutdown still not finished ${config.shutdownTimeoutMs + SHUTDOWN_SLACK_MS} ms after ${signal}; exiting`,
-      );
+      app.log.error(`shutdown still not finished ${boundMs} ms after ${signal}; exiting`);
       process.exit(1);
-    }, config.shutdownTimeoutMs + SHUTDOWN_SLACK_MS);
+    }, boundMs);
     overrun.unref();
     close({ timeoutMs: config.shutdownTimeoutMs }).then(
       () => {

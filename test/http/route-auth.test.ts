@@ -22,6 +22,7 @@ const callable = (r: RouteAuth) => r.method !== 'HEAD' && r.method !== 'OPTIONS'
  */
 const PUBLIC_ROUTES = [
   'GET /admin/internal/health',
+  'GET /admin/internal/ready',
   'GET /app/assets/:file',
   'GET /app/pdfjs/:dir/:file',
   'GET /auth/v1/app_settings',

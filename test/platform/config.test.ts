@@ -38,6 +38,7 @@ describe('configuration', () => {
       sealTestDelayMs: 0,
       surveyTestDelayMs: 0,
       shutdownTimeoutMs: 20000,
+      shutdownDrainMs: 0,
       trustProxy: false,
       uploadsPerMinute: 60,
       cloudImportAllowedHosts: DEFAULT_CLOUD_IMPORT_HOSTS,

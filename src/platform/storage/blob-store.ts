@@ -18,6 +18,8 @@ export type StagedBlob = {
  * twice keeps one copy and a key proves the content.
  */
 export type BlobStore = {
+  /** Resolves once the storage answers (the directory is writable, or the bucket exists and is reachable). */
+  ping(): Promise<void>;
   /**
    * Stores bytes already in memory; returns the key. Parts with their SHA-256 already known (an IncrementalPdf
    * hashed them as they grew) are stored as they are: neither joined nor hashed again; over their base when they

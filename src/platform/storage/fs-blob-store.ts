@@ -155,6 +155,11 @@ export function createFsBlobStore(root: string): BlobStore {
       return stored(key);
     },
 
+    async ping() {
+      // The scratch area lies inside the root: both must take new files.
+      await fsp.access(path.join(root, 'tmp'), fs.constants.R_OK | fs.constants.W_OK);
+    },
+
     getStored: (key) => store.get(key),
   };
   return store;

@@ -33,7 +33,9 @@ export type S3Settings = {
 export async function createS3BlobStore(settings: S3Settings, scratchDir: string): Promise<BlobStore> {
   // Loaded only when a bucket is configured: the SDK is ~6 MB of heap (measured) that every garbage collection of a
   // process storing on disk would otherwise mark.
-  const { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
+  const { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } = await import(
+    '@aws-sdk/client-s3'
+  );
   const client = new S3Client({
     region: settings.region,
     // Checksums only where an operation needs them: the default (a CRC32 trailer in aws-chunked encoding for
@@ -139,6 +141,10 @@ export async function createS3BlobStore(settings: S3Settings, scratchDir: string
     discard: scratch.discard,
     commit,
     has,
+
+    async ping() {
+      await client.send(new HeadBucketCommand({ Bucket: settings.bucket }));
+    },
 
     async put(bytes) {
       const whole = hashedParts(bytes);
