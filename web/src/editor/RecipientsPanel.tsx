@@ -105,6 +105,21 @@ function checkDraft(draft: Draft): Errors {
   return errors;
 }
 
+/**
+ * The other recipient (and its place in the list) with this email, compared as the service stores it (trimmed,
+ * lower-cased). SPEC allows the same email twice except one after another; either way the sender is told.
+ */
+function sameEmail(
+  recipients: Recipient[],
+  email: string,
+  except?: number,
+): { recipient: Recipient; position: number } | null {
+  const wanted = email.trim().toLowerCase();
+  if (!wanted) return null;
+  const index = recipients.findIndex((r) => r.id !== except && r.emailAddress.trim().toLowerCase() === wanted);
+  return index < 0 ? null : { recipient: recipients[index], position: index + 1 };
+}
+
 function inputOf(draft: Draft, order: number | null): RecipientInput {
   return { ...draft, name: draft.name.trim(), emailAddress: draft.emailAddress.trim(), recipientOrder: order };
 }
@@ -278,6 +293,7 @@ export function RecipientsPanel(props: Props) {
                     workflowId={workflowId}
                     recipient={recipient}
                     position={index + 1}
+                    twin={sameEmail(visible, recipient.emailAddress, recipient.id)}
                     ordered={ordered}
                     tracker={tracker}
                     serverErrors={rowErrors[recipient.id] ?? {}}
@@ -353,6 +369,8 @@ type CardProps = {
   workflowId: number;
   recipient: Recipient;
   position: number;
+  /** Another recipient with the same email. */
+  twin: { recipient: Recipient; position: number } | null;
   ordered: boolean;
   tracker: SaveTracker;
   serverErrors: Errors;
@@ -367,6 +385,7 @@ function RecipientCard({
   workflowId,
   recipient,
   position,
+  twin,
   ordered,
   tracker,
   serverErrors,
@@ -420,6 +439,7 @@ function RecipientCard({
   const errorId = (key: ErrorKey) => `${id}-${key}-error`;
   const described = (key: ErrorKey, hint?: string) =>
     [hint, shown[key] ? errorId(key) : ''].filter(Boolean).join(' ') || undefined;
+  const twinId = `${id}-same-email`;
 
   return (
     <fieldset className="ed-recipient-card" style={{ ['--recipient-color' as string]: recipient.recipientColor }}>
@@ -455,13 +475,18 @@ function RecipientCard({
             autoComplete="off"
             value={draft.emailAddress}
             aria-invalid={shown.emailAddress ? true : undefined}
-            aria-describedby={described('emailAddress')}
+            aria-describedby={described('emailAddress', twin ? twinId : undefined)}
             onChange={(e) => set('emailAddress', e.target.value, false)}
             onBlur={() => changed('emailAddress') && void save(draft)}
           />
           {shown.emailAddress && (
             <p id={errorId('emailAddress')} className="ws-field-error" role="alert">
               {shown.emailAddress}
+            </p>
+          )}
+          {twin && !shown.emailAddress && (
+            <p id={twinId} className="ed-warning">
+              {text.sameEmailWarning(twin.recipient.name, twin.position, ordered)}
             </p>
           )}
         </div>
@@ -613,6 +638,11 @@ function NewRecipientForm({
   const emailInput = useRef<HTMLInputElement>(null);
   const id = useId();
   const headingId = `${id}-heading`;
+  // Said once the sender stopped typing the address (on leaving the input), not at every keystroke.
+  const [emailLeft, setEmailLeft] = useState(false);
+  const twin = emailLeft ? sameEmail(recipients, draft.emailAddress) : null;
+  // Leaving the step with a typed recipient whose email another recipient has stops once, to say so.
+  const [twinKept, setTwinKept] = useState(false);
   // A colour already taken by a recipient added meanwhile moves on to a free one.
   const colour = recipients.some((r) => r.recipientColor.toUpperCase() === draft.recipientColor.toUpperCase())
     ? nextColour(recipients.map((r) => r.recipientColor))
@@ -642,6 +672,8 @@ function NewRecipientForm({
       setDraft({ ...blank(), recipientColor: nextColour([...recipients, ...added].map((r) => r.recipientColor)) });
       setPassword('');
       setErrors({});
+      setEmailLeft(false);
+      setTwinKept(false);
       nameInput.current?.focus();
       return true;
     } catch (error) {
@@ -664,12 +696,23 @@ function NewRecipientForm({
   // the step go.
   const typed = draft.name.trim() !== '' || draft.emailAddress.trim() !== '';
   const leaveRef = useRef<() => Promise<boolean>>(async () => true);
-  leaveRef.current = typed ? add : async () => true;
+  const stopForTwin = async () => {
+    setEmailLeft(true);
+    setTwinKept(true);
+    emailInput.current?.focus();
+    return false;
+  };
+  leaveRef.current = !typed
+    ? async () => true
+    : sameEmail(recipients, draft.emailAddress) && !twinKept
+      ? stopForTwin
+      : add;
   useEffect(() => onBeforeLeave(() => leaveRef.current()), [onBeforeLeave]);
 
   const errorId = (key: ErrorKey) => `${id}-${key}-error`;
   const described = (key: ErrorKey, hint?: string) =>
     [hint, errors[key] ? errorId(key) : ''].filter(Boolean).join(' ') || undefined;
+  const twinId = `${id}-same-email`;
 
   return (
     <form
@@ -711,12 +754,22 @@ function NewRecipientForm({
             autoComplete="off"
             value={draft.emailAddress}
             aria-invalid={errors.emailAddress ? true : undefined}
-            aria-describedby={described('emailAddress')}
-            onChange={(e) => setDraft({ ...draft, emailAddress: e.target.value })}
+            aria-describedby={described('emailAddress', twin ? twinId : undefined)}
+            onChange={(e) => {
+              setDraft({ ...draft, emailAddress: e.target.value });
+              setTwinKept(false);
+            }}
+            onBlur={() => setEmailLeft(true)}
           />
           {errors.emailAddress && (
             <p id={errorId('emailAddress')} className="ws-field-error" role="alert">
               {errors.emailAddress}
+            </p>
+          )}
+          {twin && !errors.emailAddress && (
+            <p id={twinId} className="ed-warning" role="status">
+              {text.sameEmailWarning(twin.recipient.name, twin.position, ordered)}
+              {twinKept ? ` ${text.sameEmailKept}` : ''}
             </p>
           )}
         </div>

@@ -115,6 +115,12 @@ export const editorText = {
     'Enter the name: letters (hyphens and apostrophes between letters) and single spaces, 2 to 50 characters.',
   emailInvalid: 'Enter a valid email address, like name@example.com.',
   duplicateEmail: 'This person is already a recipient.',
+  /** Another recipient has the email typed (allowed unless one after another): said before it is added. */
+  sameEmailWarning: (name: string, position: number, ordered: boolean) =>
+    ordered
+      ? `Recipient ${position}, ${name}, already has this email. When recipients sign one after another, each email can be used once.`
+      : `Recipient ${position}, ${name}, already has this email. The same person would get a separate email and sign separately for each.`,
+  sameEmailKept: 'To add them anyway, press Add recipient or go on again; otherwise change the email.',
 
   // Fields
   fieldsHeading: 'Fields',
