@@ -38,9 +38,9 @@ const PDFJS_DATA: Record<string, Record<string, string>> = {
 /** One path segment of letters, digits, dot, dash and underscore, not starting with a dot: no traversal possible. */
 const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 
-const NO_SCRIPT = { title: 'Review and sign', text: 'This page needs JavaScript to show the document.' };
+const NO_SCRIPT = { title: 'Signature Service', text: 'This page needs JavaScript to show the document.' };
 const SIGNIN_NO_SCRIPT = { title: 'Sign in', text: 'Signing in needs JavaScript.' };
-const WORKSPACE_NO_SCRIPT = { title: 'Review and sign', text: 'This page needs JavaScript.' };
+const WORKSPACE_NO_SCRIPT = { title: 'Signature Service', text: 'This page needs JavaScript.' };
 
 /** A browser asking for a page (an Accept that names text/html); API clients keep getting JSON. */
 function wantsHtml(accept: string | undefined): boolean {

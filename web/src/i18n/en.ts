@@ -1,9 +1,11 @@
+import { PRODUCT_NAME } from '../shared/product.ts';
+
 /**
  * Every English string of the web app. Another language is another file exporting a `Messages` object;
  * parameterised strings are functions so word order can differ between languages.
  */
 export const en = {
-  appName: 'Review and sign',
+  appName: PRODUCT_NAME,
   loading: 'Loading…',
   opening: 'Opening your document…',
   skipToDocument: 'Skip to the document',

@@ -11,13 +11,13 @@ import { formatDateTime } from '../workspace/ui.tsx';
 import { ApiErrorText, StatusLine, TextField, useResource } from './kit.tsx';
 import { ConfirmAction } from './MembersSection.tsx';
 import { orgText as text } from './messages.ts';
+import { PRODUCT_NAME } from '../shared/product.ts';
 import { orgApi, type Branding } from './org-api.ts';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 /** The platform's look when nothing is set: the signing page's blue and the mail layout's colour and name. */
 const PLATFORM_PAGE_COLOUR = '#1d4ed8';
 const PLATFORM_MAIL_COLOUR = '#1f4e79';
-const PLATFORM_MAIL_NAME = 'Signature Service';
 const LOGO_MAX_BYTES = 1024 * 1024;
 
 export function BrandingSection({ isOwner }: { isOwner: boolean }) {
@@ -262,7 +262,7 @@ export function BrandingPreview({
 }) {
   const pageColour = accessibleBrandColour(colour) ?? PLATFORM_PAGE_COLOUR;
   const mailColour = colour ?? PLATFORM_MAIL_COLOUR;
-  const mailName = senderName ?? PLATFORM_MAIL_NAME;
+  const mailName = senderName ?? PRODUCT_NAME;
   const weakMailButton = colour ? contrastWithWhite(colour) < 4.5 : false;
   return (
     <div className="st-preview" aria-labelledby="st-preview-title" role="group">

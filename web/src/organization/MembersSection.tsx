@@ -85,7 +85,7 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
       {members.data && (
         <>
           <div className="ws-table-wrap">
-            <table className="ws-table">
+            <table className="ws-table ws-table--list">
               <caption>{text.membersCaption(members.data.totalElements)}</caption>
               <thead>
                 <tr>
@@ -107,7 +107,7 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
                       {member.isOwner && <span className="st-badge">{text.owner}</span>}
                     </th>
                     <td className="st-wrap">{member.emailAddress}</td>
-                    <td>{member.isOwner ? text.ownerRole : (member.roleName ?? text.noRole)}</td>
+                    <td data-label={text.role}>{member.isOwner ? text.ownerRole : (member.roleName ?? text.noRole)}</td>
                     <td>
                       <span
                         className={`ws-status ws-status--${member.status === 'ACTIVE' ? 'COMPLETED' : member.status === 'INVITED' ? 'SENT' : 'DECLINED'}`}
@@ -118,7 +118,7 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
                         <span className="ws-muted st-block">{text.invitedOn(formatDateTime(member.invitedAt))}</span>
                       )}
                     </td>
-                    <td className="st-numbers">
+                    <td className="st-numbers" data-label={text.quotaUsedLong}>
                       {member.usedElectronic} / {member.usedAdvanced} / {member.usedQualified}
                     </td>
                     {/* Every change to a member is the owner's (the service answers 403 to anyone else): others get no actions column. */}

@@ -206,7 +206,7 @@ export function TemplatesPage(_props: PageProps) {
           {list.data && (
             <>
               <div className="ws-table-wrap">
-                <table className="ws-table">
+                <table className="ws-table ws-table--list">
                   <caption>{text.templatesCaption(list.data.totalElements, where)}</caption>
                   <thead>
                     <tr>
@@ -224,13 +224,13 @@ export function TemplatesPage(_props: PageProps) {
                           {template.name}
                           {template.description && <span className="ws-muted st-block">{template.description}</span>}
                         </th>
-                        <td>
+                        <td data-label={text.placeholders}>
                           {template.recipientLabels.length === 0
                             ? text.noPlaceholders
                             : template.recipientLabels.map((l) => l.label).join(', ')}
                         </td>
-                        <td>{folderPath(template.folderId)}</td>
-                        <td>{formatDateTime(template.updatedAt)}</td>
+                        <td data-label={text.folder}>{folderPath(template.folderId)}</td>
+                        <td data-label={text.updated}>{formatDateTime(template.updatedAt)}</td>
                         <td>
                           <div className="st-row-actions">
                             <button

@@ -379,18 +379,24 @@ function DocumentTable({
       <p className="visually-hidden" role="status">
         {caption}
       </p>
-      <table className="ws-table">
+      <table className="ws-table ws-table--list">
         <caption>{caption}</caption>
         <thead>
           <tr>
             <th scope="col" className="ws-check">
-              <input
-                ref={selectAll}
-                type="checkbox"
-                aria-label={text.selectAll}
-                checked={all}
-                onChange={(event) => onSelect(event.target.checked ? new Set(ids) : new Set())}
-              />
+              <label className="ws-check-all">
+                <input
+                  ref={selectAll}
+                  type="checkbox"
+                  aria-label={text.selectAll}
+                  checked={all}
+                  onChange={(event) => onSelect(event.target.checked ? new Set(ids) : new Set())}
+                />
+                {/* Shown only where the table is a list (a phone), which has no column headers to explain the box. */}
+                <span className="ws-check-all-text" aria-hidden="true">
+                  {text.selectAll}
+                </span>
+              </label>
             </th>
             <th scope="col">{text.columns.name}</th>
             <th scope="col">{text.columns.status}</th>
@@ -421,7 +427,7 @@ function DocumentTable({
                 <span className={`ws-status ws-status--${item.status}`}>{statusText[item.status] ?? item.status}</span>
                 {item.isPowerSurvey && item.status !== 'DRAFT' && <SurveyProgress workflowId={item.workflowId} />}
               </td>
-              <td>{formatDateTime(item.dateSent ?? item.dateCreated)}</td>
+              <td data-label={text.columns.date}>{formatDateTime(item.dateSent ?? item.dateCreated)}</td>
             </tr>
           ))}
         </tbody>

@@ -702,7 +702,7 @@ function SurveyChildrenCard({ workflowId }: { workflowId: number }) {
             aria-label={text.surveySummary(data.respondedCount, data.completedCount, total ?? data.dispatchedCount)}
           />
           <div className="ws-table-wrap">
-            <table className="ws-table">
+            <table className="ws-table ws-table--list">
               <caption>{text.surveyCaption}</caption>
               <thead>
                 <tr>

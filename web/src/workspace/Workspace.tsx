@@ -3,7 +3,7 @@
  * around the page the route table picks. The layout paints at once; the signed-in user's name fills in when
  * GET /bff/auth/me answers (a missing session sends the browser to sign in from there or from the page's first call).
  */
-import { Component, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Component, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { shellText as text } from './messages.ts';
 import { Link, useLocation } from './router.tsx';
 import { findRoute, type WorkspaceRoute } from './routes.tsx';
@@ -28,6 +28,21 @@ export function WorkspaceApp() {
   const found = findRoute(pathname);
   const main = useRef<HTMLElement>(null);
   const first = useRef(true);
+  const menuId = useId();
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  // The phone menu closes when a link in it is followed, and on Escape (focus goes back to its button).
+  useEffect(() => setMenuOpen(false), [pathname]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    function onKey(event: KeyboardEvent) {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      document.querySelector<HTMLElement>('.ws-menu-button')?.focus();
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
 
   // After a client-side navigation, focus moves to the new page's heading (or the main landmark), as a page load would reset it.
   useEffect(() => {
@@ -72,22 +87,34 @@ export function WorkspaceApp() {
       <a className="skip-link" href="#main">
         {text.skipToContent}
       </a>
-      <header className="ws-header">
+      <header className={menuOpen ? 'ws-header ws-header--open' : 'ws-header'}>
         <Link to="/" className="ws-app-name">
           {text.appName}
         </Link>
-        <nav aria-label={text.mainNav} className="ws-nav">
-          <ul>
-            {NAV.map((item) => (
-              <li key={item.to}>
-                <Link to={item.to} aria-current={currentArea(pathname) === item.to ? 'page' : undefined}>
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <AccountMenu />
+        {/* On a phone the header keeps one line: the navigation and the account fold behind this button (CSS shows it). */}
+        <button
+          type="button"
+          className="ws-button ws-button--quiet ws-menu-button"
+          aria-expanded={menuOpen}
+          aria-controls={menuId}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {text.menu}
+        </button>
+        <div id={menuId} className="ws-menu">
+          <nav aria-label={text.mainNav} className="ws-nav">
+            <ul>
+              {NAV.map((item) => (
+                <li key={item.to}>
+                  <Link to={item.to} aria-current={currentArea(pathname) === item.to ? 'page' : undefined}>
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <AccountMenu />
+        </div>
       </header>
       <main id="main" ref={main} className="ws-main" tabIndex={-1}>
         {content}

@@ -1,6 +1,9 @@
+import { PRODUCT_NAME } from '../shared/product.ts';
+
 /** The sender's workspace's English strings (shell, dashboard, envelope page, sign-up). */
 export const shellText = {
-  appName: 'Review and sign',
+  appName: PRODUCT_NAME,
+  menu: 'Menu',
   skipToContent: 'Skip to main content',
   mainNav: 'Main',
   accountNav: 'Account',
