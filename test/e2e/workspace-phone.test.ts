@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
 import type { TestApp } from '../helpers/test-app.ts';
+import { workflows } from '../../src/platform/db/schema/index.ts';
 import { createDraftWorkflow, createUser, insertRecipient, type TestUser } from '../helpers/factories.ts';
 import { markSent } from '../helpers/envelope-states.ts';
 import { createTemplate } from '../templates/template-helpers.ts';
@@ -15,6 +17,7 @@ let t: TestApp;
 let baseUrl: string;
 let browser: Browser;
 let owner: TestUser;
+const voidable = new Map<string, number>();
 const WIDE_PHONE: BrowserContextOptions = { ...PHONE, viewport: { width: 430, height: 932 } };
 
 beforeAll(async () => {
@@ -27,6 +30,16 @@ beforeAll(async () => {
   const row = await insertRecipient(t, workflow.id, { userId: other.userId, name: other.name, email: other.email });
   await createTemplate(t, owner.token, { name: 'Lease template', workflowId: workflow.id });
   await markSent(t, workflow.id, [row.id]);
+  for (const name of ['Sent offer', 'Sent quote']) {
+    const sent = await createDraftWorkflow(t, owner, { name, sequence: 'UNORDERED' });
+    const them = await insertRecipient(t, sent.workflow.id, {
+      userId: other.userId,
+      name: other.name,
+      email: other.email,
+    });
+    await markSent(t, sent.workflow.id, [them.id]);
+    voidable.set(name, sent.workflow.id);
+  }
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -126,4 +139,49 @@ describe('the workspace header', () => {
       await close();
     }
   });
+});
+
+describe("the dashboard's row menu", () => {
+  for (const [device, options, name] of [
+    ['phone', PHONE, 'Sent offer'],
+    ['desktop', DESKTOP, 'Sent quote'],
+  ] as const) {
+    it(`on a ${device}: the owner voids a sent envelope with a reason, after a confirmation`, async () => {
+      const { page, problems, close } = await openPage(browser, options);
+      try {
+        await signInThrough(page, baseUrl, owner, '/');
+        const row = page.getByRole('row', { name: new RegExp(name) });
+        await row.waitFor();
+        // A draft's menu only opens it: voiding is for sent envelopes.
+        const draftRow = page.getByRole('row', { name: /Draft lease/ });
+        await draftRow.locator('summary', { hasText: 'Actions for Draft lease' }).click();
+        await draftRow.getByRole('link', { name: /^Open Draft lease/ }).waitFor();
+        expect(await draftRow.getByRole('button', { name: /^Void envelope/ }).count()).toBe(0);
+
+        await row.locator('summary', { hasText: `Actions for ${name}` }).click();
+        await row.getByRole('button', { name: `Void envelope ${name}` }).click();
+        const dialog = page.getByRole('dialog', { name: `Void this envelope: ${name}?` });
+        await dialog.waitFor();
+        await expectNoAxeViolations(page, `row menu void dialog on a ${device}`);
+        await dialog.getByRole('button', { name: 'Void envelope' }).click();
+        await dialog.getByRole('alert').filter({ hasText: 'Give a reason.' }).waitFor();
+        await dialog.getByLabel('Reason (mailed to the recipients)').fill('Sent to the wrong customer');
+        await screenshot(page, `workspace-row-void-${device}`);
+        await dialog.getByRole('button', { name: 'Void envelope' }).click();
+        await page.getByRole('status').filter({ hasText: 'The envelope is voided.' }).waitFor();
+        await page
+          .getByRole('row', { name: new RegExp(name) })
+          .getByText('Voided')
+          .waitFor();
+        const [stored] = await t.platform.db
+          .select({ status: workflows.status })
+          .from(workflows)
+          .where(eq(workflows.id, voidable.get(name) ?? 0));
+        expect(stored.status).toBe('VOID');
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+  }
 });

@@ -10,9 +10,10 @@ import { dashboardText as text, shellText, statusText } from './messages.ts';
 import { FolderDialog, FolderList } from './Folders.tsx';
 import type { PageProps } from './routes.tsx';
 import { Link, navigate, useLocation } from './router.tsx';
-import { api, onBeforeSignIn } from './session-api.ts';
+import { api, onBeforeSignIn, useMe } from './session-api.ts';
 import type { DispatchProgress, Folder, ListItem, ListPage, StatusCounts, SurveyChildren } from './types.ts';
 import { ConfirmDialog, ErrorNotice, formatDateTime, useTitle } from './ui.tsx';
+import { VoidDialog } from './VoidDialog.tsx';
 
 export const FILTERS = [
   'All',
@@ -223,7 +224,7 @@ export function DashboardPage(_props: PageProps) {
                 onClear={() => setSelected(new Set())}
                 onChanged={changed}
               />
-              <DocumentTable view={view} list={list} selected={selected} onSelect={setSelected} />
+              <DocumentTable view={view} list={list} selected={selected} onSelect={setSelected} onChanged={changed} />
               <Pager view={view} pages={pages} />
             </>
           )}
@@ -341,12 +342,17 @@ function DocumentTable({
   list,
   selected,
   onSelect,
+  onChanged,
 }: {
   view: View;
   list: ListPage;
   selected: Set<number>;
   onSelect: (next: Set<number>) => void;
+  onChanged: (message: string) => void;
 }) {
+  const { me } = useMe();
+  const [voiding, setVoiding] = useState<ListItem | null>(null);
+  const [actionError, setActionError] = useState<unknown>(null);
   const ids = list.content.map((item) => item.workflowId);
   const all = ids.length > 0 && ids.every((id) => selected.has(id));
   const some = ids.some((id) => selected.has(id));
@@ -401,6 +407,7 @@ function DocumentTable({
             <th scope="col">{text.columns.name}</th>
             <th scope="col">{text.columns.status}</th>
             <th scope="col">{text.columns.date}</th>
+            <th scope="col">{text.columns.actions}</th>
           </tr>
         </thead>
         <tbody>
@@ -428,11 +435,62 @@ function DocumentTable({
                 {item.isPowerSurvey && item.status !== 'DRAFT' && <SurveyProgress workflowId={item.workflowId} />}
               </td>
               <td data-label={text.columns.date}>{formatDateTime(item.dateSent ?? item.dateCreated)}</td>
+              <td>
+                <RowMenu
+                  item={item}
+                  canVoid={me !== null && item.ownerUserId === me.userId && item.status === 'SENT'}
+                  onVoid={() => {
+                    setActionError(null);
+                    setVoiding(item);
+                  }}
+                />
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      {actionError !== null && <ErrorNotice error={actionError} />}
+      <VoidDialog
+        workflowId={voiding?.workflowId ?? 0}
+        kind={voiding ? 'cancel' : null}
+        envelopeName={voiding?.name}
+        onClose={() => setVoiding(null)}
+        onDone={onChanged}
+        onFailed={setActionError}
+      />
     </div>
+  );
+}
+
+/** A row's actions behind one disclosure button, so the list keeps its width: open it, and void where the owner may. */
+function RowMenu({ item, canVoid, onVoid }: { item: ListItem; canVoid: boolean; onVoid: () => void }) {
+  const menu = useRef<HTMLDetailsElement>(null);
+  return (
+    <details className="ws-row-menu" ref={menu}>
+      <summary className="ws-button ws-button--small ws-button--quiet">
+        {text.rowActions}
+        <span className="visually-hidden"> {text.rowActionsFor(item.name)}</span>
+      </summary>
+      <div className="ws-row-menu-items">
+        <Link to={envelopeHref(item)} className="ws-button ws-button--small">
+          {text.open}
+          <span className="visually-hidden"> {item.name}</span>
+        </Link>
+        {canVoid && (
+          <button
+            type="button"
+            className="ws-button ws-button--small ws-button--danger"
+            onClick={() => {
+              if (menu.current) menu.current.open = false;
+              onVoid();
+            }}
+          >
+            {text.voidEnvelope}
+            <span className="visually-hidden"> {item.name}</span>
+          </button>
+        )}
+      </div>
+    </details>
   );
 }
 

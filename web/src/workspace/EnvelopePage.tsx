@@ -12,6 +12,7 @@ import { Link, navigate } from './router.tsx';
 import { api, useMe } from './session-api.ts';
 import type { Comment, DocumentDetail, History, Recipient, RejectionDetail, SurveyChildren } from './types.ts';
 import { ConfirmDialog, ErrorNotice, formatDateTime, useTitle } from './ui.tsx';
+import { VoidDialog, type VoidKind } from './VoidDialog.tsx';
 
 type Overview = { sealStatus: string; title: string | null; message: string | null };
 
@@ -533,9 +534,7 @@ function Actions({
 }) {
   const id = useId();
   // 'decline': a recipient whose turn it is declines, which voids it; 'cancel': the owner voids it.
-  const [dialog, setDialog] = useState<'decline' | 'cancel' | 'delete' | null>(null);
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<VoidKind | 'delete' | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const canVoid =
@@ -547,29 +546,9 @@ function Actions({
   const canDelete = isOwner && DELETABLE.has(status) && !isSurveyChild;
   if (!canVoid && !canDelete && !canCancel) return null;
 
-  function openReasonDialog(kind: 'decline' | 'cancel') {
-    setReason('');
-    setReasonError(null);
-    setDialog(kind);
-  }
-  async function voidIt() {
-    if (!reason.trim()) {
-      setReasonError(text.voidReasonRequired);
-      return;
-    }
-    setBusy(true);
+  function openReasonDialog(kind: VoidKind) {
     setError(null);
-    try {
-      const action = dialog === 'cancel' ? 'void' : 'decline';
-      await api.post(`/workflow/v1/${workflowId}/${action}`, { reason: reason.trim() });
-      setDialog(null);
-      onChanged(text.voided);
-    } catch (failure) {
-      setError(failure);
-      setDialog(null);
-    } finally {
-      setBusy(false);
-    }
+    setDialog(kind);
   }
   async function deleteIt() {
     setBusy(true);
@@ -606,38 +585,13 @@ function Actions({
         )}
       </div>
       {error !== null && <ErrorNotice error={error} />}
-      <ConfirmDialog
-        open={dialog === 'decline' || dialog === 'cancel'}
-        title={dialog === 'cancel' ? text.cancelEnvelopeTitle : text.voidTitle}
-        confirmLabel={dialog === 'cancel' ? text.cancelEnvelope : text.void}
-        cancelLabel={text.cancel}
-        danger
-        busy={busy}
-        onConfirm={voidIt}
-        onCancel={() => setDialog(null)}
-      >
-        <p>{dialog === 'cancel' ? text.cancelEnvelopeText : text.voidText}</p>
-        <div className="ws-form">
-          <label htmlFor={`${id}-reason`}>{dialog === 'cancel' ? text.cancelEnvelopeReason : text.voidReason}</label>
-          <textarea
-            id={`${id}-reason`}
-            rows={3}
-            maxLength={dialog === 'cancel' ? 500 : 1000}
-            value={reason}
-            aria-invalid={reasonError ? true : undefined}
-            aria-describedby={reasonError ? `${id}-reason-error` : undefined}
-            onChange={(event) => {
-              setReason(event.target.value);
-              if (reasonError && event.target.value.trim()) setReasonError(null);
-            }}
-          />
-          {reasonError && (
-            <p id={`${id}-reason-error`} className="ws-field-error" role="alert">
-              {reasonError}
-            </p>
-          )}
-        </div>
-      </ConfirmDialog>
+      <VoidDialog
+        workflowId={workflowId}
+        kind={dialog === 'delete' ? null : dialog}
+        onClose={() => setDialog(null)}
+        onDone={onChanged}
+        onFailed={setError}
+      />
       <ConfirmDialog
         open={dialog === 'delete'}
         title={text.deleteTitle}
