@@ -185,3 +185,43 @@ describe("the dashboard's row menu", () => {
     });
   }
 });
+
+describe('screen changes', () => {
+  for (const [device, options] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    it(`on a ${device}: a slow list shows the shape of its rows, then the rows`, async () => {
+      const { page, problems, close } = await openPage(browser, options);
+      try {
+        await signInThrough(page, baseUrl, owner, '/templates');
+        await page.getByRole('row', { name: /Lease template/ }).waitFor();
+        // The list answers slowly: going to the documents shows the list's skeleton, announced once as loading.
+        let release = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        await page.route(/\/document\/v1\?/, async (route) => {
+          await held;
+          await route.continue();
+        });
+        if (device === 'phone') await menuButton(page).tap();
+        await mainNav(page).getByRole('link', { name: 'Documents', exact: true }).click();
+        // (The page's code may still be arriving first: its own skeleton, then the page's heading over the rows' one.)
+        await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+        const skeleton = page.locator('[aria-busy="true"][role="status"]');
+        await skeleton.waitFor();
+        expect(await skeleton.textContent()).toBe('Loading…');
+        expect(await skeleton.locator('.sk-row').count()).toBeGreaterThan(3);
+        await expectNoAxeViolations(page, `dashboard skeleton on a ${device}`);
+        await screenshot(page, `workspace-skeleton-${device}`);
+        release();
+        await page.getByRole('row', { name: /Sent contract/ }).waitFor();
+        expect(await skeleton.count()).toBe(0);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+  }
+});

@@ -4,6 +4,7 @@
  * changed; the indicator in the header says when it is. The step is in the address (?step=), so a reload stays.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Skeleton } from '../shared/Skeleton.tsx';
 import type { PageProps } from '../workspace/routes.tsx';
 import { Link, navigate, useSearchParams } from '../workspace/router.tsx';
 import { ApiError, useMe } from '../workspace/session-api.ts';
@@ -62,9 +63,7 @@ export function EditorPage({ params }: PageProps) {
     return (
       <div className="ws-page">
         <h1>{text.editTitle}</h1>
-        <p className="ws-loading" role="status">
-          {text.loadingEnvelope}
-        </p>
+        <Skeleton shape="document" label={text.loadingEnvelope} withHeading={false} />
       </div>
     );
   if (phase.kind === 'missing') {

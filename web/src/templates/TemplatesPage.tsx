@@ -5,6 +5,7 @@
  * 403; the API's sentence is shown next to the action.
  */
 import { useState } from 'react';
+import { Skeleton } from '../shared/Skeleton.tsx';
 import { Link, navigate, useSearchParams } from '../workspace/router.tsx';
 import type { PageProps } from '../workspace/routes.tsx';
 import { useMe } from '../workspace/session-api.ts';
@@ -198,11 +199,7 @@ export function TemplatesPage(_props: PageProps) {
           />
           <StatusLine message={done} />
           {list.error ? <ApiErrorText error={list.error} /> : null}
-          {list.loading && !list.data && (
-            <p role="status" className="ws-loading">
-              {text.loading}
-            </p>
-          )}
+          {list.loading && !list.data && <Skeleton shape="rows" label={text.loading} />}
           {list.data && (
             <>
               <div className="ws-table-wrap">

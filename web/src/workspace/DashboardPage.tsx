@@ -6,6 +6,7 @@
  * endpoint does not give, survey progress) follows.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Skeleton } from '../shared/Skeleton.tsx';
 import { dashboardText as text, shellText, statusText } from './messages.ts';
 import { FolderDialog, FolderList } from './Folders.tsx';
 import type { PageProps } from './routes.tsx';
@@ -205,9 +206,7 @@ export function DashboardPage(_props: PageProps) {
               </button>
             </ErrorNotice>
           ) : list === null ? (
-            <p className="ws-loading" role="status">
-              {shellText.loading}
-            </p>
+            <Skeleton shape="rows" label={shellText.loading} />
           ) : everythingEmpty ? (
             <div className="ws-empty">
               <h2>{text.emptyTitle}</h2>

@@ -6,6 +6,7 @@
  */
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, saveFile } from '../shared/api.ts';
+import { Skeleton } from '../shared/Skeleton.tsx';
 import { envelopeText as text, roleText, shellText, statusText } from './messages.ts';
 import type { PageProps } from './routes.tsx';
 import { Link, navigate } from './router.tsx';
@@ -89,7 +90,7 @@ export function EnvelopePage({ params }: PageProps) {
   if (!envelope) {
     return (
       <div className="ws-page">
-        <h1>{text.loading}</h1>
+        <Skeleton shape="document" label={text.loading} />
       </div>
     );
   }

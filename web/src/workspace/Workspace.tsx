@@ -4,6 +4,7 @@
  * GET /bff/auth/me answers (a missing session sends the browser to sign in from there or from the page's first call).
  */
 import { Component, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Skeleton } from '../shared/Skeleton.tsx';
 import { shellText as text } from './messages.ts';
 import { Link, useLocation } from './router.tsx';
 import { findRoute, type WorkspaceRoute } from './routes.tsx';
@@ -156,13 +157,7 @@ function RoutePage({ route, params }: { route: WorkspaceRoute; params: Record<st
   const Page = route.component;
   return (
     <PageBoundary>
-      <Suspense
-        fallback={
-          <p className="ws-loading" role="status">
-            {text.loading}
-          </p>
-        }
-      >
+      <Suspense fallback={<Skeleton shape={route.skeleton ?? 'form'} label={text.loading} />}>
         <Page params={params} />
       </Suspense>
     </PageBoundary>

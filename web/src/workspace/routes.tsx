@@ -8,6 +8,7 @@
  *   { path: '/envelopes/new', component: page(() => import('../editor/UploadPage.tsx'), 'UploadPage') },
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { SkeletonShape } from '../shared/Skeleton.tsx';
 import { matchPath } from './router.tsx';
 
 /** What every page component receives. */
@@ -17,6 +18,8 @@ export type WorkspaceRoute = {
   path: string;
   component: LazyExoticComponent<ComponentType<PageProps>> | ComponentType<PageProps>;
   public?: boolean;
+  /** The shape shown while the page's code loads (default: a form). */
+  skeleton?: SkeletonShape;
 };
 
 /** A page loaded on first use: `page(() => import('./X.tsx'), 'X')` for `export function X(props: PageProps)`. */
@@ -33,20 +36,29 @@ const organizationPage = page(() => import('../organization/OrganizationPage.tsx
 const profilePage = page(() => import('../profile/ProfilePage.tsx'), 'ProfilePage');
 
 export const routes: WorkspaceRoute[] = [
-  { path: '/', component: page(() => import('./DashboardPage.tsx'), 'DashboardPage') },
+  { path: '/', skeleton: 'list', component: page(() => import('./DashboardPage.tsx'), 'DashboardPage') },
   { path: '/signup', public: true, component: page(() => import('./SignUpPage.tsx'), 'SignUpPage') },
   {
     path: '/verify-email/:code',
     public: true,
     component: page(() => import('./VerifyEmailPage.tsx'), 'VerifyEmailPage'),
   },
-  { path: '/envelopes/:id', component: page(() => import('./EnvelopePage.tsx'), 'EnvelopePage') },
+  { path: '/envelopes/:id', skeleton: 'document', component: page(() => import('./EnvelopePage.tsx'), 'EnvelopePage') },
   { path: '/envelopes/new', component: page(() => import('../editor/NewEnvelopePage.tsx'), 'NewEnvelopePage') },
-  { path: '/envelopes/:id/edit', component: page(() => import('../editor/EditorPage.tsx'), 'EditorPage') },
-  { path: '/templates', component: page(() => import('../templates/TemplatesPage.tsx'), 'TemplatesPage') },
+  {
+    path: '/envelopes/:id/edit',
+    skeleton: 'document',
+    component: page(() => import('../editor/EditorPage.tsx'), 'EditorPage'),
+  },
+  {
+    path: '/templates',
+    skeleton: 'list',
+    component: page(() => import('../templates/TemplatesPage.tsx'), 'TemplatesPage'),
+  },
   { path: '/templates/:id/dispatch', component: page(() => import('../templates/DispatchPage.tsx'), 'DispatchPage') },
   {
     path: '/templates/:id/analytics',
+    skeleton: 'list',
     component: page(() => import('../templates/AnalyticsPage.tsx'), 'AnalyticsPage'),
   },
   { path: '/organization', component: organizationPage },
