@@ -13,6 +13,7 @@ function pdfEngine(afterPicture: Promise<unknown>) {
 import type { DocumentItem, Draft, Field, Recipient } from './types.ts';
 import { displayValue, fieldLabel, isImageType } from './field-rules.ts';
 import { useNearScreen } from '../shared/near-screen.ts';
+import { isChecked, stampCheckbox, stampColour, stampText, type FieldStyle } from './stamp-layout.ts';
 
 /** Zoom steps, as multiples of "fit to width": small enough to see a whole page, large enough to read an A1 drawing. */
 const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4, 6];
@@ -28,6 +29,13 @@ type ViewProps = {
   currentFieldId: number | null;
   /** The signer's fields are controls only while the signer can fill them. */
   interactive: boolean;
+  /**
+   * The pages shown are the sealed files (the workflow was finished when they were fetched): every value is drawn
+   * into them, so no field is drawn over them (it would double each value).
+   */
+  sealed: boolean;
+  /** The first page's early picture (start.ts) shows the source file: the sealed files came in after the page opened. */
+  stalePicture: boolean;
   onSelectField(field: Field): void;
   observeField(element: HTMLElement, field: Field): () => void;
 };
@@ -76,7 +84,14 @@ export function DocumentView(props: ViewProps) {
       <div className="documents-area" ref={areaRef} id="document" tabIndex={-1}>
         {fitWidth > 0 &&
           props.documents.map((doc, index) => (
-            <PdfDocumentView key={doc.id} {...props} doc={doc} index={index} pageWidth={pageWidth} />
+            // A new key when the sealed files replace the source ones: each document is opened again.
+            <PdfDocumentView
+              key={`${doc.id}:${props.sealed}`}
+              {...props}
+              doc={doc}
+              index={index}
+              pageWidth={pageWidth}
+            />
           ))}
       </div>
     </section>
@@ -94,6 +109,7 @@ function PdfDocumentView(props: ViewProps & { doc: DocumentItem; index: number; 
 
   // The first page's picture from the server (start.ts), when it is there before pdf.js: its shape stands for the page's.
   useEffect(() => {
+    if (props.stalePicture) return;
     let cancelled = false;
     firstPicture(doc.id).then(
       (found) => {
@@ -106,7 +122,7 @@ function PdfDocumentView(props: ViewProps & { doc: DocumentItem; index: number; 
     return () => {
       cancelled = true;
     };
-  }, [doc.id]);
+  }, [doc.id, props.stalePicture]);
 
   useEffect(() => {
     let cancelled = false;
@@ -215,7 +231,9 @@ function PageView(
 
   const height = Math.round(pageWidth * (size.height / size.width));
   const showPicture = props.picture !== null && rendered !== 'yes';
-  const pageFields = props.fields.filter((f) => f.documentId === props.doc.id && f.pageNo === pageNo);
+  const pageFields = props.sealed
+    ? []
+    : props.fields.filter((f) => f.documentId === props.doc.id && f.pageNo === pageNo);
   const label = t.pageOf(pageNo, props.pageCount);
   return (
     <div
@@ -267,17 +285,13 @@ function FieldBox(props: ViewProps & { field: Field; size: Size }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [mine, field.id, props.interactive]);
 
-  const content =
-    isImageType(field.fieldType) && typeof value === 'string' && value.startsWith('data:image/') ? (
-      <img src={value} alt="" className="field-image" />
-    ) : (
-      <span className="field-text">{displayValue(field, value) || fieldLabel(field)}</span>
-    );
+  const content = valueOverlay(field, value) ?? <span className="field-text">{fieldLabel(field)}</span>;
 
   if (field.fieldType === 'NOTE') {
     return (
       <div className="field note" id={`field-${field.id}`} style={style} role="note" aria-label={t.notePrefix}>
-        {field.value ?? field.label ?? ''}
+        <span className="visually-hidden">{field.value ?? field.label ?? ''}</span>
+        <span aria-hidden="true">{valueOverlay(field, field.value ?? field.label ?? '')}</span>
       </div>
     );
   }
@@ -311,5 +325,67 @@ function FieldBox(props: ViewProps & { field: Field; size: Size }) {
     >
       {content}
     </div>
+  );
+}
+
+/**
+ * A value drawn where and as the seal will draw it (stamp-layout.ts mirrors src/platform/pdf/stamp-fields.ts): an
+ * image fitted to the whole box with its aspect ratio and centred; text in the seal's font size, padding and
+ * baseline, in an SVG whose units are the page's points; a checkbox's frame and mark. Null: nothing to show.
+ */
+function valueOverlay(field: Field, value: Draft['value'] | undefined): React.ReactNode {
+  if (value === null || value === undefined || value === '') return null;
+  const { box } = field;
+  if (isImageType(field.fieldType) && typeof value === 'string' && value.startsWith('data:image/'))
+    return <img src={value} alt="" className="field-stamp-image" />;
+  const viewBox = `0 0 ${box.width} ${box.height}`;
+  const styling = (field.styling ?? {}) as FieldStyle;
+  const colour = stampColour(styling.textColor) ?? 'currentColor';
+  const background = stampColour(styling.backgroundColor);
+  const fill = background && <rect x={0} y={0} width={box.width} height={box.height} fill={background} />;
+  if (field.fieldType === 'CHECKBOX') {
+    if (!isChecked(value)) return null;
+    const mark = stampCheckbox(box, true);
+    return (
+      <svg className="field-stamp" viewBox={viewBox} preserveAspectRatio="none" aria-hidden="true">
+        {fill}
+        <rect {...mark.rect} fill="none" stroke={colour} strokeWidth={mark.frame} />
+        <polyline
+          points={mark.mark!.points}
+          fill="none"
+          stroke={colour}
+          strokeWidth={mark.mark!.width}
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
+    );
+  }
+  const text = displayValue(field, value);
+  const layout = text ? stampText(field, text, box) : null;
+  if (!layout) return null;
+  return (
+    <svg className="field-stamp" viewBox={viewBox} preserveAspectRatio="none" aria-hidden="true">
+      {fill}
+      {layout.lines.map((line, i) => (
+        <g key={i} fill={colour}>
+          <text
+            x={line.left}
+            y={line.baseline}
+            fontSize={layout.size}
+            fontFamily={layout.font.family}
+            fontStyle={layout.font.style}
+            fontWeight={layout.font.weight}
+            textRendering="geometricPrecision"
+            xmlSpace="preserve"
+          >
+            {line.text}
+          </text>
+          {line.bars.map((bar) => (
+            <rect key={bar.y} x={line.left} y={bar.y} width={line.width} height={bar.height} />
+          ))}
+        </g>
+      ))}
+    </svg>
   );
 }

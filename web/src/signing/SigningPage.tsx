@@ -198,6 +198,11 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [sealStatus, setSealStatus] = useState(overview.sealStatus);
   const [workflowStatus, setWorkflowStatus] = useState(overview.status);
+  // The files fetched for a finished workflow are the sealed ones, every value drawn in: no field is drawn over them.
+  // A signer who finishes the workflow here sees the source with the values over it until the seal lands, then the
+  // sealed files (opened again).
+  const [sealedAtOpen] = useState(() => isFinishedWorkflow(overview.status));
+  const [sealedShown, setSealedShown] = useState(sealedAtOpen);
   const [consented, setConsented] = useState(() => readFlag('consent', session));
   const [verified, setVerified] = useState(() => !me.enforceIdentity || readFlag('otp', session));
   const [announcement, setAnnouncement] = useState('');
@@ -298,13 +303,26 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
 
   // After completion the seal lands a moment later: look again until the downloads can be offered.
   useEffect(() => {
-    if (workflowStatus !== 'COMPLETED' || sealStatus !== 'PENDING') return;
+    if (!isFinishedWorkflow(workflowStatus) || sealStatus !== 'PENDING') return;
     const timer = setInterval(async () => {
       const next = await api.get<Overview>(`/workflow/v1/${session.workflowId}/signing/overview`).catch(() => null);
       if (next) setSealStatus(next.sealStatus);
     }, 1500);
     return () => clearInterval(timer);
   }, [api, session.workflowId, workflowStatus, sealStatus]);
+
+  useEffect(() => {
+    if (sealedShown || !isFinishedWorkflow(workflowStatus) || sealStatus !== 'SEALED') return;
+    let cancelled = false;
+    void import('./pdf.ts').then(({ documentUrl, forgetPdf }) => {
+      if (cancelled) return;
+      for (const doc of documents) forgetPdf(documentUrl(doc.workflowId, doc.id));
+      setSealedShown(true);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [sealedShown, workflowStatus, sealStatus, documents]);
 
   const [currentId, setCurrentId] = useState<number | null>(null);
   const [errors, setErrors] = useState<Record<number, string | null>>({});
@@ -630,6 +648,8 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
             drafts={drafts}
             currentFieldId={currentId}
             interactive={showGuide}
+            sealed={sealedShown}
+            stalePicture={sealedShown && !sealedAtOpen}
             onSelectField={(field) => showGuide && select(field)}
             observeField={(element, field) =>
               telemetry.current?.observe(element, field.documentId, field.id) ?? (() => {})
@@ -761,6 +781,11 @@ function Downloads({ api, workflowId, documents }: { api: Api; workflowId: numbe
       )}
     </section>
   );
+}
+
+/** COMPLETED or APPROVED: the seal draws every value into the documents, which are then served sealed. */
+function isFinishedWorkflow(status: string): boolean {
+  return status === 'COMPLETED' || status === 'APPROVED';
 }
 
 /** The service answers LINK_EXPIRED with `{workflowStatus: 'VOID'}` for the link of an envelope voided before this recipient finished. */
