@@ -1,7 +1,9 @@
 /**
  * The envelope's pages drawn with pdf.js (signing/pdf.ts), with its fields on them. In `edit` mode a field is a
- * button: the pointer moves it (drag the box) and resizes it (drag the corner), the keyboard does both (arrows,
- * Shift for 10 pt, Alt or Ctrl to resize). In `fill` mode (self-signing) the fields show the values being filled.
+ * button: the pointer (mouse, pen or finger) moves it (drag the box) and resizes it (drag the corner), the keyboard
+ * does both (arrows, Shift for 10 pt, Alt or Ctrl to resize). Each shows its type and who fills it (name, or initials
+ * when narrow), the colour being a second cue. While a type is armed for placing (a tap on the palette), a tap on a
+ * page places it there. In `fill` mode (self-signing) the fields show the values being filled.
  */
 import {
   useEffect,
@@ -14,7 +16,7 @@ import {
 import { documentUrl, openPdf, renderPage, type PdfDocument } from '../signing/pdf.ts';
 import { displayValue, isImageType } from '../signing/field-rules.ts';
 import type { Draft } from '../signing/types.ts';
-import { clampBox, tint } from './field-kinds.ts';
+import { clampBox, initialsOf, textOn, tint } from './field-kinds.ts';
 import { editorText as text } from './messages.ts';
 import type { Box, EnvelopeDocument, Field, PageSize, Recipient } from './types.ts';
 import { useNearScreen } from '../shared/near-screen.ts';
@@ -52,6 +54,10 @@ export type PagesProps = {
   onOpenProperties?(id: number): void;
   announce?(message: string): void;
   erroredIds?: Set<number>;
+  /** A field type is armed (tapped in the palette): a tap on a page places it there, fields let the tap through. */
+  placing?: boolean;
+  /** Where the tap landed, in points from the page's top-left. */
+  onPlaceAt?(documentId: number, pageNo: number, point: { x: number; y: number }): void;
   // fill mode
   drafts?: Record<number, Draft>;
 };
@@ -72,7 +78,7 @@ export function EditorPages(props: PagesProps) {
 
   return (
     <div
-      className="ed-pages"
+      className={`ed-pages${props.placing ? ' ed-pages--placing' : ''}`}
       ref={areaRef}
       onPointerDown={(event) => {
         // A press on the page itself (not on a field) lets go of the selected field.
@@ -196,6 +202,7 @@ function PageView(
   const height = Math.round(pageWidth * (size.height / size.width));
   const pageFields = props.fields.filter((f) => f.documentId === doc.id && f.pageNo === pageNo);
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the click is a tap placing an armed field; the keyboard places from the palette (Enter) and moves with the arrows.
     <div
       className="page ed-page"
       ref={pageRef}
@@ -205,6 +212,16 @@ function PageView(
       data-page-no={pageNo}
       data-rendered={rendered === 'yes' ? 'true' : undefined}
       style={{ width: pageWidth, height }}
+      onClick={(event) => {
+        // A tap (or click) while a type is armed: the field is centred where the page was touched.
+        if (!props.placing || !props.onPlaceAt) return;
+        const rect = event.currentTarget.getBoundingClientRect();
+        const scale = rect.width / size.width;
+        props.onPlaceAt(doc.id, pageNo, {
+          x: (event.clientX - rect.left) / scale,
+          y: (event.clientY - rect.top) / scale,
+        });
+      }}
     >
       <canvas ref={canvasRef} className="page-canvas" aria-hidden="true" style={{ width: pageWidth, height }} />
       <div ref={textRef} className="textLayer" />
@@ -247,7 +264,7 @@ function EditableField(props: PagesProps & { field: Field; size: PageSize; scale
   const selected = props.selectedId === field.id;
 
   function begin(event: ReactPointerEvent<HTMLElement>, kind: Gesture['kind']) {
-    if (event.button !== 0) return;
+    if (event.button !== 0 || props.placing) return;
     event.preventDefault();
     event.stopPropagation();
     const element = event.currentTarget.closest<HTMLElement>('.ed-field')!;
@@ -328,12 +345,28 @@ function EditableField(props: PagesProps & { field: Field; size: PageSize; scale
   }
 
   const label = field.label?.trim() || text.fieldTypes[field.fieldType] || field.fieldType;
+  // Who fills it, in words as well as colour: the name where the box is wide, initials where it is narrow, and for a
+  // box too small for text (a checkbox on a phone) the initials beside it.
+  const who = owner?.name ?? text.unassigned;
+  const widthPx = field.box.width * scale;
+  const heightPx = field.box.height * scale;
+  const tiny = widthPx < 30;
+  const wide = widthPx >= 150;
+  const tag = wide ? who : initialsOf(who);
+  // Text fits the box: smaller on a phone's small pages and in low boxes (a date line), never under 7 px. Type and
+  // initials side by side when they fit (a rough measure of bold text), else one above the other if the box is tall
+  // enough (initials on a phone), else side by side with the type cut short.
+  const rowFont = Math.max(7, Math.min(scale < 0.75 ? 10 : 12, Math.floor((heightPx - 4) * 0.9)));
+  const fitsRow = wide || label.length * rowFont * 0.62 + tag.length * rowFont * 0.66 + 12 <= widthPx - 8;
+  const stackFont = Math.min(rowFont, Math.floor((heightPx - 5) / 2));
+  const stacked = !tiny && !fitsRow && stackFont >= 7;
+  const fontPx = stacked ? stackFont : rowFont;
   return (
     <button
       type="button"
       id={`ed-field-${field.id}`}
-      className={`ed-field${selected ? ' ed-field--selected' : ''}${props.erroredIds?.has(field.id) ? ' ed-field--error' : ''}`}
-      style={placement(field.box, size, colour)}
+      className={`ed-field${selected ? ' ed-field--selected' : ''}${props.erroredIds?.has(field.id) ? ' ed-field--error' : ''}${tiny ? ' ed-field--tiny' : ''}${stacked ? ' ed-field--stacked' : ''}`}
+      style={{ ...placement(field.box, size, colour), fontSize: `${fontPx}px` }}
       aria-label={text.fieldNameOnPage(name, field.pageNo, field.fieldRequired)}
       aria-describedby="ed-keys-help"
       onFocus={() => props.onSelect(field.id)}
@@ -345,9 +378,19 @@ function EditableField(props: PagesProps & { field: Field; size: PageSize; scale
       }}
       onKeyDown={key}
     >
-      <span className="ed-field-label" aria-hidden="true">
-        {label}
-      </span>
+      {!tiny && (
+        <span className="ed-field-label" aria-hidden="true">
+          {label}
+        </span>
+      )}
+      {/* Drawn by CSS from data-who: a badge beside the type, not part of the button's label, whose accessible
+          name already says the whole name ("Signature for Ann Able, page 1"). */}
+      <span
+        className={`ed-field-who${wide ? '' : ' ed-field-who--initials'}`}
+        aria-hidden="true"
+        data-who={tag}
+        style={{ background: colour, color: textOn(colour) }}
+      />
       <span className="ed-field-handle" aria-hidden="true" onPointerDown={(event) => begin(event, 'resize')} />
     </button>
   );

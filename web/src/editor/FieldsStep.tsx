@@ -1,12 +1,14 @@
 /**
  * Placing fields: a palette of every field type (drag one onto a page, or press it to place it on the chosen
  * page), the pages with their fields, and the selected field's properties. Every change is saved on its own.
+ * By touch (or pen) a tap on a type arms it and the next tap on a page places it there; a drag works as the
+ * mouse's, the window scrolling when the finger nears its top or bottom edge.
  */
 import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { errorText, type FieldInput } from './editor-api.ts';
 import { EditorPages, pageKey, sizeOf, type PageSizes } from './EditorPages.tsx';
 import { FieldProperties } from './FieldProperties.tsx';
-import { DEFAULT_SIZE, clampBox, fillers, freeSpot } from './field-kinds.ts';
+import { DEFAULT_SIZE, clampBox, fillers, freeSpot, textOn } from './field-kinds.ts';
 import { editorText as text } from './messages.ts';
 import type { FieldStore } from './saving.ts';
 import {
@@ -31,7 +33,31 @@ type Props = {
   goToRecipients(): void;
 };
 
-type Drag = { type: FieldType; pointerId: number; startX: number; startY: number; active: boolean };
+type Drag = {
+  type: FieldType;
+  pointerId: number;
+  pointerType: string;
+  startX: number;
+  startY: number;
+  x: number;
+  y: number;
+  active: boolean;
+};
+
+/** How close to the window's top or bottom edge a finger dragging a field scrolls the window, and how fast (px). */
+const EDGE = 64;
+const EDGE_SPEED = 18;
+
+/** The element that scrolls the pages: the nearest scrolling ancestor (the app's main area), else the document. */
+function scrollerOf(element: Element | null): Element {
+  for (let node = element?.parentElement ?? null; node; node = node.parentElement) {
+    const overflow = getComputedStyle(node).overflowY;
+    if ((overflow === 'auto' || overflow === 'scroll') && node.scrollHeight > node.clientHeight) return node;
+  }
+  return document.scrollingElement ?? document.documentElement;
+}
+
+const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 /** The first options a new dropdown gets (a dropdown needs at least one; the sender edits them). */
 const STARTER_OPTIONS = ['Option 1', 'Option 2'];
@@ -48,6 +74,9 @@ export function FieldsStep(props: Props) {
   const [drag, setDrag] = useState<{ type: FieldType; active: boolean; x: number; y: number } | null>(null);
   const dragRef = useRef<Drag | null>(null);
   const suppressClick = useRef(false);
+  // The pointer that pressed a palette button last: a tap by finger or pen arms the type, a click places it.
+  const pressedWith = useRef<string | null>(null);
+  const [armed, setArmed] = useState<FieldType | null>(null);
   const propertiesHeading = useRef<HTMLHeadingElement>(null);
   const owner = candidates.find((r) => r.id === recipientId) ?? candidates[0] ?? null;
 
@@ -120,10 +149,64 @@ export function FieldsStep(props: Props) {
     void place(type, page.documentId, page.pageNo, freeSpot(DEFAULT_SIZE[type], size, others));
   }
 
+  /** A field of `type` centred on `point` (points from the page's top-left), kept inside the page. */
+  function placeAround(type: FieldType, documentId: number, pageNo: number, point: { x: number; y: number }) {
+    const size = sizeOf(sizes, documentId, pageNo);
+    const dimensions = DEFAULT_SIZE[type];
+    const box = clampBox(
+      { x: point.x - dimensions.width / 2, y: point.y - dimensions.height / 2, ...dimensions },
+      size,
+    );
+    void place(type, documentId, pageNo, box);
+  }
+
+  const targetPage = pages.find((p) => p.key === target) ?? pages[0];
+
+  /** A tap on a palette type by finger or pen: armed (a second tap on it lets go); the next tap on a page places it. */
+  function arm(type: FieldType) {
+    if (armed === type) {
+      setArmed(null);
+      return;
+    }
+    setArmed(type);
+    setPaletteError(null);
+    announce(text.placingHint(text.fieldTypes[type], owner?.name ?? text.unassigned));
+    // On a phone the pages lie below the palette: the chosen page comes into view, ready for the tap.
+    const element = targetPage
+      ? document.querySelector<HTMLElement>(
+          `[data-document-id="${targetPage.documentId}"][data-page-no="${targetPage.pageNo}"]`,
+        )
+      : null;
+    if (!element) return;
+    const rect = element.getBoundingClientRect();
+    if (rect.bottom < 80 || rect.top > window.innerHeight - 160)
+      element.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'auto' : 'smooth' });
+  }
+
+  // Armed: Escape lets go.
+  useEffect(() => {
+    if (!armed) return;
+    const key = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setArmed(null);
+    };
+    window.addEventListener('keydown', key);
+    return () => window.removeEventListener('keydown', key);
+  }, [armed]);
+
   // Dragging from the palette: the pointer is followed on the window (the drop lands on a page, not on the button).
   function startDrag(event: ReactPointerEvent<HTMLButtonElement>, type: FieldType) {
+    pressedWith.current = event.pointerType;
     if (event.button !== 0 || !owner) return;
-    dragRef.current = { type, pointerId: event.pointerId, startX: event.clientX, startY: event.clientY, active: false };
+    dragRef.current = {
+      type,
+      pointerId: event.pointerId,
+      pointerType: event.pointerType,
+      startX: event.clientX,
+      startY: event.clientY,
+      x: event.clientX,
+      y: event.clientY,
+      active: false,
+    };
     setDrag({ type, active: false, x: event.clientX, y: event.clientY });
   }
 
@@ -132,13 +215,42 @@ export function FieldsStep(props: Props) {
     const move = (event: PointerEvent) => {
       const current = dragRef.current;
       if (!current || event.pointerId !== current.pointerId) return;
+      current.x = event.clientX;
+      current.y = event.clientY;
       if (current.active) {
         event.preventDefault();
         return;
       }
       if (Math.abs(event.clientX - current.startX) + Math.abs(event.clientY - current.startY) <= 5) return;
       current.active = true;
+      setArmed(null);
       setDrag({ type: current.type, active: true, x: event.clientX, y: event.clientY });
+      if (current.pointerType !== 'mouse') scrollNearEdges(current);
+    };
+    // A finger cannot scroll while it drags (the palette takes its moves): near the window's top or bottom edge the
+    // window scrolls itself, so a page below the palette (a phone) can be reached. The mouse has its wheel.
+    let frame = 0;
+    const scrollNearEdges = (current: Drag) => {
+      const scroller = scrollerOf(document.querySelector('.ed-pages'));
+      const step = () => {
+        if (dragRef.current !== current) return;
+        const rect = scroller.getBoundingClientRect();
+        const top = Math.max(0, rect.top);
+        const bottom = Math.min(window.innerHeight, rect.bottom);
+        const depth =
+          current.y > bottom - EDGE
+            ? current.y - (bottom - EDGE)
+            : current.y < top + EDGE
+              ? current.y - (top + EDGE)
+              : 0;
+        if (depth !== 0)
+          scroller.scrollBy(
+            0,
+            Math.round((Math.min(Math.abs(depth), EDGE) / EDGE) * EDGE_SPEED) * Math.sign(depth) || Math.sign(depth),
+          );
+        frame = window.requestAnimationFrame(step);
+      };
+      frame = window.requestAnimationFrame(step);
     };
     const up = (event: PointerEvent) => {
       const current = dragRef.current;
@@ -160,17 +272,11 @@ export function FieldsStep(props: Props) {
       const size = sizeOf(sizes, documentId, pageNo);
       const rect = page.getBoundingClientRect();
       const scale = rect.width / size.width;
-      const dimensions = DEFAULT_SIZE[current.type];
       // The drop point is the field's centre, as the preview under the pointer shows it.
-      const box = clampBox(
-        {
-          x: (event.clientX - rect.left) / scale - dimensions.width / 2,
-          y: (event.clientY - rect.top) / scale - dimensions.height / 2,
-          ...dimensions,
-        },
-        size,
-      );
-      void place(current.type, documentId, pageNo, box);
+      placeAround(current.type, documentId, pageNo, {
+        x: (event.clientX - rect.left) / scale,
+        y: (event.clientY - rect.top) / scale,
+      });
     };
     const cancel = () => {
       dragRef.current = null;
@@ -180,6 +286,7 @@ export function FieldsStep(props: Props) {
     window.addEventListener('pointerup', up);
     window.addEventListener('pointercancel', cancel);
     return () => {
+      window.cancelAnimationFrame(frame);
       window.removeEventListener('pointermove', move);
       window.removeEventListener('pointerup', up);
       window.removeEventListener('pointercancel', cancel);
@@ -224,7 +331,7 @@ export function FieldsStep(props: Props) {
   }
 
   return (
-    <div className={`ed-fields${drag?.active ? ' ed-fields--dragging' : ''}`}>
+    <div className={`ed-fields${drag?.active ? ' ed-fields--dragging' : ''}${armed ? ' ed-fields--placing' : ''}`}>
       <aside className="ed-palette" aria-labelledby="ed-palette-heading">
         <h3 id="ed-palette-heading" tabIndex={-1}>
           {text.paletteHeading}
@@ -248,16 +355,28 @@ export function FieldsStep(props: Props) {
         <p className="hint" id="ed-palette-hint">
           {text.paletteHint}
         </p>
-        <ul className="ed-palette-list" style={{ ['--field-color' as string]: owner.recipientColor }}>
+        <ul
+          className="ed-palette-list"
+          style={{
+            ['--field-color' as string]: owner.recipientColor,
+            ['--field-on' as string]: textOn(owner.recipientColor),
+          }}
+        >
           {FIELD_TYPES.map((type) => (
             <li key={type}>
               <button
                 type="button"
-                className="ed-palette-item"
+                id={`ed-palette-${type}`}
+                className={`ed-palette-item${armed === type ? ' ed-palette-item--armed' : ''}`}
                 aria-describedby="ed-palette-hint"
                 onPointerDown={(event) => startDrag(event, type)}
-                onClick={() => {
-                  if (!suppressClick.current) placeOnTarget(type);
+                onClick={(event) => {
+                  const by = pressedWith.current;
+                  pressedWith.current = null;
+                  if (suppressClick.current) return;
+                  // detail 0: Enter or Space, which place at once as they always have.
+                  if (event.detail > 0 && by !== null && by !== 'mouse') arm(type);
+                  else placeOnTarget(type);
                 }}
               >
                 <span className="ed-palette-swatch" aria-hidden="true" />
@@ -308,6 +427,12 @@ export function FieldsStep(props: Props) {
           }}
           announce={announce}
           erroredIds={erroredIds}
+          placing={armed !== null}
+          onPlaceAt={(documentId, pageNo, point) => {
+            if (!armed) return;
+            setArmed(null);
+            placeAround(armed, documentId, pageNo, point);
+          }}
         />
       </div>
       <aside className="ed-properties" id="ed-properties" aria-labelledby="ed-properties-heading">
@@ -329,6 +454,41 @@ export function FieldsStep(props: Props) {
           <p>{text.noFieldSelected}</p>
         )}
       </aside>
+      {armed && (
+        <div className="ed-placing">
+          <p className="ed-placing-hint">{text.placingHint(text.fieldTypes[armed], owner.name)}</p>
+          <div className="ed-placing-actions">
+            {targetPage && (
+              <button
+                type="button"
+                className="ws-button"
+                onClick={() => {
+                  setArmed(null);
+                  placeOnTarget(armed);
+                }}
+              >
+                {text.placeAtTop(
+                  documents.length > 1
+                    ? (documents.find((d) => d.id === targetPage.documentId)?.documentName ?? null)
+                    : null,
+                  targetPage.pageNo,
+                )}
+              </button>
+            )}
+            <button
+              type="button"
+              className="ws-button"
+              onClick={() => {
+                // The bar goes: the focus returns to the type that was armed.
+                document.getElementById(`ed-palette-${armed}`)?.focus({ preventScroll: true });
+                setArmed(null);
+              }}
+            >
+              {text.cancel}
+            </button>
+          </div>
+        </div>
+      )}
       {drag?.active && <Ghost label={text.fieldTypes[drag.type]} colour={owner.recipientColor} start={drag} />}
     </div>
   );

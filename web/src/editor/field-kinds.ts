@@ -117,3 +117,25 @@ export function signersWithoutSignature(recipients: Recipient[], fields: Field[]
       !fields.some((f) => f.recipientId === r.id && ALWAYS_REQUIRED.includes(f.fieldType)),
   );
 }
+
+/** A recipient's initials for a field too narrow for the name: first letters of the first and last words ("AA"). */
+export function initialsOf(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return '?';
+  const first = (word: string) => [...word][0] ?? '';
+  const letters = words.length === 1 ? first(words[0]) : first(words[0]) + first(words[words.length - 1]);
+  return letters.toLocaleUpperCase();
+}
+
+/** White or near-black, whichever reads better on `hex` (one of them always keeps at least 4.5:1). */
+export function textOn(hex: string): string {
+  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!match) return '#ffffff';
+  const channel = (part: string) => {
+    const c = parseInt(part, 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const l = 0.2126 * channel(match[1]) + 0.7152 * channel(match[2]) + 0.0722 * channel(match[3]);
+  const dark = 0.2126 * channel('11') + 0.7152 * channel('11') + 0.0722 * channel('11');
+  return 1.05 / (l + 0.05) >= (l + 0.05) / (dark + 0.05) ? '#ffffff' : '#111111';
+}

@@ -126,7 +126,11 @@ export const editorText = {
   fieldsHeading: 'Fields',
   paletteHeading: 'Add a field',
   paletteFor: 'Fields for',
-  paletteHint: 'Drag a field onto a page, or press it to place it on the page chosen in "Place on".',
+  paletteHint:
+    'Drag a field onto a page, or press it to place it on the page chosen in "Place on". On a touch screen, tap a field, then tap the page where it goes.',
+  placingHint: (type: string, recipient: string) => `Tap the page where the ${type} for ${recipient} goes.`,
+  placeAtTop: (document: string | null, page: number) =>
+    document ? `Place at the top of page ${page} of ${document}` : `Place at the top of page ${page}`,
   placeOn: 'Place on',
   placeOnPage: (document: string | null, page: number) => (document ? `${document}, page ${page}` : `Page ${page}`),
   noSigners: 'Add a recipient who signs or approves first: fields belong to a recipient.',
