@@ -1,6 +1,9 @@
 // The operator's command line: `npm run admin -- <command>` calls the operator's API (/admin/v1/) of a running
 // service over HTTP, with ADMIN_TOKEN from the environment. It is a client of the service, not part of it: it reads
 // only ADMIN_TOKEN, PUBLIC_URL and PORT, so it runs wherever the service can be reached.
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -14,6 +17,12 @@ Commands:
   packages [search]          every package, preset and custom (the ids grant takes)
   awaiting-seal              finished workflows whose seal is PENDING or FAILED (--status to pick one)
   reseal <workflowId>        seal a workflow again (a FAILED or PENDING seal)
+  disable-user <userId>      disable an account: no sign-in, its tokens, sessions and envelopes' links refused (--reason)
+  enable-user <userId>       enable it again: everything works as before
+  disable-org <orgId>        disable an organization: its members, apps and envelopes' links refused (--reason)
+  enable-org <orgId>         enable it again
+  queues                     each job queue's depth (waiting, deferred, active, retry, failed) and oldest waiting job
+  export <orgId>             the organization's envelopes with their evidence as a zip (--out <file>)
   help                       this text
 
 Options:
@@ -21,6 +30,9 @@ Options:
   --page <n>        zero-based page of a list (default 0)
   --size <n>        page size of a list (default 20, at most 1000)
   --status <s>      awaiting-seal: PENDING or FAILED
+  --reason <text>   disable-user, disable-org: why, kept with the record
+  --by <name>       disable-user, disable-org: who disables it (default: $USER, else "operator")
+  --out <file>      export: where the zip goes (default organization-<orgId>-<date>.zip here; - for stdout)
   --json            print the API's JSON answer instead of a table
 
 Environment: ADMIN_TOKEN (required), the service's ADMIN_TOKEN; PUBLIC_URL or PORT as above.
@@ -43,6 +55,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         page: { type: 'string' },
         size: { type: 'string' },
         status: { type: 'string' },
+        reason: { type: 'string' },
+        by: { type: 'string' },
+        out: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -157,6 +172,49 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       );
       return 0;
     }
+    case 'disable-user':
+    case 'enable-user':
+    case 'disable-org':
+    case 'enable-org': {
+      const [id] = ids(args, [command.endsWith('user') ? 'userId' : 'orgId']);
+      const disable = command.startsWith('disable');
+      const path = `/admin/v1/${command.endsWith('user') ? 'users' : 'organizations'}/${id}/${disable ? 'disable' : 'enable'}`;
+      const body = disable
+        ? { by: values.by ?? (env.USER || 'operator'), ...(values.reason ? { reason: values.reason } : {}) }
+        : undefined;
+      print(await api('POST', path, body), (r: Row) => {
+        const what = command.endsWith('user') ? `User ${r.id} (${r.email})` : `Organization ${r.id} (${r.name})`;
+        return r.disabled
+          ? `${what} is disabled since ${r.disabledAt} by ${r.disabledBy}${r.disabledReason ? `: ${r.disabledReason}` : ''}.`
+          : `${what} is enabled.`;
+      });
+      return 0;
+    }
+    case 'queues':
+      if (args.length > 0) throw new UsageError('queues takes no arguments');
+      print(await api('GET', '/admin/v1/queues'), (answer: { queues: Row[] }) =>
+        pageText({ content: answer.queues, totalElements: answer.queues.length }, [
+          ['queue', (q) => q.queue],
+          ['waiting', (q) => q.queued],
+          ['deferred', (q) => q.deferred],
+          ['active', (q) => q.active],
+          ['retry', (q) => q.retry],
+          ['failed', (q) => q.failed],
+          [
+            'oldest waiting',
+            (q) => (q.oldestWaitingCreatedAt ? `${q.oldestWaitingCreatedAt} (${age(q.oldestWaitingAgeSeconds)})` : ''),
+          ],
+        ]),
+      );
+      return 0;
+    case 'export': {
+      const [orgId] = ids(args, ['orgId']);
+      if (!env.ADMIN_TOKEN) throw new UsageError("ADMIN_TOKEN is not set: export the service's ADMIN_TOKEN first");
+      const target = values.out ?? `organization-${orgId}-${new Date().toISOString().slice(0, 10)}.zip`;
+      const bytes = await download(base, env.ADMIN_TOKEN, `/admin/v1/organizations/${orgId}/export`, target);
+      if (target !== '-') console.error(`Organization ${orgId}: ${bytes} bytes written to ${target}.`);
+      return 0;
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -164,6 +222,40 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
 
 /** The service's refusal, with the standard error body's description. */
 class ApiError extends Error {}
+
+/** A file answer streamed to `target` (- : stdout) as it arrives; a refusal is reported as call() reports it. */
+async function download(base: string, token: string, path: string, target: string): Promise<number> {
+  let response: Response;
+  try {
+    response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new ApiError(`cannot reach ${base}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+  }
+  if (!response.ok || !response.body) return failure(response, await response.text());
+  const source = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  let bytes = 0;
+  source.on('data', (chunk: Buffer) => {
+    bytes += chunk.byteLength;
+  });
+  const partial = `${target}.part`;
+  try {
+    await pipeline(source, target === '-' ? process.stdout : fs.createWriteStream(partial));
+  } catch (error) {
+    if (target !== '-') fs.rmSync(partial, { force: true });
+    throw new ApiError(`the export was cut off after ${bytes} bytes: ${(error as Error).message}`);
+  }
+  if (target !== '-') fs.renameSync(partial, target);
+  return bytes;
+}
+
+function age(seconds: unknown): string {
+  const s = Number(seconds);
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.floor(s / 60)} min`;
+  if (s < 172800) return `${Math.floor(s / 3600)} h`;
+  return `${Math.floor(s / 86400)} days`;
+}
 
 async function call(base: string, token: string, method: string, path: string, body?: unknown): Promise<unknown> {
   let response: Response;
@@ -182,31 +274,39 @@ async function call(base: string, token: string, method: string, path: string, b
     throw new ApiError(`cannot reach ${base}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
   }
   const text = await response.text();
+  if (!response.ok) return failure(response, text);
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON (a proxy's page): reported as it came.
+    return text;
+  }
+}
+
+/** Throws the service's refusal with its error body's description. */
+function failure(response: Response, text: string): never {
   let answer: unknown = text;
   try {
     answer = text ? JSON.parse(text) : null;
   } catch {
     // Not JSON (a proxy's page): reported as it came.
   }
-  if (!response.ok) {
-    const error = answer as {
-      message?: string;
-      errorDescription?: string;
-      responseBody?: { detail?: unknown };
-      requestId?: string;
-    } | null;
-    const description =
-      typeof error === 'object' && error?.errorDescription
-        ? error.errorDescription
-        : String(text).slice(0, 300) || response.statusText;
-    const detail =
-      typeof error === 'object' && error?.responseBody?.detail ? ` (${String(error.responseBody.detail)})` : '';
-    const reference = typeof error === 'object' && error?.requestId ? ` [request ${error.requestId}]` : '';
-    throw new ApiError(
-      `${response.status}${typeof error === 'object' && error?.message ? ` ${error.message}` : ''}: ${description}${detail}${reference}`,
-    );
-  }
-  return answer;
+  const error = answer as {
+    message?: string;
+    errorDescription?: string;
+    responseBody?: { detail?: unknown };
+    requestId?: string;
+  } | null;
+  const description =
+    typeof error === 'object' && error?.errorDescription
+      ? error.errorDescription
+      : String(text).slice(0, 300) || response.statusText;
+  const detail =
+    typeof error === 'object' && error?.responseBody?.detail ? ` (${String(error.responseBody.detail)})` : '';
+  const reference = typeof error === 'object' && error?.requestId ? ` [request ${error.requestId}]` : '';
+  throw new ApiError(
+    `${response.status}${typeof error === 'object' && error?.message ? ` ${error.message}` : ''}: ${description}${detail}${reference}`,
+  );
 }
 
 function ids(args: string[], names: string[]): number[] {

@@ -350,10 +350,20 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
   await app.register(billingRoutes(billing));
   // The operator's API under /admin/v1/ (ADMIN_TOKEN; off without it): packages granted through billing, reseals through signing.
   await app.register(
-    adminRoutes(createAdminService({ db: platform.db, jobs: platform.jobs, billing }), {
-      selfService: config.billingSelfService,
-      logger: platform.logger,
-    }),
+    adminRoutes(
+      createAdminService({
+        db: platform.db,
+        jobs: platform.jobs,
+        billing,
+        downloads,
+        history,
+        logger: platform.logger,
+      }),
+      {
+        selfService: config.billingSelfService,
+        logger: platform.logger,
+      },
+    ),
   );
   await app.register(brandingRoutes(branding));
   await app.register(authRoutes(auth, sso, cookieSessionActions(webSessions, webSessionOptions)));

@@ -107,6 +107,21 @@ export const ERRORS = {
     code: 14012,
     description: 'Too many verification mails; try again later',
   },
+  /**
+   * The operator disabled the account (POST /admin/v1/users/{userId}/disable): every sign-in, token, refresh and web
+   * session of it is refused, and so are the signing links of its envelopes and its own. Nothing was deleted.
+   */
+  ACCOUNT_DISABLED: {
+    status: 403,
+    code: 14013,
+    description: 'This account is disabled by the operator of this service',
+  },
+  /** The operator disabled the organization: its members cannot act in it, its apps' tokens and its envelopes' links stop. */
+  ORGANIZATION_DISABLED: {
+    status: 403,
+    code: 14014,
+    description: 'This organization is disabled by the operator of this service',
+  },
   /** A sign-in state (web session, SSO redirect, own sign-in page) that is unknown, expired, used, or from another browser. */
   LOGIN_STATE_INVALID: {
     status: 400,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { TokenSigner } from '../platform/auth/jwt.ts';
-import type { MembershipCache } from '../modules/auth/membership-cache.ts';
+import { assertAccountStanding, assertLinkStanding, type MembershipCache } from '../modules/auth/membership-cache.ts';
 import { assertAuthorized, assertValidPolicy, toModuleGrants, type AuthPolicy, type Membership } from './authorize.ts';
 
 /**
@@ -89,6 +89,11 @@ export function registerAuthentication(
     }
     const identity = await resolveCaller(request, tokens);
     if (!identity) throw new AppError('UNAUTHORIZED', 'A valid bearer token is required');
+    if (identity.kind === 'guest') {
+      // The operator's switches (docs/security.md): no statement when this process already knows the link's standing.
+      const standing = await memberships.linkStanding(identity);
+      if (standing) assertLinkStanding(standing);
+    }
     const caller =
       identity.kind === 'user' ? { ...identity, membership: await membershipOf(memberships, identity) } : identity;
     assertAuthorized(policy, caller);
@@ -110,6 +115,8 @@ async function membershipOf(memberships: MembershipCache, identity: TokenUser): 
       'UNAUTHORIZED',
       'The account, its membership or the business app behind this token no longer exists or is disabled',
     );
+  // Disabled by the operator: the same row says so (403 ACCOUNT_DISABLED / ORGANIZATION_DISABLED).
+  assertAccountStanding(row);
   return { isOwner: row.isOwner, roleId: row.roleId, grants: toModuleGrants(row.rolePermissions) };
 }
 

@@ -3,7 +3,9 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packages } from '../../src/platform/db/schema/index.ts';
+import fs from 'node:fs';
+import { unzipSync } from 'fflate';
+import { packages, users } from '../../src/platform/db/schema/index.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, type TestUser } from '../helpers/factories.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -70,6 +72,12 @@ describe('npm run admin', { timeout: 120_000 }, () => {
       'users [search]',
       'awaiting-seal',
       'reseal <workflowId>',
+      'disable-user <userId>',
+      'enable-user <userId>',
+      'disable-org <orgId>',
+      'enable-org <orgId>',
+      'queues',
+      'export <orgId>',
     ])
       expect(help.stdout).toContain(command);
     for (const args of [['grant', '1'], ['grant', 'one', '2'], ['renew', '0'], ['frobnicate'], ['orgs', '--bogus']]) {
@@ -141,6 +149,64 @@ describe('npm run admin', { timeout: 120_000 }, () => {
     expect(again.stderr).toMatch(
       /^admin: 400 INVALID_WORKFLOW_STATUS: Invalid workflow status \(Workflow \d+ is COMPLETED with seal SEALED/,
     );
+  });
+
+  it('disable-user / enable-user and disable-org / enable-org: recorded with who and why; the account is refused meanwhile', async () => {
+    const user = await createUser(t);
+    const off = await admin(['disable-user', String(user.userId), '--reason', 'fraud check', '--by', 'ops-carol']);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toMatch(
+      new RegExp(
+        `^User ${user.userId} \\(${user.email.replace(/\./g, '\\.')}\\) is disabled since \\S+ by ops-carol: fraud check\\.$`,
+        'm',
+      ),
+    );
+    const [row] = await t.platform.db.select().from(users).where(eq(users.id, user.userId));
+    expect(row).toMatchObject({ disabledBy: 'ops-carol', disabledReason: 'fraud check' });
+    expect((await t.request('GET', '/user/v1/settings/profile', { token: user.token })).body.message).toBe(
+      'ACCOUNT_DISABLED',
+    );
+    expect((await admin(['enable-user', String(user.userId)])).stdout.trim()).toBe(
+      `User ${user.userId} (${user.email}) is enabled.`,
+    );
+    expect((await t.request('GET', '/user/v1/settings/profile', { token: user.token })).status).toBe(200);
+
+    const org = await admin(['disable-org', String(user.organizationId), '--json'], { USER: 'ops-dan' });
+    expect(org.code, org.stderr).toBe(0);
+    expect(JSON.parse(org.stdout)).toMatchObject({ id: user.organizationId, disabled: true, disabledBy: 'ops-dan' });
+    expect((await admin(['enable-org', String(user.organizationId)])).stdout).toContain('is enabled.');
+    const missing = await admin(['disable-user', '2147483647']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('404 NOT_FOUND');
+  });
+
+  it('queues prints a table of the job queues; export writes the zip to --out', async () => {
+    const queues = await admin(['queues']);
+    expect(queues.code, queues.stderr).toBe(0);
+    expect(queues.stdout.split('\n')[0].split(/\s{2,}/)).toEqual([
+      'queue',
+      'waiting',
+      'deferred',
+      'active',
+      'retry',
+      'failed',
+      'oldest waiting',
+    ]);
+    expect(queues.stdout).toMatch(/^workflow\.seal\s+\d+/m);
+
+    await createDraftWorkflow(t, owner, { name: 'CLI export' });
+    const out = path.join(t.config.dataDir, 'export.zip');
+    const run = await admin(['export', String(owner.organizationId), '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(new RegExp(`^Organization ${owner.organizationId}: \\d+ bytes written to `));
+    const files = unzipSync(new Uint8Array(fs.readFileSync(out)));
+    const manifest = JSON.parse(new TextDecoder().decode(files['manifest.json']));
+    expect(manifest.organization.id).toBe(owner.organizationId);
+    expect(manifest.envelopes.map((e: { name: string }) => e.name)).toContain('CLI export');
+    const refused = await admin(['export', '2147483647', '--out', path.join(t.config.dataDir, 'none.zip')]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('404 NOT_FOUND');
+    expect(fs.existsSync(path.join(t.config.dataDir, 'none.zip'))).toBe(false);
   });
 
   it("a refusal exits 1 with the error body's description; --url wins over PUBLIC_URL; an unreachable service exits 1", async () => {

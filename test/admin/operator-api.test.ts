@@ -35,6 +35,12 @@ async function everyOperatorCall(orgId: number, pkgId: number) {
     ['GET', '/admin/v1/packages', undefined],
     ['GET', '/admin/v1/workflows/awaiting-seal', undefined],
     ['POST', '/admin/v1/workflows/1/reseal', undefined],
+    ['POST', `/admin/v1/organizations/${orgId}/disable`, { reason: 'x' }],
+    ['POST', `/admin/v1/organizations/${orgId}/enable`, undefined],
+    ['POST', '/admin/v1/users/1/disable', undefined],
+    ['POST', '/admin/v1/users/1/enable', undefined],
+    ['GET', '/admin/v1/queues', undefined],
+    ['GET', `/admin/v1/organizations/${orgId}/export`, undefined],
   ] as const;
 }
 
@@ -47,9 +53,15 @@ describe("who may call the operator's API", () => {
     expect(urls).toEqual([
       'GET /admin/v1/organizations',
       'GET /admin/v1/organizations/:orgId',
+      'GET /admin/v1/organizations/:orgId/export',
       'GET /admin/v1/packages',
+      'GET /admin/v1/queues',
       'GET /admin/v1/users',
       'GET /admin/v1/workflows/awaiting-seal',
+      'POST /admin/v1/organizations/:orgId/disable',
+      'POST /admin/v1/organizations/:orgId/enable',
+      'POST /admin/v1/users/:userId/disable',
+      'POST /admin/v1/users/:userId/enable',
       'POST /admin/v1/workflows/:workflowId/reseal',
       'PUT /admin/v1/organizations/:orgId/package',
       'PUT /admin/v1/organizations/:orgId/package/renew',
@@ -232,6 +244,10 @@ describe('finding organizations, users and packages', () => {
       expired: false,
       servicePlanActive: true,
       activeMembers: 1,
+      disabled: false,
+      disabledAt: null,
+      disabledBy: null,
+      disabledReason: null,
     });
     const second = await admin('GET', `/admin/v1/organizations?search=${tag}&page=1&size=2`);
     expect(second.body).toMatchObject({ totalElements: 3, content: [{ id: owners[2].organizationId }] });
@@ -271,6 +287,10 @@ describe('finding organizations, users and packages', () => {
         },
         expect.objectContaining({ isOwner: true, status: 'ACTIVE' }),
       ]),
+      disabled: false,
+      disabledAt: null,
+      disabledBy: null,
+      disabledReason: null,
     });
     const page = await admin('GET', `/admin/v1/users?search=${tag}&size=2`);
     expect(page.body.totalElements).toBe(3);

@@ -1,10 +1,11 @@
-import { and, asc, count, eq, ilike, inArray, or, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, ilike, inArray, isNull, or, sql, type Column, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { activities, memberships, organizations, packages, users, workflows } from '../../platform/db/schema/index.ts';
 
 /**
- * The operator's reads across every organization (modules/admin). Reads only: the operator's changes go through
- * the module that owns the rows (billing for packages, signing for seals).
+ * The operator's reads across every organization (modules/admin). The operator's changes go through the module that
+ * owns the rows (billing for packages, signing for seals), but for the operator's own switch: the disabled_* columns
+ * of users and organizations (src/platform/db/schema/owners.ts), written here.
  */
 
 /** `search` as a filter: a substring of any of `columns`, ignoring case (LIKE wildcards literal), or, all digits, an exact `id`. */
@@ -32,6 +33,9 @@ const organizationColumns = {
   packageStartedAt: organizations.packageStartedAt,
   packageExpiresAt: organizations.packageExpiresAt,
   servicePlanActive: organizations.servicePlanActive,
+  disabledAt: organizations.disabledAt,
+  disabledBy: organizations.disabledBy,
+  disabledReason: organizations.disabledReason,
 };
 
 /**
@@ -81,11 +85,14 @@ export async function findOrganization(db: DbOrTx, organizationId: number): Prom
   return row ?? null;
 }
 
-export type UserRow = Awaited<ReturnType<typeof findUsersPage>>['rows'][number];
+export type UserRow = Awaited<ReturnType<typeof usersWhere>>['rows'][number];
 
 /** Users by id, each with its memberships (any status) and their organizations' names, in two queries. */
 export async function findUsersPage(db: DbOrTx, search: string | undefined, limit: number, offset: number) {
-  const where = searchFilter(search, users.id, [users.name, users.email]);
+  return usersWhere(db, searchFilter(search, users.id, [users.name, users.email]), limit, offset);
+}
+
+async function usersWhere(db: DbOrTx, where: SQL | undefined, limit: number, offset: number) {
   const [found, [{ total }]] = await Promise.all([
     db
       .select({
@@ -96,6 +103,9 @@ export async function findUsersPage(db: DbOrTx, search: string | undefined, limi
         emailVerifiedAt: users.emailVerifiedAt,
         twoFactorEnabled: users.twoFactorEnabled,
         createdAt: users.createdAt,
+        disabledAt: users.disabledAt,
+        disabledBy: users.disabledBy,
+        disabledReason: users.disabledReason,
       })
       .from(users)
       .where(where)
@@ -174,3 +184,66 @@ export async function findAwaitingSealPage(db: DbOrTx, sealStatuses: readonly st
 }
 
 export type AwaitingSealRow = Awaited<ReturnType<typeof findAwaitingSealPage>>['rows'][number];
+
+/** The operator's switch on one row: who and when (`disabled` null: enabled again, the record cleared). */
+export type DisabledMark = { at: Date; by: string; reason: string | null } | null;
+
+/**
+ * Disables (or enables) a user. Disabling an already disabled user keeps its first record; enabling clears it.
+ * False: no such user. The trigger of migration 0029 announces the change to every instance's caller cache.
+ */
+export async function setUserDisabled(db: DbOrTx, userId: number, mark: DisabledMark): Promise<boolean> {
+  const values = mark
+    ? {
+        disabledAt: sql`coalesce(${users.disabledAt}, ${mark.at.toISOString()}::timestamptz)`,
+        disabledBy: sql`case when ${users.disabledAt} is null then ${mark.by} else ${users.disabledBy} end`,
+        disabledReason: sql`case when ${users.disabledAt} is null then ${mark.reason}::text else ${users.disabledReason} end`,
+      }
+    : { disabledAt: null, disabledBy: null, disabledReason: null };
+  const changed = await db.update(users).set(values).where(eq(users.id, userId)).returning({ id: users.id });
+  return changed.length > 0;
+}
+
+/** The same for an organization. */
+export async function setOrganizationDisabled(
+  db: DbOrTx,
+  organizationId: number,
+  mark: DisabledMark,
+): Promise<boolean> {
+  const values = mark
+    ? {
+        disabledAt: sql`coalesce(${organizations.disabledAt}, ${mark.at.toISOString()}::timestamptz)`,
+        disabledBy: sql`case when ${organizations.disabledAt} is null then ${mark.by} else ${organizations.disabledBy} end`,
+        disabledReason: sql`case when ${organizations.disabledAt} is null then ${mark.reason}::text else ${organizations.disabledReason} end`,
+      }
+    : { disabledAt: null, disabledBy: null, disabledReason: null };
+  const changed = await db
+    .update(organizations)
+    .set(values)
+    .where(eq(organizations.id, organizationId))
+    .returning({ id: organizations.id });
+  return changed.length > 0;
+}
+
+/** One user as the users list shows it. */
+export async function findUser(db: DbOrTx, userId: number): Promise<UserRow | null> {
+  const { rows } = await usersWhere(db, eq(users.id, userId), 1, 0);
+  return rows[0] ?? null;
+}
+
+/** The organization's envelopes that are not deleted, by id, `limit` after `afterId` (the export walks them in batches). */
+export async function findOrganizationWorkflowsAfter(
+  db: DbOrTx,
+  organizationId: number,
+  afterId: number,
+  limit: number,
+) {
+  return db
+    .select()
+    .from(workflows)
+    .where(and(eq(workflows.organizationId, organizationId), isNull(workflows.deletedAt), gt(workflows.id, afterId)))
+    .orderBy(asc(workflows.id))
+    .limit(limit);
+}
+
+export type ExportWorkflowRow = Awaited<ReturnType<typeof findOrganizationWorkflowsAfter>>[number];

@@ -9,9 +9,17 @@ import {
   toPackageResponse,
 } from '../billing/billing.schemas.ts';
 import type { AdminService } from './admin.service.ts';
+import { contentDisposition } from '../downloads/downloads.schemas.ts';
+import { safeBaseName } from '../downloads/downloads.service.ts';
 import {
   AdminOrganization,
+  AdminUser,
   AwaitingSealPage,
+  DisableBody,
+  ExportFile,
+  QueuesResponse,
+  toQueueStat,
+  UserParams,
   AwaitingSealQuery,
   GrantBody,
   OrganizationParams,
@@ -43,7 +51,25 @@ const ACTIONS: Record<string, string> = {
   'GET /admin/v1/packages': 'list-packages',
   'GET /admin/v1/workflows/awaiting-seal': 'list-awaiting-seal',
   'POST /admin/v1/workflows/:workflowId/reseal': 'reseal',
+  'POST /admin/v1/users/:userId/disable': 'disable-user',
+  'POST /admin/v1/users/:userId/enable': 'enable-user',
+  'POST /admin/v1/organizations/:orgId/disable': 'disable-organization',
+  'POST /admin/v1/organizations/:orgId/enable': 'enable-organization',
+  'GET /admin/v1/queues': 'show-queues',
+  'GET /admin/v1/organizations/:orgId/export': 'export-organization',
 };
+
+const USER_SWITCH =
+  'Nothing of the account is deleted or changed but the switch, recorded on the row (disabledAt, disabledBy, disabledReason; ' +
+  'disabling again keeps the first record). While disabled: every sign-in (password, two-factor, SSO/OIDC, social ID token, passkey, ' +
+  'smart card, a business app acting as the user) and refresh answers 403 ACCOUNT_DISABLED after the credentials were checked; its access tokens and web ' +
+  'sessions answer 403 ACCOUNT_DISABLED on every call; the signing links of the envelopes it sent, and its own links, answer 403 ACCOUNT_DISABLED. ' +
+  'Sessions are not revoked: enabling restores every one still within its lifetime. 404: no such user.';
+const ORGANIZATION_SWITCH =
+  'Nothing of the organization is deleted or changed but the switch, recorded on the row (disabledAt, disabledBy, disabledReason; disabling again keeps the first record). ' +
+  "While disabled: its members cannot act in it (tokens and web sessions for it answer 403 ORGANIZATION_DISABLED; sign-in into it too), its business apps' tokens " +
+  'and client-credentials sign-in answer 403 ORGANIZATION_DISABLED, and so do the signing links of its envelopes. Members act in their other organizations as before. ' +
+  'Enabling restores everything. 404: no such organization.';
 
 export function adminRoutes(
   admin: AdminService,
@@ -176,6 +202,107 @@ export function adminRoutes(
       },
     );
 
+    for (const enabled of [false, true]) {
+      const verb = enabled ? 'enable' : 'disable';
+      app.post(
+        `/admin/v1/users/:userId/${verb}`,
+        {
+          schema: {
+            tags,
+            summary: enabled ? 'Enable a user again' : 'Disable a user',
+            description: `${AUTH}${enabled ? 'Clears the switch; ' : ''}${USER_SWITCH}`,
+            params: UserParams,
+            ...(enabled ? {} : { body: DisableBody }),
+            response: { 200: AdminUser, ...failures },
+          },
+          config,
+        },
+        async (request) =>
+          toAdminUser(
+            await admin.setUserEnabled(request.params.userId, enabled, (request.body ?? undefined) as DisableBody),
+          ),
+      );
+      app.post(
+        `/admin/v1/organizations/:orgId/${verb}`,
+        {
+          schema: {
+            tags,
+            summary: enabled ? 'Enable an organization again' : 'Disable an organization',
+            description: `${AUTH}${enabled ? 'Clears the switch; ' : ''}${ORGANIZATION_SWITCH}`,
+            params: OrganizationParams,
+            ...(enabled ? {} : { body: DisableBody }),
+            response: { 200: AdminOrganization, ...failures },
+          },
+          config,
+        },
+        async (request) =>
+          toAdminOrganization(
+            await admin.setOrganizationEnabled(
+              request.params.orgId,
+              enabled,
+              (request.body ?? undefined) as DisableBody,
+            ),
+          ),
+      );
+    }
+
+    app.get(
+      '/admin/v1/queues',
+      {
+        schema: {
+          tags,
+          summary: 'The job queues',
+          description:
+            `${AUTH}Every queue of src/job-registry.ts, by name, counted now: waiting (created, retry; of those deferred), active, failed, ` +
+            "every job kept, and the oldest waiting job's creation time and age. From pg-boss's getQueueStats, and one count by state for what it does not split.",
+          response: { 200: QueuesResponse, ...failures },
+        },
+        config,
+      },
+      async () => {
+        const now = new Date();
+        const queues = await admin.queues();
+        return { queues: queues.map((q) => toQueueStat(q, now)), countedAt: now.toISOString() };
+      },
+    );
+
+    app.get(
+      '/admin/v1/organizations/:orgId/export',
+      {
+        schema: {
+          tags,
+          summary: "Export an organization's envelopes with their evidence",
+          description:
+            `${AUTH}A zip, streamed as it is written (stored entries, no size known in advance): for each envelope not deleted, ` +
+            'envelopes/<id>-<name>/documents/<documentId>-<name>.pdf (the sealed file once sealed, else the current one), audit-trail.json ' +
+            '(the history as GET /workflow/v1/{id}/history answers its owner) and, once COMPLETED or APPROVED, certificate-of-completion.pdf and ' +
+            'evidence-report.html; then manifest.json: every envelope, its files with their size and SHA-256, and what could not be included ' +
+            '(a seal still pending or failed). Disabled organizations and accounts are exported as any other. 404: no such organization.',
+          params: OrganizationParams,
+          produces: ['application/zip'],
+          response: { 200: ExportFile, ...failures },
+        },
+        config,
+      },
+      async (request, reply) => {
+        const day = new Date().toISOString().slice(0, 10);
+        // HEAD: the organization is looked up, nothing is exported (Fastify would read the whole zip to discard it).
+        const { name, stream } =
+          request.method === 'HEAD'
+            ? { name: (await admin.organization(request.params.orgId)).name, stream: undefined }
+            : await admin.exportFor(request.params.orgId);
+        return reply
+          .type('application/zip')
+          .header(
+            'content-disposition',
+            contentDisposition(`organization-${request.params.orgId}-${safeBaseName(name, 'export')}-${day}.zip`),
+          )
+          .header('cache-control', 'no-store')
+          .header('x-content-type-options', 'nosniff')
+          .send(stream);
+      },
+    );
+
     app.post(
       '/admin/v1/workflows/:workflowId/reseal',
       {
@@ -204,7 +331,7 @@ function logOperatorCall(logger: Pick<Logger, 'info' | 'warn'>, request: Fastify
   const action = ACTIONS[`${method} ${request.routeOptions.url}`] ?? 'unknown';
   const target = {
     ...(request.params as object | undefined),
-    ...pick(request.body, 'pkgId'),
+    ...pick(request.body, 'pkgId', 'by', 'reason'),
     ...pick(request.query, 'search', 'sealStatus', 'page', 'size'),
   };
   const line = { reqId: request.id, operator: { action, statusCode: reply.statusCode, ...target } };

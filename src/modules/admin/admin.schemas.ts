@@ -32,6 +32,38 @@ export const AwaitingSealQuery = Type.Object({
 export type AwaitingSealQuery = Static<typeof AwaitingSealQuery>;
 
 export const OrganizationParams = Type.Object({ orgId: IdParam });
+export const UserParams = Type.Object({ userId: IdParam });
+export const DisableBody = Type.Object(
+  {
+    by: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "who disables it, as the operator names themself (default 'operator')",
+      }),
+    ),
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'why, kept with the record' })),
+  },
+  { additionalProperties: false },
+);
+export type DisableBody = Static<typeof DisableBody>;
+
+/** The operator's switch as every answer shows it. */
+const Disabled = {
+  disabled: Type.Boolean({ description: 'disabled by the operator (POST .../disable); nothing of it is deleted' }),
+  disabledAt: Nullable(Type.String({ format: 'date-time' })),
+  disabledBy: Nullable(Type.String()),
+  disabledReason: Nullable(Type.String()),
+};
+type DisabledRow = { disabledAt: Date | null; disabledBy: string | null; disabledReason: string | null };
+function toDisabled(row: DisabledRow) {
+  return {
+    disabled: row.disabledAt !== null,
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+    disabledBy: row.disabledBy,
+    disabledReason: row.disabledReason,
+  };
+}
 export const WorkflowParams = Type.Object({ workflowId: IdParam });
 export const GrantBody = Type.Object(
   {
@@ -60,6 +92,7 @@ export const AdminOrganization = Type.Object({
   expired: Type.Boolean(),
   servicePlanActive: Type.Boolean(),
   activeMembers: Type.Integer({ description: "ACTIVE memberships, the owner's included" }),
+  ...Disabled,
 });
 export const OrganizationsPage = Page(AdminOrganization);
 
@@ -79,6 +112,7 @@ export const AdminUser = Type.Object({
       status: Type.String({ description: 'INVITED, ACTIVE or DECLINED' }),
     }),
   ),
+  ...Disabled,
 });
 export const UsersPage = Page(AdminUser);
 
@@ -128,6 +162,7 @@ export function toAdminOrganization(row: OrganizationRow, now = new Date()): Sta
     expired: row.packageExpiresAt.getTime() <= now.getTime(),
     servicePlanActive: row.servicePlanActive,
     activeMembers: row.activeMembers,
+    ...toDisabled(row),
   };
 }
 
@@ -141,6 +176,7 @@ export function toAdminUser(row: UserRow): Static<typeof AdminUser> {
     twoFactorEnabled: row.twoFactorEnabled,
     createdAt: row.createdAt.toISOString(),
     organizations: row.organizations,
+    ...toDisabled(row),
   };
 }
 
@@ -158,3 +194,44 @@ export function toAwaitingSeal(row: AwaitingSealRow & { sealJobLive: boolean }):
     sealJobLive: row.sealJobLive,
   };
 }
+
+export const QueueStat = Type.Object({
+  queue: Type.String({ description: 'the job name (src/job-registry.ts)' }),
+  queued: Type.Integer({
+    description: 'not yet running: waiting for a first run or for a retry (pg-boss getQueueStats)',
+  }),
+  deferred: Type.Integer({ description: 'of those, held until a later time (a retry back-off, a delayed job)' }),
+  active: Type.Integer({ description: 'running now' }),
+  created: Type.Integer({ description: 'waiting for a first run' }),
+  retry: Type.Integer({ description: 'waiting for another attempt after a failure' }),
+  failed: Type.Integer({ description: 'failed after every attempt, kept until pg-boss deletes them' }),
+  total: Type.Integer({ description: 'every job pg-boss keeps for this queue, finished ones included' }),
+  oldestWaitingCreatedAt: Nullable(
+    Type.String({ format: 'date-time', description: 'the oldest waiting job (created or retry)' }),
+  ),
+  oldestWaitingAgeSeconds: Nullable(Type.Integer({ description: 'its age now, in seconds' })),
+});
+export const QueuesResponse = Type.Object({
+  queues: Type.Array(QueueStat),
+  countedAt: Type.String({ format: 'date-time' }),
+});
+
+export function toQueueStat(
+  row: Omit<Static<typeof QueueStat>, 'oldestWaitingCreatedAt' | 'oldestWaitingAgeSeconds'> & {
+    oldestWaitingCreatedAt: Date | null;
+  },
+  now: Date,
+): Static<typeof QueueStat> {
+  const oldest = row.oldestWaitingCreatedAt;
+  return {
+    ...row,
+    oldestWaitingCreatedAt: oldest?.toISOString() ?? null,
+    oldestWaitingAgeSeconds: oldest ? Math.max(0, Math.floor((now.getTime() - oldest.getTime()) / 1000)) : null,
+  };
+}
+
+export const ExportFile = Type.String({
+  description:
+    'application/zip, streamed: envelopes/<id>-<name>/ with each document (sealed when sealed), audit-trail.json, and once finished ' +
+    'certificate-of-completion.pdf and evidence-report.html; manifest.json last',
+});

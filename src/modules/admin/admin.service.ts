@@ -1,7 +1,12 @@
+import type { Readable } from 'node:stream';
 import { AppError } from '../../errors.ts';
 import type { Db } from '../../platform/db/client.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
+import type { Logger } from '../../platform/logger.ts';
 import type { BillingService } from '../billing/billing.service.ts';
+import type { DownloadService } from '../downloads/downloads.service.ts';
+import type { HistoryService } from '../history/history.service.ts';
+import { exportOrganization } from './organization-export.ts';
 import { SEAL_JOB } from '../signing/completion.ts';
 import { requestReseal } from '../signing/seal-job.ts';
 import {
@@ -9,9 +14,13 @@ import {
   findOrganization,
   findOrganizationsPage,
   findPackagesPage,
+  findUser,
   findUsersPage,
+  setOrganizationDisabled,
+  setUserDisabled,
+  type DisabledMark,
 } from './admin.repo.ts';
-import { SEAL_STATES } from './admin.schemas.ts';
+import { SEAL_STATES, type DisableBody } from './admin.schemas.ts';
 
 type Paging = { page: number; size: number };
 
@@ -20,8 +29,68 @@ type Paging = { page: number; size: number };
  * one caller's. It decides nothing the owning modules decide: a package goes through billing (recorded in
  * package_changes as the operator's), a reseal through signing.
  */
-export function createAdminService({ db, jobs, billing }: { db: Db; jobs: JobQueue; billing: BillingService }) {
-  return { grantPackage, renewPackage, listOrganizations, organization, listUsers, listPackages, awaitingSeal, reseal };
+export function createAdminService({
+  db,
+  jobs,
+  billing,
+  downloads,
+  history,
+  logger,
+}: {
+  db: Db;
+  jobs: JobQueue;
+  billing: BillingService;
+  downloads: Pick<DownloadService, 'download'>;
+  history: Pick<HistoryService, 'getHistory' | 'getEvidenceReport'>;
+  logger: Pick<Logger, 'warn'>;
+}) {
+  return {
+    grantPackage,
+    renewPackage,
+    listOrganizations,
+    organization,
+    listUsers,
+    listPackages,
+    awaitingSeal,
+    reseal,
+    setUserEnabled,
+    setOrganizationEnabled,
+    queues,
+    exportFor,
+  };
+
+  function markOf(enabled: boolean, body: DisableBody | undefined): DisabledMark {
+    return enabled ? null : { at: new Date(), by: body?.by ?? 'operator', reason: body?.reason ?? null };
+  }
+
+  /**
+   * The operator's switch on an account (docs/security.md "The operator's switches"): recorded on the row, honoured
+   * by every check that authenticates (modules/auth/account-standing.ts). Nothing else changes: enabling restores all.
+   */
+  async function setUserEnabled(userId: number, enabled: boolean, body?: DisableBody) {
+    if (!(await setUserDisabled(db, userId, markOf(enabled, body))))
+      throw new AppError('NOT_FOUND', `User ${userId} not found`);
+    const row = await findUser(db, userId);
+    if (!row) throw new AppError('NOT_FOUND', `User ${userId} not found`);
+    return row;
+  }
+
+  async function setOrganizationEnabled(organizationId: number, enabled: boolean, body?: DisableBody) {
+    if (!(await setOrganizationDisabled(db, organizationId, markOf(enabled, body))))
+      throw new AppError('NOT_FOUND', `Organization ${organizationId} not found`);
+    return organization(organizationId);
+  }
+
+  /** Each queue's depth and its oldest waiting job (pg-boss's statistics, through platform/jobs). */
+  async function queues() {
+    return jobs.stats();
+  }
+
+  /** 404 before anything is sent; then the zip, written while it streams (organization-export.ts). */
+  async function exportFor(organizationId: number): Promise<{ name: string; stream: Readable }> {
+    const found = await organization(organizationId);
+    return { name: found.name, stream: exportOrganization({ db, downloads, history, logger }, found) };
+  }
 
   async function grantPackage(organizationId: number, packageId: number) {
     return billing.grantPackage(organizationId, packageId);

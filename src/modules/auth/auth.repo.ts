@@ -1,7 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
-import { businessApps, memberships, recipients, roles, users, workflows } from '../../platform/db/schema/index.ts';
+import {
+  businessApps,
+  memberships,
+  organizations,
+  recipients,
+  roles,
+  users,
+  workflows,
+} from '../../platform/db/schema/index.ts';
 
 export type BusinessAppRow = typeof businessApps.$inferSelect;
 
@@ -45,17 +54,26 @@ export async function findGuestSessionTarget(db: DbOrTx, workflowId: number, rec
  * token's organization, and, for a business-app token, the app is still enabled in that organization. One
  * statement over primary keys and the (organization, user) membership index, run on every USER/CLIENT request;
  * it also brings the membership's ownership and role permissions, which route authorization needs (null: the
- * account no longer stands). A role that is not ACTIVE grants nothing.
+ * account no longer stands). A role that is not ACTIVE grants nothing. The same row carries the operator's switches
+ * (users.disabled_at, organizations.disabled_at over the organization's primary key), so a disabled account or
+ * organization costs no further statement: the caller refuses it with its own error (authenticate.ts).
  */
 const orgParam = sql.placeholder('organizationId');
 const activeMembership = (db: DbOrTx) =>
   db
-    .select({ isOwner: memberships.isOwner, roleId: memberships.roleId, rolePermissions: roles.permissions })
+    .select({
+      isOwner: memberships.isOwner,
+      roleId: memberships.roleId,
+      rolePermissions: roles.permissions,
+      userDisabledAt: users.disabledAt,
+      organizationDisabledAt: organizations.disabledAt,
+    })
     .from(users)
     .innerJoin(
       memberships,
       and(eq(memberships.userId, users.id), eq(memberships.organizationId, orgParam), eq(memberships.status, 'ACTIVE')),
     )
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .leftJoin(
       roles,
       and(eq(roles.id, memberships.roleId), eq(roles.organizationId, orgParam), eq(roles.status, 'ACTIVE')),
@@ -87,5 +105,35 @@ export async function findActiveMembership(
           organizationId: subject.organizationId,
           appId: subject.appId,
         });
+  return row ?? null;
+}
+
+const owners = alias(users, 'owners');
+
+/**
+ * The operator's switches that bear on a session (modules/admin, docs/security.md "The operator's switches"), in one
+ * statement over primary keys: the session's user; for a USER or CLIENT session its organization; for a signing
+ * link's (GUEST) session the envelope's owner and organization. Null: no such user.
+ */
+export async function findSessionStanding(
+  db: DbOrTx,
+  subject: { userId: number; organizationId?: number; workflowId?: number },
+): Promise<{ userDisabledAt: Date | null; ownerDisabledAt: Date | null; organizationDisabledAt: Date | null } | null> {
+  const [row] = await db
+    .select({
+      userDisabledAt: users.disabledAt,
+      ownerDisabledAt: owners.disabledAt,
+      organizationDisabledAt: organizations.disabledAt,
+    })
+    .from(users)
+    .leftJoin(workflows, eq(workflows.id, subject.workflowId ?? -1))
+    .leftJoin(owners, eq(owners.id, workflows.ownerUserId))
+    .leftJoin(
+      organizations,
+      subject.organizationId === undefined
+        ? eq(organizations.id, workflows.organizationId)
+        : eq(organizations.id, subject.organizationId),
+    )
+    .where(eq(users.id, subject.userId));
   return row ?? null;
 }

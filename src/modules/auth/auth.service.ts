@@ -25,6 +25,7 @@ import {
 } from '../users/users.directory.ts';
 import { matchTotpStep } from '../users/totp.ts';
 import { emailVerificationMail } from './account-mails.ts';
+import { assertSessionStanding } from './account-standing.ts';
 import { findBusinessAppByClientId, findBusinessAppById, findGuestSessionTarget, isActiveMember } from './auth.repo.ts';
 import type { SigninBody, SignupBody } from './auth.schemas.ts';
 import { clientSecretMatches, hashClientSecret } from './client-secrets.ts';
@@ -224,6 +225,7 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
       const { username, password } = required(body, 'username', 'password');
       const subject = { email: username, address };
       const user = await checkPassword(subject, password);
+      await assertStandingOf(user);
       if (user.twoFactorEnabled) return { kind: 'totp-required' };
       await limits.recordSuccess(subject);
       return { kind: 'user', user };
@@ -250,7 +252,20 @@ export function createAuthService({ db, tokens, billing, outbox, signupEnabled, 
       );
     }
     await limits.recordSuccess(subject);
+    await assertStandingOf(user);
     return { kind: 'user', user };
+  }
+
+  /**
+   * Told only to whoever gave the right password: a disabled account (or its organization) is refused before the
+   * own sign-in page hands out an authorization code, not only when the session would be issued.
+   */
+  async function assertStandingOf(user: UserRow): Promise<void> {
+    await assertSessionStanding(db, {
+      userId: user.id,
+      type: 'USER',
+      claims: { organizationId: user.organizationId ?? undefined },
+    });
   }
 
   /** Same rotation rules whether the token came in the REFRESH_TOKEN grant or the refresh-session header. */

@@ -1,12 +1,21 @@
 import type { Database } from '../../platform/db/client.ts';
-import { findActiveMembership } from './auth.repo.ts';
+import { findActiveMembership, findSessionStanding } from './auth.repo.ts';
+
+// What the request's authentication (http/authenticate.ts) refuses with the cached rows: its one door into modules.
+export { assertAccountStanding, assertLinkStanding } from './account-standing.ts';
 
 export type MembershipSubject = { userId: number; organizationId: number; appId?: number };
 type ActiveMembership = NonNullable<Awaited<ReturnType<typeof findActiveMembership>>>;
+type LinkStanding = NonNullable<Awaited<ReturnType<typeof findSessionStanding>>>;
 
 export type MembershipCache = {
   /** The subject's active membership as findActiveMembership answers it (null: the account no longer stands). */
   find(subject: MembershipSubject): Promise<ActiveMembership | null>;
+  /**
+   * A signing link's (GUEST) token: the operator's switches on its recipient's account and on its envelope's owner
+   * and organization (findSessionStanding), kept like memberships (null: the user row is gone).
+   */
+  linkStanding(subject: { userId: number; workflowId: number }): Promise<LinkStanding | null>;
 };
 
 /**
@@ -29,27 +38,35 @@ export function createMembershipCache(
 ): MembershipCache {
   const ttlMs = options.ttlMs ?? 30_000;
   const maxEntries = options.maxEntries ?? 10_000;
-  const entries = new Map<string, { membership: ActiveMembership; expiresAt: number }>();
+  const entries = new Map<string, { value: ActiveMembership | LinkStanding; expiresAt: number }>();
   let generation = 0;
   database.onNotify('access_changed', () => {
     generation++;
     entries.clear();
   });
 
+  async function cached<T extends ActiveMembership | LinkStanding>(key: string, read: () => Promise<T | null>) {
+    const entry = entries.get(key);
+    if (entry && entry.expiresAt > performance.now()) return entry.value as T;
+    const readAt = generation;
+    const value = await read();
+    if (value && readAt === generation) {
+      entries.delete(key);
+      // Oldest first out: a Map iterates in insertion order.
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+      entries.set(key, { value, expiresAt: performance.now() + ttlMs });
+    }
+    return value;
+  }
+
   return {
-    async find(subject) {
-      const key = `${subject.userId}:${subject.organizationId}:${subject.appId ?? ''}`;
-      const entry = entries.get(key);
-      if (entry && entry.expiresAt > performance.now()) return entry.membership;
-      const readAt = generation;
-      const membership = await findActiveMembership(database.db, subject);
-      if (membership && readAt === generation) {
-        entries.delete(key);
-        // Oldest first out: a Map iterates in insertion order.
-        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-        entries.set(key, { membership, expiresAt: performance.now() + ttlMs });
-      }
-      return membership;
+    find(subject) {
+      return cached(`${subject.userId}:${subject.organizationId}:${subject.appId ?? ''}`, () =>
+        findActiveMembership(database.db, subject),
+      );
+    },
+    linkStanding(subject) {
+      return cached(`link:${subject.userId}:${subject.workflowId}`, () => findSessionStanding(database.db, subject));
     },
   };
 }

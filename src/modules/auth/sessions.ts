@@ -9,6 +9,7 @@ import {
 } from './sessions.repo.ts';
 import type { TokenSigner, TokenType } from '../../platform/auth/jwt.ts';
 import { AppError } from '../../errors.ts';
+import { assertSessionStanding } from './account-standing.ts';
 
 /** Access tokens live 15 minutes; clients refresh before expiry (SPEC.md). */
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
@@ -59,6 +60,8 @@ export async function issueSession(
   subject: SessionSubject,
   family?: Family,
 ): Promise<SessionTokens> {
+  // Every sign-in and every refresh passes here: the operator's switches are honoured before anything is issued.
+  await assertSessionStanding(db, subject);
   const rememberMe = subject.rememberMe ?? false;
   const now = Date.now();
   const sessionExpiresAt =

@@ -9,6 +9,7 @@ const organizationPlan = (db: DbOrTx) =>
       credits: organizations.credits,
       packageExpiresAt: organizations.packageExpiresAt,
       servicePlanActive: organizations.servicePlanActive,
+      disabledAt: organizations.disabledAt,
       allowSharing: packages.allowSharing,
       allowCustomSmtp: packages.allowCustomSmtp,
       powerSurveyRecipientLimit: packages.powerSurveyRecipientLimit,

@@ -23,6 +23,9 @@ type Plan = NonNullable<Awaited<ReturnType<typeof findOrganizationPlan>>>;
 /** SPEC.md: an expired package blocks sending and signing for the whole organization (16003); an inactive service plan is a 500 billing state. */
 function assertPlanStanding(plan: Plan | null, now: Date): asserts plan is Plan {
   if (!plan) throw new AppError('SERVICE_PLAN_INACTIVE', "The workflow's organization has no billing plan");
+  // The operator's switch (docs/security.md): nobody sends or signs in a disabled organization's envelopes, whatever
+  // token they come with (a member signed in elsewhere, a registered recipient in their own account).
+  if (plan.disabledAt) throw new AppError('ORGANIZATION_DISABLED');
   if (plan.packageExpiresAt.getTime() <= now.getTime()) throw new AppError('PACKAGE_EXPIRED');
   if (!plan.servicePlanActive) throw new AppError('SERVICE_PLAN_INACTIVE');
 }

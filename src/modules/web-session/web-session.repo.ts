@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.ts';
-import { users, webSessions } from '../../platform/db/schema/index.ts';
+import { organizations, users, webSessions } from '../../platform/db/schema/index.ts';
 
 export type WebSessionRow = typeof webSessions.$inferSelect;
 export type NewWebSession = typeof webSessions.$inferInsert;
@@ -21,9 +21,12 @@ export async function findWebSessionWithUser(db: DbOrTx, cookieHash: string) {
     .select({
       session: webSessions,
       user: { id: users.id, email: users.email, name: users.name, organizationId: users.organizationId },
+      userDisabledAt: users.disabledAt,
+      organizationDisabledAt: organizations.disabledAt,
     })
     .from(webSessions)
     .innerJoin(users, eq(users.id, webSessions.userId))
+    .leftJoin(organizations, eq(organizations.id, users.organizationId))
     .where(eq(webSessions.cookieHash, cookieHash));
   return row ?? null;
 }

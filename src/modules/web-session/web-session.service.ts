@@ -5,6 +5,7 @@ import type { SecretBox } from '../../platform/crypto/secrets.ts';
 import { csrfTokenFor } from '../../http/session-cookie.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import { SESSION_SECONDS } from '../auth/sessions.ts';
+import { assertAccountStanding } from '../auth/account-standing.ts';
 import { randomToken, sha256, type SsoService } from '../auth/sso.service.ts';
 import {
   claimRefresh,
@@ -174,6 +175,8 @@ export function createWebSessionService({ db, secrets, auth, sso, publicUrl }: D
     if (!row) return null;
     const found = await findWebSessionWithUser(db, row.cookieHash);
     if (!found) return null;
+    // Disabled by the operator: the session is kept (enabling restores it) but answers 403, never an identity.
+    assertAccountStanding(found);
     return {
       userId: found.user.id,
       email: found.user.email,

@@ -74,6 +74,24 @@ export type JobQueue = {
   drain(names?: string[], timeoutMs?: number): Promise<void>;
   /** Jobs waiting (created, retry) or running (active), per queue and state, counted now (metrics). */
   depths(): Promise<{ queue: string; state: string; count: number }[]>;
+  /** Every defined queue's depth and its oldest waiting job, counted now (the operator's GET /admin/v1/queues). */
+  stats(): Promise<QueueStats[]>;
+};
+
+export type QueueStats = {
+  queue: string;
+  /** pg-boss's getQueueStats: jobs not yet active (created and retry), active, every job kept. */
+  queued: number;
+  active: number;
+  total: number;
+  /** Of the queued, those held until a later time (a retry's back-off, a delayed job). getQueueStats' deferredCount counts finished jobs too. */
+  deferred: number;
+  /** By state, what getQueueStats does not split: waiting for a first run, waiting for a retry, failed (kept until pg-boss deletes them). */
+  created: number;
+  retry: number;
+  failed: number;
+  /** The waiting (created or retry) job created first, if any. */
+  oldestWaitingCreatedAt: Date | null;
 };
 
 export type JobQueueOptions = {
@@ -307,6 +325,41 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
         [[...definitions.keys()]],
       );
       return rows.map((row) => ({ queue: row.name as string, state: row.state as string, count: Number(row.count) }));
+    },
+
+    async stats() {
+      const names = [...definitions.keys()].sort();
+      // pg-boss's public statistics (counted live from the job table); what they do not say (per state, the deferred
+      // among the waiting, the oldest waiting job) in one statement over the same rows.
+      const [counted, { rows }] = await Promise.all([
+        Promise.all(names.map((name) => boss.getQueueStats(name))),
+        database.sql.executeSql(
+          `select name,
+             (count(*) filter (where state = 'created'))::int as created,
+             (count(*) filter (where state = 'retry'))::int as retry,
+             (count(*) filter (where state = 'failed'))::int as failed,
+             (count(*) filter (where state in ('created', 'retry') and start_after > now()))::int as deferred,
+             min(created_on) filter (where state in ('created', 'retry')) as oldest
+           from pgboss.job where name = any($1::text[]) group by name`,
+          [names],
+        ),
+      ]);
+      const byName = new Map(rows.map((row) => [row.name as string, row]));
+      return names.map((name, i) => {
+        const own = byName.get(name);
+        const oldest = own?.oldest;
+        return {
+          queue: name,
+          queued: Number(counted[i]?.queuedCount ?? 0),
+          deferred: Number(own?.deferred ?? 0),
+          active: Number(counted[i]?.activeCount ?? 0),
+          total: Number(counted[i]?.totalCount ?? 0),
+          created: Number(own?.created ?? 0),
+          retry: Number(own?.retry ?? 0),
+          failed: Number(own?.failed ?? 0),
+          oldestWaitingCreatedAt: oldest ? new Date(oldest as string | Date) : null,
+        };
+      });
     },
 
     async drain(names = [...definitions.keys()], timeoutMs = 30_000) {

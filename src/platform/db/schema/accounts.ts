@@ -51,6 +51,14 @@ export const users = pgTable(
     /** SHA-256 (hex) of the pending verification code; kept after use so that reopening the link still answers 200. */
     emailVerificationHash: text(),
     emailVerificationExpiresAt: timestamp({ withTimezone: true }),
+    /**
+     * Set by the operator (POST /admin/v1/users/{userId}/disable): the account signs in nowhere, its tokens and web
+     * sessions are refused, the signing links of its envelopes and its own links stop; nothing is deleted. Null: enabled.
+     */
+    disabledAt: timestamp({ withTimezone: true }),
+    /** Who disabled it, as the operator named themself (the operator's API has one token, no accounts). */
+    disabledBy: text(),
+    disabledReason: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -70,6 +78,13 @@ export const organizations = pgTable('organizations', {
   servicePlanActive: boolean().notNull().default(true),
   /** Custom outbound mail routing (SPEC.md "Email settings"); null means the platform's SMTP_URL. */
   emailSettings: jsonb(),
+  /**
+   * Set by the operator (POST /admin/v1/organizations/{orgId}/disable): no member acts in it, its business apps'
+   * tokens and the signing links of its envelopes stop; nothing is deleted. Null: enabled.
+   */
+  disabledAt: timestamp({ withTimezone: true }),
+  disabledBy: text(),
+  disabledReason: text(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -10,11 +10,14 @@ const ENVELOPE =
   'an envelope table: written by the modules of the envelope, each its part, under the workflow row lock (signing: statuses, values, sealed files)';
 
 export const TABLE_OWNERS = {
-  users: { owners: ['users'] },
+  users: {
+    owners: ['users', 'admin'],
+    why: "admin writes the operator's switch (disabled_at, disabled_by, disabled_reason)",
+  },
   userSettings: { owners: ['users'] },
   organizations: {
-    owners: ['organizations', 'billing', 'mail-settings'],
-    why: 'billing writes the plan columns (package, credits, cycle), mail-settings email_settings',
+    owners: ['organizations', 'billing', 'mail-settings', 'admin'],
+    why: "billing writes the plan columns (package, credits, cycle), mail-settings email_settings, admin the operator's switch (disabled_*)",
   },
   memberships: {
     owners: ['organizations', 'billing'],
