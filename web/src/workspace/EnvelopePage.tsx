@@ -13,6 +13,7 @@ import { Link, navigate } from './router.tsx';
 import { api, useMe } from './session-api.ts';
 import type { Comment, DocumentDetail, History, Recipient, RejectionDetail, SurveyChildren } from './types.ts';
 import { ConfirmDialog, ErrorNotice, formatDateTime, useTitle } from './ui.tsx';
+import { DocumentPages } from './DocumentPages.tsx';
 import { VoidDialog, type VoidKind } from './VoidDialog.tsx';
 
 type Overview = { sealStatus: string; title: string | null; message: string | null };
@@ -144,6 +145,14 @@ export function EnvelopePage({ params }: PageProps) {
             myRowId={myRow?.id ?? null}
             onChanged={changed}
           />
+          {envelope.documents.length > 0 && !item?.isPowerSurvey && (
+            <DocumentPages
+              workflowId={id}
+              status={status}
+              documents={envelope.documents}
+              recipients={envelope.recipients}
+            />
+          )}
           {item?.isPowerSurvey && isOwner && <SurveyChildrenCard workflowId={id} />}
           {envelope.declines.length > 0 && <Declines declines={envelope.declines} />}
           <Comments workflowId={id} comments={envelope.comments} canPost={status !== 'VOID'} onChanged={changed} />

@@ -184,6 +184,15 @@ export const sendVerifyText = {
 
 export const envelopeText = {
   loading: 'Loading the envelope…',
+  pagesHeading: 'Documents',
+  pagesSealed: 'The sealed pages, every value in place.',
+  pageCount: (n: number) => `${n} page${n === 1 ? '' : 's'}`,
+  pagePicture: (page: number, pages: number, document: string) => `Page ${page} of ${pages}, ${document}`,
+  pageLoading: 'loading',
+  pagePictureFailed: (page: string) => `${page} could not be shown.`,
+  fieldFor: (type: string, name: string) => `${type} for ${name}`,
+  fieldsOnPage: (n: number) => `${n} field${n === 1 ? '' : 's'} on this page:`,
+  required: 'required',
   notFound: 'This envelope does not exist, or you cannot see it.',
   loadFailed: 'The envelope could not be loaded.',
   backToDocuments: 'Back to documents',

@@ -224,9 +224,9 @@ export const api = {
     return json<T>(await send(method, path, form));
   },
   /** A file the service answers as an attachment (save it with saveFile from shared/api.ts). */
-  async download(path: string): Promise<{ blob: Blob; filename: string }> {
+  async download(path: string): Promise<{ blob: Blob; filename: string; headers: Headers }> {
     const response = await send('GET', path, undefined, { accept: '*/*' });
-    return { blob: await response.blob(), filename: filenameOf(response, 'download') };
+    return { blob: await response.blob(), filename: filenameOf(response, 'download'), headers: response.headers };
   },
 };
 
