@@ -15,6 +15,7 @@ import { FieldsStep } from './FieldsStep.tsx';
 import { pageKey, type PageSizes } from './EditorPages.tsx';
 import { RecipientsPanel } from './RecipientsPanel.tsx';
 import { SelfSignStep } from './SelfSignStep.tsx';
+import { SaveTemplateStep } from './SaveTemplateStep.tsx';
 import { SendStep } from './SendStep.tsx';
 import { editorText as text } from './messages.ts';
 import { useFieldStore, useSaveTracker, type SaveState } from './saving.ts';
@@ -40,7 +41,8 @@ async function loadAll(workflowId: number): Promise<Loaded> {
 export function EditorPage({ params }: PageProps) {
   const workflowId = Number(params.id);
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
-  useTitle(text.editTitle);
+  const forTemplate = useSearchParams().get('for') === 'template';
+  useTitle(forTemplate ? text.editTemplateTitle : text.editTitle);
 
   useEffect(() => {
     if (!Number.isInteger(workflowId) || workflowId <= 0) {
@@ -62,7 +64,7 @@ export function EditorPage({ params }: PageProps) {
   if (phase.kind === 'loading')
     return (
       <div className="ws-page">
-        <h1>{text.editTitle}</h1>
+        <h1>{forTemplate ? text.editTemplateTitle : text.editTitle}</h1>
         <Skeleton shape="document" label={text.loadingEnvelope} withHeading={false} />
       </div>
     );
@@ -132,10 +134,12 @@ function Editor({ workflowId, initial }: { workflowId: number; initial: Loaded }
   const requested = search.get('step');
   const step: Step = requested === 'fields' || requested === 'send' ? requested : 'prepare';
   const self = sequence === 'SELF';
+  // A draft made for a template (New template, ?for=template) ends in saving it as one instead of sending.
+  const forTemplate = search.get('for') === 'template' && !self;
   const stepNames: [Step, string][] = [
     ['prepare', text.steps.prepare],
     ['fields', text.steps.fields],
-    ['send', self ? text.steps.sign : text.steps.send],
+    ['send', forTemplate ? text.steps.template : self ? text.steps.sign : text.steps.send],
   ];
 
   const announce = useCallback((message: string) => setAnnouncement(message), []);
@@ -192,12 +196,14 @@ function Editor({ workflowId, initial }: { workflowId: number; initial: Loaded }
     async (next: Step) => {
       for (const guard of leaveGuards.current) if (!(await guard())) return;
       await store.flush();
-      const query = next === 'prepare' ? '' : `?step=${next}`;
-      navigate(`/envelopes/${workflowId}/edit${query}`);
+      const query = [next === 'prepare' ? '' : `step=${next}`, forTemplate ? 'for=template' : '']
+        .filter(Boolean)
+        .join('&');
+      navigate(`/envelopes/${workflowId}/edit${query ? `?${query}` : ''}`);
       // The new step's heading takes the focus (a screen reader starts reading there).
       window.setTimeout(() => document.getElementById('ed-step-heading')?.focus(), 0);
     },
-    [store, workflowId],
+    [store, workflowId, forTemplate],
   );
 
   // Unsaved moves are written before the tab closes (a debounced save would otherwise be lost).
@@ -216,7 +222,7 @@ function Editor({ workflowId, initial }: { workflowId: number; initial: Loaded }
   return (
     <div className="ed-editor">
       <div className="ed-head">
-        <h1>{text.editTitle}</h1>
+        <h1>{forTemplate ? text.editTemplateTitle : text.editTitle}</h1>
         <EnvelopeName workflowId={workflowId} name={name} onName={setName} tracker={tracker} />
         <SaveIndicator state={saveState} retry={() => void store.flush()} />
       </div>
@@ -281,7 +287,16 @@ function Editor({ workflowId, initial }: { workflowId: number; initial: Loaded }
           goToRecipients={() => void goTo('prepare')}
         />
       )}
-      {step === 'send' && !self && (
+      {step === 'send' && forTemplate && (
+        <SaveTemplateStep
+          workflowId={workflowId}
+          name={name}
+          recipients={recipients}
+          flush={store.flush}
+          goToRecipients={() => void goTo('prepare')}
+        />
+      )}
+      {step === 'send' && !self && !forTemplate && (
         <SendStep
           workflowId={workflowId}
           name={name}

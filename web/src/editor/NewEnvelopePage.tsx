@@ -1,4 +1,7 @@
-/** `/envelopes/new`: choose who signs, upload the documents, then go on to the editor of the new draft. */
+/**
+ * `/envelopes/new`: choose who signs, upload the documents, then go on to the editor of the new draft.
+ * `/templates/new`: the same upload for a template: the editor then ends in "Save as template" (`?for=template`).
+ */
 import { useId, useState } from 'react';
 import type { PageProps } from '../workspace/routes.tsx';
 import { Link, navigate } from '../workspace/router.tsx';
@@ -9,16 +12,25 @@ import { useUploader } from './upload.ts';
 import './editor.css';
 
 export function NewEnvelopePage(_props: PageProps) {
-  useTitle(text.newTitle);
+  return <NewUpload forTemplate={false} />;
+}
+
+export function NewTemplatePage(_props: PageProps) {
+  return <NewUpload forTemplate />;
+}
+
+function NewUpload({ forTemplate }: { forTemplate: boolean }) {
+  useTitle(forTemplate ? text.newTemplateTitle : text.newTitle);
   const [who, setWho] = useState<'UNORDERED' | 'SELF'>('UNORDERED');
   const [partial, setPartial] = useState<number | null>(null);
   const uploader = useUploader();
   const name = useId();
 
   async function start(files: File[]) {
-    const outcome = await uploader.upload(files, { sequence: who });
+    // A template is never self-signed: its recipients are the people (or placeholders) who will sign each copy.
+    const outcome = await uploader.upload(files, { sequence: forTemplate ? 'UNORDERED' : who });
     if (outcome.error === null && outcome.workflowId !== null) {
-      navigate(`/envelopes/${outcome.workflowId}/edit`);
+      navigate(`/envelopes/${outcome.workflowId}/edit${forTemplate ? '?for=template' : ''}`);
       return;
     }
     // Some files went in before one was refused: the draft exists; the sender may carry on with it.
@@ -27,9 +39,9 @@ export function NewEnvelopePage(_props: PageProps) {
 
   return (
     <div className="ws-page ed-new">
-      <h1>{text.newTitle}</h1>
-      <p>{text.newIntro}</p>
-      <fieldset className="ed-choice" disabled={uploader.progress !== null}>
+      <h1>{forTemplate ? text.newTemplateTitle : text.newTitle}</h1>
+      <p>{forTemplate ? text.newTemplateIntro : text.newIntro}</p>
+      <fieldset className="ed-choice" disabled={uploader.progress !== null} hidden={forTemplate}>
         <legend>{text.whoSigns}</legend>
         {(['UNORDERED', 'SELF'] as const).map((value) => (
           <label key={value} className="ed-choice-option">
@@ -62,7 +74,7 @@ export function NewEnvelopePage(_props: PageProps) {
       />
       {partial !== null && (
         <p>
-          <Link to={`/envelopes/${partial}/edit`}>{text.uploadedContinue}</Link>
+          <Link to={`/envelopes/${partial}/edit${forTemplate ? '?for=template' : ''}`}>{text.uploadedContinue}</Link>
         </p>
       )}
     </div>

@@ -3,6 +3,24 @@ export const editorText = {
   // New envelope (upload)
   newTitle: 'New envelope',
   newIntro: 'Start with the documents to sign. You add the people and place the fields next.',
+  newTemplateTitle: 'New template',
+  newTemplateIntro:
+    'Start with the documents. You add the recipients (a label such as “Client” makes one a placeholder that whoever sends fills in) and place the fields next, then save it as a template.',
+  editTemplateTitle: 'Prepare template',
+  templateHeading: 'The template',
+  templateIntro:
+    'Saving copies the documents, recipients and fields into a new template; this draft is then deleted. Each envelope made from the template starts as a copy.',
+  templateName: 'Template name',
+  templateNameHint: '1 to 50 characters; unique among your templates.',
+  templateNameRequired: 'Give the template a name.',
+  templateDescription: 'Description (optional)',
+  placeholdersLegend: 'Recipients: which are placeholders?',
+  placeholdersHint:
+    'Give a recipient a label (for example “Client”) to make it a placeholder: whoever sends the template fills in its name and email. Without a label the recipient stays as it is.',
+  placeholderLabel: (order: number, name: string, role: string) => `Label for recipient ${order}: ${name} (${role})`,
+  templateNeedsRecipient: 'A template needs at least one recipient.',
+  saveTemplate: 'Save as template',
+  savingTemplate: 'Saving…',
   whoSigns: 'Who signs?',
   whoOthers: 'Other people (you can be one of them)',
   whoOthersHint: 'You send the envelope; each person gets an email with a link to sign.',
@@ -44,6 +62,7 @@ export const editorText = {
     fields: 'Fields',
     send: 'Review and send',
     sign: 'Fill in and sign',
+    template: 'Save as template',
   } as Record<string, string>,
   stepLabel: (position: number, name: string) => `${position}. ${name}`,
   next: (name: string) => `Next: ${name}`,

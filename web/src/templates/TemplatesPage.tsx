@@ -23,7 +23,7 @@ import {
 import { ConfirmAction } from '../organization/MembersSection.tsx';
 import { orgApi } from '../organization/org-api.ts';
 import { templatesText as text } from './messages.ts';
-import { templatesApi, type Folder, type Template, type WorkflowRecipient } from './templates-api.ts';
+import { slotOrder, templatesApi, type Folder, type Template } from './templates-api.ts';
 import './templates.css';
 
 const PAGE_SIZE = 20;
@@ -61,7 +61,11 @@ export function TemplatesPage(_props: PageProps) {
     [page, selected, search],
   );
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  // A template saved from the editor comes back here with its name (?created=), said once.
+  const [done, setDone] = useState<string | null>(() => {
+    const created = searchParams.get('created');
+    return created ? text.created(created) : null;
+  });
   const [rowError, setRowError] = useState<{ id: number; error: unknown } | null>(null);
   const [using, setUsing] = useState<number | null>(null);
 
@@ -112,9 +116,14 @@ export function TemplatesPage(_props: PageProps) {
     <div className="ws-page">
       <div className="ws-page-head">
         <h1>{text.title}</h1>
-        <button type="button" className="ws-button ws-button--primary" onClick={() => setDialog({ kind: 'create' })}>
-          {text.newTemplate}
-        </button>
+        <div className="ws-actions">
+          <Link to="/templates/new" className="ws-button ws-button--primary">
+            {text.newTemplate}
+          </Link>
+          <button type="button" className="ws-button" onClick={() => setDialog({ kind: 'create' })}>
+            {text.newFromEnvelope}
+          </button>
+        </div>
       </div>
       <div className="tp-layout">
         <aside className="tp-sidebar" aria-labelledby="tp-folders-title">
@@ -628,16 +637,6 @@ function AccessDialog({ folder, onClose, onDone }: { folder: Folder; onClose: ()
       )}
     </FormDialog>
   );
-}
-
-/** Slots in the order the service numbers them: recipient order (none last), then creation. */
-function slotOrder(recipients: WorkflowRecipient[]): WorkflowRecipient[] {
-  return recipients
-    .filter((r) => (r as { status?: string }).status !== 'DELEGATED')
-    .sort(
-      (a, b) =>
-        (a.recipientOrder ?? Number.MAX_SAFE_INTEGER) - (b.recipientOrder ?? Number.MAX_SAFE_INTEGER) || a.id - b.id,
-    );
 }
 
 function CreateTemplateDialog({

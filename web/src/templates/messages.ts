@@ -47,6 +47,7 @@ export const templatesText = {
 
   // List
   newTemplate: 'New template',
+  newFromEnvelope: 'New template from an envelope',
   templatesCaption: (n: number, where: string) => `${plural(n, 'template', 'templates')} (${where})`,
   templatesPages: 'Template pages',
   noTemplates: 'No templates here yet. Make one from an envelope you prepared.',

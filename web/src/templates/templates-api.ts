@@ -126,3 +126,14 @@ export const templatesApi = {
     ),
   workflowRecipients: (workflowId: number) => api.get<WorkflowRecipient[]>(`/workflow/v1/${workflowId}/recipients`),
 };
+
+/**
+ * A workflow's recipients in the order the service numbers a template's slots (recipientLabels[].order): by
+ * recipientOrder, then by id; a delegated row is not a slot.
+ */
+export function slotOrder<R extends { id: number; recipientOrder: number | string | null; status?: string }>(
+  recipients: R[],
+): R[] {
+  const order = (r: R) => (r.recipientOrder === null ? Number.MAX_SAFE_INTEGER : Number(r.recipientOrder));
+  return recipients.filter((r) => r.status !== 'DELEGATED').sort((a, b) => order(a) - order(b) || a.id - b.id);
+}

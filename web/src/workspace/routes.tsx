@@ -55,6 +55,7 @@ export const routes: WorkspaceRoute[] = [
     skeleton: 'list',
     component: page(() => import('../templates/TemplatesPage.tsx'), 'TemplatesPage'),
   },
+  { path: '/templates/new', component: page(() => import('../editor/NewEnvelopePage.tsx'), 'NewTemplatePage') },
   { path: '/templates/:id/dispatch', component: page(() => import('../templates/DispatchPage.tsx'), 'DispatchPage') },
   {
     path: '/templates/:id/analytics',
