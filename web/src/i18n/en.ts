@@ -119,6 +119,7 @@ export const en = {
   reviewFields: 'Review your fields',
   allRequiredDone: 'All required fields are done.',
   fieldPanelHeading: (label: string, position: number, total: number) => `${label} (field ${position} of ${total})`,
+  closeField: 'Close',
   noFieldsForYou: 'There is nothing for you to fill in.',
   saved: 'Saved',
   saving: 'Saving…',

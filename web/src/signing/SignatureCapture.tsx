@@ -82,9 +82,6 @@ export function SignatureCapture({ kind, suggestion, onAdopt }: Props) {
         <div className="draw">
           <DrawPad handle={drawRef} label={t.drawAreaLabel(what)} onStroke={clearError} />
           <p className="hint">{t.drawHint}</p>
-          <button type="button" className="secondary" onClick={() => drawRef.current.clear()}>
-            {t.clearValue}
-          </button>
         </div>
       ) : (
         <div className="type">
@@ -111,9 +108,17 @@ export function SignatureCapture({ kind, suggestion, onAdopt }: Props) {
           {error}
         </p>
       )}
-      <button type="button" className="primary" onClick={adopt}>
-        {t.adoptSignature(what)}
-      </button>
+      {/* One row, held in view at the bottom of a phone's sheet (shared/styles.css). */}
+      <div className="capture-actions">
+        {mode === 'draw' && (
+          <button type="button" className="secondary" onClick={() => drawRef.current.clear()}>
+            {t.clearValue}
+          </button>
+        )}
+        <button type="button" className="primary" onClick={adopt}>
+          {t.adoptSignature(what)}
+        </button>
+      </div>
     </div>
   );
 }

@@ -364,7 +364,7 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
       const input =
         document.getElementById(`field-input-${field.id}`) ??
         document.querySelector<HTMLElement>(
-          '.field-panel input, .field-panel select, .field-panel textarea, .field-panel button',
+          '.field-panel input, .field-panel select, .field-panel textarea, .field-panel button:not(.field-panel-close)',
         );
       input?.focus({ preventScroll: true });
     }, 50);
@@ -506,9 +506,22 @@ function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Pro
           <div className="action-bar" role="region" aria-label={t.actionsRegion}>
             {showGuide && current && (
               <div className="field-panel">
-                <h2 className="field-panel-heading">
-                  {t.fieldPanelHeading(fieldLabel(current), walk.indexOf(current) + 1, walk.length)}
-                </h2>
+                <div className="field-panel-head">
+                  <h2 className="field-panel-heading">
+                    {t.fieldPanelHeading(fieldLabel(current), walk.indexOf(current) + 1, walk.length)}
+                  </h2>
+                  {/* Closes the sheet (on a phone it covers half the page) to read the page or reach Finish and Decline. */}
+                  <button
+                    type="button"
+                    className="secondary field-panel-close"
+                    onClick={() => {
+                      setCurrentId(null);
+                      setTimeout(() => guideNext.current?.focus(), 0);
+                    }}
+                  >
+                    {t.closeField}
+                  </button>
+                </div>
                 <FieldEditor
                   field={current}
                   draft={drafts[current.id]}
