@@ -114,3 +114,37 @@ describe('signing on a phone', () => {
     });
   }
 });
+
+describe('opening a link', () => {
+  it('on a phone: while the envelope loads, the shape of the page is shown and announced once', async () => {
+    const email = 'sheet.opening@example.com';
+    await sendEnvelope(t, owner, {
+      title: 'Opening slowly',
+      recipients: [{ name: 'Olga Opening', email, fields: [{ fieldType: 'SIGNATURE' }] }],
+    });
+    const { page, problems, close } = await openPage(browser, PHONE);
+    try {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/signing\/overview$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(await mailedLink(t, email));
+      const skeleton = page.locator('[aria-busy="true"][role="status"]');
+      await skeleton.waitFor();
+      expect(await skeleton.textContent()).toBe('Loading…');
+      expect(await page.getByRole('heading', { level: 1, name: 'Opening your document…' }).count()).toBe(1);
+      await expectNoAxeViolations(page, 'signing page opening');
+      await screenshot(page, 'signing-opening-phone');
+      release();
+      await page.getByRole('button', { name: 'I agree, continue' }).waitFor();
+      expect(await skeleton.count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});

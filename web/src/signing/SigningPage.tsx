@@ -1,3 +1,4 @@
+import { Skeleton } from '../shared/Skeleton.tsx';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { t } from '../i18n/i18n.ts';
 import { type Api, ApiError, saveFile, type GuestSession } from '../shared/api.ts';
@@ -100,9 +101,10 @@ export function SigningPage({ code }: { code: string }) {
     if (phase.kind === 'loading')
       return (
         <Shell>
-          <p role="status" className="centered">
-            {t.opening}
-          </p>
+          <div className="opening">
+            <h1 className="visually-hidden">{t.opening}</h1>
+            <Skeleton shape="document" label={t.loading} />
+          </div>
         </Shell>
       );
     if (phase.kind === 'expired')
