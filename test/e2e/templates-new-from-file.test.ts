@@ -57,6 +57,13 @@ describe('a new template from a file', () => {
         await page.waitForURL(/\/envelopes\/\d+\/edit\?for=template$/);
         const workflowId = Number(/envelopes\/(\d+)/.exec(page.url())?.[1]);
         await page.getByRole('heading', { level: 1, name: 'Prepare template' }).waitFor();
+        if (screen === 'desktop')
+          expect(
+            await page
+              .getByRole('navigation', { name: 'Main' })
+              .getByRole('link', { name: 'Templates', exact: true })
+              .getAttribute('aria-current'),
+          ).toBe('page');
         await addRecipient(page, { name: 'Casey Client', email: `casey.${screen}@example.com` });
         await page.getByRole('button', { name: 'Next: Fields' }).click();
         await page.waitForURL(/step=fields&for=template$/);

@@ -18,14 +18,18 @@ const NAV: { to: string; label: string }[] = [
   { to: '/profile', label: text.profile },
 ];
 
-/** The nav entry a path belongs to ("/" owns the dashboard and the envelope pages). */
-function currentArea(pathname: string): string {
+/**
+ * The nav entry a path belongs to ("/" owns the dashboard and the envelope pages; a draft being made into a template,
+ * `?for=template`, belongs to Templates).
+ */
+function currentArea(pathname: string, search: string): string {
+  if (pathname.startsWith('/envelopes/') && new URLSearchParams(search).get('for') === 'template') return '/templates';
   const area = NAV.find((item) => item.to !== '/' && (pathname === item.to || pathname.startsWith(`${item.to}/`)));
   return area ? area.to : '/';
 }
 
 export function WorkspaceApp() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const found = findRoute(pathname);
   const main = useRef<HTMLElement>(null);
   const first = useRef(true);
@@ -107,7 +111,7 @@ export function WorkspaceApp() {
             <ul>
               {NAV.map((item) => (
                 <li key={item.to}>
-                  <Link to={item.to} aria-current={currentArea(pathname) === item.to ? 'page' : undefined}>
+                  <Link to={item.to} aria-current={currentArea(pathname, search) === item.to ? 'page' : undefined}>
                     {item.label}
                   </Link>
                 </li>
