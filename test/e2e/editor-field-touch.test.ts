@@ -180,7 +180,7 @@ describe('placing fields by touch and by mouse, each naming who fills it', () =>
       await expectSaved(page);
       const perPx = A4_WIDTH / (await sheet.boundingBox())!.width;
       await expect
-        .poll(async () => (await apiFields(workflowId)).find((f) => f.id === stored.id)!.box.y, { timeout: 10_000 })
+        .poll(async () => (await apiFields(workflowId)).find((f) => f.id === stored.id)!.box.y, { timeout: 30_000 })
         .not.toBe(before.y);
       stored = (await apiFields(workflowId)).find((f) => f.id === stored.id)!;
       expect(Math.abs(stored.box.x - (before.x + 40 * perPx))).toBeLessThan(CLOSE);
@@ -195,7 +195,7 @@ describe('placing fields by touch and by mouse, each naming who fills it', () =>
       await fingerDrag(cdp, grip, { x: grip.x + 30, y: grip.y + 20 });
       await expectSaved(page);
       await expect
-        .poll(async () => (await apiFields(workflowId)).find((f) => f.id === stored.id)!.box.width, { timeout: 10_000 })
+        .poll(async () => (await apiFields(workflowId)).find((f) => f.id === stored.id)!.box.width, { timeout: 30_000 })
         .not.toBe(180);
       const resized = (await apiFields(workflowId)).find((f) => f.id === stored.id)!;
       expect(Math.abs(resized.box.width - (180 + 30 * perPx))).toBeLessThan(CLOSE);
@@ -214,7 +214,7 @@ describe('placing fields by touch and by mouse, each naming who fills it', () =>
           type: 'touchMove',
           touchPoints: [{ x: from.x, y: from.y + ((838 - from.y) * i) / 8 }],
         });
-      await expect.poll(async () => (await sheet.boundingBox())!.y, { timeout: 15_000 }).toBeLessThan(300);
+      await expect.poll(async () => (await sheet.boundingBox())!.y, { timeout: 45_000 }).toBeLessThan(300);
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 200, y: 420 }] });
       await screenshot(page, 'editor-field-touch-phone-4-dragging');
       const over = await settledBox(sheet);
@@ -289,7 +289,7 @@ describe('placing fields by touch and by mouse, each naming who fills it', () =>
       await page.mouse.up();
       await expectSaved(page);
       await expect
-        .poll(async () => (await apiFields(workflowId)).find((f) => f.id === stored.id)!.box.x, { timeout: 10_000 })
+        .poll(async () => (await apiFields(workflowId)).find((f) => f.id === stored.id)!.box.x, { timeout: 30_000 })
         .not.toBe(before.x);
       stored = (await apiFields(workflowId)).find((f) => f.id === stored.id)!;
       expect(Math.abs(stored.box.x - (before.x + 50 * drop.perPx))).toBeLessThan(CLOSE);
@@ -306,7 +306,7 @@ describe('placing fields by touch and by mouse, each naming who fills it', () =>
       await page.mouse.up();
       await expectSaved(page);
       await expect
-        .poll(async () => (await apiFields(workflowId)).find((f) => f.id === stored.id)!.box.width, { timeout: 10_000 })
+        .poll(async () => (await apiFields(workflowId)).find((f) => f.id === stored.id)!.box.width, { timeout: 30_000 })
         .not.toBe(180);
       const resized = (await apiFields(workflowId)).find((f) => f.id === stored.id)!;
       expect(Math.abs(resized.box.width - (180 + 40 * drop.perPx))).toBeLessThan(CLOSE);
