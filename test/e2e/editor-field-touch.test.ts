@@ -144,7 +144,7 @@ describe('placing fields by touch and by mouse, each naming who fills it', () =>
       // A tap on "Signature" arms it: no field yet, the bar says what to do, the page comes into view.
       const signature = palette(page, 'Signature');
       await signature.scrollIntoViewIfNeeded();
-      const button = (await signature.boundingBox())!;
+      const button = await settledBox(signature);
       await page.touchscreen.tap(button.x + button.width / 2, button.y + button.height / 2);
       await placingBar(page).filter({ hasText: 'Tap the page where the Signature for Ann Able goes.' }).waitFor();
       expect(await apiFields(workflowId)).toHaveLength(2);
@@ -207,7 +207,7 @@ describe('placing fields by touch and by mouse, each naming who fills it', () =>
       // scrolls, then goes to the spot and lifts.
       const initials = palette(page, 'Initials');
       await initials.scrollIntoViewIfNeeded();
-      const from = centreOf((await initials.boundingBox())!);
+      const from = centreOf(await settledBox(initials));
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
       for (let i = 1; i <= 8; i++)
         await cdp.send('Input.dispatchTouchEvent', {
@@ -239,7 +239,7 @@ describe('placing fields by touch and by mouse, each naming who fills it', () =>
 
       // Armed and let go: Cancel in the bar places nothing.
       await palette(page, 'Text').scrollIntoViewIfNeeded();
-      const text = (await palette(page, 'Text').boundingBox())!;
+      const text = await settledBox(palette(page, 'Text'));
       await page.touchscreen.tap(text.x + text.width / 2, text.y + text.height / 2);
       await placingBar(page).filter({ hasText: 'Tap the page where the Text for Ann Able goes.' }).waitFor();
       await page.getByRole('button', { name: 'Cancel' }).click();
