@@ -256,3 +256,24 @@ export async function drawWithFinger(page: Page, name: string | RegExp): Promise
   // A person lifts the finger and then taps elsewhere; a tap within milliseconds reads as part of the same gesture.
   await page.waitForTimeout(500);
 }
+
+/**
+ * Taps `target` until `then` shows. Under a loaded machine a synthetic tap's touch start and end can arrive far
+ * enough apart that Chromium reads them as a long press, which clicks nothing; a person would simply tap again.
+ * A button that does not work still fails: `then` never shows after the last try.
+ */
+export async function tapUntil(
+  target: import('playwright-core').Locator,
+  then: import('playwright-core').Locator,
+  tries = 3,
+): Promise<void> {
+  for (let i = 1; ; i++) {
+    await target.tap();
+    try {
+      await then.waitFor({ timeout: i < tries ? 5000 : 30_000 });
+      return;
+    } catch (error) {
+      if (i >= tries || !(await target.isVisible())) throw error;
+    }
+  }
+}

@@ -18,6 +18,7 @@ import {
   sendEnvelope,
   sender,
   startService,
+  tapUntil,
 } from './browser.ts';
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -100,8 +101,9 @@ describe('signing on a phone', () => {
         await screenshot(page, `signing-sheet-${width}`);
 
         // Close shows Finish and Decline again; the field opens again from the guide.
-        await page.getByRole('button', { name: 'Close', exact: true }).tap();
-        await inView(page, page.getByRole('button', { name: 'Decline', exact: true }), height);
+        const decline = page.getByRole('button', { name: 'Decline', exact: true });
+        await tapUntil(page.getByRole('button', { name: 'Close', exact: true }), decline);
+        await inView(page, decline, height);
         await page
           .getByRole('button', { name: /Go to the|Review|Next/ })
           .first()
