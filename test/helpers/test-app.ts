@@ -27,16 +27,24 @@ export type TestApp = App & {
   drainJobs(): Promise<void>;
 };
 
+/** What a service starts from instead of a fresh database and DATA_DIR (an upgrade, a restore); close() removes both. */
+export type TestAppStart = {
+  database: Database;
+  dataDir: string;
+  serverDatabase: { name: string; adminUrl: string; url: string } | null;
+};
+
 /**
  * A fresh service for one test file: its own DATA_DIR and its own database (a copy of the migrated
- * embedded template, or a new database on the PostgreSQL server named by DATABASE_URL).
+ * embedded template, or a new database on the PostgreSQL server named by DATABASE_URL), or `start`'s.
  */
 export async function createTestApp(
   overrides: Partial<Config> = {},
   platformOverrides: Omit<PlatformOverrides, 'database' | 'log'> = {},
+  start?: TestAppStart,
 ): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-test-'));
-  const { database, serverDatabase } = await openTestDatabase();
+  const dataDir = start?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sig-test-'));
+  const { database, serverDatabase } = start ?? (await openTestDatabase());
   // PATH is the runner's, so a test finds LibreOffice where the machine has it, and a run with it hidden (.ci/run) does not.
   const config: Config = {
     ...loadConfig({ PATH: process.env.PATH }),
