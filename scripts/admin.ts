@@ -1,7 +1,10 @@
 // The operator's command line: `npm run admin -- <command>` calls the operator's API (/admin/v1/) of a running
 // service over HTTP, with ADMIN_TOKEN from the environment. It is a client of the service, not part of it: it reads
-// only ADMIN_TOKEN, PUBLIC_URL and PORT, so it runs wherever the service can be reached.
+// only ADMIN_TOKEN, PUBLIC_URL and PORT, so it runs wherever the service can be reached. Backup and restore are the
+// exception: they handle the service's private keys and files, so they run on its host, as its user, with its
+// DATA_DIR (and DATABASE_URL), and nothing of a backup goes over HTTP (src/platform/backup/).
 import fs from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -23,6 +26,11 @@ Commands:
   enable-org <orgId>         enable it again
   queues                     each job queue's depth (waiting, deferred, active, retry, failed) and oldest waiting job
   export <orgId>             the organization's envelopes with their evidence as a zip (--out <file>)
+  backup <dir>               a consistent backup of the running service into a new or empty directory: the database
+                             (the embedded one, or pg_dump of DATABASE_URL's), the keys and the stored files (or the
+                             bucket's list); on the service's host, with its DATA_DIR
+  restore <dir>              write a backup into an empty DATA_DIR (and, for PostgreSQL, the empty database of
+                             DATABASE_URL) before the service starts there; needs no running service
   help                       this text
 
 Options:
@@ -36,6 +44,7 @@ Options:
   --json            print the API's JSON answer instead of a table
 
 Environment: ADMIN_TOKEN (required), the service's ADMIN_TOKEN; PUBLIC_URL or PORT as above.
+  backup and restore also read DATA_DIR (default ./data) and DATABASE_URL, as the service does.
 Exit status: 0 done, 1 the service refused or could not be reached (its error description is printed), 2 bad usage.`;
 
 class UsageError extends Error {}
@@ -215,6 +224,63 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       if (target !== '-') console.error(`Organization ${orgId}: ${bytes} bytes written to ${target}.`);
       return 0;
     }
+    case 'backup': {
+      const [dir] = paths(args, 'dir');
+      if (!env.ADMIN_TOKEN) throw new UsageError("ADMIN_TOKEN is not set: export the service's ADMIN_TOKEN first");
+      const { writeBackup, BackupError } = await import('../src/platform/backup/backup-dir.ts');
+      const dataDir = path.resolve(env.DATA_DIR || './data');
+      const snapshot = (await api('POST', '/admin/v1/backup/snapshot')) as Row;
+      try {
+        const { manifest, warnings } = await writeBackup({
+          dataDir,
+          target: path.resolve(dir),
+          snapshot: String(snapshot.name),
+          databaseUrl: env.DATABASE_URL || undefined,
+        });
+        const files =
+          manifest.storage.kind === 'filesystem'
+            ? `${manifest.storage.files} stored files (${manifest.storage.bytes} bytes)`
+            : `the list of bucket ${manifest.storage.bucket}'s ${manifest.storage.objects} objects`;
+        console.log(
+          values.json
+            ? JSON.stringify(manifest, null, 2)
+            : [
+                `Backup of the service as of ${manifest.takenAt} written to ${path.resolve(dir)}:`,
+                `  database: ${manifest.database.kind === 'pglite' ? 'the embedded database' : 'pg_dump of DATABASE_URL'} (${manifest.database.file}, ${manifest.database.size} bytes)`,
+                `  keys: ${manifest.keys.length} files · ${files}`,
+                ...warnings.map((w) => `Note: ${w}`),
+                "It holds the platform's private keys: keep it as safe as DATA_DIR.",
+              ].join('\n'),
+        );
+      } catch (error) {
+        if (error instanceof BackupError) throw new ApiError(error.message);
+        throw error;
+      }
+      return 0;
+    }
+    case 'restore': {
+      const [dir] = paths(args, 'dir');
+      const { restoreBackup, BackupError } = await import('../src/platform/backup/backup-dir.ts');
+      const dataDir = path.resolve(env.DATA_DIR || './data');
+      try {
+        const { manifest, warnings } = await restoreBackup({
+          source: path.resolve(dir),
+          dataDir,
+          databaseUrl: env.DATABASE_URL || undefined,
+        });
+        console.log(
+          [
+            `Restored the backup of ${manifest.takenAt} into DATA_DIR ${dataDir}${manifest.database.kind === 'postgres' ? ' and the database of DATABASE_URL' : ''}.`,
+            ...warnings.map((w) => `Note: ${w}`),
+            'Start the service on it (npm start with this DATA_DIR); its jobs that were running resume.',
+          ].join('\n'),
+        );
+      } catch (error) {
+        if (error instanceof BackupError) throw new ApiError(error.message);
+        throw error;
+      }
+      return 0;
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -316,6 +382,11 @@ function ids(args: string[], names: string[]): number[] {
       throw new UsageError(`${names[i]} must be a positive whole number, not "${value}"`);
     return Number(value);
   });
+}
+
+function paths(args: string[], name: string): string[] {
+  if (args.length !== 1 || !args[0]) throw new UsageError(`expected <${name}>`);
+  return args;
 }
 
 function optionalSearch(args: string[]): string | undefined {

@@ -358,6 +358,18 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
         downloads,
         history,
         logger: platform.logger,
+        backup: {
+          database: platform.database,
+          dataDir: config.dataDir,
+          bucket: config.s3 && {
+            ...config.s3,
+            ...(overrides.s3Credentials ? { credentials: overrides.s3Credentials } : {}),
+          },
+          keysFromEnvironment: [
+            ...(config.jwtSecret ? ['JWT_SECRET'] : []),
+            ...(config.secretsKey ? ['SECRETS_KEY'] : []),
+          ],
+        },
       }),
       {
         selfService: config.billingSelfService,

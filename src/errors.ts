@@ -23,6 +23,12 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 400, code: 10415, description: 'Unsupported content type' },
   INTERNAL_ERROR: { status: 500, code: 10500, description: 'Internal server error' },
   SERVICE_UNAVAILABLE: { status: 503, code: 10503, description: 'Service unavailable' },
+  /** The operator's backup snapshots not yet claimed by the command line are at their cap; answered with Retry-After. */
+  BACKUP_SNAPSHOTS_WAITING: {
+    status: 429,
+    code: 10429,
+    description: 'Too many backup snapshots waiting to be claimed; try again later',
+  },
 
   RECIPIENT_NAME_INVALID: {
     status: 400,

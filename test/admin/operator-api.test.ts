@@ -41,6 +41,7 @@ async function everyOperatorCall(orgId: number, pkgId: number) {
     ['POST', '/admin/v1/users/1/enable', undefined],
     ['GET', '/admin/v1/queues', undefined],
     ['GET', `/admin/v1/organizations/${orgId}/export`, undefined],
+    ['POST', '/admin/v1/backup/snapshot', undefined],
   ] as const;
 }
 
@@ -58,6 +59,7 @@ describe("who may call the operator's API", () => {
       'GET /admin/v1/queues',
       'GET /admin/v1/users',
       'GET /admin/v1/workflows/awaiting-seal',
+      'POST /admin/v1/backup/snapshot',
       'POST /admin/v1/organizations/:orgId/disable',
       'POST /admin/v1/organizations/:orgId/enable',
       'POST /admin/v1/users/:userId/disable',

@@ -15,6 +15,7 @@ import {
   AdminOrganization,
   AdminUser,
   AwaitingSealPage,
+  BackupSnapshot,
   DisableBody,
   ExportFile,
   QueuesResponse,
@@ -57,6 +58,7 @@ const ACTIONS: Record<string, string> = {
   'POST /admin/v1/organizations/:orgId/enable': 'enable-organization',
   'GET /admin/v1/queues': 'show-queues',
   'GET /admin/v1/organizations/:orgId/export': 'export-organization',
+  'POST /admin/v1/backup/snapshot': 'backup-snapshot',
 };
 
 const USER_SWITCH =
@@ -301,6 +303,27 @@ export function adminRoutes(
           .header('x-content-type-options', 'nosniff')
           .send(stream);
       },
+    );
+
+    app.post(
+      '/admin/v1/backup/snapshot',
+      {
+        schema: {
+          tags,
+          summary: 'Take the database snapshot of a backup',
+          description:
+            `${AUTH}The part of a backup only the running service can take, for \`npm run admin -- backup <dir>\` on the service's host ` +
+            "to claim: written under the service's DATA_DIR/backups/<name>/ (directory 0700, files 0600), never sent in the answer, which only " +
+            'describes it. The embedded database: a dump of its data directory taken inside a transaction of its one session after a CHECKPOINT, ' +
+            'so every commit before that point is in it and none half; requests wait for the dump (milliseconds says how long). PostgreSQL: ' +
+            "nothing of the database (the command line runs pg_dump). A bucket: the list of its objects, taken after the database's snapshot. " +
+            `One snapshot at a time; a snapshot not claimed within an hour is removed by the next; at most 3 wait: 429 BACKUP_SNAPSHOTS_WAITING with Retry-After. ` +
+            'docs/operations.md "Backups".',
+          response: { 200: BackupSnapshot, 401: Type.Ref('ErrorResponse'), 429: Type.Ref('ErrorResponse') },
+        },
+        config,
+      },
+      async () => admin.snapshot(),
     );
 
     app.post(

@@ -143,6 +143,29 @@ export const ResealResponse = Type.Object({
   sealStatus: Type.Literal('PENDING'),
 });
 
+/** What POST /admin/v1/backup/snapshot wrote under DATA_DIR/backups/<name>/ (platform/backup/layout.ts SnapshotRecord). */
+export const BackupSnapshot = Type.Object({
+  name: Type.String({ description: 'the directory DATA_DIR/backups/<name>/ the snapshot is in' }),
+  takenAt: Type.String({ format: 'date-time', description: 'the point in time the backup is of' }),
+  database: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')]),
+  storage: Type.Union([Type.Literal('filesystem'), Type.Literal('s3')]),
+  bucket: Type.Union([Type.Object({ name: Type.String(), endpoint: Nullable(Type.String()) }), Type.Null()]),
+  embeddedDatabase: Type.Union([
+    Type.Object({
+      file: Type.String(),
+      size: Type.Integer({ description: 'bytes' }),
+      sha256: Type.String(),
+      milliseconds: Type.Integer({ description: 'how long the database was held for the dump' }),
+    }),
+    Type.Null(),
+  ]),
+  bucketObjects: Type.Union([Type.Object({ count: Type.Integer(), bytes: Type.Integer() }), Type.Null()]),
+  keysFromEnvironment: Type.Array(Type.String(), {
+    description:
+      'JWT_SECRET, SECRETS_KEY when the service takes them from its environment: not in DATA_DIR, so not in the backup',
+  }),
+});
+
 export function toAdminOrganization(row: OrganizationRow, now = new Date()): Static<typeof AdminOrganization> {
   return {
     id: row.id,

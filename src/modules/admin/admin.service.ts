@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '../../errors.ts';
-import type { Db } from '../../platform/db/client.ts';
+import type { Database, Db } from '../../platform/db/client.ts';
+import { takeSnapshot, TooManySnapshotsError, type BucketSettings } from '../../platform/backup/snapshot.ts';
+import type { SnapshotRecord } from '../../platform/backup/layout.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { BillingService } from '../billing/billing.service.ts';
@@ -36,6 +38,7 @@ export function createAdminService({
   downloads,
   history,
   logger,
+  backup,
 }: {
   db: Db;
   jobs: JobQueue;
@@ -43,7 +46,12 @@ export function createAdminService({
   downloads: Pick<DownloadService, 'download'>;
   history: Pick<HistoryService, 'getHistory' | 'getEvidenceReport'>;
   logger: Pick<Logger, 'warn'>;
+  /** What a backup snapshot reads: the database, DATA_DIR, the bucket, and which keys come from the environment. */
+  backup: { database: Database; dataDir: string; bucket?: BucketSettings; keysFromEnvironment: string[] };
 }) {
+  // One snapshot at a time: each holds a dump of the database in memory while it is written.
+  let snapshotting: Promise<unknown> = Promise.resolve();
+
   return {
     grantPackage,
     renewPackage,
@@ -57,7 +65,29 @@ export function createAdminService({
     setOrganizationEnabled,
     queues,
     exportFor,
+    snapshot,
   };
+
+  /**
+   * The part of a backup only the running service can take, written into DATA_DIR/backups/ for the command line on
+   * this host to claim (platform/backup/snapshot.ts; docs/operations.md "Backups"); nothing of it goes over HTTP.
+   */
+  async function snapshot(): Promise<SnapshotRecord> {
+    const next = snapshotting.then(() => takeSnapshot(backup));
+    snapshotting = next.catch(() => {});
+    try {
+      return await next;
+    } catch (error) {
+      if (error instanceof TooManySnapshotsError)
+        throw new AppError(
+          'BACKUP_SNAPSHOTS_WAITING',
+          undefined,
+          { detail: error.message },
+          { retryAfterSeconds: 600 },
+        );
+      throw error;
+    }
+  }
 
   function markOf(enabled: boolean, body: DisableBody | undefined): DisabledMark {
     return enabled ? null : { at: new Date(), by: body?.by ?? 'operator', reason: body?.reason ?? null };
