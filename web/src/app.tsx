@@ -1,5 +1,7 @@
 import { createRoot } from 'react-dom/client';
-import { locale, t } from './i18n/i18n.ts';
+import { languageReady, setLanguage } from './i18n/catalogue.ts';
+import { t } from './i18n/signing/index.ts';
+import { useLanguage } from './i18n/use-language.ts';
 import { isWorkspacePath } from './workspace/routes.tsx';
 import { WorkspaceApp } from './workspace/Workspace.tsx';
 import { CscCallback } from './signing/CscCallback.tsx';
@@ -8,6 +10,7 @@ import { SignInPage } from './signin/SignInPage.tsx';
 
 /** The pages of the web app other than the signing page (main.tsx), by path; the sender's workspace (workspace/routes.tsx) owns /, /envelopes/..., /templates... */
 function App() {
+  useLanguage();
   const path = window.location.pathname;
   if (path === '/csc/callback') return <CscCallback />;
   if (path === '/auth/sso/callback') return <SsoCallback />;
@@ -21,7 +24,10 @@ function App() {
   );
 }
 
-export function mount(root: HTMLElement): void {
-  document.documentElement.lang = locale;
+export async function mount(root: HTMLElement): Promise<void> {
+  // The sender's workspace is English only so far: it is shown in English (<html lang="en">) whatever the page's
+  // language, without changing the choice remembered for the signing and sign-in pages.
+  if (isWorkspacePath(window.location.pathname)) await setLanguage('en', { remember: false }).catch(() => {});
+  else await languageReady();
   createRoot(root).render(<App />);
 }

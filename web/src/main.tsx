@@ -5,6 +5,9 @@
  * Vite preloads each chunk's imports in parallel with it.
  */
 import './shared/styles.css';
+import { currentLanguage } from './i18n/language.ts';
+import { loaders as signinLanguages } from './i18n/signin/languages.ts';
+import { loaders as signingLanguages } from './i18n/signing/languages.ts';
 import { startSigning } from './signing/start.ts';
 
 const root = document.getElementById('root')!;
@@ -14,9 +17,16 @@ const loading = signing
   ? (() => {
       const code = decodeURIComponent(signing[1]);
       startSigning(code);
+      // A language other than English: its catalogue downloads beside the page's chunk, not after it.
+      const language = currentLanguage();
+      if (language !== 'en') signingLanguages[language]?.().catch(() => {});
       return import('./signing/signing-app.tsx').then((page) => page.mount(root, code));
     })()
-  : import('./app.tsx').then((app) => app.mount(root));
+  : (() => {
+      const language = currentLanguage();
+      if (language !== 'en' && window.location.pathname === '/signin') signinLanguages[language]?.().catch(() => {});
+      return import('./app.tsx').then((app) => app.mount(root));
+    })();
 
 // A chunk that failed to download (a deploy replaced it, the network dropped) leaves a sentence, not a blank page.
 loading.catch(() => {

@@ -4,7 +4,7 @@ import { ConfirmDialog } from '../workspace/ui.tsx';
 import { forgetPdf, documentUrl } from '../signing/pdf.ts';
 import { errorText, removeDocument, reorderDocuments, replaceDocument } from './editor-api.ts';
 import { DOCUMENT_TYPES, DropZone, Progress, type UploadProgress } from './DropZone.tsx';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 import type { SaveTracker } from './saving.ts';
 import type { EnvelopeDocument } from './types.ts';
 import { useUploader } from './upload.ts';

@@ -3,7 +3,7 @@
  * and screen-reader way; dropping is a shortcut). Shows the upload's progress and, beside it, why a file was refused.
  */
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 
 export type UploadProgress = { name: string; position: number; total: number; fraction: number };
 

@@ -17,7 +17,7 @@ import { RecipientsPanel } from './RecipientsPanel.tsx';
 import { SelfSignStep } from './SelfSignStep.tsx';
 import { SaveTemplateStep } from './SaveTemplateStep.tsx';
 import { SendStep } from './SendStep.tsx';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 import { useFieldStore, useSaveTracker, type SaveState } from './saving.ts';
 import type { EnvelopeDocument, Field, PageSize, Recipient, Sequence } from './types.ts';
 import './editor.css';

@@ -17,7 +17,7 @@ import { documentUrl, openPdf, renderPage, type PdfDocument } from '../signing/p
 import { displayValue, isImageType } from '../signing/field-rules.ts';
 import type { Draft } from '../signing/types.ts';
 import { clampBox, initialsOf, textOn, tint } from './field-kinds.ts';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 import type { Box, EnvelopeDocument, Field, PageSize, Recipient } from './types.ts';
 import { useNearScreen } from '../shared/near-screen.ts';
 

@@ -15,7 +15,7 @@ import {
   clampBox,
 } from './field-kinds.ts';
 import { sizeOf, type PageSizes } from './EditorPages.tsx';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 import type { FieldError } from './saving.ts';
 import {
   FIELD_TYPES,

@@ -9,7 +9,7 @@ import { errorText, type FieldInput } from './editor-api.ts';
 import { EditorPages, pageKey, sizeOf, type PageSizes } from './EditorPages.tsx';
 import { FieldProperties } from './FieldProperties.tsx';
 import { DEFAULT_SIZE, clampBox, fillers, freeSpot, textOn } from './field-kinds.ts';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 import type { FieldStore } from './saving.ts';
 import {
   FIELD_TYPES,

@@ -7,7 +7,7 @@ import type { PageProps } from '../workspace/routes.tsx';
 import { Link, navigate } from '../workspace/router.tsx';
 import { useTitle } from '../workspace/ui.tsx';
 import { DOCUMENT_TYPES, DropZone } from './DropZone.tsx';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 import { useUploader } from './upload.ts';
 import './editor.css';
 

@@ -17,7 +17,7 @@ import {
   type RecipientInput,
 } from './editor-api.ts';
 import { nextColour, validEmail, validName } from './field-kinds.ts';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 import type { SaveTracker } from './saving.ts';
 import { ROLES, type Recipient, type Role, type Sequence } from './types.ts';
 

@@ -8,7 +8,7 @@ import { slotOrder, templatesApi } from '../templates/templates-api.ts';
 import { navigate } from '../workspace/router.tsx';
 import { api } from '../workspace/session-api.ts';
 import { errorText } from './editor-api.ts';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 import type { Recipient } from './types.ts';
 
 const NAME_MAX = 50;

@@ -12,7 +12,7 @@ import { useSignatureLibrary } from '../signing/SignatureLibrary.tsx';
 import type { Disclosure, Draft, SignerContext, Field as SigningField } from '../signing/types.ts';
 import { errorText, loadDisclosure, loadSigningKey, saveValues } from './editor-api.ts';
 import { EditorPages, type PageSizes } from './EditorPages.tsx';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 import type { SaveTracker } from './saving.ts';
 import type { EnvelopeDocument, Field, PageSize, Recipient } from './types.ts';
 

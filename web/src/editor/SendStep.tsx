@@ -4,7 +4,7 @@ import { navigate } from '../workspace/router.tsx';
 import { useEmailVerified, VerifyToSend } from '../workspace/VerifyToSend.tsx';
 import { commence, configureReminder, errorPlace, errorText, loadSettings } from './editor-api.ts';
 import { fillers, signersWithoutSignature } from './field-kinds.ts';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 import type { SaveTracker } from './saving.ts';
 import type { Field, Recipient, Reminder, Sequence } from './types.ts';
 

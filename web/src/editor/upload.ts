@@ -2,7 +2,7 @@
 import { useCallback, useState } from 'react';
 import { errorText, uploadDocument } from './editor-api.ts';
 import { MAX_DOCUMENT_BYTES, type UploadProgress } from './DropZone.tsx';
-import { editorText as text } from './messages.ts';
+import { editorText as text } from '../i18n/editor/index.ts';
 import type { Sequence } from './types.ts';
 
 export type UploadOutcome = { workflowId: number | null; uploaded: number; error: string | null };

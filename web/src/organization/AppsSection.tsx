@@ -8,7 +8,7 @@ import { formatDateTime } from '../workspace/ui.tsx';
 import { Link } from '../workspace/router.tsx';
 import { ApiErrorText, FormDialog, SecretField, StatusLine, TextField, fieldIssues, useResource } from './kit.tsx';
 import { ConfirmAction } from './MembersSection.tsx';
-import { orgText as text } from './messages.ts';
+import { orgText as text } from '../i18n/organization/index.ts';
 import { orgApi, type BusinessApp } from './org-api.ts';
 
 type Secrets = { appName: string; clientId: string; clientSecret?: string; webhookSecret?: string; rotated: boolean };

@@ -5,12 +5,12 @@
  * see the form read-only.
  */
 import { useEffect, useId, useMemo, useState } from 'react';
-import { t as signingText } from '../i18n/i18n.ts';
+import { t as signingText } from '../i18n/signing/index.ts';
 import { accessibleBrandColour } from '../signing/branding.ts';
 import { formatDateTime } from '../workspace/ui.tsx';
 import { ApiErrorText, StatusLine, TextField, useResource } from './kit.tsx';
 import { ConfirmAction } from './MembersSection.tsx';
-import { orgText as text } from './messages.ts';
+import { orgText as text } from '../i18n/organization/index.ts';
 import { PRODUCT_NAME } from '../shared/product.ts';
 import { orgApi, type Branding } from './org-api.ts';
 

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { formatDateTime } from '../workspace/ui.tsx';
 import { ApiErrorText, StatusLine, useResource } from './kit.tsx';
-import { orgText as text } from './messages.ts';
+import { orgText as text } from '../i18n/organization/index.ts';
 import { orgApi, type Invitation } from './org-api.ts';
 
 export function Invitations() {

@@ -9,7 +9,7 @@ import { formatDateTime } from '../workspace/ui.tsx';
 import { ApiError } from '../shared/api.ts';
 import { Link } from '../workspace/router.tsx';
 import { ApiErrorText, Pager, StatusLine, TextField, useResource } from './kit.tsx';
-import { orgText as text } from './messages.ts';
+import { orgText as text } from '../i18n/organization/index.ts';
 import { MAIL_PROVIDERS, orgApi, type EmailSettings, type MailProvider, type MailTestResult } from './org-api.ts';
 
 type FieldSpec = {

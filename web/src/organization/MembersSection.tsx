@@ -12,7 +12,7 @@ import {
   fieldIssues,
   useResource,
 } from './kit.tsx';
-import { orgText as text } from './messages.ts';
+import { orgText as text } from '../i18n/organization/index.ts';
 import { orgApi, type Member } from './org-api.ts';
 import { isPersonName } from '../shared/person-name.ts';
 

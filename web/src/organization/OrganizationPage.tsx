@@ -12,7 +12,7 @@ import type { PageProps } from '../workspace/routes.tsx';
 import { ErrorNotice, useTitle } from '../workspace/ui.tsx';
 import { api } from '../workspace/session-api.ts';
 import { isForbidden, SectionNav } from './kit.tsx';
-import { orgText as text } from './messages.ts';
+import { orgText as text } from '../i18n/organization/index.ts';
 import { Invitations } from './Invitations.tsx';
 import { MembersSection } from './MembersSection.tsx';
 import { RolesSection } from './RolesSection.tsx';

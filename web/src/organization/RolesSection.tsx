@@ -11,7 +11,7 @@ import {
   useResource,
 } from './kit.tsx';
 import { ConfirmAction } from './MembersSection.tsx';
-import { orgText as text } from './messages.ts';
+import { orgText as text } from '../i18n/organization/index.ts';
 import {
   MODULES,
   RIGHTS,

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { formatDateTime } from '../workspace/ui.tsx';
 import { Link } from '../workspace/router.tsx';
 import { ApiErrorText, FormDialog, Pager, StatusLine, useResource } from './kit.tsx';
-import { orgText as text } from './messages.ts';
+import { orgText as text } from '../i18n/organization/index.ts';
 import { orgApi, type WebhookDelivery } from './org-api.ts';
 
 const PAGE_SIZE = 20;

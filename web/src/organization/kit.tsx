@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../shared/api.ts';
 import { Link, useLocation } from '../workspace/router.tsx';
-import { kitText } from './messages.ts';
+import { kitText } from '../i18n/organization/index.ts';
 import './screens.css';
 
 export type Resource<T> = {

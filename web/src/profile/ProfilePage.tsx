@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { PageProps } from '../workspace/routes.tsx';
 import { ErrorNotice, useTitle } from '../workspace/ui.tsx';
 import { ApiErrorText, SectionNav, StatusLine, useResource } from '../organization/kit.tsx';
-import { profileText as text } from './messages.ts';
+import { profileText as text } from '../i18n/profile/index.ts';
 import { NOTIFICATIONS, profileApi, type Notifications, type Profile } from './profile-api.ts';
 import { SecuritySection } from './SecuritySection.tsx';
 import { SignaturesSection } from './SignaturesSection.tsx';

@@ -4,7 +4,7 @@ import { passkeysSupported } from '../signin/other-methods-api.ts';
 import { formatDateTime } from '../workspace/ui.tsx';
 import { ApiErrorText, StatusLine, TextField, useResource } from '../organization/kit.tsx';
 import { ConfirmAction } from '../organization/MembersSection.tsx';
-import { profileText as text } from './messages.ts';
+import { profileText as text } from '../i18n/profile/index.ts';
 import { profileApi, type Passkey, type Profile } from './profile-api.ts';
 
 const CODE = /^\d{6}$/;

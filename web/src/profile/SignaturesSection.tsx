@@ -8,7 +8,7 @@ import '@fontsource/dancing-script/latin-400.css';
 import { DrawPad, type DrawPadHandle } from '../signing/SignatureCapture.tsx';
 import { ApiErrorText, StatusLine, TextField, fieldIssues, useResource } from '../organization/kit.tsx';
 import { ConfirmAction } from '../organization/MembersSection.tsx';
-import { profileText as text } from './messages.ts';
+import { profileText as text } from '../i18n/profile/index.ts';
 import {
   ASSET_KINDS,
   SIGNATURE_FONTS,

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { signinText as text } from './messages.ts';
+import { signinText as text } from '../i18n/signin/index.ts';
 import type { Credentials } from './signin-api.ts';
 import {
   passkeySignIn,

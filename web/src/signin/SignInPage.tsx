@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { signinText as text } from './messages.ts';
+import { LanguageMenu } from '../i18n/LanguageMenu.tsx';
+import { signinText as text } from '../i18n/signin/index.ts';
+import { useLanguage } from '../i18n/use-language.ts';
 import { authorize, START_SIGNIN_URL, type Credentials, type SigninOutcome } from './signin-api.ts';
 import { OtherMethods } from './OtherMethods.tsx';
 
@@ -22,14 +24,17 @@ export function SignInPage() {
   const [attempt, setAttempt] = useState(0);
   const heading = useRef<HTMLHeadingElement>(null);
   const signupOpen = useSignupOpen();
+  const language = useLanguage();
 
   useEffect(() => {
     if (!state) window.location.replace(START_SIGNIN_URL);
   }, [state]);
   useEffect(() => {
-    document.title = step === 'totp' ? `${text.totpTitle} – ${text.title}` : text.title;
     heading.current?.focus();
   }, [step]);
+  useEffect(() => {
+    document.title = step === 'totp' ? `${text.totpTitle} – ${text.title}` : text.title;
+  }, [step, language]);
 
   if (!state) return null;
 
@@ -67,6 +72,7 @@ export function SignInPage() {
 
   return (
     <main id="main" className="message signin">
+      <LanguageMenu />
       <h1 ref={heading} tabIndex={-1}>
         {step === 'totp' ? text.totpTitle : text.title}
       </h1>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { t } from '../i18n/i18n.ts';
+import { t } from '../i18n/signing/index.ts';
 
 /** The message the page posts to the window that opened it. */
 export type SsoCallbackMessage = {

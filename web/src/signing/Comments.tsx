@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import { t } from '../i18n/i18n.ts';
+import { formattingLocale } from '../i18n/language.ts';
+import { t } from '../i18n/signing/index.ts';
 import { ApiError, type Api } from '../shared/api.ts';
 import { fieldLabel } from './field-rules.ts';
 import type { Comment, Field } from './types.ts';
@@ -43,7 +44,7 @@ export function Comments({
             return (
               <li key={comment.id}>
                 <p className="comment-meta">
-                  {t.commentBy(comment.authorName, new Date(comment.createdAt).toLocaleString())}
+                  {t.commentBy(comment.authorName, new Date(comment.createdAt).toLocaleString(formattingLocale()))}
                   {about ? ` · ${t.commentAboutField(about)}` : ''}
                 </p>
                 <p className="comment-body">{comment.body}</p>

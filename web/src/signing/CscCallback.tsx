@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { t } from '../i18n/i18n.ts';
+import { t } from '../i18n/signing/index.ts';
 
 /** Where the signing page keeps the address to come back to before it sends the signer to the CSC provider. */
 export const CSC_RETURN_KEY = 'csc:return-to';

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { t } from '../i18n/i18n.ts';
+import { t } from '../i18n/signing/index.ts';
 import type { PdfDocument } from './pdf.ts';
 import { documentUrl, firstPicture, type PagePicture } from './start.ts';
 

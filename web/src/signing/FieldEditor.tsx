@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { t } from '../i18n/i18n.ts';
+import { t } from '../i18n/signing/index.ts';
 import {
   displayValue,
   fieldLabel,
@@ -64,20 +64,19 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
         field.fieldType === 'DIGITAL_SIGNATURE'
           ? []
           : (library ?? []).filter((entry) => entry.kind === field.fieldType);
-      const what = kind === 'initials' ? t.initialsWord : t.signatureWord;
       return (
         <div className="field-editor">
           {image ? (
             <AdoptedImage
               image={image}
-              alt={t.signaturePreviewAlt(what)}
+              alt={t.signaturePreviewAlt(kind)}
               onChange={() => onChange({ ...draft, value: null, signatureAssetId: undefined })}
             />
           ) : (
             <>
               <LibraryChoices
                 entries={saved}
-                what={what}
+                kind={kind}
                 onChoose={(entry) => onAdopted({ ...draft, value: entry.image, signatureAssetId: entry.id })}
               />
               <SignatureCapture
@@ -120,7 +119,7 @@ export function FieldEditor({ field, draft, me, error, onChange, onAdopted, cont
           {field.fieldType === 'STAMP' && (
             <LibraryChoices
               entries={(library ?? []).filter((entry) => entry.kind === 'STAMP')}
-              what={t.fieldType.STAMP.toLowerCase()}
+              kind="stamp"
               onChoose={(entry) => onAdopted({ ...draft, value: entry.image, signatureAssetId: entry.id })}
             />
           )}

@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from 'react';
-import { t } from '../i18n/i18n.ts';
+import { t } from '../i18n/signing/index.ts';
 import { ApiError, type Api, type GuestSession } from '../shared/api.ts';
 import { isFilled, mustFill, saveEntry } from './field-rules.ts';
 import type { CeremonyResult, DocumentItem, Draft, Field, Recipient } from './types.ts';

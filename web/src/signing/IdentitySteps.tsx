@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { t } from '../i18n/i18n.ts';
+import { formattingLocale } from '../i18n/language.ts';
+import { t } from '../i18n/signing/index.ts';
 import { ApiError, type Api } from '../shared/api.ts';
 import type { Disclosure } from './types.ts';
 
@@ -28,7 +29,8 @@ export function ConsentStep({
         {t.consentHeading}
       </h2>
       <p>{t.consentIntro}</p>
-      <blockquote className="disclosure" data-sha256={disclosure.textHash}>
+      {/* The service's text, in English whatever the page's language (it is recorded verbatim with its hash). */}
+      <blockquote className="disclosure" lang="en" data-sha256={disclosure.textHash}>
         {disclosure.text}
       </blockquote>
       <div className="actions">
@@ -168,7 +170,9 @@ export function OtpStep({
   };
 
   const wait = sent ? Math.max(0, Math.ceil((sent.resendAt - now) / 1000)) : 0;
-  const until = sent ? new Date(sent.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '';
+  const until = sent
+    ? new Date(sent.expiresAt).toLocaleTimeString(formattingLocale(), { hour: '2-digit', minute: '2-digit' })
+    : '';
   return (
     <section className="step" aria-labelledby="otp-heading">
       <h2 id="otp-heading" ref={heading} tabIndex={-1}>

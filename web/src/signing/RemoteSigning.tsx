@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { t } from '../i18n/i18n.ts';
+import { t } from '../i18n/signing/index.ts';
 import { ApiError, type Api } from '../shared/api.ts';
 import { CSC_RESULT_KEY, CSC_RETURN_KEY } from './CscCallback.tsx';
 import type { CeremonyResult, Field } from './types.ts';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import '@fontsource/dancing-script/latin-400.css';
-import { t } from '../i18n/i18n.ts';
+import { t } from '../i18n/signing/index.ts';
 
 const HANDWRITING_FONT = '"Dancing Script"';
 const DRAW_WIDTH = 600;
@@ -24,7 +24,6 @@ export function SignatureCapture({ kind, suggestion, onAdopt }: Props) {
   const [error, setError] = useState<string | null>(null);
   const name = useId();
   const errorId = useId();
-  const what = kind === 'signature' ? t.signatureWord : t.initialsWord;
   const drawRef = useRef<DrawPadHandle>({ isEmpty: () => true, toDataUrl: () => '', clear: () => {} });
   const [typed, setTyped] = useState(suggestion);
   const [typedImage, setTypedImage] = useState<string | null>(null);
@@ -80,13 +79,13 @@ export function SignatureCapture({ kind, suggestion, onAdopt }: Props) {
       </fieldset>
       {mode === 'draw' ? (
         <div className="draw">
-          <DrawPad handle={drawRef} label={t.drawAreaLabel(what)} onStroke={clearError} />
+          <DrawPad handle={drawRef} label={t.drawAreaLabel(kind)} onStroke={clearError} />
           <p className="hint">{t.drawHint}</p>
         </div>
       ) : (
         <div className="type">
           <label className="stacked">
-            {t.typeLabel(what)}
+            {t.typeLabel(kind)}
             <input
               type="text"
               value={typed}
@@ -100,7 +99,7 @@ export function SignatureCapture({ kind, suggestion, onAdopt }: Props) {
               aria-describedby={error ? errorId : undefined}
             />
           </label>
-          {typedImage && <img className="typed-preview" src={typedImage} alt={t.typePreviewAlt(what)} />}
+          {typedImage && <img className="typed-preview" src={typedImage} alt={t.typePreviewAlt(kind)} />}
         </div>
       )}
       {error && (
@@ -116,7 +115,7 @@ export function SignatureCapture({ kind, suggestion, onAdopt }: Props) {
           </button>
         )}
         <button type="button" className="primary" onClick={adopt}>
-          {t.adoptSignature(what)}
+          {t.adoptSignature(kind)}
         </button>
       </div>
     </div>

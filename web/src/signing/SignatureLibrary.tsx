@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { t } from '../i18n/i18n.ts';
+import type { Mark } from '../i18n/signing/en.ts';
+import { t } from '../i18n/signing/index.ts';
 import type { LibraryEntry, Recipient } from './types.ts';
 
 /**
@@ -43,18 +44,18 @@ export function useSignatureLibrary(me: Recipient, enabled: boolean): LibraryEnt
 /** The saved entries of one kind, each adoptable with one button (its image and name shown). */
 export function LibraryChoices({
   entries,
-  what,
+  kind,
   onChoose,
 }: {
   entries: LibraryEntry[];
-  what: string;
+  kind: Mark;
   onChoose(entry: LibraryEntry): void;
 }) {
   if (entries.length === 0) return null;
-  const headingId = `library-${what}`;
+  const headingId = `library-${kind}`;
   return (
     <section className="library" aria-labelledby={headingId}>
-      <h3 id={headingId}>{t.libraryHeading(what)}</h3>
+      <h3 id={headingId}>{t.libraryHeading(kind)}</h3>
       <ul className="library-entries">
         {entries.map((entry) => (
           <li key={entry.id}>

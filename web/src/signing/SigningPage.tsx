@@ -1,6 +1,7 @@
 import { Skeleton } from '../shared/Skeleton.tsx';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { t } from '../i18n/i18n.ts';
+import { LanguageMenu } from '../i18n/LanguageMenu.tsx';
+import { t } from '../i18n/signing/index.ts';
 import { type Api, ApiError, saveFile, type GuestSession } from '../shared/api.ts';
 import { loadAll, startSigning, type Loaded } from './start.ts';
 import { DocumentView } from './DocumentView.tsx';
@@ -167,6 +168,7 @@ function Shell({
         )}
         <span className="brand-name">{t.appName}</span>
         {sender && <span className="brand-sender">{t.from(sender)}</span>}
+        <LanguageMenu className="on-brand" />
       </header>
       <main id="main" tabIndex={-1}>
         {children}

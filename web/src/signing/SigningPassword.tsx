@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { t } from '../i18n/i18n.ts';
+import { t } from '../i18n/signing/index.ts';
 import type { Draft, SigningKeyReset, SigningKeyStatus } from './types.ts';
 
 type Props = {

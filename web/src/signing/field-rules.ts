@@ -1,4 +1,4 @@
-import { t } from '../i18n/i18n.ts';
+import { t } from '../i18n/signing/index.ts';
 import type { Draft, Field, SignerContext } from './types.ts';
 
 /** The service's caps (src/modules/signing/field-values.ts), checked here first so errors show as the signer types. */

@@ -4,7 +4,7 @@ import type { PageProps } from '../workspace/routes.tsx';
 import { formatDateTime, useTitle } from '../workspace/ui.tsx';
 import { ApiErrorText, useResource } from '../organization/kit.tsx';
 import { BarChart } from './BarChart.tsx';
-import { templatesText as text } from './messages.ts';
+import { templatesText as text } from '../i18n/templates/index.ts';
 import { templatesApi, type DropOff, type FullAnalytics } from './templates-api.ts';
 import './templates.css';
 

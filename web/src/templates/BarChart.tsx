@@ -5,7 +5,7 @@
  * never the only cue; bar colours keep at least 3:1 against white (WCAG 1.4.11).
  */
 import { useId, type ReactNode } from 'react';
-import { templatesText as text } from './messages.ts';
+import { templatesText as text } from '../i18n/templates/index.ts';
 
 export type Bar = { label: string; value: number; display: string; note?: string };
 

@@ -11,7 +11,7 @@ import type { PageProps } from '../workspace/routes.tsx';
 import { useTitle } from '../workspace/ui.tsx';
 import { useEmailVerified, VerifyToSend } from '../workspace/VerifyToSend.tsx';
 import { ApiErrorText, TextField, useResource } from '../organization/kit.tsx';
-import { templatesText as text } from './messages.ts';
+import { templatesText as text } from '../i18n/templates/index.ts';
 import { templatesApi, type Override, type Slot, type Template } from './templates-api.ts';
 import './templates.css';
 import { isPersonName } from '../shared/person-name.ts';

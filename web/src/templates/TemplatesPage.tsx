@@ -22,7 +22,7 @@ import {
 } from '../organization/kit.tsx';
 import { ConfirmAction } from '../organization/MembersSection.tsx';
 import { orgApi } from '../organization/org-api.ts';
-import { templatesText as text } from './messages.ts';
+import { templatesText as text } from '../i18n/templates/index.ts';
 import { slotOrder, templatesApi, type Folder, type Template } from './templates-api.ts';
 import './templates.css';
 

@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Skeleton } from '../shared/Skeleton.tsx';
-import { dashboardText as text, shellText, statusText } from './messages.ts';
+import { dashboardText as text, shellText, statusText } from '../i18n/workspace/index.ts';
 import { FolderDialog, FolderList } from './Folders.tsx';
 import type { PageProps } from './routes.tsx';
 import { Link, navigate, useLocation } from './router.tsx';

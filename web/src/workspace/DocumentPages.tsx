@@ -6,8 +6,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { initialsOf } from '../editor/field-kinds.ts';
-import { editorText } from '../editor/messages.ts';
-import { envelopeText as text } from './messages.ts';
+import { editorText } from '../i18n/editor/index.ts';
+import { envelopeText as text } from '../i18n/workspace/index.ts';
 import { api } from './session-api.ts';
 import type { DocumentDetail, Recipient } from './types.ts';
 

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, saveFile } from '../shared/api.ts';
 import { Skeleton } from '../shared/Skeleton.tsx';
-import { envelopeText as text, roleText, shellText, statusText } from './messages.ts';
+import { envelopeText as text, roleText, shellText, statusText } from '../i18n/workspace/index.ts';
 import type { PageProps } from './routes.tsx';
 import { Link, navigate } from './router.tsx';
 import { api, useMe } from './session-api.ts';

@@ -1,7 +1,7 @@
 /** Personal folders in the dashboard's sidebar: the list (each a filter of the document list), create and rename. */
 import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../shared/api.ts';
-import { dashboardText as text } from './messages.ts';
+import { dashboardText as text } from '../i18n/workspace/index.ts';
 import { Link } from './router.tsx';
 import { api } from './session-api.ts';
 import type { Folder } from './types.ts';

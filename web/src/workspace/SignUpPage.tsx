@@ -4,7 +4,7 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../shared/api.ts';
-import { signupText as text } from './messages.ts';
+import { signupText as text } from '../i18n/workspace/index.ts';
 import type { PageProps } from './routes.tsx';
 import { publicRequest, signInUrl } from './session-api.ts';
 import { useTitle } from './ui.tsx';

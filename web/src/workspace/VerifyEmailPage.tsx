@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../shared/api.ts';
-import { verifyText as text } from './messages.ts';
+import { verifyText as text } from '../i18n/workspace/index.ts';
 import type { PageProps } from './routes.tsx';
 import { peekMe, publicRequest, signInUrl, type Me } from './session-api.ts';
 import { Link } from './router.tsx';

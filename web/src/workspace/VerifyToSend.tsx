@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, ApiError } from './session-api.ts';
-import { sendVerifyText as text } from './messages.ts';
+import { sendVerifyText as text } from '../i18n/workspace/index.ts';
 
 type Profile = { email: string; emailVerified: boolean };
 

@@ -4,7 +4,7 @@
  * to 1000). Shared by the envelope page and the dashboard's row menu.
  */
 import { useEffect, useId, useState } from 'react';
-import { envelopeText as text } from './messages.ts';
+import { envelopeText as text } from '../i18n/workspace/index.ts';
 import { api } from './session-api.ts';
 import { ConfirmDialog } from './ui.tsx';
 

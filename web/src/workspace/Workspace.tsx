@@ -5,7 +5,7 @@
  */
 import { Component, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Skeleton } from '../shared/Skeleton.tsx';
-import { shellText as text } from './messages.ts';
+import { shellText as text } from '../i18n/workspace/index.ts';
 import { Link, useLocation } from './router.tsx';
 import { findRoute, type WorkspaceRoute } from './routes.tsx';
 import { signOut, useMe } from './session-api.ts';

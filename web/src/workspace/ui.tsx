@@ -1,7 +1,7 @@
 /** Small building blocks every workspace page shares (title, headings, errors, confirmation dialog). */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { ApiError } from '../shared/api.ts';
-import { shellText } from './messages.ts';
+import { shellText } from '../i18n/workspace/index.ts';
 
 /** Sets the tab's title to "<page> – <app>". */
 export function useTitle(title: string): void {

@@ -1,5 +1,5 @@
-/** The sign-in page's English strings (kept beside the page; the i18n catalogue can absorb them when a second language arrives). */
-export const signinText = {
+/** The sign-in page's English strings: the source of truth its other languages (de.ts, fr.ts…) are typed by. */
+export const en = {
   title: 'Sign in',
   noAccount: 'New here?',
   signUp: 'Create an account',
@@ -60,7 +60,7 @@ export const signinText = {
   cardFileUnreadable: 'That file could not be read.',
   cardOff: 'Smart-card sign-in is not enabled on this service.',
   cardExpiredChallenge: 'The hash has expired or was already used. Get a new hash and sign it again.',
-  cardRejected: (reason: string) => {
+  cardRejected: (reason: string): string => {
     switch (reason) {
       case 'SIGNATURE':
         return 'The signature does not match the hash and the certificate. Sign exactly the hash shown, with this card.';
@@ -87,3 +87,5 @@ export const signinText = {
   tooManyChallenges: (minutes: number) =>
     `Too many sign-in attempts from this network. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
 };
+
+export type Messages = typeof en;

@@ -146,3 +146,6 @@ export const profileText = {
   save: 'Save to the library',
   entryAdded: (kind: string, name: string) => `${kind} “${name}” saved.`,
 };
+
+export const en = { profileText };
+export type Messages = typeof en;

@@ -414,3 +414,6 @@ export const orgText = {
   deliveredAt: 'Delivered',
   payload: 'Body sent',
 };
+
+export const en = { kitText, orgText };
+export type Messages = typeof en;

@@ -1,8 +1,12 @@
-import { PRODUCT_NAME } from '../shared/product.ts';
+import { PRODUCT_NAME } from '../../shared/product.ts';
+
+/** What a signature pad or a saved-signature list is for (messages name it in each language's own grammar). */
+export type Mark = 'signature' | 'initials' | 'stamp';
 
 /**
- * Every English string of the web app. Another language is another file exporting a `Messages` object;
- * parameterised strings are functions so word order can differ between languages.
+ * The signing page's English strings (and those of the small pages beside it: the CSC and SSO returns, the
+ * page-not-found): the source of truth its other languages (de.ts, fr.ts…) are typed by. Parameterised strings
+ * are functions, so word order and plural forms can differ between languages.
  */
 export const en = {
   appName: PRODUCT_NAME,
@@ -146,16 +150,14 @@ export const en = {
   signatureHow: 'How do you want to sign?',
   signatureDraw: 'Draw',
   signatureType: 'Type',
-  drawAreaLabel: (what: string) => `Drawing area for your ${what}. Draw with a mouse, a pen or your finger.`,
+  drawAreaLabel: (mark: Mark) => `Drawing area for your ${mark}. Draw with a mouse, a pen or your finger.`,
   drawHint: 'Draw inside the box. No mouse or touch screen? Choose Type instead.',
   drawEmpty: 'Draw your signature first, or choose Type.',
-  typeLabel: (what: string) => `Type your ${what}`,
-  typePreviewAlt: (what: string) => `Preview of your typed ${what}`,
+  typeLabel: (mark: Mark) => `Type your ${mark}`,
+  typePreviewAlt: (mark: Mark) => `Preview of your typed ${mark}`,
   typeEmpty: 'Type your name first.',
-  adoptSignature: (what: string) => (what === 'initials' ? 'Use these initials' : `Use this ${what}`),
-  signatureWord: 'signature',
-  initialsWord: 'initials',
-  signaturePreviewAlt: (what: string) => `Your ${what}`,
+  adoptSignature: (mark: Mark) => `Use ${mark === 'initials' ? 'these' : 'this'} ${mark}`,
+  signaturePreviewAlt: (mark: Mark) => `Your ${mark}`,
   changeSignature: 'Change',
   signingPasswordMissing: 'Enter your signing password.',
   signingPasswordCreateLabel: 'Create a signing password',
@@ -187,7 +189,7 @@ export const en = {
   signingKeyResetDone: 'Your new signing key is ready. Enter its password above to sign.',
   signingKeyResetCodeInvalid: 'Enter the 6 digits from the mail.',
   signedWithCertificate: 'Signed with your personal signing certificate.',
-  libraryHeading: (what: string) => `Your saved ${what}s`,
+  libraryHeading: (mark: Mark) => (mark === 'initials' ? 'Your saved initials' : `Your saved ${mark}s`),
   libraryUse: (name: string) => `Use “${name}”`,
   libraryImageAlt: (name: string) => `Saved: ${name}`,
   librarySignIn: 'Have an account? Sign in to use your saved signatures',

@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from '../shared/product.ts';
+import { PRODUCT_NAME } from '../../shared/product.ts';
 
 /** The sender's workspace's English strings (shell, dashboard, envelope page, sign-up). */
 export const shellText = {
@@ -270,3 +270,15 @@ export const envelopeText = {
   pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
   surveyPages: 'Survey pages',
 };
+
+export const en = {
+  shellText,
+  statusText,
+  roleText,
+  dashboardText,
+  signupText,
+  verifyText,
+  sendVerifyText,
+  envelopeText,
+};
+export type Messages = typeof en;

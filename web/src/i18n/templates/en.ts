@@ -176,3 +176,6 @@ export const templatesText = {
   percent: (value: number) => `${Math.round(value * 100)}%`,
   chartValue: (label: string, value: string) => `${label}: ${value}`,
 };
+
+export const en = { templatesText };
+export type Messages = typeof en;

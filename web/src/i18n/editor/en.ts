@@ -289,4 +289,5 @@ export const editorText = {
   yourFields: 'Your fields',
 };
 
-export type EditorText = typeof editorText;
+export const en = { editorText };
+export type Messages = typeof en;

@@ -1,0 +1,6 @@
+import { catalogue } from '../catalogue.ts';
+import { en } from './en.ts';
+
+/** The editor screens' messages. English only for now: the screens stay English whatever language is chosen. */
+const messages = catalogue(en, {});
+export const editorText = messages.part('editorText');
