@@ -6,10 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { activities } from '../../src/platform/db/schema/index.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import type { TestUser } from '../helpers/factories.ts';
 import {
   DESKTOP,
+  drawOn,
   PHONE,
   expectNoAxeViolations,
   launchBrowser,
@@ -111,6 +113,38 @@ describe('the signing page in the browser’s language', () => {
       await page.getByRole('heading', { name: /\(pole 1 z 2\)/ }).waitFor();
       await screenshot(page, 'signing-languages-pl-field');
       await expectNoAxeViolations(page, 'signature field, Polish');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows the disclosure in the page language and records the one the signer read', async () => {
+    const link = await envelopeFor('lena.fr@example.com', 'Contrat cadre');
+    const { page, problems, close } = await openPage(browser, { ...DESKTOP, locale: 'de-DE' });
+    try {
+      await page.goto(link);
+      const disclosure = page.locator('blockquote.disclosure');
+      await expect.poll(() => disclosure.innerText()).toMatch(/^Hinweis zur elektronischen Signatur\./);
+      expect(await disclosure.getAttribute('lang')).toBe('de');
+      await page.getByRole('combobox', { name: 'Sprache' }).selectOption('fr');
+      await expect.poll(() => disclosure.innerText()).toMatch(/^Information sur la signature électronique\./);
+      expect(await disclosure.getAttribute('lang')).toBe('fr');
+      await expectNoAxeViolations(page, 'consent, French disclosure');
+      await page.getByRole('button', { name: 'J’accepte, continuer' }).click();
+      await page.getByRole('button', { name: 'Aller au premier champ' }).click();
+      await drawOn(page, /^Zone de dessin pour votre signature/);
+      await page.getByRole('button', { name: 'Utiliser cette signature' }).click();
+      await page.getByRole('button', { name: 'Terminer et signer' }).click();
+      const french = (await t.request('GET', '/workflow/v1/signing/disclosure?lang=fr')).body;
+      await expect
+        .poll(async () => {
+          const rows = await t.platform.db.select().from(activities);
+          return rows
+            .filter((a) => a.kind === 'CONSENT_ACCEPTED')
+            .map((a) => (a.consent as { textHash: string }).textHash);
+        })
+        .toContain(french.textHash);
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -7,13 +7,14 @@ import {
   ApproveBody,
   CEREMONY_BODY_LIMIT,
   CeremonyResponse,
+  DisclosureQuery,
   DisclosureResponse,
   DocumentIdParams,
   SaveFieldsBody,
   SignBody,
   WorkflowIdParams,
 } from './ceremony.schemas.ts';
-import { ESIGN_DISCLOSURE, ESIGN_DISCLOSURE_HASH } from './consent.ts';
+import { disclosureFor } from './disclosures.ts';
 
 const ACTING =
   'Callers: a recipient of the workflow, with the signing-link (guest) token of its row or its own user token; ' +
@@ -106,12 +107,17 @@ export function ceremonyRoutes(ceremony: CeremonyService): FastifyPluginAsyncTyp
           tags: ['Signing'],
           summary: 'The electronic-signature disclosure',
           description:
-            "The verbatim text a signing client shows before a recipient's first save; the consent record of each recipient stores it and its hash. Public.",
+            "The verbatim text a signing client shows before a recipient's first save, in `lang` (en, de, fr, es, it, nl, pt or pl; " +
+            'a regional tag counts by its language, any other is answered in English). A client that shows another language than ' +
+            'English names the text it showed by sending its textHash as the header X-Disclosure-SHA256 on the fields/save, sign and ' +
+            "approve calls: the recipient's consent record stores that text and hash (without the header, the English one; a hash of " +
+            'no current text is refused, 400 INVALID_REQUEST_BODY). Public.',
+          querystring: DisclosureQuery,
           response: { 200: DisclosureResponse },
         },
         config: { auth: 'public' },
       },
-      async () => ({ text: ESIGN_DISCLOSURE, textHash: ESIGN_DISCLOSURE_HASH }),
+      async (request) => disclosureFor(request.query.lang),
     );
   };
 }

@@ -126,7 +126,14 @@ export const CeremonyResponse = Type.Object(
 );
 export type CeremonyResponse = Static<typeof CeremonyResponse>;
 
+export const DisclosureQuery = Type.Object({
+  lang: Type.Optional(
+    Type.String({ maxLength: 35, description: 'the language to show it in (a BCP 47 tag); default English' }),
+  ),
+});
+
 export const DisclosureResponse = Type.Object({
+  lang: Type.String({ description: 'the language of text: en, de, fr, es, it, nl, pt or pl' }),
   text: Type.String({
     description: 'the electronic-signature disclosure, verbatim, as it must be shown before the first save',
   }),

@@ -1,26 +1,14 @@
-import crypto from 'node:crypto';
 import type { Tx } from '../../platform/db/client.ts';
 import { hasActivity } from './signing.repo.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import { recordActivity } from '../activities/activities.service.ts';
+import { AppError } from '../../errors.ts';
+import { disclosureByHash, disclosureFor, type Disclosure } from './disclosures.ts';
 import type { RecipientRow } from '../workflows/workflow-access.ts';
 
-/**
- * The electronic-signature disclosure, verbatim. Clients show exactly this text (GET
- * /workflow/v1/signing/disclosure) before a recipient's first save; the consent record stores it with its
- * hash, so changing a word here changes the hash of every later consent and leaves earlier ones provable.
- */
-export const ESIGN_DISCLOSURE = [
-  'Electronic signature disclosure.',
-  'By saving, signing or approving this document you agree to use electronic records and signatures for it.',
-  'Your electronic signature, initials and the values you enter have the same effect as your handwritten signature and entries on paper.',
-  'You will receive the completed, sealed document electronically; you may ask the sender for a paper copy.',
-  'You may withdraw this consent at any time before you finish by declining to sign.',
-  'To prove what happened, the service records your name, email address, IP address, device (user agent) and the time of each of your actions.',
-].join(' ');
-
-export const ESIGN_DISCLOSURE_HASH = crypto.createHash('sha256').update(ESIGN_DISCLOSURE, 'utf8').digest('hex');
+/** The English disclosure: what a client that names none showed (disclosures.ts holds every language). */
+const ENGLISH = disclosureFor('en');
 
 export const CONSENT_KIND = 'CONSENT_ACCEPTED';
 
@@ -28,6 +16,22 @@ export const CONSENT_KIND = 'CONSENT_ACCEPTED';
 function sourceOf(caller: Caller, context: RequestContext): string {
   if (caller.kind === 'guest') return 'SIGNING_LINK';
   return context.accessChannel === 'api' ? 'PARTNER_APP' : 'USER_ACCOUNT';
+}
+
+/**
+ * The disclosure the client says it showed (header X-Disclosure-SHA256), English when it names none. A hash of no
+ * current text (a page older than a change of the text) is refused rather than recorded as a text not shown: the
+ * page loads the disclosure again and the signer reads it.
+ */
+function shownDisclosure(context: RequestContext): Disclosure {
+  if (!context.disclosureHash) return ENGLISH;
+  const shown = disclosureByHash(context.disclosureHash);
+  if (!shown)
+    throw new AppError(
+      'INVALID_REQUEST_BODY',
+      'The electronic-signature disclosure named by X-Disclosure-SHA256 is not the current one: load it again (GET /workflow/v1/signing/disclosure) and show it before acting',
+    );
+  return shown;
 }
 
 /**
@@ -41,6 +45,7 @@ export async function recordConsentOnce(
 ): Promise<boolean> {
   const { caller, recipient, context } = input;
   if (await hasActivity(tx, recipient.workflowId, recipient.id, CONSENT_KIND)) return false;
+  const shown = shownDisclosure(context);
   await recordActivity(tx, {
     workflowId: recipient.workflowId,
     kind: CONSENT_KIND,
@@ -58,8 +63,8 @@ export async function recordConsentOnce(
       accessChannel: context.accessChannel,
       source: sourceOf(caller, context),
       evidence: input.evidence,
-      textHash: ESIGN_DISCLOSURE_HASH,
-      text: ESIGN_DISCLOSURE,
+      textHash: shown.textHash,
+      text: shown.text,
       userAgent: context.userAgent,
     },
   });

@@ -69,6 +69,11 @@ async function failure(response: Response): Promise<ApiError> {
 
 export class Api {
   token: string | null = null;
+  /**
+   * The SHA-256 of the electronic-signature disclosure this page shows, sent with every call
+   * (X-Disclosure-SHA256) so the consent record holds the text the signer read, in the language it was shown in.
+   */
+  disclosureHash: string | null = null;
 
   /** Exchanges the mailed code for a guest session (records Opened on the first redemption). */
   async redeem(code: string): Promise<GuestSession> {
@@ -97,6 +102,7 @@ export class Api {
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json', ...extra };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
+    if (this.disclosureHash) headers['x-disclosure-sha256'] = this.disclosureHash;
     return headers;
   }
 

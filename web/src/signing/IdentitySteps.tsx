@@ -30,7 +30,7 @@ export function ConsentStep({
       </h2>
       <p>{t.consentIntro}</p>
       {/* The service's text, in English whatever the page's language (it is recorded verbatim with its hash). */}
-      <blockquote className="disclosure" lang="en" data-sha256={disclosure.textHash}>
+      <blockquote className="disclosure" lang={disclosure.lang} data-sha256={disclosure.textHash}>
         {disclosure.text}
       </blockquote>
       <div className="actions">

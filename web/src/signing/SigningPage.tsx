@@ -3,7 +3,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LanguageMenu } from '../i18n/LanguageMenu.tsx';
 import { t } from '../i18n/signing/index.ts';
 import { type Api, ApiError, saveFile, type GuestSession } from '../shared/api.ts';
-import { loadAll, startSigning, type Loaded } from './start.ts';
+import { disclosurePath, loadAll, startSigning, type Loaded } from './start.ts';
+import { useLanguage } from '../i18n/use-language.ts';
 import { DocumentView } from './DocumentView.tsx';
 import { FieldEditor } from './FieldEditor.tsx';
 import {
@@ -20,7 +21,16 @@ import { ConsentStep, OtpStep, PasswordStep, useFocusOnMount } from './IdentityS
 import { createTelemetry, type Telemetry } from './telemetry.ts';
 import { Comments } from './Comments.tsx';
 import { FinishPanel, type Outcome } from './FinishPanel.tsx';
-import type { CeremonyResult, DocumentItem, Draft, Field, Overview, SignerContext, SigningKeyStatus } from './types.ts';
+import type {
+  CeremonyResult,
+  Disclosure,
+  DocumentItem,
+  Draft,
+  Field,
+  Overview,
+  SignerContext,
+  SigningKeyStatus,
+} from './types.ts';
 import { BrandingContext, accessibleBrandColour, useSenderBranding, type SenderBranding } from './branding.ts';
 import { CscReturn, RemoteSigning } from './RemoteSigning.tsx';
 
@@ -194,9 +204,34 @@ function Message({ title, lines, children }: { title: string; lines: string[]; c
   );
 }
 
+/**
+ * The disclosure in the page's language, loaded again when the language changes; the one shown is the one the next
+ * act names (Api.disclosureHash), so the consent record holds what the signer read.
+ */
+function useDisclosure(api: Api, first: Disclosure): Disclosure {
+  const language = useLanguage();
+  const [disclosure, setDisclosure] = useState(first);
+  useEffect(() => {
+    if (disclosure.lang === language) return;
+    let current = true;
+    api.get<Disclosure>(disclosurePath(language)).then(
+      (next) => {
+        if (current) setDisclosure(next);
+      },
+      () => {},
+    );
+    return () => {
+      current = false;
+    };
+  }, [language]);
+  api.disclosureHash = disclosure.textHash;
+  return disclosure;
+}
+
 function Ceremony({ api, data, reload }: { api: Api; data: Loaded; reload(): Promise<void> }) {
-  const { session, overview, documents, recipients, disclosure } = data;
+  const { session, overview, documents, recipients } = data;
   const me = recipients.find((r) => r.id === session.recipientId)!;
+  const disclosure = useDisclosure(api, data.disclosure);
   const [fields, setFields] = useState(data.fields);
   const [comments, setComments] = useState(data.comments);
   const [outcome, setOutcome] = useState<Outcome | null>(null);

@@ -8,6 +8,7 @@
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { Api, loadSession, type GuestSession } from '../shared/api.ts';
 import type { Comment, Disclosure, DocumentItem, Field, Overview, Recipient } from './types.ts';
+import { currentLanguage } from '../i18n/language.ts';
 
 export type Loaded = {
   session: GuestSession;
@@ -54,6 +55,11 @@ export function startSigning(code: string): SigningStart {
   return start;
 }
 
+/** The disclosure in the page's language (the service answers English for a language it does not have). */
+export function disclosurePath(language: string): string {
+  return `/workflow/v1/signing/disclosure?lang=${encodeURIComponent(language)}`;
+}
+
 export async function loadAll(api: Api, session: GuestSession): Promise<Loaded> {
   const id = session.workflowId;
   const [overview, documents, recipients, fields, comments, disclosure] = await Promise.all([
@@ -67,7 +73,7 @@ export async function loadAll(api: Api, session: GuestSession): Promise<Loaded> 
     api.get<Recipient[]>(`/workflow/v1/${id}/recipients`),
     api.get<Field[]>(`/workflow/v1/${id}/all-fields`),
     api.get<Comment[]>(`/workflow/v1/${id}/comments`),
-    api.get<Disclosure>('/workflow/v1/signing/disclosure'),
+    api.get<Disclosure>(disclosurePath(currentLanguage())),
   ]);
   return {
     session,

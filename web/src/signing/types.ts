@@ -63,7 +63,8 @@ export type Overview = {
   sealStatus: string;
 };
 
-export type Disclosure = { text: string; textHash: string };
+/** The electronic-signature disclosure in `lang`; its textHash goes with each act (X-Disclosure-SHA256, shared/api.ts). */
+export type Disclosure = { lang: string; text: string; textHash: string };
 
 export type CeremonyResult = {
   workflowId: number;
