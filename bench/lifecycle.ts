@@ -66,7 +66,12 @@ async function serve(): Promise<void> {
   const { db } = built.platform;
   const plan = await db.transaction((tx) => findDefaultPackage(tx));
   const { user, organizationId } = await db.transaction((tx) =>
-    createAccount(tx, { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x' }, plan!),
+    createAccount(
+      tx,
+      // Verified, as a sender's address must be before commence mails anyone.
+      { name: 'Bench Owner', email: 'bench-owner@example.com', passwordHash: 'x', emailVerifiedAt: new Date() },
+      plan!,
+    ),
   );
   // Every commence debits a credit; the default plan's would run out.
   await db.update(organizations).set({ credits: 1_000_000 }).where(eq(organizations.id, organizationId));

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { findDefaultPackage } from '../src/modules/billing/billing.repo.ts';
 import { createAccount } from '../src/modules/users/accounts.ts';
-import { SEAL_JOB, type SealJobData } from '../src/modules/signing/completion.ts';
+import { SEAL_JOB } from '../src/modules/signing/completion.ts';
 import { documents, fields, mailOutbox, recipients, users, workflows } from '../src/platform/db/schema/index.ts';
 import { makePdf } from '../test/helpers/pdf-fixtures.ts';
 import { pngDataUrl } from '../test/helpers/ceremony.ts';
@@ -96,7 +96,7 @@ async function completedEnvelopes(count: number): Promise<number[]> {
 
 async function queueSeals(ids: number[]) {
   await db.transaction(async (tx) => {
-    for (const workflowId of ids) await jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId });
+    for (const workflowId of ids) await jobs.send(tx, SEAL_JOB, { workflowId });
   });
   jobs.notify(SEAL_JOB);
 }

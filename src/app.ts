@@ -101,7 +101,7 @@ import { businessAppRoutes } from './modules/business-apps/business-apps.routes.
 import { resolveWithDns } from './modules/business-apps/callback-url.ts';
 import { createWebhookService } from './modules/webhooks/webhooks.service.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
-import { createWebhookDispatcher } from './modules/webhooks/webhooks.jobs.ts';
+import { startWebhookDispatch } from './modules/webhooks/webhooks.jobs.ts';
 import { createRoleService } from './modules/roles/roles.service.ts';
 import { roleRoutes } from './modules/roles/roles.routes.ts';
 import { createOrganizationService } from './modules/organizations/organizations.service.ts';
@@ -488,14 +488,8 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
 
   // 4. Start-up work: the job workers (the preset packages are seeded by migration 0008).
   await platform.jobs.start();
-  // Webhook deliveries written by recordActivity become jobs here (see modules/webhooks/webhooks.jobs.ts).
-  const webhookDispatcher = createWebhookDispatcher({
-    db: platform.db,
-    jobs: platform.jobs,
-    pollMs: config.jobPollSeconds * 1000,
-    log: platform.log,
-  });
-  webhookDispatcher.start();
+  // Webhook deliveries written by recordActivity become jobs in the dispatcher's ticks (modules/webhooks/webhooks.jobs.ts).
+  await startWebhookDispatch(platform.jobs);
   await app.ready();
 
   return {
@@ -509,11 +503,7 @@ export async function buildApp(config: Config, overrides: PlatformOverrides = {}
       const timeoutMs = options.timeoutMs ?? config.shutdownTimeoutMs;
       const deadline = Date.now() + timeoutMs;
       // Requests and jobs drain together: a request may wait for a job of this process (a download for its seal).
-      const [answered] = await Promise.all([
-        http.close(deadline),
-        platform.jobs.stop({ graceMs: timeoutMs }),
-        webhookDispatcher.stop(),
-      ]);
+      const [answered] = await Promise.all([http.close(deadline), platform.jobs.stop({ graceMs: timeoutMs })]);
       if (answered.cut > 0)
         platform.logger.warn(`shutdown: ${answered.cut} request(s) still in flight after ${timeoutMs} ms were cut`);
       await thumbnails.close();

@@ -1,5 +1,5 @@
 import type { TSchema } from 'typebox';
-import type { JobDefinition } from './platform/jobs/queue.ts';
+import type { Job } from './platform/jobs/queue.ts';
 import type { Platform } from './platform/platform.ts';
 import { mailDeliveryJob } from './platform/mail/outbox.ts';
 import { sealJob, sealWatchdogJob, type SealJobDeps } from './modules/signing/seal-job.ts';
@@ -7,7 +7,7 @@ import { reminderSweepJob } from './modules/reminders/reminders.jobs.ts';
 import { preparationSweepJob } from './modules/remote-signing/preparation-sweep.ts';
 import { attemptPruneJob } from './platform/limits/attempts-prune.ts';
 import type { ReminderService } from './modules/reminders/reminders.service.ts';
-import { webhookDeliveryJob } from './modules/webhooks/webhooks.jobs.ts';
+import { webhookDeliveryJob, webhookDispatchJob } from './modules/webhooks/webhooks.jobs.ts';
 import { surveyDispatchJob, surveyOutcomeJob, type SurveyDispatchDeps } from './modules/surveys/survey-dispatch.ts';
 
 /** What the modules' job handlers call into; the platform's adapters come from `platform`. */
@@ -17,7 +17,7 @@ export type JobModules = { sealing: SealJobDeps; reminders: ReminderService; sur
  * Every durable job the service runs, each with its payload schema, retry policy and handler. A name here is
  * stored in pg-boss's tables: renaming one strands the jobs already queued under the old name.
  */
-export function jobDefinitions(platform: Platform, modules: JobModules): JobDefinition<TSchema>[] {
+export function jobDefinitions(platform: Platform, modules: JobModules): Job<TSchema>[] {
   return [
     mailDeliveryJob({
       db: platform.db,
@@ -38,6 +38,12 @@ export function jobDefinitions(platform: Platform, modules: JobModules): JobDefi
       secrets: platform.secrets,
       outbox: platform.outbox,
       publicUrl: platform.config.publicUrl,
+    }),
+    webhookDispatchJob({
+      db: platform.db,
+      jobs: platform.jobs,
+      pollMs: platform.config.jobPollSeconds * 1000,
+      log: platform.log,
     }),
   ];
 }

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEAL_JOB } from '../../src/modules/signing/signing.jobs.ts';
 import { activities } from '../../src/platform/db/schema/index.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createDraftWorkflow, createUser, insertField, type TestUser } from '../helpers/factories.ts';
@@ -95,7 +96,7 @@ async function elapseBackoff(workflowId: number, options: { last?: boolean } = {
     `update pgboss.job set start_after = now()${options.last ? ', retry_count = retry_limit - 1' : ''} where name = 'workflow.seal' and state = 'retry' and data->>'workflowId' = $1`,
     [String(workflowId)],
   );
-  t.platform.jobs.notify('workflow.seal');
+  t.platform.jobs.notify(SEAL_JOB);
 }
 
 describe('seals awaiting the operator', { timeout: 120_000 }, () => {

@@ -47,9 +47,9 @@ describe('GET /admin/v1/queues', () => {
     const empty = await admin('GET', '/admin/v1/queues');
     expect(empty.status, JSON.stringify(empty.body)).toBe(200);
     const names = empty.body.queues.map((q: { queue: string }) => q.queue);
-    expect(names).toEqual(expect.arrayContaining([SEAL_JOB, 'mail.deliver', 'reminders.sweep']));
+    expect(names).toEqual(expect.arrayContaining([SEAL_JOB.name, 'mail.deliver', 'reminders.sweep']));
     expect(names).toEqual([...names].sort());
-    expect(empty.body.queues.find((q: { queue: string }) => q.queue === SEAL_JOB)).toMatchObject({
+    expect(empty.body.queues.find((q: { queue: string }) => q.queue === SEAL_JOB.name)).toMatchObject({
       queued: 0,
       active: 0,
       created: 0,
@@ -64,10 +64,10 @@ describe('GET /admin/v1/queues', () => {
     const failedId = await t.platform.jobs.send(null, SEAL_JOB, { workflowId: 2147483001 }, { startAfter: later });
     await t.platform.database.sql.executeSql(
       "update pgboss.job set state = 'failed', completed_on = now() where name = $1 and id = $2",
-      [SEAL_JOB, failedId],
+      [SEAL_JOB.name, failedId],
     );
     const res = await admin('GET', '/admin/v1/queues');
-    const seal = res.body.queues.find((q: { queue: string }) => q.queue === SEAL_JOB);
+    const seal = res.body.queues.find((q: { queue: string }) => q.queue === SEAL_JOB.name);
     expect(seal).toMatchObject({ queued: 1, deferred: 1, active: 0, created: 1, retry: 0, failed: 1 });
     expect(seal.total).toBeGreaterThanOrEqual(2);
     expect(Date.parse(seal.oldestWaitingCreatedAt)).toBeLessThanOrEqual(Date.parse(res.body.countedAt));
@@ -77,7 +77,7 @@ describe('GET /admin/v1/queues', () => {
     // Not left for the tests that wait for the queue to drain.
     await t.platform.database.sql.executeSql(
       "delete from pgboss.job where name = $1 and (data->>'workflowId')::int >= 2147483000",
-      [SEAL_JOB],
+      [SEAL_JOB.name],
     );
   });
 });

@@ -1,19 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createJobQueue, type JobQueue } from '../../src/platform/jobs/queue.ts';
+import { createJobQueue, defineJob, type JobQueue } from '../../src/platform/jobs/queue.ts';
 
 let t: TestApp;
 let queue: JobQueue;
 const handled: unknown[] = [];
+const typed = defineJob({
+  name: 'test.typed',
+  payload: Type.Object({ recordId: Type.Integer({ minimum: 1 }) }),
+  retryLimit: 3,
+});
 beforeAll(async () => {
   t = await createTestApp();
   // A queue of its own on the test database, as a second instance would be.
   queue = createJobQueue(t.platform.database, { pollSeconds: 0.5 });
   queue.define({
-    name: 'test.typed',
-    payload: Type.Object({ recordId: Type.Integer({ minimum: 1 }) }),
-    retryLimit: 3,
+    ...typed,
     handler: async (data) => {
       handled.push(data);
     },
@@ -44,25 +47,22 @@ async function until(probe: () => Promise<boolean>, what: string) {
 describe('job payloads', () => {
   it('refuses to enqueue a payload that does not match the schema, and the transaction enqueues nothing', async () => {
     await expect(
-      t.platform.db.transaction((tx) => queue.send(tx, 'test.typed', { recordId: 'seven' })),
+      // @ts-expect-error the payload's type refuses it at compile time; this checks the run-time check behind it
+      t.platform.db.transaction((tx) => queue.send(tx, typed, { recordId: 'seven' })),
     ).rejects.toThrow(/job test\.typed: invalid payload .*recordId/);
-    await expect(queue.send(null, 'test.typed', {})).rejects.toThrow(/job test\.typed: invalid payload/);
-    expect(await queue.isLive('test.typed', {})).toBe(false);
+    // @ts-expect-error as above
+    await expect(queue.send(null, typed, {})).rejects.toThrow(/job test\.typed: invalid payload/);
+    expect(await queue.isLive(typed, {})).toBe(false);
   });
 
   it('fails a queued job whose payload no longer matches at once, without running it or retrying', async () => {
     // Not yet due, so the worker cannot take it before its payload is broken.
-    const id = (await queue.send(
-      null,
-      'test.typed',
-      { recordId: 4 },
-      { startAfter: new Date(Date.now() + 3_600_000) },
-    ))!;
+    const id = (await queue.send(null, typed, { recordId: 4 }, { startAfter: new Date(Date.now() + 3_600_000) }))!;
     await t.platform.database.sql.executeSql(
       `update pgboss.job set data = '{"recordId": -1}', start_after = now() where id = $1`,
       [id],
     );
-    queue.notify('test.typed');
+    queue.notify(typed);
     await until(async () => (await jobRow(id)).state === 'failed', 'the invalid job to fail');
     const row = await jobRow(id);
     expect(row.retry_count).toBe(0);
@@ -71,17 +71,17 @@ describe('job payloads', () => {
   });
 
   it('isLive: a job for a record is live while queued, and no longer once it has run', async () => {
-    expect(await queue.isLive('test.typed', { recordId: 9 })).toBe(false);
+    expect(await queue.isLive(typed, { recordId: 9 })).toBe(false);
     const id = (await t.platform.db.transaction((tx) =>
-      queue.send(tx, 'test.typed', { recordId: 9 }, { startAfter: new Date(Date.now() + 3_600_000) }),
+      queue.send(tx, typed, { recordId: 9 }, { startAfter: new Date(Date.now() + 3_600_000) }),
     ))!;
-    expect(await queue.isLive('test.typed', { recordId: 9 })).toBe(true);
+    expect(await queue.isLive(typed, { recordId: 9 })).toBe(true);
     // Another record's job is not this one's.
-    expect(await queue.isLive('test.typed', { recordId: 10 })).toBe(false);
+    expect(await queue.isLive(typed, { recordId: 10 })).toBe(false);
     await t.platform.database.sql.executeSql('update pgboss.job set start_after = now() where id = $1', [id]);
-    queue.notify('test.typed');
+    queue.notify(typed);
     await until(async () => (await jobRow(id)).state === 'completed', 'the job to run');
     expect(handled).toEqual([{ recordId: 9 }]);
-    expect(await queue.isLive('test.typed', { recordId: 9 })).toBe(false);
+    expect(await queue.isLive(typed, { recordId: 9 })).toBe(false);
   });
 });

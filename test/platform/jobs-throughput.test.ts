@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { Type } from 'typebox';
-import { createJobQueue, type JobDefinition, type JobQueue } from '../../src/platform/jobs/queue.ts';
+import { createJobQueue, type Job, type JobQueue } from '../../src/platform/jobs/queue.ts';
 
 /** What every test job carries (sendMany). */
 const Numbered = Type.Object({ n: Type.Integer() });
+/** The definition a test job of `name` is sent by. */
+const numbered = (name: string) => ({ name, payload: Numbered });
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 let t: TestApp;
@@ -15,10 +17,7 @@ afterAll(async () => t?.close());
 
 /** A queue of its own on the test database (as a second instance would be), stopped after the test. */
 const queues: JobQueue[] = [];
-async function startQueue(
-  definitions: JobDefinition<any>[],
-  options: { lease?: { seconds: number; heartbeatMs: number } } = {},
-) {
+async function startQueue(definitions: Job<any>[], options: { lease?: { seconds: number; heartbeatMs: number } } = {}) {
   const queue = createJobQueue(t.platform.database, { pollSeconds: 0.5, ...options });
   for (const definition of definitions) queue.define(definition);
   await queue.start();
@@ -31,9 +30,9 @@ afterAll(async () => {
 
 async function sendMany(queue: JobQueue, name: string, count: number) {
   await t.platform.db.transaction(async (tx) => {
-    for (let n = 0; n < count; n++) await queue.send(tx, name, { n });
+    for (let n = 0; n < count; n++) await queue.send(tx, numbered(name), { n });
   });
-  queue.notify(name);
+  queue.notify(numbered(name));
 }
 
 async function jobRows(name: string): Promise<{ id: string; state: string; retryCount: number }[]> {
@@ -135,7 +134,7 @@ describe('jobs whose worker died', () => {
     const sender = await startQueue([{ name, payload: Numbered, retryLimit: 3, handler: async () => {} }]);
     // Not yet due, so no worker fetches it before it is made to look taken.
     const id = await t.platform.db.transaction((tx) =>
-      sender.send(tx, name, { n: 1 }, { startAfter: new Date(Date.now() + 3_600_000) }),
+      sender.send(tx, numbered(name), { n: 1 }, { startAfter: new Date(Date.now() + 3_600_000) }),
     );
     await sender.stop();
     await t.platform.database.sql.executeSql(

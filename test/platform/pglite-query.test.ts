@@ -184,8 +184,8 @@ describe('a statement in one call into the embedded database', () => {
       await queryInOneCall(pglite, null, 'insert into kinds (label, amount) values ($1, $2)', ['named-one', 7]);
       const before = await preparedCount();
       let first: unknown, again: unknown;
-      // The first call closes the name (there may be a statement left by a failed call), parses it and describes its
-      // rows; later calls only bind and execute, the rows described as the first call saw them.
+      // The first call closes the name (there may be a statement left by a failed call) and parses it; later calls
+      // only bind, describe the portal's rows and execute.
       expect(
         await callsOf(async () => {
           first = await queryInOneCall(pglite, null, select, ['named-one']);
@@ -195,7 +195,7 @@ describe('a statement in one call into the embedded database', () => {
         await callsOf(async () => {
           again = await queryInOneCall(pglite, null, select, ['named-one']);
         }),
-      ).toEqual(['BES']);
+      ).toEqual(['BDES']);
       expect((first as { rows: unknown[] }).rows).toEqual([{ label: 'named-one', amount: 7 }]);
       expect(again).toEqual(first);
       expect((again as { fields: unknown }).fields).toEqual((await pglite.query(select, ['named-one'])).fields);

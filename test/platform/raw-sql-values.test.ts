@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 // Raw SQL (pg-boss's, `executeSql`) gets timestamps as Dates on both databases, as node-postgres gives them, while
-// Drizzle's own queries keep mapping them from text (client.ts drizzleParsing: PGlite holds Drizzle's parsers).
+// Drizzle's own queries keep mapping them from text (Drizzle passes its own parsers with each of its queries).
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();

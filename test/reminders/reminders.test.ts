@@ -211,9 +211,9 @@ describe('reminder sweep', () => {
   test('runs as a cron job through the queue, mailing what is due now', async ({ app: t, owner }) => {
     const { rows } = await t.platform.database.sql.executeSql(
       'select name, cron from pgboss.schedule where name = $1',
-      [REMINDER_SWEEP_JOB],
+      [REMINDER_SWEEP_JOB.name],
     );
-    expect(rows).toEqual([{ name: REMINDER_SWEEP_JOB, cron: '* * * * *' }]);
+    expect(rows).toEqual([{ name: REMINDER_SWEEP_JOB.name, cron: '* * * * *' }]);
 
     const due = await sentWorkflow(t, owner, { offsetMinutes: 15 });
     await setRecipient(t, due.recipients[0].id, { dispatchedAt: new Date(Date.now() - 20 * MINUTE) });

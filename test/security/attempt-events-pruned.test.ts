@@ -3,6 +3,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 import { signUp } from '../helpers/auth.ts';
 import { attemptEvents } from '../../src/platform/db/schema/index.ts';
+import { ATTEMPT_PRUNE_JOB as PRUNE_JOB } from '../../src/platform/limits/attempts-prune.ts';
 import {
   ATTEMPT_RULES,
   OTP_SENDS_PER_RECIPIENT,
@@ -24,8 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-const PRUNE_JOB = 'limits.attempt-events-prune';
 
 async function seed(scope: string, subject: string, secondsAgo: number[]) {
   await t.platform.db
@@ -52,7 +51,7 @@ describe('attempt_events pruning', () => {
   it("is scheduled on the queue's cron", async () => {
     const { rows } = await t.platform.database.sql.executeSql(
       'select name, cron from pgboss.schedule where name = $1',
-      [PRUNE_JOB],
+      [PRUNE_JOB.name],
     );
     expect(rows).toHaveLength(1);
     expect((rows[0] as { cron: string }).cron).toMatch(/^\S+ \S+ \* \* \*$/);

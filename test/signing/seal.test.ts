@@ -3,6 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activities } from '../../src/platform/db/schema/index.ts';
+import { SEAL_JOB } from '../../src/modules/signing/signing.jobs.ts';
 import { resumeOrphanedSeals, sealWorkflow, SEAL_RETRY, type SealJobDeps } from '../../src/modules/signing/seal-job.ts';
 import { completionMails, MAX_ATTACHMENT_BYTES, ownerDownloadUrl } from '../../src/modules/signing/completion-mails.ts';
 import { createSigningCodes, loadSigningCodeKey } from '../../src/modules/signing/signing-codes.ts';
@@ -75,7 +76,7 @@ async function elapseBackoff(app: TestApp, workflowId: number, options: { last?:
     `update pgboss.job set start_after = now()${options.last ? ', retry_count = retry_limit - 1' : ''} where name = 'workflow.seal' and state = 'retry' and data->>'workflowId' = $1`,
     [String(workflowId)],
   );
-  app.platform.jobs.notify('workflow.seal');
+  app.platform.jobs.notify(SEAL_JOB);
 }
 
 function sealDeps(app: TestApp): SealJobDeps {

@@ -1,7 +1,8 @@
 import type { Db, Tx } from '../../platform/db/client.ts';
+import { senderMailLanguage } from '../users/mail-language.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { signingLink, type SigningCodes } from '../signing/signing-codes.ts';
-import { reminderMail } from '../signing/signing-mails.ts';
+import { reminderMail as reminderMailIn } from '../signing/signing-mails.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 import { dueSlot } from './reminder-slots.ts';
 import {
@@ -90,6 +91,9 @@ export function createReminderService(deps: {
     ownerName: string,
     link: string,
   ) {
+    // The reminder is written in the sender's mail language, as the invitation it follows.
+    const language = await senderMailLanguage(tx, workflow);
+    const reminderMail = (input: Parameters<typeof reminderMailIn>[0]) => reminderMailIn({ ...input, language });
     await deps.outbox.enqueue(tx, reminderMail({ workflow, recipient, senderName: ownerName, link }));
   }
 }

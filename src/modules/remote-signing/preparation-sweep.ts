@@ -1,9 +1,16 @@
 import type { Db } from '../../platform/db/client.ts';
-import { NoPayload, type JobDefinition } from '../../platform/jobs/queue.ts';
+import { defineJob, NoPayload, type Job } from '../../platform/jobs/queue.ts';
 import { discardPendingSignerRevisions } from '../signing/signer-revisions.ts';
 import { deletePreparations, findExpiredPreparations } from './remote-signing.repo.ts';
 
-export const PREPARATION_SWEEP_JOB = 'remote-signing.preparation-sweep';
+/** Every 15 minutes across all instances; idempotent, so a failed sweep is left to the next one. */
+export const PREPARATION_SWEEP_JOB = defineJob({
+  name: 'remote-signing.preparation-sweep',
+  payload: NoPayload,
+  cron: '*/15 * * * *',
+  retryLimit: 0,
+  expireInSeconds: 300,
+});
 
 /**
  * How long past its expiry a preparation is kept. A completion that claimed its preparations before they expired
@@ -46,14 +53,9 @@ export async function sweepExpiredPreparations(
   }
 }
 
-/** Every 15 minutes across all instances; idempotent, so a failed sweep is left to the next one. */
-export function preparationSweepJob(db: Db): JobDefinition<typeof NoPayload> {
+export function preparationSweepJob(db: Db): Job<typeof NoPayload> {
   return {
-    name: PREPARATION_SWEEP_JOB,
-    payload: NoPayload,
-    cron: '*/15 * * * *',
-    retryLimit: 0,
-    expireInSeconds: 300,
+    ...PREPARATION_SWEEP_JOB,
     async handler() {
       await sweepExpiredPreparations(db, new Date());
     },

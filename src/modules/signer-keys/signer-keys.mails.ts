@@ -1,9 +1,11 @@
+import { type MailLanguage, mailText } from '../../platform/mail/messages/index.ts';
 import type { OutgoingMail } from '../../platform/mail/outbox.ts';
 import { renderMail } from '../../platform/mail/templates/layout.ts';
 
 /**
  * The code that replaces a signing key (a locked or forgotten signing password). It proves the address, so it leaves
- * through the platform's own mail, in the organization's branding (RUNTIME.md round three).
+ * through the platform's own mail, in the organization's branding (RUNTIME.md round three), and in the mail language
+ * of the envelope's sender (`language`; absent, English), as the recipient's other mails about it.
  */
 export function signingKeyResetMail(input: {
   organizationId: number;
@@ -13,24 +15,21 @@ export function signingKeyResetMail(input: {
   name: string;
   code: string;
   lifetimeMinutes: number;
+  language?: MailLanguage;
 }): OutgoingMail {
+  const t = mailText(input.language);
   return {
     organizationId: input.organizationId,
     viaPlatform: true,
     to: input.to,
     ...renderMail({
-      subject: 'Your code for a new signing key',
+      subject: t.signingKeyReset.subject,
       greeting: input.name,
       blocks: [
-        `Your code for a new signing key is ${input.code}`,
-        {
-          lines: [
-            `Enter it on the signing page with a new signing password. It is valid for ${input.lifetimeMinutes} minutes.`,
-            'Your earlier signatures stay valid; the old signing password stops working.',
-            'If you did not ask for it, ignore this message: your key stays as it is.',
-          ],
-        },
+        t.signingKeyReset.code({ code: input.code }),
+        { lines: t.signingKeyReset.lines({ minutes: input.lifetimeMinutes }) },
       ],
+      language: t.language,
     }),
     kind: 'SIGNING_KEY_RESET',
     workflowId: input.workflowId,

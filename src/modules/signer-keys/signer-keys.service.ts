@@ -3,6 +3,7 @@ import { AppError } from '../../errors.ts';
 import { ONE_TIME_CODE_RULES, assertResendAllowed, newOneTimeCode } from '../../platform/auth/one-time-codes.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Db, DbOrTx, Tx } from '../../platform/db/client.ts';
+import { senderMailLanguage } from '../users/mail-language.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { PlatformCaPublisher } from '../../platform/crypto/platform-ca.ts';
 import { unwrapKey, wrapKey, type KdfParams } from '../../platform/crypto/key-wrap.ts';
@@ -273,6 +274,7 @@ export function createSignerKeyService(deps: {
       const code = newOneTimeCode();
       const expiresAt = new Date(now.getTime() + RESET_CODE_RULES.lifetimeMinutes * 60_000);
       await setResetCode(tx, key.id, { hash: resetCodeHash(key.id, code), sentAt: now, expiresAt });
+      const language = await senderMailLanguage(tx, access.workflow);
       await deps.outbox.enqueue(
         tx,
         signingKeyResetMail({
@@ -283,6 +285,7 @@ export function createSignerKeyService(deps: {
           name: subject.name,
           code,
           lifetimeMinutes: RESET_CODE_RULES.lifetimeMinutes,
+          language,
         }),
       );
       await recordAttempts(tx, [[SIGNING_KEY_RESET_SENDS, subject.email]]);

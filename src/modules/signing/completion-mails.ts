@@ -1,3 +1,4 @@
+import { type MailLanguage, mailText } from '../../platform/mail/messages/index.ts';
 import type { OutgoingMail } from '../../platform/mail/outbox.ts';
 import { renderMail, type MailBranding } from '../../platform/mail/templates/layout.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
@@ -9,6 +10,8 @@ export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 
 export type SealedDocument = { name: string; sealedBlobKey: string; sealedSize: number };
 export type Person = { name: string; email: string };
+/** The owner, with the language of the owner's mails (senderMailLanguage): absent, English. */
+export type Owner = Person & { language?: MailLanguage };
 
 export function pdfFileName(name: string): string {
   const base =
@@ -29,11 +32,12 @@ export function ownerDownloadUrl(publicUrl: string, workflowId: number): string 
  * the delegate) and hidden assistant rows, plus the owner. Up to MAX_ATTACHMENT_BYTES the sealed PDFs are
  * attached; above, the mail holds a link instead: the owner's is the download path (their sign-in applies),
  * a recipient's is a fresh signing link (`$PUBLIC_URL/sign/<code>`), whose token can read and download the
- * finished workflow but no longer act.
+ * finished workflow but no longer act. Every one is written in the owner's mail language: the owner sent the
+ * envelope, and the recipients had its invitation in that language.
  */
 export function completionMails(input: {
   workflow: WorkflowRow;
-  owner: Person;
+  owner: Owner;
   recipients: RecipientRow[];
   documents: SealedDocument[];
   publicUrl: string;
@@ -52,6 +56,7 @@ export function completionMails(input: {
       }))
     : undefined;
   const names = documents.map((d) => `- ${pdfFileName(d.name)}`);
+  const t = mailText(owner.language);
   const seen = new Set<string>();
   const mails: OutgoingMail[] = [];
 
@@ -69,20 +74,16 @@ export function completionMails(input: {
       to: to.email,
       ...renderMail(
         {
-          subject: `Completed: ${workflowTitle(workflow)}`,
+          subject: t.completed.subject({ title: workflowTitle(workflow) }),
           greeting: to.name,
           blocks: [
-            {
-              lines: [
-                `Everyone has finished "${workflow.name}". The signed document${documents.length === 1 ? ' is' : 's are'} sealed with the platform's digital seal:`,
-                ...names,
-              ],
-            },
+            { lines: [t.completed.finished({ document: workflow.name, count: documents.length }), ...names] },
             attach
-              ? 'The sealed PDF files are attached to this mail.'
-              : `The sealed files are larger than ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB, so they are not attached.`,
-            link && { label: 'Download them here', url: link },
+              ? t.completed.attached({ count: documents.length })
+              : t.completed.tooLarge({ megabytes: MAX_ATTACHMENT_BYTES / 1024 / 1024 }),
+            link && { label: t.completed.download, url: link },
           ],
+          language: t.language,
         },
         input.branding,
       ),
@@ -106,27 +107,24 @@ export function completionMails(input: {
 /** To the owner when sealing gave up after its last retry: the workflow is COMPLETED but has no sealed file. */
 export function sealFailedMail(input: {
   workflow: WorkflowRow;
-  owner: Person;
+  owner: Owner;
   error: string;
   branding?: MailBranding;
 }): OutgoingMail {
   const { workflow, owner } = input;
+  const t = mailText(owner.language);
   return {
     organizationId: workflow.organizationId,
     to: owner.email,
     ...renderMail(
       {
-        subject: `Sealing failed: ${workflowTitle(workflow)}`,
+        subject: t.sealFailed.subject({ title: workflowTitle(workflow) }),
         greeting: owner.name,
         blocks: [
-          {
-            lines: [
-              `Everyone has finished "${workflow.name}", but the service could not seal the signed document after several attempts.`,
-              `Reason: ${input.error}`,
-            ],
-          },
-          'The signatures and the audit trail are kept. Please contact your administrator.',
+          { lines: [t.sealFailed.body({ document: workflow.name }), t.sealFailed.reason({ reason: input.error })] },
+          t.sealFailed.kept,
         ],
+        language: t.language,
       },
       input.branding,
     ),

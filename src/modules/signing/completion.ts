@@ -10,9 +10,9 @@ import { assertActiveMemberOf } from '../organizations/organization-membership.t
 import { nextStatus, type WorkflowStatus } from '../workflows/workflow-status.ts';
 import { afterSurveyChildSettled } from '../surveys/survey-dispatch.ts';
 
-/** The durable job that stamps and seals a completed workflow's documents (seal-job.ts). */
-export const SEAL_JOB = 'workflow.seal';
-export type SealJobData = { workflowId: number };
+import { SEAL_JOB } from './signing.jobs.ts';
+
+export { SEAL_JOB };
 
 export type CompletionDeps = RoutingDeps & { jobs: JobQueue };
 
@@ -84,6 +84,6 @@ export async function completeWorkflow(
     status,
     context,
   });
-  await jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId: workflow.id });
+  await jobs.send(tx, SEAL_JOB, { workflowId: workflow.id });
   return status;
 }

@@ -4,6 +4,7 @@ import type { RequestContext } from '../../http/request-context.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { findDeclinedRows, findRecipientsById, updateRecipient, updateWorkflowRow } from './signing.repo.ts';
 import { userContact } from '../users/users.directory.ts';
+import { senderMailLanguage } from '../users/mail-language.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { findWorkflowForCaller, isSurveyParent, type RecipientRow } from '../workflows/workflow-access.ts';
@@ -72,7 +73,9 @@ export function createDeclineService(deps: {
       });
 
       const contact = await userContact(tx, workflow.ownerUserId);
-      const owner = contact.email ? contact : null;
+      // The owner and the recipients read about it in the sender's mail language, as they read the invitation.
+      const language = await senderMailLanguage(tx, workflow);
+      const owner = contact.email ? { ...contact, language } : null;
       const told = new Set<string>([declined.email.toLowerCase()]);
       if (owner && !told.has(owner.email.toLowerCase())) {
         told.add(owner.email.toLowerCase());
@@ -84,7 +87,7 @@ export function createDeclineService(deps: {
         told.add(other.email.toLowerCase());
         await outbox.enqueue(
           tx,
-          voidedMail({ workflow: voided, recipient: other, why: `${declined.name} declined "${workflow.name}".` }),
+          voidedMail({ workflow: voided, recipient: other, why: { declinedBy: declined.name }, language }),
         );
       }
       return { workflowId: workflow.id, recipientId: declined.id, reason, rejectedAt: now };

@@ -12,6 +12,7 @@ import {
   lockedForSeconds,
   recordAttempts,
 } from '../../platform/limits/attempts.ts';
+import { senderMailLanguage } from '../users/mail-language.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import {
   findWorkflowForCaller,
@@ -180,9 +181,10 @@ export function createIdentityService(deps: { db: Db; outbox: Outbox; now?: () =
       const expiresAt = new Date(now.getTime() + OTP_RULES.lifetimeMinutes * 60_000);
       const values = { codeHash: hashOtp(recipient.id, code), attempts: 0, sentAt: now, expiresAt, verifiedAt: null };
       await putChallenge(tx, recipient.id, values);
+      const language = await senderMailLanguage(tx, access.workflow);
       await outbox.enqueue(
         tx,
-        otpMail({ workflow: access.workflow, recipient, code, lifetimeMinutes: OTP_RULES.lifetimeMinutes }),
+        otpMail({ workflow: access.workflow, recipient, code, lifetimeMinutes: OTP_RULES.lifetimeMinutes, language }),
       );
       // Counted in the transaction that mails the code, under the workflow row lock: racing sends count exactly.
       await recordAttempts(tx, [[OTP_SENDS_PER_RECIPIENT, String(recipient.id)]]);

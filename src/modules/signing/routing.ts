@@ -2,6 +2,8 @@ import type { Tx } from '../../platform/db/client.ts';
 import { updateRecipients } from './signing.repo.ts';
 import { findRecipientsInSigningOrder } from '../workflows/workflow-access.ts';
 import { userDisplayName } from '../users/users.directory.ts';
+import type { MailLanguage } from '../../platform/mail/messages/index.ts';
+import { senderMailLanguage } from '../users/mail-language.ts';
 import type { OutgoingMail, Outbox } from '../../platform/mail/outbox.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
 import { isFinished } from './acting-recipient.ts';
@@ -54,10 +56,16 @@ export async function advanceRoutingMany(
 ): Promise<{ allDone: boolean; approvalsOnly: boolean; dispatchedRecipientIds: number[] }[]> {
   const now = new Date();
   const steps = workflows.map((workflow) => nextStep(workflow, rows.get(workflow.id) ?? []));
+  // A sender's name and mail language, asked once per sender and organization (a Power Survey batch shares both).
   const senderNames = new Map<number, string>();
+  const languages = new Map<string, MailLanguage>();
+  const languageKey = (workflow: WorkflowRow) => `${workflow.ownerUserId}:${workflow.organizationId}`;
   for (const [index, workflow] of workflows.entries()) {
-    if (steps[index].actions.length > 0 && !senderNames.has(workflow.ownerUserId))
-      senderNames.set(workflow.ownerUserId, await userDisplayName(tx, workflow.ownerUserId, 'The sender'));
+    if (steps[index].actions.length === 0) continue;
+    if (!senderNames.has(workflow.ownerUserId))
+      senderNames.set(workflow.ownerUserId, await userDisplayName(tx, workflow.ownerUserId));
+    if (!languages.has(languageKey(workflow)))
+      languages.set(languageKey(workflow), await senderMailLanguage(tx, workflow));
   }
   // Rows that move to the same status (a CC row SKIPPED, a dispatched one SENT or, once opened, as it was) are updated together.
   const byStatus = new Map<string, number[]>();
@@ -73,9 +81,10 @@ export async function advanceRoutingMany(
       const recipient = updated.get(row.id)!;
       const { url, expiresAt } = signingLink(deps.codes, deps.publicUrl, recipient, now);
       const senderName = senderNames.get(workflow.ownerUserId)!;
+      const language = languages.get(languageKey(workflow));
       return notify
-        ? ccNotificationMail({ workflow, recipient, senderName, link: url, expiresAt })
-        : commenceMail({ workflow, recipient, senderName, link: url, expiresAt, delegatedBy });
+        ? ccNotificationMail({ workflow, recipient, senderName, link: url, expiresAt, language })
+        : commenceMail({ workflow, recipient, senderName, link: url, expiresAt, delegatedBy, language });
     }),
   );
   await deps.outbox.enqueueMany(tx, mails);

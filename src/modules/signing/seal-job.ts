@@ -12,8 +12,8 @@ import {
   updateWorkflowRow,
 } from './signing.repo.ts';
 import { userContact } from '../users/users.directory.ts';
-import { Type } from 'typebox';
-import { NoPayload, type JobDefinition, type JobQueue } from '../../platform/jobs/queue.ts';
+import type { Job, JobQueue } from '../../platform/jobs/queue.ts';
+import { senderMailLanguage } from '../users/mail-language.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { BlobStore } from '../../platform/storage/blob-store.ts';
 import { createReadBuffers } from '../../platform/storage/read-buffers.ts';
@@ -23,7 +23,7 @@ import { IncrementalPdf } from '../../platform/pdf/incremental-update.ts';
 import { stampFieldsInto, type StampField } from '../../platform/pdf/stamp-fields.ts';
 import { findSignedRevision, stampsFor } from './signer-revisions.ts';
 import { recordActivity } from '../activities/activities.service.ts';
-import { SEAL_JOB, type SealJobData } from './completion.ts';
+import { SEAL_JOB, SEAL_RETRY, SEAL_WATCHDOG_JOB, type SealJobPayload } from './signing.jobs.ts';
 import { completionMails, sealFailedMail, type SealedDocument } from './completion-mails.ts';
 import type { SigningCodes } from './signing-codes.ts';
 import type { SealWaiter } from './seal-waiter.ts';
@@ -46,21 +46,9 @@ export type SealJobDeps = {
   onOutcome?: (outcome: 'sealed' | 'failed') => void;
 };
 
-/**
- * Retry policy: 9 attempts; pg-boss waits retryDelay + 2^n..2^(n+1) seconds before retry n (about 11 s, 12 s,
- * 14 s, ... up to 3-5 minutes), some 6-10 minutes in all, so a TSA or storage outage of a few minutes heals
- * by itself. After the last attempt the workflow's seal is FAILED and the owner is told; it is never left
- * PENDING.
- */
-export const SEAL_RETRY = { retryLimit: 8, retryDelay: 10, retryBackoff: true, retryDelayMax: 600 } as const;
-/** One attempt is abandoned (and counts as failed) before the job queue would abandon it unannounced. */
+export { SEAL_RETRY };
+/** One attempt is abandoned (and counts as failed) before the job queue would abandon it unannounced (SEAL_JOB's expireInSeconds). */
 const ATTEMPT_TIMEOUT_MS = 4 * 60 * 1000;
-const EXPIRE_SECONDS = 5 * 60;
-/**
- * Seals one process runs at once. Sealing is mostly CPU (drawing, hashing, signing) between short queries,
- * so a few in flight keep both the CPU and the database busy; more would only queue on a 2-core machine.
- */
-const SEAL_CONCURRENCY = 4;
 
 /** Sources of 4 MB and more are read into one of two kept buffers (as many seals of large files as run at once, mostly). */
 const readBuffers = createReadBuffers({ minBytes: 4 * 1024 * 1024, keep: 2 });
@@ -74,13 +62,9 @@ export const SEAL_REASON = 'Signed electronically by every party; sealed by the 
  * one transaction, the seal becomes SEALED and the completion mails are queued. Safe to run twice: sealed
  * documents are skipped, and only the run that moves the seal out of PENDING queues mails.
  */
-export function sealJob(deps: SealJobDeps): JobDefinition<typeof SealJobPayload> {
+export function sealJob(deps: SealJobDeps): Job<typeof SealJobPayload> {
   return {
-    name: SEAL_JOB,
-    payload: SealJobPayload,
-    ...SEAL_RETRY,
-    expireInSeconds: EXPIRE_SECONDS,
-    concurrency: SEAL_CONCURRENCY,
+    ...SEAL_JOB,
     async handler({ workflowId }, meta) {
       if (deps.testDelayMs) {
         // A warning: the delay is for crash tests and must never go unnoticed in production.
@@ -107,22 +91,17 @@ export function sealJob(deps: SealJobDeps): JobDefinition<typeof SealJobPayload>
   };
 }
 
-export const SealJobPayload = Type.Object({ workflowId: Type.Integer({ minimum: 1 }) });
-
 /** Every five minutes: re-queues seals whose job vanished (resumeOrphanedSeals). */
-export function sealWatchdogJob(deps: SealJobDeps): JobDefinition<typeof NoPayload> {
+export function sealWatchdogJob(deps: SealJobDeps): Job<typeof SEAL_WATCHDOG_JOB.payload> {
   return {
-    name: SEAL_WATCHDOG_JOB,
-    payload: NoPayload,
-    cron: '*/5 * * * *',
-    retryLimit: 0,
+    ...SEAL_WATCHDOG_JOB,
     async handler() {
       await resumeOrphanedSeals(deps, new Date());
     },
   };
 }
 
-export const SEAL_WATCHDOG_JOB = 'workflow.seal-watchdog';
+export { SEAL_WATCHDOG_JOB };
 /** Longer than every retry of a seal job together (6-10 minutes) plus one expiry, so a live job is never doubled. */
 const ORPHAN_AFTER_MS = 20 * 60 * 1000;
 
@@ -137,9 +116,9 @@ export async function resumeOrphanedSeals(deps: SealJobDeps, now: Date): Promise
   for (const id of stale) {
     if (await deps.jobs.isLive(SEAL_JOB, { workflowId: id })) continue;
     await deps.db.transaction(async (tx) => {
-      await deps.jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId: id });
+      await deps.jobs.send(tx, SEAL_JOB, { workflowId: id });
     });
-    deps.log(`${SEAL_WATCHDOG_JOB}: workflow ${id} had a PENDING seal and no live job; sealing again`);
+    deps.log(`${SEAL_WATCHDOG_JOB.name}: workflow ${id} had a PENDING seal and no live job; sealing again`);
     resumed.push(id);
   }
   if (resumed.length > 0) deps.jobs.notify(SEAL_JOB);
@@ -181,7 +160,7 @@ export async function requestReseal(
         sentence: `The service's operator asked for the signed document to be sealed again after: ${locked.sealError ?? 'unknown error'}`,
       });
     }
-    await jobs.send<SealJobData>(tx, SEAL_JOB, { workflowId });
+    await jobs.send(tx, SEAL_JOB, { workflowId });
     return true;
   });
   if (queued) jobs.notify(SEAL_JOB);
@@ -256,7 +235,7 @@ export async function sealWorkflow(deps: SealJobDeps, workflowId: number): Promi
     // RUNTIME.md: self-signing runs without mail; the owner downloads the sealed file.
     if (locked.sequence === 'SELF') return false;
     const rows = await findRecipientsById(tx, workflowId);
-    const owner = await userContact(tx, locked.ownerUserId);
+    const owner = { ...(await userContact(tx, locked.ownerUserId)), language: await senderMailLanguage(tx, locked) };
     const sealedFiles: SealedDocument[] = sealedDocs.map((d) => ({
       name: d.name,
       sealedBlobKey: d.sealedBlobKey!,
@@ -295,7 +274,7 @@ async function markSealFailed(deps: SealJobDeps, workflowId: number, reason: str
       sentence: `The signed document could not be sealed: ${sealError}`,
       status: locked.status,
     });
-    const owner = await userContact(tx, locked.ownerUserId);
+    const owner = { ...(await userContact(tx, locked.ownerUserId)), language: await senderMailLanguage(tx, locked) };
     if (owner.email) await deps.outbox.enqueue(tx, sealFailedMail({ workflow: locked, owner, error: sealError }));
   });
   deps.seals?.progressed(workflowId);

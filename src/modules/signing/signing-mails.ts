@@ -1,3 +1,4 @@
+import { type MailLanguage, mailText } from '../../platform/mail/messages/index.ts';
 import type { OutgoingMail } from '../../platform/mail/outbox.ts';
 import { renderMail, type MailBranding } from '../../platform/mail/templates/layout.ts';
 import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts';
@@ -7,7 +8,9 @@ import type { RecipientRow, WorkflowRow } from '../workflows/workflow-access.ts'
  * recipient's address, through the organization's routing (organizationId), and names its workflow and
  * recipient for support and tests. `branding` is the organization's look, when the caller has it. A mail that
  * proves control of the address (a one-time code; the link of a recipient who signs with a platform-certified key)
- * goes through the platform's own mail (`viaPlatform`).
+ * goes through the platform's own mail (`viaPlatform`). `language` is the sender's mail language
+ * (`senderMailLanguage`, asked in the transaction that queues the mail); absent, English. The texts are the
+ * catalogue's (platform/mail/messages); names, titles and the sender's message go in as given.
  */
 
 /**
@@ -19,15 +22,13 @@ export function linkProvesAddress(recipient: Pick<RecipientRow, 'useDigitalCert'
   return recipient.useDigitalCert;
 }
 
-const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-
 /** The commence title, else the workflow name: what every mail about a workflow names in its subject. */
 export function workflowTitle(workflow: WorkflowRow): string {
   return workflow.title?.trim() || workflow.name;
 }
 
-function task(recipient: RecipientRow): string {
-  return recipient.role === 'APPROVER' ? 'review and approve' : 'sign';
+function approves(recipient: RecipientRow): boolean {
+  return recipient.role === 'APPROVER';
 }
 
 /**
@@ -42,9 +43,13 @@ export function commenceMail(input: {
   expiresAt: Date;
   delegatedBy?: string;
   branding?: MailBranding;
+  language?: MailLanguage;
 }): OutgoingMail {
-  const { workflow, recipient, senderName, link, expiresAt, delegatedBy } = input;
+  const { workflow, recipient, link, expiresAt, delegatedBy } = input;
+  const t = mailText(input.language);
+  const sender = input.senderName || t.theSender;
   const message = workflow.message?.trim();
+  const said = { sender, document: workflow.name, approve: approves(recipient) };
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
@@ -53,13 +58,12 @@ export function commenceMail(input: {
         subject: workflowTitle(workflow),
         greeting: recipient.name,
         blocks: [
-          delegatedBy
-            ? `${delegatedBy} has asked you to ${task(recipient)} "${workflow.name}" in their place, sent by ${senderName}.`
-            : `${senderName} has sent you "${workflow.name}" to ${task(recipient)}.`,
-          message && { quote: message, by: senderName },
-          { label: 'Open the document', url: link },
-          `This link is personal: do not forward it. It can be used until ${DATE.format(expiresAt)}.`,
+          delegatedBy ? t.commence.delegated({ ...said, delegatedBy }) : t.commence.sent(said),
+          message && { quote: message, by: sender },
+          { label: t.openDocument, url: link },
+          t.commence.personalLink({ date: t.date(expiresAt) }),
         ],
+        language: t.language,
       },
       input.branding,
     ),
@@ -78,22 +82,26 @@ export function ccNotificationMail(input: {
   link: string;
   expiresAt: Date;
   branding?: MailBranding;
+  language?: MailLanguage;
 }): OutgoingMail {
-  const { workflow, recipient, senderName, link, expiresAt } = input;
+  const { workflow, recipient, link, expiresAt } = input;
+  const t = mailText(input.language);
+  const sender = input.senderName || t.theSender;
   const message = workflow.message?.trim();
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
     ...renderMail(
       {
-        subject: `Copy: ${workflowTitle(workflow)}`,
+        subject: t.copy.subject({ title: workflowTitle(workflow) }),
         greeting: recipient.name,
         blocks: [
-          `${senderName} has sent "${workflow.name}" for signature and copied you. You do not need to do anything.`,
-          message && { quote: message, by: senderName },
-          { label: 'View the document', url: link },
-          `This link can be used until ${DATE.format(expiresAt)}.`,
+          t.copy.sent({ sender, document: workflow.name }),
+          message && { quote: message, by: sender },
+          { label: t.copy.viewDocument, url: link },
+          t.copy.linkValid({ date: t.date(expiresAt) }),
         ],
+        language: t.language,
       },
       input.branding,
     ),
@@ -110,24 +118,27 @@ export function otpMail(input: {
   code: string;
   lifetimeMinutes: number;
   branding?: MailBranding;
+  language?: MailLanguage;
 }): OutgoingMail {
   const { workflow, recipient, code, lifetimeMinutes } = input;
+  const t = mailText(input.language);
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
     ...renderMail(
       {
-        subject: `Your verification code for "${workflowTitle(workflow)}"`,
+        subject: t.otp.subject({ title: workflowTitle(workflow) }),
         greeting: recipient.name,
         blocks: [
-          `Your verification code is ${code}`,
+          t.otp.code({ code }),
           {
             lines: [
-              `Enter it to confirm your identity before you ${task(recipient)} "${workflow.name}". It is valid for ${lifetimeMinutes} minutes.`,
-              'If you did not ask for it, ignore this message.',
+              t.otp.enterIt({ document: workflow.name, approve: approves(recipient), minutes: lifetimeMinutes }),
+              t.ignoreIfNotAsked,
             ],
           },
         ],
+        language: t.language,
       },
       input.branding,
     ),
@@ -138,26 +149,28 @@ export function otpMail(input: {
   };
 }
 
-/** To the owner: a recipient declined, with the reason. */
+/** To the owner, in the owner's mail language (`owner.language`): a recipient declined, with the reason. */
 export function declinedMail(input: {
   workflow: WorkflowRow;
-  owner: { name: string; email: string };
+  owner: { name: string; email: string; language?: MailLanguage };
   decliner: RecipientRow;
   reason: string;
   branding?: MailBranding;
 }): OutgoingMail {
   const { workflow, owner, decliner, reason } = input;
+  const t = mailText(owner.language);
   return {
     organizationId: workflow.organizationId,
     to: owner.email,
     ...renderMail(
       {
-        subject: `Declined: ${workflowTitle(workflow)}`,
+        subject: t.declined.subject({ title: workflowTitle(workflow) }),
         greeting: owner.name,
         blocks: [
-          `${decliner.name} (${decliner.email}) declined "${workflow.name}". The envelope is now void.`,
-          { lines: ['Reason given:', reason] },
+          t.declined.body({ name: decliner.name, email: decliner.email, document: workflow.name }),
+          { lines: [t.declined.reasonGiven, reason] },
         ],
+        language: t.language,
       },
       input.branding,
     ),
@@ -167,23 +180,33 @@ export function declinedMail(input: {
   };
 }
 
-/** To the other recipients already reached: the envelope was voided by a decline, nothing more to do. */
+/** What voided an envelope: a recipient's decline, or its owner, who gave a reason. */
+export type VoidCause = { declinedBy: string } | { voidedBy: string; reason: string };
+
+/** To the other recipients already reached: the envelope was voided (a decline, or its owner), nothing more to do. */
 export function voidedMail(input: {
   workflow: WorkflowRow;
   recipient: RecipientRow;
-  /** What happened, in a sentence: who declined, or who voided it and why. */
-  why: string;
+  why: VoidCause;
   branding?: MailBranding;
+  language?: MailLanguage;
 }): OutgoingMail {
   const { workflow, recipient, why } = input;
+  const t = mailText(input.language);
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
     ...renderMail(
       {
-        subject: `Voided: ${workflowTitle(workflow)}`,
+        subject: t.voided.subject({ title: workflowTitle(workflow) }),
         greeting: recipient.name,
-        blocks: [why, 'The envelope has been voided. You do not need to do anything more.'],
+        blocks: [
+          'declinedBy' in why
+            ? t.voided.byDecline({ name: why.declinedBy, document: workflow.name })
+            : t.voided.byOwner({ name: why.voidedBy || t.theSender, document: workflow.name, reason: why.reason }),
+          t.voided.nothingMore,
+        ],
+        language: t.language,
       },
       input.branding,
     ),
@@ -200,21 +223,27 @@ export function reminderMail(input: {
   senderName: string;
   link: string;
   branding?: MailBranding;
+  language?: MailLanguage;
 }): OutgoingMail {
   const { workflow, recipient, link } = input;
-  const action = recipient.role === 'APPROVER' ? 'approve' : 'sign';
+  const t = mailText(input.language);
   return {
     organizationId: workflow.organizationId,
     to: recipient.email,
     ...renderMail(
       {
-        subject: `Reminder: ${workflowTitle(workflow)}`,
+        subject: t.reminder.subject({ title: workflowTitle(workflow) }),
         greeting: recipient.name,
         blocks: [
-          `${input.senderName || 'The sender'} is still waiting for you to ${action} "${workflow.name}".`,
-          { label: 'Open the document', url: link },
-          'If you have already done so, please ignore this message.',
+          t.reminder.waiting({
+            sender: input.senderName || t.theSender,
+            document: workflow.name,
+            approve: approves(recipient),
+          }),
+          { label: t.openDocument, url: link },
+          t.reminder.alreadyDone,
         ],
+        language: t.language,
       },
       input.branding,
     ),

@@ -2,6 +2,8 @@ import { AppError } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { RequestContext } from '../../http/request-context.ts';
 import type { Db, Tx } from '../../platform/db/client.ts';
+import type { MailLanguage } from '../../platform/mail/messages/index.ts';
+import { senderMailLanguage } from '../users/mail-language.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import type { SurveyService } from '../surveys/surveys.service.ts';
@@ -17,7 +19,7 @@ import {
 import { nextStatus } from '../workflows/workflow-status.ts';
 import { isFinished } from './acting-recipient.ts';
 import { findRecipientsById, findWorkflowRows, updateWorkflowRow } from './signing.repo.ts';
-import { voidedMail } from './signing-mails.ts';
+import { type VoidCause, voidedMail } from './signing-mails.ts';
 import { VOID_REASON_MAX } from './void.schemas.ts';
 
 export type VoidResult = { workflowId: number; reason: string; voidedAt: Date };
@@ -56,7 +58,7 @@ export function createVoidService(deps: {
       assertOwner(access);
       const owner = await userContact(tx, access.workflow.ownerUserId);
       const ownerName = owner.name || 'The sender';
-      const why = `${ownerName} voided "${access.workflow.name}": ${reason}`;
+      const why: VoidCause = { voidedBy: owner.name, reason };
       if (isSurveyParent(access.workflow)) {
         const ended = await surveys.endParent(tx, caller, access, 'VOIDED', reason, context);
         const children = await findWorkflowRows(tx, ended.voidedChildIds);
@@ -94,23 +96,28 @@ export function createVoidService(deps: {
 
   /**
    * One VOIDED mail per address reached and not finished (copy recipients included), per workflow, in one insert (a survey's children can be
-   * many); the owner, who voided it, is not told.
+   * many), in the sender's mail language; the owner, who voided it, is not told.
    */
   async function tellRecipients(
     tx: Tx,
     envelopes: { workflow: WorkflowRow; rows: RecipientRow[] }[],
-    why: string,
+    why: VoidCause,
     ownerEmail: string,
   ): Promise<void> {
     const mails = [];
+    // A survey's children share their sender and organization: the language is asked once per pair.
+    const languages = new Map<string, MailLanguage>();
     for (const { workflow, rows } of envelopes) {
+      const key = `${workflow.ownerUserId}:${workflow.organizationId}`;
+      if (!languages.has(key)) languages.set(key, await senderMailLanguage(tx, workflow));
+      const language = languages.get(key);
       const told = new Set<string>([ownerEmail.toLowerCase()]);
       for (const row of rows) {
         // A copy recipient (SKIPPED once told) was promised the finished document, so it hears why none comes.
         const waiting = row.role === 'CC' ? row.status !== 'DELEGATED' : !isFinished(row);
         if (!row.dispatchedAt || !waiting || told.has(row.email.toLowerCase())) continue;
         told.add(row.email.toLowerCase());
-        mails.push(voidedMail({ workflow, recipient: row, why }));
+        mails.push(voidedMail({ workflow, recipient: row, why, language }));
       }
     }
     if (mails.length > 0) await outbox.enqueueMany(tx, mails);

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Db, Tx } from '../../platform/db/client.ts';
-import type { JobDefinition, JobQueue } from '../../platform/jobs/queue.ts';
+import { defineJob, type Job, type JobQueue } from '../../platform/jobs/queue.ts';
 import { recordActivity } from '../activities/activities.service.ts';
 import { copyDocumentsToMany } from '../documents/document-copies.ts';
 import { copyFieldsToMany } from '../fields/field-copies.ts';
@@ -11,9 +11,23 @@ import type { WorkflowRow } from '../workflows/workflow-access.ts';
 import { nextStatus } from '../workflows/workflow-status.ts';
 import { countSurvey, findRecipientsWithChild, findRecipientsWithoutChild, lockSurvey } from './surveys.repo.ts';
 
-export const SURVEY_DISPATCH_JOB = 'survey.dispatch';
-export const SURVEY_OUTCOME_JOB = 'survey.outcome';
 export const SurveyJobPayload = Type.Object({ parentWorkflowId: Type.Integer({ minimum: 1 }) });
+export const SURVEY_DISPATCH_JOB = defineJob({
+  name: 'survey.dispatch',
+  payload: SurveyJobPayload,
+  retryLimit: 10,
+  retryDelay: 2,
+  retryBackoff: true,
+  expireInSeconds: 3600,
+});
+export const SURVEY_OUTCOME_JOB = defineJob({
+  name: 'survey.outcome',
+  payload: SurveyJobPayload,
+  retryLimit: 10,
+  retryDelay: 1,
+  retryBackoff: true,
+  concurrency: 4,
+});
 
 /**
  * Children created and sent per transaction. Each batch commits on its own, so a crash loses at most the batch in
@@ -130,14 +144,9 @@ export async function dispatchBatch(
  * crash (each batch picks only recipients still without a child). The outcome job runs at the end, for children
  * that were already declined (or the parent declined) while the dispatch went on.
  */
-export function surveyDispatchJob(deps: SurveyDispatchDeps): JobDefinition<typeof SurveyJobPayload> {
+export function surveyDispatchJob(deps: SurveyDispatchDeps): Job<typeof SurveyJobPayload> {
   return {
-    name: SURVEY_DISPATCH_JOB,
-    payload: SurveyJobPayload,
-    retryLimit: 10,
-    retryDelay: 2,
-    retryBackoff: true,
-    expireInSeconds: 3600,
+    ...SURVEY_DISPATCH_JOB,
     async handler({ parentWorkflowId }, meta) {
       const lane = async () => {
         for (;;) {
@@ -214,14 +223,9 @@ export async function settleSurvey(tx: Tx, parentId: number): Promise<WorkflowRo
   return null;
 }
 
-export function surveyOutcomeJob(deps: { db: Db }): JobDefinition<typeof SurveyJobPayload> {
+export function surveyOutcomeJob(deps: { db: Db }): Job<typeof SurveyJobPayload> {
   return {
-    name: SURVEY_OUTCOME_JOB,
-    payload: SurveyJobPayload,
-    retryLimit: 10,
-    retryDelay: 1,
-    retryBackoff: true,
-    concurrency: 4,
+    ...SURVEY_OUTCOME_JOB,
     async handler({ parentWorkflowId }) {
       await deps.db.transaction((tx) => settleSurvey(tx, parentWorkflowId));
     },

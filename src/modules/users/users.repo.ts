@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../platform/db/client.ts';
+import { executePrepared, type DbOrTx, type Tx } from '../../platform/db/client.ts';
 import { preparedStatement } from '../../platform/db/prepared.ts';
 import { users, userSettings } from '../../platform/db/schema/index.ts';
 
@@ -166,6 +166,25 @@ export async function upsertNotificationSettings(
     .insert(userSettings)
     .values({ userId, notifications })
     .onConflictDoUpdate({ target: userSettings.userId, set: { notifications, updatedAt: new Date() } });
+}
+
+/**
+ * The locale settings that decide a workflow's mail language, in one statement: its owner's and its organization's
+ * owner's (either null when that account has set none, or is gone).
+ */
+export async function findMailLocales(
+  db: DbOrTx,
+  ownerUserId: number,
+  organizationId: number | null,
+): Promise<{ sender: string | null; organizationOwner: string | null }> {
+  const { rows } = await executePrepared(
+    db,
+    sql`select (select locale from users where id = ${ownerUserId}) as "sender",
+      (select owner.locale from organizations join users owner on owner.id = organizations.owner_user_id
+        where organizations.id = ${organizationId ?? -1}) as "organizationOwner"`,
+  );
+  const row = rows[0] as { sender: string | null; organizationOwner: string | null } | undefined;
+  return { sender: row?.sender ?? null, organizationOwner: row?.organizationOwner ?? null };
 }
 
 export async function setLocale(db: DbOrTx, userId: number, locale: string): Promise<void> {

@@ -91,6 +91,9 @@ export const LocaleBody = Type.Object({
 });
 export const LocaleResponse = Type.Object({ locale: Type.String() });
 
+/** What an account that has set no locale is answered (and written to in): English. */
+export const DEFAULT_LOCALE = 'en';
+
 export const TotpEnrollmentResponse = Type.Object({
   otpauthUrl: Type.String({ description: 'otpauth://totp/... URI holding the new secret (SHA-1, 6 digits, 30 s)' }),
   qrCodeDataUrl: Type.String({ description: 'The same URI as a PNG QR code, data:image/png;base64,...' }),
@@ -126,7 +129,7 @@ export function toGuestProfileResponse(
     organizationId,
     twoFactorEnabled: false,
     emailVerified: false,
-    locale: 'en',
+    locale: DEFAULT_LOCALE,
     driveClientId: null,
     driveApiKey: null,
     boxAppKey: null,
@@ -145,7 +148,7 @@ export function toProfileResponse(
     organizationId,
     twoFactorEnabled: user.twoFactorEnabled,
     emailVerified: user.emailVerifiedAt !== null,
-    locale: user.locale,
+    locale: user.locale ?? DEFAULT_LOCALE,
     ...cloud,
   };
 }

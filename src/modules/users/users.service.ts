@@ -29,6 +29,7 @@ import {
   type NotificationPreferencesBody,
   type ProfileResponse,
   type SecurityBody,
+  DEFAULT_LOCALE,
 } from './users.schemas.ts';
 
 export type TotpEnrollment = { otpauthUrl: string; png: () => Promise<Buffer>; dataUrl: () => Promise<string> };
@@ -107,7 +108,7 @@ export function createUsersService({ db, outbox, cloudImportKeys = { boxAppKey: 
   }
 
   async function getLocale(caller: UserCaller): Promise<{ locale: string }> {
-    return { locale: (await currentUser(caller)).locale };
+    return { locale: (await currentUser(caller)).locale ?? DEFAULT_LOCALE };
   }
 
   async function updateLocale(caller: UserCaller, requested: string): Promise<{ locale: string }> {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Db } from '../../platform/db/client.ts';
 import type { SecretBox } from '../../platform/crypto/secrets.ts';
-import type { JobDefinition, JobQueue } from '../../platform/jobs/queue.ts';
+import { defineJob, NoPayload, type Job, type JobQueue } from '../../platform/jobs/queue.ts';
 import type { Log } from '../../platform/logger.ts';
 import type { Outbox } from '../../platform/mail/outbox.ts';
 import type { Outbound } from '../../platform/outbound/outbound.ts';
@@ -17,7 +17,6 @@ import {
 import { webhookSignature } from './webhook-signature.ts';
 import { settleCallbacks, type CallbackOutcome } from './callback-pause.ts';
 
-export const WEBHOOK_DELIVER_JOB = 'webhook.deliver';
 /** Deliveries attempted together (one app's, at most JOB_DELIVERIES): one job, one read, attempts in parallel. */
 export const WebhookDeliveryPayload = Type.Object({
   deliveryIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 50 }),
@@ -54,22 +53,26 @@ export type WebhookDeliveryDeps = {
   onOutcome?: (outcome: 'delivered' | 'failed' | 'dead') => void;
 };
 
+export const WEBHOOK_DELIVER_JOB = defineJob({
+  name: 'webhook.deliver',
+  payload: WebhookDeliveryPayload,
+  retryLimit: 5,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 300,
+  expireInSeconds: 60,
+  concurrency: DELIVERY_CONCURRENCY,
+});
+
 /**
  * One attempt of each of the job's deliveries. The HTTP outcome is recorded, never thrown: the retry schedule
  * lives on the row (next_attempt_at), which the dispatcher turns into the next job when it is due. A throw (the
  * database failing) leaves the rows not yet recorded as they were, and pg-boss retries the job; a delivery whose
  * attempt was recorded is skipped then.
  */
-export function webhookDeliveryJob(deps: WebhookDeliveryDeps): JobDefinition<typeof WebhookDeliveryPayload> {
+export function webhookDeliveryJob(deps: WebhookDeliveryDeps): Job<typeof WebhookDeliveryPayload> {
   return {
-    name: WEBHOOK_DELIVER_JOB,
-    payload: WebhookDeliveryPayload,
-    retryLimit: 5,
-    retryDelay: 5,
-    retryBackoff: true,
-    retryDelayMax: 300,
-    expireInSeconds: 60,
-    concurrency: DELIVERY_CONCURRENCY,
+    ...WEBHOOK_DELIVER_JOB,
     async handler({ deliveryIds }) {
       const targets = await findDeliveriesForAttempt(deps.db, deliveryIds);
       // Recording an attempt clears queued_at: a delivery ended, or already attempted by an earlier run of this job, is skipped.
@@ -255,14 +258,27 @@ export function jobBatches(rows: { id: number; appId: number }[]): number[][] {
   );
 }
 
-export type WebhookDispatcher = { start(): void; stop(): Promise<void> };
-
 /**
- * Hands due deliveries to the job queue. recordActivity writes delivery rows inside the transactions of other
- * modules, which hold no job queue, so the rows are the outbox and this loop sends a job per due row (first
- * attempts, and retries whose next_attempt_at has come) every `pollMs`, or at once while it finds full batches.
+ * The dispatcher's tick, a job of the queue: recordActivity writes delivery rows inside the transactions of other
+ * modules, which hold no job queue, so the rows are the outbox and each tick sends a delivery job per due row (first
+ * attempts, and retries whose next_attempt_at has come), then queues the next tick one poll interval later. One
+ * instance runs a tick at a time; `oneWaiting` keeps a single next tick however many instances (or the cron backstop)
+ * ask for one. The cron restarts the chain within a minute should a tick be lost on its last attempt.
  */
-export function createWebhookDispatcher({
+export const WEBHOOK_DISPATCH_JOB = defineJob({
+  name: 'webhook.dispatch',
+  payload: NoPayload,
+  cron: '* * * * *',
+  oneWaiting: true,
+  perpetual: true,
+  // A tick every poll interval: finished ticks are not worth pg-boss's 7 days of history.
+  keepSeconds: 300,
+  retryLimit: 3,
+  retryDelay: 1,
+  expireInSeconds: 300,
+});
+
+export function webhookDispatchJob({
   db,
   jobs,
   pollMs,
@@ -272,11 +288,7 @@ export function createWebhookDispatcher({
   jobs: JobQueue;
   pollMs: number;
   log: Log;
-}): WebhookDispatcher {
-  let stopped = true;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
-
+}): Job<typeof NoPayload> {
   async function queueDue(): Promise<number> {
     const ids = await db.transaction(async (tx) => {
       const claimed = await claimDeliveriesToQueue(tx, DISPATCH_BATCH, new Date(Date.now() - STALE_QUEUED_MS));
@@ -292,38 +304,23 @@ export function createWebhookDispatcher({
     return ids.length;
   }
 
-  async function run(): Promise<void> {
-    while (!stopped) {
-      let queued = 0;
+  return {
+    ...WEBHOOK_DISPATCH_JOB,
+    async handler() {
       try {
-        queued = await queueDue();
+        // A full batch is followed at once by the next.
+        while ((await queueDue()) === DISPATCH_BATCH);
       } catch (error) {
         log('webhook dispatcher: could not queue deliveries', error);
       }
-      if (stopped) break;
-      if (queued === DISPATCH_BATCH) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-    }
-  }
-
-  return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      loop = run();
-    },
-    async stop() {
-      stopped = true;
-      wake?.();
-      await loop;
-      loop = null;
+      // The next tick is queued whatever this one found; a tick already waiting (another instance's) makes this a no-op.
+      await jobs.send(null, WEBHOOK_DISPATCH_JOB, {}, { startAfter: new Date(Date.now() + pollMs) });
     },
   };
+}
+
+/** Starts the dispatcher's chain of ticks (after `jobs.start()`); a no-op when a tick is already waiting. */
+export async function startWebhookDispatch(jobs: JobQueue): Promise<void> {
+  await jobs.send(null, WEBHOOK_DISPATCH_JOB, {});
+  jobs.notify(WEBHOOK_DISPATCH_JOB);
 }

@@ -74,7 +74,7 @@ export function createWebhookService({ db, jobs }: { db: Db; jobs: JobQueue }) {
           'The business app has no webhook secret; rotate its WEBHOOK secret first',
         );
       await resumeCallback(tx, original.appId, new Date());
-      // The dispatcher sends the released deliveries, this one among them, at its next poll.
+      // The dispatcher sends the released deliveries, this one among them, at its next tick.
       if (original.status === 'PAUSED')
         return (await findDeliveryOfOrganization(tx, caller.organizationId, original.id))!;
       const [row] = await insertDeliveries(tx, [

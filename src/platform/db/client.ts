@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { is, type SQL } from 'drizzle-orm';
-import { drizzle as drizzlePglite, PgliteSession } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePglite, PgliteDatabase, PgliteTransaction } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -145,8 +145,8 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
   // PGlite writes a new data directory's initial files with mode 0666 (files PostgreSQL creates later are 0600),
   // so the directory is made owner-only once it exists: the database is the service's alone.
   if (options.pgliteDir) restrictDataDir(options.pgliteDir);
-  const parsing = drizzleParsing(client);
-  const db = drizzlePglite(parsing.forDrizzle as PGlite, { schema, casing: 'snake_case' }) as unknown as Db;
+  const forDrizzle = inOneCall(client, client, null);
+  const db = drizzlePglite(forDrizzle, { schema, casing: 'snake_case' }) as unknown as Db;
   await migratePglite(db as any, { migrationsFolder });
   // One session: its own notifications are handed to the listeners (as microtasks queued while the committing
   // statement's answer is read) before that statement returns.
@@ -156,10 +156,10 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
     kind: 'pglite',
     db,
     sql: {
-      executeSql: async (text, values) => parsing.asDriver(await pgliteExecute(parsing.forDrizzle, text, values)),
+      executeSql: (text, values) => pgliteExecute(forDrizzle, text, values),
     },
     sqlInTx: (tx) => ({
-      executeSql: async (text, values) => parsing.asDriver(await pgliteExecute(sessionClient(tx), text, values)),
+      executeSql: (text, values) => pgliteExecute(sessionClient(tx), text, values),
     }),
     ping: async () => {
       await client.query('select 1');
@@ -170,63 +170,22 @@ async function openPglite(options: DatabaseOptions): Promise<Database> {
 }
 
 /**
- * Drizzle hands PGlite its own parsers for a few types (timestamps, dates, intervals and their arrays: the raw text,
- * which its columns then map) with every query, and PGlite merges them into a copy of its table of parsers, one per
- * type and array type (379 entries here), on every query: 0.27 ms of the embedded database's 0.3-0.6 ms per query
- * (measured, bench/README.md "Lifecycle throughput"). So the instance's table holds Drizzle's parsers once, and
- * Drizzle gets the instance and its transactions through a view that leaves the option out whenever it asks for
- * exactly those. What does not go through Drizzle (pg-boss's raw SQL) gets those types' values as PGlite's own
- * parsers make them (`asDriver`), as before.
+ * A PGlite instance or transaction as Drizzle should see it: its statements go into the database in one call each
+ * (pglite-query.ts), everything else is PGlite's own (methods bound: PGlite keeps private fields).
  */
-function drizzleParsing(client: PGlite) {
-  const driverParsers = new Map<number, (value: string, typeId: number) => unknown>();
-  let drizzleOwn: Set<string> | null = null;
-  function withoutParsers(options: { parsers?: Record<string, unknown> } | undefined) {
-    if (!options?.parsers) return options;
-    if (!drizzleOwn) {
-      // The first query shows which parsers Drizzle brings; they go into the instance's table once.
-      drizzleOwn = new Set(Object.keys(options.parsers));
-      for (const [typeId, parser] of Object.entries(options.parsers)) {
-        driverParsers.set(Number(typeId), client.parsers[typeId] as (value: string, typeId: number) => unknown);
-        client.parsers[typeId] = parser as (typeof client.parsers)[string];
-      }
-    }
-    const keys = Object.keys(options.parsers);
-    if (keys.length !== drizzleOwn.size || !keys.every((key) => drizzleOwn!.has(key))) return options;
-    const { parsers: _merged, ...rest } = options;
-    return rest;
-  }
-  /**
-   * A PGlite instance or transaction as Drizzle should see it (methods bound: PGlite keeps private fields). Its
-   * statements go into the database in one call each (pglite-query.ts).
-   */
-  function view<T extends object>(target: T, transaction: Transaction | null): T {
-    return new Proxy(target, {
-      get(object, property) {
-        if (property === 'query')
-          return (text: string, params?: unknown[], options?: object) =>
-            queryInOneCall(client, transaction, text, params ?? [], withoutParsers(options) as QueryOptions);
-        if (property === 'transaction')
-          return (run: (tx: object) => Promise<unknown>) =>
-            (object as unknown as PGlite).transaction((tx) => run(view(tx, tx)) as any);
-        const value = Reflect.get(object, property, object);
-        return typeof value === 'function' ? value.bind(object) : value;
-      },
-    });
-  }
-  return {
-    forDrizzle: view(client, null),
-    /** Rows of a raw query with the values of Drizzle's types as PGlite's own parsers make them. */
-    asDriver(result: { rows: any[]; fields?: { name: string; dataTypeID: number }[] }): { rows: any[] } {
-      const touched = (result.fields ?? []).filter((field) => driverParsers.has(field.dataTypeID));
-      for (const row of touched.length > 0 ? result.rows : []) {
-        for (const { name, dataTypeID } of touched) {
-          if (typeof row[name] === 'string') row[name] = driverParsers.get(dataTypeID)!(row[name], dataTypeID);
-        }
-      }
-      return result;
+function inOneCall<T extends object>(client: PGlite, target: T, transaction: Transaction | null): T {
+  return new Proxy(target, {
+    get(object, property) {
+      if (property === 'query')
+        return (text: string, params?: unknown[], options?: QueryOptions) =>
+          queryInOneCall(client, transaction, text, params ?? [], options);
+      if (property === 'transaction')
+        return (run: (tx: object) => Promise<unknown>) =>
+          (object as unknown as PGlite).transaction((tx) => run(inOneCall(client, tx, tx)) as any);
+      const value = Reflect.get(object, property, object);
+      return typeof value === 'function' ? value.bind(object) : value;
     },
-  };
+  });
 }
 
 /**
@@ -247,8 +206,11 @@ async function pgliteExecute(
 }
 
 /**
- * The driver connection behind a Drizzle transaction: node-postgres' PoolClient or PGlite's Transaction.
- * Drizzle keeps it on the session; both have query(text, values).
+ * The driver connection behind a Drizzle transaction: node-postgres' PoolClient or PGlite's Transaction (the view of
+ * inOneCall). Drizzle keeps it on the session, a private member: no public API hands out a transaction's connection,
+ * and pg-boss's raw SQL must run on it to commit with the transaction; `tx.execute()` would hand the rows through
+ * Drizzle's parsers (timestamps as text). Guarded by test/platform/drizzle-contract.test.ts; Drizzle is pinned exactly
+ * in package.json ("//"). Verdict: docs/operations.md "Library private parts: verdicts".
  */
 function sessionClient(tx: Tx): any {
   return (tx as any).session.client;
@@ -261,6 +223,12 @@ function sessionClient(tx: Tx): any {
  * a digest of the text, so each distinct text is its own statement; use it only for texts drawn from a small set
  * (values as parameters, never spliced in). PGlite names it by its text as it does every statement with parameters,
  * with PostgreSQL's default choice of plan (pglite-query.ts). Rows as `db.execute` gives them.
+ *
+ * Drizzle names only its query builders' statements (`.prepare(name)`), so this uses the handle's internal
+ * `dialect.sqlToQuery` and `session.prepareQuery`. Kept because the list's uncached reads need it: a new search term
+ * each request at 32 connections, unnamed through `db.execute`, cost PostgreSQL 1.09-1.10 ms per request against
+ * 0.21-0.22 ms named, p99 132-313 against 58-80 ms (goal 20 ms; bench/README.md "Library private parts"). Guarded
+ * by test/platform/drizzle-contract.test.ts; Drizzle is pinned exactly in package.json ("//").
  */
 export async function executePrepared(db: DbOrTx, query: SQL): Promise<{ rows: Record<string, unknown>[] }> {
   const { session, dialect } = db as unknown as {
@@ -284,7 +252,7 @@ export async function executePrepared(db: DbOrTx, query: SQL): Promise<{ rows: R
  * pglite-query.ts; in this process, where there is no round trip to save either).
  */
 export function keepsPlans(db: DbOrTx): boolean {
-  return !is((db as unknown as { session: unknown }).session, PgliteSession);
+  return !is(db, PgliteDatabase) && !is(db, PgliteTransaction);
 }
 
 /** A prepared statement's name for a text (node-postgres keeps one statement per name and connection). */

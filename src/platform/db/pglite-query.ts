@@ -30,6 +30,14 @@ type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
  * STATEMENTS_KEPT texts keep their statements; the others are closed. Statements without parameters (migrations'
  * DDL, one-off texts) stay unnamed, and so do texts longer than NAMED_TEXT_LIMIT (a many-row insert: one text per
  * row count, whose kept plan would hold memory in proportion, for a parse that is small beside its execution).
+ *
+ * This builds on PGlite's private parts: the protocol messages are written here (with PGlite's exported
+ * serializer), and the statement takes PGlite's own locks through `_checkReady`, `_runExclusiveQuery` and
+ * `_runExclusiveTransaction` so that it never runs inside another request's open transaction. Kept because without
+ * it the embedded lifecycle falls below its goal: PGlite's query() alone cost the service 114-124 ms of CPU per
+ * envelope against 90-92 ms with this (alternated, bench/README.md "Library private parts"), 8.5-9.0 envelopes/s
+ * where this keeps 10+ (goal: above 10). Guarded by test/platform/pglite-contract.test.ts; PGlite is pinned exactly
+ * in package.json ("//"). Verdict: docs/operations.md "Library private parts: verdicts".
  */
 export async function queryInOneCall(
   pglite: PGlite,
@@ -47,16 +55,13 @@ export async function queryInOneCall(
     // only once a call that parsed it succeeded (a failed call may or may not have parsed it), and forgotten when a call
     // of it fails.
     const parsing = !session?.prepared.has(name);
-    // A prepared statement's rows are described once: its result columns cannot change while it stands (PostgreSQL
-    // refuses to run it if a schema change would change them), so later calls reuse the first call's description.
-    const described = session?.prepared.get(name);
     const closing = session ? session.closing.splice(0) : [];
     if (parsing && session) closing.push(name);
     const message = concat([
       ...closing.map((closed) => serialize.close({ type: 'S', name: closed })),
       ...(parsing ? [serialize.parse({ name, text })] : []),
       serialize.bind({ statement: name, values }),
-      ...(described === undefined ? [serialize.describe({ type: 'P' })] : []),
+      serialize.describe({ type: 'P' }),
       serialize.execute({}),
       serialize.sync(),
     ]);
@@ -65,13 +70,11 @@ export async function queryInOneCall(
       messages = await pglite.execProtocolStream(message, { syncToFs: false });
     } catch (error) {
       // Whatever failed (a bad value, or a schema change that altered the result columns, which PostgreSQL refuses to
-      // run the statement after), the next call closes the name and parses and describes it anew.
+      // run the statement after), the next call closes the name and parses it anew.
       session?.prepared.delete(name);
       throw error;
     }
-    if (session && described === undefined)
-      session.prepared.set(name, messages.find((reply) => reply.name === 'rowDescription') ?? null);
-    else if (described) messages.splice(messages.findIndex((reply) => reply.name === 'bindComplete') + 1, 0, described);
+    session?.prepared.add(name);
     return parse.parseResults(messages, pglite.parsers, options)[0] as Results;
   };
   if (transaction) {
@@ -94,8 +97,8 @@ export const STATEMENTS_KEPT = 500;
 
 /** An instance's named statements: the name of each text (least recently used first), and which are parsed. */
 class SessionStatements {
-  /** The names parsed, each with the description of its rows (null for a statement that returns none). */
-  readonly prepared = new Map<string, BackendMessage | null>();
+  /** The names parsed. */
+  readonly prepared = new Set<string>();
   /** Names of statements dropped from the texts kept, to be closed with the next call. */
   readonly closing: string[] = [];
   private readonly names = new Map<string, string>();

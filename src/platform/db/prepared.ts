@@ -14,29 +14,18 @@ import type { DbOrTx } from './client.ts';
  * not depend on the values (PostgreSQL keeps one generic plan: the pool sets plan_cache_mode). PGlite ignores the name:
  * the embedded database names every statement by its text (pglite-query.ts).
  *
- * The statement is built once, on the first handle it is used with, per driver (the SQL text and the row mapping
- * depend only on the dialect and the schema, the same for every database this process opens); a handle (the
- * database, or a transaction: its connection) gets a view of it that runs on that handle's connection.
+ * The statement is built on each handle (the database, or a transaction: its connection) the first time it is used
+ * there, through Drizzle's public `prepare`.
  */
 export function preparedStatement<Q extends { prepare(name: string): unknown }>(
   name: string,
   build: (db: DbOrTx) => Q,
 ): (db: DbOrTx) => ReturnType<Q['prepare']> {
-  type Prepared = ReturnType<Q['prepare']>;
-  const built = new Map<unknown, Prepared>();
-  const onHandle = new WeakMap<DbOrTx, Prepared>();
+  const onHandle = new WeakMap<DbOrTx, ReturnType<Q['prepare']>>();
   return (db) => {
     let statement = onHandle.get(db);
     if (!statement) {
-      const { session } = db as unknown as { session: { constructor: unknown; client: unknown } };
-      let base = built.get(session.constructor);
-      if (!base) {
-        base = build(db).prepare(name) as Prepared;
-        built.set(session.constructor, base);
-      }
-      // Drizzle's prepared query runs on its `client` (node-postgres' pool or pooled connection, PGlite or its
-      // transaction) and keeps nothing else of the handle it was built on that differs between handles here.
-      statement = Object.create(base as object, { client: { value: session.client } }) as Prepared;
+      statement = build(db).prepare(name) as ReturnType<Q['prepare']>;
       onHandle.set(db, statement);
     }
     return statement;

@@ -7,12 +7,12 @@ import { withLogger, type Logger } from '../logger.ts';
 import { batchPerTurn } from '../db/batch-per-turn.ts';
 
 /**
- * A durable job: a name, its payload schema, its retry policy and a handler. Handlers must be safe to run twice
- * (a crash after the work but before the completion is recorded runs it again) and, with `concurrency` above 1
- * or several instances, safe to run alongside other jobs of the same queue. The name is what pg-boss stores:
- * renaming a job strands the jobs already queued under the old name.
+ * What a durable job is: its name, its payload schema and its run policy, without the code that runs it. The module
+ * that owns a job exports its definition as a const (`defineJob`); senders pass it to `send`, so the payload's type
+ * comes from the schema at compile time. The name is what pg-boss stores: renaming a job strands the jobs already
+ * queued under the old name.
  */
-export type JobDefinition<S extends TSchema> = {
+export type JobDefinition<S extends TSchema = TSchema> = {
   name: string;
   /** Checked when a job is sent (a mismatch is a programming error and throws) and before it runs. */
   payload: S;
@@ -27,8 +27,30 @@ export type JobDefinition<S extends TSchema> = {
   concurrency?: number;
   /** Also run on this cron schedule (UTC); pg-boss's cron makes one job per tick across all instances. */
   cron?: string;
+  /**
+   * At most one job waiting to run (pg-boss's `short` policy: a send while one waits adds nothing). Set when the
+   * queue is created; pg-boss cannot change a queue's policy afterwards.
+   */
+  oneWaiting?: boolean;
+  /** Finished jobs kept this long (pg-boss's deleteAfterSeconds; default 7 days). */
+  keepSeconds?: number;
+  /** The queue always holds its next run (a scheduler's tick): `drain()` does not wait for it by default. */
+  perpetual?: boolean;
+};
+
+/**
+ * A definition with the code that runs it: what the registry (`src/job-registry.ts`) gives the queue. Handlers must
+ * be safe to run twice (a crash after the work but before the completion is recorded runs it again) and, with
+ * `concurrency` above 1 or several instances, safe to run alongside other jobs of the same queue.
+ */
+export type Job<S extends TSchema = TSchema> = JobDefinition<S> & {
   handler(data: Static<S>, meta: JobMeta): Promise<void>;
 };
+
+/** Declares a job's definition; `const` keeps the payload schema's exact type for `send`. */
+export function defineJob<const S extends TSchema>(definition: JobDefinition<S>): JobDefinition<S> {
+  return Object.freeze(definition);
+}
 
 /** The payload of a job that carries none, such as one made by a cron schedule. */
 export const NoPayload = Type.Object({});
@@ -44,7 +66,7 @@ export type JobMeta = {
 export type SendOptions = { startAfter?: Date | number; singletonKey?: string };
 
 export type JobQueue = {
-  define<S extends TSchema>(definition: JobDefinition<S>): void;
+  define<S extends TSchema>(job: Job<S>): void;
   start(): Promise<void>;
   /**
    * Stops fetching at once, gives the handlers already running up to `graceMs` (default 5 s) to finish, and puts
@@ -53,25 +75,34 @@ export type JobQueue = {
    */
   stop(options?: { graceMs?: number }): Promise<void>;
   /**
-   * Enqueues inside `tx` so the job commits (or rolls back) with the state change that caused it. Throws when
-   * `data` does not match the job's payload schema.
+   * Enqueues a job of `job` (its exported definition) inside `tx`, so the job commits (or rolls back) with the state
+   * change that caused it. `data` is typed by the definition's payload schema; it is checked again at run time and
+   * a mismatch throws. Null when pg-boss added nothing (a `oneWaiting` queue that already holds a waiting job).
    */
-  send<T extends object>(tx: Tx | null, name: string, data: T, options?: SendOptions): Promise<string | null>;
+  send<S extends TSchema>(
+    tx: Tx | null,
+    job: JobDefinition<S>,
+    data: Static<S>,
+    options?: SendOptions,
+  ): Promise<string | null>;
   /**
    * `send` for many jobs of one queue in one statement (pg-boss insert, the queue's retry policy), inside `tx`:
    * what a batch (a survey dispatch's mails) uses instead of a round trip per job. Throws, enqueuing nothing, when
    * any payload does not match the schema.
    */
-  sendMany<T extends object>(tx: Tx | null, name: string, data: T[]): Promise<void>;
+  sendMany<S extends TSchema>(tx: Tx | null, job: JobDefinition<S>, data: Static<S>[]): Promise<void>;
   /**
-   * Whether a job of queue `name` whose payload contains `match` (JSON containment: `{ workflowId: 7 }`) is
-   * still waiting or running: the question "is a job for this record still live", without reading pg-boss's tables.
+   * Whether a job of `job` whose payload contains `match` (JSON containment: `{ workflowId: 7 }`) is still
+   * waiting or running: the question "is a job for this record still live", without modules reading pg-boss's tables.
    */
-  isLive(name: string, match: Record<string, unknown>): Promise<boolean>;
-  /** Wakes this process's worker for `name` now instead of at its next poll; call after the commit. */
-  notify(name: string): void;
-  /** Resolves when no job of these queues is queued or active (tests, shutdown). */
-  drain(names?: string[], timeoutMs?: number): Promise<void>;
+  isLive<S extends TSchema>(job: JobDefinition<S>, match: Partial<Static<S>>): Promise<boolean>;
+  /** Wakes this process's worker for `job` now instead of at its next poll; call after the commit. */
+  notify(job: JobDefinition): void;
+  /**
+   * Resolves when no job of these queues is queued or active (tests, shutdown); by default every queue but the
+   * `perpetual` ones, which always hold their next run.
+   */
+  drain(jobs?: JobDefinition[], timeoutMs?: number): Promise<void>;
   /** Jobs waiting (created, retry) or running (active), per queue and state, counted now (metrics). */
   depths(): Promise<{ queue: string; state: string; count: number }[]>;
   /** Every defined queue's depth and its oldest waiting job, counted now (the operator's GET /admin/v1/queues). */
@@ -80,13 +111,13 @@ export type JobQueue = {
 
 export type QueueStats = {
   queue: string;
-  /** pg-boss's getQueueStats: jobs not yet active (created and retry), active, every job kept. */
+  /** Jobs not yet active (created and retry), active, every job kept. */
   queued: number;
   active: number;
   total: number;
-  /** Of the queued, those held until a later time (a retry's back-off, a delayed job). getQueueStats' deferredCount counts finished jobs too. */
+  /** Of the queued, those held until a later time (a retry's back-off, a delayed job). */
   deferred: number;
-  /** By state, what getQueueStats does not split: waiting for a first run, waiting for a retry, failed (kept until pg-boss deletes them). */
+  /** By state: waiting for a first run, waiting for a retry, failed (kept until pg-boss deletes them). */
   created: number;
   retry: number;
   failed: number;
@@ -110,7 +141,9 @@ export type JobQueueOptions = {
  * while the handler runs, however long it takes. A process killed mid-job stops renewing; within
  * LEASE_SECONDS + HEARTBEAT_MS any live instance (or the restarted one) puts the job back, to run at once.
  * The lease tolerates a heartbeat delayed by some 7 s (a stalled event loop or pool); a job reclaimed from a
- * worker that was merely slow runs twice, which handlers allow.
+ * worker that was merely slow runs twice, which handlers allow. The lease, the reclaim, isLive, stats() and the
+ * refusal of a broken payload read or write pg-boss's job table, which its API does not offer in 12.5.4: pinned
+ * exactly, guarded by test/platform/pg-boss-contract.test.ts (docs/operations.md, "Library private parts: verdicts").
  */
 const LEASE_SECONDS = 10;
 const HEARTBEAT_MS = 3_000;
@@ -127,7 +160,7 @@ type FetchedJob = {
 };
 
 /** A definition with its payload schema compiled once. */
-type Registered = { definition: JobDefinition<TSchema>; payload: Validator<{}, TSchema> };
+type Registered = { definition: Job<TSchema>; payload: Validator<{}, TSchema> };
 
 function payloadProblems(registered: Registered, data: unknown): string {
   return registered.payload
@@ -210,12 +243,9 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
   }
 
   const queue: JobQueue = {
-    define(definition) {
-      if (started) throw new Error(`job ${definition.name} defined after start`);
-      definitions.set(definition.name, {
-        definition: definition as unknown as JobDefinition<TSchema>,
-        payload: Compile(definition.payload),
-      });
+    define(job) {
+      if (started) throw new Error(`job ${job.name} defined after start`);
+      definitions.set(job.name, { definition: job as unknown as Job<TSchema>, payload: Compile(job.payload) });
     },
 
     async start() {
@@ -228,9 +258,14 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
           retryDelayMax: definition.retryDelayMax ?? 3600,
           // What a job holds when fetched: the lease on a shared database, else the whole attempt.
           expireInSeconds: shared ? lease.seconds : attemptSeconds(definition),
+          ...(definition.keepSeconds ? { deleteAfterSeconds: definition.keepSeconds } : {}),
         };
         if (await boss.getQueue(definition.name)) await boss.updateQueue(definition.name, queueOptions);
-        else await boss.createQueue(definition.name, queueOptions);
+        else
+          await boss.createQueue(definition.name, {
+            ...queueOptions,
+            ...(definition.oneWaiting ? { policy: 'short' } : {}),
+          });
         if (definition.cron) await boss.schedule(definition.name, definition.cron);
       }
       await reclaim(!shared);
@@ -280,7 +315,8 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
       await boss.stop({ graceful: true, timeout: 1000 });
     },
 
-    async send(tx, name, data, sendOptions = {}) {
+    async send(tx, job, data, sendOptions = {}) {
+      const { name } = job;
       const registered = definitions.get(name);
       if (!registered) throw new Error(`unknown job ${name}`);
       if (!registered.payload.Check(data))
@@ -292,7 +328,8 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
       });
     },
 
-    async sendMany(tx, name, data) {
+    async sendMany(tx, job, data) {
+      const { name } = job;
       const registered = definitions.get(name);
       if (!registered) throw new Error(`unknown job ${name}`);
       for (const item of data) {
@@ -307,11 +344,11 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
       );
     },
 
-    notify(name) {
-      workers.get(name)?.wake();
+    notify(job) {
+      workers.get(job.name)?.wake();
     },
 
-    async isLive(name, match) {
+    async isLive({ name }, match) {
       const { rows } = await database.sql.executeSql(
         "select 1 from pgboss.job where name = $1 and state in ('created', 'retry', 'active') and data @> $2::jsonb limit 1",
         [name, JSON.stringify(match)],
@@ -320,6 +357,8 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
     },
 
     async depths() {
+      // Only the live states, which pg-boss's indexes find without reading the finished jobs it keeps for days: the
+      // metrics ask on every scrape (stats() counts every job kept, for the operator's occasional look).
       const { rows } = await database.sql.executeSql(
         "select name, state, count(*)::int as count from pgboss.job where name = any($1::text[]) and state in ('created', 'retry', 'active') group by name, state",
         [[...definitions.keys()]],
@@ -329,50 +368,51 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
 
     async stats() {
       const names = [...definitions.keys()].sort();
-      // pg-boss's public statistics (counted live from the job table); what they do not say (per state, the deferred
-      // among the waiting, the oldest waiting job) in one statement over the same rows.
-      const [counted, { rows }] = await Promise.all([
-        Promise.all(names.map((name) => boss.getQueueStats(name))),
-        database.sql.executeSql(
-          `select name,
-             (count(*) filter (where state = 'created'))::int as created,
-             (count(*) filter (where state = 'retry'))::int as retry,
-             (count(*) filter (where state = 'failed'))::int as failed,
-             (count(*) filter (where state in ('created', 'retry') and start_after > now()))::int as deferred,
-             min(created_on) filter (where state in ('created', 'retry')) as oldest
-           from pgboss.job where name = any($1::text[]) group by name`,
-          [names],
-        ),
-      ]);
+      // A private read (docs/operations.md, "Library private parts: verdicts — pg-boss"): pg-boss's getQueueStats
+      // neither splits the waiting by state nor names the oldest, which the operator's view answers. One grouped
+      // count over the job table answers all of it; test/platform/pg-boss-contract.test.ts guards the columns.
+      const { rows } = await database.sql.executeSql(
+        `select name,
+           (count(*) filter (where state = 'created'))::int as created,
+           (count(*) filter (where state = 'retry'))::int as retry,
+           (count(*) filter (where state = 'active'))::int as active,
+           (count(*) filter (where state = 'failed'))::int as failed,
+           (count(*) filter (where state in ('created', 'retry') and start_after > now()))::int as deferred,
+           count(*)::int as total,
+           min(created_on) filter (where state in ('created', 'retry')) as oldest
+         from pgboss.job where name = any($1::text[]) group by name`,
+        [names],
+      );
       const byName = new Map(rows.map((row) => [row.name as string, row]));
-      return names.map((name, i) => {
+      return names.map((name) => {
         const own = byName.get(name);
+        const count = (column: string) => Number(own?.[column] ?? 0);
         const oldest = own?.oldest;
         return {
           queue: name,
-          queued: Number(counted[i]?.queuedCount ?? 0),
-          deferred: Number(own?.deferred ?? 0),
-          active: Number(counted[i]?.activeCount ?? 0),
-          total: Number(counted[i]?.totalCount ?? 0),
-          created: Number(own?.created ?? 0),
-          retry: Number(own?.retry ?? 0),
-          failed: Number(own?.failed ?? 0),
+          queued: count('created') + count('retry'),
+          deferred: count('deferred'),
+          active: count('active'),
+          total: count('total'),
+          created: count('created'),
+          retry: count('retry'),
+          failed: count('failed'),
           oldestWaitingCreatedAt: oldest ? new Date(oldest as string | Date) : null,
         };
       });
     },
 
-    async drain(names = [...definitions.keys()], timeoutMs = 30_000) {
+    async drain(jobs, timeoutMs = 30_000) {
+      const names = (jobs ?? [...definitions.values()].map((r) => r.definition).filter((d) => !d.perpetual)).map(
+        (d) => d.name,
+      );
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        // Live count: pg-boss's queue statistics are refreshed by its maintenance loop, not per job.
-        const { rows } = await database.sql.executeSql(
-          "select count(*)::int as busy from pgboss.job where name = any($1::text[]) and state in ('created', 'retry', 'active')",
-          [names],
-        );
-        if (rows[0].busy === 0) return;
+        // pg-boss's public statistics, counted live from the job table: waiting (created, retry) and active.
+        const counted = await Promise.all(names.map((name) => boss.getQueueStats(name)));
+        if (counted.every((q) => Number(q.queuedCount) + Number(q.activeCount) === 0)) return;
         if (Date.now() > deadline) throw new Error('job queue did not drain in time');
-        for (const name of names) this.notify(name);
+        for (const name of names) workers.get(name)?.wake();
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },
@@ -380,7 +420,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions): Jo
   return queue;
 }
 
-function attemptSeconds(definition: JobDefinition<TSchema>): number {
+function attemptSeconds(definition: JobDefinition): number {
   return definition.expireInSeconds ?? DEFAULT_ATTEMPT_SECONDS;
 }
 
@@ -417,7 +457,7 @@ class QueueWorker {
   private readonly boss: PgBoss;
   private readonly database: Database;
   private readonly registered: Registered;
-  private readonly definition: JobDefinition<TSchema>;
+  private readonly definition: Job<TSchema>;
   private readonly pollMs: number;
   private readonly logger: Logger;
   private readonly onAttempt: JobQueueOptions['onAttempt'];

@@ -1,8 +1,18 @@
 import type { Db } from '../db/client.ts';
-import { NoPayload, type JobDefinition } from '../jobs/queue.ts';
+import { defineJob, NoPayload, type Job } from '../jobs/queue.ts';
 import { ATTEMPT_RULES, LONGEST_RETENTION_SECONDS, deleteExpiredAttemptEvents, retentionSeconds } from './attempts.ts';
 
-export const ATTEMPT_PRUNE_JOB = 'limits.attempt-events-prune';
+/**
+ * Hourly across all instances (pg-boss's cron makes one job per tick), off the five-minute marks of the other schedules.
+ * Idempotent, so a failed run is not retried: the next hour's deletes what it left.
+ */
+export const ATTEMPT_PRUNE_JOB = defineJob({
+  name: 'limits.attempt-events-prune',
+  payload: NoPayload,
+  cron: '41 * * * *',
+  retryLimit: 0,
+  expireInSeconds: 600,
+});
 
 /**
  * Rows per statement. Each batch is its own short statement (no transaction around the loop), so the prune never
@@ -26,17 +36,9 @@ export async function pruneAttemptEvents(db: Db, now: Date): Promise<number> {
   }
 }
 
-/**
- * Hourly across all instances (pg-boss's cron makes one job per tick), off the five-minute marks of the other schedules.
- * Idempotent, so a failed run is not retried: the next hour's deletes what it left.
- */
-export function attemptPruneJob(db: Db): JobDefinition<typeof NoPayload> {
+export function attemptPruneJob(db: Db): Job<typeof NoPayload> {
   return {
-    name: ATTEMPT_PRUNE_JOB,
-    payload: NoPayload,
-    cron: '41 * * * *',
-    retryLimit: 0,
-    expireInSeconds: 600,
+    ...ATTEMPT_PRUNE_JOB,
     async handler() {
       await pruneAttemptEvents(db, new Date());
     },

@@ -5,7 +5,7 @@ import { intArray, preparedStatement } from '../db/prepared.ts';
 import { batchPerTurn } from '../db/batch-per-turn.ts';
 import { mailOutbox, organizations } from '../db/schema/index.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
+import { defineJob, type Job, type JobQueue } from '../jobs/queue.ts';
 import type { MailTransport } from './transport.ts';
 import { MailSendError } from './senders/mail-sender.ts';
 import type { MailBrandingLookup } from './branding.ts';
@@ -33,7 +33,6 @@ export type OutgoingMail = {
   template?: MailTemplate;
 };
 
-export const MAIL_DELIVER_JOB = 'mail.deliver';
 export const MailDeliveryPayload = Type.Object({ mailId: Type.Integer({ minimum: 1 }) });
 
 export type Outbox = {
@@ -199,7 +198,17 @@ export type MailDeliveryDeps = {
 };
 
 /** The delivery job: sends one outbox row; a refusal throws so pg-boss retries it with backoff. */
-export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof MailDeliveryPayload> {
+export const MAIL_DELIVER_JOB = defineJob({
+  name: 'mail.deliver',
+  payload: MailDeliveryPayload,
+  retryLimit: RETRY_LIMIT,
+  retryDelay: 2,
+  retryBackoff: true,
+  retryDelayMax: 600,
+  concurrency: DELIVERY_CONCURRENCY,
+});
+
+export function mailDeliveryJob(deps: MailDeliveryDeps): Job<typeof MailDeliveryPayload> {
   const readMail = batchPerTurn(async (mailIds: number[]) => {
     const rows = await mailsToDeliver(deps.db).execute({ mailIds: intArray([...new Set(mailIds)]) });
     const byId = new Map(rows.map((row) => [row.mail.id, row]));
@@ -213,13 +222,7 @@ export function mailDeliveryJob(deps: MailDeliveryDeps): JobDefinition<typeof Ma
     return sent.map(() => undefined);
   });
   return {
-    name: MAIL_DELIVER_JOB,
-    payload: MailDeliveryPayload,
-    retryLimit: RETRY_LIMIT,
-    retryDelay: 2,
-    retryBackoff: true,
-    retryDelayMax: 600,
-    concurrency: DELIVERY_CONCURRENCY,
+    ...MAIL_DELIVER_JOB,
     async handler({ mailId }, meta) {
       // The organization's mail settings come with the row: one round trip instead of two per mail.
       const found = await readMail(mailId);

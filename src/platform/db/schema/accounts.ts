@@ -42,7 +42,8 @@ export const users = pgTable(
     totpSecret: text(),
     /** Last accepted 30-second TOTP step, so a code is accepted once. */
     totpLastStep: integer(),
-    locale: text().notNull().default('en'),
+    /** The account's language setting (PUT /user/v1/settings/locale); null until it sets one (answered as en). */
+    locale: text(),
     /**
      * When the owner of the address proved it by opening the mailed verification link; null until then. Until it
      * is set, workflows others address to this email are reachable only through their signing links (RUNTIME.md).
