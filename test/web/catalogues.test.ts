@@ -1,8 +1,10 @@
 /**
  * The web app's message catalogues (web/src/i18n/<area>/): every language file of an area has exactly the keys of
  * its English source of truth, with the same kind of value (text, nested group, function of as many arguments),
- * and every such file is one its area loads. The type `Messages` makes a missing key a compile error; this test
- * also covers the groups typed as Record<string, string> (statuses, field types), where the compiler cannot.
+ * and every such file is one its area loads. An area with any language file must have all of them, loaded by its
+ * languages.ts and passed to catalogue() by its index.ts; an area with none stays English. The type `Messages` makes
+ * a missing key a compile error; this test also covers the groups typed as Record<string, string> (statuses, field
+ * types), where the compiler cannot.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,9 +19,6 @@ const AREAS = fs
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .sort();
-
-/** The screen areas translated so far; the others are English whatever the page's language. */
-const TRANSLATED = ['signin', 'signing'];
 
 function differences(english: unknown, other: unknown, at: string): string[] {
   if (typeof english === 'function') {
@@ -63,14 +62,19 @@ describe('web message catalogues', () => {
         .filter((file) => /^[a-z]{2}\.ts$/.test(file) && file !== 'en.ts')
         .map((f) => f.slice(0, 2));
       const { en } = await import(path.join(dir, 'en.ts'));
-      if (!TRANSLATED.includes(area)) {
-        expect(languageFiles, `${area} is listed as English only`).toEqual([]);
+      // An area without language files is English whatever the page's language (and has no loaders to check).
+      if (languageFiles.length === 0) {
+        expect(files.includes('languages.ts'), `${area}/languages.ts loads languages the area does not have`).toBe(
+          false,
+        );
         return;
       }
-      // A translated area has all eight languages, each loaded by languages.ts.
+      // A translated area has all eight languages, each loaded by languages.ts and handed to catalogue() in index.ts.
       expect(languageFiles).toEqual([...OTHER_LANGUAGES].sort());
       const { loaders } = await import(path.join(dir, 'languages.ts'));
       expect(Object.keys(loaders).sort()).toEqual([...OTHER_LANGUAGES].sort());
+      const index = fs.readFileSync(path.join(dir, 'index.ts'), 'utf8');
+      expect(index, `${area}/index.ts passes its loaders to catalogue()`).toMatch(/catalogue\(en, loaders\)/);
       const problems: string[] = [];
       for (const language of OTHER_LANGUAGES) {
         const catalogue = await loaders[language]();

@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { languageReady, setLanguage } from './i18n/catalogue.ts';
+import { languageReady } from './i18n/catalogue.ts';
 import { t } from './i18n/signing/index.ts';
 import { useLanguage } from './i18n/use-language.ts';
 import { isWorkspacePath } from './workspace/routes.tsx';
@@ -25,9 +25,6 @@ function App() {
 }
 
 export async function mount(root: HTMLElement): Promise<void> {
-  // The sender's workspace is English only so far: it is shown in English (<html lang="en">) whatever the page's
-  // language, without changing the choice remembered for the signing and sign-in pages.
-  if (isWorkspacePath(window.location.pathname)) await setLanguage('en', { remember: false }).catch(() => {});
-  else await languageReady();
+  await languageReady();
   createRoot(root).render(<App />);
 }

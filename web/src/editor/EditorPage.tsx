@@ -369,6 +369,7 @@ function EnvelopeName({
   const [value, setValue] = useState(name);
   const [error, setError] = useState<string | null>(null);
   const id = useMemo(() => `ed-name-${workflowId}`, [workflowId]);
+  const shortened = value === name && name.endsWith('…');
 
   async function save() {
     const trimmed = value.trim();
@@ -396,7 +397,7 @@ function EnvelopeName({
         value={value}
         maxLength={50}
         aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        aria-describedby={`${id}-hint${shortened ? ` ${id}-shortened` : ''}${error ? ` ${id}-error` : ''}`}
         onChange={(e) => setValue(e.target.value)}
         onBlur={() => void save()}
         onKeyDown={(e) => {
@@ -406,6 +407,12 @@ function EnvelopeName({
       <p className="hint" id={`${id}-hint`}>
         {text.envelopeNameHint}
       </p>
+      {/* The service cuts a file name over 50 characters at a word and ends it with "…": the sender is told, once. */}
+      {shortened && (
+        <p className="hint" role="status" id={`${id}-shortened`}>
+          {text.envelopeNameShortened}
+        </p>
+      )}
       {error && (
         <p className="ws-field-error" role="alert" id={`${id}-error`}>
           {error}

@@ -108,3 +108,8 @@ export function formattingLocale(): string {
   const language = currentLanguage();
   return browserLanguages().find((tag) => primary(tag) === language) ?? DEFAULT_LOCALE[language];
 }
+
+/** A number as the page's language writes it (1,234.5 in English, 1.234,5 in German, 1 234,5 in French). */
+export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {
+  return value.toLocaleString(formattingLocale(), options);
+}

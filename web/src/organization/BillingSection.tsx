@@ -4,6 +4,7 @@
  * grants and renews them, so no button here can only answer PAYMENT_REQUIRED.
  */
 import { useState } from 'react';
+import { formatNumber } from '../i18n/language.ts';
 import { formatDateTime } from '../workspace/ui.tsx';
 import { ApiErrorText, StatusLine, useResource } from './kit.tsx';
 import { ConfirmAction } from './MembersSection.tsx';
@@ -87,12 +88,12 @@ export function BillingSection() {
                 <p>{pkg.description}</p>
                 <dl className="ws-dl">
                   <dt>{text.credits}</dt>
-                  <dd>{pkg.credits}</dd>
+                  <dd>{formatNumber(pkg.credits)}</dd>
                   <dt>{text.duration}</dt>
                   <dd>{text.days(pkg.duration)}</dd>
                   <dt>{text.pricePerCredit}</dt>
                   <dd>
-                    {`${pkg.currencySymbol}${pkg.creditsPrice}`}
+                    {`${pkg.currencySymbol}${formatNumber(pkg.creditsPrice)}`}
                     {pkg.discount > 0 ? ` (${text.discount(pkg.discount)})` : ''}
                   </dd>
                 </dl>

@@ -7,6 +7,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { t as signingText } from '../i18n/signing/index.ts';
 import { accessibleBrandColour } from '../signing/branding.ts';
+import { formatNumber } from '../i18n/language.ts';
 import { formatDateTime } from '../workspace/ui.tsx';
 import { ApiErrorText, StatusLine, TextField, useResource } from './kit.tsx';
 import { ConfirmAction } from './MembersSection.tsx';
@@ -306,7 +307,11 @@ export function BrandingPreview({
           <p className="st-preview-signoff">{mailName}</p>
         </div>
         {weakMailButton && (
-          <p className="ws-field-error">{text.previewWeakContrast(contrastWithWhite(colour!).toFixed(1))}</p>
+          <p className="ws-field-error">
+            {text.previewWeakContrast(
+              formatNumber(contrastWithWhite(colour!), { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+            )}
+          </p>
         )}
       </figure>
     </div>

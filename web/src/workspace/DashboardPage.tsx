@@ -13,6 +13,7 @@ import type { PageProps } from './routes.tsx';
 import { Link, navigate, useLocation } from './router.tsx';
 import { api, onBeforeSignIn, useMe } from './session-api.ts';
 import type { DispatchProgress, Folder, ListItem, ListPage, StatusCounts, SurveyChildren } from './types.ts';
+import { formatNumber } from '../i18n/language.ts';
 import { ConfirmDialog, ErrorNotice, formatDateTime, useTitle } from './ui.tsx';
 import { VoidDialog } from './VoidDialog.tsx';
 
@@ -261,7 +262,7 @@ function StatusFilters({
                   {label}
                   {hint && <span className="visually-hidden"> ({hint})</span>}
                 </span>{' '}
-                <span className="ws-count">{count ?? ''}</span>
+                <span className="ws-count">{count === undefined ? '' : formatNumber(count)}</span>
               </Link>
             </li>
           );

@@ -12,7 +12,7 @@ import type { PageProps } from './routes.tsx';
 import { Link, navigate } from './router.tsx';
 import { api, useMe } from './session-api.ts';
 import type { Comment, DocumentDetail, History, Recipient, RejectionDetail, SurveyChildren } from './types.ts';
-import { ConfirmDialog, ErrorNotice, formatDateTime, useTitle } from './ui.tsx';
+import { ConfirmDialog, ErrorNotice, formatDateTime, formatRecordTime, useTitle } from './ui.tsx';
 import { DocumentPages } from './DocumentPages.tsx';
 import { VoidDialog, type VoidKind } from './VoidDialog.tsx';
 
@@ -120,9 +120,10 @@ export function EnvelopePage({ params }: PageProps) {
             <span className="ws-muted"> · {text.sequence[meta.flowType] ?? meta.flowType}</span>
           </p>
           <p className="ws-muted">
-            {text.created(meta.dateCreated)}
-            {meta.dateSent && <> · {text.sent(meta.dateSent)}</>}
-            {meta.statusDate && <> · {text.statusSince(meta.statusDate)}</>} ({text.timeZone(meta.timeZone)})
+            {text.created(formatRecordTime(meta.dateCreated))}
+            {meta.dateSent && <> · {text.sent(formatRecordTime(meta.dateSent))}</>}
+            {meta.statusDate && <> · {text.statusSince(formatRecordTime(meta.statusDate))}</>} (
+            {text.timeZone(meta.timeZone)})
           </p>
           {status === 'SENT' && meta.holder && <p>{text.waitingFor(meta.holder)}</p>}
         </div>
@@ -443,7 +444,7 @@ function Timeline({ history }: { history: History }) {
         <ol className="ws-timeline">
           {history.activities.map((a, index) => (
             <li key={index}>
-              <strong>{a.action}</strong> <time className="ws-muted">{a.time}</time>
+              <strong>{a.action}</strong> <time className="ws-muted">{formatRecordTime(a.time)}</time>
               <div>{a.activity}</div>
             </li>
           ))}

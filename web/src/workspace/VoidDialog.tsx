@@ -59,7 +59,8 @@ export function VoidDialog({
   return (
     <ConfirmDialog
       open={kind !== null}
-      title={envelopeName ? `${title.replace(/\?$/, '')}: ${envelopeName}?` : title}
+      // The name goes before the question mark, keeping the language's own spacing (French writes « … ? »).
+      title={envelopeName ? title.replace(/(\s*\?)$/, `: ${envelopeName}$1`) : title}
       confirmLabel={cancel ? text.cancelEnvelope : text.void}
       cancelLabel={text.cancel}
       danger

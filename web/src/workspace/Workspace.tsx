@@ -4,6 +4,7 @@
  * GET /bff/auth/me answers (a missing session sends the browser to sign in from there or from the page's first call).
  */
 import { Component, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { LanguageMenu } from '../i18n/LanguageMenu.tsx';
 import { Skeleton } from '../shared/Skeleton.tsx';
 import { shellText as text } from '../i18n/workspace/index.ts';
 import { Link, useLocation } from './router.tsx';
@@ -11,11 +12,12 @@ import { findRoute, type WorkspaceRoute } from './routes.tsx';
 import { signOut, useMe } from './session-api.ts';
 import './workspace.css';
 
-const NAV: { to: string; label: string }[] = [
-  { to: '/', label: text.documents },
-  { to: '/templates', label: text.templates },
-  { to: '/organization', label: text.organization },
-  { to: '/profile', label: text.profile },
+/** The navigation; labels are read at render time, so a change of language shows at once. */
+const NAV: { to: string; label: 'documents' | 'templates' | 'organization' | 'profile' }[] = [
+  { to: '/', label: 'documents' },
+  { to: '/templates', label: 'templates' },
+  { to: '/organization', label: 'organization' },
+  { to: '/profile', label: 'profile' },
 ];
 
 /**
@@ -80,6 +82,7 @@ export function WorkspaceApp() {
         </a>
         <header className="ws-header ws-header--public">
           <span className="ws-app-name">{text.appName}</span>
+          <LanguageMenu />
         </header>
         <main id="main" ref={main} className="ws-main ws-main--narrow" tabIndex={-1}>
           {content}
@@ -112,7 +115,7 @@ export function WorkspaceApp() {
               {NAV.map((item) => (
                 <li key={item.to}>
                   <Link to={item.to} aria-current={currentArea(pathname, search) === item.to ? 'page' : undefined}>
-                    {item.label}
+                    {text[item.label]}
                   </Link>
                 </li>
               ))}
@@ -144,6 +147,8 @@ function AccountMenu() {
   }
   return (
     <nav aria-label={text.accountNav} className="ws-account">
+      {/* Inside the account area: beside it on a wide screen, folded behind Menu on a phone (the header keeps one line). */}
+      <LanguageMenu className="ws-language" />
       {me && <span className="ws-user">{text.signedInAs(me.name)}</span>}
       <button type="button" className="ws-button ws-button--quiet" onClick={leave} disabled={busy} aria-disabled={busy}>
         {busy ? text.signingOut : text.signOut}

@@ -8,6 +8,7 @@
  *   { path: '/envelopes/new', component: page(() => import('../editor/UploadPage.tsx'), 'UploadPage') },
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { languageReady } from '../i18n/catalogue.ts';
 import type { SkeletonShape } from '../shared/Skeleton.tsx';
 import { matchPath } from './router.tsx';
 
@@ -22,12 +23,20 @@ export type WorkspaceRoute = {
   skeleton?: SkeletonShape;
 };
 
-/** A page loaded on first use: `page(() => import('./X.tsx'), 'X')` for `export function X(props: PageProps)`. */
+/**
+ * A page loaded on first use: `page(() => import('./X.tsx'), 'X')` for `export function X(props: PageProps)`.
+ * The page's catalogues (the message areas its chunk brought) load in the page's language before it first renders,
+ * so a German page never flashes its English text.
+ */
 export function page<M extends Record<string, unknown>>(
   load: () => Promise<M>,
   name: keyof M & string,
 ): LazyExoticComponent<ComponentType<PageProps>> {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType<PageProps> }));
+  return lazy(async () => {
+    const loaded = await load();
+    await languageReady();
+    return { default: loaded[name] as ComponentType<PageProps> };
+  });
 }
 
 // One lazy component per page module, shared by its paths: /organization → /organization/members then renders the

@@ -1,6 +1,7 @@
 /** Small building blocks every workspace page shares (title, headings, errors, confirmation dialog). */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { ApiError } from '../shared/api.ts';
+import { formattingLocale } from '../i18n/language.ts';
 import { shellText } from '../i18n/workspace/index.ts';
 
 /** Sets the tab's title to "<page> – <app>". */
@@ -94,10 +95,22 @@ export function ConfirmDialog({
   );
 }
 
-/** A date-time as the reader's locale writes it. */
+/** A date-time as the page's language writes it (formattingLocale: the browser's region when it names that language). */
 export function formatDateTime(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return date.toLocaleString(formattingLocale(), { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/**
+ * A record time the service gives as "YYYY-MM-DD HH:MM:SS" wall-clock time in the envelope's own time zone (the page
+ * names the zone), written the way the page's language writes dates; the wall-clock time stays as it is.
+ */
+export function formatRecordTime(value: string | null | undefined): string {
+  const parts = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value ?? '');
+  if (!parts) return value ?? '';
+  const [year, month, day, hour, minute, second] = parts.slice(1).map(Number);
+  const wall = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  return wall.toLocaleString(formattingLocale(), { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
 }

@@ -55,6 +55,8 @@ export const editorText = {
   reload: 'Reload',
   envelopeName: 'Envelope name',
   envelopeNameHint: '1 to 50 characters. Recipients see it.',
+  envelopeNameShortened:
+    'This name comes from a file name longer than 50 characters, shortened at a word. Recipients see it in the subject of their mail: change it here if you like.',
   envelopeNameInvalid: 'Enter a name of 1 to 50 characters.',
   stepsNav: 'Steps',
   steps: {

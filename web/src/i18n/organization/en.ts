@@ -1,4 +1,5 @@
 /** The organization screens' English strings (and those of the small kit the templates and profile screens share). */
+import { formatNumber } from '../language.ts';
 
 export const kitText = {
   cancel: 'Cancel',
@@ -12,7 +13,7 @@ export const kitText = {
   pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
 };
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string) => `${formatNumber(n)} ${n === 1 ? one : many}`;
 
 export const orgText = {
   title: 'Organization',
@@ -174,7 +175,7 @@ export const orgText = {
   currentPackage: (name: string) => `Your package: ${name}`,
   plan: 'Plan',
   creditsLeft: 'Credits left',
-  creditsOf: (left: number, total: number) => `${left} of ${total}`,
+  creditsOf: (left: number, total: number) => `${formatNumber(left)} of ${formatNumber(total)}`,
   creditsMeter: 'Credits left in this cycle',
   cycleStarted: 'Cycle started',
   expires: 'Expires',

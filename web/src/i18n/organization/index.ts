@@ -1,7 +1,8 @@
 import { catalogue } from '../catalogue.ts';
 import { en } from './en.ts';
+import { loaders } from './languages.ts';
 
-/** The organization screens' messages. English only for now: the screens stay English whatever language is chosen. */
-const messages = catalogue(en, {});
+/** The organization screens' messages (and the kit's) in the page's language, read at render time. */
+const messages = catalogue(en, loaders);
 export const kitText = messages.part('kitText');
 export const orgText = messages.part('orgText');

@@ -20,7 +20,8 @@ export const profileText = {
   passwordNote: 'Changing your password is not offered by the service yet.',
   languageTitle: 'Language',
   locale: 'Preferred language',
-  localeHint: 'Saved with your account for mail and documents that support it; this web app is in English for now.',
+  localeHint:
+    "The mails recipients get for the envelopes you send are written in this language (if the mails are not written in it, as for Svenska, your organization owner's setting decides, else English). The pages themselves, the workspace as well as the signing and sign-in pages, follow the language chosen in the Language menu.",
   locales: {
     en: 'English',
     'en-GB': 'English (United Kingdom)',

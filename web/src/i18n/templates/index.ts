@@ -1,6 +1,7 @@
 import { catalogue } from '../catalogue.ts';
 import { en } from './en.ts';
+import { loaders } from './languages.ts';
 
-/** The templates screens' messages. English only for now: the screens stay English whatever language is chosen. */
-const messages = catalogue(en, {});
+/** The templates screens' messages in the page's language (read at render time, so a switch shows at once). */
+const messages = catalogue(en, loaders);
 export const templatesText = messages.part('templatesText');

@@ -1,4 +1,5 @@
 import { PRODUCT_NAME } from '../../shared/product.ts';
+import { formatNumber } from '../language.ts';
 
 /** The sender's workspace's English strings (shell, dashboard, envelope page, sign-up). */
 export const shellText = {
@@ -84,7 +85,8 @@ export const dashboardText = {
   search: 'Search',
   clearSearch: 'Clear search',
   resultsFor: (query: string) => `Results for "${query}"`,
-  tableCaption: (filter: string, total: number) => `${filter}: ${total} envelope${total === 1 ? '' : 's'}`,
+  tableCaption: (filter: string, total: number) =>
+    `${filter}: ${formatNumber(total)} envelope${total === 1 ? '' : 's'}`,
   selectAll: 'Select all on this page',
   selectRow: (name: string) => `Select ${name}`,
   columns: { name: 'Name', status: 'Status', date: 'Sent or created', actions: 'Actions' },
@@ -97,8 +99,10 @@ export const dashboardText = {
   recipients: (n: number) => `${n} recipient${n === 1 ? '' : 's'}`,
   survey: 'Power Survey',
   surveyResponse: 'Survey response',
-  surveyProgress: (responded: number, total: number) => `${responded} of ${total} responded`,
-  surveyDispatching: (dispatched: number, total: number) => `sending ${dispatched} of ${total}`,
+  surveyProgress: (responded: number, total: number) =>
+    `${formatNumber(responded)} of ${formatNumber(total)} responded`,
+  surveyDispatching: (dispatched: number, total: number) =>
+    `sending ${formatNumber(dispatched)} of ${formatNumber(total)}`,
   you: 'You',
   yourTurn: 'Your turn',
   selected: (n: number) => `${n} selected`,
@@ -244,7 +248,7 @@ export const envelopeText = {
   noHistory: 'Nothing recorded yet.',
   surveyHeading: 'Survey responses',
   surveySummary: (responded: number, completed: number, total: number) =>
-    `${responded} of ${total} responded, ${completed} completed`,
+    `${formatNumber(responded)} of ${formatNumber(total)} responded, ${formatNumber(completed)} completed`,
   surveyCaption: 'Survey recipients',
   surveyColumns: { name: 'Recipient', email: 'Email', status: 'Status' },
   exportCsv: 'Export responses (CSV)',

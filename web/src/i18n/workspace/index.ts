@@ -1,8 +1,9 @@
 import { catalogue } from '../catalogue.ts';
 import { en } from './en.ts';
+import { loaders } from './languages.ts';
 
-/** The workspace screens' messages. English only for now: the screens stay English whatever language is chosen. */
-const messages = catalogue(en, {});
+/** The workspace screens' messages in the page's language (read at render time, so a switch shows at once). */
+const messages = catalogue(en, loaders);
 export const shellText = messages.part('shellText');
 export const statusText = messages.part('statusText');
 export const roleText = messages.part('roleText');

@@ -1,0 +1,165 @@
+import { plural } from '../plural.ts';
+import type { Messages } from './en.ts';
+
+const kinds = { SIGNATURE: 'Unterschriften', INITIALS: 'Initialen', STAMP: 'Stempel' };
+const kindOne = { SIGNATURE: 'Unterschrift', INITIALS: 'Initialen', STAMP: 'Stempel' };
+type Kind = keyof typeof kindOne;
+/** The screens pass a kind's name (`kindOne[kind]`); the sentences around it need the kind itself. */
+const kindOf = (name: string): Kind =>
+  (Object.keys(kindOne) as Kind[]).find((kind) => kindOne[kind] === name) ?? 'SIGNATURE';
+const your: Record<Kind, string> = {
+  SIGNATURE: 'Ihre Unterschrift',
+  INITIALS: 'Ihre Initialen',
+  STAMP: 'Ihren Stempel',
+};
+
+/** Das Deutsch des Profils (Anrede „Sie“). */
+export const de: Messages = {
+  profileText: {
+    title: 'Profil',
+    loading: 'Wird geladen …',
+    sectionsNav: 'Bereiche des Profils',
+    sectionTitles: { account: 'Konto', security: 'Anmeldung und Sicherheit', signatures: 'Unterschriften' },
+    unknownSection: 'Diesen Bereich gibt es in Ihrem Profil nicht.',
+    saving: 'Wird gespeichert …',
+    cancel: 'Abbrechen',
+    delete: 'Löschen',
+
+    accountTitle: 'Ihr Konto',
+    name: 'Name',
+    email: 'E-Mail',
+    accountReadOnly:
+      'Name und E-Mail-Adresse sind die Ihres Kontos; der Dienst bietet noch keine Möglichkeit, sie hier zu ändern.',
+    passwordNote: 'Das Ändern des Passworts bietet der Dienst noch nicht an.',
+    languageTitle: 'Sprache',
+    locale: 'Bevorzugte Sprache',
+    localeHint:
+      'In dieser Sprache sind die E-Mails geschrieben, die Empfänger zu den von Ihnen versendeten Umschlägen erhalten (gibt es die E-Mails in dieser Sprache nicht, etwa bei Svenska, gilt die Einstellung des Eigentümers Ihrer Organisation, sonst Englisch). Die Seiten selbst, der Arbeitsbereich ebenso wie die Signatur- und die Anmeldeseite, folgen der im Menü „Sprache“ gewählten Sprache.',
+    locales: {
+      en: 'English',
+      'en-GB': 'English (United Kingdom)',
+      de: 'Deutsch',
+      fr: 'Français',
+      es: 'Español',
+      it: 'Italiano',
+      nl: 'Nederlands',
+      'pt-BR': 'Português (Brasil)',
+      pl: 'Polski',
+      sv: 'Svenska',
+    },
+    saveLocale: 'Sprache speichern',
+    localeSaved: (name: string) => `Bevorzugte Sprache gespeichert: ${name}.`,
+    notificationsTitle: 'E-Mail-Benachrichtigungen',
+    notificationsLegend: 'Benachrichtigen Sie mich per E-Mail, wenn',
+    notificationsHint:
+      'Signaturanfragen, Einmalcodes sowie E-Mails zur Sicherheit und zu Einladungen werden immer gesendet.',
+    notifications: {
+      workflowCompleted: 'ein von mir versendeter Umschlag abgeschlossen ist',
+      workflowDeclined: 'ein Empfänger einen von mir versendeten Umschlag ablehnt',
+      workflowDelegated: 'ein Empfänger seine Aufgabe an eine andere Person übergibt',
+      workflowVoided: 'ein Umschlag, an dem ich beteiligt bin, storniert wird',
+      commentAdded: 'jemand einen Umschlag kommentiert, an dem ich beteiligt bin',
+      documentOpened: 'ein Empfänger einen von mir versendeten Umschlag öffnet',
+    },
+    saveNotifications: 'Benachrichtigungen speichern',
+    notificationsSaved: 'Benachrichtigungseinstellungen gespeichert.',
+
+    twoFactorTitle: 'Zwei-Faktor-Anmeldung',
+    twoFactorOn: 'Ein: Bei der Anmeldung mit Passwort wird zusätzlich ein Code aus Ihrer Authenticator-App abgefragt.',
+    twoFactorOff: 'Aus: Zur Anmeldung genügt Ihr Passwort.',
+    twoFactorStart: 'Zwei-Faktor-Anmeldung einrichten',
+    twoFactorStarting: 'Wird vorbereitet …',
+    twoFactorScan:
+      'Scannen Sie diesen QR-Code mit Ihrer Authenticator-App (zum Beispiel Google Authenticator, Microsoft Authenticator, 1Password).',
+    qrAlt: 'QR-Code für Ihre Authenticator-App',
+    manualKey: 'Oder geben Sie diesen Schlüssel in der App ein',
+    code: 'Code aus der App',
+    codeHint: '6 Ziffern; alle 30 Sekunden ein neuer.',
+    codeRule: 'Geben Sie die 6 Ziffern ein, die die App anzeigt.',
+    twoFactorConfirm: 'Zwei-Faktor-Anmeldung einschalten',
+    twoFactorCancel: 'Einrichtung abbrechen',
+    twoFactorEnabled:
+      'Die Zwei-Faktor-Anmeldung ist eingeschaltet. Halten Sie bei der nächsten Anmeldung Ihre Authenticator-App bereit.',
+    twoFactorDisableTitle: 'Zwei-Faktor-Anmeldung ausschalten',
+    twoFactorDisableText: 'Geben Sie Ihr Passwort und einen aktuellen Code aus der App ein.',
+    password: 'Passwort',
+    passwordRequired: 'Geben Sie Ihr Passwort ein.',
+    twoFactorDisable: 'Zwei-Faktor-Anmeldung ausschalten',
+    twoFactorDisabled: 'Die Zwei-Faktor-Anmeldung ist ausgeschaltet.',
+
+    passkeysTitle: 'Passkeys',
+    passkeysIntro:
+      'Mit einem Passkey melden Sie sich über die Bildschirmsperre dieses Geräts oder einen Sicherheitsschlüssel an, ohne Passwort.',
+    passkeysUnsupported: 'Dieser Browser kann keine Passkeys erstellen.',
+    passkeyName: 'Name des neuen Passkeys',
+    passkeyNameHint: 'Zum Beispiel „Arbeitslaptop“, damit Sie Ihre Passkeys auseinanderhalten können.',
+    addPasskey: 'Passkey hinzufügen',
+    addingPasskey: 'Warten auf Ihr Gerät …',
+    passkeyAdded: (name: string) => `Passkey „${name}“ hinzugefügt.`,
+    passkeyCancelled: 'Der Passkey wurde nicht erstellt: Die Anfrage wurde abgebrochen oder ist abgelaufen.',
+    passkeyFailed: 'Dieses Gerät konnte keinen Passkey erstellen.',
+    passkeysCaption: (n: number) => plural('de', n, { one: '1 Passkey', other: `${n} Passkeys` }),
+    noPasskeys: 'Noch keine Passkeys.',
+    added: 'Hinzugefügt',
+    lastUsed: 'Zuletzt verwendet',
+    never: 'Nie',
+    synced: 'Synchronisiert',
+    syncedYes: 'Ja, gesichert',
+    syncedNo: 'Nein, nur auf diesem Gerät',
+    actions: 'Aktionen',
+    deletePasskeyOf: (name: string) => `Passkey ${name} löschen`,
+    deletePasskeyTitle: (name: string) => `Passkey „${name}“ löschen?`,
+    deletePasskeyText:
+      'Sie können sich damit nicht mehr anmelden. Der Passkey bleibt möglicherweise auf dem Gerät gespeichert; entfernen Sie ihn auch dort.',
+    passkeyDeleted: (name: string) => `Passkey „${name}“ gelöscht.`,
+
+    libraryTitle: 'Unterschriftenbibliothek',
+    libraryIntro:
+      'Gespeicherte Unterschriften, Initialen und Stempel, die Sie beim Unterschreiben verwenden können. Der Standard jeder Art wird zuerst angeboten.',
+    kinds,
+    kindOne,
+    noEntries: (kind: string) => `Noch keine ${kind} gespeichert.`,
+    defaultBadge: 'Standard',
+    entryAlt: (kind: string, name: string) => `${kind} „${name}“`,
+    captureModes: { DRAW: 'Gezeichnet', TYPE: 'Getippt', UPLOAD: 'Hochgeladen' },
+    makeDefault: 'Als Standard festlegen',
+    makeDefaultOf: (name: string) => `„${name}“ als Standard festlegen`,
+    deleteEntryOf: (name: string) => `„${name}“ löschen`,
+    deleteEntryTitle: (name: string) => `„${name}“ löschen?`,
+    deleteEntryText: 'Dokumente, die Sie bereits damit unterschrieben haben, bleiben unverändert.',
+    entryDeleted: (name: string) => `„${name}“ gelöscht.`,
+    defaultSet: (name: string) => `„${name}“ ist jetzt der Standard.`,
+    addTitle: 'Zur Bibliothek hinzufügen',
+    kind: 'Art',
+    entryName: 'Name',
+    entryNameHint: 'Wie Sie den Eintrag nennen. Beim Tippen ist das zugleich der geschriebene Text.',
+    entryNameRequired: 'Geben Sie einen Namen ein.',
+    typedTooLong: 'Eine getippte Unterschrift hat höchstens 50 Zeichen.',
+    how: 'Wie',
+    draw: 'Zeichnen',
+    type: 'Tippen',
+    upload: 'Bild hochladen',
+    drawLabel: (kind: string) =>
+      `Zeichenfläche für ${your[kindOf(kind)]}: Zeichnen Sie mit der Maus, einem Stift oder dem Finger`,
+    drawHint: 'Zeichnen Sie mit der Maus, einem Stift oder dem Finger. Zeichnen nicht möglich? Wählen Sie „Tippen“.',
+    clear: 'Zeichnung löschen',
+    drawEmpty: 'Zeichnen Sie zuerst etwas oder wählen Sie „Tippen“.',
+    font: 'Schriftart',
+    fonts: {
+      DANCING_SCRIPT: 'Handschrift (Dancing Script)',
+      LIBERATION_SANS: 'Schlicht (Liberation Sans)',
+      LIBERATION_SANS_ITALIC: 'Kursiv (Liberation Sans)',
+    },
+    typedPreview: 'Vorschau',
+    image: 'Bilddatei',
+    imageHint: 'PNG oder JPEG, höchstens 1 MB.',
+    imageRequired: 'Wählen Sie ein Bild aus.',
+    imageType: 'Wählen Sie ein PNG- oder JPEG-Bild aus.',
+    imageSize: 'Das Bild ist größer als 1 MB.',
+    imageUnreadable: 'Dieses Bild konnte nicht gelesen werden.',
+    imagePreviewAlt: 'Das ausgewählte Bild',
+    uploadStampOnly: 'Ein Bild hochladen können Sie nur für Stempel.',
+    save: 'In der Bibliothek speichern',
+    entryAdded: (kind: string, name: string) => `${kind} „${name}“ gespeichert.`,
+  },
+};
