@@ -82,6 +82,15 @@ describe('the workspace header', () => {
         expect(label).toBe('"Sent or created: "');
         const rowBox = await sent.boundingBox();
         expect(rowBox && rowBox.x + rowBox.width).toBeLessThanOrEqual(width);
+        // The filters are one sideways row each, so the list starts on the first screen; the search box keeps the margin.
+        const height = options.viewport?.height ?? 0;
+        const firstRow = await page.locator('tbody tr').first().boundingBox();
+        expect(firstRow?.y ?? Number.POSITIVE_INFINITY, `first row at ${width} px`).toBeLessThan(height);
+        const search = await page.getByRole('searchbox').boundingBox();
+        const content = await page.locator('main .ws-page').first().boundingBox();
+        expect(search && search.x + search.width, `search box at ${width} px`).toBeLessThanOrEqual(
+          (content?.x ?? 0) + (content?.width ?? width) + 0.5,
+        );
         await expectNoAxeViolations(page, `dashboard at ${width} px, menu closed`);
         await screenshot(page, `workspace-phone-${width}-closed`);
 
