@@ -233,4 +233,45 @@ describe('screen changes', () => {
       }
     });
   }
+
+  it("on a phone: the organization's members and the profile show the shape of what is coming, then it", async () => {
+    const { page, problems, close } = await openPage(browser, PHONE);
+    try {
+      await signInThrough(page, baseUrl, owner, '/templates');
+      await page.getByRole('row', { name: /Lease template/ }).waitFor();
+      for (const [pattern, link, ready] of [
+        [/\/organization\/v1\/users/, 'Organization', () => page.getByRole('row', { name: /Pat Phone/ })],
+        [
+          /\/user\/v1\/settings\/profile$/,
+          'Profile',
+          () => page.getByRole('heading', { level: 2, name: 'Your account' }),
+        ],
+      ] as const) {
+        let release = () => {};
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        await page.route(pattern, async (route) => {
+          await held;
+          await route.continue();
+        });
+        await menuButton(page).tap();
+        await page.getByRole('link', { name: link, exact: true }).first().tap();
+        // The page's code may arrive first with its own skeleton; then the page's heading over the section's shapes.
+        await page.getByRole('heading', { level: 1, name: link }).waitFor();
+        const skeleton = page.locator('[aria-busy="true"][role="status"]');
+        await skeleton.first().waitFor();
+        expect(await skeleton.first().textContent()).toBe('Loading…');
+        await expectNoAxeViolations(page, `${link} skeleton`);
+        await screenshot(page, `workspace-skeleton-${link.toLowerCase()}`);
+        release();
+        await ready().waitFor();
+        await expect.poll(() => skeleton.count()).toBe(0);
+        await page.unroute(pattern);
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 });

@@ -14,6 +14,7 @@ import { ConfirmAction } from './MembersSection.tsx';
 import { orgText as text } from '../i18n/organization/index.ts';
 import { PRODUCT_NAME } from '../shared/product.ts';
 import { orgApi, type Branding } from './org-api.ts';
+import { Skeleton } from '../shared/Skeleton.tsx';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 /** The platform's look when nothing is set: the signing page's blue and the mail layout's colour and name. */
@@ -32,12 +33,7 @@ export function BrandingSection({ isOwner }: { isOwner: boolean }) {
         <ApiErrorText error={branding.error} />
       </section>
     );
-  if (!branding.data)
-    return (
-      <p role="status" className="ws-loading">
-        {text.loading}
-      </p>
-    );
+  if (!branding.data) return <Skeleton shape="form" label={text.loading} withHeading={false} />;
   return (
     <BrandingForm
       key={generation}

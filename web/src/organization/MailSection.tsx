@@ -11,6 +11,7 @@ import { Link } from '../workspace/router.tsx';
 import { ApiErrorText, Pager, StatusLine, TextField, useResource } from './kit.tsx';
 import { orgText as text } from '../i18n/organization/index.ts';
 import { MAIL_PROVIDERS, orgApi, type EmailSettings, type MailProvider, type MailTestResult } from './org-api.ts';
+import { Skeleton } from '../shared/Skeleton.tsx';
 
 type FieldSpec = {
   key: string;
@@ -77,11 +78,7 @@ export function MailSection() {
     <section aria-labelledby="st-section-title">
       <h2 id="st-section-title">{text.sectionTitles.mail}</h2>
       {settings.error ? <ApiErrorText error={settings.error} /> : null}
-      {!settings.data && !settings.error && (
-        <p role="status" className="ws-loading">
-          {text.loading}
-        </p>
-      )}
+      {!settings.data && !settings.error && <Skeleton shape="form" label={text.loading} withHeading={false} />}
       {settings.data && <MailForm saved={settings.data} onSaved={(s) => settings.setData(s)} />}
       {settings.data && <DeliveryLog />}
     </section>

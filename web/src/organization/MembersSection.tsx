@@ -15,6 +15,7 @@ import {
 import { orgText as text } from '../i18n/organization/index.ts';
 import { orgApi, type Member } from './org-api.ts';
 import { isPersonName } from '../shared/person-name.ts';
+import { Skeleton } from '../shared/Skeleton.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -77,11 +78,7 @@ export function MembersSection({ isOwner }: { isOwner: boolean }) {
       </div>
       <StatusLine message={done} />
       {members.error ? <ApiErrorText error={members.error} /> : null}
-      {members.loading && !members.data && (
-        <p role="status" className="ws-loading">
-          {text.loading}
-        </p>
-      )}
+      {members.loading && !members.data && <Skeleton shape="rows" label={text.loading} withHeading={false} />}
       {members.data && (
         <>
           <div className="ws-table-wrap">

@@ -21,6 +21,7 @@ import { BrandingSection } from './BrandingSection.tsx';
 import { MailSection } from './MailSection.tsx';
 import { AppsSection } from './AppsSection.tsx';
 import { WebhooksSection } from './WebhooksSection.tsx';
+import { Skeleton } from '../shared/Skeleton.tsx';
 
 export const SECTIONS = ['members', 'roles', 'billing', 'branding', 'mail', 'apps', 'webhooks'] as const;
 export type Section = (typeof SECTIONS)[number];
@@ -105,11 +106,7 @@ export function OrganizationPage({ params }: PageProps) {
         />
       )}
       <div className="st-layout-body">
-        {!access && (
-          <p role="status" className="ws-loading">
-            {text.loading}
-          </p>
-        )}
+        {!access && <Skeleton shape="form" label={text.loading} withHeading={false} />}
         {access && !section && <ErrorNotice error={new Error(text.noAccess)} />}
         {access && section && denied && (
           <section aria-labelledby="st-section-title">

@@ -22,6 +22,7 @@ import {
   type RoleBody,
   type SignatureSettings,
 } from './org-api.ts';
+import { Skeleton } from '../shared/Skeleton.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -71,11 +72,7 @@ export function RolesSection() {
       <SearchForm id="st-role-search" label={text.searchRoles} buttonLabel={text.search} toolbar onSearch={onSearch} />
       <StatusLine message={done} />
       {roles.error ? <ApiErrorText error={roles.error} /> : null}
-      {roles.loading && !roles.data && (
-        <p role="status" className="ws-loading">
-          {text.loading}
-        </p>
-      )}
+      {roles.loading && !roles.data && <Skeleton shape="rows" label={text.loading} withHeading={false} />}
       {roles.data && (
         <>
           <div className="ws-table-wrap">

@@ -7,6 +7,7 @@ import { profileText as text } from '../i18n/profile/index.ts';
 import { NOTIFICATIONS, profileApi, type Notifications, type Profile } from './profile-api.ts';
 import { SecuritySection } from './SecuritySection.tsx';
 import { SignaturesSection } from './SignaturesSection.tsx';
+import { Skeleton } from '../shared/Skeleton.tsx';
 
 const SECTIONS = ['account', 'security', 'signatures'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -28,11 +29,7 @@ export function ProfilePage({ params }: PageProps) {
       />
       {!known && <ErrorNotice error={new Error(text.unknownSection)} />}
       {profile.error ? <ApiErrorText error={profile.error} /> : null}
-      {known && !profile.data && !profile.error && (
-        <p role="status" className="ws-loading">
-          {text.loading}
-        </p>
-      )}
+      {known && !profile.data && !profile.error && <Skeleton shape="form" label={text.loading} withHeading={false} />}
       {profile.data && section === 'account' && <AccountSection profile={profile.data} />}
       {profile.data && section === 'security' && (
         <SecuritySection profile={profile.data} onChange={(p) => profile.setData(p)} />

@@ -7,6 +7,7 @@ import { BarChart } from './BarChart.tsx';
 import { templatesText as text } from '../i18n/templates/index.ts';
 import { templatesApi, type DropOff, type FullAnalytics } from './templates-api.ts';
 import './templates.css';
+import { Skeleton } from '../shared/Skeleton.tsx';
 
 const COUNT_KEYS = ['completed', 'inProgress', 'draft', 'void', 'other'] as const;
 const BUCKETS = ['under1h', 'under1d', 'under3d', 'under7d', 'over7d'] as const;
@@ -24,11 +25,7 @@ export function AnalyticsPage({ params }: PageProps) {
       </p>
       <h1>{name ? text.analyticsTitle(name) : text.analytics}</h1>
       {analytics.error ? <ApiErrorText error={analytics.error} /> : null}
-      {!analytics.data && !analytics.error && (
-        <p role="status" className="ws-loading">
-          {text.loading}
-        </p>
-      )}
+      {!analytics.data && !analytics.error && <Skeleton shape="form" label={text.loading} withHeading={false} />}
       <div className="tp-analytics">
         {analytics.data && <CompletionCard data={analytics.data} />}
         {analytics.data && <TimeCard data={analytics.data.timeToSign} />}

@@ -15,6 +15,7 @@ import { templatesText as text } from '../i18n/templates/index.ts';
 import { templatesApi, type Override, type Slot, type Template } from './templates-api.ts';
 import './templates.css';
 import { isPersonName } from '../shared/person-name.ts';
+import { Skeleton } from '../shared/Skeleton.tsx';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -32,11 +33,7 @@ export function DispatchPage({ params }: PageProps) {
       </p>
       <h1>{loaded.data ? text.dispatchTitle(loaded.data.template.name) : text.send}</h1>
       {loaded.error ? <ApiErrorText error={loaded.error} /> : null}
-      {!loaded.data && !loaded.error && (
-        <p role="status" className="ws-loading">
-          {text.loading}
-        </p>
-      )}
+      {!loaded.data && !loaded.error && <Skeleton shape="form" label={text.loading} withHeading={false} />}
       {loaded.data && <DispatchForm template={loaded.data.template} slots={loaded.data.slots} />}
     </div>
   );

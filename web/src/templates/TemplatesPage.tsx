@@ -606,11 +606,7 @@ function AccessDialog({ folder, onClose, onDone }: { folder: Folder; onClose: ()
       onSubmit={submit}
       onClose={onClose}
     >
-      {!loaded.data && !loaded.error && (
-        <p role="status" className="ws-loading">
-          {text.loading}
-        </p>
-      )}
+      {!loaded.data && !loaded.error && <Skeleton shape="rows" label={text.loading} withHeading={false} />}
       {loaded.data && (
         <>
           <label className="checkbox">
