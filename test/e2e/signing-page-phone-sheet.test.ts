@@ -90,6 +90,13 @@ describe('signing on a phone', () => {
         await page.getByRole('heading', { name: /^Signature \(field 2 of 2\)/ }).waitFor();
         const sheetBox = await sheet.boundingBox();
         expect(sheetBox?.height ?? 0).toBeLessThanOrEqual(height / 2 + 1);
+        // The whole drawing area is in view as the sheet opens, between its heading and its action, unscrolled.
+        const pad = await page.getByRole('img', { name: /Drawing area for your signature/ }).boundingBox();
+        const head = await page.locator('.field-panel-head').boundingBox();
+        const action = await page.getByRole('button', { name: 'Use this signature' }).boundingBox();
+        if (!pad || !head || !action) throw new Error('no box');
+        expect(pad.y, 'pad below the sheet heading').toBeGreaterThanOrEqual(head.y + head.height - 1);
+        expect(pad.y + pad.height, 'pad above its action').toBeLessThanOrEqual(action.y + 1);
         await drawWithFinger(page, /Drawing area for your signature/);
         for (const target of [
           page.getByRole('heading', { name: /^Signature \(field 2 of 2\)/ }),
