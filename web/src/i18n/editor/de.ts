@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -176,22 +177,7 @@ export const de: Messages = {
     noSigners:
       'Fügen Sie zuerst einen Empfänger hinzu, der unterschreibt oder genehmigt: Jedes Feld gehört zu einem Empfänger.',
     goToRecipients: 'Zu den Empfängern',
-    fieldTypes: {
-      SIGNATURE: 'Unterschrift',
-      INITIALS: 'Initialen',
-      NAME: 'Name',
-      EMAIL: 'E-Mail',
-      DATE: 'Datum',
-      TEXT: 'Text',
-      TEXTAREA: 'Mehrzeiliger Text',
-      NUMBER: 'Zahl',
-      CHECKBOX: 'Kontrollkästchen',
-      DROPDOWN: 'Auswahlliste',
-      IMAGE: 'Bild',
-      STAMP: 'Stempel',
-      NOTE: 'Hinweis',
-      DIGITAL_SIGNATURE: 'Digitale Signatur',
-    },
+    fieldTypes: FIELD_TYPE_NAMES.de,
     fieldName: (type: string, recipient: string, label: string | null) =>
       `${label ? `${label} (${type})` : type} für ${recipient}`,
     fieldNameOnPage: (name: string, page: number, required: boolean) =>

@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 /** The envelope editor's English strings (upload, documents, recipients, fields, reminders, sending, self-signing). */
 export const editorText = {
   // New envelope (upload)
@@ -156,22 +157,7 @@ export const editorText = {
   placeOnPage: (document: string | null, page: number) => (document ? `${document}, page ${page}` : `Page ${page}`),
   noSigners: 'Add a recipient who signs or approves first: fields belong to a recipient.',
   goToRecipients: 'Go to recipients',
-  fieldTypes: {
-    SIGNATURE: 'Signature',
-    INITIALS: 'Initials',
-    NAME: 'Name',
-    EMAIL: 'Email',
-    DATE: 'Date',
-    TEXT: 'Text',
-    TEXTAREA: 'Multi-line text',
-    NUMBER: 'Number',
-    CHECKBOX: 'Checkbox',
-    DROPDOWN: 'Dropdown',
-    IMAGE: 'Image',
-    STAMP: 'Stamp',
-    NOTE: 'Note',
-    DIGITAL_SIGNATURE: 'Digital signature',
-  } as Record<string, string>,
+  fieldTypes: FIELD_TYPE_NAMES.en as Record<string, string>,
   fieldName: (type: string, recipient: string, label: string | null) =>
     `${label ? `${label} (${type})` : type} for ${recipient}`,
   fieldNameOnPage: (name: string, page: number, required: boolean) =>

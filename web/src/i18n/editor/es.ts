@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -169,22 +170,7 @@ export const es: Messages = {
       document ? `${document}, página ${page}` : `Página ${page}`,
     noSigners: 'Añada primero un destinatario que firme o apruebe: cada campo pertenece a un destinatario.',
     goToRecipients: 'Ir a los destinatarios',
-    fieldTypes: {
-      SIGNATURE: 'Firma',
-      INITIALS: 'Iniciales',
-      NAME: 'Nombre',
-      EMAIL: 'Correo electrónico',
-      DATE: 'Fecha',
-      TEXT: 'Texto',
-      TEXTAREA: 'Texto de varias líneas',
-      NUMBER: 'Número',
-      CHECKBOX: 'Casilla',
-      DROPDOWN: 'Lista desplegable',
-      IMAGE: 'Imagen',
-      STAMP: 'Sello',
-      NOTE: 'Nota',
-      DIGITAL_SIGNATURE: 'Firma digital',
-    },
+    fieldTypes: FIELD_TYPE_NAMES.es,
     fieldName: (type: string, recipient: string, label: string | null) =>
       `${label ? `${label} (${type})` : type} de ${recipient}`,
     fieldNameOnPage: (name: string, page: number, required: boolean) =>

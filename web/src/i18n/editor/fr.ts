@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -171,22 +172,7 @@ export const fr: Messages = {
     placeOnPage: (document: string | null, page: number) => (document ? `${document}, page ${page}` : `Page ${page}`),
     noSigners: 'Ajoutez d’abord un destinataire qui signe ou approuve : chaque champ appartient à un destinataire.',
     goToRecipients: 'Aller aux destinataires',
-    fieldTypes: {
-      SIGNATURE: 'Signature',
-      INITIALS: 'Initiales',
-      NAME: 'Nom',
-      EMAIL: 'E-mail',
-      DATE: 'Date',
-      TEXT: 'Texte',
-      TEXTAREA: 'Texte sur plusieurs lignes',
-      NUMBER: 'Nombre',
-      CHECKBOX: 'Case à cocher',
-      DROPDOWN: 'Liste déroulante',
-      IMAGE: 'Image',
-      STAMP: 'Cachet',
-      NOTE: 'Remarque',
-      DIGITAL_SIGNATURE: 'Signature numérique',
-    },
+    fieldTypes: FIELD_TYPE_NAMES.fr,
     fieldName: (type: string, recipient: string, label: string | null) =>
       `${label ? `${label} (${type})` : type} de ${recipient}`,
     fieldNameOnPage: (name: string, page: number, required: boolean) =>

@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -168,22 +169,7 @@ export const it: Messages = {
       document ? `${document}, pagina ${page}` : `Pagina ${page}`,
     noSigners: 'Aggiunga prima un destinatario che firma o approva: ogni campo appartiene a un destinatario.',
     goToRecipients: 'Vai ai destinatari',
-    fieldTypes: {
-      SIGNATURE: 'Firma',
-      INITIALS: 'Iniziali',
-      NAME: 'Nome',
-      EMAIL: 'E-mail',
-      DATE: 'Data',
-      TEXT: 'Testo',
-      TEXTAREA: 'Testo su più righe',
-      NUMBER: 'Numero',
-      CHECKBOX: 'Casella di controllo',
-      DROPDOWN: 'Elenco a discesa',
-      IMAGE: 'Immagine',
-      STAMP: 'Timbro',
-      NOTE: 'Nota',
-      DIGITAL_SIGNATURE: 'Firma digitale',
-    },
+    fieldTypes: FIELD_TYPE_NAMES.it,
     fieldName: (type: string, recipient: string, label: string | null) =>
       `${label ? `${label} (${type})` : type} di ${recipient}`,
     fieldNameOnPage: (name: string, page: number, required: boolean) =>

@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -171,22 +172,7 @@ export const nl: Messages = {
       document ? `${document}, pagina ${page}` : `Pagina ${page}`,
     noSigners: 'Voeg eerst een ontvanger toe die ondertekent of goedkeurt: elk veld hoort bij een ontvanger.',
     goToRecipients: 'Naar de ontvangers',
-    fieldTypes: {
-      SIGNATURE: 'Handtekening',
-      INITIALS: 'Initialen',
-      NAME: 'Naam',
-      EMAIL: 'E-mail',
-      DATE: 'Datum',
-      TEXT: 'Tekst',
-      TEXTAREA: 'Tekst met meerdere regels',
-      NUMBER: 'Getal',
-      CHECKBOX: 'Selectievakje',
-      DROPDOWN: 'Keuzelijst',
-      IMAGE: 'Afbeelding',
-      STAMP: 'Stempel',
-      NOTE: 'Opmerking',
-      DIGITAL_SIGNATURE: 'Digitale handtekening',
-    },
+    fieldTypes: FIELD_TYPE_NAMES.nl,
     fieldName: (type: string, recipient: string, label: string | null) =>
       `${label ? `${label} (${type})` : type} voor ${recipient}`,
     fieldNameOnPage: (name: string, page: number, required: boolean) =>

@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -172,22 +173,7 @@ export const pl: Messages = {
       document ? `${document}, strona ${page}` : `Strona ${page}`,
     noSigners: 'Najpierw dodaj odbiorcę, który podpisuje lub zatwierdza: każde pole należy do odbiorcy.',
     goToRecipients: 'Przejdź do odbiorców',
-    fieldTypes: {
-      SIGNATURE: 'Podpis',
-      INITIALS: 'Inicjały',
-      NAME: 'Imię i nazwisko',
-      EMAIL: 'E-mail',
-      DATE: 'Data',
-      TEXT: 'Tekst',
-      TEXTAREA: 'Tekst wielowierszowy',
-      NUMBER: 'Liczba',
-      CHECKBOX: 'Pole wyboru',
-      DROPDOWN: 'Lista rozwijana',
-      IMAGE: 'Obraz',
-      STAMP: 'Pieczątka',
-      NOTE: 'Uwaga',
-      DIGITAL_SIGNATURE: 'Podpis cyfrowy',
-    },
+    fieldTypes: FIELD_TYPE_NAMES.pl,
     fieldName: (type: string, recipient: string, label: string | null) =>
       `${label ? `${label} (${type})` : type} – wypełnia: ${recipient}`,
     fieldNameOnPage: (name: string, page: number, required: boolean) =>

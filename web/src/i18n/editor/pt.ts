@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -169,22 +170,7 @@ export const pt: Messages = {
       document ? `${document}, página ${page}` : `Página ${page}`,
     noSigners: 'Adicione primeiro um destinatário que assine ou aprove: cada campo pertence a um destinatário.',
     goToRecipients: 'Ir para os destinatários',
-    fieldTypes: {
-      SIGNATURE: 'Assinatura',
-      INITIALS: 'Iniciais',
-      NAME: 'Nome',
-      EMAIL: 'E-mail',
-      DATE: 'Data',
-      TEXT: 'Texto',
-      TEXTAREA: 'Texto com várias linhas',
-      NUMBER: 'Número',
-      CHECKBOX: 'Caixa de verificação',
-      DROPDOWN: 'Lista pendente',
-      IMAGE: 'Imagem',
-      STAMP: 'Carimbo',
-      NOTE: 'Nota',
-      DIGITAL_SIGNATURE: 'Assinatura digital',
-    },
+    fieldTypes: FIELD_TYPE_NAMES.pt,
     fieldName: (type: string, recipient: string, label: string | null) =>
       `${label ? `${label} (${type})` : type} de ${recipient}`,
     fieldNameOnPage: (name: string, page: number, required: boolean) =>

@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -13,22 +14,7 @@ const status: Record<string, string> = {
   APPROVED: 'genehmigt',
 };
 /** A field without a label is named by its type. */
-const fieldType: Record<string, string> = {
-  SIGNATURE: 'Unterschrift',
-  INITIALS: 'Initialen',
-  NAME: 'Name',
-  EMAIL: 'E-Mail',
-  DATE: 'Datum',
-  TEXT: 'Text',
-  TEXTAREA: 'Mehrzeiliger Text',
-  NUMBER: 'Zahl',
-  CHECKBOX: 'Kontrollkästchen',
-  DROPDOWN: 'Auswahlliste',
-  IMAGE: 'Bild',
-  STAMP: 'Stempel',
-  NOTE: 'Hinweis',
-  DIGITAL_SIGNATURE: 'Digitale Signatur',
-};
+const fieldType: Record<string, string> = FIELD_TYPE_NAMES.de;
 
 /** Das Deutsch der Vorlagen (Anrede „Sie“). */
 export const de: Messages = {

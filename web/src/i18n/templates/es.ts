@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -13,22 +14,7 @@ const status: Record<string, string> = {
   APPROVED: 'aprobado',
 };
 /** A field without a label is named by its type. */
-const fieldType: Record<string, string> = {
-  SIGNATURE: 'Firma',
-  INITIALS: 'Iniciales',
-  NAME: 'Nombre',
-  EMAIL: 'Correo electrónico',
-  DATE: 'Fecha',
-  TEXT: 'Texto',
-  TEXTAREA: 'Texto de varias líneas',
-  NUMBER: 'Número',
-  CHECKBOX: 'Casilla',
-  DROPDOWN: 'Lista desplegable',
-  IMAGE: 'Imagen',
-  STAMP: 'Sello',
-  NOTE: 'Nota',
-  DIGITAL_SIGNATURE: 'Firma digital',
-};
+const fieldType: Record<string, string> = FIELD_TYPE_NAMES.es;
 
 /** El español de las plantillas (trato de usted). */
 export const es: Messages = {

@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -13,22 +14,7 @@ const status: Record<string, string> = {
   APPROVED: 'approuvée',
 };
 /** A field without a label is named by its type. */
-const fieldType: Record<string, string> = {
-  SIGNATURE: 'Signature',
-  INITIALS: 'Initiales',
-  NAME: 'Nom',
-  EMAIL: 'E-mail',
-  DATE: 'Date',
-  TEXT: 'Texte',
-  TEXTAREA: 'Texte sur plusieurs lignes',
-  NUMBER: 'Nombre',
-  CHECKBOX: 'Case à cocher',
-  DROPDOWN: 'Liste déroulante',
-  IMAGE: 'Image',
-  STAMP: 'Cachet',
-  NOTE: 'Remarque',
-  DIGITAL_SIGNATURE: 'Signature numérique',
-};
+const fieldType: Record<string, string> = FIELD_TYPE_NAMES.fr;
 
 /** Le français des modèles (vouvoiement). */
 export const fr: Messages = {

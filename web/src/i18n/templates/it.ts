@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -13,22 +14,7 @@ const status: Record<string, string> = {
   APPROVED: 'approvata',
 };
 /** A field without a label is named by its type. */
-const fieldType: Record<string, string> = {
-  SIGNATURE: 'Firma',
-  INITIALS: 'Iniziali',
-  NAME: 'Nome',
-  EMAIL: 'E-mail',
-  DATE: 'Data',
-  TEXT: 'Testo',
-  TEXTAREA: 'Testo su più righe',
-  NUMBER: 'Numero',
-  CHECKBOX: 'Casella di controllo',
-  DROPDOWN: 'Elenco a discesa',
-  IMAGE: 'Immagine',
-  STAMP: 'Timbro',
-  NOTE: 'Nota',
-  DIGITAL_SIGNATURE: 'Firma digitale',
-};
+const fieldType: Record<string, string> = FIELD_TYPE_NAMES.it;
 
 /** L’italiano dei modelli (forma di cortesia, Lei). */
 export const it: Messages = {

@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -13,22 +14,7 @@ const status: Record<string, string> = {
   APPROVED: 'goedgekeurd',
 };
 /** A field without a label is named by its type. */
-const fieldType: Record<string, string> = {
-  SIGNATURE: 'Handtekening',
-  INITIALS: 'Initialen',
-  NAME: 'Naam',
-  EMAIL: 'E-mail',
-  DATE: 'Datum',
-  TEXT: 'Tekst',
-  TEXTAREA: 'Tekst met meerdere regels',
-  NUMBER: 'Getal',
-  CHECKBOX: 'Selectievakje',
-  DROPDOWN: 'Keuzelijst',
-  IMAGE: 'Afbeelding',
-  STAMP: 'Stempel',
-  NOTE: 'Opmerking',
-  DIGITAL_SIGNATURE: 'Digitale handtekening',
-};
+const fieldType: Record<string, string> = FIELD_TYPE_NAMES.nl;
 
 /** Het Nederlands van de sjablonen (u-vorm). */
 export const nl: Messages = {

@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -14,22 +15,7 @@ const status: Record<string, string> = {
   APPROVED: 'zatwierdzona',
 };
 /** A field without a label is named by its type. */
-const fieldType: Record<string, string> = {
-  SIGNATURE: 'Podpis',
-  INITIALS: 'Inicjały',
-  NAME: 'Imię i nazwisko',
-  EMAIL: 'E-mail',
-  DATE: 'Data',
-  TEXT: 'Tekst',
-  TEXTAREA: 'Tekst wielowierszowy',
-  NUMBER: 'Liczba',
-  CHECKBOX: 'Pole wyboru',
-  DROPDOWN: 'Lista rozwijana',
-  IMAGE: 'Obraz',
-  STAMP: 'Pieczątka',
-  NOTE: 'Uwaga',
-  DIGITAL_SIGNATURE: 'Podpis cyfrowy',
-};
+const fieldType: Record<string, string> = FIELD_TYPE_NAMES.pl;
 
 /** Polski szablonów: tryb rozkazujący i formy bezosobowe; nazwy w mianowniku, po dwukropku. */
 export const pl: Messages = {

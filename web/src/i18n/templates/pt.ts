@@ -1,3 +1,4 @@
+import { FIELD_TYPE_NAMES } from '../field-types.ts';
 import { plural } from '../plural.ts';
 import type { Messages } from './en.ts';
 
@@ -13,22 +14,7 @@ const status: Record<string, string> = {
   APPROVED: 'aprovado',
 };
 /** A field without a label is named by its type. */
-const fieldType: Record<string, string> = {
-  SIGNATURE: 'Assinatura',
-  INITIALS: 'Iniciais',
-  NAME: 'Nome',
-  EMAIL: 'E-mail',
-  DATE: 'Data',
-  TEXT: 'Texto',
-  TEXTAREA: 'Texto com várias linhas',
-  NUMBER: 'Número',
-  CHECKBOX: 'Caixa de verificação',
-  DROPDOWN: 'Lista pendente',
-  IMAGE: 'Imagem',
-  STAMP: 'Carimbo',
-  NOTE: 'Nota',
-  DIGITAL_SIGNATURE: 'Assinatura digital',
-};
+const fieldType: Record<string, string> = FIELD_TYPE_NAMES.pt;
 
 /** O português (europeu) dos modelos: tratamento formal, sem "tu". */
 export const pt: Messages = {
