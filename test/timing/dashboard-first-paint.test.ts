@@ -68,7 +68,8 @@ describe.skipIf(!postgres)('the dashboard over 100,000 workflows', () => {
         .waitFor();
       await page
         .getByRole('navigation', { name: 'Status filters' })
-        .getByText('20000', { exact: true })
+        // Counts are written as the page's language writes them (formatNumber): 20,000 in English.
+        .getByText('20,000', { exact: true })
         .first()
         .waitFor();
       const elapsed = Date.now() - started;
