@@ -106,7 +106,19 @@ export function applyLanguage(language: Language, remember: boolean): void {
  */
 export function formattingLocale(): string {
   const language = currentLanguage();
-  return browserLanguages().find((tag) => primary(tag) === language) ?? DEFAULT_LOCALE[language];
+  return browserLanguages().find((tag) => primary(tag) === language && isValidLocale(tag)) ?? DEFAULT_LOCALE[language];
+}
+
+/**
+ * Whether Intl accepts `tag`: a browser may report one it does not (a headless Chromium started without LANG says
+ * `en-US@posix`), and formatting with it would throw and blank the page.
+ */
+function isValidLocale(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
 }
 
 /** A number as the page's language writes it (1,234.5 in English, 1.234,5 in German, 1 234,5 in French). */
