@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, migrationsFolder } from '../src/platform/db/client.ts';
+import { fixtureSql } from '../test/upgrade/fixture.ts';
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 100_000);
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const FIXTURE = path.join(import.meta.dirname, '../test/upgrade/fixture');
 const ENVELOPE_TABLES = ['workflows', 'documents', 'recipients', 'fields', 'activities', 'mail_outbox'];
 
 const name = `sig_bench_migrations_${Date.now()}`;
@@ -25,12 +25,7 @@ url.pathname = `/${name}`;
 const client = new pg.Client({ connectionString: url.toString() });
 await client.connect();
 try {
-  const sql = fs
-    .readFileSync(path.join(FIXTURE, 'database.sql'), 'utf8')
-    .split('\n')
-    .filter((line) => !line.startsWith('\\'))
-    .join('\n');
-  await client.query(sql);
+  await client.query(fixtureSql());
   await client.query("select pg_catalog.set_config('search_path', 'public', false)");
   const seeded = await seed(client);
   console.log(`seeded in ${seeded.seconds.toFixed(1)} s:`, seeded.rows);

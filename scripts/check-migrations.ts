@@ -6,10 +6,10 @@
 // with a comment line `-- lock-reviewed: <figure and reason>` right above it. Part of `npm run lint:deps`.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fixtureMigrationCount } from '../test/upgrade/fixture.ts';
 
 const folder = path.join(import.meta.dirname, '../src/platform/db/migrations');
-const fixture = fs.readFileSync(path.join(import.meta.dirname, '../test/upgrade/fixture/database.sql'), 'utf8');
-const fixtureLevel = (fixture.match(/^INSERT INTO drizzle\.__drizzle_migrations /gm) ?? []).length;
+const fixtureLevel = fixtureMigrationCount();
 const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as {
   entries: { tag: string }[];
 };

@@ -20,8 +20,8 @@ import { createUser, guestToken } from '../helpers/factories.ts';
 import { draftWithRecipients, commence, saveAll, waitForSeal } from '../helpers/ceremony.ts';
 import { pdfsig } from '../helpers/pdfsig.ts';
 import { multipartBody } from '../helpers/documents.ts';
+import { FIXTURE_DIR, fixtureMigrationCount, fixtureSql } from './fixture.ts';
 
-const FIXTURE = path.join(import.meta.dirname, 'fixture');
 type Noted = {
   state: string;
   workflowId: number;
@@ -29,25 +29,16 @@ type Noted = {
   sealStatus: string;
   next?: { recipientId: number; documentId: number; fieldIds: number[] };
 };
-const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'manifest.json'), 'utf8')) as {
+const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, 'manifest.json'), 'utf8')) as {
   madeBy: string;
   owner: { email: string; password: string };
   workflows: Noted[];
 };
 
-/** pg_dump's SQL without its psql meta-commands (\restrict), which a driver does not understand. */
-function fixtureSql(): string {
-  return fs
-    .readFileSync(path.join(FIXTURE, 'database.sql'), 'utf8')
-    .split('\n')
-    .filter((line) => !line.startsWith('\\'))
-    .join('\n');
-}
-
 /** The fixture's database loaded into a new one, then opened by today's code (which runs the newer migrations). */
 async function openFixture(): Promise<TestAppStart> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sig-upgrade-'));
-  fs.cpSync(path.join(FIXTURE, 'data'), dataDir, { recursive: true });
+  fs.cpSync(path.join(FIXTURE_DIR, 'data'), dataDir, { recursive: true });
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const loading = await PGlite.create({ extensions: { pg_trgm } });
@@ -76,7 +67,7 @@ async function openFixture(): Promise<TestAppStart> {
 
 let t: TestApp;
 /** The platform CA the earlier release made: the upgraded service keeps it (DATA_DIR's keys). */
-const caPem = fs.readFileSync(path.join(FIXTURE, 'data/keys/seal-ca/certificate.pem'), 'utf8');
+const caPem = fs.readFileSync(path.join(FIXTURE_DIR, 'data/keys/seal-ca/certificate.pem'), 'utf8');
 let token: string;
 const noted = (state: string) => manifest.workflows.find((w) => w.state === state)!;
 
@@ -107,7 +98,7 @@ describe(`a database of release ${manifest.madeBy.slice(0, 7)}, migrated`, () =>
     const journal = JSON.parse(
       fs.readFileSync(path.join(import.meta.dirname, '../../src/platform/db/migrations/meta/_journal.json'), 'utf8'),
     ) as { entries: unknown[] };
-    const before = (fixtureSql().match(/^INSERT INTO drizzle\.__drizzle_migrations /gm) ?? []).length;
+    const before = fixtureMigrationCount();
     const { rows } = await t.platform.database.sql.executeSql(
       'select count(*)::int as n from drizzle.__drizzle_migrations',
       [],

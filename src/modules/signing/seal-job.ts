@@ -23,7 +23,7 @@ import { IncrementalPdf } from '../../platform/pdf/incremental-update.ts';
 import { stampFieldsInto, type StampField } from '../../platform/pdf/stamp-fields.ts';
 import { findSignedRevision, stampsFor } from './signer-revisions.ts';
 import { recordActivity } from '../activities/activities.service.ts';
-import { SEAL_JOB, SEAL_RETRY, SEAL_WATCHDOG_JOB, type SealJobPayload } from './signing.jobs.ts';
+import { SEAL_JOB, SEAL_WATCHDOG_JOB, type SealJobPayload } from './signing.jobs.ts';
 import { completionMails, sealFailedMail, type SealedDocument } from './completion-mails.ts';
 import type { SigningCodes } from './signing-codes.ts';
 import type { SealWaiter } from './seal-waiter.ts';
@@ -46,7 +46,6 @@ export type SealJobDeps = {
   onOutcome?: (outcome: 'sealed' | 'failed') => void;
 };
 
-export { SEAL_RETRY };
 /** One attempt is abandoned (and counts as failed) before the job queue would abandon it unannounced (SEAL_JOB's expireInSeconds). */
 const ATTEMPT_TIMEOUT_MS = 4 * 60 * 1000;
 
@@ -101,7 +100,6 @@ export function sealWatchdogJob(deps: SealJobDeps): Job<typeof SEAL_WATCHDOG_JOB
   };
 }
 
-export { SEAL_WATCHDOG_JOB };
 /** Longer than every retry of a seal job together (6-10 minutes) plus one expiry, so a live job is never doubled. */
 const ORPHAN_AFTER_MS = 20 * 60 * 1000;
 
